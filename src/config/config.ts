@@ -1,0 +1,137 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+export const PERMISSION_MODES = ['default', 'acceptEdits', 'bypassPermissions'] as const;
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
+
+/** Every tunable of mca. Layers: defaults < $MCA_HOME/config.json < <project>/.mca/config.json < env < flags. */
+export const configSchema = z
+  .object({
+    model: z.string().min(1).default('claude-sonnet-4-5'),
+    /** Model for archive summaries; empty means "same as model". */
+    summaryModel: z.string().min(1).optional(),
+    contextWindow: z.number().int().min(4_000).max(10_000_000).default(200_000),
+    compressionThreshold: z.number().gt(0).lte(1).default(0.8),
+    minRetainRounds: z.number().int().min(1).max(1_000).default(10),
+    summaryTimeoutMs: z.number().int().min(1).max(3_600_000).default(120_000),
+    maxSteps: z.number().int().min(1).max(1_000).default(50),
+    maxOutputTokens: z.number().int().min(256).max(128_000).default(8_192),
+    /** A stream that sends nothing for this long is treated as dead (network error, retried). */
+    streamIdleTimeoutMs: z.number().int().min(100).max(3_600_000).default(90_000),
+    /** The same action repeated this many times in a row ends the turn. */
+    maxRepeatedActions: z.number().int().min(2).max(100).default(4),
+    maxRetries: z.number().int().min(0).max(20).default(4),
+    codeLawMaxChars: z.number().int().min(100).default(40_000),
+    permissionMode: z.enum(PERMISSION_MODES).default('default'),
+    baseUrl: z.string().url().optional(),
+    mcaHome: z.string().min(1),
+  })
+  .strict();
+
+export type Config = z.infer<typeof configSchema>;
+
+/** Secrets never live in Config (which is logged and persisted); they travel separately. */
+export interface Credentials {
+  apiKey: string | undefined;
+}
+
+export class ConfigError extends Error {
+  readonly code = 'CONFIG_INVALID' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Environment variables and the config key each one sets. */
+const ENV_KEYS: ReadonlyArray<[string, keyof Config, 'string' | 'number']> = [
+  ['MCA_MODEL', 'model', 'string'],
+  ['MCA_SUMMARY_MODEL', 'summaryModel', 'string'],
+  ['MCA_CONTEXT_WINDOW', 'contextWindow', 'number'],
+  ['MCA_COMPRESSION_THRESHOLD', 'compressionThreshold', 'number'],
+  ['MCA_MIN_RETAIN_ROUNDS', 'minRetainRounds', 'number'],
+  ['MCA_SUMMARY_TIMEOUT_MS', 'summaryTimeoutMs', 'number'],
+  ['MCA_MAX_STEPS', 'maxSteps', 'number'],
+  ['MCA_STREAM_IDLE_TIMEOUT_MS', 'streamIdleTimeoutMs', 'number'],
+  ['MCA_MAX_RETRIES', 'maxRetries', 'number'],
+  ['MCA_PERMISSION_MODE', 'permissionMode', 'string'],
+  ['ANTHROPIC_BASE_URL', 'baseUrl', 'string'],
+];
+
+export interface LoadConfigOptions {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  /** Values from command-line flags; undefined entries are ignored. */
+  flags?: Partial<Config>;
+}
+
+export function resolveMcaHome(env: NodeJS.ProcessEnv = process.env): string {
+  const fromEnv = env.MCA_HOME?.trim();
+  return fromEnv ? fromEnv : join(homedir(), '.mca');
+}
+
+function readJsonLayer(file: string): Record<string, unknown> {
+  if (!existsSync(file)) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ConfigError(`${file} must contain a JSON object`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function envLayer(env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const layer: Record<string, unknown> = {};
+  for (const [name, key, kind] of ENV_KEYS) {
+    const raw = env[name];
+    if (raw === undefined || raw.trim() === '') continue;
+    if (kind === 'number') {
+      const value = Number(raw);
+      if (!Number.isFinite(value)) throw new ConfigError(`${name} must be a number, got "${raw}"`);
+      layer[key] = value;
+    } else {
+      layer[key] = raw.trim();
+    }
+  }
+  return layer;
+}
+
+function withoutUndefined(values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+}
+
+function describeIssue(issue: z.core.$ZodIssue, sources: string): string {
+  const key = issue.path.join('.') || '(root)';
+  return `invalid config value for "${key}" (${sources}): ${issue.message}`;
+}
+
+/** Loads and validates the layered configuration. Throws ConfigError with a one-line message. */
+export function loadConfig(options: LoadConfigOptions): Config {
+  const env = options.env ?? process.env;
+  const mcaHome = resolveMcaHome(env);
+  const merged = {
+    mcaHome,
+    ...readJsonLayer(join(mcaHome, 'config.json')),
+    ...readJsonLayer(join(options.cwd, '.mca', 'config.json')),
+    ...envLayer(env),
+    ...withoutUndefined((options.flags ?? {}) as Record<string, unknown>),
+  };
+  const result = configSchema.safeParse(merged);
+  if (!result.success) {
+    const first = result.error.issues[0];
+    const sources = 'config files, MCA_* environment variables or flags';
+    throw new ConfigError(first ? describeIssue(first, sources) : 'invalid configuration');
+  }
+  return result.data;
+}
+
+export function loadCredentials(env: NodeJS.ProcessEnv = process.env): Credentials {
+  const apiKey = env.ANTHROPIC_API_KEY?.trim();
+  return { apiKey: apiKey ? apiKey : undefined };
+}

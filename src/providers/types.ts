@@ -1,0 +1,84 @@
+/** The contract between the agent and any model backend. Nothing here knows about mca's prompt layers. */
+
+/** All four Anthropic usage counters. With prompt caching, inputTokens is only the uncached part. */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheCreationInputTokens: number;
+  cacheReadInputTokens: number;
+}
+
+export const ZERO_USAGE: Usage = Object.freeze({
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheCreationInputTokens: 0,
+  cacheReadInputTokens: 0,
+});
+
+/** The whole context a call occupied: what the next call's prompt will at least be. */
+export function totalUsageTokens(usage: Usage): number {
+  return usage.inputTokens + usage.cacheCreationInputTokens + usage.cacheReadInputTokens + usage.outputTokens;
+}
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cacheCreationInputTokens: a.cacheCreationInputTokens + b.cacheCreationInputTokens,
+    cacheReadInputTokens: a.cacheReadInputTokens + b.cacheReadInputTokens,
+  };
+}
+
+/** A piece of prompt text. `cacheBreakpoint` marks the end of a prefix the provider should cache. */
+export interface PromptSegment {
+  text: string;
+  cacheBreakpoint?: boolean;
+}
+
+export interface ModelRequest {
+  model: string;
+  /** Stable instructions (mca: L1 system+tools, L2 CODE_LAW). */
+  system: PromptSegment[];
+  /** The conversation as one user message (mca: L3, current input, scratchpad, todo recap). */
+  user: PromptSegment[];
+  maxTokens: number;
+  stopSequences?: string[];
+  temperature?: number;
+}
+
+export type StopReason = 'end_turn' | 'stop_sequence' | 'max_tokens' | 'refusal' | 'other';
+
+export type StreamEvent =
+  | { type: 'text'; text: string }
+  | { type: 'retry'; attempt: number; delayMs: number; reason: string }
+  | { type: 'done'; stopReason: StopReason; usage: Usage };
+
+/**
+ * A model backend. `stream` yields text deltas, then exactly one `done`.
+ * Failures are thrown as ProviderError (src/providers/provider-error.ts); an aborted signal ends the
+ * iteration with a ProviderError of kind 'aborted'.
+ */
+export interface ModelProvider {
+  readonly name: string;
+  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent>;
+}
+
+export interface Completion {
+  text: string;
+  stopReason: StopReason;
+  usage: Usage;
+}
+
+/** Drains a stream into one completion (used for summaries, where nothing is shown live). */
+export async function complete(
+  provider: ModelProvider,
+  request: ModelRequest,
+  signal: AbortSignal,
+): Promise<Completion> {
+  let text = '';
+  for await (const event of provider.stream(request, signal)) {
+    if (event.type === 'text') text += event.text;
+    if (event.type === 'done') return { text, stopReason: event.stopReason, usage: event.usage };
+  }
+  return { text, stopReason: 'other', usage: { ...ZERO_USAGE } };
+}

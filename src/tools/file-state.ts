@@ -1,0 +1,47 @@
+import { stat } from 'node:fs/promises';
+
+/** What mca last saw of a file: enough to notice an outside change. */
+export interface FileStamp {
+  mtimeMs: number;
+  size: number;
+}
+
+export async function stampOf(absolutePath: string): Promise<FileStamp | undefined> {
+  try {
+    const info = await stat(absolutePath);
+    return { mtimeMs: info.mtimeMs, size: info.size };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Per-session, in-memory record of files the agent has read or written (spec A8/C4: never persisted).
+ * Read records a stamp; Write/Edit/MultiEdit require one for existing files and refuse if the file changed
+ * since; the agent's own writes refresh the stamp so its next Read carries no "modified externally" note.
+ */
+export class FileStateRecord {
+  private readonly stamps = new Map<string, FileStamp>();
+
+  get(absolutePath: string): FileStamp | undefined {
+    return this.stamps.get(absolutePath);
+  }
+
+  has(absolutePath: string): boolean {
+    return this.stamps.has(absolutePath);
+  }
+
+  record(absolutePath: string, stamp: FileStamp): void {
+    this.stamps.set(absolutePath, stamp);
+  }
+
+  /** True when the file on disk differs from what the agent last saw. Unknown files are not stale. */
+  changedSince(absolutePath: string, current: FileStamp): boolean {
+    const known = this.stamps.get(absolutePath);
+    return known !== undefined && (known.mtimeMs !== current.mtimeMs || known.size !== current.size);
+  }
+
+  clear(): void {
+    this.stamps.clear();
+  }
+}

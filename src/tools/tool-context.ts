@@ -1,0 +1,28 @@
+import type { FileStateRecord } from './file-state.js';
+import type { TodoStore } from './todo-store.js';
+
+/** What a tool asks the user (or the permission mode) before it changes something. */
+export interface ApprovalRequest {
+  tool: string;
+  /** One line, e.g. `Bash(npm test)` or `Edit(src/a.ts)`. */
+  title: string;
+  /** Optional body to show: the command, or a unified diff of the proposed change. */
+  detail?: string;
+  input: unknown;
+}
+
+export type ApprovalDecision =
+  | { approved: true; /** also allow this tool for the rest of the session */ remember?: boolean }
+  | { approved: false; /** passed to the model so it can adapt */ reason?: string };
+
+export type Approver = (request: ApprovalRequest) => Promise<ApprovalDecision>;
+
+/** Everything a tool may touch. Tools get nothing else: no globals, no process.cwd(). */
+export interface ToolContext {
+  /** Absolute, symlink-resolved project root. Every path a tool touches resolves inside it. */
+  projectRoot: string;
+  signal: AbortSignal;
+  fileState: FileStateRecord;
+  todos: TodoStore;
+  approve: Approver;
+}
