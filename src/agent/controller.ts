@@ -1,0 +1,56 @@
+/**
+ * What a front end (the Ink REPL, `-p`) drives. The CLI composes one from config, provider, tools and
+ * session store; front ends never construct core objects themselves.
+ */
+import type { Message } from '../context/message.js';
+import type { ApprovalDecision, ApprovalRequest } from '../tools/tool-context.js';
+import type { TodoItem } from '../tools/tool-data.js';
+import type { AgentEvent } from './events.js';
+
+export type ContextPartId = 'l1' | 'l2' | 'l3' | 'summaries' | 'input' | 'scratchpad' | 'todos';
+
+/** For `/context`: the estimated size of each prompt layer, and what the last real call used. */
+export interface ContextReport {
+  contextWindow: number;
+  compressionThreshold: number;
+  parts: Array<{ id: ContextPartId; label: string; tokens: number }>;
+  /** Tokens of the last model call (all four usage counters); 0 before the first call. */
+  lastUsage: number;
+  rounds: number;
+  summaries: number;
+}
+
+export interface SessionInfo {
+  id: string;
+  /** ISO time of the last write. */
+  updatedAt: string;
+  /** First user message, one line, for pickers. */
+  title: string;
+  messages: number;
+}
+
+export interface AgentController {
+  readonly sessionId: string;
+  readonly model: string;
+  readonly projectRoot: string;
+  /** Runs one turn. Ends with exactly one `turn_end`. Aborting the signal closes the round as interrupted. */
+  run(input: string, options: { signal: AbortSignal }): AsyncGenerator<AgentEvent>;
+  /** Manual compaction (`/compact [focus]`); yields compaction events. */
+  compact(options: { focus?: string; signal: AbortSignal }): AsyncGenerator<AgentEvent>;
+  contextReport(): ContextReport;
+  todos(): readonly TodoItem[];
+  history(): readonly Message[];
+  setModel(model: string): void;
+  /** Called by tools that need permission; front ends replace it (the REPL shows a prompt). */
+  setApprover(approver: (request: ApprovalRequest) => Promise<ApprovalDecision>): void;
+}
+
+/** Session-level operations the REPL's slash commands need. */
+export interface SessionManager {
+  current(): AgentController;
+  /** `/clear`: start a fresh session in the same project. */
+  newSession(): AgentController;
+  /** `/resume`: past sessions of this project, newest first. */
+  listSessions(): Promise<SessionInfo[]>;
+  resume(sessionId: string): Promise<AgentController>;
+}
