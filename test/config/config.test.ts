@@ -1,0 +1,89 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, loadCredentials } from '../../src/config/config.js';
+
+function dirs() {
+  const root = mkdtempSync(join(tmpdir(), 'mca-config-'));
+  const home = join(root, 'home');
+  const project = join(root, 'project');
+  mkdirSync(home);
+  mkdirSync(join(project, '.mca'), { recursive: true });
+  return { home, project };
+}
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const { home, project } = dirs();
+    const config = loadConfig({ cwd: project, env: { MCA_HOME: home } });
+    expect(config).toMatchObject({
+      contextWindow: 200_000,
+      compressionThreshold: 0.8,
+      minRetainRounds: 10,
+      summaryTimeoutMs: 120_000,
+      maxSteps: 50,
+      permissionMode: 'default',
+      mcaHome: home,
+    });
+  });
+
+  it('layers user file < project file < env < flags', () => {
+    const { home, project } = dirs();
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ model: 'from-home', maxSteps: 7, minRetainRounds: 3 }));
+    writeFileSync(join(project, '.mca', 'config.json'), JSON.stringify({ model: 'from-project', maxSteps: 8 }));
+    const env = { MCA_HOME: home, MCA_MAX_STEPS: '9' };
+    expect(loadConfig({ cwd: project, env })).toMatchObject({ model: 'from-project', maxSteps: 9, minRetainRounds: 3 });
+    expect(loadConfig({ cwd: project, env, flags: { maxSteps: 10, model: undefined } })).toMatchObject({
+      maxSteps: 10,
+      model: 'from-project',
+    });
+  });
+
+  it('reads every documented MCA_* variable', () => {
+    const { home, project } = dirs();
+    const config = loadConfig({
+      cwd: project,
+      env: {
+        MCA_HOME: home,
+        MCA_MODEL: 'm',
+        MCA_CONTEXT_WINDOW: '64000',
+        MCA_COMPRESSION_THRESHOLD: '0.5',
+        MCA_MIN_RETAIN_ROUNDS: '2',
+        MCA_SUMMARY_TIMEOUT_MS: '500',
+        MCA_MAX_STEPS: '5',
+        ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/',
+      },
+    });
+    expect(config).toMatchObject({
+      model: 'm',
+      contextWindow: 64_000,
+      compressionThreshold: 0.5,
+      minRetainRounds: 2,
+      summaryTimeoutMs: 500,
+      maxSteps: 5,
+      baseUrl: 'http://127.0.0.1:9/',
+    });
+  });
+
+  it('rejects invalid values with one line naming the key', () => {
+    const { home, project } = dirs();
+    const bad = (env: Record<string, string>) => () => loadConfig({ cwd: project, env: { MCA_HOME: home, ...env } });
+    expect(bad({ MCA_CONTEXT_WINDOW: 'lots' })).toThrow(/MCA_CONTEXT_WINDOW must be a number/);
+    expect(bad({ MCA_COMPRESSION_THRESHOLD: '1.5' })).toThrow(/"compressionThreshold"/);
+    expect(bad({ MCA_PERMISSION_MODE: 'yolo' })).toThrow(/"permissionMode"/);
+    writeFileSync(join(project, '.mca', 'config.json'), '{not json');
+    expect(bad({})).toThrow(ConfigError);
+    expect(bad({})).toThrow(/not valid JSON/);
+    writeFileSync(join(project, '.mca', 'config.json'), JSON.stringify({ unknownKey: 1 }));
+    expect(bad({})).toThrow(/unknownKey|Unrecognized/);
+  });
+
+  it('keeps the API key out of Config', () => {
+    const { home, project } = dirs();
+    const config = loadConfig({ cwd: project, env: { MCA_HOME: home, ANTHROPIC_API_KEY: 'sk-secret' } });
+    expect(JSON.stringify(config)).not.toContain('sk-secret');
+    expect(loadCredentials({ ANTHROPIC_API_KEY: ' sk-secret ' })).toEqual({ apiKey: 'sk-secret' });
+    expect(loadCredentials({ ANTHROPIC_API_KEY: '' })).toEqual({ apiKey: undefined });
+  });
+});
