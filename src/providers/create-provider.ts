@@ -1,0 +1,42 @@
+/**
+ * Builds the configured provider. The SDK is loaded lazily (dynamic import) so commands that never call
+ * a model, like `mca --version`, do not pay for loading it.
+ */
+import type { Config, Credentials } from '../config/config.js';
+import type { BackoffOptions } from './retry-policy.js';
+import type { ModelProvider } from './types.js';
+
+export const MISSING_API_KEY_MESSAGE =
+  'ANTHROPIC_API_KEY is not set. Export it (or put it in your shell profile) and run mca again.';
+
+/** A user error: the CLI prints the message as one line and exits 2. */
+export class MissingApiKeyError extends Error {
+  readonly code = 'MISSING_API_KEY' as const;
+  constructor() {
+    super(MISSING_API_KEY_MESSAGE);
+    this.name = 'MissingApiKeyError';
+  }
+}
+
+export interface CreateProviderOptions {
+  fetch?: typeof fetch;
+  backoff?: Partial<BackoffOptions>;
+}
+
+export async function createProvider(
+  config: Config,
+  credentials: Credentials,
+  options: CreateProviderOptions = {},
+): Promise<ModelProvider> {
+  const apiKey = credentials.apiKey?.trim();
+  if (!apiKey) throw new MissingApiKeyError();
+  const { AnthropicProvider } = await import('./anthropic.js');
+  return new AnthropicProvider({
+    apiKey,
+    ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+    maxRetries: config.maxRetries,
+    streamIdleTimeoutMs: config.streamIdleTimeoutMs,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.backoff ? { backoff: options.backoff } : {}),
+  });
+}

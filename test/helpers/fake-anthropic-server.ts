@@ -1,0 +1,212 @@
+/**
+ * A loopback stand-in for the Anthropic Messages API (POST /v1/messages, streaming and not), driven by a
+ * script of steps. Every request is recorded. Tests talk to it through the real SDK.
+ */
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import {
+  errorBody,
+  messageJson,
+  resolveReply,
+  splitChunks,
+  sseEvent,
+  startSse,
+  streamPrelude,
+  textDelta,
+  writeJson,
+  writeStream,
+} from './fake-anthropic-sse.js';
+import {
+  errorTypeFor,
+  isDisconnect,
+  isHang,
+  isHttpError,
+  isStreamError,
+  type FakePlainStep,
+  type FakeRequestBody,
+  type FakeStep,
+} from './fake-anthropic-steps.js';
+
+export * from './fake-anthropic-steps.js';
+
+export interface FakeRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: FakeRequestBody;
+}
+
+export interface FakeAnthropicOptions {
+  /** Replay the script from the start when it runs out (benchmarks, long e2e runs). */
+  loop?: boolean;
+  /** When set, requests carrying another key (x-api-key or Bearer) get a 401 (without consuming a step). */
+  apiKey?: string;
+}
+
+export interface FakeAnthropic {
+  /** Base URL to give the SDK, e.g. http://127.0.0.1:43210 */
+  url: string;
+  requests: FakeRequest[];
+  setScript(script: FakeStep[]): void;
+  close(): Promise<void>;
+}
+
+const PARTIAL = 'partial';
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** The key a request carries: `x-api-key`, or `Authorization: Bearer` (what SDK 1.x sends). */
+export function requestApiKey(headers: IncomingHttpHeaders): string | undefined {
+  const direct = headers['x-api-key'];
+  if (typeof direct === 'string') return direct;
+  const bearer = /^Bearer (.+)$/.exec(headers.authorization ?? '');
+  return bearer?.[1];
+}
+
+/** The checks of the real API that catch mapping bugs: a message list and no empty text block. */
+function validate(body: FakeRequestBody): string | undefined {
+  if (typeof body.model !== 'string' || body.model === '') return 'model: Field required';
+  if (typeof body.max_tokens !== 'number') return 'max_tokens: Field required';
+  if (!Array.isArray(body.messages) || body.messages.length === 0) return 'messages: at least one message is required';
+  const blocks = [
+    ...(Array.isArray(body.system) ? body.system : []),
+    ...body.messages.flatMap((message) => (Array.isArray(message.content) ? message.content : [])),
+  ];
+  if (blocks.some((block) => block.type === 'text' && block.text === ''))
+    return 'text content blocks must be non-empty';
+  if (blocks.filter((block) => block.cache_control).length > 4) {
+    return 'A maximum of 4 blocks with cache_control may be provided.';
+  }
+  return undefined;
+}
+
+async function answer(res: ServerResponse, step: FakePlainStep, body: FakeRequestBody): Promise<void> {
+  const model = body.model ?? 'fake-model';
+  if (isHttpError(step)) {
+    const type = step.errorType ?? errorTypeFor(step.status);
+    writeJson(res, step.status, errorBody(type, step.message ?? `fake ${type}`), step.headers);
+    return;
+  }
+  if (isHang(step)) {
+    if (step.hang === true) return; // never answer; close() destroys the socket
+    startSse(res);
+    if (step.hang === 'text') {
+      res.write(
+        streamPrelude(model, {
+          input_tokens: 100,
+          output_tokens: 1,
+          cache_creation_input_tokens: 0,
+          cache_read_input_tokens: 0,
+        }),
+      );
+      for (const piece of splitChunks(step.text ?? PARTIAL, 2)) res.write(textDelta(piece));
+    }
+    return;
+  }
+  if (isDisconnect(step) || isStreamError(step)) {
+    startSse(res);
+    res.write(
+      streamPrelude(model, {
+        input_tokens: 100,
+        output_tokens: 1,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+      }),
+    );
+    const text = step.text ?? (isDisconnect(step) ? PARTIAL : '');
+    for (const piece of splitChunks(text, 2)) res.write(textDelta(piece));
+    if (isStreamError(step)) {
+      res.end(sseEvent('error', { type: 'error', error: step.streamError }));
+      return;
+    }
+    // Let the written deltas reach the client before the connection drops.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    res.socket?.destroy();
+    return;
+  }
+  const reply = resolveReply(step, body);
+  if (body.stream === true) await writeStream(res, model, reply);
+  else writeJson(res, 200, messageJson(model, reply));
+}
+
+export async function startFakeAnthropic(
+  script: FakeStep[] = [],
+  options: FakeAnthropicOptions = {},
+): Promise<FakeAnthropic> {
+  let steps = [...script];
+  let next = 0;
+  const requests: FakeRequest[] = [];
+  const sockets = new Set<Socket>();
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const raw = await readBody(req);
+    if (req.method !== 'POST' || path !== '/v1/messages') {
+      writeJson(res, 404, errorBody('not_found_error', `fake-anthropic: no route ${req.method ?? '?'} ${path}`));
+      return;
+    }
+    let body: FakeRequestBody;
+    try {
+      body = JSON.parse(raw) as FakeRequestBody;
+    } catch {
+      writeJson(res, 400, errorBody('invalid_request_error', 'fake-anthropic: body is not valid JSON'));
+      return;
+    }
+    requests.push({ method: req.method, path, headers: req.headers, body });
+    if (options.apiKey !== undefined && requestApiKey(req.headers) !== options.apiKey) {
+      writeJson(res, 401, errorBody('authentication_error', 'invalid x-api-key'));
+      return;
+    }
+    const invalid = validate(body);
+    if (invalid) {
+      writeJson(res, 400, errorBody('invalid_request_error', invalid));
+      return;
+    }
+    if (next >= steps.length && options.loop && steps.length > 0) next = 0;
+    const index = next++;
+    const step = steps[index];
+    if (step === undefined) {
+      const message = `fake-anthropic: script exhausted at request ${requests.length} (script has ${steps.length} steps)`;
+      writeJson(res, 500, errorBody('api_error', message));
+      return;
+    }
+    await answer(res, typeof step === 'function' ? step(body, index) : step, body);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) writeJson(res, 500, errorBody('api_error', `fake-anthropic: ${String(error)}`));
+      else res.destroy();
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('fake-anthropic: no TCP address');
+
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    requests,
+    setScript(script: FakeStep[]): void {
+      steps = [...script];
+      next = 0;
+    },
+    close(): Promise<void> {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,144 @@
+/** How the fake Anthropic server writes answers: SSE streams and JSON bodies shaped like the real API. */
+import type { ServerResponse } from 'node:http';
+import type { FakeReplyStep, FakeRequestBody, FakeUsage } from './fake-anthropic-steps.js';
+
+export interface ResolvedReply {
+  text: string;
+  stopReason: string;
+  stopSequence: string | null;
+  usage: FakeUsage;
+  chunks: number;
+}
+
+/** Applies the request's stop sequences the way the API does: the text ends before the first match. */
+export function resolveReply(step: FakeReplyStep, body: FakeRequestBody): ResolvedReply {
+  let text = step.text;
+  let stopReason = step.stopReason ?? 'end_turn';
+  let stopSequence: string | null = null;
+  let cut = -1;
+  for (const stop of body.stop_sequences ?? []) {
+    const at = text.indexOf(stop);
+    if (at >= 0 && (cut < 0 || at < cut)) {
+      cut = at;
+      stopSequence = stop;
+    }
+  }
+  if (cut >= 0) {
+    text = text.slice(0, cut);
+    stopReason = 'stop_sequence';
+  }
+  const usage: FakeUsage = {
+    input_tokens: 100,
+    output_tokens: Math.max(1, Math.ceil(text.length / 4)),
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    ...step.usage,
+  };
+  return { text, stopReason, stopSequence, usage, chunks: step.chunks ?? 3 };
+}
+
+/** Splits text into at most `count` non-empty pieces (none for empty text). */
+export function splitChunks(text: string, count: number): string[] {
+  if (text.length === 0) return [];
+  const pieces = Math.max(1, Math.min(count, text.length));
+  const size = Math.ceil(text.length / pieces);
+  const out: string[] = [];
+  for (let index = 0; index < text.length; index += size) out.push(text.slice(index, index + size));
+  return out;
+}
+
+export function sseEvent(name: string, data: unknown): string {
+  return `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+export function startSse(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.flushHeaders();
+}
+
+let messageCounter = 0;
+
+/** message_start (with the input and cache counters) and the opening of the one text block. */
+export function streamPrelude(model: string, usage: FakeUsage): string {
+  messageCounter++;
+  const message = {
+    id: `msg_fake_${messageCounter}`,
+    type: 'message',
+    role: 'assistant',
+    model,
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: {
+      input_tokens: usage.input_tokens,
+      output_tokens: 1,
+      cache_creation_input_tokens: usage.cache_creation_input_tokens,
+      cache_read_input_tokens: usage.cache_read_input_tokens,
+    },
+  };
+  return (
+    sseEvent('message_start', { type: 'message_start', message }) +
+    sseEvent('content_block_start', {
+      type: 'content_block_start',
+      index: 0,
+      content_block: { type: 'text', text: '' },
+    })
+  );
+}
+
+export function textDelta(text: string): string {
+  return sseEvent('content_block_delta', {
+    type: 'content_block_delta',
+    index: 0,
+    delta: { type: 'text_delta', text },
+  });
+}
+
+/** Writes a full stream: each event in its own write so the client sees separate deltas. */
+export async function writeStream(res: ServerResponse, model: string, reply: ResolvedReply): Promise<void> {
+  startSse(res);
+  res.write(streamPrelude(model, reply.usage));
+  for (const piece of splitChunks(reply.text, reply.chunks)) {
+    res.write(textDelta(piece));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  res.write(sseEvent('content_block_stop', { type: 'content_block_stop', index: 0 }));
+  res.write(sseEvent('ping', { type: 'ping' }));
+  res.write(
+    sseEvent('message_delta', {
+      type: 'message_delta',
+      delta: { stop_reason: reply.stopReason, stop_sequence: reply.stopSequence },
+      usage: { output_tokens: reply.usage.output_tokens },
+    }),
+  );
+  res.end(sseEvent('message_stop', { type: 'message_stop' }));
+}
+
+export function writeJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+export function messageJson(model: string, reply: ResolvedReply): unknown {
+  messageCounter++;
+  return {
+    id: `msg_fake_${messageCounter}`,
+    type: 'message',
+    role: 'assistant',
+    model,
+    content: [{ type: 'text', text: reply.text }],
+    stop_reason: reply.stopReason,
+    stop_sequence: reply.stopSequence,
+    usage: reply.usage,
+  };
+}
+
+export function errorBody(type: string, message: string): unknown {
+  return { type: 'error', error: { type, message } };
+}
