@@ -30,6 +30,11 @@ export interface MessageMetadata {
   coversRounds?: [number, number];
   /** Tool messages shrunk to a one-line form by the degradation ladder. */
   shrunk?: boolean;
+  /**
+   * Set by compaction on retained messages that carry `usage`: that usage measured the context before the
+   * compaction, so it no longer predicts the next call's size (the HistoryManager's lastUsage skips it).
+   */
+  usageSuperseded?: boolean;
 }
 
 export interface Message {
@@ -51,4 +56,31 @@ export function nowIso(): string {
 
 export function isSummary(message: Message): boolean {
   return message.role === 'summary';
+}
+
+/**
+ * Groups messages into rounds, in order. A user message opens a round; the round is closed once one of its
+ * messages carries `metadata.roundEnd`. Summaries are not rounds and are skipped. A non-summary message that
+ * arrives with no round open (only possible in a corrupt history) opens a headless round of its own, so no
+ * message is ever lost by grouping.
+ */
+export function toRounds(messages: readonly Message[]): Round[] {
+  const rounds: Round[] = [];
+  let current: Round | undefined;
+  for (const message of messages) {
+    if (isSummary(message)) continue;
+    if (message.role === 'user' || current === undefined || current.closed) {
+      current = { round: message.metadata.round, messages: [], closed: false };
+      rounds.push(current);
+    }
+    current.messages.push(message);
+    if (message.metadata.roundEnd !== undefined) current.closed = true;
+  }
+  return rounds;
+}
+
+/** The highest round number a message refers to: its own round, or the last round a summary covers. */
+export function lastRoundOf(message: Message): number {
+  const covered = message.metadata.coversRounds?.[1] ?? 0;
+  return Math.max(message.metadata.round, covered);
 }

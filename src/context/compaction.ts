@@ -1,0 +1,94 @@
+/**
+ * Pure compaction steps over a message list (spec A4, C6; DESIGN.md "Compaction"). The HistoryManager owns the
+ * state and the summarizer call; these functions only split and rewrite lists, always at round boundaries, so an
+ * action and its result (always in the same round) can never be separated.
+ */
+import { isSummary, toRounds, type Message, type Round } from './message.js';
+import { TRANSCRIPT_SEPARATOR, renderMessage } from './transcript.js';
+import { shrinkToolMessage } from './tool-result-shrinker.js';
+
+export interface CompactionPlan {
+  /** User/assistant/tool messages of the oldest closed rounds, for the summarizer. Never a summary. */
+  archive: Message[];
+  /** Existing summaries, then the retained closed rounds, then the open round, in order. */
+  retain: Message[];
+  roundsArchived: number;
+  /** Closed rounds retained verbatim. */
+  roundsKept: number;
+}
+
+/** The rounds of a history, split into closed ones and the open (newest, unfinished) one. */
+export function splitRounds(messages: readonly Message[]): { closed: Round[]; open: Round | undefined } {
+  const rounds = toRounds(messages);
+  const last = rounds[rounds.length - 1];
+  if (last !== undefined && !last.closed) return { closed: rounds.slice(0, -1), open: last };
+  return { closed: rounds, open: undefined };
+}
+
+/** Keeps the newest `minRetainRounds` closed rounds; with that many or fewer closed rounds nothing is archived. */
+export function planCompaction(messages: readonly Message[], minRetainRounds: number): CompactionPlan {
+  const summaries = messages.filter(isSummary);
+  const { closed, open } = splitRounds(messages);
+  const archivedCount = Math.max(0, closed.length - minRetainRounds);
+  const archived = closed.slice(0, archivedCount);
+  const kept = closed.slice(archivedCount);
+  return {
+    archive: archived.flatMap((round) => round.messages),
+    retain: [...summaries, ...kept.flatMap((round) => round.messages), ...(open?.messages ?? [])],
+    roundsArchived: archived.length,
+    roundsKept: kept.length,
+  };
+}
+
+/** Characters of a list rendered as an L3 transcript, without building the string. */
+export function transcriptChars(messages: readonly Message[]): number {
+  let chars = 0;
+  for (const message of messages) chars += renderMessage(message).length;
+  return chars + Math.max(0, messages.length - 1) * TRANSCRIPT_SEPARATOR.length;
+}
+
+/**
+ * Level 2: tool messages of closed rounds older than the newest closed round shrink to one line. The newest
+ * closed round and the open round stay as they are.
+ */
+export function shrinkOlderToolMessages(messages: readonly Message[]): { messages: Message[]; shrunk: number } {
+  const { closed } = splitRounds(messages);
+  const older = new Set<Message>(closed.slice(0, -1).flatMap((round) => round.messages));
+  let shrunk = 0;
+  const result = messages.map((message) => {
+    if (message.role !== 'tool' || message.metadata.shrunk === true || !older.has(message)) return message;
+    shrunk += 1;
+    const content = shrinkToolMessage(message.content, message.metadata.toolName ?? 'unknown');
+    return { ...message, content, metadata: { ...message.metadata, shrunk: true } };
+  });
+  return { messages: result, shrunk };
+}
+
+/**
+ * Level 3: drops the oldest closed rounds, one at a time, until `fits(chars)` holds. Never drops the newest
+ * closed round, the open round or a summary.
+ */
+export function dropOldestRounds(
+  messages: readonly Message[],
+  fits: (transcriptChars: number) => boolean,
+): { messages: Message[]; dropped: number; kept: number } {
+  const { closed } = splitRounds(messages);
+  let chars = transcriptChars(messages);
+  let count = messages.length;
+  const dropped = new Set<Message>();
+  let droppedRounds = 0;
+  for (const round of closed.slice(0, -1)) {
+    if (fits(chars)) break;
+    for (const message of round.messages) {
+      dropped.add(message);
+      chars -= renderMessage(message).length + (count > 1 ? TRANSCRIPT_SEPARATOR.length : 0);
+      count -= 1;
+    }
+    droppedRounds += 1;
+  }
+  return {
+    messages: messages.filter((message) => !dropped.has(message)),
+    dropped: droppedRounds,
+    kept: closed.length - droppedRounds,
+  };
+}

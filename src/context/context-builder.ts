@@ -1,0 +1,135 @@
+/**
+ * ContextBuilder (spec A1, D4; DESIGN.md "Prompt"): assembles one model request from the layers, in this order:
+ *   l1          system prompt + tool prompts (stable prefix)
+ *   l2          "# Project Rules (CODE_LAW)" + the file, only when present
+ *   l3          "# Conversation history" + closed rounds and summaries as an `[role] …` transcript
+ *   input       "# Current request" + this turn's preprocessed user input
+ *   scratchpad  "# Work so far this turn" + one `Thought/Action` + `Observation:` block per step
+ *   todos       "# Todo recap" + the one-line recap, only when there are todos
+ * Empty parts are skipped. Parts and request segments are separated by one blank line (`PART_SEPARATOR`);
+ * providers that concatenate segments must join them with it so the request equals `render()`.
+ */
+import type { PromptSegment } from '../providers/types.js';
+import type { Message } from './message.js';
+import { estimateTokens } from './token-budget.js';
+import { renderMessage, renderTranscript } from './transcript.js';
+
+export { composeSystemLayer } from './system-layer.js';
+
+export type ContextPartId = 'l1' | 'l2' | 'l3' | 'input' | 'scratchpad' | 'todos';
+
+export interface ContextPart {
+  id: ContextPartId;
+  text: string;
+  tokens: number;
+  /** l3 only: the share of the tokens taken by archived summaries. */
+  summaryTokens?: number;
+}
+
+export interface ScratchpadStep {
+  /** The model's text for the step: "Thought: … Action: …". */
+  assistant: string;
+  /** The full observation text the tool produced (absent for a step without a tool call). */
+  observation?: string;
+  /** The compressed JSON stored in history, used when this step's full observation is degraded (level 1). */
+  compressed?: string;
+}
+
+export interface BuildInput {
+  /** HistoryManager.closedHistory(): summaries and closed rounds. */
+  history: readonly Message[];
+  scratchpad: readonly ScratchpadStep[];
+  question: string;
+  todoRecap?: string;
+  /** Degradation level 1: only the newest N steps show full observations. Default: all. */
+  fullObservationSteps?: number;
+}
+
+export interface BuiltContext {
+  parts: ContextPart[];
+  render(): string;
+  toRequestSegments(): { system: PromptSegment[]; user: PromptSegment[] };
+  totalTokens: number;
+}
+
+export const PART_SEPARATOR = '\n\n';
+export const HEADINGS = Object.freeze({
+  codeLaw: '# Project Rules (CODE_LAW)',
+  history: '# Conversation history',
+  input: '# Current request',
+  scratchpad: '# Work so far this turn',
+  todos: '# Todo recap',
+});
+
+/** One scratchpad step: the model's text, then its observation (full, or compressed JSON when degraded). */
+export function renderStep(step: ScratchpadStep, full: boolean): string {
+  const assistant = step.assistant.trimEnd();
+  if (!full && step.compressed !== undefined) return `${assistant}\nObservation (compressed): ${step.compressed}`;
+  if (step.observation !== undefined) return `${assistant}\nObservation: ${step.observation}`;
+  if (step.compressed !== undefined) return `${assistant}\nObservation (compressed): ${step.compressed}`;
+  return assistant;
+}
+
+function part(id: ContextPartId, text: string, extra: Partial<ContextPart> = {}): ContextPart {
+  return { id, text, tokens: estimateTokens(text), ...extra };
+}
+
+export class ContextBuilder {
+  private readonly systemPrompt: string;
+  private readonly codeLaw: { read(): string | undefined } | undefined;
+
+  constructor(options: { systemPrompt: string; codeLaw?: { read(): string | undefined } }) {
+    this.systemPrompt = options.systemPrompt;
+    this.codeLaw = options.codeLaw;
+  }
+
+  build(input: BuildInput): BuiltContext {
+    const l1 = this.systemPrompt.trim() === '' ? undefined : part('l1', this.systemPrompt);
+    const law = this.codeLaw?.read();
+    const l2 = law === undefined || law.trim() === '' ? undefined : part('l2', `${HEADINGS.codeLaw}\n\n${law}`);
+
+    let l3: ContextPart | undefined;
+    if (input.history.length > 0) {
+      let summaryTokens = 0;
+      for (const message of input.history) {
+        if (message.role === 'summary') summaryTokens += estimateTokens(renderMessage(message));
+      }
+      l3 = part('l3', `${HEADINGS.history}\n\n${renderTranscript(input.history)}`, { summaryTokens });
+    }
+
+    const question = input.question.trim() === '' ? undefined : part('input', `${HEADINGS.input}\n\n${input.question}`);
+
+    const steps = input.scratchpad;
+    const fullFrom = steps.length - Math.max(0, input.fullObservationSteps ?? steps.length);
+    const stepTexts = steps.map((step, index) => renderStep(step, index >= fullFrom));
+    if (stepTexts.length > 0) stepTexts[0] = `${HEADINGS.scratchpad}\n\n${stepTexts[0]}`;
+    const scratchpad = stepTexts.length > 0 ? part('scratchpad', stepTexts.join(PART_SEPARATOR)) : undefined;
+
+    const recap = input.todoRecap?.trim();
+    const todos = recap ? part('todos', `${HEADINGS.todos}\n\n${recap}`) : undefined;
+
+    const parts = [l1, l2, l3, question, scratchpad, todos].filter((entry): entry is ContextPart => !!entry);
+    const chars = parts.reduce((sum, entry) => sum + entry.text.length, 0);
+    // estimateTokens(render()) without building the string.
+    const totalTokens = Math.floor((chars + PART_SEPARATOR.length * Math.max(0, parts.length - 1)) / 3);
+
+    return {
+      parts,
+      totalTokens,
+      render: () => parts.map((entry) => entry.text).join(PART_SEPARATOR),
+      toRequestSegments: () => {
+        const system: PromptSegment[] = [];
+        if (l1) system.push({ text: l1.text, cacheBreakpoint: true });
+        if (l2) system.push({ text: l2.text });
+        const user: PromptSegment[] = [];
+        if (l3) user.push({ text: l3.text, cacheBreakpoint: true });
+        if (question) user.push({ text: question.text });
+        stepTexts.forEach((text, index) => {
+          user.push(index === stepTexts.length - 1 ? { text, cacheBreakpoint: true } : { text });
+        });
+        if (todos) user.push({ text: todos.text });
+        return { system, user };
+      },
+    };
+  }
+}

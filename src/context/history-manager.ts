@@ -1,0 +1,298 @@
+/**
+ * HistoryManager (spec A4, D2; DESIGN.md "Turn and round", "Compaction"): the session's message list. The
+ * agent appends every message as it happens; the session store persists through `onAppend` (and `onSnapshot`
+ * after a compaction rewrote the list). Compaction summarizes the oldest closed rounds, keeps the newest
+ * `minRetainRounds` verbatim and never touches the open round.
+ */
+import { totalUsageTokens } from '../providers/types.js';
+import {
+  dropOldestRounds,
+  planCompaction,
+  shrinkOlderToolMessages,
+  splitRounds,
+  transcriptChars,
+  type CompactionPlan,
+} from './compaction.js';
+import { historyViolations } from './history-invariants.js';
+import { isSummary, lastRoundOf, nowIso, toRounds, type Message, type Round, type RoundEnd } from './message.js';
+import { SUMMARY_TIMEOUT_MESSAGE, summaryFailedMessage, type Summarizer } from './summary-compressor.js';
+import { shouldCompact } from './token-budget.js';
+
+export type HistoryErrorCode = 'INVALID_ROUND' | 'INVALID_ORDER' | 'INVALID_HISTORY';
+
+/** A message that would break the history's shape. A programming error in the caller, never a user error. */
+export class HistoryError extends Error {
+  readonly code: HistoryErrorCode;
+  constructor(code: HistoryErrorCode, message: string) {
+    super(message);
+    this.name = 'HistoryError';
+    this.code = code;
+  }
+}
+
+export interface CompactOptions {
+  focus?: string;
+  signal?: AbortSignal;
+  /** Token budget for L1+L2+history (usually threshold × window); enables degradation levels 2 and 3. */
+  budgetTokens?: number;
+  /** Estimated tokens of everything that is not history (L1, L2, the input). */
+  fixedTokens?: number;
+}
+
+export type CompactionOutcome = 'summary' | 'timeout' | 'failed' | 'nothing_to_compact';
+
+export interface CompactionResult {
+  outcome: CompactionOutcome;
+  /** The exact user-facing line for a timeout or failure. */
+  message?: string;
+  summary?: Message;
+  /** Closed rounds handed to the summarizer (and removed, whatever the outcome). */
+  roundsArchived: number;
+  /** Closed rounds left in history after compaction and any degradation. */
+  roundsKept: number;
+  /** Estimated tokens of the whole history before and after. */
+  tokensBefore: number;
+  tokensAfter: number;
+  degradations: Array<{ level: 2 | 3; message: string }>;
+}
+
+const CLOSING_TEXT: Readonly<Record<RoundEnd, string>> = {
+  finish: '(The turn ended.)',
+  answer: '(The turn ended.)',
+  error: '(The turn ended with an error.)',
+  interrupted: '(The turn was interrupted by the user.)',
+  step_limit: '(The turn stopped at the step limit.)',
+};
+
+function historyTokens(messages: readonly Message[]): number {
+  return Math.floor(transcriptChars(messages) / 3);
+}
+
+export class HistoryManager {
+  private list: Message[] = [];
+  private readonly minRetainRounds: number;
+  private readonly appendListeners = new Set<(message: Message) => void>();
+  private readonly snapshotListeners = new Set<(messages: readonly Message[]) => void>();
+  /** Highest round number ever seen, so numbering keeps growing even if compaction dropped rounds. */
+  private highestRound = 0;
+  /** Estimated context size right after the last compaction, until a fresh usage arrives. */
+  private estimateAfterCompaction: number | undefined;
+
+  constructor(options: { minRetainRounds: number }, initial?: Message[]) {
+    this.minRetainRounds = Math.max(1, Math.floor(options.minRetainRounds));
+    if (initial !== undefined) this.replaceAll(initial);
+  }
+
+  /** Called after every append (including closing markers). Returns an unsubscribe function. */
+  onAppend(listener: (message: Message) => void): () => void {
+    this.appendListeners.add(listener);
+    return () => this.appendListeners.delete(listener);
+  }
+
+  /** Called with the whole new list after a compaction rewrote it (the session store writes a snapshot). */
+  onSnapshot(listener: (messages: readonly Message[]) => void): () => void {
+    this.snapshotListeners.add(listener);
+    return () => this.snapshotListeners.delete(listener);
+  }
+
+  get messages(): readonly Message[] {
+    return this.list;
+  }
+
+  nextRoundNumber(): number {
+    return this.highestRound + 1;
+  }
+
+  rounds(): Round[] {
+    return toRounds(this.list);
+  }
+
+  openRound(): Round | undefined {
+    return splitRounds(this.list).open;
+  }
+
+  /** Summaries and closed rounds, in order: what L3 renders. */
+  closedHistory(): Message[] {
+    const open = this.openRound();
+    if (open === undefined) return [...this.list];
+    const openSet = new Set(open.messages);
+    return this.list.filter((message) => !openSet.has(message));
+  }
+
+  /**
+   * Appends one message. A user message opens round `nextRoundNumber()` and needs no open round; assistant and
+   * tool messages belong to the open round; a tool message directly follows an assistant message. Summaries
+   * only come from `compact()`.
+   */
+  append(message: Message): void {
+    const open = this.openRound();
+    const { role, metadata } = message;
+    if (role === 'summary') throw new HistoryError('INVALID_ORDER', 'summaries are added by compact(), not append()');
+    if (role === 'user') {
+      if (open !== undefined) {
+        throw new HistoryError(
+          'INVALID_ORDER',
+          `round ${open.round} is still open; close it before a new user message`,
+        );
+      }
+      if (metadata.round !== this.nextRoundNumber()) {
+        throw new HistoryError('INVALID_ROUND', `expected round ${this.nextRoundNumber()}, got ${metadata.round}`);
+      }
+    } else {
+      if (open === undefined) throw new HistoryError('INVALID_ORDER', `a ${role} message needs an open round`);
+      if (metadata.round !== open.round) {
+        throw new HistoryError('INVALID_ROUND', `the open round is ${open.round}, got ${metadata.round}`);
+      }
+      const previous = open.messages[open.messages.length - 1];
+      if (role === 'tool' && previous?.role !== 'assistant') {
+        throw new HistoryError('INVALID_ORDER', 'a tool message must directly follow an assistant message');
+      }
+    }
+    this.list.push(message);
+    this.highestRound = Math.max(this.highestRound, lastRoundOf(message));
+    for (const listener of this.appendListeners) listener(message);
+  }
+
+  /** Closes an open round that lacks a closing message (interrupt, crash recovery). */
+  closeOpenRound(reason: RoundEnd): Message | undefined {
+    const open = this.openRound();
+    if (open === undefined) return undefined;
+    const steps = open.messages.map((message) => message.metadata.step ?? 0);
+    const closing: Message = {
+      role: 'assistant',
+      content: CLOSING_TEXT[reason],
+      metadata: { round: open.round, step: Math.max(0, ...steps) + 1, ts: nowIso(), roundEnd: reason },
+    };
+    this.append(closing);
+    return closing;
+  }
+
+  /**
+   * Tokens of the previous model call: the newest message's usage. After a compaction that usage measured the
+   * old, longer context, so until a new call reports usage this returns the post-compaction estimate.
+   */
+  lastUsage(): number {
+    for (let index = this.list.length - 1; index >= 0; index -= 1) {
+      const metadata = this.list[index]?.metadata;
+      if (metadata?.usage === undefined) continue;
+      if (metadata.usageSuperseded !== true) return totalUsageTokens(metadata.usage);
+      return this.estimateAfterCompaction ?? historyTokens(this.list);
+    }
+    return this.estimateAfterCompaction ?? 0;
+  }
+
+  shouldCompress(pendingText: string, budget: { contextWindow: number; threshold: number }): boolean {
+    return shouldCompact({
+      lastUsage: this.lastUsage(),
+      pendingText,
+      messageCount: this.list.length,
+      contextWindow: budget.contextWindow,
+      threshold: budget.threshold,
+    });
+  }
+
+  planCompaction(): CompactionPlan {
+    return planCompaction(this.list, this.minRetainRounds);
+  }
+
+  async compact(summarizer: Summarizer, options: CompactOptions = {}): Promise<CompactionResult> {
+    const startLength = this.list.length;
+    const tokensBefore = historyTokens(this.list);
+    const plan = this.planCompaction();
+    let outcome: CompactionOutcome = 'nothing_to_compact';
+    let message: string | undefined;
+    let summary: Message | undefined;
+    let next = [...this.list];
+    if (plan.roundsArchived > 0) {
+      const result = await summarizer.summarize(plan.archive, { focus: options.focus, signal: options.signal });
+      const summaries = plan.retain.filter(isSummary);
+      const rest = plan.retain.filter((entry) => !isSummary(entry));
+      if (result.ok) {
+        outcome = 'summary';
+        summary = this.summaryMessage(result.text, plan.archive);
+        next = [...summaries, summary, ...rest];
+      } else {
+        outcome = result.reason === 'timeout' ? 'timeout' : 'failed';
+        message = result.reason === 'timeout' ? SUMMARY_TIMEOUT_MESSAGE : summaryFailedMessage(result.detail);
+        next = [...summaries, ...rest];
+      }
+      // Messages appended while the summarizer ran belong after everything retained.
+      next.push(...this.list.slice(startLength));
+    }
+    const degradations = this.degrade(next, options);
+    next = degradations.messages;
+    const compacted = outcome !== 'nothing_to_compact' || degradations.applied.length > 0;
+    if (compacted) this.install(next, options.fixedTokens ?? 0);
+    return {
+      outcome,
+      ...(message !== undefined ? { message } : {}),
+      ...(summary !== undefined ? { summary } : {}),
+      roundsArchived: plan.roundsArchived,
+      roundsKept: splitRounds(this.list).closed.length,
+      tokensBefore,
+      tokensAfter: historyTokens(this.list),
+      degradations: degradations.applied,
+    };
+  }
+
+  /** Replaces the whole list (session load). The list must be a valid history. */
+  replaceAll(messages: Message[]): void {
+    const problems = historyViolations(messages);
+    if (problems.length > 0) throw new HistoryError('INVALID_HISTORY', `invalid history: ${problems[0]}`);
+    this.list = [...messages];
+    this.highestRound = messages.reduce((highest, message) => Math.max(highest, lastRoundOf(message)), 0);
+    this.estimateAfterCompaction = undefined;
+  }
+
+  private summaryMessage(text: string, archive: readonly Message[]): Message {
+    const first = archive[0]?.metadata.round ?? this.highestRound;
+    const last = archive.reduce((highest, entry) => Math.max(highest, entry.metadata.round), first);
+    return { role: 'summary', content: text, metadata: { round: last, ts: nowIso(), coversRounds: [first, last] } };
+  }
+
+  /** Degradation levels 2 and 3, applied only while the history is over the budget. */
+  private degrade(
+    messages: Message[],
+    options: CompactOptions,
+  ): { messages: Message[]; applied: CompactionResult['degradations'] } {
+    const applied: CompactionResult['degradations'] = [];
+    if (options.budgetTokens === undefined) return { messages, applied };
+    const budget = options.budgetTokens;
+    const fixed = options.fixedTokens ?? 0;
+    const fits = (chars: number): boolean => fixed + Math.floor(chars / 3) <= budget;
+    if (fits(transcriptChars(messages))) return { messages, applied };
+    const shrunk = shrinkOlderToolMessages(messages);
+    let current = shrunk.messages;
+    if (shrunk.shrunk > 0) {
+      applied.push({
+        level: 2,
+        message: `Context still over budget: shrank ${shrunk.shrunk} tool results of older rounds to one line each.`,
+      });
+    }
+    if (fits(transcriptChars(current))) return { messages: current, applied };
+    const dropped = dropOldestRounds(current, fits);
+    current = dropped.messages;
+    if (dropped.dropped > 0) {
+      applied.push({
+        level: 3,
+        message:
+          `Warning: context still over budget; dropped the ${dropped.dropped} oldest rounds, keeping ` +
+          `${dropped.kept} (fewer than the minimum of ${this.minRetainRounds}).`,
+      });
+    }
+    return { messages: current, applied };
+  }
+
+  /** Installs a compacted list: checks the invariants, marks old usage as superseded, notifies listeners. */
+  private install(next: Message[], fixedTokens: number): void {
+    const problems = historyViolations(next);
+    if (problems.length > 0) throw new HistoryError('INVALID_HISTORY', `compaction broke history: ${problems[0]}`);
+    this.list = next.map((entry) =>
+      entry.metadata.usage !== undefined && entry.metadata.usageSuperseded !== true
+        ? { ...entry, metadata: { ...entry.metadata, usageSuperseded: true } }
+        : entry,
+    );
+    this.estimateAfterCompaction = fixedTokens + historyTokens(this.list);
+    for (const listener of this.snapshotListeners) listener(this.list);
+  }
+}

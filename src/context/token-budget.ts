@@ -1,0 +1,32 @@
+/**
+ * The one token estimator mca uses everywhere (spec A6): a character count divided by three, rounded down.
+ * It is deliberately crude and stable; exact counts come from the provider's usage after each call.
+ */
+export function estimateTokens(text: string): number {
+  return Math.floor(text.length / 3);
+}
+
+/** The token count at which compaction starts: `threshold × window`, e.g. 0.8 × 200,000 = 160,000. */
+export function compressionLimit(contextWindow: number, threshold: number): number {
+  return threshold * contextWindow;
+}
+
+/** Below this many messages a history is never compacted (spec A6). */
+export const MIN_MESSAGES_FOR_COMPACTION = 3;
+
+export interface CompactTrigger {
+  /** Total tokens of the previous model call (all four usage counters). */
+  lastUsage: number;
+  /** Text that will be added before the next call: the new user input or the new observations. */
+  pendingText: string;
+  messageCount: number;
+  contextWindow: number;
+  threshold: number;
+}
+
+/** Spec A6/C7: `lastUsage + floor(len(pending)/3) >= threshold × window`, and at least three messages. */
+export function shouldCompact(trigger: CompactTrigger): boolean {
+  if (trigger.messageCount < MIN_MESSAGES_FOR_COMPACTION) return false;
+  const estimated = trigger.lastUsage + estimateTokens(trigger.pendingText);
+  return estimated >= compressionLimit(trigger.contextWindow, trigger.threshold);
+}
