@@ -1,0 +1,76 @@
+import { Box, Text } from 'ink';
+import React from 'react';
+import type { ContextReport } from '../../agent/controller.js';
+import { formatTokens } from '../transcript-reducer.js';
+import { truncate } from '../text-width.js';
+
+export interface ContextViewProps {
+  report: ContextReport;
+  width: number;
+}
+
+const COLORS: Record<string, string> = {
+  l1: 'cyan',
+  l2: 'blue',
+  l3: 'magenta',
+  summaries: 'yellow',
+  input: 'green',
+  scratchpad: 'green',
+  todos: 'green',
+};
+
+interface Row {
+  label: string;
+  tokens: number;
+  color: string | undefined;
+}
+
+export function contextRows(report: ContextReport): Row[] {
+  const rows: Row[] = report.parts.map((part) => ({ label: part.label, tokens: part.tokens, color: COLORS[part.id] }));
+  const used = rows.reduce((sum, row) => sum + row.tokens, 0);
+  rows.push({ label: 'Free', tokens: Math.max(0, report.contextWindow - used), color: undefined });
+  return rows;
+}
+
+function percentOf(tokens: number, window: number): string {
+  if (window <= 0) return '0%';
+  const percent = (tokens / window) * 100;
+  return percent > 0 && percent < 1 ? '<1%' : `${Math.round(percent)}%`;
+}
+
+/** `/context`: one bar per prompt layer with tokens and % of the window, then free space and last usage. */
+export function ContextView({ report, width }: ContextViewProps): React.JSX.Element {
+  const rows = contextRows(report);
+  const labelWidth = Math.min(18, Math.max(...rows.map((row) => row.label.length)));
+  const numbers = 18; // " 123,456 tok  12%"
+  const barWidth = Math.max(6, width - labelWidth - numbers - 2);
+  const window = report.contextWindow;
+  const threshold = Math.round(report.compressionThreshold * window);
+  return (
+    <Box flexDirection="column" width={width}>
+      <Text bold wrap="truncate-end">
+        Context · {formatTokens(window)} token window
+      </Text>
+      {rows.map((row) => {
+        const filled = window > 0 ? Math.min(barWidth, Math.round((row.tokens / window) * barWidth)) : 0;
+        const bar = '█'.repeat(row.tokens > 0 ? Math.max(1, filled) : 0);
+        return (
+          <Text key={row.label} wrap="truncate-end">
+            {truncate(row.label, labelWidth).padEnd(labelWidth)}{' '}
+            <Text color={row.color} dimColor={!row.color}>
+              {(row.color ? bar : '░'.repeat(filled)).padEnd(barWidth)}
+            </Text>
+            {` ${formatTokens(row.tokens).padStart(8)} ${percentOf(row.tokens, window).padStart(4)}`}
+          </Text>
+        );
+      })}
+      <Text dimColor wrap="truncate-end">
+        Last real usage: {formatTokens(report.lastUsage)} tokens ({percentOf(report.lastUsage, window)}) · compacts at{' '}
+        {formatTokens(threshold)}
+      </Text>
+      <Text dimColor wrap="truncate-end">
+        {report.rounds} rounds · {report.summaries} summaries
+      </Text>
+    </Box>
+  );
+}

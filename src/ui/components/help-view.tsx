@@ -1,0 +1,42 @@
+import { Box, Text } from 'ink';
+import React from 'react';
+import { SLASH_COMMANDS } from '../slash-commands.js';
+
+export const KEY_HELP: ReadonlyArray<[string, string]> = [
+  ['Enter', 'send'],
+  ['\\ Enter, Alt-Enter, Ctrl-J', 'new line'],
+  ['↑ / ↓', 'history (or move between lines)'],
+  ['Tab', 'complete @path or /command'],
+  ['Ctrl-C', 'interrupt · clear · twice to exit'],
+  ['Esc', 'interrupt a running turn'],
+  ['Ctrl-D', 'exit (empty prompt)'],
+  ['Ctrl-A/E/U/K/W', 'home · end · kill line · kill word'],
+];
+
+/** `/help`: slash commands and keys. */
+export function HelpView({ width }: { width: number }): React.JSX.Element {
+  const column = Math.min(24, Math.floor(width / 2));
+  return (
+    <Box flexDirection="column" width={width}>
+      <Text bold>Commands</Text>
+      {SLASH_COMMANDS.map((command) => (
+        <Text key={command.name} wrap="truncate-end">
+          {'  '}
+          {command.usage.padEnd(column)}
+          <Text dimColor>{command.description}</Text>
+        </Text>
+      ))}
+      <Text bold>Keys</Text>
+      {KEY_HELP.map(([key, action]) => (
+        <Text key={key} wrap="truncate-end">
+          {'  '}
+          {key.padEnd(column)}
+          <Text dimColor>{action}</Text>
+        </Text>
+      ))}
+      <Text dimColor wrap="wrap">
+        Mention files with @path (quoted if it has spaces: @&quot;a b.md&quot;).
+      </Text>
+    </Box>
+  );
+}

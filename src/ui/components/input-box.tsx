@@ -1,0 +1,56 @@
+import { Box, Text } from 'ink';
+import React from 'react';
+import type { InputState } from '../input-state.js';
+
+export interface InputBoxProps {
+  state: InputState;
+  width: number;
+  /** Shown dim when the buffer is empty. */
+  placeholder?: string;
+  /** No cursor and dim text, e.g. while a compaction blocks input. */
+  disabled?: boolean;
+}
+
+function CursorLine({ line, cursor }: { line: string; cursor: number | null }): React.JSX.Element {
+  if (cursor === null) return <Text>{line || ' '}</Text>;
+  const at = line[cursor] ?? ' ';
+  return (
+    <Text>
+      {line.slice(0, cursor)}
+      <Text inverse>{at}</Text>
+      {line.slice(cursor + 1)}
+    </Text>
+  );
+}
+
+/** The bordered prompt: `>` on the first line, the cursor drawn inverse, long lines wrapped. */
+export function InputBox({ state, width, placeholder, disabled }: InputBoxProps): React.JSX.Element {
+  const lines = state.text.split('\n');
+  const before = state.text.slice(0, state.cursor).split('\n');
+  const cursorLine = before.length - 1;
+  const cursorColumn = (before.at(-1) ?? '').length;
+  const empty = state.text.length === 0;
+  return (
+    <Box borderStyle="round" borderColor={disabled ? 'gray' : 'cyan'} width={width} paddingX={1} flexDirection="column">
+      {lines.map((line, index) => (
+        <Box key={index}>
+          <Box width={2} flexShrink={0}>
+            <Text color="cyan">{index === 0 ? '>' : ' '}</Text>
+          </Box>
+          <Box width={Math.max(1, width - 6)}>
+            {empty && placeholder ? (
+              <Text dimColor wrap="truncate-end">
+                {disabled ? '' : <Text inverse> </Text>}
+                {placeholder}
+              </Text>
+            ) : disabled ? (
+              <Text dimColor>{line || ' '}</Text>
+            ) : (
+              <CursorLine line={line} cursor={index === cursorLine ? cursorColumn : null} />
+            )}
+          </Box>
+        </Box>
+      ))}
+    </Box>
+  );
+}

@@ -1,0 +1,34 @@
+import { Text } from 'ink';
+import React, { useEffect, useState } from 'react';
+import { formatTokens } from '../transcript-reducer.js';
+
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+export interface SpinnerProps {
+  label: string;
+  /** Epoch ms the wait started; elapsed seconds are shown from it. */
+  startedAt: number;
+  tokens?: number;
+  hint?: string;
+  now?: () => number;
+}
+
+/** `⠋ Thinking… (12s · 340 tokens · Ctrl-C to interrupt)`; redraws a few times a second. */
+export function Spinner({ label, startedAt, tokens, hint, now = Date.now }: SpinnerProps): React.JSX.Element {
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    const timer = setInterval(() => setTick((value) => value + 1), 120);
+    return () => clearInterval(timer);
+  }, []);
+  const seconds = Math.max(0, Math.floor((now() - startedAt) / 1000));
+  const parts = [`${seconds}s`];
+  if (tokens !== undefined && tokens > 0) parts.push(`${formatTokens(tokens)} tokens`);
+  if (hint) parts.push(hint);
+  return (
+    <Text wrap="truncate-end">
+      <Text color="magenta">{FRAMES[tick % FRAMES.length]} </Text>
+      <Text>{label}</Text>
+      <Text dimColor> ({parts.join(' · ')})</Text>
+    </Text>
+  );
+}

@@ -1,0 +1,54 @@
+import { Box, Text } from 'ink';
+import { homedir } from 'node:os';
+import React from 'react';
+import { truncate } from '../text-width.js';
+
+export interface StatusLineProps {
+  model: string;
+  cwd: string;
+  /** Tokens in use, or null before anything is known. */
+  contextTokens: number | null;
+  contextWindow: number;
+  sessionId: string;
+  width: number;
+  /** A transient hint that replaces the right side, e.g. "Press Ctrl-C again to exit". */
+  hint?: string | undefined;
+}
+
+/** `/home/me/x` → `~/x`; long paths keep their tail. */
+export function shortenPath(path: string, width: number, home: string = homedir()): string {
+  const tilde = home && (path === home || path.startsWith(`${home}/`)) ? `~${path.slice(home.length)}` : path;
+  if (tilde.length <= width) return tilde;
+  return `…${tilde.slice(tilde.length - Math.max(1, width - 1))}`;
+}
+
+export function contextPercent(tokens: number | null, window: number): number | null {
+  if (tokens === null || window <= 0) return null;
+  return Math.min(999, Math.round((tokens / window) * 100));
+}
+
+/** One line under the input box: model · cwd · context % · session id (or a hint). */
+export function StatusLine(props: StatusLineProps): React.JSX.Element {
+  const percent = contextPercent(props.contextTokens, props.contextWindow);
+  const context = percent === null ? 'ctx –' : `ctx ${percent}%`;
+  const session = props.sessionId.slice(0, 8);
+  const fixed = `${props.model} ·  · ${context} · ${session}`;
+  const cwd = shortenPath(props.cwd, Math.max(8, props.width - fixed.length - 1));
+  const color = percent !== null && percent >= 80 ? 'yellow' : undefined;
+  if (props.hint) {
+    return (
+      <Box width={props.width}>
+        <Text color="yellow" wrap="truncate-end">
+          {props.hint}
+        </Text>
+      </Box>
+    );
+  }
+  return (
+    <Box width={props.width}>
+      <Text dimColor wrap="truncate-end">
+        {truncate(props.model, 30)} · {cwd} · <Text color={color}>{context}</Text> · {session}
+      </Text>
+    </Box>
+  );
+}

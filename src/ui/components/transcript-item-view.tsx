@@ -1,0 +1,80 @@
+import { Box, Text } from 'ink';
+import React from 'react';
+import type { Tone, TranscriptItem } from '../transcript-reducer.js';
+import { ContextView } from './context-view.js';
+import { HelpView } from './help-view.js';
+import { Markdown } from './markdown-view.js';
+import { TodoList } from './todo-list.js';
+import { ToolCallView } from './tool-call-view.js';
+
+const TONES: Record<Tone, { color?: string; dim?: boolean }> = {
+  dim: { dim: true },
+  info: {},
+  success: { color: 'green' },
+  warning: { color: 'yellow' },
+  error: { color: 'red' },
+};
+
+/** One finished transcript entry, as written once into <Static>. */
+export function TranscriptItemView({ item, width }: { item: TranscriptItem; width: number }): React.JSX.Element {
+  let body: React.JSX.Element;
+  switch (item.kind) {
+    case 'user':
+      body = (
+        <Box width={width}>
+          <Box width={2} flexShrink={0}>
+            <Text color="cyan">›</Text>
+          </Box>
+          <Box width={width - 2}>
+            <Text color="cyan">{item.text}</Text>
+          </Box>
+        </Box>
+      );
+      break;
+    case 'thought':
+      body = (
+        <Box width={width}>
+          <Box width={2} flexShrink={0}>
+            <Text dimColor>✻</Text>
+          </Box>
+          <Box width={width - 2}>
+            <Text dimColor italic>
+              {item.text}
+            </Text>
+          </Box>
+        </Box>
+      );
+      break;
+    case 'tool':
+      body = <ToolCallView tool={item.tool} input={item.input} result={item.result} width={width} />;
+      break;
+    case 'answer':
+      body = <Markdown text={item.text} width={width} />;
+      break;
+    case 'notice': {
+      const tone = TONES[item.tone];
+      body = (
+        <Box width={width}>
+          <Text color={tone.color} dimColor={tone.dim}>
+            {item.text}
+          </Text>
+        </Box>
+      );
+      break;
+    }
+    case 'context':
+      body = <ContextView report={item.report} width={width} />;
+      break;
+    case 'todos':
+      body = <TodoList todos={item.todos} width={width} />;
+      break;
+    case 'help':
+      body = <HelpView width={width} />;
+      break;
+  }
+  return (
+    <Box marginTop={item.kind === 'user' ? 1 : 0} width={width}>
+      {body}
+    </Box>
+  );
+}

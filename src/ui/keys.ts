@@ -1,0 +1,89 @@
+/**
+ * Turns one raw terminal input event (as Ink's input parser splits stdin) into editor key events.
+ * We parse raw sequences ourselves because Ink's `useInput` reports both Backspace (\x7f) and Delete
+ * (ESC[3~) as `delete`, and cannot tell a paste from typing.
+ */
+
+export type KeyEvent =
+  | { kind: 'text'; text: string; /** several characters at once: a paste (or a fast typist) */ paste: boolean }
+  | { kind: 'submit' }
+  | { kind: 'newline' }
+  | { kind: 'backspace' }
+  | { kind: 'delete' }
+  | { kind: 'left' }
+  | { kind: 'right' }
+  | { kind: 'up' }
+  | { kind: 'down' }
+  | { kind: 'home' }
+  | { kind: 'end' }
+  | { kind: 'tab' }
+  | { kind: 'escape' }
+  /** Ctrl + a letter, lower case: 'c', 'd', 'a', 'e', 'u', 'k', 'w', 'l'. */
+  | { kind: 'ctrl'; key: string }
+  | { kind: 'ignored' };
+
+const SEQUENCES: Record<string, KeyEvent> = {
+  '\r': { kind: 'submit' },
+  '\x1b\r': { kind: 'newline' },
+  '\n': { kind: 'newline' },
+  '\x1b\n': { kind: 'newline' },
+  '\t': { kind: 'tab' },
+  '\x7f': { kind: 'backspace' },
+  '\b': { kind: 'backspace' },
+  '\x1b\x7f': { kind: 'backspace' },
+  '\x1b[3~': { kind: 'delete' },
+  '\x1b': { kind: 'escape' },
+  '\x1b\x1b': { kind: 'escape' },
+};
+
+const CSI_FINAL: Record<string, KeyEvent['kind']> = {
+  A: 'up',
+  B: 'down',
+  C: 'right',
+  D: 'left',
+  H: 'home',
+  F: 'end',
+};
+
+const CSI_TILDE: Record<string, KeyEvent['kind']> = {
+  '1': 'home',
+  '7': 'home',
+  '4': 'end',
+  '8': 'end',
+  '3': 'delete',
+};
+
+function parseEscape(raw: string): KeyEvent {
+  // ESC [ A, ESC O A, ESC [ 1 ; 5 A (modified arrows count as plain arrows)
+  // eslint-disable-next-line no-control-regex
+  const letter = /^\x1b+(?:\[|O)(?:1;\d+)?([ABCDHF])$/.exec(raw);
+  if (letter?.[1]) return { kind: CSI_FINAL[letter[1]] } as KeyEvent;
+  // eslint-disable-next-line no-control-regex
+  const tilde = /^\x1b+\[(\d+)(?:;\d+)?~$/.exec(raw);
+  if (tilde?.[1] && CSI_TILDE[tilde[1]]) return { kind: CSI_TILDE[tilde[1]] } as KeyEvent;
+  return { kind: 'ignored' };
+}
+
+/** Removes control characters a paste should not carry; keeps newlines and tabs. */
+function cleanText(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\r\n?/g, '\n').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
+}
+
+export function parseKey(raw: string): KeyEvent[] {
+  const known = SEQUENCES[raw];
+  if (known) return [known];
+  if (raw.startsWith('\x1b')) return [parseEscape(raw)];
+  if (raw.length === 1 && raw < ' ') {
+    return [{ kind: 'ctrl', key: String.fromCharCode(raw.charCodeAt(0) + 96) }];
+  }
+  // "text\r" in one chunk is typing followed by Enter (tmux send-keys, fast typists), not a paste.
+  const body = raw.slice(0, -1);
+  if (raw.endsWith('\r') && !/[\r\n]/.test(body)) {
+    const text = cleanText(body);
+    return text ? [{ kind: 'text', text, paste: false }, { kind: 'submit' }] : [{ kind: 'submit' }];
+  }
+  const text = cleanText(raw);
+  if (!text) return [{ kind: 'ignored' }];
+  return [{ kind: 'text', text, paste: [...raw].length > 1 }];
+}

@@ -1,0 +1,49 @@
+/** Entry point the CLI calls for the interactive `mca`. */
+import { render } from 'ink';
+import React from 'react';
+import type { SessionManager } from '../agent/controller.js';
+import { App } from './app.js';
+import { loadInputHistory, saveInputHistory } from './input-history.js';
+
+export interface ReplOptions {
+  sessions: SessionManager;
+  /** File for persisted input history (↑/↓), one JSON string per line; directories are created as needed. */
+  inputHistoryPath: string;
+  /**
+   * Completions for `@`: project-relative paths matching a prefix (directories end with "/"), directories
+   * first, .gitignore honoured. Provided by the CLI so the UI has no file-system policy of its own.
+   */
+  completePath: (prefix: string) => Promise<string[]>;
+  stdin?: NodeJS.ReadStream;
+  stdout?: NodeJS.WriteStream;
+}
+
+/** Runs the REPL until the user exits. Ink's unmount restores the terminal (raw mode off) on every path. */
+export async function runRepl(options: ReplOptions): Promise<void> {
+  const history = await loadInputHistory(options.inputHistoryPath);
+  // Writes are chained so an older history never overwrites a newer one.
+  let saving: Promise<void> = Promise.resolve();
+  const onHistory = (entries: string[]): void => {
+    saving = saving.then(() => saveInputHistory(options.inputHistoryPath, entries)).catch(() => undefined);
+  };
+  const instance = render(
+    <App sessions={options.sessions} history={history} onHistory={onHistory} completePath={options.completePath} />,
+    {
+      exitOnCtrlC: false,
+      patchConsole: false,
+      ...(options.stdin ? { stdin: options.stdin } : {}),
+      ...(options.stdout ? { stdout: options.stdout } : {}),
+    },
+  );
+  const restore = (): void => instance.unmount();
+  process.once('SIGTERM', restore);
+  process.once('SIGHUP', restore);
+  try {
+    await instance.waitUntilExit();
+  } finally {
+    process.off('SIGTERM', restore);
+    process.off('SIGHUP', restore);
+    instance.unmount();
+    await saving;
+  }
+}

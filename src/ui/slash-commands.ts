@@ -1,0 +1,118 @@
+/**
+ * Slash commands: the list shown in /help and in suggestions, the parser, and the dispatch table.
+ * Handlers only talk to a `SlashContext`, which the app implements; tests use a fake one.
+ */
+
+export const SLASH_COMMAND_NAMES = ['help', 'clear', 'compact', 'context', 'todos', 'model', 'resume', 'exit'] as const;
+export type SlashCommandName = (typeof SLASH_COMMAND_NAMES)[number];
+
+export interface SlashCommandSpec {
+  name: SlashCommandName;
+  usage: string;
+  description: string;
+}
+
+export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
+  { name: 'help', usage: '/help', description: 'Show keys and commands' },
+  { name: 'clear', usage: '/clear', description: 'Start a new session' },
+  { name: 'compact', usage: '/compact [focus]', description: 'Summarize old history now' },
+  { name: 'context', usage: '/context', description: 'Show context usage per layer' },
+  { name: 'todos', usage: '/todos', description: 'Show the todo list' },
+  { name: 'model', usage: '/model [name]', description: 'Show or set the model' },
+  { name: 'resume', usage: '/resume [id]', description: 'Resume a past session' },
+  { name: 'exit', usage: '/exit', description: 'Quit mca' },
+];
+
+const ALIASES: Record<string, SlashCommandName> = { quit: 'exit', q: 'exit', reset: 'clear', new: 'clear' };
+
+export type ParsedSlash =
+  | { kind: 'command'; name: SlashCommandName; args: string }
+  | { kind: 'unknown'; name: string; suggestion?: SlashCommandName };
+
+/**
+ * Null when the text is not a slash command (a plain message, or a path such as `/usr/bin/x`).
+ */
+export function parseSlashCommand(text: string): ParsedSlash | null {
+  const match = /^\/([A-Za-z][\w-]*)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  if (!match?.[1]) return null;
+  const raw = match[1].toLowerCase();
+  const args = (match[2] ?? '').trim();
+  const name = (SLASH_COMMAND_NAMES as readonly string[]).includes(raw) ? (raw as SlashCommandName) : ALIASES[raw];
+  if (name) return { kind: 'command', name, args };
+  const suggestion = closestCommand(raw);
+  return suggestion ? { kind: 'unknown', name: raw, suggestion } : { kind: 'unknown', name: raw };
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0] ?? 0;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j] ?? 0;
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min(above + 1, (row[j - 1] ?? 0) + 1, diagonal + cost);
+      diagonal = above;
+    }
+  }
+  return row[b.length] ?? 0;
+}
+
+/** The known command nearest to `name`: a prefix match first, else the smallest edit distance ≤ 3. */
+export function closestCommand(name: string): SlashCommandName | undefined {
+  const lower = name.toLowerCase();
+  const prefixed = SLASH_COMMAND_NAMES.find((command) => command.startsWith(lower) || lower.startsWith(command));
+  if (prefixed) return prefixed;
+  let best: { name: SlashCommandName; distance: number } | undefined;
+  for (const command of SLASH_COMMAND_NAMES) {
+    const distance = editDistance(lower, command);
+    if (!best || distance < best.distance) best = { name: command, distance };
+  }
+  return best && best.distance <= 3 ? best.name : undefined;
+}
+
+/** Suggestions while the user types `/co…` (no space yet). Empty for anything else. */
+export function suggestSlashCommands(text: string): SlashCommandSpec[] {
+  const match = /^\/([\w-]*)$/.exec(text);
+  if (!match) return [];
+  const prefix = (match[1] ?? '').toLowerCase();
+  return SLASH_COMMANDS.filter((command) => command.name.startsWith(prefix));
+}
+
+/** What the command handlers may do; implemented by the app. */
+export interface SlashContext {
+  showHelp(): void;
+  clearSession(): void;
+  compact(focus: string | undefined): void;
+  showContext(): void;
+  showTodos(): void;
+  showModel(): void;
+  setModel(name: string): void;
+  openSessionPicker(): void;
+  resumeSession(id: string): void;
+  exit(): void;
+  notice(text: string, tone?: 'info' | 'warning' | 'error'): void;
+}
+
+type Handler = (context: SlashContext, args: string) => void;
+
+export const SLASH_HANDLERS: Record<SlashCommandName, Handler> = {
+  help: (context) => context.showHelp(),
+  clear: (context) => context.clearSession(),
+  compact: (context, args) => context.compact(args || undefined),
+  context: (context) => context.showContext(),
+  todos: (context) => context.showTodos(),
+  model: (context, args) => (args ? context.setModel(args) : context.showModel()),
+  resume: (context, args) => (args ? context.resumeSession(args) : context.openSessionPicker()),
+  exit: (context) => context.exit(),
+};
+
+/** Runs a parsed command, or explains an unknown one with the closest match. */
+export function dispatchSlash(parsed: ParsedSlash, context: SlashContext): void {
+  if (parsed.kind === 'command') {
+    SLASH_HANDLERS[parsed.name](context, parsed.args);
+    return;
+  }
+  const hint = parsed.suggestion ? ` Did you mean /${parsed.suggestion}?` : '';
+  context.notice(`Unknown command /${parsed.name}.${hint} Type /help for the list.`, 'warning');
+}

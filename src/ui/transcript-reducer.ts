@@ -1,0 +1,231 @@
+/**
+ * AgentEvents → transcript. A pure reducer: finished items are append-only (they go to Ink's <Static>,
+ * written once); `live` is the small area redrawn while a step runs.
+ */
+import type { AgentEvent, CompactionReason } from '../agent/events.js';
+import type { ContextReport } from '../agent/controller.js';
+import type { ToolEnvelope } from '../tools/envelope.js';
+import type { TodoItem } from '../tools/tool-data.js';
+
+export type Tone = 'dim' | 'info' | 'success' | 'warning' | 'error';
+
+export type TranscriptEntry =
+  | { kind: 'user'; text: string }
+  | { kind: 'thought'; text: string }
+  | { kind: 'tool'; tool: string; input: unknown; result: ToolEnvelope }
+  | { kind: 'answer'; text: string }
+  | { kind: 'notice'; text: string; tone: Tone }
+  | { kind: 'context'; report: ContextReport }
+  | { kind: 'todos'; todos: TodoItem[] }
+  | { kind: 'help' };
+
+export type TranscriptItem = TranscriptEntry & { id: number };
+
+export interface LiveState {
+  running: boolean;
+  step: number;
+  /** Raw model text of the step being streamed. */
+  streamText: string;
+  /** The thought of a step with no action: shown before the answer unless it is the answer. */
+  pendingThought: string;
+  tool: { tool: string; input: unknown } | null;
+  compacting: { reason: CompactionReason; tokensBefore: number; roundsToArchive: number } | null;
+  /** Output tokens of this turn so far. */
+  turnTokens: number;
+}
+
+export interface TranscriptState {
+  items: TranscriptItem[];
+  live: LiveState;
+  nextId: number;
+  /** Tokens the last model call occupied (from usage events), for the status line. */
+  contextTokens: number | null;
+}
+
+export type TranscriptAction =
+  | { type: 'event'; event: AgentEvent }
+  /** A submitted prompt, shown before its turn's events arrive. */
+  | { type: 'user'; text: string }
+  | { type: 'append'; entry: TranscriptEntry }
+  /** The run or compaction ended without a turn_end (it threw, or the stream just stopped). */
+  | { type: 'stopped'; message?: string | undefined }
+  /** After /clear or /resume: the new session's known usage. */
+  | { type: 'set_context_tokens'; tokens: number | null };
+
+export const IDLE_LIVE: LiveState = Object.freeze({
+  running: false,
+  step: 0,
+  streamText: '',
+  pendingThought: '',
+  tool: null,
+  compacting: null,
+  turnTokens: 0,
+});
+
+export function initialTranscript(items: TranscriptEntry[] = []): TranscriptState {
+  return {
+    items: items.map((entry, index) => ({ ...entry, id: index + 1 })),
+    live: IDLE_LIVE,
+    nextId: items.length + 1,
+    contextTokens: null,
+  };
+}
+
+export function formatTokens(count: number): string {
+  return Math.round(count).toLocaleString('en-US');
+}
+
+/** The part of a streaming step worth showing: the thought, without `Thought:` and the Action line. */
+export function visibleThought(raw: string): string {
+  const withoutAction = raw.split(/(^|\n)\s*Action\s*:/)[0] ?? '';
+  return withoutAction.replace(/^\s*Thought\s*:\s*/, '').trim();
+}
+
+function append(state: TranscriptState, ...entries: TranscriptEntry[]): TranscriptState {
+  const fresh = entries.map((entry, index) => ({ ...entry, id: state.nextId + index }));
+  return { ...state, items: [...state.items, ...fresh], nextId: state.nextId + fresh.length };
+}
+
+function withLive(state: TranscriptState, live: Partial<LiveState>): TranscriptState {
+  return { ...state, live: { ...state.live, ...live } };
+}
+
+/** A thought held back for a step without an action turned out not to be the answer: show it. */
+function flushPendingThought(state: TranscriptState): TranscriptState {
+  const pending = state.live.pendingThought;
+  if (!pending) return state;
+  return append(withLive(state, { pendingThought: '' }), { kind: 'thought', text: pending });
+}
+
+function compactionNotice(event: Extract<AgentEvent, { type: 'compaction_end' }>): TranscriptEntry {
+  switch (event.outcome) {
+    case 'summary':
+      return {
+        kind: 'notice',
+        tone: 'success',
+        text:
+          `✻ Conversation compacted: ${formatTokens(event.tokensBefore)} → ${formatTokens(event.tokensAfter)} tokens` +
+          ` · ${event.roundsKept} rounds kept · ${event.roundsArchived} archived`,
+      };
+    case 'nothing_to_compact':
+      return { kind: 'notice', tone: 'dim', text: 'Nothing to compact yet.' };
+    case 'timeout':
+      return {
+        kind: 'notice',
+        tone: 'warning',
+        text: event.message ?? 'Summary generation timed out, keeping recent history only.',
+      };
+    case 'failed':
+      return {
+        kind: 'notice',
+        tone: 'warning',
+        text: event.message ?? 'Summary generation failed, keeping recent history only.',
+      };
+  }
+}
+
+function endTurn(state: TranscriptState, event: Extract<AgentEvent, { type: 'turn_end' }>): TranscriptState {
+  const entries: TranscriptEntry[] = [];
+  const answer = event.answer.trim();
+  const pending = state.live.pendingThought.trim();
+  const partial = visibleThought(state.live.streamText);
+  switch (event.reason) {
+    case 'finish':
+    case 'answer':
+      if (pending && pending !== answer) entries.push({ kind: 'thought', text: pending });
+      if (answer) entries.push({ kind: 'answer', text: event.answer });
+      break;
+    case 'interrupted':
+      if (partial) entries.push({ kind: 'thought', text: partial });
+      entries.push({ kind: 'notice', tone: 'error', text: 'Interrupted' });
+      break;
+    case 'error': {
+      const code = event.error?.code ? `${event.error.code}: ` : '';
+      entries.push({ kind: 'notice', tone: 'error', text: `Error ${code}${event.error?.message ?? event.answer}` });
+      break;
+    }
+    case 'step_limit':
+      if (answer) entries.push({ kind: 'answer', text: event.answer });
+      entries.push({ kind: 'notice', tone: 'warning', text: `Stopped after ${event.steps} steps (step limit).` });
+      break;
+  }
+  return { ...append(state, ...entries), live: IDLE_LIVE };
+}
+
+function reduceEvent(state: TranscriptState, event: AgentEvent): TranscriptState {
+  switch (event.type) {
+    case 'turn_start': {
+      const started = withLive(state, { ...IDLE_LIVE, running: true });
+      if (event.mentions.length === 0) return started;
+      const text = `Mentioned ${event.mentions.map((path) => `@${path}`).join(', ')}`;
+      return append(started, { kind: 'notice', tone: 'dim', text });
+    }
+    case 'step_start':
+      return withLive(flushPendingThought(state), { running: true, step: event.step, streamText: '' });
+    case 'text_delta':
+      return withLive(state, { streamText: state.live.streamText + event.text });
+    case 'assistant_step': {
+      const thought = event.thought.trim();
+      if (event.action === null) return withLive(state, { streamText: '', pendingThought: thought });
+      const cleared = withLive(state, { streamText: '', pendingThought: '' });
+      return thought ? append(cleared, { kind: 'thought', text: thought }) : cleared;
+    }
+    case 'tool_start':
+      return withLive(state, { tool: { tool: event.tool, input: event.input } });
+    case 'tool_end':
+      return append(withLive(flushPendingThought(state), { tool: null }), {
+        kind: 'tool',
+        tool: event.tool,
+        input: event.input,
+        result: event.result,
+      });
+    case 'usage':
+      return {
+        ...withLive(state, { turnTokens: state.live.turnTokens + event.usage.outputTokens }),
+        contextTokens: event.contextTokens,
+      };
+    case 'retry':
+      return append(state, {
+        kind: 'notice',
+        tone: 'dim',
+        text: `Retrying in ${Math.ceil(event.delayMs / 1000)}s (attempt ${event.attempt}): ${event.reason}`,
+      });
+    case 'warning':
+      return append(state, { kind: 'notice', tone: 'warning', text: event.message });
+    case 'degrade':
+      return append(state, {
+        kind: 'notice',
+        tone: 'warning',
+        text: `Context degraded (level ${event.level}): ${event.message}`,
+      });
+    case 'compaction_start':
+      return withLive(state, {
+        compacting: { reason: event.reason, tokensBefore: event.tokensBefore, roundsToArchive: event.roundsToArchive },
+      });
+    case 'compaction_end': {
+      const done = append(withLive(state, { compacting: null }), compactionNotice(event));
+      return event.outcome === 'summary' ? { ...done, contextTokens: event.tokensAfter } : done;
+    }
+    case 'turn_end':
+      return endTurn(state, event);
+  }
+}
+
+export function transcriptReducer(state: TranscriptState, action: TranscriptAction): TranscriptState {
+  switch (action.type) {
+    case 'event':
+      return reduceEvent(state, action.event);
+    case 'user':
+      return append(state, { kind: 'user', text: action.text });
+    case 'append':
+      return append(state, action.entry);
+    case 'set_context_tokens':
+      return { ...state, contextTokens: action.tokens };
+    case 'stopped': {
+      const entries: TranscriptEntry[] = action.message
+        ? [{ kind: 'notice', tone: 'error', text: action.message }]
+        : [];
+      return { ...append(state, ...entries), live: IDLE_LIVE };
+    }
+  }
+}
