@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import {
+  closestCommand,
+  dispatchSlash,
+  parseSlashCommand,
+  suggestSlashCommands,
+  type SlashContext,
+} from '../../src/ui/slash-commands.js';
+
+function recordingContext(): { context: SlashContext; calls: string[] } {
+  const calls: string[] = [];
+  const record =
+    (name: string) =>
+    (...args: unknown[]): void => {
+      calls.push([name, ...args.map((arg) => String(arg))].join(' '));
+    };
+  const context: SlashContext = {
+    showHelp: record('help'),
+    clearSession: record('clear'),
+    compact: record('compact'),
+    showContext: record('context'),
+    showTodos: record('todos'),
+    showModel: record('showModel'),
+    setModel: record('setModel'),
+    openSessionPicker: record('picker'),
+    resumeSession: record('resume'),
+    exit: record('exit'),
+    notice: record('notice'),
+  };
+  return { context, calls };
+}
+
+describe('parseSlashCommand', () => {
+  it('parses a command and its arguments', () => {
+    expect(parseSlashCommand('/compact keep the parser work')).toEqual({
+      kind: 'command',
+      name: 'compact',
+      args: 'keep the parser work',
+    });
+    expect(parseSlashCommand('/MODEL')).toEqual({ kind: 'command', name: 'model', args: '' });
+    expect(parseSlashCommand('/quit')).toEqual({ kind: 'command', name: 'exit', args: '' });
+  });
+
+  it('leaves plain text and absolute paths alone', () => {
+    expect(parseSlashCommand('fix the bug')).toBeNull();
+    expect(parseSlashCommand('/usr/bin/env is missing')).toBeNull();
+  });
+
+  it('suggests the closest command for a typo', () => {
+    expect(parseSlashCommand('/contxt')).toEqual({ kind: 'unknown', name: 'contxt', suggestion: 'context' });
+    expect(closestCommand('hlep')).toBe('help');
+    expect(closestCommand('zzzzzzzz')).toBeUndefined();
+  });
+});
+
+describe('suggestSlashCommands', () => {
+  it('lists commands matching the typed prefix', () => {
+    expect(suggestSlashCommands('/c').map((command) => command.name)).toEqual(['clear', 'compact', 'context']);
+    expect(suggestSlashCommands('/')).toHaveLength(8);
+    expect(suggestSlashCommands('/compact now')).toEqual([]);
+    expect(suggestSlashCommands('hello')).toEqual([]);
+  });
+});
+
+describe('dispatchSlash', () => {
+  it('routes each command to its handler', () => {
+    const { context, calls } = recordingContext();
+    for (const text of [
+      '/help',
+      '/clear',
+      '/compact',
+      '/compact auth',
+      '/context',
+      '/todos',
+      '/model',
+      '/model opus',
+      '/resume',
+      '/resume abc',
+      '/exit',
+    ]) {
+      const parsed = parseSlashCommand(text);
+      if (parsed) dispatchSlash(parsed, context);
+    }
+    expect(calls).toEqual([
+      'help',
+      'clear',
+      'compact undefined',
+      'compact auth',
+      'context',
+      'todos',
+      'showModel',
+      'setModel opus',
+      'picker',
+      'resume abc',
+      'exit',
+    ]);
+  });
+
+  it('explains an unknown command with a hint', () => {
+    const { context, calls } = recordingContext();
+    const parsed = parseSlashCommand('/contxt');
+    if (parsed) dispatchSlash(parsed, context);
+    expect(calls).toEqual(['notice Unknown command /contxt. Did you mean /context? Type /help for the list. warning']);
+  });
+});

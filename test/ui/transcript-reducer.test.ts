@@ -1,0 +1,187 @@
+import { describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../src/agent/events.js';
+import {
+  initialTranscript,
+  transcriptReducer,
+  visibleThought,
+  type TranscriptState,
+} from '../../src/ui/transcript-reducer.js';
+import { envelope, turnEnd, turnStart } from './fake-controller.js';
+
+function play(events: AgentEvent[], state: TranscriptState = initialTranscript()): TranscriptState {
+  return events.reduce((current, event) => transcriptReducer(current, { type: 'event', event }), state);
+}
+
+function kinds(state: TranscriptState): string[] {
+  return state.items.map((item) => item.kind);
+}
+
+describe('transcriptReducer', () => {
+  it('streams text into the live area, then writes the answer once', () => {
+    const streaming = play([
+      turnStart('hi'),
+      { type: 'step_start', step: 1, estimatedTokens: 10 },
+      { type: 'text_delta', step: 1, text: 'Hel' },
+      { type: 'text_delta', step: 1, text: 'lo' },
+    ]);
+    expect(streaming.live.running).toBe(true);
+    expect(streaming.live.streamText).toBe('Hello');
+    expect(streaming.items).toEqual([]);
+    const done = play(
+      [{ type: 'assistant_step', step: 1, thought: '', action: null, raw: 'Hello' }, turnEnd('answer', 'Hello')],
+      streaming,
+    );
+    expect(done.items).toEqual([{ id: 1, kind: 'answer', text: 'Hello' }]);
+    expect(done.live.running).toBe(false);
+  });
+
+  it('records a thought and a tool call with its result', () => {
+    const result = envelope({ path: 'a.ts', start_line: 1, end_line: 3, total_lines: 3, content: '' });
+    const state = play([
+      turnStart('read a'),
+      { type: 'step_start', step: 1, estimatedTokens: 10 },
+      { type: 'text_delta', step: 1, text: 'Thought: read it\nAction: Read[{"path":"a.ts"}]' },
+      {
+        type: 'assistant_step',
+        step: 1,
+        thought: 'read it',
+        action: { tool: 'Read', input: { path: 'a.ts' } },
+        raw: '',
+      },
+      { type: 'tool_start', step: 1, tool: 'Read', input: { path: 'a.ts' } },
+    ]);
+    expect(state.live.tool).toEqual({ tool: 'Read', input: { path: 'a.ts' } });
+    const ended = play(
+      [{ type: 'tool_end', step: 1, tool: 'Read', input: { path: 'a.ts' }, result, compressed: '{}' }],
+      state,
+    );
+    expect(kinds(ended)).toEqual(['thought', 'tool']);
+    expect(ended.live.tool).toBeNull();
+  });
+
+  it('shows a Finish thought before the answer unless it repeats it', () => {
+    const finish = (thought: string): TranscriptState =>
+      play([
+        turnStart('q'),
+        { type: 'step_start', step: 1, estimatedTokens: 1 },
+        { type: 'assistant_step', step: 1, thought, action: null, raw: '' },
+        turnEnd('finish', 'The answer'),
+      ]);
+    expect(kinds(finish('I know this'))).toEqual(['thought', 'answer']);
+    expect(kinds(finish('The answer'))).toEqual(['answer']);
+  });
+
+  it('shows errors with their code', () => {
+    const state = play([
+      turnStart('q'),
+      {
+        type: 'turn_end',
+        reason: 'error',
+        answer: 'boom',
+        steps: 1,
+        usage: { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 },
+        error: { code: 'PROVIDER_AUTH', message: 'bad key' },
+      },
+    ]);
+    expect(state.items.at(-1)).toMatchObject({ kind: 'notice', tone: 'error', text: 'Error PROVIDER_AUTH: bad key' });
+  });
+
+  it('keeps the partial thought and says Interrupted on an interrupt', () => {
+    const state = play([
+      turnStart('q'),
+      { type: 'step_start', step: 1, estimatedTokens: 1 },
+      { type: 'text_delta', step: 1, text: 'Thought: half way' },
+      turnEnd('interrupted', 'Interrupted by user.'),
+    ]);
+    expect(state.items.map((item) => ('text' in item ? item.text : item.kind))).toEqual(['half way', 'Interrupted']);
+    expect(state.live.running).toBe(false);
+  });
+
+  it('shows compaction progress, then the result line', () => {
+    const started = play([
+      { type: 'compaction_start', reason: 'threshold', tokensBefore: 170_000, roundsToArchive: 8 },
+    ]);
+    expect(started.live.compacting).toEqual({ reason: 'threshold', tokensBefore: 170_000, roundsToArchive: 8 });
+    const done = play(
+      [
+        {
+          type: 'compaction_end',
+          reason: 'threshold',
+          outcome: 'summary',
+          tokensBefore: 170_000,
+          tokensAfter: 30_000,
+          roundsKept: 10,
+          roundsArchived: 8,
+        },
+      ],
+      started,
+    );
+    expect(done.live.compacting).toBeNull();
+    expect(done.items[0]).toMatchObject({
+      kind: 'notice',
+      text: '✻ Conversation compacted: 170,000 → 30,000 tokens · 10 rounds kept · 8 archived',
+    });
+    expect(done.contextTokens).toBe(30_000);
+  });
+
+  it('shows the exact fallback message of a failed summary', () => {
+    const message = 'Summary generation timed out, keeping recent history only.';
+    const state = play([
+      { type: 'compaction_start', reason: 'threshold', tokensBefore: 1, roundsToArchive: 1 },
+      {
+        type: 'compaction_end',
+        reason: 'threshold',
+        outcome: 'timeout',
+        tokensBefore: 1,
+        tokensAfter: 1,
+        roundsKept: 10,
+        roundsArchived: 1,
+        message,
+      },
+    ]);
+    expect(state.items[0]).toMatchObject({ kind: 'notice', tone: 'warning', text: message });
+  });
+
+  it('shows retries, warnings and degrade steps', () => {
+    const state = play([
+      { type: 'retry', step: 1, attempt: 2, delayMs: 1500, reason: 'overloaded' },
+      { type: 'warning', message: 'careful' },
+      { type: 'degrade', level: 2, message: 'older tool results shrunk' },
+    ]);
+    expect(state.items.map((item) => ('text' in item ? item.text : ''))).toEqual([
+      'Retrying in 2s (attempt 2): overloaded',
+      'careful',
+      'Context degraded (level 2): older tool results shrunk',
+    ]);
+  });
+
+  it('tracks context tokens and turn output tokens from usage', () => {
+    const state = play([
+      turnStart('q'),
+      {
+        type: 'usage',
+        step: 1,
+        usage: { inputTokens: 10, outputTokens: 42, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 },
+        contextTokens: 12_345,
+      },
+    ]);
+    expect(state.contextTokens).toBe(12_345);
+    expect(state.live.turnTokens).toBe(42);
+  });
+
+  it('lists mentions and ends a stopped run without a turn_end', () => {
+    const state = transcriptReducer(play([turnStart('q', ['src/a.ts'])]), { type: 'stopped', message: 'Interrupted' });
+    expect(state.items.map((item) => ('text' in item ? item.text : ''))).toEqual([
+      'Mentioned @src/a.ts',
+      'Interrupted',
+    ]);
+    expect(state.live.running).toBe(false);
+  });
+});
+
+describe('visibleThought', () => {
+  it('strips the Thought prefix and the Action line', () => {
+    expect(visibleThought('Thought: look around\nAction: LS[{}]')).toBe('look around');
+    expect(visibleThought('A direct answer')).toBe('A direct answer');
+  });
+});
