@@ -1,0 +1,195 @@
+/**
+ * The `mca` strategy: the real context engine driven the way the agent loop drives it (src/agent/code-agent.ts):
+ * HistoryManager (every message appended as it happens, compressed tool results via compressToolResult),
+ * ContextBuilder (L1, L3 closed rounds + summaries, current input, scratchpad with full observations),
+ * the spec trigger (last usage + the new text's estimate ≥ threshold × window, ≥ 3 messages), compaction through
+ * HistoryManager.compact with a stand-in summarizer, degradation level 1 in the turn, and one emergency
+ * compaction when a request would still exceed the window (what the loop does on `context_too_long`).
+ */
+import { formatAction } from '../../src/agent/react-protocol.js';
+import { observationText } from '../../src/agent/observation.js';
+import {
+  ContextBuilder,
+  PART_SEPARATOR,
+  type BuiltContext,
+  type ScratchpadStep,
+} from '../../src/context/context-builder.js';
+import { HistoryManager } from '../../src/context/history-manager.js';
+import type { Message } from '../../src/context/message.js';
+import type { SummaryOutcome, Summarizer } from '../../src/context/summary-compressor.js';
+import { estimateTokens, shouldCompact } from '../../src/context/token-budget.js';
+import { compressToolResult } from '../../src/context/tool-result-compressor.js';
+import { ZERO_USAGE } from '../../src/providers/types.js';
+import type { Segment } from './prefix-cache.js';
+import { standInSummary, type ModelCall, type ReplayStep, type Strategy, type StrategyOptions } from './strategy.js';
+
+/** mca's defaults (DESIGN.md "Token budget"): threshold 0.8, 10 retained rounds; level 1 keeps 3 full steps. */
+export const MCA_THRESHOLD = 0.8;
+export const MCA_MIN_RETAIN_ROUNDS = 10;
+export const FULL_STEPS_WHEN_TIGHT = 3;
+
+/** Archives into the fixed-size stand-in text; never fails. */
+export const standInSummarizer: Summarizer = {
+  async summarize(messages: readonly Message[]): Promise<SummaryOutcome> {
+    return { ok: true, text: standInSummary(messages.length, 'mca'), usage: { ...ZERO_USAGE } };
+  },
+};
+
+/** The model's reply in mca's ReAct form. */
+export function mcaReply(step: ReplayStep): string {
+  const thought = `Thought: ${step.thought.trim() || '(no recorded thought)'}`;
+  if (step.action !== undefined)
+    return `${thought}\n${formatAction({ tool: step.action.tool, input: step.action.input })}`;
+  return `${thought}\nAction: Finish[${step.answer ?? ''}]`;
+}
+
+/** Request segments in order; every segment after the first starts with the separator the provider joins with. */
+export function segmentsOf(built: BuiltContext): Segment[] {
+  const { system, user } = built.toRequestSegments();
+  return [...system, ...user].map((segment, index) => ({
+    text: index === 0 ? segment.text : PART_SEPARATOR + segment.text,
+    ...(segment.cacheBreakpoint ? { cacheBreakpoint: true } : {}),
+  }));
+}
+
+export class McaStrategy implements Strategy {
+  readonly name = 'mca' as const;
+  compactions = 0;
+  readonly degradations = { level1: 0, level2: 0, level3: 0 };
+  private readonly history = new HistoryManager({ minRetainRounds: MCA_MIN_RETAIN_ROUNDS });
+  private readonly builder: ContextBuilder;
+  private round = 0;
+  private step = 0;
+  private question = '';
+  private scratchpad: ScratchpadStep[] = [];
+  /** The previous call's tokens + its output; undefined right after a compaction (the loop forgets usage). */
+  private lastUsage: number | undefined;
+  private pendingText = '';
+  private forceTight = false;
+  private emergencyUsed = false;
+
+  constructor(private readonly options: StrategyOptions) {
+    this.builder = new ContextBuilder({ systemPrompt: options.systemText });
+  }
+
+  async startTask(task: string): Promise<void> {
+    this.question = task;
+    this.scratchpad = [];
+    this.step = 0;
+    this.forceTight = false;
+    this.emergencyUsed = false;
+    if (this.overBudget(task)) await this.compact();
+    this.round = this.history.nextRoundNumber();
+    this.history.append({
+      role: 'user',
+      content: task,
+      metadata: { round: this.round, ts: new Date(0).toISOString() },
+    });
+  }
+
+  async nextCall(): Promise<ModelCall> {
+    if (this.step > 0 && this.overBudget(this.pendingText)) await this.compact();
+    let call = this.build();
+    if (call.tokens > this.options.contextWindow && !this.emergencyUsed) {
+      this.emergencyUsed = true;
+      this.forceTight = true;
+      await this.compact();
+      call = this.build();
+    }
+    return call;
+  }
+
+  record(step: ReplayStep, call: ModelCall): void {
+    this.step += 1;
+    const reply = mcaReply(step);
+    const output = estimateTokens(reply);
+    this.lastUsage = call.tokens + output;
+    const metadata = {
+      round: this.round,
+      step: this.step,
+      ts: new Date(0).toISOString(),
+      usage: { ...ZERO_USAGE, inputTokens: call.tokens, outputTokens: output },
+    };
+    if (step.action === undefined) {
+      this.history.append({ role: 'assistant', content: reply, metadata: { ...metadata, roundEnd: 'finish' } });
+      return;
+    }
+    const action = { tool: step.action.tool, input: step.action.input };
+    this.history.append({ role: 'assistant', content: reply, metadata: { ...metadata, action } });
+    const compressed = compressToolResult(action.tool, step.action.envelope);
+    this.history.append({
+      role: 'tool',
+      content: compressed,
+      metadata: { round: this.round, step: this.step, ts: metadata.ts, toolName: action.tool, action },
+    });
+    const observation = observationText(step.action.envelope);
+    this.scratchpad.push({ assistant: reply, observation, compressed });
+    this.pendingText = observation;
+  }
+
+  endTask(): void {
+    if (this.history.openRound() !== undefined) this.history.closeOpenRound('finish');
+  }
+
+  /** The spec trigger; with no usage to go on, the estimate of the prompt as it would be built stands in. */
+  private overBudget(pendingText: string): boolean {
+    const lastUsage =
+      this.lastUsage ??
+      this.builder.build({
+        history: this.history.closedHistory(),
+        scratchpad: this.scratchpad,
+        question: this.scratchpad.length > 0 ? this.question : '',
+      }).totalTokens;
+    return shouldCompact({
+      lastUsage,
+      pendingText,
+      messageCount: this.history.messages.length,
+      contextWindow: this.options.contextWindow,
+      threshold: MCA_THRESHOLD,
+    });
+  }
+
+  private async compact(): Promise<void> {
+    const fixedTokens = this.builder.build({
+      history: [],
+      scratchpad: this.scratchpad,
+      question: this.question,
+    }).totalTokens;
+    const result = await this.history.compact(standInSummarizer, {
+      budgetTokens: Math.floor(this.options.contextWindow * MCA_THRESHOLD),
+      fixedTokens,
+    });
+    for (const degradation of result.degradations) {
+      if (degradation.level === 2) this.degradations.level2 += 1;
+      else this.degradations.level3 += 1;
+    }
+    if (result.outcome !== 'nothing_to_compact' || result.degradations.length > 0) {
+      this.compactions += 1;
+      this.lastUsage = undefined;
+    }
+  }
+
+  /** One ContextBuilder.build (timed, with its request segments), applying degradation level 1 when tight. */
+  private build(): ModelCall {
+    const limit = this.options.contextWindow * MCA_THRESHOLD;
+    const started = performance.now();
+    let built = this.buildOnce();
+    if (!this.forceTight && built.totalTokens > limit && this.scratchpad.length > FULL_STEPS_WHEN_TIGHT) {
+      this.forceTight = true;
+      this.degradations.level1 += 1;
+      built = this.buildOnce();
+    }
+    const segments = segmentsOf(built);
+    const buildMs = performance.now() - started;
+    return { segments, tokens: built.totalTokens, buildMs };
+  }
+
+  private buildOnce(): BuiltContext {
+    return this.builder.build({
+      history: this.history.closedHistory(),
+      scratchpad: this.scratchpad,
+      question: this.question,
+      ...(this.forceTight ? { fullObservationSteps: FULL_STEPS_WHEN_TIGHT } : {}),
+    });
+  }
+}
