@@ -199,7 +199,7 @@ describe('AnthropicProvider (real SDK against the loopback fake API)', () => {
 
   it('times out a stalled stream after the idle timeout and retries it', async () => {
     const provider = await setup([{ hang: 'headers' }, { hang: true }, { text: 'finally' }], {
-      streamIdleTimeoutMs: 150,
+      streamIdleTimeoutMs: 400,
     });
     const { events, error } = await run(provider);
     expect(error).toBeUndefined();
@@ -215,7 +215,7 @@ describe('AnthropicProvider (real SDK against the loopback fake API)', () => {
 
   it('a stall after text fails with timeout and no retry', async () => {
     const provider = await setup([{ hang: 'text', text: 'some text' }, { text: 'never' }], {
-      streamIdleTimeoutMs: 150,
+      streamIdleTimeoutMs: 300,
     });
     const { events, error } = await run(provider);
     expect(texts(events).join('')).toBe('some text');
