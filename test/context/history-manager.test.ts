@@ -1,0 +1,245 @@
+import { describe, expect, it } from 'vitest';
+import { HistoryError, HistoryManager } from '../../src/context/history-manager.js';
+import { historyViolations } from '../../src/context/history-invariants.js';
+import { toRounds, type Message } from '../../src/context/message.js';
+import type { SummarizeOptions, Summarizer, SummaryOutcome } from '../../src/context/summary-compressor.js';
+import { closedRound, closedRounds, finish, step, summary, toolResult, usage, user } from './history-fixtures.js';
+
+class FakeSummarizer implements Summarizer {
+  calls: Array<{ messages: readonly Message[]; options: SummarizeOptions }> = [];
+  constructor(
+    private readonly outcome: SummaryOutcome = {
+      ok: true,
+      text: '## 📌 Archived Session Summary\nok',
+      usage: usage(5),
+    },
+  ) {}
+  summarize(messages: readonly Message[], options: SummarizeOptions): Promise<SummaryOutcome> {
+    this.calls.push({ messages, options });
+    return Promise.resolve(this.outcome);
+  }
+}
+
+const roundNumbers = (messages: readonly Message[]): number[] => toRounds(messages).map((round) => round.round);
+
+describe('toRounds', () => {
+  it('opens a round at each user message, closes it at roundEnd, skips summaries', () => {
+    const messages = [summary(1, 2), ...closedRound(3), user(4), step(4, 1)];
+    const rounds = toRounds(messages);
+    expect(rounds.map((round) => [round.round, round.closed, round.messages.length])).toEqual([
+      [3, true, 4],
+      [4, false, 2],
+    ]);
+  });
+});
+
+describe('HistoryManager: appending', () => {
+  it('counts rounds across summaries', () => {
+    const history = new HistoryManager({ minRetainRounds: 2 }, [summary(1, 7), ...closedRound(8)]);
+    expect(history.nextRoundNumber()).toBe(9);
+    expect(new HistoryManager({ minRetainRounds: 2 }, [summary(1, 7)]).nextRoundNumber()).toBe(8);
+    expect(new HistoryManager({ minRetainRounds: 2 }).nextRoundNumber()).toBe(1);
+  });
+
+  it('validates round numbers and order, and notifies listeners', () => {
+    const history = new HistoryManager({ minRetainRounds: 2 });
+    const seen: Message[] = [];
+    const off = history.onAppend((message) => seen.push(message));
+    expect(() => history.append(user(2))).toThrow(HistoryError);
+    history.append(user(1));
+    expect(() => history.append(user(2))).toThrow(/still open/);
+    expect(() => history.append(toolResult(1, 1))).toThrow(/follow an assistant/);
+    expect(() => history.append(step(2, 1))).toThrow(/open round is 1/);
+    expect(() => history.append(summary(1, 1))).toThrow(HistoryError);
+    history.append(step(1, 1));
+    history.append(toolResult(1, 1));
+    history.append(finish(1, 2));
+    expect(() => history.append(step(1, 3))).toThrow(/needs an open round/);
+    expect(seen).toHaveLength(4);
+    off();
+    history.append(user(2));
+    expect(seen).toHaveLength(4);
+  });
+
+  it('separates closed history from the open round', () => {
+    const history = new HistoryManager({ minRetainRounds: 2 }, [...closedRound(1), user(2), step(2, 1)]);
+    expect(history.openRound()?.round).toBe(2);
+    expect(history.closedHistory()).toEqual(closedRound(1));
+    const closing = history.closeOpenRound('interrupted');
+    expect(closing?.metadata).toMatchObject({ round: 2, step: 2, roundEnd: 'interrupted' });
+    expect(history.openRound()).toBeUndefined();
+    expect(history.closeOpenRound('interrupted')).toBeUndefined();
+  });
+
+  it('reports the newest usage, 0 without any', () => {
+    const history = new HistoryManager({ minRetainRounds: 2 });
+    expect(history.lastUsage()).toBe(0);
+    history.append(user(1));
+    history.append(
+      finish(1, 1, 'answer', {
+        inputTokens: 10,
+        outputTokens: 2,
+        cacheCreationInputTokens: 3,
+        cacheReadInputTokens: 4,
+      }),
+    );
+    expect(history.lastUsage()).toBe(19);
+  });
+
+  it('triggers compression exactly at the boundary and never below 3 messages', () => {
+    const window = { contextWindow: 1000, threshold: 0.8 };
+    const history = new HistoryManager({ minRetainRounds: 1 }, [user(1), finish(1, 1, 'answer', usage(797))]);
+    expect(history.shouldCompress('x'.repeat(300), window)).toBe(false);
+    history.append(user(2));
+    expect(history.shouldCompress('abcdefghi', window)).toBe(true);
+    expect(history.shouldCompress('abcdefgh', window)).toBe(false);
+  });
+});
+
+describe('HistoryManager: compaction', () => {
+  it('keeps exactly the newest N closed rounds and the open round untouched', async () => {
+    const open = [user(13), step(13, 1), toolResult(13, 1)];
+    const history = new HistoryManager({ minRetainRounds: 10 }, [...closedRounds(1, 12), ...open]);
+    const summarizer = new FakeSummarizer();
+    const result = await history.compact(summarizer, { focus: 'auth' });
+    expect(result.outcome).toBe('summary');
+    expect(result.roundsArchived).toBe(2);
+    expect(result.roundsKept).toBe(10);
+    expect(roundNumbers(summarizer.calls[0]?.messages ?? [])).toEqual([1, 2]);
+    expect(summarizer.calls[0]?.options.focus).toBe('auth');
+    expect(history.messages[0]?.role).toBe('summary');
+    expect(history.messages[0]?.metadata.coversRounds).toEqual([1, 2]);
+    expect(roundNumbers(history.messages)).toEqual([3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+    expect(history.messages.slice(-3)).toEqual(open);
+    expect(historyViolations(history.messages)).toEqual([]);
+    expect(history.nextRoundNumber()).toBe(14);
+    expect(result.tokensAfter).toBeLessThan(result.tokensBefore);
+  });
+
+  it('has nothing to compact with N or fewer closed rounds', async () => {
+    const history = new HistoryManager({ minRetainRounds: 3 }, [...closedRounds(1, 3), user(4)]);
+    const summarizer = new FakeSummarizer();
+    const result = await history.compact(summarizer);
+    expect(result.outcome).toBe('nothing_to_compact');
+    expect(summarizer.calls).toHaveLength(0);
+    expect(history.messages).toHaveLength(13);
+  });
+
+  it('keeps summaries in order and never sends them to the summarizer', async () => {
+    const history = new HistoryManager({ minRetainRounds: 2 }, [summary(1, 4), summary(5, 6), ...closedRounds(7, 10)]);
+    const summarizer = new FakeSummarizer();
+    await history.compact(summarizer);
+    expect(summarizer.calls[0]?.messages.some((message) => message.role === 'summary')).toBe(false);
+    expect(
+      history.messages.filter((message) => message.role === 'summary').map((m) => m.metadata.coversRounds),
+    ).toEqual([
+      [1, 4],
+      [5, 6],
+      [7, 8],
+    ]);
+    expect(historyViolations(history.messages)).toEqual([]);
+  });
+
+  it('never splits an action from its result', async () => {
+    const history = new HistoryManager({ minRetainRounds: 1 }, [
+      ...closedRounds(1, 3, 4),
+      user(4),
+      step(4, 1),
+      toolResult(4, 1),
+    ]);
+    const summarizer = new FakeSummarizer();
+    await history.compact(summarizer);
+    const archived = summarizer.calls[0]?.messages ?? [];
+    expect(archived.filter((m) => m.role === 'tool')).toHaveLength(8);
+    expect(archived.filter((m) => m.role === 'assistant' && m.metadata.action)).toHaveLength(8);
+    history.messages.forEach((message, index) => {
+      if (message.role === 'tool') expect(history.messages[index - 1]?.role).toBe('assistant');
+    });
+  });
+
+  it('drops the old part on timeout with the exact message', async () => {
+    const history = new HistoryManager({ minRetainRounds: 1 }, closedRounds(1, 3));
+    const result = await history.compact(new FakeSummarizer({ ok: false, reason: 'timeout', detail: 'slow' }));
+    expect(result.outcome).toBe('timeout');
+    expect(result.message).toBe('Summary generation timed out, keeping recent history only.');
+    expect(roundNumbers(history.messages)).toEqual([3]);
+    expect(history.messages.some((message) => message.role === 'summary')).toBe(false);
+    expect(history.nextRoundNumber()).toBe(4);
+  });
+
+  it('drops the old part on an empty summary with the failure message', async () => {
+    const history = new HistoryManager({ minRetainRounds: 1 }, closedRounds(1, 3));
+    const result = await history.compact(
+      new FakeSummarizer({ ok: false, reason: 'empty', detail: 'the model returned an empty summary' }),
+    );
+    expect(result.outcome).toBe('failed');
+    expect(result.message).toBe(
+      'Summary generation failed: the model returned an empty summary, keeping recent history only.',
+    );
+    expect(roundNumbers(history.messages)).toEqual([3]);
+  });
+
+  it('forgets pre-compaction usage until a new call reports one, and emits a snapshot', async () => {
+    const messages = [...closedRounds(1, 2), user(3), finish(3, 1, 'answer', usage(150_000))];
+    const history = new HistoryManager({ minRetainRounds: 1 }, messages);
+    const snapshots: number[] = [];
+    history.onSnapshot((list) => snapshots.push(list.length));
+    expect(history.lastUsage()).toBe(150_000);
+    const result = await history.compact(new FakeSummarizer(), { fixedTokens: 1_000 });
+    expect(history.lastUsage()).toBe(1_000 + result.tokensAfter);
+    expect(snapshots).toEqual([history.messages.length]);
+    history.append(user(4));
+    history.append(finish(4, 1, 'answer', usage(42)));
+    expect(history.lastUsage()).toBe(42);
+  });
+
+  it('ladder level 2 shrinks tool messages of older retained rounds', async () => {
+    const big = JSON.stringify({ status: 'success', data: { blob: 'x'.repeat(3_000) } });
+    const rounds = [1, 2, 3].flatMap((round) => [
+      user(round),
+      step(round, 1),
+      toolResult(round, 1, 'Read', big),
+      finish(round, 2),
+    ]);
+    const history = new HistoryManager({ minRetainRounds: 3 }, [
+      ...rounds,
+      user(4),
+      step(4, 1),
+      toolResult(4, 1, 'Read', big),
+    ]);
+    const result = await history.compact(new FakeSummarizer(), { budgetTokens: 3_000, fixedTokens: 100 });
+    expect(result.outcome).toBe('nothing_to_compact');
+    expect(result.degradations.map((d) => d.level)).toEqual([2]);
+    const tools = history.messages.filter((message) => message.role === 'tool');
+    expect(tools.map((message) => message.metadata.shrunk === true)).toEqual([true, true, false, false]);
+    expect(JSON.parse(tools[0]?.content ?? '')).toMatchObject({ status: 'success', tool: 'Read' });
+    expect(result.roundsKept).toBe(3);
+  });
+
+  it('ladder level 3 drops the oldest rounds with a warning, never the newest closed or open round', async () => {
+    const huge = (round: number) => [user(round, 'q'.repeat(3_000)), finish(round, 1)];
+    const history = new HistoryManager({ minRetainRounds: 3 }, [
+      ...huge(1),
+      ...huge(2),
+      ...huge(3),
+      user(4, 'q'.repeat(3_000)),
+    ]);
+    const result = await history.compact(new FakeSummarizer(), { budgetTokens: 1_500, fixedTokens: 0 });
+    expect(result.degradations.map((d) => d.level)).toEqual([3]);
+    expect(result.degradations[0]?.message).toMatch(/^Warning: /);
+    expect(roundNumbers(history.messages)).toEqual([3, 4]);
+    expect(result.roundsKept).toBe(1);
+    expect(historyViolations(history.messages)).toEqual([]);
+  });
+
+  it('applies no ladder when the budget is met', async () => {
+    const history = new HistoryManager({ minRetainRounds: 1 }, closedRounds(1, 3));
+    const result = await history.compact(new FakeSummarizer(), { budgetTokens: 100_000, fixedTokens: 10 });
+    expect(result.degradations).toEqual([]);
+  });
+
+  it('rejects an invalid history on load', () => {
+    expect(() => new HistoryManager({ minRetainRounds: 1 }, [step(1, 1), toolResult(1, 1)])).toThrow(HistoryError);
+    expect(() => new HistoryManager({ minRetainRounds: 1 }, [...closedRound(1), summary(1, 1)])).toThrow(/summary/);
+  });
+});
