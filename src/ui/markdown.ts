@@ -8,7 +8,8 @@ function rendererFor(width: number): Marked {
   let marked = renderers.get(width);
   if (!marked) {
     // The published types declare a renderer class, but the function returns a marked extension.
-    const extension = markedTerminal({ width, reflowText: true, tab: 2 }) as unknown as MarkedExtension;
+    // No reflow here: Ink word-wraps to the box width, which also keeps list items intact.
+    const extension = markedTerminal({ width, reflowText: false, tab: 2 }) as unknown as MarkedExtension;
     marked = new Marked(extension);
     renderers.set(width, marked);
   }

@@ -69,7 +69,8 @@ export function ContextView({ report, width }: ContextViewProps): React.JSX.Elem
         {formatTokens(threshold)}
       </Text>
       <Text dimColor wrap="truncate-end">
-        {report.rounds} rounds · {report.summaries} summaries
+        {report.rounds} {report.rounds === 1 ? 'round' : 'rounds'} · {report.summaries}{' '}
+        {report.summaries === 1 ? 'summary' : 'summaries'}
       </Text>
     </Box>
   );

@@ -73,7 +73,7 @@ export function TranscriptItemView({ item, width }: { item: TranscriptItem; widt
       break;
   }
   return (
-    <Box marginTop={item.kind === 'user' ? 1 : 0} width={width}>
+    <Box marginTop={item.kind === 'notice' ? 0 : 1} width={width}>
       {body}
     </Box>
   );
