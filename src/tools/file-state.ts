@@ -45,3 +45,34 @@ export class FileStateRecord {
     this.stamps.clear();
   }
 }
+
+export interface WriteGuardError {
+  code: 'CONFLICT';
+  message: string;
+}
+
+/**
+ * The rule for changing an existing file: the agent must have Read it in this session and it must not have
+ * changed on disk since (mtime or size). Returns undefined when the write may go ahead; new files always may.
+ */
+export function checkWriteAllowed(
+  record: FileStateRecord,
+  absolutePath: string,
+  relativePath: string,
+  current: FileStamp | undefined,
+): WriteGuardError | undefined {
+  if (current === undefined) return undefined;
+  if (!record.has(absolutePath)) {
+    return {
+      code: 'CONFLICT',
+      message: `${relativePath} already exists and has not been read in this session. Read it first, then retry.`,
+    };
+  }
+  if (record.changedSince(absolutePath, current)) {
+    return {
+      code: 'CONFLICT',
+      message: `${relativePath} was modified externally since you last read it. Read it again, then retry with the current content.`,
+    };
+  }
+  return undefined;
+}

@@ -1,0 +1,49 @@
+import type { PermissionMode } from '../config/config.js';
+import type { ApprovalDecision, ApprovalRequest, Approver } from '../tools/tool-context.js';
+
+/** Tools that change files; `acceptEdits` allows them without asking. */
+export const EDIT_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit']);
+
+export interface ApproverOptions {
+  mode: PermissionMode;
+  /** Asks the person (the REPL prompt). Undefined when nobody can answer, e.g. `mca -p`. */
+  ask?: Approver;
+}
+
+export type SessionApprover = Approver & {
+  /** From now on this tool is allowed without asking (a "yes, for this session" answer). */
+  allowForSession(tool: string): void;
+};
+
+function nobodyToAsk(request: ApprovalRequest): ApprovalDecision {
+  const flag = EDIT_TOOLS.has(request.tool)
+    ? '--permission-mode acceptEdits (or bypassPermissions)'
+    : '--permission-mode bypassPermissions or --dangerously-skip-permissions';
+  return {
+    approved: false,
+    reason: `${request.title} needs permission and no one can approve it in this mode; the user can rerun with ${flag} to allow it`,
+  };
+}
+
+/**
+ * Decides tool permissions: bypassPermissions allows everything; acceptEdits allows file edits and asks for
+ * the rest; default asks. Without `ask` every question is denied with a message naming the flags that allow it.
+ */
+export function createApprover(options: ApproverOptions): SessionApprover {
+  const allowed = new Set<string>();
+  const approver = async (request: ApprovalRequest): Promise<ApprovalDecision> => {
+    if (options.mode === 'bypassPermissions') return { approved: true };
+    if (allowed.has(request.tool)) return { approved: true };
+    if (options.mode === 'acceptEdits' && EDIT_TOOLS.has(request.tool)) return { approved: true };
+    if (!options.ask) return nobodyToAsk(request);
+    let decision: ApprovalDecision;
+    try {
+      decision = await options.ask(request);
+    } catch (error) {
+      return { approved: false, reason: `the permission prompt failed: ${(error as Error).message}` };
+    }
+    if (decision.approved && decision.remember) allowed.add(request.tool);
+    return decision;
+  };
+  return Object.assign(approver, { allowForSession: (tool: string) => void allowed.add(tool) });
+}

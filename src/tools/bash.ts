@@ -1,0 +1,140 @@
+import { execa } from 'execa';
+import { z } from 'zod';
+import { approvalTitle, requestApproval } from './approval.js';
+import { CappedOutput } from './capped-output.js';
+import { defineTool } from './define-tool.js';
+import { errorEnvelope, type ToolEnvelope } from './envelope.js';
+import { terminateGroup } from './process-group.js';
+import { toolResult } from './results.js';
+import type { BashData } from './tool-data.js';
+import { findExecutable } from './which.js';
+
+export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+export const BASH_MAX_TIMEOUT_MS = 600_000;
+/** How long stdout/stderr may stay open after the shell exits (a background job holding them). */
+const STREAM_GRACE_MS = 250;
+
+const inputSchema = z.strictObject({
+  command: z.string().min(1),
+  timeout_ms: z.number().int().min(100).max(BASH_MAX_TIMEOUT_MS).default(BASH_DEFAULT_TIMEOUT_MS),
+});
+
+type Ending =
+  | { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null }
+  | { kind: 'timeout' }
+  | { kind: 'abort' }
+  | { kind: 'spawn_error'; message: string };
+
+function render(data: BashData): string {
+  const parts: string[] = [];
+  if (data.stdout !== '') parts.push(data.stdout.replace(/\n$/, ''));
+  if (data.stderr !== '') parts.push(`[stderr]\n${data.stderr.replace(/\n$/, '')}`);
+  if (parts.length === 0) parts.push('(no output)');
+  if (!data.timed_out && !data.interrupted && data.exit_code !== 0) {
+    parts.push(`[exit code ${data.exit_code ?? `none, signal ${data.signal ?? '?'}`}]`);
+  }
+  return parts.join('\n');
+}
+
+export const bashTool = defineTool({
+  name: 'Bash',
+  promptFile: 'Bash.md',
+  inputSchema,
+  readOnly: false,
+  async run(input, ctx): Promise<ToolEnvelope> {
+    const denied = await requestApproval(ctx, {
+      tool: 'Bash',
+      title: approvalTitle('Bash', input.command),
+      detail: input.command,
+      input,
+    });
+    if (denied) return denied;
+    if (ctx.signal.aborted)
+      return errorEnvelope('EXECUTION_ERROR', 'Bash was interrupted before it started.', {
+        data: { interrupted: true },
+      });
+
+    const stdout = new CappedOutput();
+    const stderr = new CappedOutput();
+    // Own process group (detached) so a timeout or abort can kill the shell and everything it started.
+    const child = execa(input.command, {
+      shell: findExecutable('bash') ?? true,
+      cwd: ctx.projectRoot,
+      detached: true,
+      stdin: 'ignore',
+      buffer: false,
+      reject: false,
+      stripFinalNewline: false,
+      env: { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' },
+    });
+    const settled = Promise.resolve(child).catch(() => undefined);
+    child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+    const streamsClosed = Promise.all(
+      [child.stdout, child.stderr].map((stream) =>
+        stream ? new Promise<void>((resolve) => stream.once('close', () => resolve())) : Promise.resolve(),
+      ),
+    );
+
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const ending = await new Promise<Ending>((resolve) => {
+      child.once('exit', (code, signal) => resolve({ kind: 'exit', code, signal }));
+      child.once('error', (error: Error) => resolve({ kind: 'spawn_error', message: error.message }));
+      timer = setTimeout(() => resolve({ kind: 'timeout' }), input.timeout_ms);
+      onAbort = () => resolve({ kind: 'abort' });
+      ctx.signal.addEventListener('abort', onAbort, { once: true });
+    });
+    clearTimeout(timer);
+    if (onAbort) ctx.signal.removeEventListener('abort', onAbort);
+
+    let exitCode: number | null = null;
+    let signal: NodeJS.Signals | null = null;
+    if (ending.kind === 'timeout' || ending.kind === 'abort') {
+      if (child.pid !== undefined) await terminateGroup(child.pid);
+    } else if (ending.kind === 'exit') {
+      exitCode = ending.code;
+      signal = ending.signal;
+    }
+    await Promise.race([streamsClosed, new Promise((resolve) => setTimeout(resolve, STREAM_GRACE_MS))]);
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+    stdout.end();
+    stderr.end();
+    void settled;
+
+    const data: BashData = {
+      command: input.command,
+      exit_code: exitCode,
+      stdout: stdout.text(),
+      stderr: stderr.text(),
+    };
+    if (signal) data.signal = signal;
+    if (stdout.truncated) data.stdout_truncated = true;
+    if (stderr.truncated) data.stderr_truncated = true;
+    const context = { command: input.command, timeout_ms: input.timeout_ms };
+    const raw = data as unknown as Record<string, unknown>;
+    const failure = (code: 'TIMEOUT' | 'EXECUTION_ERROR', message: string): ToolEnvelope => {
+      const envelope = errorEnvelope(code, message, { data: raw, context });
+      return { ...envelope, text: `${envelope.text}\n${render(data)}` };
+    };
+    if (ending.kind === 'spawn_error')
+      return errorEnvelope('EXECUTION_ERROR', `Could not start the command: ${ending.message}`, { data: raw, context });
+    if (ending.kind === 'timeout') {
+      data.timed_out = true;
+      return failure('TIMEOUT', `Command timed out after ${input.timeout_ms} ms and was killed.`);
+    }
+    if (ending.kind === 'abort') {
+      data.interrupted = true;
+      return failure('EXECUTION_ERROR', 'Command interrupted by the user and killed.');
+    }
+    if (exitCode !== 0) {
+      const why = exitCode === null ? `was killed by ${signal ?? 'a signal'}` : `exited with code ${exitCode}`;
+      return failure('EXECUTION_ERROR', `Command ${why}.`);
+    }
+    return toolResult(data, render(data), {
+      stats: { exitCode: 0, stdoutChars: data.stdout.length, stderrChars: data.stderr.length },
+      context,
+    });
+  },
+});

@@ -1,0 +1,22 @@
+import type { z } from 'zod';
+import type { ToolEnvelope } from './envelope.js';
+import type { ToolContext } from './tool-context.js';
+
+/**
+ * A tool the model can call. `run` receives input already validated by `inputSchema` and must return an
+ * envelope for every outcome; the registry still guards against throws.
+ */
+export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
+  /** The name the model writes in `Action: Name[{...}]`. */
+  readonly name: string;
+  /** File name under prompts/tools/, e.g. "Read.md". */
+  readonly promptFile: string;
+  readonly inputSchema: Schema;
+  /** True when the tool never changes the project or runs commands (LS, Glob, Grep, Read). */
+  readonly readOnly: boolean;
+  run(input: z.output<Schema>, ctx: ToolContext): Promise<ToolEnvelope>;
+}
+
+export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<Schema>): ToolDefinition<Schema> {
+  return Object.freeze({ ...definition });
+}

@@ -1,0 +1,83 @@
+import { structuredPatch } from 'diff';
+
+export interface EditSpec {
+  old_string: string;
+  new_string: string;
+  replace_all: boolean;
+}
+
+export type EditOutcome = { ok: true; content: string; replacements: number } | { ok: false; message: string };
+
+function countOccurrences(haystack: string, needle: string): number {
+  let count = 0;
+  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length)) count += 1;
+  return count;
+}
+
+/** "\n" → "\r\n" where not already preceded by "\r". */
+function toCrlf(text: string): string {
+  return text.replace(/(?<!\r)\n/g, '\r\n');
+}
+
+function notFoundHint(content: string, oldString: string): string {
+  if (/^\s*\d+\t/m.test(oldString))
+    return ' It seems to include Read line-number prefixes ("12\\t"); pass the file text only.';
+  const squeezed = (text: string): string => text.replace(/\s+/g, ' ').trim();
+  if (squeezed(oldString) !== '' && squeezed(content).includes(squeezed(oldString))) {
+    return ' The text exists with different whitespace or indentation; copy it exactly from a fresh Read.';
+  }
+  return ' Read the file again and copy the exact text to replace.';
+}
+
+/**
+ * Applies one replacement to `content`. old_string must occur exactly once unless replace_all. In a CRLF file,
+ * strings written with "\n" are matched and inserted as "\r\n" so the file keeps its line endings.
+ */
+export function applyEdit(content: string, edit: EditSpec): EditOutcome {
+  if (edit.old_string === '')
+    return { ok: false, message: 'old_string is empty; to create or replace a whole file use Write.' };
+  if (edit.old_string === edit.new_string)
+    return { ok: false, message: 'old_string and new_string are identical; nothing would change.' };
+  let oldString = edit.old_string;
+  let newString = edit.new_string;
+  if (content.includes('\r\n') && !oldString.includes('\r')) {
+    const crlfOld = toCrlf(oldString);
+    if (crlfOld === oldString || content.includes(crlfOld)) {
+      oldString = crlfOld;
+      newString = toCrlf(newString);
+    }
+  }
+  const count = countOccurrences(content, oldString);
+  if (count === 0) return { ok: false, message: `old_string was not found.${notFoundHint(content, edit.old_string)}` };
+  if (count > 1 && !edit.replace_all) {
+    return {
+      ok: false,
+      message: `old_string was found ${count} times; add surrounding context to make it unique, or set replace_all: true to replace all ${count}.`,
+    };
+  }
+  // split/join: no "$&"-style replacement patterns, every occurrence replaced literally.
+  const next = edit.replace_all ? content.split(oldString).join(newString) : replaceOnce(content, oldString, newString);
+  return { ok: true, content: next, replacements: edit.replace_all ? count : 1 };
+}
+
+function replaceOnce(content: string, oldString: string, newString: string): string {
+  const at = content.indexOf(oldString);
+  return content.slice(0, at) + newString + content.slice(at + oldString.length);
+}
+
+/** Unified diff (3 lines of context) without the "Index:" banner; "\r" is not shown. */
+export function unifiedDiff(relativePath: string, before: string, after: string): string {
+  const patch = structuredPatch(relativePath, relativePath, before, after, '', '', { context: 3 });
+  const lines = [`--- ${before === '' ? '/dev/null' : `a/${relativePath}`}`, `+++ b/${relativePath}`];
+  for (const hunk of patch.hunks) {
+    lines.push(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`);
+    for (const line of hunk.lines) lines.push(line.replace(/\r$/, ''));
+  }
+  return lines.join('\n');
+}
+
+export function lineCount(text: string): number {
+  if (text === '') return 0;
+  const newlines = countOccurrences(text, '\n');
+  return text.endsWith('\n') ? newlines : newlines + 1;
+}

@@ -1,0 +1,99 @@
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from './atomic-write.js';
+import { errorEnvelope, type ToolEnvelope } from './envelope.js';
+import { checkWriteAllowed, stampOf, type FileStamp } from './file-state.js';
+import { looksBinary } from './line-scanner.js';
+import type { ToolContext } from './tool-context.js';
+import { resolveInProject } from './workspace.js';
+import { stat } from 'node:fs/promises';
+
+/** Files Edit/MultiEdit load whole into memory; larger ones must be changed another way. */
+export const MAX_EDIT_BYTES = 10 * 1024 * 1024;
+
+export interface FileTarget {
+  absolute: string;
+  relative: string;
+  /** Undefined when the file does not exist yet. */
+  stamp: FileStamp | undefined;
+  /** Current text ('' for a new file). */
+  content: string;
+}
+
+export type TargetResult = { ok: true; target: FileTarget } | { ok: false; envelope: ToolEnvelope };
+
+function fail(envelope: ToolEnvelope): TargetResult {
+  return { ok: false, envelope };
+}
+
+/**
+ * Resolves and loads a file a tool is about to change, enforcing the workspace guard and the read-before-write
+ * rule. `mustExist` is for Edit/MultiEdit; Write may create.
+ */
+export async function loadTarget(ctx: ToolContext, path: string, mustExist: boolean): Promise<TargetResult> {
+  const resolved = resolveInProject(ctx.projectRoot, path);
+  if (!resolved.ok) return fail(errorEnvelope(resolved.error.code, resolved.error.message));
+  const { absolute, relative } = resolved;
+  const context = { path: relative };
+  let info;
+  try {
+    info = await stat(absolute);
+  } catch {
+    info = undefined;
+  }
+  if (info?.isDirectory()) return fail(errorEnvelope('IS_DIRECTORY', `${relative} is a directory.`, { context }));
+  if (info && !info.isFile())
+    return fail(errorEnvelope('INVALID_PARAM', `${relative} is not a regular file.`, { context }));
+  if (!info) {
+    if (mustExist) {
+      return fail(
+        errorEnvelope('NOT_FOUND', `File not found: ${relative}. Use Write to create a new file.`, { context }),
+      );
+    }
+    return { ok: true, target: { absolute, relative, stamp: undefined, content: '' } };
+  }
+  const stamp = { mtimeMs: info.mtimeMs, size: info.size };
+  const guard = checkWriteAllowed(ctx.fileState, absolute, relative, stamp);
+  if (guard) return fail(errorEnvelope(guard.code, guard.message, { context }));
+  if (!mustExist) return { ok: true, target: { absolute, relative, stamp, content: '' } };
+  if (info.size > MAX_EDIT_BYTES) {
+    return fail(
+      errorEnvelope(
+        'INVALID_PARAM',
+        `${relative} is ${info.size} bytes, over the ${MAX_EDIT_BYTES}-byte edit limit; use Bash (e.g. sed) instead.`,
+        { context },
+      ),
+    );
+  }
+  const bytes = await readFile(absolute);
+  if (looksBinary(bytes.subarray(0, 8192)))
+    return fail(
+      errorEnvelope('BINARY_FILE', `${relative} is a binary file; it cannot be edited as text.`, { context }),
+    );
+  return { ok: true, target: { absolute, relative, stamp, content: bytes.toString('utf8') } };
+}
+
+/** After approval: refuses if the file changed while the user was deciding, else writes atomically and records. */
+export async function commitChange(
+  ctx: ToolContext,
+  target: FileTarget,
+  content: string,
+): Promise<ToolEnvelope | undefined> {
+  const now = await stampOf(target.absolute);
+  const changed =
+    target.stamp === undefined
+      ? now !== undefined
+      : now === undefined || now.mtimeMs !== target.stamp.mtimeMs || now.size !== target.stamp.size;
+  if (changed) {
+    return errorEnvelope(
+      'CONFLICT',
+      `${target.relative} changed on disk while waiting for approval. Read it again, then retry.`,
+      {
+        context: { path: target.relative },
+      },
+    );
+  }
+  await writeFileAtomic(target.absolute, content);
+  const written = await stampOf(target.absolute);
+  if (written) ctx.fileState.record(target.absolute, written);
+  return undefined;
+}

@@ -1,0 +1,75 @@
+import { stat } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
+import { z } from 'zod';
+import { defineTool } from './define-tool.js';
+import { errorEnvelope, type ToolEnvelope } from './envelope.js';
+import { toolResult } from './results.js';
+import type { GlobData } from './tool-data.js';
+import { walkProjectFiles } from './walk-files.js';
+import { resolveInProject } from './workspace.js';
+
+export const GLOB_DEFAULT_LIMIT = 50;
+export const GLOB_MAX_LIMIT = 500;
+
+const inputSchema = z.strictObject({
+  pattern: z.string().min(1),
+  path: z.string().default('.'),
+  limit: z.number().int().min(1).max(GLOB_MAX_LIMIT).default(GLOB_DEFAULT_LIMIT),
+});
+
+export const globTool = defineTool({
+  name: 'Glob',
+  promptFile: 'Glob.md',
+  inputSchema,
+  readOnly: true,
+  async run(input, ctx): Promise<ToolEnvelope> {
+    const { pattern } = input;
+    if (isAbsolute(pattern) || pattern.split('/').includes('..')) {
+      return errorEnvelope(
+        'INVALID_PARAM',
+        `pattern "${pattern}" must be relative to "path" and must not contain "..": e.g. {"pattern": "**/*.ts", "path": "src"}.`,
+      );
+    }
+    const resolved = resolveInProject(ctx.projectRoot, input.path);
+    if (!resolved.ok) return errorEnvelope(resolved.error.code, resolved.error.message);
+    const { absolute, relative } = resolved;
+    const context = { pattern, path: relative, limit: input.limit };
+    try {
+      if (!(await stat(absolute)).isDirectory()) {
+        return errorEnvelope('INVALID_PARAM', `path ${relative} is a file; Glob searches a directory.`, { context });
+      }
+    } catch {
+      return errorEnvelope('NOT_FOUND', `Directory not found: ${relative}.`, { context });
+    }
+    const wantsNodeModules = pattern.includes('node_modules') || relative.split('/').includes('node_modules');
+    const found: Array<{ file: string; mtimeMs: number }> = [];
+    for await (const file of walkProjectFiles({
+      projectRoot: ctx.projectRoot,
+      baseRel: relative,
+      patterns: [pattern],
+      dot: true,
+      ignore: wantsNodeModules ? [] : ['**/node_modules/**'],
+      signal: ctx.signal,
+    })) {
+      found.push({ file: file.relative, mtimeMs: file.mtimeMs });
+    }
+    if (ctx.signal.aborted)
+      return errorEnvelope('EXECUTION_ERROR', 'Glob was interrupted.', { data: { interrupted: true }, context });
+    found.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+    const files = found.slice(0, input.limit).map((entry) => entry.file);
+    const truncated = found.length > files.length;
+    const data: GlobData = { pattern, path: relative, total: found.length, files, truncated };
+    const head =
+      found.length === 0
+        ? `No files match ${pattern} in ${relative}.`
+        : `${found.length} file${found.length === 1 ? '' : 's'} match ${pattern} in ${relative} (newest first):`;
+    const tail = truncated
+      ? [`(Showing ${files.length} of ${found.length}. Narrow the pattern or raise limit, max ${GLOB_MAX_LIMIT}.)`]
+      : [];
+    return toolResult(data, [head, ...files, ...tail].join('\n'), {
+      status: truncated ? 'partial' : 'success',
+      stats: { files: found.length },
+      context,
+    });
+  },
+});

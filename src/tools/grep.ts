@@ -1,0 +1,119 @@
+import { stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { defineTool, type ToolDefinition } from './define-tool.js';
+import { errorEnvelope, type ToolEnvelope } from './envelope.js';
+import { grepWithJs } from './grep-js.js';
+import { GREP_MAX_RESULTS, MatchCollector } from './grep-matches.js';
+import { findRipgrep, grepWithRipgrep, type GrepSearch } from './grep-ripgrep.js';
+import { toolResult } from './results.js';
+import type { GrepData, GrepMatch } from './tool-data.js';
+import { resolveInProject } from './workspace.js';
+
+export type GrepEngineChoice = 'auto' | 'ripgrep' | 'js';
+
+export interface GrepToolOptions {
+  /** 'auto' (default) uses ripgrep when `rg` is on PATH. Env MCA_GREP_ENGINE=js|ripgrep overrides 'auto'. */
+  engine?: GrepEngineChoice;
+}
+
+const inputSchema = z.strictObject({
+  pattern: z.string().min(1),
+  path: z.string().default('.'),
+  include: z.string().min(1).optional(),
+  case_sensitive: z.boolean().default(false),
+});
+
+function chooseEngine(choice: GrepEngineChoice): GrepEngineChoice {
+  if (choice !== 'auto') return choice;
+  const fromEnv = process.env.MCA_GREP_ENGINE?.trim().toLowerCase();
+  if (fromEnv === 'js') return 'js';
+  if (fromEnv === 'ripgrep' || fromEnv === 'rg') return 'ripgrep';
+  return 'auto';
+}
+
+function render(data: GrepData): string {
+  if (data.total === 0) return `No matches for /${data.pattern}/ in ${data.path}.`;
+  const lines = [
+    `${data.total} matching line${data.total === 1 ? '' : 's'} for /${data.pattern}/ in ${data.path}` +
+      (data.truncated ? ` (showing the first ${data.matches.length}; narrow path, include or pattern):` : ':'),
+  ];
+  let current: string | undefined;
+  for (const match of data.matches) {
+    if (match.file !== current) {
+      current = match.file;
+      lines.push(match.file);
+    }
+    lines.push(`  ${match.line}: ${match.text}`);
+  }
+  return lines.join('\n');
+}
+
+export function createGrepTool(options: GrepToolOptions = {}): ToolDefinition<typeof inputSchema> {
+  const configured = options.engine ?? 'auto';
+  return defineTool({
+    name: 'Grep',
+    promptFile: 'Grep.md',
+    inputSchema,
+    readOnly: true,
+    async run(input, ctx): Promise<ToolEnvelope> {
+      const resolved = resolveInProject(ctx.projectRoot, input.path);
+      if (!resolved.ok) return errorEnvelope(resolved.error.code, resolved.error.message);
+      const context = {
+        pattern: input.pattern,
+        path: resolved.relative,
+        include: input.include,
+        case_sensitive: input.case_sensitive,
+      };
+      let baseIsFile: boolean;
+      try {
+        baseIsFile = (await stat(resolved.absolute)).isFile();
+      } catch {
+        return errorEnvelope('NOT_FOUND', `Path not found: ${resolved.relative}.`, { context });
+      }
+      const search: GrepSearch = {
+        projectRoot: ctx.projectRoot,
+        baseRel: resolved.relative,
+        baseAbsolute: resolved.absolute,
+        baseIsFile,
+        pattern: input.pattern,
+        include: input.include,
+        caseSensitive: input.case_sensitive,
+        excludeNodeModules: !resolved.relative.split('/').includes('node_modules'),
+        signal: ctx.signal,
+      };
+      const choice = chooseEngine(configured);
+      const rgPath = choice === 'js' ? undefined : findRipgrep();
+      let collector = new MatchCollector();
+      let engine: GrepData['engine'] = 'js';
+      if (rgPath) {
+        const outcome = await grepWithRipgrep(rgPath, search, collector);
+        if (outcome.kind === 'error') return errorEnvelope(outcome.error.code, outcome.error.message, { context });
+        if (outcome.kind === 'done' || outcome.kind === 'interrupted') engine = 'ripgrep';
+        else collector = new MatchCollector();
+      }
+      if (engine === 'js' && !ctx.signal.aborted) {
+        const failure = await grepWithJs(search, collector);
+        if (failure) return errorEnvelope(failure.code, failure.message, { context });
+      }
+      if (ctx.signal.aborted)
+        return errorEnvelope('EXECUTION_ERROR', 'Grep was interrupted.', { data: { interrupted: true }, context });
+      const matches: GrepMatch[] = collector.results();
+      const truncated = collector.total > matches.length;
+      const data: GrepData = {
+        pattern: input.pattern,
+        path: resolved.relative,
+        total: collector.total,
+        matches,
+        truncated,
+        engine,
+      };
+      return toolResult(data, render(data), {
+        status: truncated ? 'partial' : 'success',
+        stats: { matches: collector.total, shown: matches.length, limit: GREP_MAX_RESULTS },
+        context,
+      });
+    },
+  });
+}
+
+export const grepTool = createGrepTool();

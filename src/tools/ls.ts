@@ -1,0 +1,105 @@
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import ignore from 'ignore';
+import { z } from 'zod';
+import { defineTool } from './define-tool.js';
+import { errorEnvelope, type ToolEnvelope } from './envelope.js';
+import { GitignoreRules } from './gitignore.js';
+import { toolResult } from './results.js';
+import type { LsData } from './tool-data.js';
+import { resolveInProject } from './workspace.js';
+
+export const LS_DEFAULT_LIMIT = 100;
+export const LS_MAX_LIMIT = 1000;
+/** Hidden unless include_hidden: noise for the model in almost every project. */
+const ALWAYS_HIDDEN = new Set(['.git', 'node_modules']);
+
+const inputSchema = z.strictObject({
+  path: z.string().default('.'),
+  offset: z.number().int().min(0).default(0),
+  limit: z.number().int().min(1).max(LS_MAX_LIMIT).default(LS_DEFAULT_LIMIT),
+  include_hidden: z.boolean().default(false),
+  ignore: z.array(z.string().min(1)).max(100).default([]),
+});
+
+async function isDirectoryEntry(dir: string, name: string, isDir: boolean, isLink: boolean): Promise<boolean> {
+  if (!isLink) return isDir;
+  try {
+    return (await stat(join(dir, name))).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export const lsTool = defineTool({
+  name: 'LS',
+  promptFile: 'LS.md',
+  inputSchema,
+  readOnly: true,
+  async run(input, ctx): Promise<ToolEnvelope> {
+    const resolved = resolveInProject(ctx.projectRoot, input.path);
+    if (!resolved.ok) return errorEnvelope(resolved.error.code, resolved.error.message);
+    const { absolute, relative } = resolved;
+    const context = { path: relative, offset: input.offset, limit: input.limit, include_hidden: input.include_hidden };
+    let dirents;
+    try {
+      dirents = await readdir(absolute, { withFileTypes: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return errorEnvelope('NOT_FOUND', `Directory not found: ${relative}.`, { context });
+      if (code === 'ENOTDIR')
+        return errorEnvelope('INVALID_PARAM', `${relative} is a file, not a directory; use Read.`, { context });
+      if (code === 'EACCES') return errorEnvelope('ACCESS_DENIED', `No permission to list ${relative}.`, { context });
+      throw error;
+    }
+    const rules = await GitignoreRules.forBase(ctx.projectRoot, relative);
+    const extra = ignore().add(input.ignore);
+    const dirs: string[] = [];
+    const files: string[] = [];
+    let hidden = 0;
+    for (const dirent of dirents) {
+      const name = dirent.name;
+      const isDir = await isDirectoryEntry(absolute, name, dirent.isDirectory(), dirent.isSymbolicLink());
+      const rel = relative === '.' ? name : `${relative}/${name}`;
+      const userIgnored = extra.ignores(isDir ? `${name}/` : name);
+      if (userIgnored) continue;
+      const defaultHidden = name.startsWith('.') || ALWAYS_HIDDEN.has(name) || (await rules.ignores(rel, isDir));
+      if (defaultHidden && !input.include_hidden) {
+        hidden += 1;
+        continue;
+      }
+      (isDir ? dirs : files).push(isDir ? `${name}/` : name);
+    }
+    dirs.sort();
+    files.sort();
+    const all = [...dirs, ...files];
+    if (input.offset > 0 && input.offset >= all.length) {
+      return errorEnvelope(
+        'INVALID_PARAM',
+        `offset ${input.offset} is past the end: ${relative} has ${all.length} entries.`,
+        {
+          context,
+        },
+      );
+    }
+    const entries = all.slice(input.offset, input.offset + input.limit);
+    const truncated = input.offset + entries.length < all.length;
+    const data: LsData = { path: relative, total: all.length, entries, offset: input.offset, truncated };
+    const lines = [
+      `${relative === '.' ? './' : `${relative}/`} (${all.length} entries)`,
+      ...entries.map((entry) => `  ${entry}`),
+    ];
+    if (truncated) {
+      lines.push(
+        `(Showing ${input.offset + 1}-${input.offset + entries.length} of ${all.length}. Use offset=${input.offset + entries.length} for more.)`,
+      );
+    }
+    if (hidden > 0)
+      lines.push(`(${hidden} hidden: dotfiles, node_modules, .git or .gitignore'd; include_hidden=true shows them)`);
+    return toolResult(data, lines.join('\n'), {
+      status: truncated ? 'partial' : 'success',
+      stats: { entries: entries.length, hidden },
+      context,
+    });
+  },
+});

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { approvalTitle, requestApproval } from './approval.js';
+import { defineTool } from './define-tool.js';
+import { errorEnvelope, type ToolEnvelope } from './envelope.js';
+import { applyEdit, unifiedDiff } from './edit-core.js';
+import { commitChange, loadTarget } from './file-change.js';
+import { toolResult } from './results.js';
+import type { MultiEditData } from './tool-data.js';
+
+export const MULTI_EDIT_MAX_EDITS = 50;
+
+const inputSchema = z.strictObject({
+  path: z.string(),
+  edits: z
+    .array(
+      z.strictObject({
+        old_string: z.string(),
+        new_string: z.string(),
+        replace_all: z.boolean().default(false),
+      }),
+    )
+    .min(1)
+    .max(MULTI_EDIT_MAX_EDITS),
+});
+
+export const multiEditTool = defineTool({
+  name: 'MultiEdit',
+  promptFile: 'MultiEdit.md',
+  inputSchema,
+  readOnly: false,
+  async run(input, ctx): Promise<ToolEnvelope> {
+    const loaded = await loadTarget(ctx, input.path, true);
+    if (!loaded.ok) return loaded.envelope;
+    const target = loaded.target;
+    const context = { path: target.relative, edits: input.edits.length };
+    // All edits apply in order to an in-memory copy; the file is written only if every one succeeds.
+    let content = target.content;
+    let replacements = 0;
+    for (const [index, edit] of input.edits.entries()) {
+      const outcome = applyEdit(content, edit);
+      if (!outcome.ok) {
+        return errorEnvelope(
+          'INVALID_PARAM',
+          `MultiEdit of ${target.relative} failed at edits[${index}]: ${outcome.message} No edit was applied; the file is unchanged.`,
+          { context, data: { failed_edit: index, applied: false } },
+        );
+      }
+      content = outcome.content;
+      replacements += outcome.replacements;
+    }
+    const diff = unifiedDiff(target.relative, target.content, content);
+    const denied = await requestApproval(ctx, {
+      tool: 'MultiEdit',
+      title: approvalTitle('MultiEdit', `${target.relative}, ${input.edits.length} edits`),
+      detail: diff,
+      input,
+    });
+    if (denied) return denied;
+    const conflict = await commitChange(ctx, target, content);
+    if (conflict) return conflict;
+    const data: MultiEditData = { path: target.relative, applied: true, replacements, edits: input.edits.length, diff };
+    return toolResult(
+      data,
+      `Applied ${input.edits.length} edits to ${target.relative} (${replacements} replacements).\n${diff}`,
+      {
+        stats: { edits: input.edits.length, replacements },
+        context,
+      },
+    );
+  },
+});

@@ -1,0 +1,62 @@
+import { readdir, readFile } from 'node:fs/promises';
+
+const POLL_MS = 25;
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // ESRCH: the group is already gone
+  }
+}
+
+/**
+ * Whether any live (non-zombie) process remains in the group. kill(-pgid, 0) alone is not enough: orphaned
+ * children that died are zombies until init reaps them, and some container inits never do.
+ */
+export async function groupAlive(pgid: number): Promise<boolean> {
+  try {
+    process.kill(-pgid, 0);
+  } catch {
+    return false;
+  }
+  let entries: string[];
+  try {
+    entries = await readdir('/proc');
+  } catch {
+    return true;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // Fields after the parenthesised command name: state ppid pgrp ...
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z') return true;
+  }
+  return false;
+}
+
+async function waitGone(pgid: number, withinMs: number): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    if (!(await groupAlive(pgid))) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/**
+ * Ends a whole process group: SIGTERM, then SIGKILL for whatever is left after `graceMs` (a process that traps
+ * or ignores SIGTERM still dies). Resolves once no live member remains (or after a last bounded wait).
+ */
+export async function terminateGroup(pgid: number, graceMs = 2000): Promise<void> {
+  signalGroup(pgid, 'SIGTERM');
+  if (await waitGone(pgid, graceMs)) return;
+  signalGroup(pgid, 'SIGKILL');
+  await waitGone(pgid, 2000);
+}

@@ -1,0 +1,109 @@
+import { stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { defineTool } from './define-tool.js';
+import { errorEnvelope, type ToolEnvelope } from './envelope.js';
+import { toolResult } from './results.js';
+import { looksBinary, readHead, scanLines } from './line-scanner.js';
+import { similarPaths } from './suggest-paths.js';
+import type { ReadData } from './tool-data.js';
+import { resolveInProject } from './workspace.js';
+
+export const READ_DEFAULT_LIMIT = 500;
+export const READ_MAX_LIMIT = 2000;
+export const READ_MAX_LINE_CHARS = 2000;
+const BINARY_SNIFF_BYTES = 8 * 1024;
+
+const inputSchema = z.strictObject({
+  path: z.string(),
+  start_line: z.number().int().min(1).default(1),
+  limit: z.number().int().min(1).max(READ_MAX_LIMIT).default(READ_DEFAULT_LIMIT),
+});
+
+function cutLine(text: string, fullBytes: number): string {
+  if (text.length <= READ_MAX_LINE_CHARS && fullBytes <= READ_MAX_LINE_CHARS * 4) return text;
+  return `${text.slice(0, READ_MAX_LINE_CHARS)}… [line truncated: ${fullBytes} bytes]`;
+}
+
+export const readTool = defineTool({
+  name: 'Read',
+  promptFile: 'Read.md',
+  inputSchema,
+  readOnly: true,
+  async run(input, ctx): Promise<ToolEnvelope> {
+    const resolved = resolveInProject(ctx.projectRoot, input.path);
+    if (!resolved.ok) return errorEnvelope(resolved.error.code, resolved.error.message);
+    const { absolute, relative } = resolved;
+    const context = { path: relative, start_line: input.start_line, limit: input.limit };
+    let info;
+    try {
+      info = await stat(absolute);
+    } catch {
+      const similar = await similarPaths(absolute, relative);
+      const hint = similar.length > 0 ? ` Did you mean: ${similar.join(', ')}?` : ' Use Glob or LS to find it.';
+      return errorEnvelope('NOT_FOUND', `File not found: ${relative}.${hint}`, { context });
+    }
+    if (info.isDirectory()) {
+      return errorEnvelope('IS_DIRECTORY', `${relative} is a directory; use LS to list it.`, { context });
+    }
+    if (!info.isFile()) return errorEnvelope('INVALID_PARAM', `${relative} is not a regular file.`, { context });
+    if (looksBinary(await readHead(absolute, BINARY_SNIFF_BYTES))) {
+      return errorEnvelope('BINARY_FILE', `${relative} is a binary file (${info.size} bytes); Read only shows text.`, {
+        context,
+      });
+    }
+
+    const last = input.start_line + input.limit - 1;
+    const lines: Array<{ n: number; text: string }> = [];
+    const scan = await scanLines(absolute, {
+      from: input.start_line,
+      to: last,
+      maxLineBytes: READ_MAX_LINE_CHARS * 4 + 4,
+      signal: ctx.signal,
+      onLine: (n, text, fullBytes) => {
+        lines.push({ n, text: cutLine(text, fullBytes) });
+      },
+    });
+    if (scan.aborted)
+      return errorEnvelope('EXECUTION_ERROR', 'Read was interrupted.', { data: { interrupted: true }, context });
+    const total = scan.totalLines;
+    if (input.start_line > 1 && input.start_line > total) {
+      return errorEnvelope(
+        'INVALID_PARAM',
+        `start_line ${input.start_line} is past the end of ${relative}, which has ${total} line${total === 1 ? '' : 's'}.`,
+        { context, data: { total_lines: total } },
+      );
+    }
+
+    const current = { mtimeMs: info.mtimeMs, size: info.size };
+    const modifiedExternally = ctx.fileState.changedSince(absolute, current);
+    ctx.fileState.record(absolute, current);
+
+    const endLine = lines.length > 0 ? (lines[lines.length - 1]?.n ?? input.start_line) : 0;
+    const width = String(Math.max(endLine, 1)).length;
+    const content = lines.map((line) => `${String(line.n).padStart(width)}\t${line.text}`).join('\n');
+    const truncated = endLine < total;
+    const data: ReadData = {
+      path: relative,
+      start_line: lines.length > 0 ? input.start_line : 0,
+      end_line: endLine,
+      total_lines: total,
+      content,
+      truncated,
+      mtime_ms: info.mtimeMs,
+    };
+    if (modifiedExternally) data.modified_externally = true;
+
+    const notes: string[] = [];
+    if (modifiedExternally) notes.push(`Note: ${relative} was modified externally.`);
+    if (total === 0) notes.push(`(${relative} is empty)`);
+    const footer = truncated
+      ? `\n(Showing lines ${input.start_line}-${endLine} of ${total}. Use start_line=${endLine + 1} to continue.)`
+      : '';
+    const text = [...notes, content].filter((part) => part !== '').join('\n') + footer;
+    // A range read is a complete answer to what was asked: status stays success; `truncated` says more exists.
+    return toolResult(data, text, {
+      stats: { lines: lines.length, bytes: info.size },
+      context,
+    });
+  },
+});

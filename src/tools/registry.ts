@@ -1,0 +1,107 @@
+import type { ToolDefinition } from './define-tool.js';
+import { errorEnvelope, type ToolEnvelope } from './envelope.js';
+import { describeInputError } from './input-errors.js';
+import { loadToolPrompt } from './prompt-files.js';
+import type { ToolContext } from './tool-context.js';
+import { bashTool } from './bash.js';
+import { editTool } from './edit.js';
+import { globTool } from './glob.js';
+import { createGrepTool } from './grep.js';
+import { lsTool } from './ls.js';
+import { multiEditTool } from './multi-edit.js';
+import { readTool } from './read.js';
+import { todoWriteTool } from './todo-write.js';
+import { writeTool } from './write.js';
+
+function fieldsOf(tool: ToolDefinition): string[] {
+  const schema: unknown = tool.inputSchema;
+  if (schema !== null && typeof schema === 'object' && 'shape' in schema) {
+    const shape = (schema as { shape: unknown }).shape;
+    if (shape !== null && typeof shape === 'object') return Object.keys(shape);
+  }
+  return [];
+}
+
+/** The tools the agent may call. `run` is the one entry point and never throws. */
+export class ToolRegistry {
+  private readonly tools = new Map<string, ToolDefinition>();
+
+  register(tool: ToolDefinition): this {
+    if (this.tools.has(tool.name)) throw new Error(`tool ${tool.name} is already registered`);
+    this.tools.set(tool.name, tool);
+    return this;
+  }
+
+  get(name: string): ToolDefinition | undefined {
+    return this.tools.get(name);
+  }
+
+  list(): ToolDefinition[] {
+    return [...this.tools.values()];
+  }
+
+  names(): string[] {
+    return [...this.tools.keys()];
+  }
+
+  isReadOnly(name: string): boolean {
+    return this.tools.get(name)?.readOnly ?? false;
+  }
+
+  /** Each tool's prompt from prompts/tools/<file>, in registration order. */
+  prompts(): Array<{ name: string; prompt: string }> {
+    return this.list().map((tool) => ({ name: tool.name, prompt: loadToolPrompt(tool.promptFile) }));
+  }
+
+  async run(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolEnvelope> {
+    const started = performance.now();
+    const envelope = await this.runGuarded(name, rawInput, ctx);
+    return { ...envelope, stats: { ...envelope.stats, durationMs: Math.round(performance.now() - started) } };
+  }
+
+  private async runGuarded(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolEnvelope> {
+    const tool = this.tools.get(name);
+    if (!tool) {
+      return errorEnvelope('INVALID_PARAM', `Unknown tool "${name}". Available tools: ${this.names().join(', ')}.`);
+    }
+    if (ctx.signal.aborted) {
+      return errorEnvelope('EXECUTION_ERROR', `${name} was interrupted before it started.`, {
+        data: { interrupted: true },
+      });
+    }
+    if (rawInput === null || typeof rawInput !== 'object' || Array.isArray(rawInput)) {
+      return errorEnvelope(
+        'INVALID_PARAM',
+        `Invalid input for ${name}: expected a JSON object such as {"${fieldsOf(tool)[0] ?? 'field'}": ...}.`,
+      );
+    }
+    const parsed = tool.inputSchema.safeParse(rawInput);
+    if (!parsed.success) {
+      return errorEnvelope('INVALID_PARAM', describeInputError(name, parsed.error, fieldsOf(tool)), {
+        context: { input: rawInput },
+      });
+    }
+    try {
+      return await tool.run(parsed.data, ctx);
+    } catch (error) {
+      if (ctx.signal.aborted) {
+        return errorEnvelope('EXECUTION_ERROR', `${name} was interrupted.`, { data: { interrupted: true } });
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      return errorEnvelope('INTERNAL_ERROR', `${name} failed unexpectedly: ${message}`);
+    }
+  }
+}
+
+export function createDefaultRegistry(): ToolRegistry {
+  return new ToolRegistry()
+    .register(lsTool)
+    .register(globTool)
+    .register(createGrepTool())
+    .register(readTool)
+    .register(writeTool)
+    .register(editTool)
+    .register(multiEditTool)
+    .register(bashTool)
+    .register(todoWriteTool);
+}

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { defineTool } from './define-tool.js';
+import { errorEnvelope, type ToolEnvelope } from './envelope.js';
+import { toolResult } from './results.js';
+import { todoRecap } from './todo-store.js';
+import { TODO_STATUSES, type TodoItem, type TodoWriteData } from './tool-data.js';
+
+export const TODO_MAX_ITEMS = 100;
+const MARKS: Record<TodoItem['status'], string> = {
+  pending: '[ ]',
+  in_progress: '[>]',
+  completed: '[x]',
+  cancelled: '[-]',
+};
+
+const inputSchema = z.strictObject({
+  todos: z
+    .array(
+      z.strictObject({
+        content: z.string().trim().min(1, 'content must not be empty'),
+        status: z.enum(TODO_STATUSES),
+      }),
+    )
+    .max(TODO_MAX_ITEMS),
+});
+
+export const todoWriteTool = defineTool({
+  name: 'TodoWrite',
+  promptFile: 'TodoWrite.md',
+  inputSchema,
+  // Changes only the session's todo list, never the project; needs no approval.
+  readOnly: false,
+  async run(input, ctx): Promise<ToolEnvelope> {
+    const active = input.todos.filter((todo) => todo.status === 'in_progress');
+    if (active.length > 1) {
+      return errorEnvelope(
+        'INVALID_PARAM',
+        `Only one todo may be in_progress at a time; got ${active.length} (${active.map((todo) => JSON.stringify(todo.content)).join(', ')}). Mark the others pending or completed.`,
+      );
+    }
+    const todos: TodoItem[] = input.todos.map((todo) => ({ content: todo.content, status: todo.status }));
+    ctx.todos.set(todos);
+    const recap = todoRecap(todos) ?? 'no todos';
+    const data: TodoWriteData = { todos, recap };
+    const lines = [`Todos updated: ${recap}`, ...todos.map((todo) => `${MARKS[todo.status]} ${todo.content}`)];
+    return toolResult(data, lines.join('\n'), { stats: { todos: todos.length }, context: { count: todos.length } });
+  },
+});

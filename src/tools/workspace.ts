@@ -1,0 +1,92 @@
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import type { ToolError } from './envelope.js';
+
+export type ResolvedPath = { ok: true; absolute: string; relative: string } | { ok: false; error: ToolError };
+
+/** Symlink hops allowed while resolving one path (the kernel's own limit is 40). */
+const MAX_LINK_HOPS = 40;
+// eslint-disable-next-line no-control-regex -- the point is to find control characters
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+
+class LinkLoopError extends Error {}
+
+function isInside(root: string, candidate: string): boolean {
+  if (candidate === root) return true;
+  const prefix = root.endsWith(sep) ? root : root + sep;
+  return candidate.startsWith(prefix);
+}
+
+/**
+ * Real path of `target` even when it does not exist yet: the realpath of the deepest existing ancestor plus the
+ * missing tail. Dangling symlinks are followed by hand so a write through one cannot land outside the project.
+ */
+function realPathOf(target: string, hops = 0): string {
+  if (hops > MAX_LINK_HOPS) throw new LinkLoopError(target);
+  try {
+    return realpathSync(target);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw new LinkLoopError(target);
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+  }
+  let isLink = false;
+  try {
+    isLink = lstatSync(target).isSymbolicLink();
+  } catch {
+    isLink = false;
+  }
+  if (isLink) return realPathOf(resolve(dirname(target), readlinkSync(target)), hops + 1);
+  const parent = dirname(target);
+  if (parent === target) return target;
+  return resolve(realPathOf(parent, hops), basename(target));
+}
+
+function denied(message: string): ResolvedPath {
+  return { ok: false, error: { code: 'ACCESS_DENIED', message } };
+}
+
+function invalid(message: string): ResolvedPath {
+  return { ok: false, error: { code: 'INVALID_PARAM', message } };
+}
+
+/**
+ * Resolves a user or model supplied path against the project root and guarantees the result stays inside it,
+ * symlinks included. Absolute paths inside the project are accepted. `relative` uses "/" and is "." for the root.
+ */
+export function resolveInProject(projectRoot: string, userPath: string): ResolvedPath {
+  if (typeof userPath !== 'string' || userPath.trim() === '')
+    return invalid('path is empty; give a project-relative path such as "src/index.ts"');
+  if (CONTROL_CHARS.test(userPath))
+    return invalid(`path ${JSON.stringify(userPath)} contains NUL or control characters`);
+  if (userPath === '~' || userPath.startsWith('~/')) {
+    return denied(
+      `"${userPath}" points into the home directory; only paths inside the project (${projectRoot}) are allowed`,
+    );
+  }
+  let root: string;
+  try {
+    root = realpathSync(projectRoot);
+  } catch {
+    return denied(`project root ${projectRoot} does not exist`);
+  }
+  const lexical = isAbsolute(userPath) ? resolve(userPath) : resolve(root, userPath);
+  const lexicalRootOk = isInside(root, lexical) || isInside(resolve(projectRoot), lexical);
+  if (!lexicalRootOk) {
+    return denied(`"${userPath}" is outside the project root (${root}); only paths inside the project are allowed`);
+  }
+  let absolute: string;
+  try {
+    absolute = realPathOf(lexical);
+  } catch (error) {
+    if (error instanceof LinkLoopError) return invalid(`"${userPath}" has a symlink loop`);
+    return denied(`"${userPath}" cannot be resolved: ${(error as Error).message}`);
+  }
+  if (!isInside(root, absolute)) {
+    return denied(
+      `"${userPath}" resolves through a symlink to ${absolute}, which is outside the project root (${root})`,
+    );
+  }
+  const rel = relative(root, absolute).split(sep).join('/');
+  return { ok: true, absolute, relative: rel === '' ? '.' : rel };
+}
