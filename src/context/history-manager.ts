@@ -70,6 +70,8 @@ function historyTokens(messages: readonly Message[]): number {
 
 export class HistoryManager {
   private list: Message[] = [];
+  /** Index of the open round's user message, or -1: keeps append and closedHistory O(1)/O(open) per call. */
+  private openStart = -1;
   private readonly minRetainRounds: number;
   private readonly appendListeners = new Set<(message: Message) => void>();
   private readonly snapshotListeners = new Set<(messages: readonly Message[]) => void>();
@@ -108,15 +110,14 @@ export class HistoryManager {
   }
 
   openRound(): Round | undefined {
-    return splitRounds(this.list).open;
+    const first = this.list[this.openStart];
+    if (this.openStart < 0 || first === undefined) return undefined;
+    return { round: first.metadata.round, messages: this.list.slice(this.openStart), closed: false };
   }
 
   /** Summaries and closed rounds, in order: what L3 renders. */
   closedHistory(): Message[] {
-    const open = this.openRound();
-    if (open === undefined) return [...this.list];
-    const openSet = new Set(open.messages);
-    return this.list.filter((message) => !openSet.has(message));
+    return this.openStart < 0 ? [...this.list] : this.list.slice(0, this.openStart);
   }
 
   /**
@@ -149,6 +150,8 @@ export class HistoryManager {
       }
     }
     this.list.push(message);
+    if (role === 'user') this.openStart = this.list.length - 1;
+    if (metadata.roundEnd !== undefined) this.openStart = -1;
     this.highestRound = Math.max(this.highestRound, lastRoundOf(message));
     for (const listener of this.appendListeners) listener(message);
   }
@@ -240,8 +243,15 @@ export class HistoryManager {
     const problems = historyViolations(messages);
     if (problems.length > 0) throw new HistoryError('INVALID_HISTORY', `invalid history: ${problems[0]}`);
     this.list = [...messages];
+    this.openStart = this.findOpenStart();
     this.highestRound = messages.reduce((highest, message) => Math.max(highest, lastRoundOf(message)), 0);
     this.estimateAfterCompaction = undefined;
+  }
+
+  private findOpenStart(): number {
+    const open = splitRounds(this.list).open;
+    const first = open?.messages[0];
+    return first === undefined ? -1 : this.list.lastIndexOf(first);
   }
 
   private summaryMessage(text: string, archive: readonly Message[]): Message {
@@ -292,6 +302,7 @@ export class HistoryManager {
         ? { ...entry, metadata: { ...entry.metadata, usageSuperseded: true } }
         : entry,
     );
+    this.openStart = this.findOpenStart();
     this.estimateAfterCompaction = fixedTokens + historyTokens(this.list);
     for (const listener of this.snapshotListeners) listener(this.list);
   }

@@ -121,6 +121,9 @@ describe('HistoryManager compaction (property)', () => {
           const level3 = result.degradations.some((degradation) => degradation.level === 3);
 
           expect(historyViolations(history.messages)).toEqual([]);
+          // The manager's cached view of the open round agrees with a fresh grouping.
+          expect(history.openRound()?.messages).toEqual(after.open?.messages);
+          expect([...history.closedHistory(), ...(after.open?.messages ?? [])]).toEqual(history.messages);
           expect(summarizer.sawSummary).toBe(false);
           // Existing summaries stay first, unchanged and in order.
           expect(history.messages.slice(0, summariesBefore.length)).toEqual(summariesBefore);
