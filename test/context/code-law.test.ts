@@ -1,4 +1,4 @@
-import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, truncate, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -48,6 +48,17 @@ describe('CodeLaw', () => {
     expect(text.startsWith('r'.repeat(40_000))).toBe(true);
     expect(text).not.toContain('r'.repeat(40_001));
     expect(text).toContain('[Note: CODE_LAW.md is 5,242,880 bytes; only its first 40,000 characters are shown above.]');
+  });
+
+  it('reads only a bounded prefix of a file too big to load whole (3 GiB, sparse)', async () => {
+    const file = join(root, 'CODE_LAW.md');
+    await writeFile(file, 'rule zero\n');
+    await truncate(file, 3 * 1024 ** 3);
+    const text = new CodeLaw(root, 1_000).read() ?? '';
+    expect(text.startsWith('rule zero\n')).toBe(true);
+    expect(text).toContain(
+      '[Note: CODE_LAW.md is 3,221,225,472 bytes; only its first 1,000 characters are shown above.]',
+    );
   });
 
   it('does not cut a file exactly at the limit', async () => {
