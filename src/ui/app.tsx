@@ -3,7 +3,7 @@
  * running step, then the prompt (or permission dialog / session picker), suggestions and the status line.
  */
 import { Box, Static, useStdout } from 'ink';
-import React, { useEffect, useState } from 'react';
+import React, { useEffect, useMemo, useState } from 'react';
 import type { SessionManager } from '../agent/controller.js';
 import { InputBox } from './components/input-box.js';
 import { LiveArea } from './components/live-area.js';
@@ -59,6 +59,8 @@ export function App(props: AppProps): React.JSX.Element {
     now,
   });
   const { transcript, controller } = core;
+  // contextReport() estimates every layer; ask once per controller, not on every streamed token.
+  const contextWindow = useMemo(() => controller.contextReport().contextWindow, [controller]);
   const busy = core.busyRef.current;
   const permission = core.permissionRef.current;
   const picker = core.pickerRef.current;
@@ -104,7 +106,7 @@ export function App(props: AppProps): React.JSX.Element {
         model={core.model}
         cwd={controller.projectRoot}
         contextTokens={transcript.contextTokens}
-        contextWindow={controller.contextReport().contextWindow}
+        contextWindow={contextWindow}
         sessionId={controller.sessionId}
         width={width}
         hint={exitHint}

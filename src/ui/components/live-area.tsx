@@ -35,7 +35,7 @@ export function LiveArea({ live, width, startedAt, now }: LiveAreaProps): React.
   const thought = visibleThought(live.streamText);
   const tail = thought.split('\n').slice(-STREAM_TAIL_LINES).join('\n');
   return (
-    <Box flexDirection="column" width={width}>
+    <Box flexDirection="column" width={width} marginTop={1}>
       {tail ? (
         <Box width={width}>
           <Box width={2} flexShrink={0}>
