@@ -38,4 +38,9 @@ describe('composeSystemLayer', () => {
     expect(layer).toBe('SYSTEM\n\n# Tools\n\n## Read\n\nReads files.\n\n## Bash\n\nRuns commands.');
     expect(composeSystemLayer('SYSTEM', [])).toBe('SYSTEM');
   });
+
+  it('keeps a tool prompt that brings its own heading as is', () => {
+    const layer = composeSystemLayer('SYSTEM', [{ name: 'Bash', prompt: '## Bash\nRuns commands.' }]);
+    expect(layer).toBe('SYSTEM\n\n# Tools\n\n## Bash\nRuns commands.');
+  });
 });
