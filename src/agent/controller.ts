@@ -49,7 +49,7 @@ export interface AgentController {
 export interface SessionManager {
   current(): AgentController;
   /** `/clear`: start a fresh session in the same project. */
-  newSession(): AgentController;
+  newSession(): Promise<AgentController>;
   /** `/resume`: past sessions of this project, newest first. */
   listSessions(): Promise<SessionInfo[]>;
   resume(sessionId: string): Promise<AgentController>;

@@ -1,0 +1,104 @@
+/**
+ * The composition of one project's sessions: shared provider, tools and prompts; one CodeAgent per session,
+ * persisted through the session store. Both front ends get their controller from here.
+ */
+import type { Config } from '../config/config.js';
+import { CodeLaw } from '../context/code-law.js';
+import { composeSystemLayer, ContextBuilder } from '../context/context-builder.js';
+import { HistoryManager } from '../context/history-manager.js';
+import { createProjectFsView } from '../context/input-preprocessor.js';
+import type { Message } from '../context/message.js';
+import { loadPrompt } from '../context/prompt-loader.js';
+import { SummaryCompressor } from '../context/summary-compressor.js';
+import type { ModelProvider } from '../providers/types.js';
+import type { SessionStore, SessionWriter } from '../session/session-store.js';
+import { FileStateRecord } from '../tools/file-state.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import { TodoStore } from '../tools/todo-store.js';
+import type { Approver } from '../tools/tool-context.js';
+import { CodeAgent } from './code-agent.js';
+import type { AgentController, SessionInfo, SessionManager } from './controller.js';
+
+export interface SessionManagerDeps {
+  config: Config;
+  provider: ModelProvider;
+  registry: ToolRegistry;
+  store: SessionStore;
+  projectRoot: string;
+  ask?: Approver;
+}
+
+export type SessionStart = { kind: 'new' } | { kind: 'continue' } | { kind: 'resume'; sessionId: string };
+
+export class ProjectSessions implements SessionManager {
+  private active: CodeAgent | undefined;
+  private readonly systemLayer: string;
+  private readonly codeLaw: CodeLaw;
+
+  constructor(private readonly deps: SessionManagerDeps) {
+    this.systemLayer = composeSystemLayer(loadPrompt('system.md'), deps.registry.prompts());
+    this.codeLaw = new CodeLaw(deps.projectRoot, deps.config.codeLawMaxChars);
+  }
+
+  /** Opens the session `start` names. `continue` with no earlier session starts a new one. */
+  async open(start: SessionStart): Promise<{ controller: CodeAgent; warnings: string[] }> {
+    if (start.kind === 'new') return { controller: await this.newSession(), warnings: [] };
+    const id = start.kind === 'resume' ? start.sessionId : await this.deps.store.latest();
+    if (id === undefined) return { controller: await this.newSession(), warnings: [] };
+    const loaded = await this.deps.store.open(id);
+    return { controller: this.activate(loaded.writer, loaded.messages), warnings: loaded.warnings };
+  }
+
+  current(): AgentController {
+    if (!this.active) throw new Error('ProjectSessions.current() called before a session was opened');
+    return this.active;
+  }
+
+  async newSession(): Promise<CodeAgent> {
+    const writer = await this.deps.store.create(this.deps.config.model);
+    return this.activate(writer, []);
+  }
+
+  /** Closes the active session's file; call once when the front end exits. */
+  close(): void {
+    this.active?.close();
+    this.active = undefined;
+  }
+
+  listSessions(): Promise<SessionInfo[]> {
+    return this.deps.store.list();
+  }
+
+  async resume(sessionId: string): Promise<CodeAgent> {
+    return (await this.open({ kind: 'resume', sessionId })).controller;
+  }
+
+  private activate(writer: SessionWriter, messages: Message[]): CodeAgent {
+    const { config, provider, registry, projectRoot, ask } = this.deps;
+    this.active?.close();
+    const history = new HistoryManager({ minRetainRounds: config.minRetainRounds }, messages);
+    history.onAppend((message) => writer.appendMessage(message));
+    const summarizer = new SummaryCompressor({
+      provider,
+      model: config.summaryModel ?? config.model,
+      timeoutMs: config.summaryTimeoutMs,
+      template: loadPrompt('summary.md'),
+    });
+    const agent = new CodeAgent({
+      config,
+      provider,
+      registry,
+      history,
+      builder: new ContextBuilder({ systemPrompt: this.systemLayer, codeLaw: this.codeLaw }),
+      summarizer,
+      session: writer,
+      projectRoot,
+      fsView: createProjectFsView(projectRoot),
+      todos: new TodoStore(),
+      fileState: new FileStateRecord(),
+      ...(ask ? { ask } : {}),
+    });
+    this.active = agent;
+    return agent;
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * The state of one round in progress and what one model reply does to it: the scratchpad (full observations),
+ * the bad-action and repeated-action counters, and the messages appended to history as each step happens.
+ */
+import type { ScratchpadStep } from '../context/context-builder.js';
+import type { HistoryManager } from '../context/history-manager.js';
+import type { RoundEnd, ToolAction } from '../context/message.js';
+import { nowIso } from '../context/message.js';
+import { compressToolResult } from '../context/tool-result-compressor.js';
+import type { Usage } from '../providers/types.js';
+import { ZERO_USAGE } from '../providers/types.js';
+import type { ToolEnvelope } from '../tools/envelope.js';
+import { errorEnvelope } from '../tools/envelope.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolContext } from '../tools/tool-context.js';
+import type { AgentEvent } from './events.js';
+import { observationText } from './observation.js';
+import { actionKey, EXPECTED_FORM, parseReply } from './react-protocol.js';
+
+/** Consecutive unusable actions (unparseable, bad JSON, unknown tool) that end the turn. */
+export const MAX_INVALID_ACTIONS = 3;
+
+export interface StepServices {
+  history: HistoryManager;
+  registry: ToolRegistry;
+  toolContext: ToolContext;
+}
+
+export interface RoundOutcome {
+  reason: RoundEnd;
+  answer: string;
+  error?: { code: string; message: string };
+}
+
+export class TurnState {
+  readonly scratchpad: ScratchpadStep[] = [];
+  steps = 0;
+  usage: Usage = { ...ZERO_USAGE };
+  /** Set once the in-turn budget is tight: older scratchpad steps render compressed from then on. */
+  forceTight = false;
+  private invalidInARow = 0;
+  private lastActionKey: string | undefined;
+  private repeats = 0;
+
+  constructor(
+    readonly round: number,
+    private readonly maxRepeatedActions: number,
+  ) {}
+
+  /** Applies one model reply. Returns how the round ends, or undefined to take another step. */
+  async *applyReply(
+    raw: string,
+    usage: Usage,
+    step: number,
+    services: StepServices,
+  ): AsyncGenerator<AgentEvent, RoundOutcome | undefined> {
+    this.steps = step;
+    const parsed = parseReply(raw);
+    const { history } = services;
+    const base = { round: this.round, step, ts: nowIso(), usage };
+
+    if (parsed.kind === 'answer' && parsed.answer !== '') {
+      history.append({ role: 'assistant', content: parsed.text, metadata: { ...base, roundEnd: 'answer' } });
+      yield { type: 'assistant_step', step, thought: '', action: null, raw: parsed.text };
+      return { reason: 'answer', answer: parsed.answer };
+    }
+    if (parsed.kind === 'finish') {
+      history.append({ role: 'assistant', content: parsed.text, metadata: { ...base, roundEnd: 'finish' } });
+      yield { type: 'assistant_step', step, thought: parsed.thought, action: null, raw: parsed.text };
+      return { reason: 'finish', answer: parsed.answer };
+    }
+    if (parsed.kind === 'answer' || parsed.kind === 'invalid') {
+      const reason = parsed.kind === 'invalid' ? parsed.reason : 'the reply was empty';
+      const thought = parsed.kind === 'invalid' ? parsed.thought : '';
+      const text = parsed.text === '' ? '(empty reply)' : parsed.text;
+      history.append({ role: 'assistant', content: text, metadata: base });
+      yield { type: 'assistant_step', step, thought, action: null, raw: text };
+      const envelope = errorEnvelope('INVALID_PARAM', `Invalid action: ${reason}. ${EXPECTED_FORM}`);
+      yield* this.recordObservation(text, { tool: 'ReAct', input: {} }, envelope, step, services);
+      return this.countInvalid(reason);
+    }
+
+    const { action } = parsed;
+    const key = actionKey(action);
+    this.repeats = key === this.lastActionKey ? this.repeats + 1 : 1;
+    this.lastActionKey = key;
+    history.append({ role: 'assistant', content: parsed.text, metadata: { ...base, action } });
+    yield { type: 'assistant_step', step, thought: parsed.thought, action, raw: parsed.text };
+    if (this.repeats >= this.maxRepeatedActions) {
+      const message = `The model repeated the same action ${this.repeats} times in a row (${action.tool}); stopping.`;
+      const envelope = errorEnvelope('INVALID_PARAM', `${message} Try a different approach.`);
+      yield* this.recordObservation(parsed.text, action, envelope, step, services);
+      return { reason: 'error', answer: message, error: { code: 'REPEATED_ACTION', message } };
+    }
+
+    yield { type: 'tool_start', step, tool: action.tool, input: action.input };
+    const envelope = await services.registry.run(action.tool, action.input, services.toolContext);
+    yield* this.recordObservation(parsed.text, action, envelope, step, services);
+    if (services.toolContext.signal.aborted) return { reason: 'interrupted', answer: 'Interrupted by user.' };
+    if (services.registry.get(action.tool) === undefined) return this.countInvalid(`unknown tool "${action.tool}"`);
+    this.invalidInARow = 0;
+    return undefined;
+  }
+
+  private countInvalid(reason: string): RoundOutcome | undefined {
+    this.invalidInARow += 1;
+    if (this.invalidInARow < MAX_INVALID_ACTIONS) return undefined;
+    const message = `The model produced ${MAX_INVALID_ACTIONS} invalid actions in a row (last: ${reason}); stopping.`;
+    return { reason: 'error', answer: message, error: { code: 'INVALID_ACTIONS', message } };
+  }
+
+  private *recordObservation(
+    assistantText: string,
+    action: ToolAction,
+    envelope: ToolEnvelope,
+    step: number,
+    { history }: StepServices,
+  ): Generator<AgentEvent> {
+    const compressed = compressToolResult(action.tool, envelope);
+    history.append({
+      role: 'tool',
+      content: compressed,
+      metadata: { round: this.round, step, ts: nowIso(), toolName: action.tool, action },
+    });
+    this.scratchpad.push({ assistant: assistantText, observation: observationText(envelope), compressed });
+    yield { type: 'tool_end', step, tool: action.tool, input: action.input, result: envelope, compressed };
+  }
+}
