@@ -9,7 +9,7 @@ export type PermissionMode = (typeof PERMISSION_MODES)[number];
 /** Every tunable of mca. Layers: defaults < $MCA_HOME/config.json < <project>/.mca/config.json < env < flags. */
 export const configSchema = z
   .object({
-    model: z.string().min(1).default('claude-sonnet-4-5'),
+    model: z.string().min(1).default('claude-sonnet-5-5'),
     /** Model for archive summaries; empty means "same as model". */
     summaryModel: z.string().min(1).optional(),
     contextWindow: z.number().int().min(4_000).max(10_000_000).default(200_000),

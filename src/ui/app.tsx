@@ -18,6 +18,8 @@ import { useRepl } from './use-repl.js';
 
 export interface AppProps {
   sessions: SessionManager;
+  /** Submitted once when the REPL opens (`mca "question"`). */
+  initialPrompt?: string;
   /** Input history, oldest first (loaded by runRepl). */
   history?: readonly string[];
   /** Called with the whole history after each submit, for persistence. */
@@ -50,7 +52,7 @@ function useColumns(fixed: number | undefined): number {
 export function App(props: AppProps): React.JSX.Element {
   const now = props.now ?? Date.now;
   const width = useColumns(props.columns);
-  const core = useRepl({ sessions: props.sessions, onExit: props.onExit, now });
+  const core = useRepl({ sessions: props.sessions, onExit: props.onExit, now, initialPrompt: props.initialPrompt });
   const { input, pathSuggestions, exitHint } = useKeyHandler({
     core,
     history: props.history ?? [],

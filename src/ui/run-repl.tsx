@@ -16,6 +16,8 @@ export interface ReplOptions {
   completePath: (prefix: string) => Promise<string[]>;
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
+  /** `mca "question"`: submitted once when the REPL opens. */
+  initialPrompt?: string;
 }
 
 /** Runs the REPL until the user exits. Ink's unmount restores the terminal (raw mode off) on every path. */
@@ -27,7 +29,13 @@ export async function runRepl(options: ReplOptions): Promise<void> {
     saving = saving.then(() => saveInputHistory(options.inputHistoryPath, entries)).catch(() => undefined);
   };
   const instance = render(
-    <App sessions={options.sessions} history={history} onHistory={onHistory} completePath={options.completePath} />,
+    <App
+      sessions={options.sessions}
+      history={history}
+      onHistory={onHistory}
+      completePath={options.completePath}
+      {...(options.initialPrompt ? { initialPrompt: options.initialPrompt } : {})}
+    />,
     {
       exitOnCtrlC: false,
       patchConsole: false,

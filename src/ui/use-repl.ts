@@ -36,6 +36,8 @@ export interface ReplOptionsInternal {
   sessions: SessionManager;
   onExit?: (() => void) | undefined;
   now: () => number;
+  /** `mca "question"`: submitted once, as if typed, when the REPL opens. */
+  initialPrompt?: string | undefined;
 }
 
 function errorText(error: unknown): string {
@@ -55,7 +57,7 @@ function initialTokens(controller: AgentController): number | null {
   return last > 0 ? last : null;
 }
 
-export function useRepl({ sessions, onExit, now }: ReplOptionsInternal) {
+export function useRepl({ sessions, onExit, now, initialPrompt }: ReplOptionsInternal) {
   const app = useApp();
   const [controllerRef, setController] = useLatestState<AgentController>(() => sessions.current());
   const controller = controllerRef.current;
@@ -132,6 +134,13 @@ export function useRepl({ sessions, onExit, now }: ReplOptionsInternal) {
     },
     [controllerRef, drive],
   );
+
+  const initialSent = useRef(false);
+  useEffect(() => {
+    if (!initialPrompt || initialSent.current) return;
+    initialSent.current = true;
+    runTurn(initialPrompt);
+  }, [initialPrompt, runTurn]);
 
   const compact = useCallback(
     (focus: string | undefined) => {

@@ -1,0 +1,100 @@
+/**
+ * The composition root: turns parsed flags into a configured ProjectSessions with an open session. Every
+ * configuration failure becomes a CliError (one line, exit 2) before any session file is created.
+ */
+import { realpathSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { PermissionMode } from '../config/config.js';
+import { ConfigError, loadConfig, loadCredentials } from '../config/config.js';
+import type { Config } from '../config/config.js';
+import type { CodeAgent } from '../agent/code-agent.js';
+import { ProjectSessions } from '../agent/session-manager.js';
+import type { SessionStart } from '../agent/session-manager.js';
+import { createProvider } from '../providers/create-provider.js';
+import { SessionStore } from '../session/session-store.js';
+import { createDefaultRegistry } from '../tools/registry.js';
+import type { Approver } from '../tools/tool-context.js';
+import { CliError, EXIT_USAGE } from './exit-codes.js';
+import type { CliOptions } from './program.js';
+
+export interface Bootstrapped {
+  config: Config;
+  projectRoot: string;
+  sessions: ProjectSessions;
+  controller: CodeAgent;
+  notices: string[];
+}
+
+export function resolveProjectRoot(cwd: string | undefined): string {
+  const wanted = resolve(cwd ?? process.cwd());
+  try {
+    if (!statSync(wanted).isDirectory()) throw new CliError(`--cwd ${wanted} is not a directory`);
+    return realpathSync(wanted);
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError(`project directory ${wanted} does not exist`);
+  }
+}
+
+function hasCode(error: unknown, code: string): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
+}
+
+function sessionStart(options: CliOptions): SessionStart {
+  if (options.resume) return { kind: 'resume', sessionId: options.resume };
+  if (options.continueLast) return { kind: 'continue' };
+  return { kind: 'new' };
+}
+
+/** `ask` is the interactive approver (REPL); print mode passes none, so asking tools are denied. */
+export async function bootstrap(options: CliOptions, ask?: Approver): Promise<Bootstrapped> {
+  const projectRoot = resolveProjectRoot(options.cwd);
+  let config: Config;
+  try {
+    const flags: { model?: string; maxSteps?: number; permissionMode?: PermissionMode } = {};
+    if (options.model) flags.model = options.model;
+    if (options.maxSteps) flags.maxSteps = options.maxSteps;
+    if (options.permissionMode) flags.permissionMode = options.permissionMode;
+    config = loadConfig({ cwd: projectRoot, flags });
+  } catch (error) {
+    if (error instanceof ConfigError) throw new CliError(error.message, EXIT_USAGE);
+    throw error;
+  }
+  const credentials = loadCredentials();
+  let provider;
+  try {
+    provider = await createProvider(config, credentials);
+  } catch (error) {
+    if (hasCode(error, 'MISSING_API_KEY')) throw new CliError((error as Error).message, EXIT_USAGE);
+    throw error;
+  }
+  const store = new SessionStore(config.mcaHome, projectRoot, {
+    secrets: credentials.apiKey ? [credentials.apiKey] : [],
+  });
+  const sessions = new ProjectSessions({
+    config,
+    provider,
+    registry: createDefaultRegistry(),
+    store,
+    projectRoot,
+    ...(ask ? { ask } : {}),
+  });
+  const start = sessionStart(options);
+  const notices: string[] = [];
+  if (start.kind === 'continue' && (await store.latest()) === undefined) {
+    notices.push('no earlier session in this directory; starting a new one');
+  }
+  try {
+    const opened = await sessions.open(start);
+    notices.push(...opened.warnings);
+    return { config, projectRoot, sessions, controller: opened.controller, notices };
+  } catch (error) {
+    if (hasCode(error, 'SESSION_NOT_FOUND')) {
+      throw new CliError(`no session "${options.resume ?? ''}" in this project (mca -c continues the latest)`);
+    }
+    if (hasCode(error, 'SESSION_AMBIGUOUS')) {
+      throw new CliError(`session id "${options.resume ?? ''}" matches several sessions; give more characters`);
+    }
+    throw error;
+  }
+}

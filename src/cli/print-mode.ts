@@ -1,0 +1,93 @@
+/**
+ * `mca -p`: one turn, no questions asked. The final answer goes to stdout (or JSON / one event per line);
+ * everything else a person should know (notices, retries, compaction fallbacks, errors) goes to stderr.
+ */
+import type { AgentEvent } from '../agent/events.js';
+import type { Usage } from '../providers/types.js';
+import { ZERO_USAGE } from '../providers/types.js';
+import { bootstrap } from './bootstrap.js';
+import { CliError, EXIT_AGENT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, printError } from './exit-codes.js';
+import type { OutputFormat } from './output-format.js';
+import type { CliOptions } from './program.js';
+import { readStdinIfPiped } from './stdin.js';
+
+function snakeUsage(usage: Usage): Record<string, number> {
+  return {
+    input_tokens: usage.inputTokens,
+    output_tokens: usage.outputTokens,
+    cache_creation_input_tokens: usage.cacheCreationInputTokens,
+    cache_read_input_tokens: usage.cacheReadInputTokens,
+  };
+}
+
+/** Lines a person running a script should see on stderr in text mode. */
+function stderrLineFor(event: AgentEvent): string | undefined {
+  switch (event.type) {
+    case 'compaction_end':
+      return event.message;
+    case 'degrade':
+    case 'warning':
+      return event.message;
+    case 'retry':
+      return `${event.reason.replace(/[.\s]+$/, '')}; retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt})`;
+    default:
+      return undefined;
+  }
+}
+
+async function promptFrom(options: CliOptions): Promise<string> {
+  const piped = await readStdinIfPiped();
+  const parts = [options.prompt, piped].filter((part): part is string => part !== undefined && part.trim() !== '');
+  if (parts.length === 0) throw new CliError('-p needs a prompt: mca -p "your question" (or pipe text into it)');
+  return parts.join('\n\n');
+}
+
+export async function runPrintMode(options: CliOptions): Promise<number> {
+  const prompt = await promptFrom(options);
+  const format: OutputFormat = options.outputFormat;
+  const { controller, notices } = await bootstrap(options);
+  for (const notice of notices) printError(notice);
+
+  const abort = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts += 1;
+    if (interrupts > 1) process.exit(EXIT_INTERRUPTED);
+    abort.abort();
+  };
+  process.on('SIGINT', onSigint);
+
+  let end: Extract<AgentEvent, { type: 'turn_end' }> | undefined;
+  try {
+    for await (const event of controller.run(prompt, { signal: abort.signal })) {
+      if (format === 'stream-json') process.stdout.write(`${JSON.stringify(event)}\n`);
+      else if (format === 'text') {
+        const line = stderrLineFor(event);
+        if (line) printError(line);
+      }
+      if (event.type === 'turn_end') end = event;
+    }
+  } finally {
+    process.off('SIGINT', onSigint);
+    controller.close();
+  }
+
+  const failed = !end || end.reason === 'error' || end.reason === 'step_limit' || end.reason === 'interrupted';
+  const answer = end?.answer ?? 'the turn ended without an answer';
+  if (format === 'json') {
+    const result = {
+      result: answer,
+      session_id: controller.sessionId,
+      steps: end?.steps ?? 0,
+      usage: snakeUsage(end?.usage ?? ZERO_USAGE),
+      is_error: failed,
+      stop_reason: end?.reason ?? 'error',
+    };
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  } else if (format === 'text') {
+    if (failed) printError(answer);
+    else process.stdout.write(answer.endsWith('\n') ? answer : `${answer}\n`);
+  }
+  if (end?.reason === 'interrupted') return EXIT_INTERRUPTED;
+  return failed ? EXIT_AGENT_FAILURE : EXIT_OK;
+}

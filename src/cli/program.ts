@@ -1,0 +1,134 @@
+/**
+ * The command line: flags (DESIGN.md "Interfaces others rely on"), validation, and dispatch to print mode or
+ * the REPL. Every user error ends here as one line on stderr and exit code 2.
+ */
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { PERMISSION_MODES } from '../config/config.js';
+import type { PermissionMode } from '../config/config.js';
+import { CliError, EXIT_OK, EXIT_USAGE, printError } from './exit-codes.js';
+import { OUTPUT_FORMATS } from './output-format.js';
+import type { OutputFormat } from './output-format.js';
+import { readPackageVersion } from './version.js';
+
+export interface CliOptions {
+  prompt: string | undefined;
+  print: boolean;
+  outputFormat: OutputFormat;
+  continueLast: boolean;
+  resume: string | undefined;
+  model: string | undefined;
+  maxSteps: number | undefined;
+  cwd: string | undefined;
+  permissionMode: PermissionMode | undefined;
+}
+
+function positiveInteger(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
+  return parsed;
+}
+
+function buildCommand(): Command {
+  return new Command('mca')
+    .description('A terminal coding agent. Run it in a project directory to chat; use -p for scripts.')
+    .argument('[prompt...]', 'the question or task (with -p: run once and print the answer)')
+    .option('-p, --print', 'run once, print the final answer and exit (reads piped stdin too)')
+    .addOption(new Option('--output-format <format>', 'output of -p').choices([...OUTPUT_FORMATS]).default('text'))
+    .option('-c, --continue', 'continue the most recent session of this directory')
+    .option('-r, --resume <session-id>', 'resume a session by id')
+    .option('--model <name>', 'model to use (default: claude-sonnet-5-5, or MCA_MODEL)')
+    .option('--max-steps <n>', 'maximum agent steps per turn (default 50)', positiveInteger)
+    .option('--cwd <dir>', 'project directory (default: the current directory)')
+    .addOption(
+      new Option('--permission-mode <mode>', 'how tool permissions are decided').choices([...PERMISSION_MODES]),
+    )
+    .option(
+      '--dangerously-skip-permissions',
+      'allow every tool without asking (same as --permission-mode bypassPermissions)',
+    )
+    .version(`${readPackageVersion()} (mca)`, '-v, --version', 'print the version')
+    .helpOption('-h, --help', 'show this help')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  mca                                   start an interactive session here',
+        '  mca -p "why does npm test fail?"      answer once and exit',
+        '  git diff | mca -p "review this"       piped input is added to the prompt',
+        '  mca -c -p "now add a test"            continue the last session of this directory',
+        '',
+        'Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL, MCA_MODEL, MCA_CONTEXT_WINDOW,',
+        '  MCA_COMPRESSION_THRESHOLD, MCA_MIN_RETAIN_ROUNDS, MCA_SUMMARY_TIMEOUT_MS, MCA_MAX_STEPS, MCA_HOME.',
+        'Exit codes: 0 ok, 1 agent or API failure, 2 usage or configuration error, 130 interrupted.',
+      ].join('\n'),
+    )
+    .exitOverride()
+    .configureOutput({ writeErr: () => undefined });
+}
+
+interface RawOptions {
+  print?: boolean;
+  outputFormat: OutputFormat;
+  continue?: boolean;
+  resume?: string;
+  model?: string;
+  maxSteps?: number;
+  cwd?: string;
+  permissionMode?: PermissionMode;
+  dangerouslySkipPermissions?: boolean;
+}
+
+export function parseCliArgs(args: readonly string[]): CliOptions | { exitCode: number } {
+  const command = buildCommand();
+  command.configureOutput({ writeOut: (text) => process.stdout.write(text), writeErr: () => undefined });
+  try {
+    command.parse([...args], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return { exitCode: EXIT_OK };
+      const message = error.message.replace(/^error:\s*/i, '');
+      throw new CliError(`${message} (see mca --help)`, EXIT_USAGE);
+    }
+    throw error;
+  }
+  const raw = command.opts<RawOptions>();
+  if (raw.continue && raw.resume) throw new CliError('use either --continue or --resume, not both');
+  if (raw.dangerouslySkipPermissions && raw.permissionMode && raw.permissionMode !== 'bypassPermissions') {
+    throw new CliError('--dangerously-skip-permissions conflicts with --permission-mode ' + raw.permissionMode);
+  }
+  const words = command.args;
+  return {
+    prompt: words.length > 0 ? words.join(' ') : undefined,
+    print: raw.print === true,
+    outputFormat: raw.outputFormat,
+    continueLast: raw.continue === true,
+    resume: raw.resume,
+    model: raw.model,
+    maxSteps: raw.maxSteps,
+    cwd: raw.cwd,
+    permissionMode: raw.dangerouslySkipPermissions ? 'bypassPermissions' : raw.permissionMode,
+  };
+}
+
+/** Runs the CLI and returns the exit code. Never throws. */
+export async function runCli(args: readonly string[]): Promise<number> {
+  try {
+    const parsed = parseCliArgs(args);
+    if ('exitCode' in parsed) return parsed.exitCode;
+    if (parsed.print) {
+      const { runPrintMode } = await import('./print-mode.js');
+      return await runPrintMode(parsed);
+    }
+    const { runInteractive } = await import('./interactive.js');
+    return await runInteractive(parsed);
+  } catch (error) {
+    if (error instanceof CliError) {
+      printError(error.message);
+      return error.exitCode;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    printError(`internal error: ${message}`);
+    return 1;
+  }
+}
