@@ -15,7 +15,12 @@ import {
 } from './compaction.js';
 import { historyViolations } from './history-invariants.js';
 import { isSummary, lastRoundOf, nowIso, toRounds, type Message, type Round, type RoundEnd } from './message.js';
-import { SUMMARY_TIMEOUT_MESSAGE, summaryFailedMessage, type Summarizer } from './summary-compressor.js';
+import {
+  SUMMARY_TIMEOUT_MESSAGE,
+  summaryFailedMessage,
+  type Summarizer,
+  type SummaryOutcome,
+} from './summary-compressor.js';
 import { shouldCompact } from './token-budget.js';
 
 export type HistoryErrorCode = 'INVALID_ROUND' | 'INVALID_ORDER' | 'INVALID_HISTORY';
@@ -207,7 +212,14 @@ export class HistoryManager {
     let summary: Message | undefined;
     let next = [...this.list];
     if (plan.roundsArchived > 0) {
-      const result = await summarizer.summarize(plan.archive, { focus: options.focus, signal: options.signal });
+      const result = await summarizer
+        .summarize(plan.archive, { focus: options.focus, signal: options.signal })
+        // The Summarizer contract says "never throws"; a broken one still must not lose the session.
+        .catch((error: unknown): SummaryOutcome => ({
+          ok: false,
+          reason: 'failed',
+          detail: error instanceof Error ? error.message.split('\n')[0] || 'unknown error' : String(error),
+        }));
       const summaries = plan.retain.filter(isSummary);
       const rest = plan.retain.filter((entry) => !isSummary(entry));
       if (result.ok) {

@@ -179,6 +179,15 @@ describe('HistoryManager: compaction', () => {
     expect(roundNumbers(history.messages)).toEqual([3]);
   });
 
+  it('treats a summarizer that throws as a failure', async () => {
+    const history = new HistoryManager({ minRetainRounds: 1 }, closedRounds(1, 2));
+    const broken: Summarizer = { summarize: () => Promise.reject(new Error('socket closed\nat x')) };
+    const result = await history.compact(broken);
+    expect(result.outcome).toBe('failed');
+    expect(result.message).toBe('Summary generation failed: socket closed, keeping recent history only.');
+    expect(roundNumbers(history.messages)).toEqual([2]);
+  });
+
   it('forgets pre-compaction usage until a new call reports one, and emits a snapshot', async () => {
     const messages = [...closedRounds(1, 2), user(3), finish(3, 1, 'answer', usage(150_000))];
     const history = new HistoryManager({ minRetainRounds: 1 }, messages);
