@@ -12,6 +12,8 @@ export const READ_DEFAULT_LIMIT = 500;
 export const READ_MAX_LIMIT = 2000;
 export const READ_MAX_LINE_CHARS = 2000;
 const BINARY_SNIFF_BYTES = 8 * 1024;
+/** Above this size the line count is not computed (that would mean reading the whole file). */
+export const READ_FULL_SCAN_BYTES = 10 * 1024 * 1024;
 
 const inputSchema = z.strictObject({
   path: z.string(),
@@ -53,14 +55,18 @@ export const readTool = defineTool({
     }
 
     const last = input.start_line + input.limit - 1;
+    // Files over the size guard are read only up to the requested range: the rest is never scanned.
+    const large = info.size > READ_FULL_SCAN_BYTES;
     const lines: Array<{ n: number; text: string }> = [];
     const scan = await scanLines(absolute, {
       from: input.start_line,
-      to: last,
+      to: large ? last + 1 : last,
       maxLineBytes: READ_MAX_LINE_CHARS * 4 + 4,
       signal: ctx.signal,
       onLine: (n, text, fullBytes) => {
+        if (n > last) return false;
         lines.push({ n, text: cutLine(text, fullBytes) });
+        return true;
       },
     });
     if (scan.aborted)
@@ -81,6 +87,7 @@ export const readTool = defineTool({
     const endLine = lines.length > 0 ? (lines[lines.length - 1]?.n ?? input.start_line) : 0;
     const width = String(Math.max(endLine, 1)).length;
     const content = lines.map((line) => `${String(line.n).padStart(width)}\t${line.text}`).join('\n');
+    const countUnknown = large && scan.stopped;
     const truncated = endLine < total;
     const data: ReadData = {
       path: relative,
@@ -96,8 +103,9 @@ export const readTool = defineTool({
     const notes: string[] = [];
     if (modifiedExternally) notes.push(`Note: ${relative} was modified externally.`);
     if (total === 0) notes.push(`(${relative} is empty)`);
+    const of = countUnknown ? `a ${info.size}-byte file (line count not computed)` : String(total);
     const footer = truncated
-      ? `\n(Showing lines ${input.start_line}-${endLine} of ${total}. Use start_line=${endLine + 1} to continue.)`
+      ? `\n(Showing lines ${input.start_line}-${endLine} of ${of}. Use start_line=${endLine + 1} to continue.)`
       : '';
     const text = [...notes, content].filter((part) => part !== '').join('\n') + footer;
     // A range read is a complete answer to what was asked: status stays success; `truncated` says more exists.

@@ -22,12 +22,20 @@ function fieldsOf(tool: ToolDefinition): string[] {
   return [];
 }
 
+export class ToolRegistryError extends Error {
+  readonly code = 'DUPLICATE_TOOL' as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolRegistryError';
+  }
+}
+
 /** The tools the agent may call. `run` is the one entry point and never throws. */
 export class ToolRegistry {
   private readonly tools = new Map<string, ToolDefinition>();
 
   register(tool: ToolDefinition): this {
-    if (this.tools.has(tool.name)) throw new Error(`tool ${tool.name} is already registered`);
+    if (this.tools.has(tool.name)) throw new ToolRegistryError(`tool ${tool.name} is already registered`);
     this.tools.set(tool.name, tool);
     return this;
   }
@@ -75,7 +83,7 @@ export class ToolRegistry {
         `Invalid input for ${name}: expected a JSON object such as {"${fieldsOf(tool)[0] ?? 'field'}": ...}.`,
       );
     }
-    const parsed = tool.inputSchema.safeParse(rawInput);
+    const parsed = tool.inputSchema.safeParse(rawInput, { reportInput: true });
     if (!parsed.success) {
       return errorEnvelope('INVALID_PARAM', describeInputError(name, parsed.error, fieldsOf(tool)), {
         context: { input: rawInput },

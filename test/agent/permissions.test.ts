@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { createApprover } from '../../src/agent/permissions.js';
+import type { ApprovalDecision, ApprovalRequest } from '../../src/tools/tool-context.js';
+
+const request = (tool: string): ApprovalRequest => ({ tool, title: `${tool}(x)`, input: {} });
+
+function scriptedAsk(...answers: ApprovalDecision[]) {
+  const asked: string[] = [];
+  const ask = async (req: ApprovalRequest): Promise<ApprovalDecision> => {
+    asked.push(req.tool);
+    const answer = answers.shift();
+    if (!answer) throw new Error('asked more often than scripted');
+    return answer;
+  };
+  return { ask, asked };
+}
+
+describe('createApprover', () => {
+  it('bypassPermissions allows everything without asking', async () => {
+    const { ask, asked } = scriptedAsk();
+    const approve = createApprover({ mode: 'bypassPermissions', ask });
+    for (const tool of ['Bash', 'Write', 'Edit', 'MultiEdit'])
+      expect(await approve(request(tool))).toEqual({ approved: true });
+    expect(asked).toEqual([]);
+  });
+
+  it('acceptEdits allows Write, Edit and MultiEdit but asks for Bash', async () => {
+    const { ask, asked } = scriptedAsk({ approved: false, reason: 'no shell' });
+    const approve = createApprover({ mode: 'acceptEdits', ask });
+    for (const tool of ['Write', 'Edit', 'MultiEdit']) expect((await approve(request(tool))).approved).toBe(true);
+    expect(await approve(request('Bash'))).toEqual({ approved: false, reason: 'no shell' });
+    expect(asked).toEqual(['Bash']);
+  });
+
+  it('default asks for every tool and passes the answer through', async () => {
+    const { ask, asked } = scriptedAsk({ approved: true }, { approved: false, reason: 'wrong file' });
+    const approve = createApprover({ mode: 'default', ask });
+    expect(await approve(request('Edit'))).toEqual({ approved: true });
+    expect(await approve(request('Edit'))).toEqual({ approved: false, reason: 'wrong file' });
+    expect(asked).toEqual(['Edit', 'Edit']);
+  });
+
+  it('remembers "yes for this session" per tool', async () => {
+    const { ask, asked } = scriptedAsk({ approved: true, remember: true }, { approved: true });
+    const approve = createApprover({ mode: 'default', ask });
+    await approve(request('Bash'));
+    await approve(request('Bash'));
+    await approve(request('Bash'));
+    expect(asked).toEqual(['Bash']);
+    await approve(request('Write'));
+    expect(asked).toEqual(['Bash', 'Write']);
+  });
+
+  it('allowForSession allows a tool from then on', async () => {
+    const { ask, asked } = scriptedAsk();
+    const approve = createApprover({ mode: 'default', ask });
+    approve.allowForSession('Write');
+    expect((await approve(request('Write'))).approved).toBe(true);
+    expect(asked).toEqual([]);
+  });
+
+  it('denies when nobody can answer, naming the flags that would allow it', async () => {
+    const approve = createApprover({ mode: 'default' });
+    const bash = await approve(request('Bash'));
+    expect(bash.approved).toBe(false);
+    if (!bash.approved) {
+      expect(bash.reason).toContain('--permission-mode');
+      expect(bash.reason).toContain('--dangerously-skip-permissions');
+    }
+    const edit = await approve(request('Edit'));
+    if (!edit.approved) expect(edit.reason).toContain('--permission-mode acceptEdits');
+    expect(edit.approved).toBe(false);
+    const acceptEdits = createApprover({ mode: 'acceptEdits' });
+    expect((await acceptEdits(request('Edit'))).approved).toBe(true);
+    expect((await acceptEdits(request('Bash'))).approved).toBe(false);
+  });
+
+  it('turns a failing prompt into a denial', async () => {
+    const approve = createApprover({ mode: 'default', ask: async () => Promise.reject(new Error('tty closed')) });
+    expect(await approve(request('Bash'))).toEqual({
+      approved: false,
+      reason: 'the permission prompt failed: tty closed',
+    });
+  });
+});

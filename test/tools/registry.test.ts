@@ -1,0 +1,104 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineTool } from '../../src/tools/define-tool.js';
+import { successEnvelope } from '../../src/tools/envelope.js';
+import { createDefaultRegistry, ToolRegistry } from '../../src/tools/registry.js';
+import { makeContext, makeProject, type TestProject } from './helpers.js';
+
+const NINE = ['LS', 'Glob', 'Grep', 'Read', 'Write', 'Edit', 'MultiEdit', 'Bash', 'TodoWrite'];
+let project: TestProject;
+
+beforeEach(async () => {
+  project = await makeProject({ 'a.txt': 'hello\n' });
+});
+afterEach(() => project.cleanup());
+
+const boom = defineTool({
+  name: 'Boom',
+  promptFile: 'Read.md',
+  inputSchema: z.strictObject({ n: z.number().int().min(1) }),
+  readOnly: true,
+  async run() {
+    throw new Error('kaboom');
+  },
+});
+
+describe('ToolRegistry', () => {
+  it('registers all nine tools with their prompts, read-only flags and names', () => {
+    const registry = createDefaultRegistry();
+    expect(registry.names()).toEqual(NINE);
+    expect(NINE.filter((name) => registry.isReadOnly(name))).toEqual(['LS', 'Glob', 'Grep', 'Read']);
+    const prompts = registry.prompts();
+    expect(prompts.map((entry) => entry.name)).toEqual(NINE);
+    for (const { name, prompt } of prompts) {
+      expect(prompt.startsWith(`## ${name}`), name).toBe(true);
+      expect(prompt, name).toContain(`Action: ${name}[{`);
+    }
+    expect(registry.get('Read')?.name).toBe('Read');
+    expect(registry.get('Nope')).toBeUndefined();
+    expect(registry.isReadOnly('Nope')).toBe(false);
+  });
+
+  it('turns a throwing tool into INTERNAL_ERROR and fills durationMs', async () => {
+    const registry = new ToolRegistry().register(boom);
+    const result = await registry.run('Boom', { n: 1 }, makeContext(project.root));
+    expect(result.status).toBe('error');
+    expect(result.error?.code).toBe('INTERNAL_ERROR');
+    expect(result.error?.message).toContain('kaboom');
+    expect(result.stats.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('names each bad field and what was expected', async () => {
+    const registry = createDefaultRegistry();
+    const ctx = makeContext(project.root);
+    const missing = await registry.run('Read', { limit: 'ten' }, ctx);
+    expect(missing.error?.code).toBe('INVALID_PARAM');
+    expect(missing.error?.message).toContain('"path" is required');
+    expect(missing.error?.message).toContain('"limit" must be number');
+    const tooBig = await registry.run('Read', { path: 'a.txt', limit: 5000 }, ctx);
+    expect(tooBig.error?.message).toMatch(/"limit" is too big/);
+    const unknown = await registry.run('Read', { file_path: 'a.txt' }, ctx);
+    expect(unknown.error?.message).toContain('unknown field "file_path"');
+    expect(unknown.error?.message).toContain('Allowed fields: path, start_line, limit');
+    const nested = await registry.run('MultiEdit', { path: 'a.txt', edits: [{ old_string: 'a' }] }, ctx);
+    expect(nested.error?.message).toContain('"edits[0].new_string" is required');
+    const enumError = await registry.run('TodoWrite', { todos: [{ content: 'x', status: 'doing' }] }, ctx);
+    expect(enumError.error?.message).toContain('"todos[0].status" must be one of "pending"');
+    const notObject = await registry.run('Read', 'a.txt', ctx);
+    expect(notObject.error?.message).toContain('expected a JSON object');
+  });
+
+  it('lists the available tools for an unknown tool', async () => {
+    const result = await createDefaultRegistry().run('Cat', {}, makeContext(project.root));
+    expect(result.error?.code).toBe('INVALID_PARAM');
+    expect(result.error?.message).toContain('Unknown tool "Cat"');
+    expect(result.error?.message).toContain(NINE.join(', '));
+  });
+
+  it('returns an interrupted error envelope when the signal is already aborted', async () => {
+    const ctx = makeContext(project.root);
+    ctx.controller.abort();
+    const result = await createDefaultRegistry().run('Read', { path: 'a.txt' }, ctx);
+    expect(result.status).toBe('error');
+    expect(result.data).toMatchObject({ interrupted: true });
+  });
+
+  it('refuses to register the same name twice', () => {
+    const registry = new ToolRegistry().register(boom);
+    expect(() => registry.register(boom)).toThrow(/already registered/);
+  });
+
+  it('runs a well-formed call with defaults applied', async () => {
+    const echo = defineTool({
+      name: 'Echo',
+      promptFile: 'Read.md',
+      inputSchema: z.strictObject({ word: z.string(), times: z.number().default(2) }),
+      readOnly: true,
+      async run(input) {
+        return successEnvelope({ out: input.word.repeat(input.times) }, 'ok');
+      },
+    });
+    const result = await new ToolRegistry().register(echo).run('Echo', { word: 'ab' }, makeContext(project.root));
+    expect(result.data).toEqual({ out: 'abab' });
+  });
+});
