@@ -23,6 +23,8 @@ export const configSchema = z
     /** The same action repeated this many times in a row ends the turn. */
     maxRepeatedActions: z.number().int().min(2).max(100).default(4),
     maxRetries: z.number().int().min(0).max(20).default(4),
+    /** First wait before retrying a failed model call; doubles each retry (server retry-after wins). */
+    retryBaseDelayMs: z.number().int().min(0).max(60_000).default(1_000),
     codeLawMaxChars: z.number().int().min(100).default(40_000),
     permissionMode: z.enum(PERMISSION_MODES).default('default'),
     baseUrl: z.string().url().optional(),
@@ -56,6 +58,7 @@ const ENV_KEYS: ReadonlyArray<[string, keyof Config, 'string' | 'number']> = [
   ['MCA_MAX_STEPS', 'maxSteps', 'number'],
   ['MCA_STREAM_IDLE_TIMEOUT_MS', 'streamIdleTimeoutMs', 'number'],
   ['MCA_MAX_RETRIES', 'maxRetries', 'number'],
+  ['MCA_RETRY_BASE_MS', 'retryBaseDelayMs', 'number'],
   ['MCA_PERMISSION_MODE', 'permissionMode', 'string'],
   ['ANTHROPIC_BASE_URL', 'baseUrl', 'string'],
 ];

@@ -37,6 +37,6 @@ export async function createProvider(
     maxRetries: config.maxRetries,
     streamIdleTimeoutMs: config.streamIdleTimeoutMs,
     ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(options.backoff ? { backoff: options.backoff } : {}),
+    backoff: { baseDelayMs: config.retryBaseDelayMs, ...options.backoff },
   });
 }
