@@ -13,7 +13,7 @@ export async function requestApproval(ctx: ToolContext, request: ApprovalRequest
     decision = { approved: false as const, reason: `the permission prompt failed: ${(error as Error).message}` };
   }
   if (decision.approved) return undefined;
-  const reason = decision.reason?.trim();
+  const reason = decision.reason?.trim().replace(/[.\s]+$/, '');
   const because = reason ? ` Reason: ${reason}.` : '';
   return errorEnvelope(
     'PERMISSION_DENIED',

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineTool, type ToolDefinition } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import { grepWithJs } from './grep-js.js';
-import { GREP_MAX_RESULTS, MatchCollector } from './grep-matches.js';
+import { GREP_MAX_RESULTS, GREP_MAX_SCANNED, MatchCollector } from './grep-matches.js';
 import { findRipgrep, grepWithRipgrep, type GrepSearch } from './grep-ripgrep.js';
 import { toolResult } from './results.js';
 import type { GrepData, GrepMatch } from './tool-data.js';
@@ -34,7 +34,7 @@ function chooseEngine(choice: GrepEngineChoice): GrepEngineChoice {
 function render(data: GrepData): string {
   if (data.total === 0) return `No matches for /${data.pattern}/ in ${data.path}.`;
   const lines = [
-    `${data.total} matching line${data.total === 1 ? '' : 's'} for /${data.pattern}/ in ${data.path}` +
+    `${data.total >= GREP_MAX_SCANNED ? `${data.total}+ (search stopped)` : data.total} matching line${data.total === 1 ? '' : 's'} for /${data.pattern}/ in ${data.path}` +
       (data.truncated ? ` (showing the first ${data.matches.length}; narrow path, include or pattern):` : ':'),
   ];
   let current: string | undefined;

@@ -79,6 +79,14 @@ describe('Bash', () => {
     expect(await isAlive(pid)).toBe(false);
   });
 
+  it('returns when the shell exits even if a background job keeps stdout open', async () => {
+    const result = await bash({ command: 'sleep 30 & echo $!' });
+    expect(result.status).toBe('success');
+    const pid = Number(dataOf<BashData>(result).stdout.trim());
+    expect(await isAlive(pid)).toBe(true);
+    process.kill(pid, 'SIGKILL');
+  });
+
   it('caps each stream, keeping head and tail around a truncation marker', async () => {
     const result = await bash({ command: 'seq 1 20000; seq 1 10 >&2' });
     const data = dataOf<BashData>(result);

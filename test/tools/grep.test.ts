@@ -121,6 +121,14 @@ describe('Grep', () => {
     }
   });
 
+  it('returns exactly 200 matches as success, not truncated', async () => {
+    const { withRg, withJs } = await both({ pattern: '^needle 1?\\d?\\d$', path: 'many' });
+    for (const result of [withRg, withJs]) {
+      expect(result.status).toBe('success');
+      expect(result.data).toMatchObject({ total: 200, truncated: false });
+    }
+  });
+
   it('reports an invalid regex as INVALID_PARAM in both engines', async () => {
     const { withRg, withJs } = await both({ pattern: 'foo(' });
     expect(withRg.error?.code).toBe('INVALID_PARAM');
