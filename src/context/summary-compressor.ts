@@ -29,7 +29,7 @@ export function summaryFailedMessage(why: string): string {
   return `Summary generation failed: ${why}, keeping recent history only.`;
 }
 
-const SUMMARY_SYSTEM =
+export const SUMMARY_SYSTEM =
   'You archive finished parts of a coding session for a coding agent called mca. ' +
   'You answer with the requested Markdown summary only.';
 

@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { SUMMARY_SYSTEM } from '../../src/context/summary-compressor.js';
+import type { ModelRequest } from '../../src/providers/types.js';
+import { createHarness, lastTurnEnd, userText } from '../helpers/agent-harness.js';
+import { fail, finish } from '../helpers/scripted-provider.js';
+import type { ScriptedPlainStep, ScriptedStep } from '../helpers/scripted-provider.js';
+
+const SUMMARY = '## 📌 Archived Session Summary\n*(Contains context from a to b)*\n\nRounds about topic-0 and topic-1.';
+const HEAVY = { inputTokens: 150_000, cacheReadInputTokens: 20_000, cacheCreationInputTokens: 0, outputTokens: 50 };
+
+function isSummaryRequest(request: ModelRequest): boolean {
+  return request.system[0]?.text === SUMMARY_SYSTEM;
+}
+
+/** Agent turns answer "done N" with heavy usage; summary requests answer with `summary` (a step or a function). */
+function script(turns: number, summary: ScriptedPlainStep): ScriptedStep[] {
+  let turn = 0;
+  const step: ScriptedStep = (request) => {
+    if (isSummaryRequest(request)) return summary;
+    turn += 1;
+    return { ...finish(`done ${turn}`), usage: HEAVY };
+  };
+  return Array.from({ length: turns + 2 }, () => step);
+}
+
+describe('CodeAgent: compaction', () => {
+  it('archives old rounds into a summary once usage crosses the threshold, keeping the newest rounds verbatim', async () => {
+    const h = await createHarness(script(6, { text: SUMMARY }), { env: { MCA_MIN_RETAIN_ROUNDS: '2' } });
+    for (let index = 0; index < 4; index += 1) await h.turn(`topic-${index}`);
+    const summaryCalls = h.provider.requests.filter(isSummaryRequest);
+    expect(summaryCalls.length).toBeGreaterThanOrEqual(1);
+    const firstSummary = userText(summaryCalls[0]);
+    expect(firstSummary).toContain('topic-0');
+
+    const last = userText(h.provider.requests.at(-1));
+    expect(last).toContain('[system] ## 📌 Archived Session Summary');
+    expect(last).not.toContain('[user] topic-0');
+    expect(last).toContain('[user] topic-2'); // retained closed rounds stay verbatim
+    expect(last).toContain('# Current request\n\ntopic-3');
+    const roles = h.agent.history().map((message) => message.role);
+    expect(roles[0]).toBe('summary');
+  });
+
+  it('never sends an earlier summary to be summarized again', async () => {
+    const h = await createHarness(script(10, { text: SUMMARY }), { env: { MCA_MIN_RETAIN_ROUNDS: '1' } });
+    for (let index = 0; index < 6; index += 1) await h.turn(`topic-${index}`);
+    const summaryCalls = h.provider.requests.filter(isSummaryRequest);
+    expect(summaryCalls.length).toBeGreaterThanOrEqual(2);
+    for (const call of summaryCalls) expect(userText(call)).not.toContain('[system] ## 📌');
+    const summaries = h.agent.history().filter((message) => message.role === 'summary');
+    expect(summaries.length).toBe(summaryCalls.length);
+  });
+
+  it('falls back with the exact message when the summary times out, and the turn still completes', async () => {
+    const h = await createHarness(script(4, { hang: true }), {
+      env: { MCA_MIN_RETAIN_ROUNDS: '1', MCA_SUMMARY_TIMEOUT_MS: '100' },
+    });
+    await h.turn('topic-0');
+    await h.turn('topic-1');
+    const events = await h.turn('topic-2');
+    const end = events.find((event) => event.type === 'compaction_end');
+    expect(end).toMatchObject({
+      outcome: 'timeout',
+      message: 'Summary generation timed out, keeping recent history only.',
+    });
+    expect(lastTurnEnd(events)).toMatchObject({ reason: 'finish' });
+    expect(userText(h.provider.requests.at(-1))).not.toContain('[user] topic-0');
+  });
+
+  it('reports an empty summary as a failure and drops the archived part', async () => {
+    const h = await createHarness(script(4, { text: '   ' }), { env: { MCA_MIN_RETAIN_ROUNDS: '1' } });
+    await h.turn('topic-0');
+    await h.turn('topic-1');
+    const events = await h.turn('topic-2');
+    const end = events.find((event) => event.type === 'compaction_end');
+    expect(end?.type === 'compaction_end' && end.message).toMatch(
+      /^Summary generation failed: .+, keeping recent history only\.$/,
+    );
+  });
+
+  it('does not compact again right after a compaction (stale usage is forgotten)', async () => {
+    const h = await createHarness(script(6, { text: SUMMARY }), { env: { MCA_MIN_RETAIN_ROUNDS: '2' } });
+    for (let index = 0; index < 4; index += 1) await h.turn(`topic-${index}`);
+    const before = h.provider.requests.filter(isSummaryRequest).length;
+    // The last turn reported heavy usage again, so exactly one more compaction may happen, not one per step.
+    const events = await h.turn('topic-4');
+    expect(events.filter((event) => event.type === 'compaction_start').length).toBeLessThanOrEqual(1);
+    expect(h.provider.requests.filter(isSummaryRequest).length).toBeLessThanOrEqual(before + 1);
+  });
+
+  it('compacts in an emergency when the API says the prompt is too long, then retries once', async () => {
+    let agentCalls = 0;
+    const step: ScriptedStep = (request) => {
+      if (isSummaryRequest(request)) return { text: SUMMARY };
+      agentCalls += 1;
+      if (agentCalls === 4) return fail('context_too_long', 'prompt is too long: 210000 tokens > 200000 maximum');
+      return finish(`done ${agentCalls}`);
+    };
+    const h = await createHarness(
+      Array.from({ length: 8 }, () => step),
+      { env: { MCA_MIN_RETAIN_ROUNDS: '1' } },
+    );
+    for (let index = 0; index < 3; index += 1) await h.turn(`topic-${index}`);
+    const events = await h.turn('topic-3');
+    expect(events.find((event) => event.type === 'compaction_start')).toMatchObject({ reason: 'emergency' });
+    expect(lastTurnEnd(events)).toMatchObject({ reason: 'finish', answer: 'done 5' });
+  });
+
+  it('continues the usage count across a reopened session (-c)', async () => {
+    const light = finish('light');
+    const heavy = { ...finish('heavy'), usage: HEAVY };
+    const h = await createHarness([light, heavy, { text: SUMMARY }, finish('after')], {
+      env: { MCA_MIN_RETAIN_ROUNDS: '1' },
+    });
+    await h.turn('topic-0');
+    await h.turn('topic-1');
+    await h.reopen();
+    expect(h.agent.contextReport().lastUsage).toBe(170_050);
+    const events = await h.turn('topic-2');
+    expect(events.find((event) => event.type === 'compaction_end')).toMatchObject({ outcome: 'summary' });
+    expect(isSummaryRequest(h.provider.requests[2] as ModelRequest)).toBe(true);
+  });
+
+  it('manual /compact passes the focus text into the summary request', async () => {
+    const h = await createHarness(script(3, { text: SUMMARY }), { env: { MCA_MIN_RETAIN_ROUNDS: '1' } });
+    await h.turn('topic-0');
+    await h.turn('topic-1');
+    const events: string[] = [];
+    for await (const event of h.agent.compact({
+      focus: 'keep the API decisions',
+      signal: new AbortController().signal,
+    })) {
+      events.push(event.type);
+    }
+    expect(events).toEqual(['compaction_start', 'compaction_end']);
+    expect(userText(h.provider.requests.filter(isSummaryRequest)[0])).toContain('keep the API decisions');
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * An in-process mca for loop tests: real tools, context engine and session store in a temp project, with a
+ * ScriptedProvider in place of the model.
+ */
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { CodeAgent } from '../../src/agent/code-agent.js';
+import type { AgentEvent } from '../../src/agent/events.js';
+import { ProjectSessions } from '../../src/agent/session-manager.js';
+import type { SessionStart } from '../../src/agent/session-manager.js';
+import { loadConfig } from '../../src/config/config.js';
+import type { Config } from '../../src/config/config.js';
+import type { ModelRequest } from '../../src/providers/types.js';
+import { SessionStore } from '../../src/session/session-store.js';
+import { createDefaultRegistry } from '../../src/tools/registry.js';
+import type { Approver } from '../../src/tools/tool-context.js';
+import { ScriptedProvider } from './scripted-provider.js';
+import type { ScriptedStep } from './scripted-provider.js';
+
+export interface Harness {
+  projectRoot: string;
+  mcaHome: string;
+  config: Config;
+  provider: ScriptedProvider;
+  store: SessionStore;
+  sessions: ProjectSessions;
+  agent: CodeAgent;
+  /** Runs one turn to its end and returns every event. */
+  turn(input: string, signal?: AbortSignal): Promise<AgentEvent[]>;
+  /** Re-opens the session from disk, as `mca -c` would. */
+  reopen(start?: SessionStart): Promise<CodeAgent>;
+  write(relativePath: string, content: string): void;
+}
+
+export function userText(request: ModelRequest | undefined): string {
+  return (request?.user ?? []).map((segment) => segment.text).join('\n');
+}
+
+export function systemText(request: ModelRequest | undefined): string {
+  return (request?.system ?? []).map((segment) => segment.text).join('\n');
+}
+
+export async function drain(events: AsyncGenerator<AgentEvent>): Promise<AgentEvent[]> {
+  const seen: AgentEvent[] = [];
+  for await (const event of events) seen.push(event);
+  return seen;
+}
+
+export function lastTurnEnd(events: AgentEvent[]): Extract<AgentEvent, { type: 'turn_end' }> {
+  const end = events.findLast((event) => event.type === 'turn_end');
+  if (!end || end.type !== 'turn_end') throw new Error('no turn_end event');
+  return end;
+}
+
+export async function createHarness(
+  steps: ScriptedStep[],
+  options: { env?: Record<string, string>; files?: Record<string, string>; ask?: Approver } = {},
+): Promise<Harness> {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), 'mca-agent-')));
+  const projectRoot = join(base, 'project');
+  const mcaHome = join(base, 'home');
+  mkdirSync(projectRoot);
+  const write = (relativePath: string, content: string) => {
+    const target = join(projectRoot, relativePath);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, content);
+  };
+  for (const [path, content] of Object.entries(options.files ?? {})) write(path, content);
+  const config = loadConfig({
+    cwd: projectRoot,
+    env: { MCA_HOME: mcaHome, MCA_PERMISSION_MODE: 'bypassPermissions', ...options.env },
+  });
+  const provider = new ScriptedProvider(steps);
+  const store = new SessionStore(mcaHome, projectRoot);
+  const sessions = new ProjectSessions({
+    config,
+    provider,
+    registry: createDefaultRegistry(),
+    store,
+    projectRoot,
+    ...(options.ask ? { ask: options.ask } : {}),
+  });
+  const harness: Harness = {
+    projectRoot,
+    mcaHome,
+    config,
+    provider,
+    store,
+    sessions,
+    agent: (await sessions.open({ kind: 'new' })).controller,
+    turn: (input, signal) => drain(harness.agent.run(input, { signal: signal ?? new AbortController().signal })),
+    reopen: async (start = { kind: 'continue' }) => {
+      harness.agent.close();
+      harness.agent = (await sessions.open(start)).controller;
+      return harness.agent;
+    },
+    write,
+  };
+  return harness;
+}
