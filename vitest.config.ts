@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     environment: 'node',
-    testTimeout: 20_000,
+    testTimeout: 60_000,
     hookTimeout: 30_000,
     // e2e tests drive the built binary and tmux; they share ports and terminals poorly under heavy parallelism.
     maxWorkers: 2,

@@ -16,6 +16,7 @@ import { FileStateRecord } from '../tools/file-state.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { TodoStore } from '../tools/todo-store.js';
 import type { Approver } from '../tools/tool-context.js';
+import type { TodoItem } from '../tools/tool-data.js';
 import { CodeAgent } from './code-agent.js';
 import type { AgentController, SessionInfo, SessionManager } from './controller.js';
 
@@ -26,6 +27,26 @@ export interface SessionManagerDeps {
   store: SessionStore;
   projectRoot: string;
   ask?: Approver;
+}
+
+/**
+ * A resumed session gets back the todo list its last successful TodoWrite set, so the recap and `/todos`
+ * continue where they were.
+ */
+export function todosFromHistory(messages: readonly Message[]): TodoItem[] {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index];
+    if (message?.role !== 'tool' || message.metadata.toolName !== 'TodoWrite') continue;
+    let status: unknown;
+    try {
+      status = (JSON.parse(message.content) as { status?: unknown }).status;
+    } catch {
+      continue;
+    }
+    const input = message.metadata.action?.input as { todos?: unknown } | undefined;
+    if (status === 'success' && Array.isArray(input?.todos)) return input.todos as TodoItem[];
+  }
+  return [];
 }
 
 export type SessionStart = { kind: 'new' } | { kind: 'continue' } | { kind: 'resume'; sessionId: string };
@@ -77,6 +98,8 @@ export class ProjectSessions implements SessionManager {
     const { config, provider, registry, projectRoot, ask } = this.deps;
     this.active?.close();
     const history = new HistoryManager({ minRetainRounds: config.minRetainRounds }, messages);
+    const todos = new TodoStore();
+    todos.set(todosFromHistory(messages));
     history.onAppend((message) => writer.appendMessage(message));
     const summarizer = new SummaryCompressor({
       provider,
@@ -94,7 +117,7 @@ export class ProjectSessions implements SessionManager {
       session: writer,
       projectRoot,
       fsView: createProjectFsView(projectRoot),
-      todos: new TodoStore(),
+      todos,
       fileState: new FileStateRecord(),
       ...(ask ? { ask } : {}),
     });

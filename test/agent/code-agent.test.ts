@@ -150,3 +150,18 @@ describe('CodeAgent: interrupts and crashes', () => {
     expect(userText(h.provider.requests[0])).toContain('[user] half done');
   });
 });
+
+describe('CodeAgent: sessions', () => {
+  it('restores the todo list when a session is continued', async () => {
+    const todos = [
+      { content: 'write parser', status: 'completed' },
+      { content: 'write tests', status: 'in_progress' },
+    ];
+    const h = await createHarness([act('TodoWrite', { todos }), finish('planned'), finish('next')]);
+    await h.turn('plan it');
+    const agent = await h.reopen();
+    expect(agent.todos()).toEqual(todos);
+    await h.turn('go on');
+    expect(userText(h.provider.requests.at(-1))).toContain('[1/2] done · now: write tests');
+  });
+});
