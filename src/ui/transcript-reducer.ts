@@ -97,6 +97,10 @@ function flushPendingThought(state: TranscriptState): TranscriptState {
   return append(withLive(state, { pendingThought: '' }), { kind: 'thought', text: pending });
 }
 
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
 function compactionNotice(event: Extract<AgentEvent, { type: 'compaction_end' }>): TranscriptEntry {
   switch (event.outcome) {
     case 'summary':
@@ -105,7 +109,7 @@ function compactionNotice(event: Extract<AgentEvent, { type: 'compaction_end' }>
         tone: 'success',
         text:
           `✻ Conversation compacted: ${formatTokens(event.tokensBefore)} → ${formatTokens(event.tokensAfter)} tokens` +
-          ` · ${event.roundsKept} rounds kept · ${event.roundsArchived} archived`,
+          ` · ${plural(event.roundsKept, 'round')} kept · ${event.roundsArchived} archived`,
       };
     case 'nothing_to_compact':
       return { kind: 'notice', tone: 'dim', text: 'Nothing to compact yet.' };
@@ -152,12 +156,17 @@ function endTurn(state: TranscriptState, event: Extract<AgentEvent, { type: 'tur
   return { ...append(state, ...entries), live: IDLE_LIVE };
 }
 
+/** The agent reports mentions as displayed in its reminder (`@src/a.ts`, `@"a b.md"`); a bare path gets the `@`. */
+function mentionLabel(mention: string): string {
+  return mention.startsWith('@') ? mention : `@${mention}`;
+}
+
 function reduceEvent(state: TranscriptState, event: AgentEvent): TranscriptState {
   switch (event.type) {
     case 'turn_start': {
       const started = withLive(state, { ...IDLE_LIVE, running: true });
       if (event.mentions.length === 0) return started;
-      const text = `Mentioned ${event.mentions.map((path) => `@${path}`).join(', ')}`;
+      const text = `Mentioned ${event.mentions.map(mentionLabel).join(', ')}`;
       return append(started, { kind: 'notice', tone: 'dim', text });
     }
     case 'step_start':
