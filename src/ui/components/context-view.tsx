@@ -41,7 +41,8 @@ function percentOf(tokens: number, window: number): string {
 /** `/context`: one bar per prompt layer with tokens and % of the window, then free space and last usage. */
 export function ContextView({ report, width }: ContextViewProps): React.JSX.Element {
   const rows = contextRows(report);
-  const labelWidth = Math.min(18, Math.max(...rows.map((row) => row.label.length)));
+  // Labels end with the layer name ("(L1)"), so they get the room they need, up to 40% of the line.
+  const labelWidth = Math.min(Math.max(12, Math.floor(width * 0.4)), Math.max(...rows.map((row) => row.label.length)));
   const numbers = 18; // " 123,456 tok  12%"
   const barWidth = Math.max(6, width - labelWidth - numbers - 2);
   const window = report.contextWindow;
