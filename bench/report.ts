@@ -86,7 +86,8 @@ export function renderReport(results: BenchResults): string {
   const sections: string[] = [
     '# mca benchmarks',
     `Latest run: **${results.date}** · \`${results.command}\` · ${results.durationS.toFixed(0)} s\n\n` +
-      `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GB RAM, ${machine.os}, Node ${machine.node}.\n\n` +
+      `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GB RAM, ${machine.os}, Node ${machine.node}; ` +
+      `1-minute load average at start: ${machine.load} (other work shares this machine; timings are noisy when it is high).\n\n` +
       'This file is rewritten by `npm run bench` (`-- --quick` for a short run, `-- --only replay,scaling,startup,tools`). ' +
       'Targets are what we aim for; figures are what this run measured. Nothing here is tuned by hand.',
     '## Targets',

@@ -1,7 +1,7 @@
 /**
  * Start-up bench: `mca --version`, `mca --help`, and a one-step `mca -p` task against the loopback fake
  * Anthropic server (test/helpers/fake-anthropic-server.ts), next to `node -e 0` in the same run. Each command is
- * spawned `runs` times (after one warm-up); medians are reported.
+ * spawned `runs` times (after one warm-up round), round-robin with `node -e 0`; medians are reported.
  *
  * - Time to first request: from spawn until the fake server has read the POST /v1/messages body.
  * - Peak RSS of `-p`: `/usr/bin/time -v` "Maximum resident set size" when that binary exists; otherwise the
@@ -84,11 +84,19 @@ function run(
   });
 }
 
-async function medianOf(runs: number, once: () => Promise<RunOutcome>): Promise<number> {
-  await once();
-  const samples: number[] = [];
-  for (let index = 0; index < runs; index += 1) samples.push((await once()).wallMs);
-  return median(samples);
+/**
+ * Runs several commands round-robin (one warm-up round, then `runs` rounds) so that background load hits each
+ * of them alike; returns the median wall time of each.
+ */
+async function interleavedMedians(runs: number, commands: ReadonlyArray<() => Promise<RunOutcome>>): Promise<number[]> {
+  const samples: number[][] = commands.map(() => []);
+  for (let round = 0; round <= runs; round += 1) {
+    for (const [index, once] of commands.entries()) {
+      const outcome = await once();
+      if (round > 0) samples[index]?.push(outcome.wallMs);
+    }
+  }
+  return samples.map((values) => median(values));
 }
 
 export async function runStartupBench(options: { runs: number; mainJs: string }): Promise<StartupResult> {
@@ -117,9 +125,11 @@ export async function runStartupBench(options: { runs: number; mainJs: string })
       MCA_HOME: home,
       NO_COLOR: '1',
     };
-    const nodeMs = await medianOf(options.runs, () => run(node, ['-e', '0'], {}));
-    const versionMs = await medianOf(options.runs, () => run(node, [options.mainJs, '--version'], { env }));
-    const helpMs = await medianOf(options.runs, () => run(node, [options.mainJs, '--help'], { env }));
+    const [nodeMs = NaN, versionMs = NaN, helpMs = NaN] = await interleavedMedians(options.runs, [
+      () => run(node, ['-e', '0'], {}),
+      () => run(node, [options.mainJs, '--version'], { env }),
+      () => run(node, [options.mainJs, '--help'], { env }),
+    ]);
     const first: number[] = [];
     const total: number[] = [];
     const rss: number[] = [];

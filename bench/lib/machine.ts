@@ -1,4 +1,4 @@
-import { cpus, platform, release, totalmem } from 'node:os';
+import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 
 export interface Machine {
   cpu: string;
@@ -6,6 +6,8 @@ export interface Machine {
   memoryGb: number;
   node: string;
   os: string;
+  /** 1-minute load average when the run started: timings on a loaded machine are noisy. */
+  load: number;
 }
 
 export function machine(): Machine {
@@ -16,5 +18,6 @@ export function machine(): Machine {
     memoryGb: Math.round((totalmem() / 1024 ** 3) * 10) / 10,
     node: process.version,
     os: `${platform()} ${release()}`,
+    load: Math.round((loadavg()[0] ?? 0) * 10) / 10,
   };
 }

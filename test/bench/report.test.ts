@@ -55,7 +55,7 @@ describe('scaling', () => {
 describe('targets', () => {
   const results: BenchResults = {
     date: '2026-01-01T00:00:00Z',
-    machine: { cpu: 'cpu', cores: 2, memoryGb: 4, node: 'v20', os: 'linux' },
+    machine: { cpu: 'cpu', cores: 2, memoryGb: 4, node: 'v20', os: 'linux', load: 0.5 },
     command: 'npm run bench',
     durationS: 1,
     replay: {
