@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from './atomic-write.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
@@ -69,6 +70,16 @@ export async function loadTarget(ctx: ToolContext, path: string, mustExist: bool
     return fail(
       errorEnvelope('BINARY_FILE', `${relative} is a binary file; it cannot be edited as text.`, { context }),
     );
+  // Decoding would turn every invalid byte into U+FFFD, so an edit would silently rewrite text it never touched.
+  if (!isUtf8(bytes)) {
+    return fail(
+      errorEnvelope(
+        'INVALID_PARAM',
+        `${relative} is not valid UTF-8 (another encoding?); editing it as text would corrupt it. Use Bash instead.`,
+        { context },
+      ),
+    );
+  }
   return { ok: true, target: { absolute, relative, stamp, content: bytes.toString('utf8') } };
 }
 
