@@ -3,12 +3,14 @@
  * everything else a person should know (notices, retries, compaction fallbacks, errors) goes to stderr.
  */
 import type { AgentEvent } from '../agent/events.js';
+import { loadCredentials } from '../config/config.js';
 import type { Usage } from '../providers/types.js';
 import { ZERO_USAGE } from '../providers/types.js';
 import { bootstrap } from './bootstrap.js';
 import { CliError, EXIT_AGENT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, printError } from './exit-codes.js';
 import type { OutputFormat } from './output-format.js';
 import type { CliOptions } from './program.js';
+import { redactSecrets } from '../session/redact.js';
 import { readStdinIfPiped } from './stdin.js';
 
 function snakeUsage(usage: Usage): Record<string, number> {
@@ -48,6 +50,11 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
   const { controller, notices } = await bootstrap(options);
   for (const notice of notices) printError(notice);
 
+  // The key can reach an answer or a tool result (a model that ran `printenv`); it never reaches the output.
+  const secrets = [loadCredentials().apiKey ?? ''];
+  const out = (text: string): void => void process.stdout.write(redactSecrets(text, secrets));
+  const err = (text: string): void => printError(redactSecrets(text, secrets));
+
   const abort = new AbortController();
   let interrupts = 0;
   const onSigint = () => {
@@ -60,10 +67,10 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
   let end: Extract<AgentEvent, { type: 'turn_end' }> | undefined;
   try {
     for await (const event of controller.run(prompt, { signal: abort.signal })) {
-      if (format === 'stream-json') process.stdout.write(`${JSON.stringify(event)}\n`);
+      if (format === 'stream-json') out(`${JSON.stringify(event)}\n`);
       else if (format === 'text') {
         const line = stderrLineFor(event);
-        if (line) printError(line);
+        if (line) err(line);
       }
       if (event.type === 'turn_end') end = event;
     }
@@ -83,10 +90,10 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
       is_error: failed,
       stop_reason: end?.reason ?? 'error',
     };
-    process.stdout.write(`${JSON.stringify(result)}\n`);
+    out(`${JSON.stringify(result)}\n`);
   } else if (format === 'text') {
-    if (failed) printError(answer);
-    else process.stdout.write(answer.endsWith('\n') ? answer : `${answer}\n`);
+    if (failed) err(answer);
+    else out(answer.endsWith('\n') ? answer : `${answer}\n`);
   }
   if (end?.reason === 'interrupted') return EXIT_INTERRUPTED;
   return failed ? EXIT_AGENT_FAILURE : EXIT_OK;
