@@ -53,7 +53,7 @@ async function saveScreen(name: string, text: string): Promise<void> {
 
 /** A temp project with math.js, an MCA_HOME, and a launcher script so the typed command line stays short. */
 async function setUp(server: FakeAnthropic): Promise<{ root: string; project: string; launcher: string }> {
-  const root = await realpath(await mkdtemp(join(tmpdir(), 'mca-e2e-')));
+  const root = await realpath(await mkdtemp(join(tmpdir(), 'mca-repl-e2e-')));
   cleanups.push(() => rm(root, { recursive: true, force: true }));
   const project = join(root, 'project');
   await mkdir(project);
