@@ -12,7 +12,7 @@
 import type { PromptSegment } from '../providers/types.js';
 import type { Message } from './message.js';
 import { estimateTokens } from './token-budget.js';
-import { renderMessage, renderTranscript } from './transcript.js';
+import { renderMessage, renderTranscript, TRANSCRIPT_SEPARATOR } from './transcript.js';
 
 export { composeSystemLayer } from './system-layer.js';
 
@@ -24,6 +24,12 @@ export interface ContextPart {
   tokens: number;
   /** l3 only: the share of the tokens taken by archived summaries. */
   summaryTokens?: number;
+  /**
+   * l3 only: the text split into one piece per summary and per closed round (joined, they equal `text`). Each
+   * becomes its own request block, so closing a round appends a block and the cached prefix of the previous
+   * request stays a block-aligned prefix of the next one.
+   */
+  segments?: string[];
 }
 
 export interface ScratchpadStep {
@@ -33,6 +39,8 @@ export interface ScratchpadStep {
   observation?: string;
   /** The compressed JSON stored in history, used when this step's full observation is degraded (level 1). */
   compressed?: string;
+  /** The tool the step called, for one-line degraded results. */
+  tool?: string;
 }
 
 export interface BuildInput {
@@ -70,6 +78,21 @@ export function renderStep(step: ScratchpadStep, full: boolean): string {
   return assistant;
 }
 
+/** Groups history into cache units: each summary alone, each round from its user message on. */
+function transcriptUnits(history: readonly Message[]): Message[][] {
+  const units: Message[][] = [];
+  let current: Message[] | undefined;
+  for (const message of history) {
+    if (message.role === 'summary' || message.role === 'user' || current === undefined) {
+      current = [];
+      units.push(current);
+    }
+    current.push(message);
+    if (message.role === 'summary') current = undefined;
+  }
+  return units;
+}
+
 function part(id: ContextPartId, text: string, extra: Partial<ContextPart> = {}): ContextPart {
   return { id, text, tokens: estimateTokens(text), ...extra };
 }
@@ -94,7 +117,9 @@ export class ContextBuilder {
       for (const message of input.history) {
         if (message.role === 'summary') summaryTokens += estimateTokens(renderMessage(message));
       }
-      l3 = part('l3', `${HEADINGS.history}\n\n${renderTranscript(input.history)}`, { summaryTokens });
+      const segments = transcriptUnits(input.history).map(renderTranscript);
+      segments[0] = `${HEADINGS.history}\n\n${segments[0] ?? ''}`;
+      l3 = part('l3', segments.join(TRANSCRIPT_SEPARATOR), { summaryTokens, segments });
     }
 
     const question = input.question.trim() === '' ? undefined : part('input', `${HEADINGS.input}\n\n${input.question}`);
@@ -122,7 +147,10 @@ export class ContextBuilder {
         if (l1) system.push({ text: l1.text, cacheBreakpoint: true });
         if (l2) system.push({ text: l2.text });
         const user: PromptSegment[] = [];
-        if (l3) user.push({ text: l3.text, cacheBreakpoint: true });
+        const l3Segments = l3?.segments ?? (l3 ? [l3.text] : []);
+        l3Segments.forEach((text, index) => {
+          user.push(index === l3Segments.length - 1 ? { text, cacheBreakpoint: true } : { text });
+        });
         if (question) user.push({ text: question.text });
         stepTexts.forEach((text, index) => {
           user.push(index === stepTexts.length - 1 ? { text, cacheBreakpoint: true } : { text });

@@ -76,6 +76,22 @@ describe('ContextBuilder', () => {
     expect(joined).toBe(built.render());
   });
 
+  it('sends L3 as one block per summary and per closed round, the breakpoint on the last', () => {
+    const history = [summary(1, 2), ...closedRounds(3, 4, 1)];
+    const built = builder().build({ history, scratchpad: [], question: 'Q' });
+    const { user } = built.toRequestSegments();
+    const l3Blocks = user.slice(0, 3);
+    expect(l3Blocks[0]?.text.startsWith(`${HEADINGS.history}\n\n[system]`)).toBe(true);
+    expect(l3Blocks[1]?.text.startsWith('[user]')).toBe(true);
+    expect(l3Blocks.map((segment) => segment.cacheBreakpoint === true)).toEqual([false, false, true]);
+    expect(l3Blocks.map((segment) => segment.text).join('\n\n')).toBe(built.parts.find((p) => p.id === 'l3')?.text);
+
+    // Closing one more round appends a block: the earlier blocks stay byte-identical (a cacheable prefix).
+    const next = builder().build({ history: [...history, ...closedRounds(5, 5, 1)], scratchpad: [], question: 'Q' });
+    const nextBlocks = next.toRequestSegments().user.slice(0, 4);
+    expect(nextBlocks.slice(0, 3).map((segment) => segment.text)).toEqual(l3Blocks.map((segment) => segment.text));
+  });
+
   it('degradation level 1: only the newest N steps keep full observations', () => {
     const text = builder().build({ history: [], scratchpad: steps, question: 'Q', fullObservationSteps: 1 }).render();
     expect(text).toContain('Action: LS[{}]\nObservation (compressed): {"c":1}');
