@@ -4,7 +4,7 @@
  * round is closed by an error, an interrupt or the step limit. Every message is appended as it happens.
  */
 import type { Config } from '../config/config.js';
-import type { ContextBuilder, ScratchpadStep } from '../context/context-builder.js';
+import type { BuiltContext, ContextBuilder, ScratchpadStep } from '../context/context-builder.js';
 import type { HistoryManager } from '../context/history-manager.js';
 import type { FsView } from '../context/input-preprocessor.js';
 import { preprocessInput } from '../context/input-preprocessor.js';
@@ -12,6 +12,7 @@ import type { Message, RoundEnd } from '../context/message.js';
 import { nowIso } from '../context/message.js';
 import type { Summarizer } from '../context/summary-compressor.js';
 import { estimateTokens } from '../context/token-budget.js';
+import { buildWithinBudget } from '../context/turn-budget.js';
 import type { ModelProvider } from '../providers/types.js';
 import { addUsage, totalUsageTokens } from '../providers/types.js';
 import type { SessionWriter } from '../session/session-store.js';
@@ -44,9 +45,6 @@ export interface CodeAgentDeps {
   /** Asks the user; absent when nobody can answer (print mode). The permission mode decides first. */
   ask?: Approver;
 }
-
-/** Scratchpad steps that keep their full observation once the in-turn budget is tight (degradation level 1). */
-const FULL_STEPS_WHEN_TIGHT = 3;
 
 export class CodeAgent implements AgentController {
   private modelName: string;
@@ -126,12 +124,13 @@ export class CodeAgent implements AgentController {
     for (let step = 1; step <= config.maxSteps; step += 1) {
       if (signal.aborted) return yield* this.closeRound(turn, 'interrupted', 'Interrupted by user.');
 
-      const pendingObservations = turn.scratchpad.map((entry) => entry.observation ?? '').join('\n');
-      if (step > 1 && this.overBudget(pendingObservations, turn.scratchpad, processed.text)) {
+      // The last usage already covers everything before the newest observation; only that one is new.
+      const newest = turn.scratchpad.at(-1)?.observation ?? '';
+      if (step > 1 && this.overBudget(newest, turn.scratchpad, processed.text)) {
         yield* this.compactNow('threshold', signal, { question: processed.text, scratchpad: turn.scratchpad });
       }
       const built = this.buildStep(processed.text, turn);
-      if (built.levelOne) yield { type: 'degrade', level: 1, message: built.levelOne };
+      for (const message of built.degraded) yield { type: 'degrade', level: 1, message };
       yield { type: 'step_start', step, estimatedTokens: built.context.totalTokens };
 
       const call = yield* streamModelCall(
@@ -152,7 +151,7 @@ export class CodeAgent implements AgentController {
         }
         if (call.error.kind === 'context_too_long' && !emergencyUsed) {
           emergencyUsed = true;
-          turn.forceTight = true;
+          turn.tightLevel = Math.max(turn.tightLevel, 1);
           yield* this.compactNow('emergency', signal, { question: processed.text, scratchpad: turn.scratchpad });
           step -= 1;
           continue;
@@ -189,25 +188,16 @@ export class CodeAgent implements AgentController {
     };
   }
 
-  private buildStep(question: string, turn: TurnState) {
+  private buildStep(question: string, turn: TurnState): { context: BuiltContext; degraded: string[] } {
     const { builder, history, config, todos } = this.deps;
-    const request = (fullObservationSteps?: number) =>
-      builder.build({
-        history: history.closedHistory(),
-        scratchpad: turn.scratchpad,
-        question,
-        todoRecap: todos.recap(),
-        ...(fullObservationSteps === undefined ? {} : { fullObservationSteps }),
-      });
-    let context = request(turn.forceTight ? FULL_STEPS_WHEN_TIGHT : undefined);
-    const limit = config.contextWindow * config.compressionThreshold;
-    let levelOne: string | undefined;
-    if (!turn.forceTight && context.totalTokens > limit && turn.scratchpad.length > FULL_STEPS_WHEN_TIGHT) {
-      turn.forceTight = true;
-      context = request(FULL_STEPS_WHEN_TIGHT);
-      levelOne = `This turn is large: older steps now show their compressed results (newest ${FULL_STEPS_WHEN_TIGHT} stay full).`;
-    }
-    return { context, levelOne };
+    const result = buildWithinBudget(
+      builder,
+      { history: history.closedHistory(), scratchpad: turn.scratchpad, question, todoRecap: todos.recap() },
+      config.contextWindow * config.compressionThreshold,
+      turn.tightLevel,
+    );
+    turn.tightLevel = result.level;
+    return result;
   }
 
   /**
@@ -218,12 +208,11 @@ export class CodeAgent implements AgentController {
     const { history, config, builder } = this.deps;
     if (history.messages.length < 3) return false;
     const last = history.lastUsage();
-    const base =
+    const estimate =
       last > 0
-        ? last
-        : builder.build({ history: history.closedHistory(), scratchpad, question: scratchpad.length ? question : '' })
-            .totalTokens;
-    return base + estimateTokens(pendingText) >= config.contextWindow * config.compressionThreshold;
+        ? last + estimateTokens(pendingText)
+        : builder.build({ history: history.closedHistory(), scratchpad, question }).totalTokens;
+    return estimate >= config.contextWindow * config.compressionThreshold;
   }
 
   private async *compactNow(

@@ -36,8 +36,8 @@ export class TurnState {
   readonly scratchpad: ScratchpadStep[] = [];
   steps = 0;
   usage: Usage = { ...ZERO_USAGE };
-  /** Set once the in-turn budget is tight: older scratchpad steps render compressed from then on. */
-  forceTight = false;
+  /** The in-turn degradation rung (0 = all full); it only rises within a turn. */
+  tightLevel = 0;
   private invalidInARow = 0;
   private lastActionKey: string | undefined;
   private repeats = 0;
@@ -122,7 +122,12 @@ export class TurnState {
       content: compressed,
       metadata: { round: this.round, step, ts: nowIso(), toolName: action.tool, action },
     });
-    this.scratchpad.push({ assistant: assistantText, observation: observationText(envelope), compressed });
+    this.scratchpad.push({
+      assistant: assistantText,
+      observation: observationText(envelope),
+      compressed,
+      tool: action.tool,
+    });
     yield { type: 'tool_end', step, tool: action.tool, input: action.input, result: envelope, compressed };
   }
 }

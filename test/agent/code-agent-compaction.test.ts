@@ -136,3 +136,33 @@ describe('CodeAgent: compaction', () => {
     expect(userText(h.provider.requests.filter(isSummaryRequest)[0])).toContain('keep the API decisions');
   });
 });
+
+describe('CodeAgent: one huge turn', () => {
+  it('degrades older steps (compressed, then one line) so no request passes threshold × window', async () => {
+    const files: Record<string, string> = {};
+    const line = 'x'.repeat(70);
+    for (let index = 0; index < 6; index += 1) {
+      files[`f${index}.txt`] = Array.from({ length: 400 }, (_, n) => `${index}:${n} ${line}`).join('\n');
+    }
+    const steps = [
+      ...Object.keys(files).map((path) => ({
+        ...finish('unused'),
+        text: `Thought: read\nAction: Read[{"path": "${path}"}]`,
+      })),
+      finish('read all'),
+    ];
+    const h = await createHarness(steps, { files, env: { MCA_CONTEXT_WINDOW: '30000' } });
+    const events = await h.turn('read every file');
+    expect(lastTurnEnd(events)).toMatchObject({ reason: 'finish', answer: 'read all' });
+    const limit = 30_000 * 0.8;
+    for (const event of events)
+      if (event.type === 'step_start') expect(event.estimatedTokens).toBeLessThanOrEqual(limit);
+    const degrades = events
+      .filter((event) => event.type === 'degrade')
+      .map((event) => event.type === 'degrade' && event.message);
+    expect(degrades.length).toBeGreaterThanOrEqual(2);
+    expect(degrades[0]).toMatch(/compressed results/);
+    // The newest observation is always shown in full.
+    expect(userText(h.provider.requests.at(-1))).toContain('5:399 ');
+  });
+});
