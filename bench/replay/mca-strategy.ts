@@ -3,7 +3,7 @@
  * HistoryManager (every message appended as it happens, compressed tool results via compressToolResult),
  * ContextBuilder (L1, L3 closed rounds + summaries, current input, scratchpad with full observations),
  * the spec trigger (last usage + the new text's estimate ≥ threshold × window, ≥ 3 messages), compaction through
- * HistoryManager.compact with a stand-in summarizer, degradation level 1 in the turn, and one emergency
+ * HistoryManager.compact with a stand-in summarizer, the in-turn ladder (buildWithinBudget), and one emergency
  * compaction when a request would still exceed the window (what the loop does on `context_too_long`).
  */
 import { formatAction } from '../../src/agent/react-protocol.js';
@@ -19,6 +19,7 @@ import type { Message } from '../../src/context/message.js';
 import type { SummaryOutcome, Summarizer } from '../../src/context/summary-compressor.js';
 import { estimateTokens, shouldCompact } from '../../src/context/token-budget.js';
 import { compressToolResult } from '../../src/context/tool-result-compressor.js';
+import { buildWithinBudget } from '../../src/context/turn-budget.js';
 import { ZERO_USAGE } from '../../src/providers/types.js';
 import type { Segment } from './prefix-cache.js';
 import { standInSummary, type ModelCall, type ReplayStep, type Strategy, type StrategyOptions } from './strategy.js';
@@ -26,7 +27,6 @@ import { standInSummary, type ModelCall, type ReplayStep, type Strategy, type St
 /** mca's defaults (DESIGN.md "Token budget"): threshold 0.8, 10 retained rounds; level 1 keeps 3 full steps. */
 export const MCA_THRESHOLD = 0.8;
 export const MCA_MIN_RETAIN_ROUNDS = 10;
-export const FULL_STEPS_WHEN_TIGHT = 3;
 
 /** Archives into the fixed-size stand-in text; never fails. */
 export const standInSummarizer: Summarizer = {
@@ -65,7 +65,8 @@ export class McaStrategy implements Strategy {
   /** The previous call's tokens + its output; undefined right after a compaction (the loop forgets usage). */
   private lastUsage: number | undefined;
   private pendingText = '';
-  private forceTight = false;
+  /** The in-turn ladder rung (src/context/turn-budget.ts), as the loop keeps it per turn. */
+  private tightLevel = 0;
   private emergencyUsed = false;
 
   constructor(private readonly options: StrategyOptions) {
@@ -76,7 +77,7 @@ export class McaStrategy implements Strategy {
     this.question = task;
     this.scratchpad = [];
     this.step = 0;
-    this.forceTight = false;
+    this.tightLevel = 0;
     this.emergencyUsed = false;
     if (this.overBudget(task)) await this.compact();
     this.round = this.history.nextRoundNumber();
@@ -92,7 +93,7 @@ export class McaStrategy implements Strategy {
     let call = this.build();
     if (call.tokens > this.options.contextWindow && !this.emergencyUsed) {
       this.emergencyUsed = true;
-      this.forceTight = true;
+      this.tightLevel = Math.max(this.tightLevel, 1);
       await this.compact();
       call = this.build();
     }
@@ -123,7 +124,7 @@ export class McaStrategy implements Strategy {
       metadata: { round: this.round, step: this.step, ts: metadata.ts, toolName: action.tool, action },
     });
     const observation = observationText(step.action.envelope);
-    this.scratchpad.push({ assistant: reply, observation, compressed });
+    this.scratchpad.push({ assistant: reply, observation, compressed, tool: action.tool });
     this.pendingText = observation;
   }
 
@@ -169,27 +170,20 @@ export class McaStrategy implements Strategy {
     }
   }
 
-  /** One ContextBuilder.build (timed, with its request segments), applying degradation level 1 when tight. */
+  /** One budgeted build, as the loop does it (timed, with its request segments): the in-turn ladder when tight. */
   private build(): ModelCall {
     const limit = this.options.contextWindow * MCA_THRESHOLD;
     const started = performance.now();
-    let built = this.buildOnce();
-    if (!this.forceTight && built.totalTokens > limit && this.scratchpad.length > FULL_STEPS_WHEN_TIGHT) {
-      this.forceTight = true;
-      this.degradations.level1 += 1;
-      built = this.buildOnce();
-    }
-    const segments = segmentsOf(built);
+    const result = buildWithinBudget(
+      this.builder,
+      { history: this.history.closedHistory(), scratchpad: this.scratchpad, question: this.question },
+      limit,
+      this.tightLevel,
+    );
+    this.degradations.level1 += result.degraded.length;
+    this.tightLevel = result.level;
+    const segments = segmentsOf(result.context);
     const buildMs = performance.now() - started;
-    return { segments, tokens: built.totalTokens, buildMs };
-  }
-
-  private buildOnce(): BuiltContext {
-    return this.builder.build({
-      history: this.history.closedHistory(),
-      scratchpad: this.scratchpad,
-      question: this.question,
-      ...(this.forceTight ? { fullObservationSteps: FULL_STEPS_WHEN_TIGHT } : {}),
-    });
+    return { segments, tokens: result.context.totalTokens, buildMs };
   }
 }
