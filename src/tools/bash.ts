@@ -1,4 +1,4 @@
-import { execa } from 'execa';
+import { loadExeca } from './lazy-execa.js';
 import { z } from 'zod';
 import { approvalTitle, requestApproval } from './approval.js';
 import { CappedOutput } from './capped-output.js';
@@ -57,6 +57,7 @@ export const bashTool = defineTool({
     const stdout = new CappedOutput();
     const stderr = new CappedOutput();
     // Own process group (detached) so a timeout or abort can kill the shell and everything it started.
+    const { execa } = await loadExeca();
     const child = execa(input.command, {
       shell: findExecutable('bash') ?? true,
       cwd: ctx.projectRoot,

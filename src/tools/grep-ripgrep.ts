@@ -1,5 +1,5 @@
+import { loadExeca } from './lazy-execa.js';
 import { posix } from 'node:path';
-import { execa } from 'execa';
 import type { ToolError } from './envelope.js';
 import { matchText, type MatchCollector } from './grep-matches.js';
 import { findExecutable } from './which.js';
@@ -65,6 +65,7 @@ export async function grepWithRipgrep(
   const controller = new AbortController();
   const onAbort = (): void => controller.abort();
   search.signal.addEventListener('abort', onAbort, { once: true });
+  const { execa } = await loadExeca();
   const child = execa(rgPath, argsFor(search), {
     cwd: search.projectRoot,
     stdin: 'ignore',
