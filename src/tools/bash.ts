@@ -49,6 +49,7 @@ export const bashTool = defineTool({
       input,
     });
     if (denied) return denied;
+    const { execa } = await loadExeca();
     if (ctx.signal.aborted)
       return errorEnvelope('EXECUTION_ERROR', 'Bash was interrupted before it started.', {
         data: { interrupted: true },
@@ -57,7 +58,6 @@ export const bashTool = defineTool({
     const stdout = new CappedOutput();
     const stderr = new CappedOutput();
     // Own process group (detached) so a timeout or abort can kill the shell and everything it started.
-    const { execa } = await loadExeca();
     const child = execa(input.command, {
       shell: findExecutable('bash') ?? true,
       cwd: ctx.projectRoot,
@@ -84,7 +84,9 @@ export const bashTool = defineTool({
       child.once('error', (error: Error) => resolve({ kind: 'spawn_error', message: error.message }));
       timer = setTimeout(() => resolve({ kind: 'timeout' }), input.timeout_ms);
       onAbort = () => resolve({ kind: 'abort' });
-      ctx.signal.addEventListener('abort', onAbort, { once: true });
+      // A listener added after the abort would never fire.
+      if (ctx.signal.aborted) onAbort();
+      else ctx.signal.addEventListener('abort', onAbort, { once: true });
     });
     clearTimeout(timer);
     if (onAbort) ctx.signal.removeEventListener('abort', onAbort);

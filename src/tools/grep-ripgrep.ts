@@ -64,7 +64,8 @@ export async function grepWithRipgrep(
 ): Promise<RipgrepOutcome> {
   const controller = new AbortController();
   const onAbort = (): void => controller.abort();
-  search.signal.addEventListener('abort', onAbort, { once: true });
+  if (search.signal.aborted) controller.abort();
+  else search.signal.addEventListener('abort', onAbort, { once: true });
   const { execa } = await loadExeca();
   const child = execa(rgPath, argsFor(search), {
     cwd: search.projectRoot,

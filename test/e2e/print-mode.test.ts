@@ -2,10 +2,10 @@
  * `mca -p` end to end: the built binary, the real Anthropic SDK, a loopback fake Messages API, real tools in a
  * temp project.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SUMMARY_SYSTEM } from '../../src/context/summary-compressor.js';
 import { startFakeAnthropic, userText } from '../helpers/fake-anthropic-server.js';
 import type { FakeAnthropic, FakeRequestBody, FakeStep } from '../helpers/fake-anthropic-server.js';
@@ -13,6 +13,11 @@ import { runMca } from '../helpers/run-mca.js';
 
 const KEY = 'sk-ant-test-e2e-0123456789';
 let server: FakeAnthropic | undefined;
+const tempDirs: string[] = [];
+
+afterAll(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
 
 afterEach(async () => {
   await server?.close();
@@ -21,6 +26,7 @@ afterEach(async () => {
 
 function project(files: Record<string, string> = {}) {
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'mca-e2e-')));
+  tempDirs.push(base);
   const root = join(base, 'project');
   const home = join(base, 'home');
   mkdirSync(root);

@@ -2,7 +2,7 @@
  * An in-process mca for loop tests: real tools, context engine and session store in a temp project, with a
  * ScriptedProvider in place of the model.
  */
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { CodeAgent } from '../../src/agent/code-agent.js';
@@ -17,6 +17,7 @@ import { createDefaultRegistry } from '../../src/tools/registry.js';
 import type { Approver } from '../../src/tools/tool-context.js';
 import { ScriptedProvider } from './scripted-provider.js';
 import type { ScriptedStep } from './scripted-provider.js';
+import { onTestFinished } from 'vitest';
 
 export interface Harness {
   projectRoot: string;
@@ -58,6 +59,7 @@ export async function createHarness(
   options: { env?: Record<string, string>; files?: Record<string, string>; ask?: Approver } = {},
 ): Promise<Harness> {
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'mca-agent-')));
+  onTestFinished(() => rmSync(base, { recursive: true, force: true }));
   const projectRoot = join(base, 'project');
   const mcaHome = join(base, 'home');
   mkdirSync(projectRoot);
