@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { composeSystemLayer } from '../src/context/system-layer.js';
 import { loadPrompt } from '../src/context/prompt-loader.js';
 import { createDefaultRegistry } from '../src/tools/registry.js';
+import { ensureBuild } from './lib/ensure-build.js';
 import { machine } from './lib/machine.js';
 import { renderReport, targetRows, type BenchResults } from './report.js';
 import { runReplayBench } from './replay-bench.js';
@@ -65,6 +66,7 @@ async function main(): Promise<void> {
     results.scaling = runScalingBench({ sizes: [100, 1_000, 10_000], repeats: quick ? 40 : 300, systemText });
   }
   if (only.has('startup')) {
+    ensureBuild(root, log);
     const mainJs = join(root, 'dist', 'cli', 'main.js');
     if (!existsSync(mainJs)) log('startup: skipped, dist/cli/main.js is missing (run `npm run build`).');
     else {
