@@ -200,6 +200,8 @@ async function chain(index: number, kills: number): Promise<void> {
       outcome.killed = result.signal === 'SIGKILL';
       if (!outcome.killed && result.code !== 0) outcome.problems.push(`run ended ${result.code}: ${result.stderr}`);
       if (outcome.killed) killed += 1;
+      // Still mid-turn when killed: the turn may be longer than thought, so later kills may land later in it.
+      if (outcome.killed && outcome.phase === 'mid-turn') turnMs *= 1.05;
       else if (firstRequestAt !== undefined && result.code === 0) {
         turnMs = (turnMs + (performance.now() - firstRequestAt)) / 2;
       }
