@@ -311,7 +311,7 @@ async function runScenario(sandbox: Sandbox, scenario: Scenario): Promise<string
       const seeded = await continueTurns(sandbox, scenario.before, sessionEnv);
       expect(seeded.ends.map((end) => end.reason)).toEqual(scenario.before.map(() => 'finish'));
     }
-    const args = [...(scenario.args ?? []), '-c', '-p', 'faulty turn'];
+    const args = [...(scenario.args ?? []), ...(scenario.before ? ['-c'] : []), '-p', 'faulty turn'];
     const result: RunResult = await runMca(sandbox, args, { baseUrl: server.url, env });
     const shown = scenario.code === 0 ? result.stdout.trimEnd() : lastErrorLine(result.stderr);
     expect(result.code, result.stderr).toBe(scenario.code);
@@ -336,7 +336,8 @@ async function runScenario(sandbox: Sandbox, scenario: Scenario): Promise<string
     expect(continued.problems).toEqual([]);
     expect(continued.sessionId).toBe(after.sessionId);
     expect(userPrompts(continued.messages)).toEqual([...expected, 'next turn']);
-    return `exit ${scenario.code}: ${shown.split('\n').pop() ?? ''}`;
+    const notice = scenario.code === 0 ? lastErrorLine(result.stderr) : '';
+    return `exit ${scenario.code}: ${shown.split('\n').pop() ?? ''}${notice ? ` (stderr: ${notice})` : ''}`;
   } finally {
     await server.close();
   }

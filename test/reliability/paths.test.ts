@@ -252,6 +252,8 @@ describe('input and path safety (real tools)', () => {
         expect(outsideUntouched()).toBe(true);
         intact = 1;
       } finally {
+        // Temp directory names change every run; the table shows where, not which.
+        behaviour = behaviour.split(dirname(sandbox.project)).join('<tmp>');
         log.add({ group: 'input', fault: testCase.fault, behaviour, runs: 1, intact });
       }
     });

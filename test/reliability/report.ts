@@ -48,7 +48,8 @@ const SUITES: ReadonlyArray<{ suite: string; title: string; about: string }> = [
 ];
 
 function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  // eslint-disable-next-line no-control-regex -- control characters (a model's garbage) must not reach the file
+  return text.replace(/\|/g, '\\|').replace(/[\u0000-\u001f\u007f]+/g, ' ');
 }
 
 function table(rows: readonly ResultRow[]): string[] {
