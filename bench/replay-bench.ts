@@ -4,13 +4,13 @@
  */
 import { ChatBaseline } from './replay/chat-baseline.js';
 import { replay, toDays, type ReplayMetrics } from './replay/driver.js';
-import { McaStrategy } from './replay/mca-strategy.js';
+import { McaStrategy, WHAT_IF_READ_LINES } from './replay/mca-strategy.js';
 import { toReplayTask } from './replay/replay-task.js';
 import type { ReplayTask, StrategyName } from './replay/strategy.js';
 import { loadSessions } from './replay/trajectory.js';
 
 export const TASKS_PER_DAY = 15;
-export const STRATEGIES: readonly StrategyName[] = ['naive', 'full-then-compact', 'mca'];
+export const STRATEGIES: readonly StrategyName[] = ['naive', 'full-then-compact', 'mca', 'mca-read100'];
 
 export interface WorkloadResult {
   label: string;
@@ -54,7 +54,12 @@ export async function runReplayBench(options: {
     for (const name of STRATEGIES) {
       byStrategy[name] = await replay(
         workload.conversations,
-        () => (name === 'mca' ? new McaStrategy(options2) : new ChatBaseline(name, options2)),
+        () =>
+          name === 'mca'
+            ? new McaStrategy(options2)
+            : name === 'mca-read100'
+              ? new McaStrategy(options2, WHAT_IF_READ_LINES)
+              : new ChatBaseline(name, options2),
         workload.window,
       );
     }

@@ -47,10 +47,14 @@ export const METHOD = `## Reading the replay figures (mechanisms, not tuning)
     summaries, current input, scratchpad with full observations), trigger \`shouldCompact\` fed with the simulated
     last usage (previous request + its output; after a compaction the built-prompt estimate) plus the new text
     (the task before a round, the newest observation before a step), compaction via \`HistoryManager.compact\`
-    (threshold 0.8, 10 retained rounds, degradation levels 2–3 with budget = 0.8 × window), degradation level 1
-    (newest 3 steps full) when a build passes 0.8 × window, and one emergency compaction per turn when a build
-    still exceeds the window (what the loop does on \`context_too_long\`). The model reply is \`Thought: <recorded
-    text>\\nAction: Tool[{mapped input}]\`.
+    (threshold 0.8, 10 retained rounds, degradation levels 2–3 with budget = 0.8 × window), the loop's in-turn
+    ladder \`buildWithinBudget\` (src/context/turn-budget.ts: older steps compressed, then one-line, newest steps
+    full) when a build passes 0.8 × window, and one emergency compaction per turn when a build still exceeds the
+    window (what the loop does on \`context_too_long\`). L3 goes out as one block per summary and per closed round.
+    The model reply is \`Thought: <recorded text>\\nAction: Tool[{mapped input}]\`.
+  - \`mca-read100\` (**a what-if, not the product**): \`mca\` with Read results stored in history cut to 100 lines
+    instead of the spec's 500 (the full Read is still seen during its turn). It shows how much of mca's cost is
+    the Read rule.
   - **Stand-in summary** (both compacting strategies): a fixed 4,500-character (1,500-token) text with the A5 heading
     and the count of archived messages. It retains no facts, so no "facts retained" figure is reported: with a
     stand-in it would only measure the stand-in.

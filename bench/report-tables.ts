@@ -25,8 +25,8 @@ export function replayTables(result: ReplayResult): string {
       formatInt(m.peakRequest),
       formatInt(m.compactions),
       formatInt(m.overflows),
-      name === 'mca' ? `${m.degradations.level1} / ${m.degradations.level2} / ${m.degradations.level3}` : '—',
-      name === 'mca' ? `${formatMs(m.buildMedianMs, 3)} / ${formatMs(m.buildP95Ms, 3)}` : '—',
+      name.startsWith('mca') ? `${m.degradations.level1} / ${m.degradations.level2} / ${m.degradations.level3}` : '—',
+      name.startsWith('mca') ? `${formatMs(m.buildMedianMs, 3)} / ${formatMs(m.buildP95Ms, 3)}` : '—',
     ]);
     parts.push(
       `### ${workload.label}, ${formatInt(workload.window)}-token window (${workload.conversations} conversations)\n\n` +

@@ -22,7 +22,15 @@ import { compressToolResult } from '../../src/context/tool-result-compressor.js'
 import { buildWithinBudget } from '../../src/context/turn-budget.js';
 import { ZERO_USAGE } from '../../src/providers/types.js';
 import type { Segment } from './prefix-cache.js';
-import { standInSummary, type ModelCall, type ReplayStep, type Strategy, type StrategyOptions } from './strategy.js';
+import {
+  standInSummary,
+  type ModelCall,
+  type ReplayStep,
+  type Strategy,
+  type StrategyName,
+  type StrategyOptions,
+} from './strategy.js';
+import type { ToolEnvelope } from '../../src/tools/envelope.js';
 
 /** mca's defaults (DESIGN.md "Token budget"): threshold 0.8, 10 retained rounds; level 1 keeps 3 full steps. */
 export const MCA_THRESHOLD = 0.8;
@@ -52,8 +60,22 @@ export function segmentsOf(built: BuiltContext): Segment[] {
   }));
 }
 
+/**
+ * A what-if, not the product: Read results kept in history capped at this many lines (the spec keeps 500). It
+ * measures how much of mca's cost is the Read rule; the full observation during the turn is unchanged.
+ */
+export const WHAT_IF_READ_LINES = 100;
+
+function capRead(envelope: ToolEnvelope, lines: number): ToolEnvelope {
+  const data = envelope.data as { content?: unknown };
+  if (typeof data.content !== 'string') return envelope;
+  const kept = data.content.split('\n');
+  if (kept.length <= lines) return envelope;
+  return { ...envelope, data: { ...envelope.data, content: kept.slice(0, lines).join('\n'), truncated: true } };
+}
+
 export class McaStrategy implements Strategy {
-  readonly name = 'mca' as const;
+  readonly name: StrategyName;
   compactions = 0;
   readonly degradations = { level1: 0, level2: 0, level3: 0 };
   private readonly history = new HistoryManager({ minRetainRounds: MCA_MIN_RETAIN_ROUNDS });
@@ -69,7 +91,11 @@ export class McaStrategy implements Strategy {
   private tightLevel = 0;
   private emergencyUsed = false;
 
-  constructor(private readonly options: StrategyOptions) {
+  constructor(
+    private readonly options: StrategyOptions,
+    private readonly historyReadLines?: number,
+  ) {
+    this.name = historyReadLines === undefined ? 'mca' : 'mca-read100';
     this.builder = new ContextBuilder({ systemPrompt: options.systemText });
   }
 
@@ -117,7 +143,11 @@ export class McaStrategy implements Strategy {
     }
     const action = { tool: step.action.tool, input: step.action.input };
     this.history.append({ role: 'assistant', content: reply, metadata: { ...metadata, action } });
-    const compressed = compressToolResult(action.tool, step.action.envelope);
+    const stored =
+      action.tool === 'Read' && this.historyReadLines !== undefined
+        ? capRead(step.action.envelope, this.historyReadLines)
+        : step.action.envelope;
+    const compressed = compressToolResult(action.tool, stored);
     this.history.append({
       role: 'tool',
       content: compressed,

@@ -2,7 +2,7 @@
 import type { Segment } from './prefix-cache.js';
 import type { MappedAction } from './action-map.js';
 
-export type StrategyName = 'naive' | 'full-then-compact' | 'mca';
+export type StrategyName = 'naive' | 'full-then-compact' | 'mca' | 'mca-read100';
 
 /** One recorded model step as replayed: the model's text and what it did. */
 export interface ReplayStep {

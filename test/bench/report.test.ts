@@ -68,7 +68,12 @@ describe('targets', () => {
           label: 'Long days (15 tasks per day)',
           window: 64_000,
           conversations: 1,
-          byStrategy: { naive: metrics(1000), 'full-then-compact': metrics(400), mca: metrics(200, 2) },
+          byStrategy: {
+            naive: metrics(1000),
+            'full-then-compact': metrics(400),
+            mca: metrics(200, 2),
+            'mca-read100': metrics(150, 1),
+          },
         },
       ],
     },
