@@ -11,6 +11,11 @@ import { resolveInProject } from './workspace.js';
 export const READ_DEFAULT_LIMIT = 500;
 export const READ_MAX_LIMIT = 2000;
 export const READ_MAX_LINE_CHARS = 2000;
+/**
+ * One Read returns at most this much text (≈ 33k tokens), whatever the line limit: 2,000 lines of 2,000
+ * characters would otherwise fill a whole context window. The footer says where to continue.
+ */
+export const READ_MAX_OUTPUT_CHARS = 100_000;
 const BINARY_SNIFF_BYTES = 8 * 1024;
 /** Above this size the line count is not computed (that would mean reading the whole file). */
 export const READ_FULL_SCAN_BYTES = 10 * 1024 * 1024;
@@ -58,6 +63,8 @@ export const readTool = defineTool({
     // Files over the size guard are read only up to the requested range: the rest is never scanned.
     const large = info.size > READ_FULL_SCAN_BYTES;
     const lines: Array<{ n: number; text: string }> = [];
+    let outputChars = 0;
+    let budgetHit = false;
     const scan = await scanLines(absolute, {
       from: input.start_line,
       to: large ? last + 1 : last,
@@ -65,7 +72,14 @@ export const readTool = defineTool({
       signal: ctx.signal,
       onLine: (n, text, fullBytes) => {
         if (n > last) return false;
-        lines.push({ n, text: cutLine(text, fullBytes) });
+        if (budgetHit) return true;
+        const line = cutLine(text, fullBytes);
+        if (lines.length > 0 && outputChars + line.length > READ_MAX_OUTPUT_CHARS) {
+          budgetHit = true;
+          return true;
+        }
+        outputChars += line.length + 8;
+        lines.push({ n, text: line });
         return true;
       },
     });
@@ -104,8 +118,9 @@ export const readTool = defineTool({
     if (modifiedExternally) notes.push(`Note: ${relative} was modified externally.`);
     if (total === 0) notes.push(`(${relative} is empty)`);
     const of = countUnknown ? `a ${info.size}-byte file (line count not computed)` : String(total);
+    const cut = budgetHit ? ` (output capped at ${READ_MAX_OUTPUT_CHARS} characters)` : '';
     const footer = truncated
-      ? `\n(Showing lines ${input.start_line}-${endLine} of ${of}. Use start_line=${endLine + 1} to continue.)`
+      ? `\n(Showing lines ${input.start_line}-${endLine} of ${of}${cut}. Use start_line=${endLine + 1} to continue.)`
       : '';
     const text = [...notes, content].filter((part) => part !== '').join('\n') + footer;
     // A range read is a complete answer to what was asked: status stays success; `truncated` says more exists.

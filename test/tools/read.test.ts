@@ -1,5 +1,6 @@
 import { open, utimes, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { READ_MAX_OUTPUT_CHARS } from '../../src/tools/read.js';
 import { createDefaultRegistry } from '../../src/tools/registry.js';
 import type { ReadData } from '../../src/tools/tool-data.js';
 import { dataOf, makeContext, makeProject, type TestContext, type TestProject } from './helpers.js';
@@ -74,6 +75,21 @@ describe('Read', () => {
     expect(first?.startsWith(`1\t${'x'.repeat(2000)}… [line truncated`)).toBe(true);
     expect(first?.length).toBeLessThan(2100);
     expect(second).toBe('2\tshort');
+  });
+
+  it('caps one Read at READ_MAX_OUTPUT_CHARS and tells where to continue', async () => {
+    const row = 'y'.repeat(1000);
+    await project.write('wide-many.txt', Array.from({ length: 300 }, () => row).join('\n') + '\n');
+    const result = await read({ path: 'wide-many.txt', limit: 300 });
+    const data = dataOf<ReadData>(result);
+    expect(data.content.length).toBeLessThanOrEqual(READ_MAX_OUTPUT_CHARS + 2_000);
+    expect(data.end_line).toBeLessThan(300);
+    expect(data.end_line).toBeGreaterThan(90);
+    expect(data).toMatchObject({ truncated: true, total_lines: 300 });
+    expect(result.text).toContain(`Use start_line=${data.end_line + 1} to continue.`);
+    expect(result.text).toContain('output capped');
+    const next = dataOf<ReadData>(await read({ path: 'wide-many.txt', start_line: data.end_line + 1, limit: 300 }));
+    expect(next.start_line).toBe(data.end_line + 1);
   });
 
   it('returns BINARY_FILE, IS_DIRECTORY and NOT_FOUND with suggestions', async () => {
