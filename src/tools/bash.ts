@@ -36,6 +36,18 @@ function render(data: BashData): string {
   return parts.join('\n');
 }
 
+/** Variables the commands the model runs never see: mca's own credentials. */
+const WITHHELD_VARIABLES = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'];
+
+/** The user's environment, minus credentials, with pagers and git prompts turned off (nobody can answer them). */
+function commandEnvironment(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && !WITHHELD_VARIABLES.includes(name)) env[name] = value;
+  }
+  return { ...env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
+}
+
 export const bashTool = defineTool({
   name: 'Bash',
   promptFile: 'Bash.md',
@@ -66,7 +78,8 @@ export const bashTool = defineTool({
       buffer: false,
       reject: false,
       stripFinalNewline: false,
-      env: { PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' },
+      env: commandEnvironment(),
+      extendEnv: false,
     });
     const settled = Promise.resolve(child).catch(() => undefined);
     child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));

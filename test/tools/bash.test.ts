@@ -107,6 +107,23 @@ describe('Bash', () => {
     await expect(stat(project.path('made.txt'))).rejects.toThrow();
   });
 
+  it("never hands mca's API key to the commands it runs, but keeps the rest of the environment", async () => {
+    const saved = { key: process.env.ANTHROPIC_API_KEY, other: process.env.MCA_TEST_VISIBLE };
+    process.env.ANTHROPIC_API_KEY = 'sk-ant-do-not-leak';
+    process.env.MCA_TEST_VISIBLE = 'visible';
+    try {
+      const data = dataOf<BashData>(
+        await bash({ command: 'echo "key=${ANTHROPIC_API_KEY:-none} other=$MCA_TEST_VISIBLE"' }),
+      );
+      expect(data.stdout.trim()).toBe('key=none other=visible');
+    } finally {
+      if (saved.key === undefined) delete process.env.ANTHROPIC_API_KEY;
+      else process.env.ANTHROPIC_API_KEY = saved.key;
+      if (saved.other === undefined) delete process.env.MCA_TEST_VISIBLE;
+      else process.env.MCA_TEST_VISIBLE = saved.other;
+    }
+  });
+
   it('validates timeout_ms (max 600000)', async () => {
     expect((await bash({ command: 'true', timeout_ms: 600_001 })).error?.code).toBe('INVALID_PARAM');
     expect((await bash({ command: '' })).error?.code).toBe('INVALID_PARAM');
