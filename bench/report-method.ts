@@ -1,18 +1,22 @@
 /** The fixed "how this was measured" part of BENCHMARKS.md: every choice the figures depend on. */
 export const METHOD = `## Reading the replay figures (mechanisms, not tuning)
-- **L3 is rewritten to the cache at every new round.** mca sends L3 as one block; when a round closes, its
-  compressed messages are appended to that block, so the previous "L1 + L3" prefix no longer ends at a block
-  boundary and the whole L3 is written again (1.25×) on the first call of each round. The baselines append
-  messages as separate blocks and keep reading their old prefix. Splitting L3 into one block per closed round
-  (breakpoint on the last) would let each round start read the previous L3 and write only the new round.
-- **Read results barely shrink.** The compressor keeps up to 500 numbered lines of a Read, and most recorded
-  views are shorter, so a Read's compressed form is about its full size; Read is ~60% of all tool output here.
-- **In-turn growth has no ceiling.** Inside one task the scratchpad holds full observations; level 1 only swaps
-  older ones for their compressed form (≈ same size for Reads), and compaction only archives closed rounds.
-  A single task whose own reads exceed the window therefore overflows at 64k, where \`full-then-compact\`
-  (which also wipes the current task) never does.
-- **\`full-then-compact\` is cheap because it forgets.** After each compaction it carries only a 1,500-token stand-in;
-  its figures say nothing about what it lost (no facts-retained figure is possible with a stand-in summary).
+- **Against \`naive\`, mca wins by compacting**: on long days naive's requests grow past the window (hundreds of
+  overflows) while mca stays under 0.8 × window with zero overflows at 200k. Sessions alone never reach the
+  threshold, so there mca costs about the same as naive (its ReAct framing adds a few percent).
+- **Against \`full-then-compact\`, mca loses on cost because it remembers more.** full-then-compact wipes everything,
+  the current task included, into a 1,500-token stand-in; mca keeps the newest 10 rounds verbatim (spec A4) plus
+  the summary, so its average prompt is larger and it compacts more often. The stand-in summary cannot show what
+  full-then-compact forgets, so this table prices memory without crediting it.
+- **Each round is cached twice.** During its turn a tool result sits in the scratchpad in full; when the round
+  closes, its compressed form is appended to L3 and written to the cache again. L3 goes out as one block per
+  round (breakpoint on the last), so the earlier history is still read from the cache; only the new round is
+  rewritten.
+- **Read results barely shrink.** The compressor keeps up to 500 numbered lines of a Read (spec A3), and most
+  recorded views are shorter, so a compressed Read is about its full size; Read is ~60% of all tool output here.
+  The what-if \`mca-read100\` (Read kept ≤ 100 lines in history) shows that share of the cost.
+- **Long single tasks at 64k**: inside one task the in-turn ladder (older steps compressed, then one line; newest
+  steps full) keeps requests under the budget except where one or two recorded outputs are by themselves near
+  the window (the live Read tool now caps a result at 100,000 characters; these replays use recorded outputs).
 
 ## How this is measured
 
