@@ -2,7 +2,7 @@
  * `npm run bench [-- --quick] [-- --only replay,scaling,startup,tools]`: runs the benchmark sections, prints a
  * summary and rewrites BENCHMARKS.md at the repository root. Benchmarks measure; they assert nothing.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { composeSystemLayer } from '../src/context/system-layer.js';
@@ -79,10 +79,14 @@ async function main(): Promise<void> {
     results.tools = await runToolsBench({ files: quick ? 2_000 : 20_000, runs: quick ? 3 : 5 });
   }
   results.durationS = (performance.now() - started) / 1000;
-  writeFileSync(join(root, 'BENCHMARKS.md'), renderReport(results));
+  // A partial run must not replace the full report: it goes to bench/results/ (git-ignored) instead.
+  const partial = only.size < SECTIONS.length;
+  const target = partial ? join(root, 'bench', 'results', 'partial.md') : join(root, 'BENCHMARKS.md');
+  mkdirSync(dirname(target), { recursive: true });
+  writeFileSync(target, renderReport(results));
   log('');
   for (const row of targetRows(results)) log(`${row.met ? '✓' : '✗'} ${row.target}: ${row.figure}`);
-  log(`\nBENCHMARKS.md written (${results.durationS.toFixed(0)} s).`);
+  log(`\n${partial ? 'bench/results/partial.md' : 'BENCHMARKS.md'} written (${results.durationS.toFixed(0)} s).`);
 }
 
 main().catch((error: unknown) => {
