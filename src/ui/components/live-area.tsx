@@ -1,8 +1,9 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import React from 'react';
 import type { LiveState } from '../transcript-reducer.js';
 import { formatTokens, visibleThought } from '../transcript-reducer.js';
 import { Spinner } from './spinner.js';
+import { ThoughtLine } from './thought-line.js';
 import { ToolCallView } from './tool-call-view.js';
 
 export interface LiveAreaProps {
@@ -36,18 +37,7 @@ export function LiveArea({ live, width, startedAt, now }: LiveAreaProps): React.
   const tail = thought.split('\n').slice(-STREAM_TAIL_LINES).join('\n');
   return (
     <Box flexDirection="column" width={width} marginTop={1}>
-      {tail ? (
-        <Box width={width}>
-          <Box width={2} flexShrink={0}>
-            <Text dimColor>✻</Text>
-          </Box>
-          <Box width={width - 2}>
-            <Text dimColor italic>
-              {tail}
-            </Text>
-          </Box>
-        </Box>
-      ) : null}
+      {tail ? <ThoughtLine text={tail} width={width} /> : null}
       {live.tool ? <ToolCallView tool={live.tool.tool} input={live.tool.input} width={width} /> : null}
       <Spinner
         label={live.tool ? `Running ${live.tool.tool}…` : 'Thinking…'}

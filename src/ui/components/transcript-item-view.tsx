@@ -4,6 +4,7 @@ import type { Tone, TranscriptItem } from '../transcript-reducer.js';
 import { ContextView } from './context-view.js';
 import { HelpView } from './help-view.js';
 import { Markdown } from './markdown-view.js';
+import { ThoughtLine } from './thought-line.js';
 import { TodoList } from './todo-list.js';
 import { ToolCallView } from './tool-call-view.js';
 
@@ -32,18 +33,7 @@ export function TranscriptItemView({ item, width }: { item: TranscriptItem; widt
       );
       break;
     case 'thought':
-      body = (
-        <Box width={width}>
-          <Box width={2} flexShrink={0}>
-            <Text dimColor>✻</Text>
-          </Box>
-          <Box width={width - 2}>
-            <Text dimColor italic>
-              {item.text}
-            </Text>
-          </Box>
-        </Box>
-      );
+      body = <ThoughtLine text={item.text} width={width} />;
       break;
     case 'tool':
       body = <ToolCallView tool={item.tool} input={item.input} result={item.result} width={width} />;
