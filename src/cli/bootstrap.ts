@@ -9,6 +9,7 @@ import { ConfigError, loadConfig, loadCredentials } from '../config/config.js';
 import type { Config } from '../config/config.js';
 import type { CodeAgent } from '../agent/code-agent.js';
 import { ProjectSessions } from '../agent/session-manager.js';
+import { HistoryError } from '../context/history-manager.js';
 import type { SessionStart } from '../agent/session-manager.js';
 import { createProvider } from '../providers/create-provider.js';
 import { SessionStore } from '../session/session-store.js';
@@ -91,6 +92,9 @@ export async function bootstrap(options: CliOptions, ask?: Approver): Promise<Bo
   } catch (error) {
     if (hasCode(error, 'SESSION_NOT_FOUND')) {
       throw new CliError(`no session "${options.resume ?? ''}" in this project (mca -c continues the latest)`);
+    }
+    if (error instanceof HistoryError) {
+      throw new CliError(`the session cannot be continued, its history is damaged (${error.message}); start a new one`);
     }
     if (hasCode(error, 'SESSION_AMBIGUOUS')) {
       throw new CliError(`session id "${options.resume ?? ''}" matches several sessions; give more characters`);

@@ -244,3 +244,19 @@ describe('mca -p against the fake API', () => {
     expect(userText(fake.requests[1]!.body)).toContain('[user] remember the word zebra');
   });
 });
+
+describe('mca -c with a damaged session file', () => {
+  it('refuses with one line and exit 2 instead of a stack trace', async () => {
+    const { root, home } = project();
+    await serve([finish('first')]);
+    expect((await runMca(['-p', 'one'], { cwd: root, env: env(home) })).code).toBe(0);
+    const [file] = sessionFiles(home);
+    // A tool message with no assistant step before it cannot come from mca: the history is invalid.
+    const bogus = { role: 'tool', content: '{}', metadata: { round: 1, ts: new Date().toISOString() } };
+    writeFileSync(file!, `${readFileSync(file!, 'utf8')}${JSON.stringify({ type: 'message', message: bogus })}\n`);
+    const run = await runMca(['-c', '-p', 'two'], { cwd: root, env: env(home) });
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/history is damaged/);
+  });
+});
