@@ -16,6 +16,7 @@ import {
   type TranscriptState,
 } from './transcript-reducer.js';
 import { useLatestState } from './use-raw-keys.js';
+import { historyEntries } from './history-replay.js';
 
 export interface PendingPermission {
   request: ApprovalRequest;
@@ -63,7 +64,7 @@ export function useRepl({ sessions, onExit, now, initialPrompt }: ReplOptionsInt
   const controller = controllerRef.current;
   const [modelRef, setModel] = useLatestState<string>(() => controller.model);
   const [transcript, dispatch] = useReducer(transcriptReducer, controller, (first): TranscriptState => ({
-    ...initialTranscript([welcome(first)]),
+    ...initialTranscript([...historyEntries(first.history()), welcome(first)]),
     contextTokens: initialTokens(first),
   }));
   const [busyRef, setBusy] = useLatestState<Busy>(() => null);
@@ -166,9 +167,10 @@ export function useRepl({ sessions, onExit, now, initialPrompt }: ReplOptionsInt
       setController(next);
       setModel(next.model);
       dispatch({ type: 'set_context_tokens', tokens: initialTokens(next) });
+      for (const entry of historyEntries(next.history())) append(entry);
       notice(message);
     },
-    [notice, setController, setModel],
+    [append, notice, setController, setModel],
   );
 
   const resumeSession = useCallback(
