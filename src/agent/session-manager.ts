@@ -4,6 +4,7 @@
  */
 import type { Config } from '../config/config.js';
 import { CodeLaw } from '../context/code-law.js';
+import { detectEnvironment, renderEnvironment } from '../context/environment.js';
 import { composeSystemLayer, ContextBuilder } from '../context/context-builder.js';
 import { HistoryManager } from '../context/history-manager.js';
 import { createProjectFsView } from '../context/input-preprocessor.js';
@@ -57,7 +58,8 @@ export class ProjectSessions implements SessionManager {
   private readonly codeLaw: CodeLaw;
 
   constructor(private readonly deps: SessionManagerDeps) {
-    this.systemLayer = composeSystemLayer(loadPrompt('system.md'), deps.registry.prompts());
+    const environment = renderEnvironment(detectEnvironment(deps.projectRoot, deps.config.model));
+    this.systemLayer = `${composeSystemLayer(loadPrompt('system.md'), deps.registry.prompts())}\n\n${environment}`;
     this.codeLaw = new CodeLaw(deps.projectRoot, deps.config.codeLawMaxChars);
   }
 
