@@ -29,7 +29,7 @@ export const METHOD = `## Reading the replay figures (mechanisms, not tuning)
   final call without a recorded result (\`submit\`) is the final answer (mca: \`Action: Finish[…]\`).
 - **Token estimator** for everything: \`estimateTokens\` of src/context/token-budget.ts, floor(chars / 3).
 - **L1** for all strategies: mca's real system layer, \`composeSystemLayer(prompts/system.md, tool prompts of the
-  default registry)\`. No CODE_LAW (L2) in the replay.
+  default registry)\` (without the ~100-token environment block the agent appends). No CODE_LAW (L2) in the replay.
 - **Action mapping** (bench/replay/classify.ts, tested in test/bench/): file views (\`cat f\`, \`nl -ba f | sed -n a,bp\`,
   \`sed -n a,bp f\`, \`head\`, \`tail\`, SWE-agent \`open\`) → Read (content = the recorded lines, numbered as shown or
   from the \`sed\` start); \`grep\`/\`rg\`/\`git grep\`/\`search_*\` → Grep (\`file:line:text\` lines parsed into matches;
