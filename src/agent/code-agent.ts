@@ -224,7 +224,8 @@ export class CodeAgent implements AgentController {
     const measure = () =>
       builder.build({ history: history.closedHistory(), scratchpad: turn.scratchpad, question: turn.question })
         .totalTokens;
-    const before = measure();
+    // The last real usage is the truest size of the prompt that triggered this; estimates stand in without one.
+    const before = Math.max(history.lastUsage(), measure());
     const fixed = builder.build({ history: [], scratchpad: turn.scratchpad, question: turn.question }).totalTokens;
     yield* runCompaction(history, summarizer, session, {
       reason,
