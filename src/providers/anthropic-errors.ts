@@ -3,49 +3,11 @@
  * is one line, actionable, and free of the API key.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import { CONTEXT_TOO_LONG, oneLine, parseRetryAfter, rootCause } from './error-text.js';
 import { ProviderError, type ProviderErrorKind } from './provider-error.js';
 
-const MAX_MESSAGE_CHARS = 500;
-
-/** Anything shaped like an Anthropic key, even one we were not told about. */
-const KEY_PATTERN = /sk-ant-[A-Za-z0-9_-]{8,}/g;
-
-/** Replaces every occurrence of the given secrets (and anything shaped like an Anthropic key). */
-export function scrubSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret.length >= 4) out = out.split(secret).join('[redacted]');
-  }
-  return out.replace(KEY_PATTERN, '[redacted]');
-}
-
-/** One line, bounded, no secrets. */
-export function oneLine(text: string, secrets: readonly string[]): string {
-  const flat = scrubSecrets(text, secrets).replace(/\s+/g, ' ').trim();
-  return flat.length > MAX_MESSAGE_CHARS ? `${flat.slice(0, MAX_MESSAGE_CHARS - 1)}…` : flat;
-}
-
-/**
- * `retry-after-ms` (milliseconds) wins over `retry-after` (seconds or an HTTP date).
- * Returns undefined when neither header gives a usable non-negative wait.
- */
-export function parseRetryAfter(headers: Headers | undefined, now: number = Date.now()): number | undefined {
-  if (!headers) return undefined;
-  const millis = headers.get('retry-after-ms');
-  if (millis !== null && millis.trim() !== '') {
-    const value = Number(millis);
-    if (Number.isFinite(value) && value >= 0) return value;
-  }
-  const after = headers.get('retry-after');
-  if (after === null || after.trim() === '') return undefined;
-  const seconds = Number(after);
-  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : undefined;
-  const date = Date.parse(after);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
-}
-
-const CONTEXT_TOO_LONG = /prompt is too long|context (length|window)|too many (input )?tokens|maximum context/i;
+// Re-exported: callers and tests knew these helpers here before they became provider-neutral.
+export { oneLine, parseRetryAfter, scrubSecrets } from './error-text.js';
 
 function kindFromStatus(status: number, serverMessage: string): ProviderErrorKind {
   if (status === 401 || status === 403) return 'auth';
@@ -97,18 +59,6 @@ function describe(kind: ProviderErrorKind, status: number | undefined, serverMes
     default:
       return `Anthropic API rejected the request${code}: ${serverMessage}`;
   }
-}
-
-/** The innermost useful reason of a connection failure, e.g. "ECONNREFUSED" or "other side closed". */
-function rootCause(error: unknown): string {
-  let current: unknown = error;
-  let reason = '';
-  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    const code = (current as { code?: unknown }).code;
-    reason = typeof code === 'string' ? `${code}: ${current.message}` : current.message;
-    current = current.cause;
-  }
-  return reason;
 }
 
 function fromApiError(error: APIError, secrets: readonly string[]): ProviderError {

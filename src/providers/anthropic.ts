@@ -7,8 +7,10 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages.js';
 import { toProviderError } from './anthropic-errors.js';
 import { toMessageParams, type AnthropicStreamParams } from './anthropic-request.js';
+import { IdleWatch } from './idle-watch.js';
 import { ProviderError } from './provider-error.js';
-import { DEFAULT_BACKOFF, isRetryWorthy, retryDelayMs, sleep, type BackoffOptions } from './retry-policy.js';
+import { withRetries } from './retry-loop.js';
+import { DEFAULT_BACKOFF, type BackoffOptions } from './retry-policy.js';
 import type { ModelProvider, ModelRequest, StopReason, StreamEvent, Usage } from './types.js';
 
 export interface AnthropicProviderOptions {
@@ -39,11 +41,6 @@ function toStopReason(reason: string | null | undefined): StopReason {
   return (reason ? STOP_REASONS[reason] : undefined) ?? 'other';
 }
 
-/** Per-attempt bookkeeping the retry loop reads after a failure. */
-interface AttemptState {
-  yieldedText: boolean;
-}
-
 export class AnthropicProvider implements ModelProvider {
   readonly name = 'anthropic';
   private readonly client: Anthropic;
@@ -70,62 +67,28 @@ export class AnthropicProvider implements ModelProvider {
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
     const params = toMessageParams(request);
-    for (let retry = 0; ; retry++) {
-      if (signal.aborted) throw this.aborted();
-      const state: AttemptState = { yieldedText: false };
-      try {
-        yield* this.attempt(params, signal, state);
-        return;
-      } catch (error) {
-        const failure = signal.aborted ? this.aborted() : toProviderError(error, [this.apiKey]);
-        // Once text reached the caller a retry would duplicate it; the agent decides what to do.
-        if (state.yieldedText || retry >= this.maxRetries || !isRetryWorthy(failure)) throw failure;
-        const delayMs = retryDelayMs(retry + 1, failure, this.backoff);
-        yield { type: 'retry', attempt: retry + 1, delayMs, reason: failure.message };
-        await sleep(delayMs, signal);
-      }
-    }
-  }
-
-  private aborted(): ProviderError {
-    return new ProviderError('aborted', 'The request was cancelled.');
+    yield* withRetries(() => this.attempt(params, signal), signal, {
+      maxRetries: this.maxRetries,
+      backoff: this.backoff,
+      toError: (error) => toProviderError(error, [this.apiKey]),
+    });
   }
 
   /** One HTTP call. Throws on any failure; an idle stall becomes a 'timeout' ProviderError. */
-  private async *attempt(
-    params: AnthropicStreamParams,
-    signal: AbortSignal,
-    state: AttemptState,
-  ): AsyncGenerator<StreamEvent> {
-    const controller = new AbortController();
-    const onOuterAbort = (): void => controller.abort();
-    signal.addEventListener('abort', onOuterAbort, { once: true });
-    let idleFired = false;
-    let timer: NodeJS.Timeout | undefined;
-    const arm = (): void => {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        idleFired = true;
-        controller.abort();
-      }, this.idleTimeoutMs);
-    };
-    const pause = (): void => clearTimeout(timer);
-    // The SDK ends iteration silently when its signal aborts, so why we aborted is checked here.
-    const checkAborted = (): void => {
-      if (signal.aborted) throw this.aborted();
-      if (idleFired) {
-        const seconds = Math.round(this.idleTimeoutMs / 100) / 10;
-        throw new ProviderError('timeout', `The Anthropic API sent nothing for ${seconds}s; the stream was abandoned.`);
-      }
-    };
-
+  private async *attempt(params: AnthropicStreamParams, signal: AbortSignal): AsyncGenerator<StreamEvent> {
+    // The SDK ends iteration silently when its signal aborts, so why we aborted is checked via watch.check().
+    const watch = new IdleWatch(
+      signal,
+      this.idleTimeoutMs,
+      (seconds) => `The Anthropic API sent nothing for ${seconds}s; the stream was abandoned.`,
+    );
     try {
-      arm();
+      watch.arm();
       let events: AsyncIterable<RawMessageStreamEvent>;
       try {
-        events = await this.client.messages.create(params, { signal: controller.signal });
+        events = await this.client.messages.create(params, { signal: watch.signal });
       } catch (error) {
-        checkAborted();
+        watch.check();
         throw error;
       }
       const usage: Usage = { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 };
@@ -133,7 +96,7 @@ export class AnthropicProvider implements ModelProvider {
       let stopped = false;
       try {
         for await (const event of events) {
-          pause();
+          watch.pause();
           if (event.type === 'message_start') {
             const start = event.message.usage;
             usage.inputTokens = start.input_tokens;
@@ -141,10 +104,7 @@ export class AnthropicProvider implements ModelProvider {
             usage.cacheCreationInputTokens = start.cache_creation_input_tokens ?? 0;
             usage.cacheReadInputTokens = start.cache_read_input_tokens ?? 0;
           } else if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') {
-            if (event.delta.text.length > 0) {
-              state.yieldedText = true;
-              yield { type: 'text', text: event.delta.text };
-            }
+            if (event.delta.text.length > 0) yield { type: 'text', text: event.delta.text };
           } else if (event.type === 'message_delta') {
             stopReason = toStopReason(event.delta.stop_reason);
             const delta = event.usage;
@@ -159,23 +119,21 @@ export class AnthropicProvider implements ModelProvider {
           } else if (event.type === 'message_stop') {
             stopped = true;
           }
-          arm();
+          watch.arm();
         }
       } catch (error) {
-        checkAborted();
+        watch.check();
         throw error;
       }
-      checkAborted();
+      watch.check();
       if (!stopped) {
         throw new ProviderError('network', 'The Anthropic API stream ended before the response was complete.');
       }
-      pause();
+      watch.pause();
       yield { type: 'done', stopReason, usage };
     } finally {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onOuterAbort);
       // Releases the connection if the consumer stopped early or the attempt failed.
-      controller.abort();
+      watch.dispose();
     }
   }
 }
