@@ -5,7 +5,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { PermissionMode } from '../config/config.js';
-import { ConfigError, loadConfig, loadCredentials } from '../config/config.js';
+import { ConfigError, credentialSecrets, loadConfig, loadCredentials } from '../config/config.js';
 import type { Config } from '../config/config.js';
 import type { CodeAgent } from '../agent/code-agent.js';
 import { ProjectSessions } from '../agent/session-manager.js';
@@ -70,7 +70,7 @@ export async function bootstrap(options: CliOptions, ask?: Approver): Promise<Bo
     throw error;
   }
   const store = new SessionStore(config.mcaHome, projectRoot, {
-    secrets: credentials.apiKey ? [credentials.apiKey] : [],
+    secrets: credentialSecrets(credentials),
   });
   const sessions = new ProjectSessions({
     config,

@@ -6,6 +6,13 @@ import { z } from 'zod';
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'bypassPermissions'] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
+/** Model backends: the Anthropic Messages API, or any OpenAI-compatible chat completions API. */
+export const PROVIDERS = ['anthropic', 'openai'] as const;
+export type ProviderName = (typeof PROVIDERS)[number];
+
+/** The model when `provider` is 'openai' and no layer names one (the Anthropic default would be refused). */
+export const DEFAULT_OPENAI_MODEL = 'gpt-4.1';
+
 /** Every tunable of mca. Layers: defaults < $MCA_HOME/config.json < <project>/.mca/config.json < env < flags. */
 export const configSchema = z
   .object({
@@ -27,7 +34,11 @@ export const configSchema = z
     retryBaseDelayMs: z.number().int().min(0).max(60_000).default(1_000),
     codeLawMaxChars: z.number().int().min(100).default(40_000),
     permissionMode: z.enum(PERMISSION_MODES).default('default'),
+    provider: z.enum(PROVIDERS).default('anthropic'),
+    /** The Anthropic endpoint (ANTHROPIC_BASE_URL). */
     baseUrl: z.string().url().optional(),
+    /** The OpenAI-compatible endpoint including its version path (OPENAI_BASE_URL); default OpenAI's. */
+    openaiBaseUrl: z.string().url().optional(),
     mcaHome: z.string().min(1),
   })
   .strict();
@@ -36,7 +47,15 @@ export type Config = z.infer<typeof configSchema>;
 
 /** Secrets never live in Config (which is logged and persisted); they travel separately. */
 export interface Credentials {
+  /** ANTHROPIC_API_KEY. */
   apiKey: string | undefined;
+  /** OPENAI_API_KEY (any non-empty value for local servers that need none). */
+  openaiApiKey?: string | undefined;
+}
+
+/** Every secret the credentials hold, for redaction of output and persisted records. */
+export function credentialSecrets(credentials: Credentials): string[] {
+  return [credentials.apiKey, credentials.openaiApiKey].filter((key): key is string => key !== undefined && key !== '');
 }
 
 export class ConfigError extends Error {
@@ -60,7 +79,9 @@ const ENV_KEYS: ReadonlyArray<[string, keyof Config, 'string' | 'number']> = [
   ['MCA_MAX_RETRIES', 'maxRetries', 'number'],
   ['MCA_RETRY_BASE_MS', 'retryBaseDelayMs', 'number'],
   ['MCA_PERMISSION_MODE', 'permissionMode', 'string'],
+  ['MCA_PROVIDER', 'provider', 'string'],
   ['ANTHROPIC_BASE_URL', 'baseUrl', 'string'],
+  ['OPENAI_BASE_URL', 'openaiBaseUrl', 'string'],
 ];
 
 export interface LoadConfigOptions {
@@ -118,13 +139,14 @@ function describeIssue(issue: z.core.$ZodIssue, sources: string): string {
 export function loadConfig(options: LoadConfigOptions): Config {
   const env = options.env ?? process.env;
   const mcaHome = resolveMcaHome(env);
-  const merged = {
+  const merged: Record<string, unknown> = {
     mcaHome,
     ...readJsonLayer(join(mcaHome, 'config.json')),
     ...readJsonLayer(join(options.cwd, '.mca', 'config.json')),
     ...envLayer(env),
     ...withoutUndefined((options.flags ?? {}) as Record<string, unknown>),
   };
+  if (merged.provider === 'openai' && merged.model === undefined) merged.model = DEFAULT_OPENAI_MODEL;
   const result = configSchema.safeParse(merged);
   if (!result.success) {
     const first = result.error.issues[0];
@@ -136,5 +158,6 @@ export function loadConfig(options: LoadConfigOptions): Config {
 
 export function loadCredentials(env: NodeJS.ProcessEnv = process.env): Credentials {
   const apiKey = env.ANTHROPIC_API_KEY?.trim();
-  return { apiKey: apiKey ? apiKey : undefined };
+  const openaiApiKey = env.OPENAI_API_KEY?.trim();
+  return { apiKey: apiKey ? apiKey : undefined, openaiApiKey: openaiApiKey ? openaiApiKey : undefined };
 }

@@ -1,6 +1,7 @@
 /**
- * Builds the configured provider. The SDK is loaded lazily (dynamic import) so commands that never call
- * a model, like `mca --version`, do not pay for loading it.
+ * Builds the configured provider (`config.provider`: Anthropic, or any OpenAI-compatible API). Each provider
+ * is loaded lazily (dynamic import) so commands that never call a model, like `mca --version`, do not pay
+ * for loading it.
  */
 import type { Config, Credentials } from '../config/config.js';
 import type { BackoffOptions } from './retry-policy.js';
@@ -9,11 +10,14 @@ import type { ModelProvider } from './types.js';
 export const MISSING_API_KEY_MESSAGE =
   'ANTHROPIC_API_KEY is not set. Export it (or put it in your shell profile) and run mca again.';
 
+export const MISSING_OPENAI_API_KEY_MESSAGE =
+  'OPENAI_API_KEY is not set. Export it (any non-empty value, e.g. "ollama", for a local server that needs none) and run mca again.';
+
 /** A user error: the CLI prints the message as one line and exits 2. */
 export class MissingApiKeyError extends Error {
   readonly code = 'MISSING_API_KEY' as const;
-  constructor() {
-    super(MISSING_API_KEY_MESSAGE);
+  constructor(message: string = MISSING_API_KEY_MESSAGE) {
+    super(message);
     this.name = 'MissingApiKeyError';
   }
 }
@@ -28,12 +32,31 @@ export async function createProvider(
   credentials: Credentials,
   options: CreateProviderOptions = {},
 ): Promise<ModelProvider> {
+  if (config.provider === 'openai') return createOpenAIProvider(config, credentials, options);
   const apiKey = credentials.apiKey?.trim();
   if (!apiKey) throw new MissingApiKeyError();
   const { AnthropicProvider } = await import('./anthropic.js');
   return new AnthropicProvider({
     apiKey,
     ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+    maxRetries: config.maxRetries,
+    streamIdleTimeoutMs: config.streamIdleTimeoutMs,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    backoff: { baseDelayMs: config.retryBaseDelayMs, ...options.backoff },
+  });
+}
+
+async function createOpenAIProvider(
+  config: Config,
+  credentials: Credentials,
+  options: CreateProviderOptions,
+): Promise<ModelProvider> {
+  const apiKey = credentials.openaiApiKey?.trim();
+  if (!apiKey) throw new MissingApiKeyError(MISSING_OPENAI_API_KEY_MESSAGE);
+  const { OpenAICompatibleProvider } = await import('./openai-compatible.js');
+  return new OpenAICompatibleProvider({
+    apiKey,
+    ...(config.openaiBaseUrl ? { baseUrl: config.openaiBaseUrl } : {}),
     maxRetries: config.maxRetries,
     streamIdleTimeoutMs: config.streamIdleTimeoutMs,
     ...(options.fetch ? { fetch: options.fetch } : {}),

@@ -37,7 +37,7 @@ function render(data: BashData): string {
 }
 
 /** Variables the commands the model runs never see: mca's own credentials. */
-const WITHHELD_VARIABLES = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'];
+const WITHHELD_VARIABLES = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'OPENAI_API_KEY'];
 
 /** The user's environment, minus credentials, with pagers and git prompts turned off (nobody can answer them). */
 function commandEnvironment(): Record<string, string> {

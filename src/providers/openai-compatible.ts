@@ -1,0 +1,171 @@
+/**
+ * Any OpenAI-compatible chat completions API (OpenAI, OpenRouter, Ollama, vLLM, LM Studio …) behind mca's
+ * ModelProvider contract, on Node's native fetch. Retries, backoff, retry-after, the idle timeout and key
+ * scrubbing are the ones the Anthropic provider uses (retry-loop.ts, idle-watch.ts, error-text.ts).
+ */
+import { IdleWatch } from './idle-watch.js';
+import { parseChunk, toStopReason, type ParsedChunk } from './openai-chunk.js';
+import {
+  displayEndpoint,
+  errorFromChunk,
+  errorFromResponse,
+  toOpenAIProviderError,
+  unreachableError,
+} from './openai-errors.js';
+import { toChatCompletionBody } from './openai-request.js';
+import { ProviderError } from './provider-error.js';
+import { withRetries } from './retry-loop.js';
+import { DEFAULT_BACKOFF, type BackoffOptions } from './retry-policy.js';
+import { sseData } from './sse-data.js';
+import type { ModelProvider, ModelRequest, StreamEvent, Usage } from './types.js';
+
+export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+export interface OpenAICompatibleProviderOptions {
+  /** Sent as `Authorization: Bearer <key>`; local servers accept any non-empty value. */
+  apiKey: string;
+  /** Including the version path, e.g. http://localhost:11434/v1. Default OpenAI's. */
+  baseUrl?: string;
+  /** Retries after the first attempt. Default 4. */
+  maxRetries?: number;
+  /** No bytes (or no response) for this long aborts the attempt with kind 'timeout'. Default 90 s. */
+  streamIdleTimeoutMs?: number;
+  fetch?: typeof fetch;
+  /** Backoff tuning; tests inject a tiny base delay. */
+  backoff?: Partial<BackoffOptions>;
+}
+
+const DEFAULT_MAX_RETRIES = 4;
+const DEFAULT_IDLE_TIMEOUT_MS = 90_000;
+
+/** Used only when a server ignores `stream_options.include_usage`: the budget needs some count. */
+const CHARS_PER_TOKEN_ESTIMATE = 3;
+
+function estimatedUsage(promptChars: number, outputChars: number): Usage {
+  return {
+    inputTokens: Math.ceil(promptChars / CHARS_PER_TOKEN_ESTIMATE),
+    outputTokens: Math.ceil(outputChars / CHARS_PER_TOKEN_ESTIMATE),
+    cacheCreationInputTokens: 0,
+    cacheReadInputTokens: 0,
+  };
+}
+
+export class OpenAICompatibleProvider implements ModelProvider {
+  readonly name = 'openai';
+  private readonly apiKey: string;
+  private readonly url: URL;
+  private readonly endpoint: string;
+  private readonly maxRetries: number;
+  private readonly idleTimeoutMs: number;
+  private readonly backoff: BackoffOptions;
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(options: OpenAICompatibleProviderOptions) {
+    this.apiKey = options.apiKey;
+    const base = (options.baseUrl ?? DEFAULT_OPENAI_BASE_URL).replace(/\/+$/, '');
+    this.url = new URL(`${base}/chat/completions`);
+    this.endpoint = displayEndpoint(new URL(base));
+    this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    this.idleTimeoutMs = options.streamIdleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
+    this.fetchImpl = options.fetch ?? fetch;
+  }
+
+  async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
+    const body = toChatCompletionBody(request);
+    const promptChars = body.messages.reduce((sum, message) => sum + message.content.length, 0);
+    const payload = JSON.stringify(body);
+    yield* withRetries(() => this.attempt(payload, promptChars, signal), signal, {
+      maxRetries: this.maxRetries,
+      backoff: this.backoff,
+      toError: (error) => toOpenAIProviderError(error, [this.apiKey]),
+    });
+  }
+
+  /** One HTTP call. Throws on any failure; an idle stall becomes a 'timeout' ProviderError. */
+  private async *attempt(payload: string, promptChars: number, signal: AbortSignal): AsyncGenerator<StreamEvent> {
+    const secrets = [this.apiKey];
+    const watch = new IdleWatch(
+      signal,
+      this.idleTimeoutMs,
+      (seconds) =>
+        `The OpenAI-compatible API at ${this.endpoint} sent nothing for ${seconds}s; the stream was abandoned.`,
+    );
+    try {
+      watch.arm();
+      let response: Response;
+      try {
+        response = await this.fetchImpl(this.url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'text/event-stream',
+            authorization: `Bearer ${this.apiKey}`,
+          },
+          body: payload,
+          signal: watch.signal,
+        });
+      } catch (error) {
+        watch.check();
+        throw unreachableError(error, this.endpoint, secrets);
+      }
+      if (!response.ok || response.body === null) {
+        let text = '';
+        try {
+          text = await response.text();
+        } catch (error) {
+          watch.check();
+          throw error;
+        }
+        if (response.ok)
+          throw new ProviderError('server', `The OpenAI-compatible API at ${this.endpoint} sent no body.`);
+        throw errorFromResponse(response.status, response.headers, text, secrets);
+      }
+
+      let usage: Usage | undefined;
+      let finishReason: string | undefined;
+      let outputChars = 0;
+      let complete = false;
+      try {
+        for await (const data of sseData(response.body)) {
+          watch.pause();
+          if (data.trim() === '[DONE]') {
+            complete = true;
+            break;
+          }
+          let chunk: ParsedChunk;
+          try {
+            chunk = parseChunk(data);
+          } catch {
+            throw new ProviderError('server', `The OpenAI-compatible API at ${this.endpoint} sent a malformed chunk.`);
+          }
+          if (chunk.error !== undefined) throw errorFromChunk(chunk.error, secrets);
+          if (chunk.text.length > 0) {
+            outputChars += chunk.text.length;
+            yield { type: 'text', text: chunk.text };
+          }
+          if (chunk.finishReason !== undefined) finishReason = chunk.finishReason;
+          if (chunk.usage !== undefined) usage = chunk.usage;
+          watch.arm();
+        }
+      } catch (error) {
+        watch.check();
+        throw error;
+      }
+      watch.check();
+      // Without [DONE] a stream that closed cleanly after its finish_reason is still whole (some servers omit it).
+      if (!complete && finishReason === undefined) {
+        throw new ProviderError('network', 'The OpenAI-compatible API stream ended before the response was complete.');
+      }
+      watch.pause();
+      yield {
+        type: 'done',
+        stopReason: toStopReason(finishReason),
+        usage: usage ?? estimatedUsage(promptChars, outputChars),
+      };
+    } finally {
+      // Releases the connection if the consumer stopped early or the attempt failed.
+      watch.dispose();
+    }
+  }
+}
