@@ -3,7 +3,7 @@
  * everything else a person should know (notices, retries, compaction fallbacks, errors) goes to stderr.
  */
 import type { AgentEvent } from '../agent/events.js';
-import { loadCredentials } from '../config/config.js';
+import { credentialSecrets, loadCredentials } from '../config/config.js';
 import type { Usage } from '../providers/types.js';
 import { ZERO_USAGE } from '../providers/types.js';
 import { bootstrap } from './bootstrap.js';
@@ -51,7 +51,7 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
   for (const notice of notices) printError(notice);
 
   // The key can reach an answer or a tool result (a model that ran `printenv`); it never reaches the output.
-  const secrets = [loadCredentials().apiKey ?? ''];
+  const secrets = credentialSecrets(loadCredentials());
   const out = (text: string): void => void process.stdout.write(redactSecrets(text, secrets));
   const err = (text: string): void => printError(redactSecrets(text, secrets));
 

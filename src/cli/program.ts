@@ -60,6 +60,7 @@ function buildCommand(): Command {
         '',
         'Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL, MCA_MODEL, MCA_CONTEXT_WINDOW,',
         '  MCA_COMPRESSION_THRESHOLD, MCA_MIN_RETAIN_ROUNDS, MCA_SUMMARY_TIMEOUT_MS, MCA_MAX_STEPS, MCA_HOME.',
+        '  Other providers: MCA_PROVIDER=openai with OPENAI_API_KEY and OPENAI_BASE_URL (OpenAI, OpenRouter, Ollama).',
         'Exit codes: 0 ok, 1 agent or API failure, 2 usage or configuration error, 130 interrupted.',
       ].join('\n'),
     )
