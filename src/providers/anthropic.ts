@@ -10,23 +10,16 @@ import { toMessageParams, type AnthropicStreamParams } from './anthropic-request
 import { IdleWatch } from './idle-watch.js';
 import { ProviderError } from './provider-error.js';
 import { withRetries } from './retry-loop.js';
-import { DEFAULT_BACKOFF, type BackoffOptions } from './retry-policy.js';
+import {
+  DEFAULT_BACKOFF,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_RETRIES,
+  type BackoffOptions,
+  type ProviderConnectionOptions,
+} from './retry-policy.js';
 import type { ModelProvider, ModelRequest, StopReason, StreamEvent, Usage } from './types.js';
 
-export interface AnthropicProviderOptions {
-  apiKey: string;
-  baseUrl?: string;
-  /** Retries after the first attempt (ours, not the SDK's). Default 4. */
-  maxRetries?: number;
-  /** No SSE event (or no response) for this long aborts the attempt with kind 'timeout'. Default 90 s. */
-  streamIdleTimeoutMs?: number;
-  fetch?: typeof fetch;
-  /** Backoff tuning; tests inject a tiny base delay. */
-  backoff?: Partial<BackoffOptions>;
-}
-
-const DEFAULT_MAX_RETRIES = 4;
-const DEFAULT_IDLE_TIMEOUT_MS = 90_000;
+export type AnthropicProviderOptions = ProviderConnectionOptions;
 
 const STOP_REASONS: Readonly<Record<string, StopReason>> = {
   end_turn: 'end_turn',

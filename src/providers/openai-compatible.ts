@@ -15,28 +15,19 @@ import {
 import { toChatCompletionBody } from './openai-request.js';
 import { ProviderError } from './provider-error.js';
 import { withRetries } from './retry-loop.js';
-import { DEFAULT_BACKOFF, type BackoffOptions } from './retry-policy.js';
+import {
+  DEFAULT_BACKOFF,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_RETRIES,
+  type BackoffOptions,
+  type ProviderConnectionOptions,
+} from './retry-policy.js';
 import { sseData } from './sse-data.js';
 import type { ModelProvider, ModelRequest, StreamEvent, Usage } from './types.js';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
-export interface OpenAICompatibleProviderOptions {
-  /** Sent as `Authorization: Bearer <key>`; local servers accept any non-empty value. */
-  apiKey: string;
-  /** Including the version path, e.g. http://localhost:11434/v1. Default OpenAI's. */
-  baseUrl?: string;
-  /** Retries after the first attempt. Default 4. */
-  maxRetries?: number;
-  /** No bytes (or no response) for this long aborts the attempt with kind 'timeout'. Default 90 s. */
-  streamIdleTimeoutMs?: number;
-  fetch?: typeof fetch;
-  /** Backoff tuning; tests inject a tiny base delay. */
-  backoff?: Partial<BackoffOptions>;
-}
-
-const DEFAULT_MAX_RETRIES = 4;
-const DEFAULT_IDLE_TIMEOUT_MS = 90_000;
+export type OpenAICompatibleProviderOptions = ProviderConnectionOptions;
 
 /** Used only when a server ignores `stream_options.include_usage`: the budget needs some count. */
 const CHARS_PER_TOKEN_ESTIMATE = 3;

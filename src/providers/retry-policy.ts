@@ -55,3 +55,20 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
     signal.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/** What every HTTP provider is constructed with; each adds its own fields. */
+export interface ProviderConnectionOptions {
+  /** Anthropic: x-api-key / bearer; OpenAI-compatible: `Authorization: Bearer` (local servers accept anything). */
+  apiKey: string;
+  baseUrl?: string;
+  /** Retries after the first attempt (ours, not an SDK's). Default 4. */
+  maxRetries?: number;
+  /** No bytes (or no response) for this long aborts the attempt with kind 'timeout'. Default 90 s. */
+  streamIdleTimeoutMs?: number;
+  fetch?: typeof fetch;
+  /** Backoff tuning; tests inject a tiny base delay. */
+  backoff?: Partial<BackoffOptions>;
+}
+
+export const DEFAULT_MAX_RETRIES = 4;
+export const DEFAULT_IDLE_TIMEOUT_MS = 90_000;
