@@ -2,20 +2,15 @@
  * `mca -p` end to end on the OpenAI-compatible provider: the built binary, native fetch, a loopback fake
  * chat completions API, real tools in a temp project.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { openaiUserText, startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai-server.js';
 import { runMca } from '../helpers/run-mca.js';
+import { tempProject } from '../helpers/temp-project.js';
 
 const KEY = 'sk-proj-e2e-openai-secret-0123456789abcdef';
 let server: FakeOpenAI | undefined;
-const tempDirs: string[] = [];
-
-afterAll(() => {
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
-});
 
 afterEach(async () => {
   await server?.close();
@@ -23,13 +18,7 @@ afterEach(async () => {
 });
 
 function project(files: Record<string, string> = {}) {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), 'mca-e2e-openai-')));
-  tempDirs.push(base);
-  const root = join(base, 'project');
-  const home = join(base, 'home');
-  mkdirSync(root);
-  for (const [path, content] of Object.entries(files)) writeFileSync(join(root, path), content);
-  return { root, home };
+  return tempProject('mca-e2e-openai-', files);
 }
 
 function sessionText(home: string): string {

@@ -2,22 +2,17 @@
  * `mca -p` end to end: the built binary, the real Anthropic SDK, a loopback fake Messages API, real tools in a
  * temp project.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { SUMMARY_SYSTEM } from '../../src/context/summary-compressor.js';
 import { startFakeAnthropic, userText } from '../helpers/fake-anthropic-server.js';
 import type { FakeAnthropic, FakeRequestBody, FakeStep } from '../helpers/fake-anthropic-server.js';
 import { runMca } from '../helpers/run-mca.js';
+import { tempProject } from '../helpers/temp-project.js';
 
 const KEY = 'sk-ant-test-e2e-0123456789';
 let server: FakeAnthropic | undefined;
-const tempDirs: string[] = [];
-
-afterAll(() => {
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
-});
 
 afterEach(async () => {
   await server?.close();
@@ -25,13 +20,7 @@ afterEach(async () => {
 });
 
 function project(files: Record<string, string> = {}) {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), 'mca-e2e-')));
-  tempDirs.push(base);
-  const root = join(base, 'project');
-  const home = join(base, 'home');
-  mkdirSync(root);
-  for (const [path, content] of Object.entries(files)) writeFileSync(join(root, path), content);
-  return { root, home };
+  return tempProject('mca-e2e-', files);
 }
 
 async function serve(script: FakeStep[]) {
