@@ -2,18 +2,15 @@
  * A loopback stand-in for the Anthropic Messages API (POST /v1/messages, streaming and not), driven by a
  * script of steps. Every request is recorded. Tests talk to it through the real SDK.
  */
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { listenLoopback, readBody, splitChunks, startSse, writeJson } from './loopback-http.js';
 import {
   errorBody,
   messageJson,
   resolveReply,
-  splitChunks,
   sseEvent,
-  startSse,
   streamPrelude,
   textDelta,
-  writeJson,
   writeStream,
 } from './fake-anthropic-sse.js';
 import {
@@ -52,15 +49,6 @@ export interface FakeAnthropic {
 }
 
 const PARTIAL = 'partial';
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 /** The key a request carries: `x-api-key`, or `Authorization: Bearer` (what SDK 1.x sends). */
 export function requestApiKey(headers: IncomingHttpHeaders): string | undefined {
@@ -143,8 +131,6 @@ export async function startFakeAnthropic(
   let steps = [...script];
   let next = 0;
   const requests: FakeRequest[] = [];
-  const sockets = new Set<Socket>();
-
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const raw = await readBody(req);
@@ -180,33 +166,17 @@ export async function startFakeAnthropic(
     await answer(res, typeof step === 'function' ? step(body, index) : step, body);
   };
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) writeJson(res, 500, errorBody('api_error', `fake-anthropic: ${String(error)}`));
-      else res.destroy();
-    });
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('fake-anthropic: no TCP address');
+  const server = await listenLoopback('fake-anthropic', handle, (res, error) =>
+    writeJson(res, 500, errorBody('api_error', `fake-anthropic: ${String(error)}`)),
+  );
 
   return {
-    url: `http://127.0.0.1:${address.port}`,
+    url: `http://127.0.0.1:${server.port}`,
     requests,
     setScript(script: FakeStep[]): void {
       steps = [...script];
       next = 0;
     },
-    close(): Promise<void> {
-      for (const socket of sockets) socket.destroy();
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
+    close: () => server.close(),
   };
 }

@@ -1,6 +1,7 @@
 /** How the fake Anthropic server writes answers: SSE streams and JSON bodies shaped like the real API. */
 import type { ServerResponse } from 'node:http';
 import type { FakeReplyStep, FakeRequestBody, FakeUsage } from './fake-anthropic-steps.js';
+import { splitChunks, startSse } from './loopback-http.js';
 
 export interface ResolvedReply {
   text: string;
@@ -37,23 +38,8 @@ export function resolveReply(step: FakeReplyStep, body: FakeRequestBody): Resolv
   return { text, stopReason, stopSequence, usage, chunks: step.chunks ?? 3 };
 }
 
-/** Splits text into at most `count` non-empty pieces (none for empty text). */
-export function splitChunks(text: string, count: number): string[] {
-  if (text.length === 0) return [];
-  const pieces = Math.max(1, Math.min(count, text.length));
-  const size = Math.ceil(text.length / pieces);
-  const out: string[] = [];
-  for (let index = 0; index < text.length; index += size) out.push(text.slice(index, index + size));
-  return out;
-}
-
 export function sseEvent(name: string, data: unknown): string {
   return `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
-}
-
-export function startSse(res: ServerResponse): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-  res.flushHeaders();
 }
 
 let messageCounter = 0;
@@ -112,17 +98,6 @@ export async function writeStream(res: ServerResponse, model: string, reply: Res
     }),
   );
   res.end(sseEvent('message_stop', { type: 'message_stop' }));
-}
-
-export function writeJson(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
-  res.end(text);
 }
 
 export function messageJson(model: string, reply: ResolvedReply): unknown {

@@ -3,8 +3,8 @@
  * driven by a script of steps. Every request is recorded. `url` is the base URL including `/v1`, as
  * OPENAI_BASE_URL expects.
  */
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { listenLoopback, readBody, splitChunks, startSse, writeJson } from './loopback-http.js';
 
 export interface FakeOpenAIRequestBody {
   model?: string;
@@ -91,19 +91,8 @@ export function openaiUserText(body: FakeOpenAIRequestBody): string {
     .join('\n');
 }
 
-function writeJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
-  res.end(text);
-}
-
 function errorJson(message: string, code: string | null): unknown {
   return { error: { message, type: 'invalid_request_error', param: null, code } };
-}
-
-function startSse(res: ServerResponse): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-  res.flushHeaders();
 }
 
 let counter = 0;
@@ -120,19 +109,11 @@ function chunk(model: string, delta: Record<string, unknown>, finishReason: stri
   return `data: ${JSON.stringify(body)}\n\n`;
 }
 
-function pieces(text: string, count: number): string[] {
-  if (text.length === 0) return [];
-  const size = Math.ceil(text.length / Math.max(1, Math.min(count, text.length)));
-  const out: string[] = [];
-  for (let index = 0; index < text.length; index += size) out.push(text.slice(index, index + size));
-  return out;
-}
-
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 async function writeText(res: ServerResponse, model: string, text: string, chunks: number): Promise<void> {
   res.write(chunk(model, { role: 'assistant', content: '' }, null));
-  for (const piece of pieces(text, chunks)) {
+  for (const piece of splitChunks(text, chunks)) {
     res.write(chunk(model, { content: piece }, null));
     await tick();
   }
@@ -199,23 +180,12 @@ async function answer(res: ServerResponse, step: FakeOpenAIPlainStep, body: Fake
   }
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (data: Buffer) => chunks.push(data));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
 export async function startFakeOpenAI(
   script: FakeOpenAIStep[] = [],
   options: FakeOpenAIOptions = {},
 ): Promise<FakeOpenAI> {
   let next = 0;
   const requests: FakeOpenAIRequest[] = [];
-  const sockets = new Set<Socket>();
-
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const raw = await readBody(req);
@@ -249,28 +219,12 @@ export async function startFakeOpenAI(
     await answer(res, typeof step === 'function' ? step(body, index) : step, body);
   };
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) writeJson(res, 500, errorJson(`fake-openai: ${String(error)}`, null));
-      else res.destroy();
-    });
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('fake-openai: no TCP address');
+  const server = await listenLoopback('fake-openai', handle, (res, error) =>
+    writeJson(res, 500, errorJson(`fake-openai: ${String(error)}`, null)),
+  );
   return {
-    url: `http://127.0.0.1:${address.port}/v1`,
+    url: `http://127.0.0.1:${server.port}/v1`,
     requests,
-    close(): Promise<void> {
-      for (const socket of sockets) socket.destroy();
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
+    close: () => server.close(),
   };
 }

@@ -4,6 +4,7 @@
  */
 import { ProviderError, type ProviderErrorKind } from '../../src/providers/provider-error.js';
 import type { ModelProvider, ModelRequest, StopReason, StreamEvent, Usage } from '../../src/providers/types.js';
+import { splitChunks } from './loopback-http.js';
 
 export interface ScriptedReply {
   text: string;
@@ -48,14 +49,6 @@ export function fail(kind: ProviderErrorKind, message = `scripted ${kind}`, stat
 /** All prompt text of a request (system then user segments), joined with "\n". */
 export function promptText(request: ModelRequest): string {
   return [...request.system, ...request.user].map((segment) => segment.text).join('\n');
-}
-
-function splitChunks(text: string, count: number): string[] {
-  if (text.length === 0) return [];
-  const size = Math.ceil(text.length / Math.max(1, Math.min(count, text.length)));
-  const out: string[] = [];
-  for (let index = 0; index < text.length; index += size) out.push(text.slice(index, index + size));
-  return out;
 }
 
 function abortedError(): ProviderError {
