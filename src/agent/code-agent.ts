@@ -220,14 +220,14 @@ export class CodeAgent implements AgentController {
     signal: AbortSignal,
     turn: { question: string; scratchpad: readonly ScratchpadStep[]; focus?: string | undefined },
   ): AsyncGenerator<AgentEvent> {
-    const { history, builder, config, summarizer, session } = this.deps;
+    const { history, builder, config, summarizer } = this.deps;
     const measure = () =>
       builder.build({ history: history.closedHistory(), scratchpad: turn.scratchpad, question: turn.question })
         .totalTokens;
     // The last real usage is the truest size of the prompt that triggered this; estimates stand in without one.
     const before = Math.max(history.lastUsage(), measure());
     const fixed = builder.build({ history: [], scratchpad: turn.scratchpad, question: turn.question }).totalTokens;
-    yield* runCompaction(history, summarizer, session, {
+    yield* runCompaction(history, summarizer, {
       reason,
       ...(turn.focus ? { focus: turn.focus } : {}),
       signal,

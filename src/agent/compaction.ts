@@ -1,11 +1,10 @@
 /**
  * Runs one compaction of the history and reports it as AgentEvents. The history manager decides what is
- * archived; this module adds what the loop owns: events, the session snapshot, and forgetting stale usage.
+ * archived, marks the old usage as superseded and notifies its snapshot listeners (the session store); this module
+ * adds what the loop owns: the events.
  */
 import type { HistoryManager } from '../context/history-manager.js';
-import type { Message } from '../context/message.js';
 import type { Summarizer } from '../context/summary-compressor.js';
-import type { SessionWriter } from '../session/session-store.js';
 import type { AgentEvent, CompactionReason } from './events.js';
 
 export interface CompactionRequest {
@@ -22,24 +21,9 @@ export interface CompactionRequest {
   measure: () => number;
 }
 
-/**
- * A usage figure describes the context of the call that produced it. Once older rounds are archived it no longer
- * describes anything, and keeping it would make the next trigger check fire again at once. The loop falls back to
- * an estimate until the next real call reports usage.
- */
-function forgetUsage(messages: readonly Message[]): Message[] {
-  return messages.map((message) => {
-    if (!message.metadata.usage) return message;
-    const metadata = { ...message.metadata };
-    delete metadata.usage;
-    return { ...message, metadata };
-  });
-}
-
 export async function* runCompaction(
   history: HistoryManager,
   summarizer: Summarizer,
-  session: SessionWriter,
   request: CompactionRequest,
 ): AsyncGenerator<AgentEvent, boolean> {
   const plan = history.planCompaction();
@@ -59,10 +43,6 @@ export async function* runCompaction(
     yield { type: 'degrade', level: degradation.level, message: degradation.message };
   }
   const changed = result.outcome !== 'nothing_to_compact' || result.degradations.length > 0;
-  if (changed) {
-    history.replaceAll(forgetUsage(history.messages));
-    session.writeSnapshot([...history.messages]);
-  }
   yield {
     type: 'compaction_end',
     reason: request.reason,

@@ -103,6 +103,7 @@ export class ProjectSessions implements SessionManager {
     const todos = new TodoStore();
     todos.set(todosFromHistory(messages));
     history.onAppend((message) => writer.appendMessage(message));
+    history.onSnapshot((list) => writer.writeSnapshot([...list]));
     const summarizer = new SummaryCompressor({
       provider,
       model: config.summaryModel ?? config.model,

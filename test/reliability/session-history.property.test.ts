@@ -109,6 +109,7 @@ async function runCase(input: { minRetainRounds: number; operations: Operation[]
   const writer = await store.create('fuzz-model');
   const history = new HistoryManager({ minRetainRounds: input.minRetainRounds });
   history.onAppend((message) => writer.appendMessage(message));
+  history.onSnapshot((list) => writer.writeSnapshot([...list]));
   const summarizer = new RandomSummarizer();
   const file = writer.path;
   /** Every state the file passed through: its size then, and the history it encodes. */
@@ -156,7 +157,7 @@ async function runCase(input: { minRetainRounds: number; operations: Operation[]
         const before = [...history.messages];
         const openBefore = history.openRound();
         const events: AgentEvent[] = [];
-        const run = runCompaction(history, summarizer, writer, {
+        const run = runCompaction(history, summarizer, {
           reason: 'threshold',
           signal: new AbortController().signal,
           budgetTokens: op.budget ?? 1_000_000,
