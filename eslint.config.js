@@ -13,7 +13,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/context/**', 'src/tools/**', 'src/agent/**', 'src/providers/**', 'src/session/**', 'src/config/**'],
+    files: ['src/context/**', 'src/tools/**', 'src/agent/**', 'src/providers/**', 'src/session/**', 'src/config/**', 'src/text/**'],
     rules: {
       'no-restricted-imports': [
         'error',
