@@ -1,33 +1,30 @@
 /** The fixed "how this was measured" part of BENCHMARKS.md: every choice the figures depend on. */
-export const METHOD = `## Reading the replay figures (mechanisms, not tuning)
-- **Against \`naive\`, mca wins by compacting**: on long days naive's requests grow past the window (hundreds of
-  overflows) while mca stays under 0.8 × window with zero overflows at 200k. Sessions alone never reach the
-  threshold, so there mca costs about the same as naive (its ReAct framing adds a few percent).
-- **Against \`full-then-compact\`, mca loses on cost because it remembers more.** full-then-compact wipes everything,
-  the current task included, into a 1,500-token stand-in; mca keeps the newest 10 rounds verbatim (spec A4) plus
-  the summary, so its average prompt is larger and it compacts more often. The stand-in summary cannot show what
-  full-then-compact forgets, so this table prices memory without crediting it.
-- **Each round is cached twice.** During its turn a tool result sits in the scratchpad in full; when the round
-  closes, its compressed form is appended to L3 and written to the cache again. L3 goes out as one block per
-  round (breakpoint on the last), so the earlier history is still read from the cache; only the new round is
-  rewritten.
-- **Read results barely shrink.** The compressor keeps up to 500 numbered lines of a Read (spec A3), and most
-  recorded views are shorter, so a compressed Read is about its full size; Read is ~60% of all tool output here.
-  The what-if \`mca-read100\` (Read kept ≤ 100 lines in history) shows that share of the cost.
-- **Long single tasks at 64k**: inside one task the in-turn ladder (older steps compressed, then one line; newest
-  steps full) keeps requests under the budget except where one or two recorded outputs are by themselves near
-  the window (the live Read tool now caps a result at 100,000 characters; these replays use recorded outputs).
-
-## How this is measured
+export const METHOD = `## How this is measured
 
 ### Context replay (bench/replay/)
-- **Data**: \`../shared/bench-data/trajectories/\` (45 real sessions of mini-swe-agent and SWE-agent, tool outputs
-  verbatim), in file-name order. One step = one recorded tool call (with the assistant text just before it as the
+- **Data**: \`bench/data/trajectories/\` (45 real sessions of mini-swe-agent and SWE-agent from public repositories,
+  tool outputs verbatim; provenance in bench/data/README.md), in file-name order; \`--data DIR\` replays any directory
+  of recordings in that format. One step = one recorded tool call (with the assistant text just before it as the
   thought), or a trailing text without a call (the final answer). A model call happens at every step, in every
   strategy, with the same recorded action and output. Later \`user\` events of mini-swe-agent recordings are the
   harness's format nags ("No tool calls found…"), not user input: they are dropped (the count is shown above). A
   final call without a recorded result (\`submit\`) is the final answer (mca: \`Action: Finish[…]\`).
-- **Token estimator** for everything: \`estimateTokens\` of src/context/token-budget.ts, floor(chars / 3).
+- **Task text** (bench/replay/task-text.ts, tested): the recorded first user message carries the recording
+  harness's instructions (reply format, command list, workflow tips), which no person types. The replay keeps only
+  the task: the text inside \`<pr_description>\` without its lead-in line (mini-swe-agent), or the text before the
+  \`INSTRUCTIONS:\` line without the "We're currently solving the following issue…" / \`ISSUE:\` lead-in (SWE-agent;
+  a CTF lead-in, which names the challenge, stays). The average removed per session is shown above.
+- **Workloads** (bench/replay/workloads.ts): each session alone (200k window); long days = sessions as rounds of one
+  conversation in file-name order, 15 tasks per day, at 200k and at 64k; interactive long days = the same days where
+  each task is split into user turns of 5 steps: the task, then every 5 steps a short follow-up ("go on", "now run
+  the tests", "ok, continue with the fix", "keep going", in turn). Steps and outputs are unchanged; only user
+  messages are added, so memory across turns of one task counts. A turn that the split ends after a tool step
+  closes in mca as answered ("(The turn ended.)"); the chat strategies just append the next user message.
+- **Model profile** (the peers' thresholds subtract the output limit): 200k = a Claude Sonnet as the tools
+  configure it, 32,000 output tokens; 64k = a model with a 64k window and an 8,192-token output limit. Every
+  strategy sees the same profile.
+- **Token estimator** for everything: \`estimateTokens\` of src/context/token-budget.ts, floor(chars / 3). The peers'
+  own estimators (chars / 4 and API counts) are not used, so a threshold means the same for every strategy.
 - **L1** for all strategies: mca's real system layer, \`composeSystemLayer(prompts/system.md, tool prompts of the
   default registry)\` (without the ~100-token environment block the agent appends). No CODE_LAW (L2) in the replay.
 - **Action mapping** (bench/replay/classify.ts, tested in test/bench/): file views (\`cat f\`, \`nl -ba f | sed -n a,bp\`,
@@ -39,40 +36,73 @@ export const METHOD = `## Reading the replay figures (mechanisms, not tuning)
   command so the reply keeps its size); \`cat > f <<EOF\` and \`create\` → Write; everything else → Bash (stdout = the
   recorded output, exit code from \`<returncode>\`). An edit anywhere in a compound command wins. Each becomes a
   synthetic ToolEnvelope (src/tools/tool-data.ts shapes) whose \`text\` is the recorded output, so the real
-  ToolResultCompressor runs on realistic data and the full observation is the recorded output itself.
-- **Strategies**:
-  - \`naive\`: chat transcript (system block, then task, each assistant reply as recorded = text + recorded tool
-    call, each full tool output); nothing removed; a request over the window counts as an overflow and the
-    replay goes on.
-  - \`full-then-compact\`: the same transcript; when a request would pass window − 13,000 tokens, every message so
-    far (the current task too) is replaced by one stand-in summary, nothing else kept.
-  - \`mca\`: the real engine, driven as src/agent/code-agent.ts drives it: HistoryManager (every message appended as
-    it happens; tool messages = compressToolResult of the envelope), ContextBuilder (L1, L3 = closed rounds and
-    summaries, current input, scratchpad with full observations), trigger \`shouldCompact\` fed with the simulated
-    last usage (previous request + its output; after a compaction the built-prompt estimate) plus the new text
-    (the task before a round, the newest observation before a step), compaction via \`HistoryManager.compact\`
-    (threshold 0.8, 10 retained rounds, degradation levels 2–3 with budget = 0.8 × window), the loop's in-turn
-    ladder \`buildWithinBudget\` (src/context/turn-budget.ts: older steps compressed, then one-line, newest steps
-    full) when a build passes 0.8 × window, and one emergency compaction per turn when a build still exceeds the
-    window (what the loop does on \`context_too_long\`). L3 goes out as one block per summary and per closed round.
-    The model reply is \`Thought: <recorded text>\\nAction: Tool[{mapped input}]\`.
-  - \`mca-read100\` (**a what-if, not the product**): \`mca\` with Read results stored in history cut to 100 lines
-    instead of the spec's 500 (the full Read is still seen during its turn). It shows how much of mca's cost is
-    the Read rule.
-  - **Stand-in summary** (both compacting strategies): a fixed 4,500-character (1,500-token) text with the A5 heading
-    and the count of archived messages. It retains no facts, so no "facts retained" figure is reported: with a
-    stand-in it would only measure the stand-in.
-- **Workloads**: each session alone (200k window); long days = sessions concatenated in file-name order as rounds
-  of one conversation, 15 tasks per day (3 days), at 200k and at 64k.
-- **Prompt caching** (bench/replay/prefix-cache.ts, tested on hand-made cases): a request is a list of blocks with
-  breakpoints — mca: \`ContextBuilder.build(...).toRequestSegments()\` (after L1, after L3, on the last scratchpad
-  step); baselines: after the system block and on the last message. A cache entry is the exact prefix up to a
-  breakpoint (hash chained over blocks). Read = the longest prefix ending at a block boundary, at most 20 blocks
-  before one of the request's breakpoints, written by an earlier request; written = from there to the request's
-  last breakpoint; every breakpoint prefix then enters the cache; the rest is uncached. Cost-weighted input tokens
-  = 0.1·read + 1.25·written + 1·uncached. Lifetime (5 min) and minimum cacheable length are ignored.
-- **Build time**: wall time of each mca \`ContextBuilder.build\` + \`toRequestSegments\` per model call (including the
-  rebuild when degradation level 1 applies), median and p95 over all calls of the workload.
+  ToolResultCompressor runs on realistic data and the full observation is the recorded output itself. The chat
+  strategies replay the recorded call and the recorded output as they are. The recordings already carry their own
+  harness's output caps; no strategy adds another.
+- **Strategies** (each peer file cites the source or docs of every fact it uses; where a fact could not be found
+  the file says so and uses the documented default):
+  - \`mca\` (bench/replay/mca-strategy.ts): mca's context engine behind one seam, \`ReplayContextEngine\`
+    (bench/replay/mca/replay-engine.ts: \`beginTurn\`, \`prepareStep\` → request + events, \`recordStep\`,
+    \`closeTurn\`). Until src/context/context-engine.ts exists, the seam is implemented by a copy of how
+    src/agent/code-agent.ts drives the engine (bench/replay/mca/loop-copy-engine.ts: HistoryManager with every message
+    appended as it happens and tool messages = compressToolResult, ContextBuilder, the trigger of
+    \`CodeAgent.overBudget\` with the usage recorded on each assistant message, \`HistoryManager.compact\` with
+    threshold 0.8, 10 retained rounds and degradation levels 2–3, the in-turn ladder \`buildWithinBudget\`, one
+    emergency compaction per turn when a request still exceeds the window). L3 goes out as one block per summary
+    and per closed round. The reply is \`Thought: <recorded text>\\nAction: Tool[{mapped input}]\`. Summary calls
+    are mca's real summary request (SUMMARY_SYSTEM + prompts/summary.md filled with the archived transcript, no cache
+    breakpoint), recorded by bench/replay/mca/recording-summarizer.ts.
+  - \`claude-code\` (bench/replay/peers/claude-code.ts): before every model call, compact when the request reaches
+    window − min(output limit, 20,000) − 13,000 (167,000 at 200k; 42,808 at 64k). The summary request has its own
+    system prompt and the whole conversation; afterwards the request holds the summary and the newest views of the
+    5 most recently read files (≤ 5,000 tokens each, ≤ 50,000 in all). Claude Code's source is not published; the
+    constants come from published readings of its shipped bundle (cited in the file). Its time-based microcompact
+    (after an idle hour) cannot happen in a replay without time and is not modelled.
+  - \`codex\` (bench/replay/peers/codex.ts, openai/codex codex-rs): compact when the last response's tokens reach 90% of
+    the window; the summary request is the whole history plus the compaction prompt (oldest items dropped if it
+    does not fit); afterwards: the user messages, newest first up to 20,000 tokens, then the summary.
+  - \`opencode\` (bench/replay/peers/opencode.ts, sst/opencode @ 31e22f65): compact when the last step's tokens reach
+    window − output limit − min(20,000, output limit) (148,000 at 200k; 47,616 at 64k); the summary request is one
+    user message with the prompt, the previous summary and the archived turns serialised (tool results cut to 2,000
+    characters); afterwards: the summary, the newest whole turns within clamp(25% of the usable window, 2,000,
+    15,000) tokens (the newest turn cut to its newest messages when it alone is too big), and the synthetic
+    "Continue if you have next steps…" message. Pruning old tool outputs is implemented and tested but off, as in
+    opencode's defaults at that commit (\`compaction.prune\`, default false).
+  - \`gemini-cli\` (bench/replay/peers/gemini-cli.ts, google-gemini/gemini-cli @ 5411f113): before every model call,
+    when the previous request reached 50% of the window, tool responses beyond the newest 50,000 tokens of them are
+    cut to 40,000 characters, the oldest 70% of the history (split only before a message the person typed) goes to
+    two summary calls (snapshot and verification probe), and the request holds the snapshot, the model's "Got it"
+    and the newest 30%; inside one task there is no such split point, so nothing is compressed there. Then tool
+    outputs older than the newest 50,000 tokens of them are masked to a 250 + 250-character preview once at least
+    30,000 tokens can be masked.
+  - \`naive\` (a reference, not a product): the chat transcript with nothing removed; a request over the window
+    could not be sent, so its row is marked unsendable and counts overflows.
+  - The chat strategies share one request layout (bench/replay/chat-strategy.ts): the system block (breakpoint), then
+    each message in order (user text, assistant text + recorded call, full tool output), breakpoint on the last
+    message. Only the context policy differs between them.
+  - **Stand-in summary**, the same for every strategy: a fixed 4,500-character (1,500-token) text. It retains no
+    facts: a path or task that survives only inside a summary counts as missing. **Summary instruction**: every
+    peer's summary request ends with the same instruction text, mca's prompts/summary.md, so summary requests
+    differ only by what each policy sends with it.
+- **Cost** (bench/replay/pricing.ts, bench/replay/prefix-cache.ts, tested): every model call and every summary call
+  is one request through the prompt-cache simulation: a request is a list of blocks with breakpoints; a cache entry
+  is the exact prefix up to a breakpoint (hash chained over blocks). Read = the longest prefix ending at a block
+  boundary, at most 20 blocks before one of the request's breakpoints, written by an earlier request of the same
+  conversation (summary calls included); written = from there to the request's last breakpoint; the rest is
+  uncached. Lifetime (5 min) and minimum cacheable length are ignored. Each call costs its uncached, written and
+  read tokens and its output tokens (the reply as that strategy formats it; 1,500 for a summary) at the prices of
+  the model named above, from src/providers/model-prices.ts. "Model calls" are the agent's own calls (one per
+  step), "summary calls" the extra calls a compaction makes, "degradation events" shrinking without a model call
+  (mca's levels 1–3, gemini-cli's masking, opencode's pruning), "compactions" the times conversation content left
+  the request.
+- **Memory** (bench/replay/memory.ts, bench/replay/path-extraction.ts, tested on fixed examples): at each model call,
+  the file paths that the recorded action of that step names and that already appeared earlier in the recorded
+  conversation (user texts, earlier thoughts, calls and outputs); the share of them the request carries verbatim;
+  and whether the request carries the current task's text verbatim. A path is a word of the call's input (cut at
+  white space, quotes and shell punctuation) whose last part is \`name.ext\`, and which contains a \`/\` or has a common
+  file extension (so \`np.arange\`, versions, options, sed expressions and directories are not paths). The rule reads
+  only the recording and knows nothing about strategies. Reported over all calls and over the calls after the
+  conversation's first compaction.
 
 ### Scaling (bench/scaling-bench.ts)
 Synthetic histories (user 300 chars, assistant step 400, compressed tool result 1,500; rounds of a user message,

@@ -1,5 +1,6 @@
 /** Markdown tables of each bench section. */
-import type { ReplayResult } from './replay-bench.js';
+import { pathShare, taskShare, totalDollars, type ReplayMetrics } from './replay/driver.js';
+import type { WorkloadResult } from './replay-bench.js';
 import type { ScalingResult } from './scaling-bench.js';
 import type { StartupResult } from './startup-bench.js';
 import type { ToolsResult } from './tools-bench.js';
@@ -10,45 +11,86 @@ export function table(header: string[], rows: string[][]): string {
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
-export function replayTables(result: ReplayResult): string {
-  const parts: string[] = [];
-  for (const workload of result.workloads) {
-    const naive = workload.byStrategy.naive;
-    const ftc = workload.byStrategy['full-then-compact'];
-    const rows = Object.entries(workload.byStrategy).map(([name, m]) => [
-      `\`${name}\``,
-      formatInt(m.calls),
-      formatInt(m.inputTokens),
-      formatInt(m.weightedTokens),
-      `${ratio(m.weightedTokens, naive.weightedTokens)} / ${ratio(m.weightedTokens, ftc.weightedTokens)}`,
-      `${formatInt(m.cacheRead)} / ${formatInt(m.cacheWritten)} / ${formatInt(m.uncached)}`,
-      formatInt(m.peakRequest),
+function percent(value: number): string {
+  return Number.isFinite(value) ? `${(value * 100).toFixed(1)}%` : '—';
+}
+
+function dollars(value: number): string {
+  return `$${value.toFixed(2)}`;
+}
+
+function strategyLabel(name: string, metrics: ReplayMetrics): string {
+  if (name !== 'naive') return `\`${name}\``;
+  return metrics.overflows > 0 ? '`naive` (reference; unsendable)' : '`naive` (reference)';
+}
+
+/** One workload: cost and memory side by side, then where the tokens went. `plot` is the SVG's relative path. */
+export function workloadTables(workload: WorkloadResult, plot?: string): string {
+  const entries = Object.entries(workload.byStrategy) as Array<[string, ReplayMetrics]>;
+  const mca = workload.byStrategy.mca;
+  const main = table(
+    [
+      'strategy',
+      'cost (model + summary calls)',
+      'vs mca',
+      'model calls',
+      'summary calls',
+      'compactions',
+      'degradation events',
+      'overflows',
+      'peak request',
+      'recalled paths in request: all / after 1st compaction',
+      'task text in request: all / after 1st compaction',
+    ],
+    entries.map(([name, m]) => [
+      strategyLabel(name, m),
+      `${dollars(totalDollars(m))} (${dollars(m.model.dollars)} + ${dollars(m.summary.dollars)})`,
+      ratio(totalDollars(m), totalDollars(mca)),
+      formatInt(m.model.calls),
+      formatInt(m.summary.calls),
       formatInt(m.compactions),
+      formatInt(m.degradations),
       formatInt(m.overflows),
-      name.startsWith('mca') ? `${m.degradations.level1} / ${m.degradations.level2} / ${m.degradations.level3}` : '—',
-      name.startsWith('mca') ? `${formatMs(m.buildMedianMs, 3)} / ${formatMs(m.buildP95Ms, 3)}` : '—',
-    ]);
-    parts.push(
-      `### ${workload.label}, ${formatInt(workload.window)}-token window (${workload.conversations} conversations)\n\n` +
-        table(
-          [
-            'strategy',
-            'model calls',
-            'input tokens',
-            'cost-weighted tokens',
-            'vs naive / vs full-then-compact',
-            'cache read / written / uncached',
-            'peak request',
-            'compactions',
-            'overflows',
-            'degradation L1 / L2 / L3',
-            'build median / p95',
-          ],
-          rows,
-        ),
-    );
-  }
-  return parts.join('\n\n');
+      formatInt(m.model.peakRequest),
+      `${percent(pathShare(m.memory.overall))} / ${percent(pathShare(m.memory.afterFirstCompaction))}`,
+      `${percent(taskShare(m.memory.overall))} / ${percent(taskShare(m.memory.afterFirstCompaction))}`,
+    ]),
+  );
+  const tokens = table(
+    [
+      'strategy',
+      'model calls: input tokens',
+      'cache read / written / uncached',
+      'output tokens',
+      'summary calls: input tokens',
+      'cache read / written / uncached',
+      'output tokens',
+    ],
+    entries.map(([name, m]) => [
+      `\`${name}\``,
+      formatInt(m.model.inputTokens),
+      `${formatInt(m.model.cacheRead)} / ${formatInt(m.model.cacheWritten)} / ${formatInt(m.model.uncached)}`,
+      formatInt(m.model.outputTokens),
+      formatInt(m.summary.inputTokens),
+      `${formatInt(m.summary.cacheRead)} / ${formatInt(m.summary.cacheWritten)} / ${formatInt(m.summary.uncached)}`,
+      formatInt(m.summary.outputTokens),
+    ]),
+  );
+  const asked = mca.memory.overall.pathsAsked;
+  const heading =
+    `### ${workload.label}, ${formatInt(workload.window)}-token window ` +
+    `(${workload.conversations} conversations, ${formatInt(workload.userTurns)} user turns, ` +
+    `output limit ${formatInt(workload.maxOutputTokens)})`;
+  return [
+    heading,
+    main,
+    `${formatInt(asked)} recalled paths asked for in ${formatInt(mca.memory.overall.calls)} model calls.` +
+      (plot ? ` Plot: [cost vs memory](${plot}).` : ''),
+    plot ? `![cost vs memory, ${workload.label}, ${formatInt(workload.window)}](${plot})` : '',
+    `<details><summary>Tokens</summary>\n\n${tokens}\n\n</details>`,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
 }
 
 export function scalingTable(result: ScalingResult): string {

@@ -1,17 +1,22 @@
 /**
- * `npm run bench [-- --quick] [-- --only replay,scaling,startup,tools]`: runs the benchmark sections, prints a
- * summary and rewrites BENCHMARKS.md at the repository root. Benchmarks measure; they assert nothing.
+ * `npm run bench [-- --quick] [-- --only replay,scaling,startup,tools] [-- --data DIR] [-- --json FILE]`: runs the
+ * benchmark sections, prints a summary and rewrites BENCHMARKS.md at the repository root with the replay's
+ * cost-vs-memory plots in bench/plots/. `--data` replays another directory of recordings (bench/data/README.md
+ * format); `--json` also writes every figure of the run as JSON. A run with `--only` or `--data` writes its report
+ * to bench/results/ instead (git-ignored), so it never replaces the repository's figures. Benchmarks measure; they
+ * assert nothing.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { composeSystemLayer } from '../src/context/system-layer.js';
 import { loadPrompt } from '../src/context/prompt-loader.js';
 import { createDefaultRegistry } from '../src/tools/registry.js';
 import { ensureBuild } from './lib/ensure-build.js';
 import { machine } from './lib/machine.js';
-import { renderReport, targetRows, type BenchResults } from './report.js';
-import { runReplayBench } from './replay-bench.js';
+import { costMemorySvg } from './plot.js';
+import { renderReport, targetRows, type BenchResults, type PlotLinks } from './report.js';
+import { runReplayBench, type ReplayResult } from './replay-bench.js';
 import { runScalingBench } from './scaling-bench.js';
 import { runStartupBench } from './startup-bench.js';
 import { runToolsBench } from './tools-bench.js';
@@ -20,22 +25,67 @@ const SECTIONS = ['replay', 'scaling', 'startup', 'tools'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const DEFAULT_DATA_DIR = join(root, 'bench', 'data', 'trajectories');
 
-function parseArgs(argv: string[]): { quick: boolean; only: Set<Section> } {
+/** One cost-vs-memory SVG per replay workload; returns each plot's path relative to the report. */
+function writePlots(replay: ReplayResult | undefined, plotDir: string, reportDir: string): PlotLinks {
+  const links: Record<string, string> = {};
+  if (replay === undefined) return links;
+  mkdirSync(plotDir, { recursive: true });
+  for (const workload of replay.workloads) {
+    const file = join(plotDir, `replay-${workload.slug}.svg`);
+    const title = `${workload.label}, ${workload.window / 1000}k window: cost vs memory`;
+    const points = Object.entries(workload.byStrategy).map(([name, metrics]) => ({ name, metrics }));
+    writeFileSync(file, costMemorySvg(title, points));
+    links[workload.slug] = relative(reportDir, file);
+  }
+  return links;
+}
+
+interface Args {
+  quick: boolean;
+  only: Set<Section>;
+  dataDir?: string;
+  jsonFile?: string;
+}
+
+/** The value of `--name VALUE` or `--name=VALUE`; exits with one clear line when the value is missing. */
+function optionValue(argv: readonly string[], name: string): string | undefined {
+  const at = argv.findIndex((arg) => arg === name || arg.startsWith(`${name}=`));
+  if (at < 0) return undefined;
+  const value = argv[at]?.includes('=') ? argv[at]?.slice(name.length + 1) : argv[at + 1];
+  if (value === undefined || value === '' || value.startsWith('--')) {
+    process.stderr.write(`bench: ${name} needs a value\n`);
+    process.exit(2);
+  }
+  return value;
+}
+
+function parseArgs(argv: string[]): Args {
   const quick = argv.includes('--quick');
-  const at = argv.findIndex((arg) => arg === '--only' || arg.startsWith('--only='));
   let only = new Set<Section>(SECTIONS);
-  if (at >= 0) {
-    const value = argv[at]?.includes('=') ? argv[at]?.split('=')[1] : argv[at + 1];
-    const names = (value ?? '').split(',').map((name) => name.trim());
+  const sections = optionValue(argv, '--only');
+  if (sections !== undefined) {
+    const names = sections.split(',').map((name) => name.trim());
     const unknown = names.filter((name) => !(SECTIONS as readonly string[]).includes(name));
-    if (unknown.length > 0 || names.length === 0) {
+    if (unknown.length > 0) {
       process.stderr.write(`bench: unknown section(s) ${unknown.join(', ')}; choose from ${SECTIONS.join(', ')}\n`);
       process.exit(2);
     }
     only = new Set(names as Section[]);
   }
-  return { quick, only };
+  const data = optionValue(argv, '--data');
+  const json = optionValue(argv, '--json');
+  if (data !== undefined && !existsSync(resolve(data))) {
+    process.stderr.write(`bench: --data ${data}: no such directory\n`);
+    process.exit(2);
+  }
+  return {
+    quick,
+    only,
+    ...(data !== undefined ? { dataDir: resolve(data) } : {}),
+    ...(json !== undefined ? { jsonFile: resolve(json) } : {}),
+  };
 }
 
 function log(line: string): void {
@@ -43,7 +93,7 @@ function log(line: string): void {
 }
 
 async function main(): Promise<void> {
-  const { quick, only } = parseArgs(process.argv.slice(2));
+  const { quick, only, dataDir, jsonFile } = parseArgs(process.argv.slice(2));
   const started = performance.now();
   const systemText = composeSystemLayer(loadPrompt('system'), createDefaultRegistry().prompts());
   const args = process.argv.slice(2).join(' ');
@@ -54,12 +104,14 @@ async function main(): Promise<void> {
     durationS: 0,
   };
   if (only.has('replay')) {
-    log('replay: recorded sessions through naive, full-then-compact and mca…');
+    log('replay: recorded sessions through mca, the peer policies and naive…');
+    const replayDir = dataDir ?? DEFAULT_DATA_DIR;
     results.replay = await runReplayBench({
-      dataDir: resolve(root, '..', 'shared', 'bench-data', 'trajectories'),
+      dataDir: replayDir,
       systemText,
       ...(quick ? { maxSessions: 15 } : {}),
     });
+    results.replay.dataDir = relative(root, replayDir) || '.';
   }
   if (only.has('scaling')) {
     log('scaling: ContextBuilder.build at 100 / 1,000 / 10,000 messages…');
@@ -79,14 +131,21 @@ async function main(): Promise<void> {
     results.tools = await runToolsBench({ files: quick ? 2_000 : 20_000, runs: quick ? 3 : 5 });
   }
   results.durationS = (performance.now() - started) / 1000;
-  // A partial run must not replace the full report: it goes to bench/results/ (git-ignored) instead.
-  const partial = only.size < SECTIONS.length;
+  // A partial run or other data must not replace the repository's report: it goes to bench/results/ instead.
+  const partial = only.size < SECTIONS.length || dataDir !== undefined;
   const target = partial ? join(root, 'bench', 'results', 'partial.md') : join(root, 'BENCHMARKS.md');
+  const plotDir = partial ? join(root, 'bench', 'results', 'plots') : join(root, 'bench', 'plots');
   mkdirSync(dirname(target), { recursive: true });
-  writeFileSync(target, renderReport(results));
+  const plots = writePlots(results.replay, plotDir, dirname(target));
+  writeFileSync(target, renderReport(results, plots));
+  if (jsonFile !== undefined) {
+    mkdirSync(dirname(jsonFile), { recursive: true });
+    writeFileSync(jsonFile, `${JSON.stringify(results, null, 2)}\n`);
+  }
   log('');
   for (const row of targetRows(results)) log(`${row.met ? '✓' : '✗'} ${row.target}: ${row.figure}`);
-  log(`\n${partial ? 'bench/results/partial.md' : 'BENCHMARKS.md'} written (${results.durationS.toFixed(0)} s).`);
+  log(`\n${relative(root, target)} written (${results.durationS.toFixed(0)} s).`);
+  if (jsonFile !== undefined) log(`${jsonFile} written.`);
 }
 
 main().catch((error: unknown) => {

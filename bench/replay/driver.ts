@@ -1,88 +1,97 @@
 /**
- * Replays conversations through a strategy and accounts every model call: raw input tokens, prompt-cache
- * cost, peak request, overflows (a request larger than the window), compactions, build time.
+ * Replays conversations through a strategy and accounts every call: each model call and each summary call goes
+ * through the same prompt-cache simulation and is priced with its output; compactions, degradation events,
+ * overflows (a model request larger than the window) and the memory figure are counted.
  */
-import { median, percentile } from '../lib/stats.js';
+import type { ModelPrice } from '../../src/providers/model-prices.js';
+import { addMemory, emptyMemory, recalledPaths, type MemoryTotals } from './memory.js';
 import { PrefixCache } from './prefix-cache.js';
-import type { ReplayTask, Strategy } from './strategy.js';
+import { addCall, emptyTotals, replayPrice, type CallTotals } from './pricing.js';
+import type { ReplayTask, Strategy, StrategyEvent } from './strategy.js';
 
 export interface ReplayMetrics {
   conversations: number;
-  calls: number;
-  inputTokens: number;
-  weightedTokens: number;
-  cacheRead: number;
-  cacheWritten: number;
-  uncached: number;
-  peakRequest: number;
+  /** The agent's own model calls (one per recorded step). */
+  model: CallTotals;
+  /** Summary calls the strategy made (each with its real request). */
+  summary: CallTotals;
+  /** Times conversation content left the prompt (with or without a summary). */
   compactions: number;
+  /** Shrinking or dropping without a model call: pruning, masking, mca's degradation levels. */
+  degradations: number;
+  /** Model requests larger than the window: such a request could not be sent. */
   overflows: number;
-  buildMedianMs: number;
-  buildP95Ms: number;
-  degradations: { level1: number; level2: number; level3: number };
+  memory: { overall: MemoryTotals; afterFirstCompaction: MemoryTotals };
 }
 
 export type StrategyFactory = () => Strategy;
+
+function emptyMetrics(conversations: number): ReplayMetrics {
+  return {
+    conversations,
+    model: emptyTotals(),
+    summary: emptyTotals(),
+    compactions: 0,
+    degradations: 0,
+    overflows: 0,
+    memory: { overall: emptyMemory(), afterFirstCompaction: emptyMemory() },
+  };
+}
 
 /** Each conversation (a session alone, or a day of sessions as rounds) gets a fresh strategy and cache. */
 export async function replay(
   conversations: readonly (readonly ReplayTask[])[],
   create: StrategyFactory,
   contextWindow: number,
+  price: ModelPrice = replayPrice(),
 ): Promise<ReplayMetrics> {
-  const metrics: ReplayMetrics = {
-    conversations: conversations.length,
-    calls: 0,
-    inputTokens: 0,
-    weightedTokens: 0,
-    cacheRead: 0,
-    cacheWritten: 0,
-    uncached: 0,
-    peakRequest: 0,
-    compactions: 0,
-    overflows: 0,
-    buildMedianMs: 0,
-    buildP95Ms: 0,
-    degradations: { level1: 0, level2: 0, level3: 0 },
-  };
-  const buildTimes: number[] = [];
+  const metrics = emptyMetrics(conversations.length);
   for (const conversation of conversations) {
     const strategy = create();
     const cache = new PrefixCache();
-    for (const task of conversation) {
-      await strategy.startTask(task.task);
-      for (const step of task.steps) {
-        const call = await strategy.nextCall();
-        const account = cache.request(call.segments);
-        metrics.calls += 1;
-        metrics.inputTokens += account.tokens;
-        metrics.weightedTokens += account.weighted;
-        metrics.cacheRead += account.read;
-        metrics.cacheWritten += account.written;
-        metrics.uncached += account.uncached;
-        metrics.peakRequest = Math.max(metrics.peakRequest, account.tokens);
-        if (account.tokens > contextWindow) metrics.overflows += 1;
-        buildTimes.push(call.buildMs);
-        strategy.record(step, call);
+    const recalled = recalledPaths(conversation);
+    let compacted = false;
+    const account = (events: readonly StrategyEvent[]) => {
+      for (const event of events) {
+        if (event.kind === 'summary')
+          addCall(metrics.summary, cache.request(event.segments), event.outputTokens, price);
+        else if (event.kind === 'compaction') {
+          metrics.compactions += 1;
+          compacted = true;
+        } else metrics.degradations += 1;
       }
-      strategy.endTask();
-    }
-    metrics.compactions += strategy.compactions;
-    const levels = (strategy as { degradations?: ReplayMetrics['degradations'] }).degradations;
-    if (levels !== undefined) {
-      metrics.degradations.level1 += levels.level1;
-      metrics.degradations.level2 += levels.level2;
-      metrics.degradations.level3 += levels.level3;
+    };
+    for (const task of conversation) {
+      for (const turn of task.turns) {
+        account(await strategy.startTurn(turn.text));
+        for (const step of turn.steps) {
+          const { call, events } = await strategy.nextCall();
+          account(events);
+          const cacheAccount = cache.request(call.segments);
+          if (cacheAccount.tokens > contextWindow) metrics.overflows += 1;
+          const paths = recalled.get(step) ?? [];
+          addMemory(metrics.memory.overall, call.segments, paths, task.task);
+          if (compacted) addMemory(metrics.memory.afterFirstCompaction, call.segments, paths, task.task);
+          addCall(metrics.model, cacheAccount, strategy.record(step, call), price);
+        }
+        strategy.endTurn();
+      }
     }
   }
-  metrics.buildMedianMs = median(buildTimes);
-  metrics.buildP95Ms = percentile(buildTimes, 95);
   return metrics;
 }
 
-/** Sessions in file-name order, grouped into days of `perDay` tasks (the last day may be shorter). */
-export function toDays<T>(tasks: readonly T[], perDay: number): T[][] {
-  const days: T[][] = [];
-  for (let index = 0; index < tasks.length; index += perDay) days.push(tasks.slice(index, index + perDay));
-  return days;
+/** Dollars of all calls (model and summary). */
+export function totalDollars(metrics: ReplayMetrics): number {
+  return metrics.model.dollars + metrics.summary.dollars;
+}
+
+/** Share of recalled paths present in the requests (NaN when none was asked). */
+export function pathShare(memory: MemoryTotals): number {
+  return memory.pathsAsked === 0 ? Number.NaN : memory.pathsPresent / memory.pathsAsked;
+}
+
+/** Share of calls whose request carries the current task's text (NaN when no call was measured). */
+export function taskShare(memory: MemoryTotals): number {
+  return memory.calls === 0 ? Number.NaN : memory.taskPresent / memory.calls;
 }

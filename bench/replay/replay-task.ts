@@ -2,9 +2,12 @@
 import { mapCall } from './action-map.js';
 import { commandOf } from './classify.js';
 import type { ReplayStep, ReplayTask } from './strategy.js';
+import { personTaskText } from './task-text.js';
 import type { RecordedSession } from './trajectory.js';
 
 /**
+ * - The task is the recorded first user message without the harness's instructions (task-text.ts); it is the
+ *   only user turn.
  * - A call with a recorded result becomes an action with that result.
  * - The last step, when it has no result (submit) or no call (a final text), is the final answer.
  * - A call without a result before the end is replayed with an empty result; a text without a call before
@@ -25,10 +28,11 @@ export function toReplayTask(session: RecordedSession): ReplayTask {
     }
     const recordedCall = `${call.tool} ${JSON.stringify(call.input)}`;
     if (call.output === undefined && last) {
-      steps.push({ thought, answer: commandOf(call), recordedCall });
+      steps.push({ thought, answer: commandOf(call), recordedCall, call });
       return;
     }
-    steps.push({ thought, action: mapCall({ ...call, output: call.output ?? '' }), recordedCall });
+    steps.push({ thought, action: mapCall({ ...call, output: call.output ?? '' }), recordedCall, call });
   });
-  return { name: session.name, task: session.task, steps };
+  const task = personTaskText(session.task);
+  return { name: session.name, task, turns: [{ text: task, steps }] };
 }

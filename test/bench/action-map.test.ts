@@ -153,8 +153,12 @@ describe('parseSession / toReplayTask', () => {
 
   it('ends with a final answer when the last call has no result', () => {
     const task = toReplayTask(parseSession('s', lines.join('\n')));
-    expect(task.steps.map((step) => step.action?.tool ?? 'final')).toEqual(['LS', 'Bash', 'final']);
-    expect(task.steps[2]?.answer).toBe('submit');
-    expect(task.steps[0]?.recordedCall).toBe('bash {"command":"ls"}');
+    const steps = task.turns[0]?.steps ?? [];
+    expect(task.turns).toHaveLength(1);
+    expect(task.turns[0]?.text).toBe('Fix the bug');
+    expect(steps.map((step) => step.action?.tool ?? 'final')).toEqual(['LS', 'Bash', 'final']);
+    expect(steps[2]?.answer).toBe('submit');
+    expect(steps[0]?.recordedCall).toBe('bash {"command":"ls"}');
+    expect(steps[0]?.call?.input).toEqual({ command: 'ls' });
   });
 });

@@ -1,46 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ChatBaseline, FULL_THEN_COMPACT_HEADROOM } from '../../bench/replay/chat-baseline.js';
-import { replay, toDays } from '../../bench/replay/driver.js';
-import { McaStrategy, mcaReply, segmentsOf } from '../../bench/replay/mca-strategy.js';
-import {
-  STAND_IN_SUMMARY_TOKENS,
-  standInSummary,
-  type ReplayStep,
-  type ReplayTask,
-} from '../../bench/replay/strategy.js';
-import { successEnvelope } from '../../src/tools/envelope.js';
+import { replay } from '../../bench/replay/driver.js';
+import { segmentsOf } from '../../bench/replay/mca/loop-copy-engine.js';
+import { McaStrategy, mcaReply } from '../../bench/replay/mca-strategy.js';
+import { NaiveStrategy } from '../../bench/replay/peers/naive.js';
+import { STAND_IN_SUMMARY_TOKENS, standInSummary } from '../../bench/replay/strategy.js';
+import { toDays, toInteractive } from '../../bench/replay/workloads.js';
 import { ContextBuilder } from '../../src/context/context-builder.js';
-
-const SYSTEM = 'You are mca. '.repeat(50);
-
-function readStep(chars: number, index: number): ReplayStep {
-  const text = `${index}`.padEnd(chars, 'x');
-  const data = {
-    path: `f${index}.py`,
-    start_line: 1,
-    end_line: 1,
-    total_lines: 1,
-    content: `1\t${text}`,
-    truncated: false,
-    mtime_ms: 0,
-  };
-  return {
-    thought: `look at f${index}`,
-    action: { tool: 'Read', input: { path: `f${index}.py` }, envelope: successEnvelope(data, text) },
-    recordedCall: `bash {"command":"cat f${index}.py"}`,
-  };
-}
-
-function task(name: string, steps: number, chars: number): ReplayTask {
-  return {
-    name,
-    task: `task ${name}`,
-    steps: [
-      ...Array.from({ length: steps }, (_, index) => readStep(chars, index)),
-      { thought: 'done', answer: 'submit' },
-    ],
-  };
-}
+import { SUMMARY_SYSTEM } from '../../src/context/summary-compressor.js';
+import { SYSTEM, finalStep, options, readStep, readingTask } from './replay-fixtures.js';
 
 describe('stand-in summary', () => {
   it('has the A5 heading and exactly the documented size', () => {
@@ -50,42 +17,28 @@ describe('stand-in summary', () => {
   });
 });
 
-describe('baselines', () => {
-  it('naive keeps everything and counts overflows', async () => {
-    const metrics = await replay(
-      [[task('a', 10, 3_000)]],
-      () => new ChatBaseline('naive', { contextWindow: 5_000, systemText: SYSTEM }),
-      5_000,
-    );
-    expect(metrics.calls).toBe(11);
+describe('naive', () => {
+  it('keeps everything, counts every request over the window as an overflow and never compacts', async () => {
+    const metrics = await replay([[readingTask('a', 10, 3_000)]], () => new NaiveStrategy(options(5_000)), 5_000);
+    expect(metrics.model.calls).toBe(11);
     expect(metrics.compactions).toBe(0);
-    expect(metrics.overflows).toBeGreaterThan(0);
-    expect(metrics.peakRequest).toBeGreaterThan(10_000);
-  });
-
-  it('full-then-compact replaces everything by one summary at window − 13,000', async () => {
-    const window = FULL_THEN_COMPACT_HEADROOM + 6_000;
-    const strategy = new ChatBaseline('full-then-compact', { contextWindow: window, systemText: SYSTEM });
-    const metrics = await replay([[task('a', 20, 3_000)]], () => strategy, window);
-    expect(metrics.compactions).toBeGreaterThan(0);
-    expect(metrics.overflows).toBe(0);
-    expect(metrics.peakRequest).toBeLessThanOrEqual(window - FULL_THEN_COMPACT_HEADROOM + 1_100);
+    expect(metrics.summary.calls).toBe(0);
+    // Each step adds ~1,000 tokens to a ~180-token system block: from the 6th call on, requests pass 5,000.
+    expect(metrics.overflows).toBe(6);
+    expect(metrics.model.peakRequest).toBeGreaterThan(10_000);
+    expect(metrics.memory.overall.taskPresent).toBe(11);
   });
 
   it('caches the growing conversation: later calls mostly read', async () => {
-    const metrics = await replay(
-      [[task('a', 10, 3_000)]],
-      () => new ChatBaseline('naive', { contextWindow: 200_000, systemText: SYSTEM }),
-      200_000,
-    );
-    expect(metrics.cacheRead).toBeGreaterThan(metrics.cacheWritten);
+    const metrics = await replay([[readingTask('a', 10, 3_000)]], () => new NaiveStrategy(options(200_000)), 200_000);
+    expect(metrics.model.cacheRead).toBeGreaterThan(metrics.model.cacheWritten);
   });
 });
 
 describe('mca strategy', () => {
   it('renders the reply in the ReAct form', () => {
-    expect(mcaReply(readStep(10, 1))).toBe('Thought: look at f1\nAction: Read[{"path":"f1.py"}]');
-    expect(mcaReply({ thought: '', answer: 'submit' })).toBe('Thought: (no recorded thought)\nAction: Finish[submit]');
+    expect(mcaReply(readStep('f1.py', 10))).toBe('Thought: look at f1.py\nAction: Read[{"path":"f1.py"}]');
+    expect(mcaReply(finalStep())).toBe('Thought: done\nAction: Finish[submit]');
   });
 
   it('segments join to exactly the rendered prompt', () => {
@@ -103,24 +56,64 @@ describe('mca strategy', () => {
     expect(segmentsOf(built).filter((segment) => segment.cacheBreakpoint)).toHaveLength(2);
   });
 
-  it('compacts on long days, keeps requests inside the window when rounds are small', async () => {
-    const days = toDays(
-      Array.from({ length: 20 }, (_, index) => task(`t${index}`, 4, 1_500)),
+  it("compacts on a long day with priced summary calls carrying mca's real summary request", async () => {
+    const day = toDays(
+      Array.from({ length: 20 }, (_, index) => readingTask(`t${index}`, 4, 1_500)),
       20,
     );
     const window = 12_000;
-    const metrics = await replay(days, () => new McaStrategy({ contextWindow: window, systemText: SYSTEM }), window);
-    expect(metrics.calls).toBe(100);
+    const strategy = new McaStrategy(options(window));
+    const events: string[] = [];
+    const startTurn = strategy.startTurn.bind(strategy);
+    strategy.startTurn = async (text) => {
+      const happened = await startTurn(text);
+      for (const event of happened) if (event.kind === 'summary') events.push(event.segments[0]?.text ?? '');
+      return happened;
+    };
+    const metrics = await replay(day, () => strategy, window);
+    expect(metrics.model.calls).toBe(100);
     expect(metrics.compactions).toBeGreaterThan(0);
+    expect(metrics.summary.calls).toBeGreaterThan(0);
+    expect(metrics.summary.outputTokens).toBe(metrics.summary.calls * STAND_IN_SUMMARY_TOKENS);
+    expect(metrics.summary.dollars).toBeGreaterThan(0);
+    expect(events.length).toBeGreaterThan(0);
+    expect(events.every((system) => system === SUMMARY_SYSTEM)).toBe(true);
     expect(metrics.overflows).toBe(0);
   });
 
-  it('is cheaper than naive on a long day', async () => {
-    const days = [Array.from({ length: 15 }, (_, index) => task(`t${index}`, 6, 6_000))];
-    const options = { contextWindow: 64_000, systemText: SYSTEM };
-    const naive = await replay(days, () => new ChatBaseline('naive', options), 64_000);
-    const mca = await replay(days, () => new McaStrategy(options), 64_000);
-    expect(mca.inputTokens).toBeLessThan(naive.inputTokens);
-    expect(mca.peakRequest).toBeLessThan(naive.peakRequest);
+  it('closes a turn the person ends after a tool step, so the follow-up opens a new round', async () => {
+    const task = toInteractive(readingTask('a', 6, 500), 3);
+    expect(task.turns.map((turn) => turn.text)).toEqual(['Task a: fix the bug', 'go on', 'now run the tests']);
+    const strategy = new McaStrategy(options(200_000));
+    const requests: string[] = [];
+    const metrics = await replay(
+      [[task]],
+      () => ({
+        name: strategy.name,
+        startTurn: (text: string) => strategy.startTurn(text),
+        nextCall: async () => {
+          const next = await strategy.nextCall();
+          requests.push(next.call.segments.map((segment) => segment.text).join(''));
+          return next;
+        },
+        record: (step, call) => strategy.record(step, call),
+        endTurn: () => strategy.endTurn(),
+      }),
+      200_000,
+    );
+    expect(metrics.model.calls).toBe(7);
+    // The fourth call answers "go on": the first turn is now a closed round in L3, the task still verbatim.
+    expect(requests[3]).toContain('(The turn ended.)');
+    expect(requests[3]).toContain('go on');
+    expect(requests[3]).toContain('Task a: fix the bug');
+  });
+
+  it('is cheaper than naive on a long day and stays inside the window', async () => {
+    const day = [Array.from({ length: 15 }, (_, index) => readingTask(`t${index}`, 6, 6_000))];
+    const naive = await replay(day, () => new NaiveStrategy(options(64_000)), 64_000);
+    const mca = await replay(day, () => new McaStrategy(options(64_000)), 64_000);
+    expect(mca.model.inputTokens).toBeLessThan(naive.model.inputTokens);
+    expect(mca.model.peakRequest).toBeLessThanOrEqual(64_000);
+    expect(naive.overflows).toBeGreaterThan(0);
   });
 });

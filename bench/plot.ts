@@ -1,0 +1,69 @@
+/**
+ * The cost-vs-memory plot of one replay workload as a self-contained SVG: x = dollars of all calls (model and
+ * summary), y = share of recalled file paths the requests carried. One labelled point per strategy; a strategy
+ * with requests over the window (`naive`) is drawn hollow and labelled unsendable.
+ */
+import { pathShare, taskShare, totalDollars, type ReplayMetrics } from './replay/driver.js';
+
+export interface PlotPoint {
+  name: string;
+  metrics: ReplayMetrics;
+}
+
+const WIDTH = 720;
+const HEIGHT = 420;
+const MARGIN = { left: 70, right: 30, top: 40, bottom: 55 };
+
+function escapeXml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+function percent(value: number): string {
+  return Number.isFinite(value) ? `${(value * 100).toFixed(0)}%` : '—';
+}
+
+export function costMemorySvg(title: string, points: readonly PlotPoint[]): string {
+  const costs = points.map((point) => totalDollars(point.metrics));
+  const shares = points.map((point) => pathShare(point.metrics.memory.overall)).filter(Number.isFinite);
+  const maxCost = Math.max(...costs, 0.01) * 1.1;
+  const minShare = Math.min(0.5, Math.floor(Math.min(...shares, 1) * 10) / 10);
+  const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
+  const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
+  const x = (cost: number) => MARGIN.left + (cost / maxCost) * plotWidth;
+  const y = (share: number) => MARGIN.top + (1 - (share - minShare) / (1 - minShare)) * plotHeight;
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="sans-serif" font-size="12">`,
+    `<rect width="${WIDTH}" height="${HEIGHT}" fill="white"/>`,
+    `<text x="${WIDTH / 2}" y="22" text-anchor="middle" font-size="14" font-weight="bold">${escapeXml(title)}</text>`,
+    `<line x1="${MARGIN.left}" y1="${MARGIN.top + plotHeight}" x2="${MARGIN.left + plotWidth}" y2="${MARGIN.top + plotHeight}" stroke="black"/>`,
+    `<line x1="${MARGIN.left}" y1="${MARGIN.top}" x2="${MARGIN.left}" y2="${MARGIN.top + plotHeight}" stroke="black"/>`,
+  ];
+  for (let tick = 0; tick <= 5; tick += 1) {
+    const cost = (maxCost * tick) / 5;
+    const share = minShare + ((1 - minShare) * tick) / 5;
+    parts.push(
+      `<text x="${x(cost)}" y="${MARGIN.top + plotHeight + 18}" text-anchor="middle">$${cost.toFixed(2)}</text>`,
+      `<line x1="${MARGIN.left - 4}" y1="${y(share)}" x2="${MARGIN.left + plotWidth}" y2="${y(share)}" stroke="#ddd"/>`,
+      `<text x="${MARGIN.left - 8}" y="${y(share) + 4}" text-anchor="end">${percent(share)}</text>`,
+    );
+  }
+  parts.push(
+    `<text x="${MARGIN.left + plotWidth / 2}" y="${HEIGHT - 12}" text-anchor="middle">cost of all calls (model + summary), dollars — lower is better</text>`,
+    `<text transform="translate(16 ${MARGIN.top + plotHeight / 2}) rotate(-90)" text-anchor="middle">recalled paths in the request — higher is better</text>`,
+  );
+  points.forEach((point, index) => {
+    const share = pathShare(point.metrics.memory.overall);
+    if (!Number.isFinite(share)) return;
+    const cx = x(costs[index] ?? 0);
+    const cy = y(share);
+    const unsendable = point.metrics.overflows > 0;
+    const label = `${point.name}${unsendable ? ` (${point.metrics.overflows} unsendable)` : ''}, task ${percent(taskShare(point.metrics.memory.overall))}`;
+    const colour = point.name === 'mca' ? '#d62728' : '#1f77b4';
+    parts.push(
+      `<circle cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="5" fill="${unsendable ? 'white' : colour}" stroke="${colour}" stroke-width="2"/>`,
+      `<text x="${(cx + 8).toFixed(1)}" y="${(cy - 8 - (index % 3) * 11).toFixed(1)}">${escapeXml(label)}</text>`,
+    );
+  });
+  parts.push('</svg>');
+  return parts.join('\n') + '\n';
+}

@@ -1,0 +1,57 @@
+/**
+ * The one seam between the bench and mca's context engine. Everything the bench needs from the engine is this
+ * interface: given the conversation so far and the next step, what request goes out and which compactions,
+ * summary calls and degradations happen. `McaStrategy` (mca-strategy.ts) drives it and never reaches past it.
+ *
+ * Today `LoopCopyEngine` (loop-copy-engine.ts) implements it with a copy of how src/agent/code-agent.ts drives
+ * HistoryManager, ContextBuilder, the trigger, compaction and the ladders. When src/context/context-engine.ts
+ * exists, an adapter over it implements this interface instead and `createReplayEngine` returns that adapter; the
+ * copy is then deleted (BENCHMARKS.md "mca strategy").
+ */
+import type { RoundEnd } from '../../../src/context/message.js';
+import type { Summarizer } from '../../../src/context/summary-compressor.js';
+import type { ToolEnvelope } from '../../../src/tools/envelope.js';
+import type { Segment } from '../prefix-cache.js';
+import type { StrategyEvent } from '../strategy.js';
+import { LoopCopyEngine } from './loop-copy-engine.js';
+
+export interface PreparedRequest {
+  /** The request in order (system parts first), each part with its cache breakpoint as the provider sends it. */
+  segments: Segment[];
+  /** The engine's own estimate of the request (what its window check used). */
+  tokens: number;
+  /** Compactions and degradations that happened while preparing it (summary calls come from the summarizer). */
+  events: StrategyEvent[];
+}
+
+export interface RecordedStep {
+  /** The model's reply text as mca stores it (`Thought: …\nAction: Tool[{…}]` or `…Finish[…]`). */
+  reply: string;
+  /** The tool call and its full result; undefined for a final answer. */
+  action?: { tool: string; input: Record<string, unknown>; envelope: ToolEnvelope };
+  /** What the API reported for this call: the request's tokens and the reply's. */
+  usage: { inputTokens: number; outputTokens: number };
+}
+
+export interface ReplayContextEngine {
+  /** A user turn starts with this text; the engine may compact first. */
+  beginTurn(input: string): Promise<StrategyEvent[]>;
+  /** The request of the next model call of this turn. */
+  prepareStep(): Promise<PreparedRequest>;
+  /** The model's reply and its tool result, as the loop records them. */
+  recordStep(step: RecordedStep): void;
+  /** The turn ended (`finish` after a final answer; `answer` when the person speaks after a tool step). */
+  closeTurn(reason: RoundEnd): void;
+}
+
+export interface ReplayEngineOptions {
+  contextWindow: number;
+  systemText: string;
+  /** Archives old rounds; the bench passes a RecordingSummarizer so every summary call is priced. */
+  summarizer: Summarizer;
+}
+
+/** The single place that decides which engine the bench's mca strategy drives. */
+export function createReplayEngine(options: ReplayEngineOptions): ReplayContextEngine {
+  return new LoopCopyEngine(options);
+}
