@@ -1,6 +1,6 @@
 /** Hand-made replay material for the bench tests: small steps with known sizes and paths. */
 import type { MappedAction } from '../../bench/replay/action-map.js';
-import type { ReplayStep, ReplayTask, StrategyOptions } from '../../bench/replay/strategy.js';
+import type { ReplayStep, ReplayTask, Strategy, StrategyEvent, StrategyOptions } from '../../bench/replay/strategy.js';
 import { successEnvelope } from '../../src/tools/envelope.js';
 
 export const SYSTEM = 'You are an agent. '.repeat(30);
@@ -43,4 +43,27 @@ export function finalStep(): ReplayStep {
 export function readingTask(name: string, steps: number, chars: number): ReplayTask {
   const all = [...Array.from({ length: steps }, (_, index) => readStep(`${name}/f${index}.py`, chars)), finalStep()];
   return { name, task: `Task ${name}: fix the bug`, turns: [{ text: `Task ${name}: fix the bug`, steps: all }] };
+}
+
+/** The same strategy, reporting every event and every request text it produces. */
+export function observed(
+  strategy: Strategy,
+  observers: { onEvents?: (events: StrategyEvent[]) => void; onRequest?: (text: string) => void },
+): Strategy {
+  return {
+    name: strategy.name,
+    startTurn: async (text) => {
+      const events = await strategy.startTurn(text);
+      observers.onEvents?.(events);
+      return events;
+    },
+    nextCall: async () => {
+      const next = await strategy.nextCall();
+      observers.onEvents?.(next.events);
+      observers.onRequest?.(next.call.segments.map((segment) => segment.text).join(''));
+      return next;
+    },
+    record: (step, call) => strategy.record(step, call),
+    endTurn: () => strategy.endTurn(),
+  };
 }

@@ -7,7 +7,7 @@ import { STAND_IN_SUMMARY_TOKENS, standInSummary } from '../../bench/replay/stra
 import { toDays, toInteractive } from '../../bench/replay/workloads.js';
 import { ContextBuilder } from '../../src/context/context-builder.js';
 import { SUMMARY_SYSTEM } from '../../src/context/summary-compressor.js';
-import { SYSTEM, finalStep, options, readStep, readingTask } from './replay-fixtures.js';
+import { SYSTEM, finalStep, observed, options, readStep, readingTask } from './replay-fixtures.js';
 
 describe('stand-in summary', () => {
   it('has the A5 heading and exactly the documented size', () => {
@@ -62,45 +62,31 @@ describe('mca strategy', () => {
       20,
     );
     const window = 12_000;
-    const strategy = new McaStrategy(options(window));
-    const events: string[] = [];
-    const startTurn = strategy.startTurn.bind(strategy);
-    strategy.startTurn = async (text) => {
-      const happened = await startTurn(text);
-      for (const event of happened) if (event.kind === 'summary') events.push(event.segments[0]?.text ?? '');
-      return happened;
-    };
+    const systems: string[] = [];
+    const strategy = observed(new McaStrategy(options(window)), {
+      onEvents: (events) => {
+        for (const event of events) if (event.kind === 'summary') systems.push(event.segments[0]?.text ?? '');
+      },
+    });
     const metrics = await replay(day, () => strategy, window);
     expect(metrics.model.calls).toBe(100);
     expect(metrics.compactions).toBeGreaterThan(0);
     expect(metrics.summary.calls).toBeGreaterThan(0);
     expect(metrics.summary.outputTokens).toBe(metrics.summary.calls * STAND_IN_SUMMARY_TOKENS);
     expect(metrics.summary.dollars).toBeGreaterThan(0);
-    expect(events.length).toBeGreaterThan(0);
-    expect(events.every((system) => system === SUMMARY_SYSTEM)).toBe(true);
+    expect(systems).toHaveLength(metrics.summary.calls);
+    expect(systems.every((system) => system === SUMMARY_SYSTEM)).toBe(true);
     expect(metrics.overflows).toBe(0);
   });
 
   it('closes a turn the person ends after a tool step, so the follow-up opens a new round', async () => {
     const task = toInteractive(readingTask('a', 6, 500), 3);
     expect(task.turns.map((turn) => turn.text)).toEqual(['Task a: fix the bug', 'go on', 'now run the tests']);
-    const strategy = new McaStrategy(options(200_000));
     const requests: string[] = [];
-    const metrics = await replay(
-      [[task]],
-      () => ({
-        name: strategy.name,
-        startTurn: (text: string) => strategy.startTurn(text),
-        nextCall: async () => {
-          const next = await strategy.nextCall();
-          requests.push(next.call.segments.map((segment) => segment.text).join(''));
-          return next;
-        },
-        record: (step, call) => strategy.record(step, call),
-        endTurn: () => strategy.endTurn(),
-      }),
-      200_000,
-    );
+    const strategy = observed(new McaStrategy(options(200_000)), {
+      onRequest: (text) => requests.push(text),
+    });
+    const metrics = await replay([[task]], () => strategy, 200_000);
     expect(metrics.model.calls).toBe(7);
     // The fourth call answers "go on": the first turn is now a closed round in L3, the task still verbatim.
     expect(requests[3]).toContain('(The turn ended.)');
