@@ -1,5 +1,20 @@
 /** The fixed "how this was measured" part of BENCHMARKS.md: every choice the figures depend on. */
-export const METHOD = `## How this is measured
+export const METHOD = `## Reading the replay figures (mechanisms, not tuning)
+- **Sessions alone never reach a threshold**, so every chat strategy sends the same requests there; mca differs by
+  its own request layout (ReAct framing, compressed history of earlier steps, scratchpad) only.
+- **What a compaction keeps decides the memory columns.** Claude Code keeps the summary and re-attaches recently read
+  files, so the task text survives only inside the summary (counted missing: the stand-in holds no facts); codex
+  keeps every user message up to 20,000 tokens, so the task text survives and tool results do not; opencode keeps a
+  small tail of the newest turns; gemini-cli keeps the newest 30% but can split only before a message the person
+  typed, so inside one long task it cannot compress (its requests then overflow at 64k) and it compresses often in
+  interactive sessions; mca keeps whole newest rounds verbatim plus the summary.
+- **Summary calls are not free and not equal.** A peer whose summary request starts like its session's requests
+  (codex) reads most of it from the cache; one with its own system prompt (Claude Code, gemini-cli) or its own
+  serialisation (opencode, mca) pays to write it. gemini-cli makes two calls per compression.
+- **The stand-in summary hides what a summary would remember**: the memory figure counts a path or task only when
+  the request carries it verbatim, so strategies that rely on the summary are measured at their floor.
+
+## How this is measured
 
 ### Context replay (bench/replay/)
 - **Data**: \`bench/data/trajectories/\` (45 real sessions of mini-swe-agent and SWE-agent from public repositories,
@@ -94,7 +109,7 @@ export const METHOD = `## How this is measured
   the model named above, from src/providers/model-prices.ts. "Model calls" are the agent's own calls (one per
   step), "summary calls" the extra calls a compaction makes, "degradation events" shrinking without a model call
   (mca's levels 1–3, gemini-cli's masking, opencode's pruning), "compactions" the times conversation content left
-  the request.
+  the request (a summary replacing it, or mca's level 3 dropping the oldest rounds, which leaves no archive entry).
 - **Memory** (bench/replay/memory.ts, bench/replay/path-extraction.ts, tested on fixed examples): at each model call,
   the file paths that the recorded action of that step names and that already appeared earlier in the recorded
   conversation (user texts, earlier thoughts, calls and outputs); the share of them the request carries verbatim;

@@ -6,7 +6,7 @@
  * to bench/results/ instead (git-ignored), so it never replaces the repository's figures. Benchmarks measure; they
  * assert nothing.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { composeSystemLayer } from '../src/context/system-layer.js';
@@ -40,6 +40,14 @@ function writePlots(replay: ReplayResult | undefined, plotDir: string, reportDir
     links[workload.slug] = relative(reportDir, file);
   }
   return links;
+}
+
+function hasRecordings(dir: string): boolean {
+  try {
+    return readdirSync(dir).some((file) => file.endsWith('.jsonl'));
+  } catch {
+    return false;
+  }
 }
 
 interface Args {
@@ -76,8 +84,8 @@ function parseArgs(argv: string[]): Args {
   }
   const data = optionValue(argv, '--data');
   const json = optionValue(argv, '--json');
-  if (data !== undefined && !existsSync(resolve(data))) {
-    process.stderr.write(`bench: --data ${data}: no such directory\n`);
+  if (data !== undefined && !hasRecordings(resolve(data))) {
+    process.stderr.write(`bench: --data ${data}: not a directory with *.jsonl recordings (see bench/data/README.md)\n`);
     process.exit(2);
   }
   return {
@@ -111,7 +119,8 @@ async function main(): Promise<void> {
       systemText,
       ...(quick ? { maxSessions: 15 } : {}),
     });
-    results.replay.dataDir = relative(root, replayDir) || '.';
+    const inRepository = relative(root, replayDir);
+    results.replay.dataDir = inRepository.startsWith('..') ? replayDir : inRepository;
   }
   if (only.has('scaling')) {
     log('scaling: ContextBuilder.build at 100 / 1,000 / 10,000 messages…');

@@ -136,7 +136,9 @@ export class LoopCopyEngine implements ReplayContextEngine {
       kind: 'degradation',
       detail: `level ${degradation.level}`,
     }));
-    if (result.outcome !== 'nothing_to_compact') events.unshift({ kind: 'compaction' });
+    // Content left the prompt: rounds archived (summary or not), or level 3 dropped the oldest rounds.
+    const dropped = result.degradations.some((degradation) => degradation.level === 3);
+    if (result.outcome !== 'nothing_to_compact' || dropped) events.unshift({ kind: 'compaction' });
     return events;
   }
 

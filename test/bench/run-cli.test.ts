@@ -1,0 +1,66 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '..', '..');
+const tsx = join(root, 'node_modules', '.bin', 'tsx');
+
+/** One small recording in the bench/data format: a task, a file view, a final submit. */
+function recording(): string {
+  return [
+    { type: 'user', text: 'Fix the crash in app/main.py' },
+    { type: 'assistant', text: 'Look at it' },
+    { type: 'tool_call', tool: 'bash', input: { command: 'cat app/main.py' } },
+    { type: 'tool_result', output: '<returncode>0</returncode>\n<output>\nprint(1)\n</output>' },
+    { type: 'assistant', text: 'Now check it again' },
+    { type: 'tool_call', tool: 'bash', input: { command: 'nl -ba app/main.py' } },
+    { type: 'tool_result', output: '<returncode>0</returncode>\n<output>\n     1\tprint(1)\n</output>' },
+    { type: 'tool_call', tool: 'bash', input: { command: 'submit' } },
+  ]
+    .map((event) => JSON.stringify(event))
+    .join('\n');
+}
+
+describe('npm run bench --data / --json', () => {
+  it('replays another directory of recordings and writes every figure as JSON', () => {
+    const data = mkdtempSync(join(tmpdir(), 'bench-data-'));
+    writeFileSync(join(data, 'one.jsonl'), recording());
+    const json = join(mkdtempSync(join(tmpdir(), 'bench-json-')), 'out.json');
+    execFileSync(tsx, ['bench/run.ts', '--only', 'replay', '--data', data, '--json', json], { cwd: root });
+    const results = JSON.parse(readFileSync(json, 'utf8')) as {
+      replay: {
+        dataDir: string;
+        sessions: number;
+        steps: number;
+        workloads: Array<{ slug: string; byStrategy: Record<string, { model: { calls: number; dollars: number } }> }>;
+      };
+    };
+    expect(results.replay.dataDir).toBe(data);
+    expect(results.replay.sessions).toBe(1);
+    expect(results.replay.steps).toBe(3);
+    const alone = results.replay.workloads.find((workload) => workload.slug === 'alone-200k');
+    expect(Object.keys(alone?.byStrategy ?? {})).toEqual([
+      'mca',
+      'claude-code',
+      'codex',
+      'opencode',
+      'gemini-cli',
+      'naive',
+    ]);
+    expect(alone?.byStrategy.mca?.model.calls).toBe(3);
+    expect(alone?.byStrategy.codex?.model.dollars).toBeGreaterThan(0);
+    // Other data never replaces the repository's report.
+    expect(readFileSync(join(root, 'bench', 'results', 'partial.md'), 'utf8')).toContain(`from \`${data}\``);
+  });
+
+  it('refuses a directory without recordings in one line', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'bench-empty-'));
+    const run = spawnSync(tsx, ['bench/run.ts', '--only', 'replay', '--data', empty], { cwd: root, encoding: 'utf8' });
+    expect(run.status).toBe(2);
+    expect(run.stderr.trim()).toBe(
+      `bench: --data ${empty}: not a directory with *.jsonl recordings (see bench/data/README.md)`,
+    );
+  });
+});
