@@ -1,7 +1,7 @@
 /**
  * The cost-vs-memory plot of one replay workload as a self-contained SVG: x = dollars of all calls (model and
- * summary), y = share of recalled file paths the requests carried. One labelled point per strategy; a strategy
- * with requests over the window (`naive`) is drawn hollow and labelled unsendable.
+ * summary), y = share of recalled file paths the requests carried. One numbered point per strategy, explained in a
+ * legend with its cost, memory and task figures; a strategy with requests over the window is drawn hollow.
  */
 import { pathShare, taskShare, totalDollars, type ReplayMetrics } from './replay/driver.js';
 
@@ -10,9 +10,9 @@ export interface PlotPoint {
   metrics: ReplayMetrics;
 }
 
-const WIDTH = 720;
+const WIDTH = 900;
 const HEIGHT = 420;
-const MARGIN = { left: 70, right: 30, top: 40, bottom: 55 };
+const MARGIN = { left: 70, right: 330, top: 40, bottom: 55 };
 
 function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -22,11 +22,17 @@ function percent(value: number): string {
   return Number.isFinite(value) ? `${(value * 100).toFixed(0)}%` : '—';
 }
 
+/** The lowest share on the y axis: 5% steps below the lowest point, never above 95%. */
+function axisFloor(shares: readonly number[]): number {
+  const lowest = Math.min(...shares, 1);
+  return Math.min(0.95, Math.max(0, Math.floor((lowest - 0.02) * 20) / 20));
+}
+
 export function costMemorySvg(title: string, points: readonly PlotPoint[]): string {
   const costs = points.map((point) => totalDollars(point.metrics));
-  const shares = points.map((point) => pathShare(point.metrics.memory.overall)).filter(Number.isFinite);
+  const shares = points.map((point) => pathShare(point.metrics.memory.overall));
   const maxCost = Math.max(...costs, 0.01) * 1.1;
-  const minShare = Math.min(0.5, Math.floor(Math.min(...shares, 1) * 10) / 10);
+  const minShare = axisFloor(shares.filter(Number.isFinite));
   const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
   const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
   const x = (cost: number) => MARGIN.left + (cost / maxCost) * plotWidth;
@@ -42,28 +48,39 @@ export function costMemorySvg(title: string, points: readonly PlotPoint[]): stri
     const cost = (maxCost * tick) / 5;
     const share = minShare + ((1 - minShare) * tick) / 5;
     parts.push(
-      `<text x="${x(cost)}" y="${MARGIN.top + plotHeight + 18}" text-anchor="middle">$${cost.toFixed(2)}</text>`,
-      `<line x1="${MARGIN.left - 4}" y1="${y(share)}" x2="${MARGIN.left + plotWidth}" y2="${y(share)}" stroke="#ddd"/>`,
-      `<text x="${MARGIN.left - 8}" y="${y(share) + 4}" text-anchor="end">${percent(share)}</text>`,
+      `<text x="${x(cost).toFixed(1)}" y="${MARGIN.top + plotHeight + 18}" text-anchor="middle">$${cost.toFixed(2)}</text>`,
+      `<line x1="${MARGIN.left - 4}" y1="${y(share).toFixed(1)}" x2="${MARGIN.left + plotWidth}" y2="${y(share).toFixed(1)}" stroke="#ddd"/>`,
+      `<text x="${MARGIN.left - 8}" y="${(y(share) + 4).toFixed(1)}" text-anchor="end">${percent(share)}</text>`,
     );
   }
   parts.push(
-    `<text x="${MARGIN.left + plotWidth / 2}" y="${HEIGHT - 12}" text-anchor="middle">cost of all calls (model + summary), dollars — lower is better</text>`,
-    `<text transform="translate(16 ${MARGIN.top + plotHeight / 2}) rotate(-90)" text-anchor="middle">recalled paths in the request — higher is better</text>`,
+    `<text x="${MARGIN.left + plotWidth / 2}" y="${HEIGHT - 12}" text-anchor="middle">cost of all calls (model + summary), dollars: lower is better</text>`,
+    `<text transform="translate(16 ${MARGIN.top + plotHeight / 2}) rotate(-90)" text-anchor="middle">recalled paths in the request: higher is better</text>`,
+    `<text x="${WIDTH - MARGIN.right + 20}" y="${MARGIN.top}" font-weight="bold">strategy: cost, paths, task text</text>`,
   );
   points.forEach((point, index) => {
-    const share = pathShare(point.metrics.memory.overall);
-    if (!Number.isFinite(share)) return;
-    const cx = x(costs[index] ?? 0);
-    const cy = y(share);
+    const share = shares[index] ?? Number.NaN;
+    const cost = costs[index] ?? 0;
     const unsendable = point.metrics.overflows > 0;
-    const label = `${point.name}${unsendable ? ` (${point.metrics.overflows} unsendable)` : ''}, task ${percent(taskShare(point.metrics.memory.overall))}`;
     const colour = point.name === 'mca' ? '#d62728' : '#1f77b4';
+    const number = index + 1;
+    const legend =
+      `${number}. ${point.name}: $${cost.toFixed(2)}, ${percent(share)}, task ${percent(taskShare(point.metrics.memory.overall))}` +
+      (unsendable ? `, ${point.metrics.overflows} unsendable` : '');
+    parts.push(
+      `<text x="${WIDTH - MARGIN.right + 20}" y="${MARGIN.top + 20 + index * 18}" fill="${colour}">${escapeXml(legend)}</text>`,
+    );
+    if (!Number.isFinite(share)) return;
+    const cx = x(cost);
+    const cy = y(share);
     parts.push(
       `<circle cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="5" fill="${unsendable ? 'white' : colour}" stroke="${colour}" stroke-width="2"/>`,
-      `<text x="${(cx + 8).toFixed(1)}" y="${(cy - 8 - (index % 3) * 11).toFixed(1)}">${escapeXml(label)}</text>`,
+      `<text x="${(cx + 7).toFixed(1)}" y="${(cy - 7 - (index % 2) * 10).toFixed(1)}" fill="${colour}">${number}</text>`,
     );
   });
-  parts.push('</svg>');
+  parts.push(
+    `<text x="${WIDTH - MARGIN.right + 20}" y="${MARGIN.top + 40 + points.length * 18}" fill="#555">hollow: some requests over the window</text>`,
+    '</svg>',
+  );
   return parts.join('\n') + '\n';
 }
