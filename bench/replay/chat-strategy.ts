@@ -31,6 +31,8 @@ export interface ChatMessage {
   /** Tool results only: the mca tool the recorded call maps to, and for Read the file path. */
   tool?: string;
   readPath?: string;
+  /** Assistant replies only: true when the reply calls a tool (false for a final answer). */
+  callsTool?: boolean;
   /** True once a policy replaced the text (pruned / masked); such a message is not pruned again. */
   shrunk?: boolean;
 }
@@ -77,8 +79,8 @@ export abstract class ChatStrategy implements Strategy {
 
   record(step: ReplayStep, call: ModelCall): number {
     const reply = assistantTextOf(step);
-    this.messages.push({ role: 'assistant', text: reply });
     const action = step.action;
+    this.messages.push({ role: 'assistant', text: reply, callsTool: action !== undefined });
     if (action !== undefined) {
       const path = action.tool === 'Read' ? action.input.path : undefined;
       this.messages.push({

@@ -1,5 +1,5 @@
 /**
- * Loads the recorded sessions of ../shared/bench-data/trajectories (one JSON event per line, see its README)
+ * Loads the recorded sessions of bench/data/trajectories (one JSON event per line, see bench/data/README.md)
  * into model steps. A model call happened at every step: a step is one tool call (with the assistant text
  * that directly preceded it as its thought), or a trailing assistant text with no call (a final answer).
  *

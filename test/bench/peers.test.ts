@@ -220,6 +220,8 @@ describe('gemini-cli', () => {
     expect(after).toContain('## 📌 Archived Session Summary');
     expect(after).toContain(GEMINI_ACK);
     expect(after).not.toContain('Task a: fix the bug');
+    // The pending request (here the newest tool output) is not summarised: it follows what is kept.
+    expect(after.endsWith(`a/f${at - 1}.py\n`.padEnd(3_000, 'x'))).toBe(true);
   });
 
   it('splits at the first typed user message after 70% of the characters', () => {
@@ -233,6 +235,10 @@ describe('gemini-cli', () => {
     ];
     expect(splitPoint(messages)).toBe(4);
     expect(splitPoint(messages.slice(0, 2))).toBe(0);
+    // A history that ends with a final answer (no tool call) can be compressed whole; one that ends with a call not.
+    const answered: ChatMessage[] = [...messages.slice(0, 2), { role: 'assistant', text: 'done', callsTool: false }];
+    expect(splitPoint(answered)).toBe(3);
+    expect(splitPoint([...messages.slice(0, 2), { role: 'assistant', text: 'run', callsTool: true }])).toBe(0);
   });
 
   it('cuts a long tool output to its first 8,000 and last 32,000 characters', () => {

@@ -19,7 +19,8 @@
  * - What survives: the snapshot as a user message, the model's "Got it. Thanks for the additional context!", then
  *   the kept 30% (with its cut tool responses).
  *
- * Masking (context/toolOutputMaskingService.ts, on by default): skipping the newest message, tool outputs are
+ * Masking (context/toolOutputMaskingService.ts, on by default): skipping the newest message (the pending request is
+ * not in the history it scans, and the newest history entry is protected), tool outputs are
  * counted newest first; once DEFAULT_TOOL_PROTECTION_THRESHOLD = 50,000 tokens are behind, every older output not
  * yet masked is prunable; if they sum to at least DEFAULT_MIN_PRUNABLE_TOKENS_THRESHOLD = 30,000 tokens each is
  * replaced by a short note with its first and last 250 characters (lines 25–27, `mask`). (Shell outputs get a
@@ -78,7 +79,8 @@ export function splitPoint(messages: readonly ChatMessage[], fraction = 1 - GEMI
     }
     cumulative += message?.text.length ?? 0;
   }
-  return messages.at(-1)?.role === 'assistant' ? messages.length : lastSplit;
+  const last = messages.at(-1);
+  return last?.role === 'assistant' && last.callsTool !== true ? messages.length : lastSplit;
 }
 
 /** `mask`: returns how many outputs were masked (the messages are replaced in place). */
@@ -131,12 +133,18 @@ export class GeminiCliStrategy extends ChatStrategy {
     return events;
   }
 
+  /**
+   * gemini-cli compresses its chat history before it adds the pending request (the new user text, or the newest
+   * tool response), so that message is neither split at nor summarised: it follows whatever is kept.
+   */
   private compress(): StrategyEvent[] {
     if (this.lastRequestTokens < GEMINI_COMPRESSION_THRESHOLD * this.options.contextWindow) return [];
-    const truncated = truncateToBudget(this.messages);
+    const history = this.messages.slice(0, -1);
+    const pending = this.messages.slice(-1);
+    const truncated = truncateToBudget(history);
     const split = splitPoint(truncated);
     if (split === 0) return [];
-    const original = this.messages.slice(0, split);
+    const original = history.slice(0, split);
     const toSummarize = tokensOfMessages(original) < this.options.contextWindow ? original : truncated.slice(0, split);
     const instruction = summaryInstruction();
     const snapshot = standInSummary(split, this.name);
@@ -149,6 +157,7 @@ export class GeminiCliStrategy extends ChatStrategy {
       { role: 'summary', text: snapshot },
       { role: 'assistant', text: GEMINI_ACK },
       ...truncated.slice(split),
+      ...pending,
     ];
     this.lastRequestTokens = this.requestTokens();
     return [this.summaryCall(first), this.summaryCall(probe), { kind: 'compaction' }];
