@@ -224,6 +224,23 @@ describe('gemini-cli', () => {
     expect(after.endsWith(`a/f${at - 1}.py\n`.padEnd(3_000, 'x'))).toBe(true);
   });
 
+  it('stops summarising after a compression that does not shrink the prompt, and then only truncates', async () => {
+    const long = readingTask('b', 40, 1_500);
+    const task: ReplayTask = {
+      name: 'a',
+      task: 'first',
+      turns: [readingTask('a', 3, 3_000).turns[0]!, { text: 'go on', steps: long.turns[0]!.steps }],
+    };
+    const calls = await drive(new GeminiCliStrategy(options(20_000)), task);
+    const kinds = calls.map((call) => call.events.map((event) => event.kind).join(','));
+    const inflated = kinds.findIndex((events) => events === 'summary,summary');
+    expect(kinds.indexOf('summary,summary,compaction')).toBeGreaterThanOrEqual(0);
+    expect(inflated).toBeGreaterThan(kinds.indexOf('summary,summary,compaction'));
+    // From then on no summary call is made again, and the requests grow past the window.
+    expect(kinds.slice(inflated + 1).some((events) => events.includes('summary'))).toBe(false);
+    expect(calls.at(-1)!.tokens).toBeGreaterThan(20_000);
+  });
+
   it('splits at the first typed user message after 70% of the characters', () => {
     const messages: ChatMessage[] = [
       { role: 'user', text: chars(10) },

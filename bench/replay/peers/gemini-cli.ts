@@ -17,7 +17,9 @@
  * - Two summary calls: the state snapshot (the compression system prompt, the history to compress, an instruction),
  *   then a verification "probe" (the same, plus the snapshot and an instruction to re-check it; lines ~380–420).
  * - What survives: the snapshot as a user message, the model's "Got it. Thanks for the additional context!", then
- *   the kept 30% (with its cut tool responses).
+ *   the kept 30% (with its cut tool responses). If that would be larger than the prompt it replaces, the history
+ *   stays, and from then on only the truncation runs (COMPRESSION_FAILED_INFLATED_TOKEN_COUNT,
+ *   `hasFailedCompressionAttempt` in core/client.ts `tryCompressChat`; lines ~460–470 of the service).
  *
  * Masking (context/toolOutputMaskingService.ts, on by default): skipping the newest message (the pending request is
  * not in the history it scans, and the newest history entry is protected), tool outputs are
@@ -121,6 +123,8 @@ export function maskToolOutputs(messages: ChatMessage[]): number {
 
 export class GeminiCliStrategy extends ChatStrategy {
   readonly name: StrategyName = 'gemini-cli';
+  /** Set once a compression came out larger than the prompt it replaced (`hasFailedCompressionAttempt`). */
+  private failedBefore = false;
 
   constructor(options: StrategyOptions) {
     super(options);
@@ -142,6 +146,12 @@ export class GeminiCliStrategy extends ChatStrategy {
     const history = this.messages.slice(0, -1);
     const pending = this.messages.slice(-1);
     const truncated = truncateToBudget(history);
+    if (this.failedBefore) {
+      // After an inflated result gemini-cli only truncates (CONTENT_TRUNCATED), and only when that shrinks.
+      if (tokensOfMessages(truncated) >= tokensOfMessages(history)) return [];
+      this.messages = [...truncated, ...pending];
+      return [{ kind: 'degradation', detail: 'tool responses truncated' }];
+    }
     const split = splitPoint(truncated);
     if (split === 0) return [];
     const original = history.slice(0, split);
@@ -153,13 +163,21 @@ export class GeminiCliStrategy extends ChatStrategy {
       [...toSummarize, { role: 'assistant', text: snapshot }, { role: 'user', text: PROBE }],
       instruction,
     );
-    this.messages = [
+    const next: ChatMessage[] = [
       { role: 'summary', text: snapshot },
       { role: 'assistant', text: GEMINI_ACK },
       ...truncated.slice(split),
       ...pending,
     ];
+    const calls = [this.summaryCall(first), this.summaryCall(probe)];
+    // gemini-cli counts the new history without the pending request against the previous prompt.
+    if (this.requestTokens(next.slice(0, -1)) > this.lastRequestTokens) {
+      // COMPRESSION_FAILED_INFLATED_TOKEN_COUNT: the calls were made, the history stays, no summary is tried again.
+      this.failedBefore = true;
+      return calls;
+    }
+    this.messages = next;
     this.lastRequestTokens = this.requestTokens();
-    return [this.summaryCall(first), this.summaryCall(probe), { kind: 'compaction' }];
+    return [...calls, { kind: 'compaction' }];
   }
 }
