@@ -6,8 +6,10 @@ export const METHOD = `## Reading the replay figures (mechanisms, not tuning)
   files, so the task text survives only inside the summary (counted missing: the stand-in holds no facts); codex
   keeps every user message up to 20,000 tokens, so the task text survives and tool results do not; opencode keeps a
   small tail of the newest turns; gemini-cli keeps the newest 30% but can split only before a message the person
-  typed, so inside one long task it cannot compress (its requests then overflow at 64k) and it compresses often in
-  interactive sessions; mca keeps whole newest rounds verbatim plus the summary.
+  typed, so inside one long task it cannot compress, and once a compression fails to shrink the prompt it makes no
+  further summaries in that session (its requests then grow past a 64k window); mca keeps whole newest rounds
+  verbatim plus the summary, and when a few huge rounds alone pass its budget it shrinks their tool results and then
+  drops the oldest rounds (level 3), without a summary call.
 - **Summary calls are not free and not equal.** A peer whose summary request starts like its session's requests
   (codex) reads most of it from the cache; one with its own system prompt (Claude Code, gemini-cli) or its own
   serialisation (opencode, mca) pays to write it. gemini-cli makes two calls per compression.
@@ -87,9 +89,11 @@ export const METHOD = `## Reading the replay figures (mechanisms, not tuning)
     when the previous request reached 50% of the window, tool responses beyond the newest 50,000 tokens of them are
     cut to 40,000 characters, the oldest 70% of the history (split only before a message the person typed) goes to
     two summary calls (snapshot and verification probe), and the request holds the snapshot, the model's "Got it"
-    and the newest 30%; inside one task there is no such split point, so nothing is compressed there. Then tool
-    outputs older than the newest 50,000 tokens of them are masked to a 250 + 250-character preview once at least
-    30,000 tokens can be masked.
+    and the newest 30%; inside one task there is no such split point, so nothing is compressed there. The pending
+    request (the new user text or the newest tool output) is not part of the compressed history. A compression whose
+    new history is larger than the previous prompt is discarded and no summary is tried again in that session (only
+    the truncation). Then tool outputs older than the newest 50,000 tokens of them are masked to a 250 +
+    250-character preview once at least 30,000 tokens can be masked.
   - \`naive\` (a reference, not a product): the chat transcript with nothing removed; a request over the window
     could not be sent, so its row is marked unsendable and counts overflows.
   - The chat strategies share one request layout (bench/replay/chat-strategy.ts): the system block (breakpoint), then
