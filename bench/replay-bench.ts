@@ -1,7 +1,7 @@
 /**
  * Context replay: every recorded session through mca, the peer policies and the `naive` reference, in the
  * workloads of workloads.ts: each session alone (200k), long days of 15 tasks (200k and 64k), and interactive
- * long days where every few steps the person types a short follow-up (64k).
+ * long days where every few steps the person types a short follow-up (200k and 64k).
  */
 import { replay, type ReplayMetrics } from './replay/driver.js';
 import { McaStrategy } from './replay/mca-strategy.js';
@@ -77,12 +77,12 @@ function workloadsOf(tasks: readonly ReplayTask[]): Workload[] {
     { label: 'Each session alone', slug: 'alone-200k', window: 200_000, conversations: tasks.map((task) => [task]) },
     { label: `Long days (${TASKS_PER_DAY} tasks per day)`, slug: 'days-200k', window: 200_000, conversations: days },
     { label: `Long days (${TASKS_PER_DAY} tasks per day)`, slug: 'days-64k', window: 64_000, conversations: days },
-    {
+    ...[200_000, 64_000].map((window) => ({
       label: `Interactive long days (${TASKS_PER_DAY} tasks per day, follow-ups)`,
-      slug: 'interactive-days-64k',
-      window: 64_000,
+      slug: `interactive-days-${window / 1000}k`,
+      window,
       conversations: interactiveDays,
-    },
+    })),
   ];
 }
 

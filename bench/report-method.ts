@@ -32,10 +32,10 @@ export const METHOD = `## Reading the replay figures (mechanisms, not tuning)
   \`INSTRUCTIONS:\` line without the "We're currently solving the following issue…" / \`ISSUE:\` lead-in (SWE-agent;
   a CTF lead-in, which names the challenge, stays). The average removed per session is shown above.
 - **Workloads** (bench/replay/workloads.ts): each session alone (200k window); long days = sessions as rounds of one
-  conversation in file-name order, 15 tasks per day, at 200k and at 64k; interactive long days = the same days where
-  each task is split into user turns of 5 steps: the task, then every 5 steps a short follow-up ("go on", "now run
-  the tests", "ok, continue with the fix", "keep going", in turn). Steps and outputs are unchanged; only user
-  messages are added, so memory across turns of one task counts. A turn that the split ends after a tool step
+  conversation in file-name order, 15 tasks per day, at 200k and at 64k; interactive long days (200k and 64k) = the
+  same days where each task is split into user turns of 5 steps: the task, then every 5 steps a short follow-up
+  ("go on", "now run the tests", "ok, continue with the fix", "keep going", in turn). Steps and outputs are
+  unchanged; only user messages are added, so memory across turns of one task counts. A turn that the split ends after a tool step
   closes in mca as answered ("(The turn ended.)"); the chat strategies just append the next user message.
 - **Model profile** (the peers' thresholds subtract the output limit): 200k = a Claude Sonnet as the tools
   configure it, 32,000 output tokens; 64k = a model with a 64k window and an 8,192-token output limit. Every
