@@ -4,7 +4,13 @@ import { costOf, priceOf } from '../../src/providers/model-prices.js';
 describe('model prices', () => {
   it('prices Claude families with cache writes at 1.25× and reads at 0.1× of input', () => {
     const sonnet = priceOf('claude-sonnet-5-5');
-    expect(sonnet).toEqual({ input: 3, output: 15, cacheWrite: 3.75, cacheRead: 0.3 });
+    // Dollars per million tokens are floating-point products (3 × 0.1 is 0.30000000000000004): compare to 10 decimals.
+    expect(sonnet).toEqual({
+      input: 3,
+      output: 15,
+      cacheWrite: expect.closeTo(3.75, 10),
+      cacheRead: expect.closeTo(0.3, 10),
+    });
     expect(priceOf('claude-opus-4-5')?.output).toBe(25);
     expect(priceOf('claude-opus-4-1')?.output).toBe(75);
     expect(priceOf('claude-haiku-4-5')?.input).toBe(1);

@@ -17,7 +17,6 @@
 import { ChatStrategy, summaryInstruction, tokensOfMessages, type ChatMessage } from '../chat-strategy.js';
 import { standInSummary, type StrategyEvent, type StrategyName, type StrategyOptions } from '../strategy.js';
 
-export const CODEX_AUTO_COMPACT_FRACTION = 0.9;
 export const CODEX_USER_MESSAGE_MAX_TOKENS = 20_000;
 
 export class CodexStrategy extends ChatStrategy {
@@ -26,6 +25,7 @@ export class CodexStrategy extends ChatStrategy {
 
   constructor(options: StrategyOptions) {
     super(options);
+    // Integer arithmetic as codex does it: 90% of the window.
     this.limit = Math.floor((options.contextWindow * 9) / 10);
   }
 
