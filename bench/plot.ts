@@ -10,9 +10,9 @@ export interface PlotPoint {
   metrics: ReplayMetrics;
 }
 
-const WIDTH = 900;
+const WIDTH = 960;
 const HEIGHT = 420;
-const MARGIN = { left: 70, right: 330, top: 40, bottom: 55 };
+const MARGIN = { left: 70, right: 360, top: 40, bottom: 55 };
 
 function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -58,6 +58,8 @@ export function costMemorySvg(title: string, points: readonly PlotPoint[]): stri
     `<text transform="translate(16 ${MARGIN.top + plotHeight / 2}) rotate(-90)" text-anchor="middle">recalled paths in the request: higher is better</text>`,
     `<text x="${WIDTH - MARGIN.right + 20}" y="${MARGIN.top}" font-weight="bold">strategy: cost, paths, task text</text>`,
   );
+  /** Points drawn at the same place so far, so coincident points get their numbers side by side. */
+  const drawnAt = new Map<string, number>();
   points.forEach((point, index) => {
     const share = shares[index] ?? Number.NaN;
     const cost = costs[index] ?? 0;
@@ -68,14 +70,17 @@ export function costMemorySvg(title: string, points: readonly PlotPoint[]): stri
       `${number}. ${point.name}: $${cost.toFixed(2)}, ${percent(share)}, task ${percent(taskShare(point.metrics.memory.overall))}` +
       (unsendable ? `, ${point.metrics.overflows} unsendable` : '');
     parts.push(
-      `<text x="${WIDTH - MARGIN.right + 20}" y="${MARGIN.top + 20 + index * 18}" fill="${colour}">${escapeXml(legend)}</text>`,
+      `<text x="${WIDTH - MARGIN.right + 20}" y="${MARGIN.top + 20 + index * 18}" fill="${colour}" font-size="11">${escapeXml(legend)}</text>`,
     );
     if (!Number.isFinite(share)) return;
     const cx = x(cost);
     const cy = y(share);
+    const place = `${Math.round(cx / 20)}:${Math.round(cy / 20)}`;
+    const before = drawnAt.get(place) ?? 0;
+    drawnAt.set(place, before + 1);
     parts.push(
       `<circle cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" r="5" fill="${unsendable ? 'white' : colour}" stroke="${colour}" stroke-width="2"/>`,
-      `<text x="${(cx + 7).toFixed(1)}" y="${(cy - 7 - (index % 2) * 10).toFixed(1)}" fill="${colour}">${number}</text>`,
+      `<text x="${(cx + 7 + before * 12).toFixed(1)}" y="${(cy - 7).toFixed(1)}" fill="${colour}">${number}</text>`,
     );
   });
   parts.push(
