@@ -96,6 +96,11 @@ export const METHOD = `## Reading the replay figures (mechanisms, not tuning)
     250-character preview once at least 30,000 tokens can be masked.
   - \`naive\` (a reference, not a product): the chat transcript with nothing removed; a request over the window
     could not be sent, so its row is marked unsendable and counts overflows.
+  - **Facts not found, and the default used**: Claude Code's constants come from readings of its shipped bundle,
+    not from published source; whether its summary request carries cache breakpoints is not known (the common
+    layout below is used); opencode's order of summary and kept tail in the next request was not checked (summary
+    first); the real sizes of the peers' summary prompts are replaced by one common instruction (below); the
+    64k model profile (8,192 output tokens) is a choice, not a peer's fact.
   - The chat strategies share one request layout (bench/replay/chat-strategy.ts): the system block (breakpoint), then
     each message in order (user text, assistant text + recorded call, full tool output), breakpoint on the last
     message. Only the context policy differs between them.

@@ -12,7 +12,8 @@
  *   that is 167,000 tokens (83.5%).
  * - The summary call: a separate system prompt ("You are a helpful AI assistant tasked with summarizing
  *   conversations."), the whole conversation, then the summary instructions as the last user message
- *   (https://gist.github.com/sam-saffron-jarvis/9d8e291c4e696ac7948702d6c4884448, v2.1.68).
+ *   (https://gist.github.com/sam-saffron-jarvis/9d8e291c4e696ac7948702d6c4884448, v2.1.68). Not found: whether
+ *   that request carries cache breakpoints; the replay uses the common chat layout (system and last message).
  * - What survives: the summary as one user message, then the most recently read files re-attached: at most 5
  *   files, at most 5,000 tokens each, at most 50,000 tokens in all (services/compact/compact.ts lines 122–131:
  *   POST_COMPACT_MAX_FILES_TO_RESTORE, POST_COMPACT_MAX_TOKENS_PER_FILE, POST_COMPACT_TOKEN_BUDGET; read in

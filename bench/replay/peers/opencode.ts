@@ -10,7 +10,8 @@
  *   `clamp(floor(usable × 0.25), 2,000, 15,000)` tokens (MIN/MAX_PRESERVE_RECENT_TOKENS); when the newest turn that
  *   does not fit can be cut, its newest messages that fit are kept (its user message then leaves); then, after an
  *   automatic compaction, a synthetic user message "Continue if you have next steps, or stop and ask for
- *   clarification if you are unsure how to proceed." (compaction.ts, `processCompaction`).
+ *   clarification if you are unsure how to proceed." (compaction.ts, `processCompaction`). Not checked in the source:
+ *   whether the next request puts the summary before or after the kept tail; the replay puts it first.
  * - The summary call ("prepend" mode, the default): one user message holding the compaction prompt, the previous
  *   summary and the archived turns serialised as `[User]: …` / `[Assistant]: …` / `[Tool result]: …` with each tool
  *   result cut to 2,000 characters (TOOL_OUTPUT_MAX_CHARS, `serialize`); no system prompt and no tools.
