@@ -14,7 +14,7 @@ import type { Summarizer } from '../context/summary-compressor.js';
 import { estimateTokens } from '../context/token-budget.js';
 import { buildWithinBudget } from '../context/turn-budget.js';
 import type { ModelProvider } from '../providers/types.js';
-import { addUsage, totalUsageTokens } from '../providers/types.js';
+import { addUsage, totalUsageTokens, ZERO_USAGE } from '../providers/types.js';
 import type { SessionWriter } from '../session/session-store.js';
 import type { FileStateRecord } from '../tools/file-state.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -29,6 +29,22 @@ import { createApprover } from './permissions.js';
 import { streamModelCall } from './model-call.js';
 import { OBSERVATION_STOP } from './react-protocol.js';
 import { TurnState } from './turn-state.js';
+
+/** What `run` knows about the turn in progress when something throws. */
+interface TurnProgress {
+  turn: TurnState | undefined;
+  ended: boolean;
+}
+
+/** A code and one line for whatever a turn threw: typed errors keep their code. */
+function describeFailure(error: unknown): { code: string; message: string } {
+  const code =
+    error !== null && typeof error === 'object' && 'code' in error && typeof error.code === 'string'
+      ? error.code
+      : 'INTERNAL_ERROR';
+  const text = error instanceof Error ? error.message : String(error);
+  return { code, message: text.split('\n')[0]?.trim() || 'unknown error' };
+}
 
 export interface CodeAgentDeps {
   config: Config;
@@ -100,18 +116,35 @@ export class CodeAgent implements AgentController {
     yield* this.compactNow('manual', options.signal, { question: '', scratchpad: [], focus: options.focus });
   }
 
+  /**
+   * One turn. Whatever throws inside it (a session write failing, a bug) still closes the round as `error` with a
+   * code and ends with exactly one `turn_end`, so the next turn starts from a closed history.
+   */
   async *run(input: string, options: { signal: AbortSignal }): AsyncGenerator<AgentEvent> {
-    const { history, config } = this.deps;
-    const signal = options.signal;
-    const processed = preprocessInput(input, this.deps.fsView);
-
-    if (this.overBudget(processed.text, [], processed.text)) {
-      yield* this.compactNow('threshold', signal, { question: processed.text, scratchpad: [] });
+    const progress: TurnProgress = { turn: undefined, ended: false };
+    try {
+      for await (const event of this.runTurn(input, options.signal, progress)) {
+        if (event.type === 'turn_end') progress.ended = true;
+        yield event;
+      }
+    } catch (error) {
+      if (progress.ended) throw error;
+      yield* this.failTurn(progress.turn, error);
     }
+  }
+
+  private async *runTurn(input: string, signal: AbortSignal, progress: TurnProgress): AsyncGenerator<AgentEvent> {
+    const { history, config, session } = this.deps;
+    // A round a broken consumer or an earlier failure left open would refuse the new user message.
+    if (history.openRound()) history.closeOpenRound('interrupted');
+    const processed = preprocessInput(input, this.deps.fsView);
 
     const round = history.nextRoundNumber();
     const turn = new TurnState(round, config.maxRepeatedActions);
+    progress.turn = turn;
+    // The input is on disk before anything slow (a compaction) can start, so a kill then cannot lose it.
     history.append({ role: 'user', content: processed.text, metadata: { round, ts: nowIso() } });
+    session.syncRoundEnd();
     yield {
       type: 'turn_start',
       sessionId: this.sessionId,
@@ -119,6 +152,9 @@ export class CodeAgent implements AgentController {
       input: processed.text,
       mentions: processed.mentions.map((mention) => mention.display),
     };
+    if (this.overBudget(processed.text, [], processed.text)) {
+      yield* this.compactNow('threshold', signal, { question: processed.text, scratchpad: [] });
+    }
 
     let emergencyUsed = false;
     for (let step = 1; step <= config.maxSteps; step += 1) {
@@ -129,8 +165,20 @@ export class CodeAgent implements AgentController {
       if (step > 1 && this.overBudget(newest, turn.scratchpad, processed.text)) {
         yield* this.compactNow('threshold', signal, { question: processed.text, scratchpad: turn.scratchpad });
       }
-      const built = this.buildStep(processed.text, turn);
+      let built = this.buildStep(processed.text, turn);
       for (const message of built.degraded) yield { type: 'degrade', level: 1, message };
+      if (built.context.totalTokens > config.contextWindow) {
+        // Measured before sending: a request over the window is never sent (the API would refuse it anyway).
+        yield* this.compactNow('emergency', signal, { question: processed.text, scratchpad: turn.scratchpad });
+        built = this.buildStep(processed.text, turn);
+        if (built.context.totalTokens > config.contextWindow) {
+          const message =
+            `This request would need about ${built.context.totalTokens} tokens, more than the context window ` +
+            `(${config.contextWindow}), even after compaction; nothing was sent. Start a new session (/clear) ` +
+            'or ask for smaller steps.';
+          return yield* this.closeRound(turn, 'error', message, { code: 'CONTEXT_TOO_LARGE' });
+        }
+      }
       yield { type: 'step_start', step, estimatedTokens: built.context.totalTokens };
 
       const call = yield* streamModelCall(
@@ -161,7 +209,12 @@ export class CodeAgent implements AgentController {
 
       turn.usage = addUsage(turn.usage, call.usage);
       yield { type: 'usage', step, usage: call.usage, contextTokens: totalUsageTokens(call.usage) };
-      const outcome = yield* turn.applyReply(call.text, call.usage, step, this.stepServices(signal));
+      const outcome = yield* turn.applyReply(
+        call.text,
+        { usage: call.usage, stopReason: call.stopReason },
+        step,
+        this.stepServices(signal),
+      );
       if (outcome) return yield* this.closeRound(turn, outcome.reason, outcome.answer, outcome.error);
     }
     return yield* this.closeRound(
@@ -172,11 +225,45 @@ export class CodeAgent implements AgentController {
     );
   }
 
+  /**
+   * The end of a turn that threw: the round is closed in memory even when writing the closing message fails too
+   * (the history appends before it notifies the session writer), and the user gets one line with a code.
+   */
+  private async *failTurn(turn: TurnState | undefined, error: unknown): AsyncGenerator<AgentEvent> {
+    const failure = describeFailure(error);
+    const message = `The turn failed: ${failure.message}`;
+    try {
+      if (this.deps.history.openRound()) {
+        this.deps.history.append({
+          role: 'assistant',
+          content: `[error] ${message}`,
+          metadata: {
+            round: turn?.round ?? this.deps.history.nextRoundNumber() - 1,
+            step: (turn?.steps ?? 0) + 1,
+            ts: nowIso(),
+            roundEnd: 'error',
+          },
+        });
+      }
+    } catch {
+      // The closing message is in memory (append pushes before it notifies); only its write failed again.
+    }
+    yield {
+      type: 'turn_end',
+      reason: 'error',
+      answer: message,
+      steps: turn?.steps ?? 0,
+      usage: turn?.usage ?? { ...ZERO_USAGE },
+      error: { code: failure.code, message },
+    };
+  }
+
   /** What a step needs from the agent, handed to TurnState so it stays free of wiring. */
   private stepServices(signal: AbortSignal) {
-    const { history, registry, projectRoot, fileState, todos } = this.deps;
+    const { history, registry, projectRoot, fileState, todos, config } = this.deps;
     return {
       history,
+      outputLimitTokens: config.maxOutputTokens,
       registry,
       toolContext: {
         projectRoot,
