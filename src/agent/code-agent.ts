@@ -30,6 +30,12 @@ import { streamModelCall } from './model-call.js';
 import { OBSERVATION_STOP } from './react-protocol.js';
 import { TurnState } from './turn-state.js';
 
+/** The recap the prompt carries; left out once no todo is pending or in progress (nothing left to track). */
+function promptTodoRecap(todos: TodoStore): string | undefined {
+  const open = todos.list().some((todo) => todo.status === 'pending' || todo.status === 'in_progress');
+  return open ? todos.recap() : undefined;
+}
+
 /** What `run` knows about the turn in progress when something throws. */
 interface TurnProgress {
   turn: TurnState | undefined;
@@ -60,6 +66,10 @@ export interface CodeAgentDeps {
   fileState: FileStateRecord;
   /** Asks the user; absent when nobody can answer (print mode). The permission mode decides first. */
   ask?: Approver;
+  /** The model to start with (default: config.model); the session manager keeps `/model` across sessions. */
+  model?: string;
+  /** Told when `/model` changes the model, so new and resumed sessions, L1 and the summarizer follow it. */
+  onModelChange?: (model: string) => void;
 }
 
 export class CodeAgent implements AgentController {
@@ -67,7 +77,7 @@ export class CodeAgent implements AgentController {
   private approver: Approver;
 
   constructor(private readonly deps: CodeAgentDeps) {
-    this.modelName = deps.config.model;
+    this.modelName = deps.model ?? deps.config.model;
     this.approver = createApprover({ mode: deps.config.permissionMode, ...(deps.ask ? { ask: deps.ask } : {}) });
     // A round left open by a crash is closed before anything else happens, so it renders as history.
     if (deps.history.openRound()) deps.history.closeOpenRound('interrupted');
@@ -87,6 +97,7 @@ export class CodeAgent implements AgentController {
 
   setModel(model: string): void {
     this.modelName = model;
+    this.deps.onModelChange?.(model);
   }
 
   /** Front ends install how to ask the user; the permission mode still decides what needs asking. */
@@ -279,7 +290,7 @@ export class CodeAgent implements AgentController {
     const { builder, history, config, todos } = this.deps;
     const result = buildWithinBudget(
       builder,
-      { history: history.closedHistory(), scratchpad: turn.scratchpad, question, todoRecap: todos.recap() },
+      { history: history.closedHistory(), scratchpad: turn.scratchpad, question, todoRecap: promptTodoRecap(todos) },
       config.contextWindow * config.compressionThreshold,
       turn.tightLevel,
     );

@@ -35,7 +35,8 @@ export const SUMMARY_SYSTEM =
 
 export interface SummaryCompressorOptions {
   provider: ModelProvider;
-  model: string;
+  /** The summary model; a function when it follows the session's current model (`/model`). */
+  model: string | (() => string);
   timeoutMs: number;
   maxTokens?: number;
   /** prompts/summary.md: placeholders {{start_time}}, {{cutoff_time}}, {{focus}}, {{transcript}}. */
@@ -94,7 +95,7 @@ export class SummaryCompressor implements Summarizer {
     stopped.catch(() => undefined);
     try {
       const request = {
-        model: this.options.model,
+        model: typeof this.options.model === 'function' ? this.options.model() : this.options.model,
         system: [{ text: SUMMARY_SYSTEM }],
         user: [{ text: this.buildPrompt(messages, options.focus) }],
         maxTokens: this.options.maxTokens ?? 4_096,
