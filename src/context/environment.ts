@@ -78,13 +78,19 @@ export function detectEnvironment(projectRoot: string, model: string, now: Date 
   };
 }
 
+/** Git ref names cannot contain spaces, so "detached at …" never collides with a branch name. */
+function gitHeadText(branch: string | undefined): string {
+  if (branch === undefined) return '';
+  return branch.startsWith('detached at ') ? `, HEAD ${branch}` : `, branch ${branch}`;
+}
+
 export function renderEnvironment(facts: EnvironmentFacts): string {
   return [
     '# Environment',
     '',
     `- Project root (all tool paths are relative to it): ${facts.projectRoot}`,
     `- Platform: ${facts.platform}; the Bash tool runs commands with ${facts.shell}, in the project root`,
-    `- Git repository: ${facts.isGitRepo ? `yes${facts.gitBranch ? `, branch ${facts.gitBranch}` : ''}` : 'no'}`,
+    `- Git repository: ${facts.isGitRepo ? `yes${gitHeadText(facts.gitBranch)}` : 'no'}`,
     `- Today: ${facts.date}`,
     `- Model: ${facts.model}`,
   ].join('\n');
