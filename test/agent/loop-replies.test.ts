@@ -156,3 +156,38 @@ describe('/model applies everywhere', () => {
     expect(fresh.model).toBe('model-b');
   });
 });
+
+describe('every request is measured before it is sent', () => {
+  const promptChars = (request: Parameters<typeof userText>[0]) =>
+    userText(request).length + systemText(request).length;
+
+  it('a request that would exceed the window is compacted first, then sent under it', async () => {
+    // Usage reports say the prompt is tiny, so only the measurement before sending can notice the size.
+    const tiny = { inputTokens: 10, outputTokens: 1 };
+    const h = await createHarness(
+      [
+        reply('Thought: done\nAction: Finish[one]', tiny),
+        reply('Thought: done\nAction: Finish[two]', tiny),
+        { text: '## 📌 Archived Session Summary\nrounds one and two' },
+        finish('three'),
+      ],
+      { env: { MCA_CONTEXT_WINDOW: '12000', MCA_COMPRESSION_THRESHOLD: '1', MCA_MIN_RETAIN_ROUNDS: '1' } },
+    );
+    // L1 ≈ 5k tokens; each input ≈ 3k tokens: the third request would be ≈ 14k tokens, over the 12k window.
+    await h.turn(`one ${'a'.repeat(9_000)}`);
+    await h.turn(`two ${'b'.repeat(9_000)}`);
+    const events = await h.turn(`three ${'c'.repeat(9_000)}`);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'compaction_start', reason: 'emergency' }));
+    expect(lastTurnEnd(events)).toMatchObject({ reason: 'finish', answer: 'three' });
+    for (const request of h.provider.requests) expect(promptChars(request) / 3).toBeLessThanOrEqual(12_000);
+  });
+
+  it('when nothing can make it fit, the turn ends with CONTEXT_TOO_LARGE and nothing is sent', async () => {
+    const h = await createHarness([finish('never')], { env: { MCA_CONTEXT_WINDOW: '4000' } });
+    const end = lastTurnEnd(await h.turn(`an input far larger than the window ${'z'.repeat(30_000)}`));
+    expect(end).toMatchObject({ reason: 'error', error: { code: 'CONTEXT_TOO_LARGE' } });
+    expect(end.answer).toMatch(/more than the context window \(4000\).*nothing was sent/);
+    expect(h.provider.calls).toBe(0);
+    expect(h.agent.history().at(-1)?.metadata.roundEnd).toBe('error');
+  });
+});
