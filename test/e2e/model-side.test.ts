@@ -134,7 +134,7 @@ describe('a turn that fails still reports', () => {
     expect(result).toMatchObject({ is_error: true, stop_reason: 'error' });
     expect(result.result).toMatch(/^The turn failed: Cannot write session file .*\.jsonl: EFBIG/);
     expect(result.result).not.toContain('\n');
-    expect(stderr).not.toMatch(/internal error|    at /);
+    expect(stderr).not.toMatch(/internal error| {4}at /);
   });
 });
 
