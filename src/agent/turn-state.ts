@@ -87,11 +87,13 @@ export class TurnState {
     // A reply cut at the output limit is incomplete: only an action written out in full may run.
     if (reply.stopReason === 'max_tokens' && !(parsed.kind === 'action' && parsed.exact)) {
       const message = outputLimitMessage(services.outputLimitTokens);
-      return yield* this.refuseReply(parsed.text, '', message, step, services, 'OUTPUT_LIMIT');
+      const why = { reason: 'the reply was cut at the output limit', code: 'OUTPUT_LIMIT' };
+      return yield* this.refuseReply(parsed.text, '', message, step, services, why);
     }
     if (parsed.kind === 'answer' && parsed.narration && !this.nudged && parsed.answer !== '') {
       this.nudged = true;
-      return yield* this.refuseReply(parsed.text, parsed.answer, NARRATION_NUDGE, step, services);
+      const why = { reason: 'a Thought without an Action', code: 'INVALID_ACTIONS' };
+      return yield* this.refuseReply(parsed.text, parsed.answer, NARRATION_NUDGE, step, services, why);
     }
     if (parsed.kind === 'answer' && parsed.answer !== '') {
       history.append({ role: 'assistant', content: parsed.text, metadata: { ...base, roundEnd: 'answer' } });
@@ -107,7 +109,8 @@ export class TurnState {
       const reason = parsed.kind === 'invalid' ? parsed.reason : 'the reply was empty';
       const thought = parsed.kind === 'invalid' ? parsed.thought : '';
       const text = parsed.text === '' ? '(empty reply)' : parsed.text;
-      return yield* this.refuseReply(text, thought, `Invalid action: ${reason}. ${EXPECTED_FORM}`, step, services);
+      const observation = `Invalid action: ${reason}. ${EXPECTED_FORM}`;
+      return yield* this.refuseReply(text, thought, observation, step, services, { reason, code: 'INVALID_ACTIONS' });
     }
 
     const { action, shortened } = storedAction(parsed.action);
@@ -143,20 +146,24 @@ export class TurnState {
     observation: string,
     step: number,
     services: StepServices,
-    code = 'INVALID_ACTIONS',
+    why: { reason: string; code: string },
   ): AsyncGenerator<AgentEvent, RoundOutcome | undefined> {
     const text = shortenString(replyText === '' ? '(empty reply)' : replyText);
     services.history.append({ role: 'assistant', content: text, metadata: { round: this.round, step, ts: nowIso() } });
     yield { type: 'assistant_step', step, thought, action: null, raw: text };
     const envelope = errorEnvelope('INVALID_PARAM', observation);
     yield* this.recordObservation(text, { tool: 'ReAct', input: {} }, envelope, step, services);
-    return this.countInvalid(observation.split('. ')[0] ?? observation, code);
+    return this.countInvalid(why.reason, why.code);
   }
 
   private countInvalid(reason: string, code = 'INVALID_ACTIONS'): RoundOutcome | undefined {
     this.invalidInARow += 1;
     if (this.invalidInARow < MAX_INVALID_ACTIONS) return undefined;
-    const message = `The model produced ${MAX_INVALID_ACTIONS} unusable replies in a row (last: ${reason}); stopping.`;
+    const message =
+      code === 'OUTPUT_LIMIT'
+        ? `The model's reply was cut at the output limit ${MAX_INVALID_ACTIONS} times in a row; stopping ` +
+          '(raise maxOutputTokens, or ask for smaller steps).'
+        : `The model produced ${MAX_INVALID_ACTIONS} invalid actions in a row (last: ${reason}); stopping.`;
     return { reason: 'error', answer: message, error: { code, message } };
   }
 
