@@ -196,20 +196,19 @@ describe('observations the model reads: file tools', () => {
 
   it('MultiEdit: applied, and one edit not found (nothing written)', async () => {
     const files = { 'm.ts': 'a\nb\nc\n' };
-    const read = [act('Read', { path: 'm.ts' })];
-    expect(
-      await observe(
+    const multiEdit = (second: string) =>
+      observe(
         'MultiEdit',
         {
           path: 'm.ts',
           edits: [
             { old_string: 'a', new_string: 'A' },
-            { old_string: 'c', new_string: 'C' },
+            { old_string: second, new_string: 'C' },
           ],
         },
-        { files, steps: read },
-      ),
-    ).toMatchInlineSnapshot(`
+        { files, steps: [act('Read', { path: 'm.ts' })] },
+      );
+    expect(await multiEdit('c')).toMatchInlineSnapshot(`
       "Applied 2 edits to m.ts (2 replacements).
       --- a/m.ts
       +++ b/m.ts
@@ -220,19 +219,7 @@ describe('observations the model reads: file tools', () => {
       -c
       +C"
     `);
-    expect(
-      await observe(
-        'MultiEdit',
-        {
-          path: 'm.ts',
-          edits: [
-            { old_string: 'a', new_string: 'A' },
-            { old_string: 'zzz', new_string: 'C' },
-          ],
-        },
-        { files, steps: read },
-      ),
-    ).toMatchInlineSnapshot(
+    expect(await multiEdit('zzz')).toMatchInlineSnapshot(
       `"Error [INVALID_PARAM]: MultiEdit of m.ts failed at edits[1]: old_string was not found. Read the file again and copy the exact text to replace. No edit was applied; the file is unchanged."`,
     );
   });
