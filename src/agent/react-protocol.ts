@@ -146,7 +146,7 @@ function stripFenceEnd(text: string): string {
   return text.replace(/\n?```\s*$/, '');
 }
 
-/** The closing bracket right after the object (whitespace, a closing fence or a tag in between), or -1. */
+/** The closing bracket right after the object (whitespace or a closing fence in between), or -1. */
 function closingBracketAfter(text: string, from: number, close: string | undefined): number {
   if (close === undefined) return from - 1;
   const match = /^\s*(?:```\s*)?/.exec(text.slice(from));

@@ -63,7 +63,7 @@ export const globTool = defineTool({
     const head =
       found.length === 0
         ? `No files match ${pattern} in ${where}.`
-        : `${found.length} file${found.length === 1 ? '' : 's'} match ${pattern} in ${where} (newest first):`;
+        : `${found.length === 1 ? '1 file matches' : `${found.length} files match`} ${pattern} in ${where} (newest first):`;
     const tail = truncated
       ? [`(Showing ${files.length} of ${found.length}. Narrow the pattern or raise limit, max ${GLOB_MAX_LIMIT}.)`]
       : [];
