@@ -36,6 +36,9 @@ function promptTodoRecap(todos: TodoStore): string | undefined {
   return open ? todos.recap() : undefined;
 }
 
+/** The least room for a reply a request must leave in the window; a prompt that leaves less is not sent. */
+const MIN_OUTPUT_TOKENS = 1_024;
+
 /** What `run` knows about the turn in progress when something throws. */
 interface TurnProgress {
   turn: TurnState | undefined;
@@ -178,11 +181,12 @@ export class CodeAgent implements AgentController {
       }
       let built = this.buildStep(processed.text, turn);
       for (const message of built.degraded) yield { type: 'degrade', level: 1, message };
-      if (built.context.totalTokens > config.contextWindow) {
+      const sendable = config.contextWindow - MIN_OUTPUT_TOKENS;
+      if (built.context.totalTokens > sendable) {
         // Measured before sending: a request over the window is never sent (the API would refuse it anyway).
         yield* this.compactNow('emergency', signal, { question: processed.text, scratchpad: turn.scratchpad });
         built = this.buildStep(processed.text, turn);
-        if (built.context.totalTokens > config.contextWindow) {
+        if (built.context.totalTokens > sendable) {
           const message =
             `This request would need about ${built.context.totalTokens} tokens, more than the context window ` +
             `(${config.contextWindow}), even after compaction; nothing was sent. Start a new session (/clear) ` +
@@ -191,13 +195,16 @@ export class CodeAgent implements AgentController {
         }
       }
       yield { type: 'step_start', step, estimatedTokens: built.context.totalTokens };
+      // Prompt + max_tokens must fit the window (the API refuses the request otherwise), so a prompt near the
+      // window leaves the reply less room; what is left is named in the output-limit observation if it is hit.
+      const maxTokens = Math.min(config.maxOutputTokens, config.contextWindow - built.context.totalTokens);
 
       const call = yield* streamModelCall(
         this.deps.provider,
         {
           model: this.model,
           ...built.context.toRequestSegments(),
-          maxTokens: config.maxOutputTokens,
+          maxTokens,
           stopSequences: [OBSERVATION_STOP],
         },
         step,
@@ -224,7 +231,7 @@ export class CodeAgent implements AgentController {
         call.text,
         { usage: call.usage, stopReason: call.stopReason },
         step,
-        this.stepServices(signal),
+        this.stepServices(signal, maxTokens),
       );
       if (outcome) return yield* this.closeRound(turn, outcome.reason, outcome.answer, outcome.error);
     }
@@ -270,11 +277,11 @@ export class CodeAgent implements AgentController {
   }
 
   /** What a step needs from the agent, handed to TurnState so it stays free of wiring. */
-  private stepServices(signal: AbortSignal) {
-    const { history, registry, projectRoot, fileState, todos, config } = this.deps;
+  private stepServices(signal: AbortSignal, outputLimitTokens: number) {
+    const { history, registry, projectRoot, fileState, todos } = this.deps;
     return {
       history,
-      outputLimitTokens: config.maxOutputTokens,
+      outputLimitTokens,
       registry,
       toolContext: {
         projectRoot,

@@ -121,6 +121,7 @@ export class ProjectSessions implements SessionManager {
       // An unset summary model follows the session's current model, also after `/model`.
       model: config.summaryModel ?? (() => this.model),
       timeoutMs: config.summaryTimeoutMs,
+      contextWindow: config.contextWindow,
       template: loadPrompt('summary.md'),
     });
     const agent = new CodeAgent({

@@ -173,13 +173,16 @@ describe('every request is measured before it is sent', () => {
       ],
       { env: { MCA_CONTEXT_WINDOW: '12000', MCA_COMPRESSION_THRESHOLD: '1', MCA_MIN_RETAIN_ROUNDS: '1' } },
     );
-    // L1 ≈ 5k tokens; each input ≈ 3k tokens: the third request would be ≈ 14k tokens, over the 12k window.
-    await h.turn(`one ${'a'.repeat(9_000)}`);
-    await h.turn(`two ${'b'.repeat(9_000)}`);
-    const events = await h.turn(`three ${'c'.repeat(9_000)}`);
+    // L1 ≈ 5k tokens; each input ≈ 2.5k tokens: the third request would be ≈ 12.5k tokens, over the 12k window.
+    await h.turn(`one ${'a'.repeat(7_500)}`);
+    await h.turn(`two ${'b'.repeat(7_500)}`);
+    const events = await h.turn(`three ${'c'.repeat(7_500)}`);
     expect(events).toContainEqual(expect.objectContaining({ type: 'compaction_start', reason: 'emergency' }));
     expect(lastTurnEnd(events)).toMatchObject({ reason: 'finish', answer: 'three' });
-    for (const request of h.provider.requests) expect(promptChars(request) / 3).toBeLessThanOrEqual(12_000);
+    // Prompt and reply room together fit the window, as the API demands (else it answers 400).
+    for (const request of h.provider.requests) {
+      expect(Math.floor(promptChars(request) / 3) + request.maxTokens).toBeLessThanOrEqual(12_000);
+    }
   });
 
   it('when nothing can make it fit, the turn ends with CONTEXT_TOO_LARGE and nothing is sent', async () => {
