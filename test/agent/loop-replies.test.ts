@@ -24,6 +24,23 @@ describe('Finish answers are verbatim and run nothing', () => {
   });
 });
 
+describe('JSON as models write it', () => {
+  it('raw newlines in a string are repaired and run; 10,000-deep nesting is a clear INVALID_PARAM', async () => {
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    const h = await createHarness([
+      reply('Thought: write\nAction: Write[{"path": "notes.txt", "content": "first line\nsecond line\n"}]'),
+      reply(`Action: Bash[{"command": ${deep}}]`),
+      finish('ok'),
+    ]);
+    const end = lastTurnEnd(await h.turn('go'));
+    expect(end).toMatchObject({ reason: 'finish', answer: 'ok' });
+    expect(readFileSync(join(h.projectRoot, 'notes.txt'), 'utf8')).toBe('first line\nsecond line\n');
+    expect(userText(h.provider.requests[2])).toContain(
+      'Observation: Error [INVALID_PARAM]: Invalid action: the action input is nested more than 64 levels deep.',
+    );
+  });
+});
+
 describe('the output limit is visible to the model', () => {
   it('a reply cut at max_tokens is explained, not run; three in a row end the turn with OUTPUT_LIMIT', async () => {
     const cut = {
