@@ -14,7 +14,7 @@ import type { Summarizer } from '../context/summary-compressor.js';
 import { estimateTokens } from '../context/token-budget.js';
 import { buildWithinBudget } from '../context/turn-budget.js';
 import type { ModelProvider } from '../providers/types.js';
-import { addUsage, totalUsageTokens, ZERO_USAGE } from '../providers/types.js';
+import { addUsage, totalUsageTokens } from '../providers/types.js';
 import type { SessionWriter } from '../session/session-store.js';
 import type { FileStateRecord } from '../tools/file-state.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -28,6 +28,7 @@ import { runCompaction } from './compaction.js';
 import { createApprover } from './permissions.js';
 import { streamModelCall } from './model-call.js';
 import { OBSERVATION_STOP } from './react-protocol.js';
+import { failTurn } from './turn-failure.js';
 import { TurnState } from './turn-state.js';
 
 /** The recap the prompt carries; left out once no todo is pending or in progress (nothing left to track). */
@@ -43,16 +44,6 @@ const MIN_OUTPUT_TOKENS = 1_024;
 interface TurnProgress {
   turn: TurnState | undefined;
   ended: boolean;
-}
-
-/** A code and one line for whatever a turn threw: typed errors keep their code. */
-function describeFailure(error: unknown): { code: string; message: string } {
-  const code =
-    error !== null && typeof error === 'object' && 'code' in error && typeof error.code === 'string'
-      ? error.code
-      : 'INTERNAL_ERROR';
-  const text = error instanceof Error ? error.message : String(error);
-  return { code, message: text.split('\n')[0]?.trim() || 'unknown error' };
 }
 
 export interface CodeAgentDeps {
@@ -143,7 +134,7 @@ export class CodeAgent implements AgentController {
       }
     } catch (error) {
       if (progress.ended) throw error;
-      yield* this.failTurn(progress.turn, error);
+      yield* failTurn(this.deps.history, progress.turn, error);
     }
   }
 
@@ -241,39 +232,6 @@ export class CodeAgent implements AgentController {
       `Stopped after ${config.maxSteps} steps without finishing (raise --max-steps or MCA_MAX_STEPS to allow more).`,
       { code: 'STEP_LIMIT' },
     );
-  }
-
-  /**
-   * The end of a turn that threw: the round is closed in memory even when writing the closing message fails too
-   * (the history appends before it notifies the session writer), and the user gets one line with a code.
-   */
-  private async *failTurn(turn: TurnState | undefined, error: unknown): AsyncGenerator<AgentEvent> {
-    const failure = describeFailure(error);
-    const message = `The turn failed: ${failure.message}`;
-    try {
-      if (this.deps.history.openRound()) {
-        this.deps.history.append({
-          role: 'assistant',
-          content: `[error] ${message}`,
-          metadata: {
-            round: turn?.round ?? this.deps.history.nextRoundNumber() - 1,
-            step: (turn?.steps ?? 0) + 1,
-            ts: nowIso(),
-            roundEnd: 'error',
-          },
-        });
-      }
-    } catch {
-      // The closing message is in memory (append pushes before it notifies); only its write failed again.
-    }
-    yield {
-      type: 'turn_end',
-      reason: 'error',
-      answer: message,
-      steps: turn?.steps ?? 0,
-      usage: turn?.usage ?? { ...ZERO_USAGE },
-      error: { code: failure.code, message },
-    };
   }
 
   /** What a step needs from the agent, handed to TurnState so it stays free of wiring. */
