@@ -84,7 +84,9 @@ function firstActionLine(text: string): ActionLine | { labelStart: number; noNam
     const afterName = bodyStart + name[1].length;
     const rest = text.slice(afterName);
     const restOfLine = rest.split('\n', 1)[0]?.trim() ?? '';
-    if (restOfLine === '' || /^[[({`]/.test(restOfLine)) return { labelStart: match.index, tool: name[1], afterName };
+    // `Finish: answer` is a common slip; for tools only a bracket (or nothing yet) makes the line an action.
+    const opener = name[1].toLowerCase() === 'finish' ? /^[[({`:]/ : /^[[({`]/;
+    if (restOfLine === '' || opener.test(restOfLine)) return { labelStart: match.index, tool: name[1], afterName };
   }
   return undefined;
 }
@@ -95,7 +97,7 @@ function parseFinish(text: string, line: ActionLine, thought: string): ParsedRep
   const open = openOffset >= 0 ? rest[openOffset] : undefined;
   const close = open === undefined ? undefined : CLOSERS[open];
   if (open === undefined || close === undefined) {
-    const answer = rest.trim();
+    const answer = rest.replace(/^\s*:/, '').trim();
     return { kind: 'finish', thought, answer, text: text.trimEnd(), closed: false };
   }
   const answerStart = line.afterName + openOffset + 1;

@@ -182,6 +182,21 @@ const CORPUS: Array<[string, string, Expected]> = [
   ['finish in parentheses', 'Action: Finish(done)', fin('done')],
   ['finish never closed', 'Action: Finish[The answer runs to the end', fin('The answer runs to the end', false)],
   ['finish with text after the bracket', 'Action: Finish[done] ', fin('done')],
+  [
+    'finish with a colon instead of brackets',
+    'Thought: done\nAction: Finish: The answer is 42.',
+    fin('The answer is 42.', false),
+  ],
+  [
+    'finish label, answer on the next lines',
+    'Action: Finish\nAll tests pass.\nNo changes needed.',
+    fin('All tests pass.\nNo changes needed.', false),
+  ],
+  [
+    'prose that starts with "Action: Finish"',
+    'Plan:\nAction: Finish the migration next week.',
+    ans('Plan:\nAction: Finish the migration next week.'),
+  ],
   // Answers and narration
   ['plain answer', 'The answer is 42.', ans('The answer is 42.')],
   [
