@@ -28,7 +28,23 @@ import { runCompaction } from './compaction.js';
 import { createApprover } from './permissions.js';
 import { streamModelCall } from './model-call.js';
 import { OBSERVATION_STOP } from './react-protocol.js';
+import { failTurn } from './turn-failure.js';
 import { TurnState } from './turn-state.js';
+
+/** The recap the prompt carries; left out once no todo is pending or in progress (nothing left to track). */
+function promptTodoRecap(todos: TodoStore): string | undefined {
+  const open = todos.list().some((todo) => todo.status === 'pending' || todo.status === 'in_progress');
+  return open ? todos.recap() : undefined;
+}
+
+/** The least room for a reply a request must leave in the window; a prompt that leaves less is not sent. */
+const MIN_OUTPUT_TOKENS = 1_024;
+
+/** What `run` knows about the turn in progress when something throws. */
+interface TurnProgress {
+  turn: TurnState | undefined;
+  ended: boolean;
+}
 
 export interface CodeAgentDeps {
   config: Config;
@@ -44,6 +60,10 @@ export interface CodeAgentDeps {
   fileState: FileStateRecord;
   /** Asks the user; absent when nobody can answer (print mode). The permission mode decides first. */
   ask?: Approver;
+  /** The model to start with (default: config.model); the session manager keeps `/model` across sessions. */
+  model?: string;
+  /** Told when `/model` changes the model, so new and resumed sessions, L1 and the summarizer follow it. */
+  onModelChange?: (model: string) => void;
 }
 
 export class CodeAgent implements AgentController {
@@ -51,7 +71,7 @@ export class CodeAgent implements AgentController {
   private approver: Approver;
 
   constructor(private readonly deps: CodeAgentDeps) {
-    this.modelName = deps.config.model;
+    this.modelName = deps.model ?? deps.config.model;
     this.approver = createApprover({ mode: deps.config.permissionMode, ...(deps.ask ? { ask: deps.ask } : {}) });
     // A round left open by a crash is closed before anything else happens, so it renders as history.
     if (deps.history.openRound()) deps.history.closeOpenRound('interrupted');
@@ -71,6 +91,7 @@ export class CodeAgent implements AgentController {
 
   setModel(model: string): void {
     this.modelName = model;
+    this.deps.onModelChange?.(model);
   }
 
   /** Front ends install how to ask the user; the permission mode still decides what needs asking. */
@@ -100,18 +121,35 @@ export class CodeAgent implements AgentController {
     yield* this.compactNow('manual', options.signal, { question: '', scratchpad: [], focus: options.focus });
   }
 
+  /**
+   * One turn. Whatever throws inside it (a session write failing, a bug) still closes the round as `error` with a
+   * code and ends with exactly one `turn_end`, so the next turn starts from a closed history.
+   */
   async *run(input: string, options: { signal: AbortSignal }): AsyncGenerator<AgentEvent> {
-    const { history, config } = this.deps;
-    const signal = options.signal;
-    const processed = preprocessInput(input, this.deps.fsView);
-
-    if (this.overBudget(processed.text, [], processed.text)) {
-      yield* this.compactNow('threshold', signal, { question: processed.text, scratchpad: [] });
+    const progress: TurnProgress = { turn: undefined, ended: false };
+    try {
+      for await (const event of this.runTurn(input, options.signal, progress)) {
+        if (event.type === 'turn_end') progress.ended = true;
+        yield event;
+      }
+    } catch (error) {
+      if (progress.ended) throw error;
+      yield* failTurn(this.deps.history, progress.turn, error);
     }
+  }
+
+  private async *runTurn(input: string, signal: AbortSignal, progress: TurnProgress): AsyncGenerator<AgentEvent> {
+    const { history, config, session } = this.deps;
+    // A round a broken consumer or an earlier failure left open would refuse the new user message.
+    if (history.openRound()) history.closeOpenRound('interrupted');
+    const processed = preprocessInput(input, this.deps.fsView);
 
     const round = history.nextRoundNumber();
     const turn = new TurnState(round, config.maxRepeatedActions);
+    progress.turn = turn;
+    // The input is on disk before anything slow (a compaction) can start, so a kill then cannot lose it.
     history.append({ role: 'user', content: processed.text, metadata: { round, ts: nowIso() } });
+    session.syncRoundEnd();
     yield {
       type: 'turn_start',
       sessionId: this.sessionId,
@@ -119,6 +157,9 @@ export class CodeAgent implements AgentController {
       input: processed.text,
       mentions: processed.mentions.map((mention) => mention.display),
     };
+    if (this.overBudget(processed.text, [], processed.text)) {
+      yield* this.compactNow('threshold', signal, { question: processed.text, scratchpad: [] });
+    }
 
     let emergencyUsed = false;
     for (let step = 1; step <= config.maxSteps; step += 1) {
@@ -129,16 +170,32 @@ export class CodeAgent implements AgentController {
       if (step > 1 && this.overBudget(newest, turn.scratchpad, processed.text)) {
         yield* this.compactNow('threshold', signal, { question: processed.text, scratchpad: turn.scratchpad });
       }
-      const built = this.buildStep(processed.text, turn);
+      let built = this.buildStep(processed.text, turn);
       for (const message of built.degraded) yield { type: 'degrade', level: 1, message };
+      const sendable = config.contextWindow - MIN_OUTPUT_TOKENS;
+      if (built.context.totalTokens > sendable) {
+        // Measured before sending: a request over the window is never sent (the API would refuse it anyway).
+        yield* this.compactNow('emergency', signal, { question: processed.text, scratchpad: turn.scratchpad });
+        built = this.buildStep(processed.text, turn);
+        if (built.context.totalTokens > sendable) {
+          const message =
+            `This request would need about ${built.context.totalTokens} tokens, more than the context window ` +
+            `(${config.contextWindow}), even after compaction; nothing was sent. Start a new session (/clear) ` +
+            'or ask for smaller steps.';
+          return yield* this.closeRound(turn, 'error', message, { code: 'CONTEXT_TOO_LARGE' });
+        }
+      }
       yield { type: 'step_start', step, estimatedTokens: built.context.totalTokens };
+      // Prompt + max_tokens must fit the window (the API refuses the request otherwise), so a prompt near the
+      // window leaves the reply less room; what is left is named in the output-limit observation if it is hit.
+      const maxTokens = Math.min(config.maxOutputTokens, config.contextWindow - built.context.totalTokens);
 
       const call = yield* streamModelCall(
         this.deps.provider,
         {
           model: this.model,
           ...built.context.toRequestSegments(),
-          maxTokens: config.maxOutputTokens,
+          maxTokens,
           stopSequences: [OBSERVATION_STOP],
         },
         step,
@@ -161,7 +218,12 @@ export class CodeAgent implements AgentController {
 
       turn.usage = addUsage(turn.usage, call.usage);
       yield { type: 'usage', step, usage: call.usage, contextTokens: totalUsageTokens(call.usage) };
-      const outcome = yield* turn.applyReply(call.text, call.usage, step, this.stepServices(signal));
+      const outcome = yield* turn.applyReply(
+        call.text,
+        { usage: call.usage, stopReason: call.stopReason },
+        step,
+        this.stepServices(signal, maxTokens),
+      );
       if (outcome) return yield* this.closeRound(turn, outcome.reason, outcome.answer, outcome.error);
     }
     return yield* this.closeRound(
@@ -173,10 +235,11 @@ export class CodeAgent implements AgentController {
   }
 
   /** What a step needs from the agent, handed to TurnState so it stays free of wiring. */
-  private stepServices(signal: AbortSignal) {
+  private stepServices(signal: AbortSignal, outputLimitTokens: number) {
     const { history, registry, projectRoot, fileState, todos } = this.deps;
     return {
       history,
+      outputLimitTokens,
       registry,
       toolContext: {
         projectRoot,
@@ -192,7 +255,7 @@ export class CodeAgent implements AgentController {
     const { builder, history, config, todos } = this.deps;
     const result = buildWithinBudget(
       builder,
-      { history: history.closedHistory(), scratchpad: turn.scratchpad, question, todoRecap: todos.recap() },
+      { history: history.closedHistory(), scratchpad: turn.scratchpad, question, todoRecap: promptTodoRecap(todos) },
       config.contextWindow * config.compressionThreshold,
       turn.tightLevel,
     );

@@ -54,13 +54,25 @@ export type SessionStart = { kind: 'new' } | { kind: 'continue' } | { kind: 'res
 
 export class ProjectSessions implements SessionManager {
   private active: CodeAgent | undefined;
-  private readonly systemLayer: string;
+  private readonly baseLayer: string;
+  /** L1 for the current model (the environment block names it); rebuilt only when `/model` changes it. */
+  private systemLayer: { model: string; text: string } | undefined;
   private readonly codeLaw: CodeLaw;
+  /** The model of this front end's sessions: `--model`/config at start, then whatever `/model` set. */
+  private model: string;
 
   constructor(private readonly deps: SessionManagerDeps) {
-    const environment = renderEnvironment(detectEnvironment(deps.projectRoot, deps.config.model));
-    this.systemLayer = `${composeSystemLayer(loadPrompt('system.md'), deps.registry.prompts())}\n\n${environment}`;
+    this.baseLayer = composeSystemLayer(loadPrompt('system.md'), deps.registry.prompts());
     this.codeLaw = new CodeLaw(deps.projectRoot, deps.config.codeLawMaxChars);
+    this.model = deps.config.model;
+  }
+
+  private systemLayerText(): string {
+    if (this.systemLayer?.model !== this.model) {
+      const environment = renderEnvironment(detectEnvironment(this.deps.projectRoot, this.model));
+      this.systemLayer = { model: this.model, text: `${this.baseLayer}\n\n${environment}` };
+    }
+    return this.systemLayer.text;
   }
 
   /** Opens the session `start` names. `continue` with no earlier session starts a new one. */
@@ -78,7 +90,7 @@ export class ProjectSessions implements SessionManager {
   }
 
   async newSession(): Promise<CodeAgent> {
-    const writer = await this.deps.store.create(this.deps.config.model);
+    const writer = await this.deps.store.create(this.model);
     return this.activate(writer, []);
   }
 
@@ -106,8 +118,10 @@ export class ProjectSessions implements SessionManager {
     history.onSnapshot((list) => writer.writeSnapshot([...list]));
     const summarizer = new SummaryCompressor({
       provider,
-      model: config.summaryModel ?? config.model,
+      // An unset summary model follows the session's current model, also after `/model`.
+      model: config.summaryModel ?? (() => this.model),
       timeoutMs: config.summaryTimeoutMs,
+      contextWindow: config.contextWindow,
       template: loadPrompt('summary.md'),
     });
     const agent = new CodeAgent({
@@ -115,7 +129,11 @@ export class ProjectSessions implements SessionManager {
       provider,
       registry,
       history,
-      builder: new ContextBuilder({ systemPrompt: this.systemLayer, codeLaw: this.codeLaw }),
+      builder: new ContextBuilder({ systemPrompt: () => this.systemLayerText(), codeLaw: this.codeLaw }),
+      model: this.model,
+      onModelChange: (model: string) => {
+        this.model = model;
+      },
       summarizer,
       session: writer,
       projectRoot,

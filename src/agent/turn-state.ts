@@ -7,7 +7,8 @@ import type { HistoryManager } from '../context/history-manager.js';
 import type { RoundEnd, ToolAction } from '../context/message.js';
 import { nowIso } from '../context/message.js';
 import { compressToolResult } from '../context/tool-result-compressor.js';
-import type { Usage } from '../providers/types.js';
+import { shortenString, storedAction } from '../context/stored-action.js';
+import type { StopReason, Usage } from '../providers/types.js';
 import { ZERO_USAGE } from '../providers/types.js';
 import type { ToolEnvelope } from '../tools/envelope.js';
 import { errorEnvelope } from '../tools/envelope.js';
@@ -15,13 +16,35 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolContext } from '../tools/tool-context.js';
 import type { AgentEvent } from './events.js';
 import { observationText } from './observation.js';
-import { actionKey, EXPECTED_FORM, parseReply } from './react-protocol.js';
+import { actionKey, EXPECTED_FORM, formatAction, parseReply } from './react-protocol.js';
 
 /** Consecutive unusable actions (unparseable, bad JSON, unknown tool) that end the turn. */
 export const MAX_INVALID_ACTIONS = 3;
 
+export const NARRATION_NUDGE =
+  'Your reply had a Thought but no Action, so nothing ran. If you are done, reply with ' +
+  '"Action: Finish[<final answer>]"; otherwise write the Action for your next step, e.g. ' +
+  '"Action: Read[{"path": "src/a.ts"}]".';
+
+/** What the model is told when its reply was cut at max_tokens. */
+export function outputLimitMessage(limitTokens: number): string {
+  return (
+    `Your reply was cut off at the output limit (${limitTokens} tokens) before it was complete, so nothing in it ` +
+    'was run. Keep each reply shorter: write a large file in parts (Write the first part, then add the rest ' +
+    'with Edit, or split it into several files), change existing files with Edit instead of rewriting them, ' +
+    'and keep a final answer brief.'
+  );
+}
+
+/** The assistant text history stores for an action whose input was shortened. */
+function storedActionText(thought: string, action: ToolAction): string {
+  return `${thought === '' ? '' : `Thought: ${thought}\n`}${formatAction(action)}`;
+}
+
 export interface StepServices {
   history: HistoryManager;
+  /** The request's max_tokens, named in the output-limit observation. */
+  outputLimitTokens: number;
   registry: ToolRegistry;
   toolContext: ToolContext;
 }
@@ -39,6 +62,8 @@ export class TurnState {
   /** The in-turn degradation rung (0 = all full); it only rises within a turn. */
   tightLevel = 0;
   private invalidInARow = 0;
+  /** A reply that only narrated (a Thought and no Action) was already answered with a nudge this turn. */
+  private nudged = false;
   private lastActionKey: string | undefined;
   private repeats = 0;
 
@@ -50,15 +75,26 @@ export class TurnState {
   /** Applies one model reply. Returns how the round ends, or undefined to take another step. */
   async *applyReply(
     raw: string,
-    usage: Usage,
+    reply: { usage: Usage; stopReason: StopReason },
     step: number,
     services: StepServices,
   ): AsyncGenerator<AgentEvent, RoundOutcome | undefined> {
     this.steps = step;
     const parsed = parseReply(raw);
     const { history } = services;
-    const base = { round: this.round, step, ts: nowIso(), usage };
+    const base = { round: this.round, step, ts: nowIso(), usage: reply.usage };
 
+    // A reply cut at the output limit is incomplete: only an action written out in full may run.
+    if (reply.stopReason === 'max_tokens' && !(parsed.kind === 'action' && parsed.exact)) {
+      const message = outputLimitMessage(services.outputLimitTokens);
+      const why = { reason: 'the reply was cut at the output limit', code: 'OUTPUT_LIMIT' };
+      return yield* this.refuseReply(parsed.text, '', message, step, services, why);
+    }
+    if (parsed.kind === 'answer' && parsed.narration && !this.nudged && parsed.answer !== '') {
+      this.nudged = true;
+      const why = { reason: 'a Thought without an Action', code: 'INVALID_ACTIONS' };
+      return yield* this.refuseReply(parsed.text, parsed.answer, NARRATION_NUDGE, step, services, why);
+    }
     if (parsed.kind === 'answer' && parsed.answer !== '') {
       history.append({ role: 'assistant', content: parsed.text, metadata: { ...base, roundEnd: 'answer' } });
       yield { type: 'assistant_step', step, thought: '', action: null, raw: parsed.text };
@@ -73,40 +109,62 @@ export class TurnState {
       const reason = parsed.kind === 'invalid' ? parsed.reason : 'the reply was empty';
       const thought = parsed.kind === 'invalid' ? parsed.thought : '';
       const text = parsed.text === '' ? '(empty reply)' : parsed.text;
-      history.append({ role: 'assistant', content: text, metadata: base });
-      yield { type: 'assistant_step', step, thought, action: null, raw: text };
-      const envelope = errorEnvelope('INVALID_PARAM', `Invalid action: ${reason}. ${EXPECTED_FORM}`);
-      yield* this.recordObservation(text, { tool: 'ReAct', input: {} }, envelope, step, services);
-      return this.countInvalid(reason);
+      const observation = `Invalid action: ${reason}. ${EXPECTED_FORM}`;
+      return yield* this.refuseReply(text, thought, observation, step, services, { reason, code: 'INVALID_ACTIONS' });
     }
 
-    const { action } = parsed;
-    const key = actionKey(action);
+    const { action, shortened } = storedAction(parsed.action);
+    const text = shortened ? storedActionText(parsed.thought, action) : parsed.text;
+    const key = actionKey(parsed.action);
     this.repeats = key === this.lastActionKey ? this.repeats + 1 : 1;
     this.lastActionKey = key;
-    history.append({ role: 'assistant', content: parsed.text, metadata: { ...base, action } });
-    yield { type: 'assistant_step', step, thought: parsed.thought, action, raw: parsed.text };
+    history.append({ role: 'assistant', content: text, metadata: { ...base, action } });
+    yield { type: 'assistant_step', step, thought: parsed.thought, action, raw: text };
     if (this.repeats >= this.maxRepeatedActions) {
       const message = `The model repeated the same action ${this.repeats} times in a row (${action.tool}); stopping.`;
       const envelope = errorEnvelope('INVALID_PARAM', `${message} Try a different approach.`);
-      yield* this.recordObservation(parsed.text, action, envelope, step, services);
+      yield* this.recordObservation(text, action, envelope, step, services);
       return { reason: 'error', answer: message, error: { code: 'REPEATED_ACTION', message } };
     }
 
     yield { type: 'tool_start', step, tool: action.tool, input: action.input };
-    const envelope = await services.registry.run(action.tool, action.input, services.toolContext);
-    yield* this.recordObservation(parsed.text, action, envelope, step, services);
+    const envelope = await services.registry.run(parsed.action.tool, parsed.action.input, services.toolContext);
+    yield* this.recordObservation(text, action, envelope, step, services);
     if (services.toolContext.signal.aborted) return { reason: 'interrupted', answer: 'Interrupted by user.' };
     if (services.registry.get(action.tool) === undefined) return this.countInvalid(`unknown tool "${action.tool}"`);
     this.invalidInARow = 0;
     return undefined;
   }
 
-  private countInvalid(reason: string): RoundOutcome | undefined {
+  /**
+   * A reply that runs nothing: stored (shortened if huge), answered with an INVALID_PARAM observation that says
+   * what to do, and counted towards the invalid-action limit.
+   */
+  private async *refuseReply(
+    replyText: string,
+    thought: string,
+    observation: string,
+    step: number,
+    services: StepServices,
+    why: { reason: string; code: string },
+  ): AsyncGenerator<AgentEvent, RoundOutcome | undefined> {
+    const text = shortenString(replyText === '' ? '(empty reply)' : replyText);
+    services.history.append({ role: 'assistant', content: text, metadata: { round: this.round, step, ts: nowIso() } });
+    yield { type: 'assistant_step', step, thought, action: null, raw: text };
+    const envelope = errorEnvelope('INVALID_PARAM', observation);
+    yield* this.recordObservation(text, { tool: 'ReAct', input: {} }, envelope, step, services);
+    return this.countInvalid(why.reason, why.code);
+  }
+
+  private countInvalid(reason: string, code = 'INVALID_ACTIONS'): RoundOutcome | undefined {
     this.invalidInARow += 1;
     if (this.invalidInARow < MAX_INVALID_ACTIONS) return undefined;
-    const message = `The model produced ${MAX_INVALID_ACTIONS} invalid actions in a row (last: ${reason}); stopping.`;
-    return { reason: 'error', answer: message, error: { code: 'INVALID_ACTIONS', message } };
+    const message =
+      code === 'OUTPUT_LIMIT'
+        ? `The model's reply was cut at the output limit ${MAX_INVALID_ACTIONS} times in a row; stopping ` +
+          '(raise maxOutputTokens, or ask for smaller steps).'
+        : `The model produced ${MAX_INVALID_ACTIONS} invalid actions in a row (last: ${reason}); stopping.`;
+    return { reason: 'error', answer: message, error: { code, message } };
   }
 
   private *recordObservation(

@@ -13,6 +13,11 @@ import type { CliOptions } from './program.js';
 import { redactSecrets } from '../session/redact.js';
 import { readStdinIfPiped } from './stdin.js';
 
+function oneLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n')[0]?.trim() || 'unknown error';
+}
+
 function snakeUsage(usage: Usage): Record<string, number> {
   return {
     input_tokens: usage.inputTokens,
@@ -65,6 +70,9 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
   process.on('SIGINT', onSigint);
 
   let end: Extract<AgentEvent, { type: 'turn_end' }> | undefined;
+  // Whatever fails (the loop, closing the session file) becomes the turn's error: the output format still
+  // prints its result, with one clear line on stderr.
+  let failure: string | undefined;
   try {
     for await (const event of controller.run(prompt, { signal: abort.signal })) {
       if (format === 'stream-json') out(`${JSON.stringify(event)}\n`);
@@ -74,9 +82,19 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
       }
       if (event.type === 'turn_end') end = event;
     }
+  } catch (error) {
+    failure = `The turn failed: ${oneLine(error)}`;
   } finally {
     process.off('SIGINT', onSigint);
+  }
+  try {
     controller.close();
+  } catch (error) {
+    // The answer (if any) stands; the user still learns that the session file may be incomplete.
+    err(`Could not close the session: ${oneLine(error)}`);
+  }
+  if (failure !== undefined && end === undefined) {
+    end = { type: 'turn_end', reason: 'error', answer: failure, steps: 0, usage: ZERO_USAGE };
   }
 
   const failed = !end || end.reason === 'error' || end.reason === 'step_limit' || end.reason === 'interrupted';

@@ -24,7 +24,7 @@ export const configSchema = z
     minRetainRounds: z.number().int().min(1).max(1_000).default(10),
     summaryTimeoutMs: z.number().int().min(1).max(3_600_000).default(120_000),
     maxSteps: z.number().int().min(1).max(1_000).default(50),
-    maxOutputTokens: z.number().int().min(256).max(128_000).default(8_192),
+    maxOutputTokens: z.number().int().min(256).max(128_000).default(32_000),
     /** A stream that sends nothing for this long is treated as dead (network error, retried). */
     streamIdleTimeoutMs: z.number().int().min(100).max(3_600_000).default(90_000),
     /** The same action repeated this many times in a row ends the turn. */

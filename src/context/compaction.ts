@@ -64,31 +64,34 @@ export function shrinkOlderToolMessages(messages: readonly Message[]): { message
   return { messages: result, shrunk };
 }
 
+/** Summaries and closed rounds: what L3 renders (the open round is measured as this turn's input instead). */
+export function closedPart(messages: readonly Message[]): Message[] {
+  const { open } = splitRounds(messages);
+  if (open === undefined) return [...messages];
+  const openMessages = new Set(open.messages);
+  return messages.filter((message) => !openMessages.has(message));
+}
+
 /**
- * Level 3: drops the oldest closed rounds, one at a time, until `fits(chars)` holds. Never drops the newest
- * closed round, the open round or a summary.
+ * Level 3: drops the fewest oldest closed rounds that make `fits(closed transcript chars)` hold, and puts an
+ * archive entry for them (`archive(dropped)`, a summary message) after the existing summaries. Never drops the
+ * newest closed round, the open round or a summary, and drops nothing when even dropping every other round
+ * (with its archive entry) would not fit: then it returns undefined.
  */
 export function dropOldestRounds(
   messages: readonly Message[],
   fits: (transcriptChars: number) => boolean,
-): { messages: Message[]; dropped: number; kept: number } {
+  archive: (dropped: readonly Message[]) => Message,
+): { messages: Message[]; dropped: number; kept: number } | undefined {
   const { closed } = splitRounds(messages);
-  let chars = transcriptChars(messages);
-  let count = messages.length;
-  const dropped = new Set<Message>();
-  let droppedRounds = 0;
-  for (const round of closed.slice(0, -1)) {
-    if (fits(chars)) break;
-    for (const message of round.messages) {
-      dropped.add(message);
-      chars -= renderMessage(message).length + (count > 1 ? TRANSCRIPT_SEPARATOR.length : 0);
-      count -= 1;
-    }
-    droppedRounds += 1;
+  const droppable = closed.slice(0, -1);
+  for (let count = 1; count <= droppable.length; count += 1) {
+    const gone = new Set<Message>(droppable.slice(0, count).flatMap((round) => round.messages));
+    const entry = archive([...gone]);
+    const remaining = messages.filter((message) => !gone.has(message));
+    const summaries = remaining.filter(isSummary).length;
+    const next = [...remaining.slice(0, summaries), entry, ...remaining.slice(summaries)];
+    if (fits(transcriptChars(closedPart(next)))) return { messages: next, dropped: count, kept: closed.length - count };
   }
-  return {
-    messages: messages.filter((message) => !dropped.has(message)),
-    dropped: droppedRounds,
-    kept: closed.length - droppedRounds,
-  };
+  return undefined;
 }

@@ -98,16 +98,18 @@ function part(id: ContextPartId, text: string, extra: Partial<ContextPart> = {})
 }
 
 export class ContextBuilder {
-  private readonly systemPrompt: string;
+  private readonly systemPrompt: string | (() => string);
   private readonly codeLaw: { read(): string | undefined } | undefined;
 
-  constructor(options: { systemPrompt: string; codeLaw?: { read(): string | undefined } }) {
+  /** `systemPrompt` may be a function when L1 follows session state (the environment block names the model). */
+  constructor(options: { systemPrompt: string | (() => string); codeLaw?: { read(): string | undefined } }) {
     this.systemPrompt = options.systemPrompt;
     this.codeLaw = options.codeLaw;
   }
 
   build(input: BuildInput): BuiltContext {
-    const l1 = this.systemPrompt.trim() === '' ? undefined : part('l1', this.systemPrompt);
+    const system = typeof this.systemPrompt === 'function' ? this.systemPrompt() : this.systemPrompt;
+    const l1 = system.trim() === '' ? undefined : part('l1', system);
     const law = this.codeLaw?.read();
     const l2 = law === undefined || law.trim() === '' ? undefined : part('l2', `${HEADINGS.codeLaw}\n\n${law}`);
 

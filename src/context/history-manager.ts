@@ -5,7 +5,9 @@
  * `minRetainRounds` verbatim and never touches the open round.
  */
 import { totalUsageTokens } from '../providers/types.js';
+import { archiveNote } from './archive-note.js';
 import {
+  closedPart,
   dropOldestRounds,
   planCompaction,
   shrinkOlderToolMessages,
@@ -229,7 +231,8 @@ export class HistoryManager {
       } else {
         outcome = result.reason === 'timeout' ? 'timeout' : 'failed';
         message = result.reason === 'timeout' ? SUMMARY_TIMEOUT_MESSAGE : summaryFailedMessage(result.detail);
-        next = [...summaries, ...rest];
+        // The archived rounds still leave a trace: their requests, files and commands (never just dropped).
+        next = [...summaries, this.summaryMessage(archiveNote(plan.archive), plan.archive), ...rest];
       }
       // Messages appended while the summarizer ran belong after everything retained.
       next.push(...this.list.slice(startLength));
@@ -272,7 +275,10 @@ export class HistoryManager {
     return { role: 'summary', content: text, metadata: { round: last, ts: nowIso(), coversRounds: [first, last] } };
   }
 
-  /** Degradation levels 2 and 3, applied only while the history is over the budget. */
+  /**
+   * Degradation levels 2 and 3, applied only while the history is over the budget. Only the closed part is
+   * measured: the open round is this turn's input and scratchpad, already counted in `fixedTokens`.
+   */
   private degrade(
     messages: Message[],
     options: CompactOptions,
@@ -282,7 +288,8 @@ export class HistoryManager {
     const budget = options.budgetTokens;
     const fixed = options.fixedTokens ?? 0;
     const fits = (chars: number): boolean => fixed + Math.floor(chars / 3) <= budget;
-    if (fits(transcriptChars(messages))) return { messages, applied };
+    const closedFits = (list: readonly Message[]): boolean => fits(transcriptChars(closedPart(list)));
+    if (closedFits(messages)) return { messages, applied };
     const shrunk = shrinkOlderToolMessages(messages);
     let current = shrunk.messages;
     if (shrunk.shrunk > 0) {
@@ -291,17 +298,24 @@ export class HistoryManager {
         message: `Context still over budget: shrank ${shrunk.shrunk} tool results of older rounds to one line each.`,
       });
     }
-    if (fits(transcriptChars(current))) return { messages: current, applied };
-    const dropped = dropOldestRounds(current, fits);
-    current = dropped.messages;
-    if (dropped.dropped > 0) {
+    if (closedFits(current)) return { messages: current, applied };
+    const dropped = dropOldestRounds(current, fits, (gone) => this.summaryMessage(archiveNote(gone), gone));
+    if (dropped === undefined) {
       applied.push({
         level: 3,
         message:
-          `Warning: context still over budget; dropped the ${dropped.dropped} oldest rounds, keeping ` +
-          `${dropped.kept} (fewer than the minimum of ${this.minRetainRounds}).`,
+          'Warning: context still over budget, and dropping older rounds would not bring it under; ' +
+          'all rounds were kept.',
       });
+      return { messages: current, applied };
     }
+    current = dropped.messages;
+    applied.push({
+      level: 3,
+      message:
+        `Warning: context still over budget; archived the ${dropped.dropped} oldest rounds as a note, keeping ` +
+        `${dropped.kept} (fewer than the minimum of ${this.minRetainRounds}).`,
+    });
     return { messages: current, applied };
   }
 

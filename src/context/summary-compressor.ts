@@ -3,6 +3,7 @@
  * call. It never throws: every failure is a value the HistoryManager turns into the exact user-facing line.
  */
 import { complete, type ModelProvider, type Usage } from '../providers/types.js';
+import { estimateTokens } from './token-budget.js';
 import type { Message } from './message.js';
 import { renderTranscript } from './transcript.js';
 
@@ -35,9 +36,12 @@ export const SUMMARY_SYSTEM =
 
 export interface SummaryCompressorOptions {
   provider: ModelProvider;
-  model: string;
+  /** The summary model; a function when it follows the session's current model (`/model`). */
+  model: string | (() => string);
   timeoutMs: number;
   maxTokens?: number;
+  /** The model's window: a summary request that would not fit is not sent (the rounds get an archive note). */
+  contextWindow?: number;
   /** prompts/summary.md: placeholders {{start_time}}, {{cutoff_time}}, {{focus}}, {{transcript}}. */
   template: string;
 }
@@ -94,11 +98,15 @@ export class SummaryCompressor implements Summarizer {
     stopped.catch(() => undefined);
     try {
       const request = {
-        model: this.options.model,
+        model: typeof this.options.model === 'function' ? this.options.model() : this.options.model,
         system: [{ text: SUMMARY_SYSTEM }],
         user: [{ text: this.buildPrompt(messages, options.focus) }],
         maxTokens: this.options.maxTokens ?? 4_096,
       };
+      const needed = estimateTokens(`${SUMMARY_SYSTEM}\n${request.user[0]?.text ?? ''}`) + request.maxTokens;
+      if (this.options.contextWindow !== undefined && needed > this.options.contextWindow) {
+        return { ok: false, reason: 'failed', detail: 'the part to archive is larger than the context window' };
+      }
       const running = complete(this.options.provider, request, controller.signal);
       running.catch(() => undefined);
       const completion = await Promise.race([running, stopped]);

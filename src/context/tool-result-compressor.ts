@@ -33,7 +33,17 @@ export const COMPRESSION_LIMITS = Object.freeze({
   bashCommandChars: 1_000,
   bashStderrChars: 4_000,
   unknownDataChars: 1_000,
+  /** Character caps beside every line cap, so one huge line (minified code, a generated blob) stays bounded. */
+  pathChars: 500,
+  entryChars: 300,
+  readChars: 20_000,
+  diffChars: 3_000,
+  writeChars: 2_000,
+  recapChars: 500,
+  errorMessageChars: 4_000,
 });
+
+const LIMIT = COMPRESSION_LIMITS;
 
 /** Status markers copied from the original data whenever present (C1: they must survive compression). */
 const MARKERS = ['truncated', 'applied', 'fallback', 'modified_externally', 'timed_out', 'interrupted'] as const;
@@ -48,9 +58,14 @@ function linesOf(text: string): string[] {
   return (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n');
 }
 
-function headLines(text: string, max: number): { text: string; cut: number } {
+/** The first `max` lines, cut to `maxChars` characters; `cut` counts the lines not (wholly) kept. */
+function headLines(text: string, max: number, maxChars: number): { text: string; cut: number } {
   const lines = linesOf(text);
-  return { text: lines.slice(0, max).join('\n'), cut: Math.max(0, lines.length - max) };
+  const head = lines.slice(0, max).join('\n');
+  if (head.length <= maxChars) return { text: head, cut: Math.max(0, lines.length - max) };
+  const clipped = clip(head, maxChars);
+  const whole = clipped.split('\n').length - 1;
+  return { text: clipped, cut: lines.length - whole };
 }
 
 function withCut(target: JsonRecord, field: string, cut: number): JsonRecord {
@@ -61,15 +76,25 @@ function withCut(target: JsonRecord, field: string, cut: number): JsonRecord {
 const compressLs: Rule = (data) => {
   const { path, total, entries } = data;
   if (!isString(path) || !isFiniteNumber(total) || !isStringArray(entries)) return undefined;
-  const kept = entries.slice(0, COMPRESSION_LIMITS.lsEntries);
-  return { path, total, entries: kept, truncated: data.truncated === true || kept.length < total };
+  const kept = entries.slice(0, COMPRESSION_LIMITS.lsEntries).map((entry) => clip(entry, LIMIT.entryChars));
+  return {
+    path: clip(path, LIMIT.pathChars),
+    total,
+    entries: kept,
+    truncated: data.truncated === true || kept.length < total,
+  };
 };
 
 const compressGlob: Rule = (data) => {
   const { pattern, total, files } = data;
   if (!isString(pattern) || !isFiniteNumber(total) || !isStringArray(files)) return undefined;
-  const kept = files.slice(0, COMPRESSION_LIMITS.globFiles);
-  return { pattern, total, files: kept, truncated: data.truncated === true || kept.length < total };
+  const kept = files.slice(0, COMPRESSION_LIMITS.globFiles).map((file) => clip(file, LIMIT.entryChars));
+  return {
+    pattern: clip(pattern, LIMIT.pathChars),
+    total,
+    files: kept,
+    truncated: data.truncated === true || kept.length < total,
+  };
 };
 
 const compressGrep: Rule = (data) => {
@@ -80,9 +105,14 @@ const compressGrep: Rule = (data) => {
     if (!isRecord(match) || !isString(match.file) || !isFiniteNumber(match.line) || !isString(match.text)) {
       return undefined;
     }
-    lines.push(`${match.file}:${match.line}:${clip(match.text, COMPRESSION_LIMITS.grepLineChars)}`);
+    lines.push(`${clip(match.file, LIMIT.entryChars)}:${match.line}:${clip(match.text, LIMIT.grepLineChars)}`);
   }
-  return { pattern, total, matches: lines, truncated: data.truncated === true || lines.length < total };
+  return {
+    pattern: clip(pattern, LIMIT.pathChars),
+    total,
+    matches: lines,
+    truncated: data.truncated === true || lines.length < total,
+  };
 };
 
 const compressRead: Rule = (data) => {
@@ -90,8 +120,8 @@ const compressRead: Rule = (data) => {
   if (!isString(path) || !isFiniteNumber(start_line) || !isFiniteNumber(end_line) || !isString(content)) {
     return undefined;
   }
-  const head = headLines(content, COMPRESSION_LIMITS.readLines);
-  const result: JsonRecord = { path, start_line, end_line };
+  const head = headLines(content, LIMIT.readLines, LIMIT.readChars);
+  const result: JsonRecord = { path: clip(path, LIMIT.pathChars), start_line, end_line };
   if (isFiniteNumber(total_lines)) result.total_lines = total_lines;
   result.content = head.text;
   if (isFiniteNumber(data.mtime_ms)) result.mtime_ms = data.mtime_ms;
@@ -103,8 +133,8 @@ const compressEdit: Rule = (data) => {
   if (!isString(path) || typeof applied !== 'boolean' || !isFiniteNumber(replacements) || !isString(diff)) {
     return undefined;
   }
-  const head = headLines(diff, COMPRESSION_LIMITS.diffLines);
-  const result: JsonRecord = { path, applied, replacements };
+  const head = headLines(diff, LIMIT.diffLines, LIMIT.diffChars);
+  const result: JsonRecord = { path: clip(path, LIMIT.pathChars), applied, replacements };
   if (isFiniteNumber(data.edits)) result.edits = data.edits;
   result.diff = head.text;
   return withCut(result, 'diff_lines_cut', head.cut);
@@ -113,10 +143,10 @@ const compressEdit: Rule = (data) => {
 const compressWrite: Rule = (data) => {
   const { path, action } = data;
   if (!isString(path) || (action !== 'created' && action !== 'overwritten')) return undefined;
-  const result: JsonRecord = { path, action };
+  const result: JsonRecord = { path: clip(path, LIMIT.pathChars), action };
   if (isFiniteNumber(data.lines)) result.lines = data.lines;
   if (action === 'created' && isString(data.content)) {
-    const head = headLines(data.content, COMPRESSION_LIMITS.writeLines);
+    const head = headLines(data.content, LIMIT.writeLines, LIMIT.writeChars);
     result.content = head.text;
     withCut(result, 'content_lines_cut', head.cut);
   }
@@ -140,7 +170,8 @@ const compressBash: Rule = (data) => {
   return result;
 };
 
-const compressTodoWrite: Rule = (data) => (isString(data.recap) ? { recap: data.recap } : undefined);
+const compressTodoWrite: Rule = (data) =>
+  isString(data.recap) ? { recap: clip(data.recap, LIMIT.recapChars) } : undefined;
 
 const RULES: Readonly<Record<string, Rule>> = {
   LS: compressLs,
@@ -174,7 +205,8 @@ function copyMarkers(from: unknown, to: unknown): void {
 
 function compressError(error: unknown): JsonRecord | undefined {
   if (!isRecord(error)) return undefined;
-  return { code: String(error.code ?? 'INTERNAL_ERROR'), message: String(error.message ?? '') };
+  const message = String(error.message ?? '');
+  return { code: clip(String(error.code ?? 'INTERNAL_ERROR'), 40), message: clip(message, LIMIT.errorMessageChars) };
 }
 
 /** The history form of a tool result: always a valid JSON string, never throws. */

@@ -112,7 +112,10 @@ export const bashTool = defineTool({
       exitCode = ending.code;
       signal = ending.signal;
     }
-    await Promise.race([streamsClosed, new Promise((resolve) => setTimeout(resolve, STREAM_GRACE_MS))]);
+    // The grace timer is cleared once the streams close: a pending timer would keep `-p` alive after its answer.
+    let grace: NodeJS.Timeout | undefined;
+    await Promise.race([streamsClosed, new Promise((resolve) => (grace = setTimeout(resolve, STREAM_GRACE_MS)))]);
+    clearTimeout(grace);
     child.stdout?.destroy();
     child.stderr?.destroy();
     stdout.end();

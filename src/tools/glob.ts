@@ -59,10 +59,11 @@ export const globTool = defineTool({
     const files = found.slice(0, input.limit).map((entry) => entry.file);
     const truncated = found.length > files.length;
     const data: GlobData = { pattern, path: relative, total: found.length, files, truncated };
+    const where = relative === '.' ? 'the project root' : relative;
     const head =
       found.length === 0
-        ? `No files match ${pattern} in ${relative}.`
-        : `${found.length} file${found.length === 1 ? '' : 's'} match ${pattern} in ${relative} (newest first):`;
+        ? `No files match ${pattern} in ${where}.`
+        : `${found.length === 1 ? '1 file matches' : `${found.length} files match`} ${pattern} in ${where} (newest first):`;
     const tail = truncated
       ? [`(Showing ${files.length} of ${found.length}. Narrow the pattern or raise limit, max ${GLOB_MAX_LIMIT}.)`]
       : [];

@@ -32,9 +32,10 @@ function chooseEngine(choice: GrepEngineChoice): GrepEngineChoice {
 }
 
 function render(data: GrepData): string {
-  if (data.total === 0) return `No matches for /${data.pattern}/ in ${data.path}.`;
+  const where = data.path === '.' ? 'the project root' : data.path;
+  if (data.total === 0) return `No matches for /${data.pattern}/ in ${where}.`;
   const lines = [
-    `${data.total >= GREP_MAX_SCANNED ? `${data.total}+ (search stopped)` : data.total} matching line${data.total === 1 ? '' : 's'} for /${data.pattern}/ in ${data.path}` +
+    `${data.total >= GREP_MAX_SCANNED ? `${data.total}+ (search stopped)` : data.total} matching line${data.total === 1 ? '' : 's'} for /${data.pattern}/ in ${where}` +
       (data.truncated ? ` (showing the first ${data.matches.length}; narrow path, include or pattern):` : ':'),
   ];
   let current: string | undefined;

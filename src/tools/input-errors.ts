@@ -18,9 +18,9 @@ function describeIssue(issue: z.core.$ZodIssue): string {
     case 'unrecognized_keys':
       return `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}${field === '(input)' ? '' : ` in "${field}"`}`;
     case 'too_small':
-      return `"${field}" is too small: ${issue.message}`;
+      return `"${field}" is too small (${issue.message.replace(/^too small:\s*/i, '')})`;
     case 'too_big':
-      return `"${field}" is too big: ${issue.message}`;
+      return `"${field}" is too big (${issue.message.replace(/^too big:\s*/i, '')})`;
     case 'invalid_value':
       return `"${field}" must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
     default:

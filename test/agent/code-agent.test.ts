@@ -77,7 +77,7 @@ describe('CodeAgent: one turn', () => {
 
 describe('CodeAgent: bad model output', () => {
   it('answers a malformed action with INVALID_PARAM and goes on', async () => {
-    const h = await createHarness([reply('Thought: x\nAction: Read[{"path": }]'), finish('recovered')]);
+    const h = await createHarness([reply('Thought: x\nAction: Read["path" "a.ts" ]'), finish('recovered')]);
     const events = await h.turn('go');
     expect(lastTurnEnd(events)).toMatchObject({ reason: 'finish', answer: 'recovered' });
     expect(userText(h.provider.requests[1])).toMatch(/INVALID_PARAM.*not valid JSON/s);

@@ -1,3 +1,4 @@
+import { ARCHIVE_NOTE_HEADING } from '../../src/context/archive-note.js';
 import { describe, expect, it } from 'vitest';
 import { HistoryError, HistoryManager } from '../../src/context/history-manager.js';
 import { historyViolations } from '../../src/context/history-invariants.js';
@@ -157,13 +158,17 @@ describe('HistoryManager: compaction', () => {
     });
   });
 
-  it('drops the old part on timeout with the exact message', async () => {
+  it('on timeout archives the old part as a deterministic note, with the exact message', async () => {
     const history = new HistoryManager({ minRetainRounds: 1 }, closedRounds(1, 3));
     const result = await history.compact(new FakeSummarizer({ ok: false, reason: 'timeout', detail: 'slow' }));
     expect(result.outcome).toBe('timeout');
     expect(result.message).toBe('Summary generation timed out, keeping recent history only.');
     expect(roundNumbers(history.messages)).toEqual([3]);
-    expect(history.messages.some((message) => message.role === 'summary')).toBe(false);
+    const notes = history.messages.filter((message) => message.role === 'summary');
+    expect(notes).toHaveLength(1);
+    expect(notes[0]?.content).toContain(ARCHIVE_NOTE_HEADING);
+    expect(notes[0]?.content).toMatch(/- Round 1: .*\n- Round 2: /);
+    expect(notes[0]?.metadata.coversRounds).toEqual([1, 2]);
     expect(history.nextRoundNumber()).toBe(4);
   });
 
@@ -239,6 +244,30 @@ describe('HistoryManager: compaction', () => {
     expect(roundNumbers(history.messages)).toEqual([3, 4]);
     expect(result.roundsKept).toBe(1);
     expect(historyViolations(history.messages)).toEqual([]);
+    // What left the prompt is archived: a note naming each dropped round's request.
+    const note = history.messages.find((message) => message.role === 'summary');
+    expect(note?.metadata.coversRounds).toEqual([1, 2]);
+    expect(note?.content).toMatch(/- Round 1: "q{10}.*\n- Round 2: "q{10}/);
+  });
+
+  it('measures only closed history: the open round (already in fixedTokens) is not counted twice', async () => {
+    // Closed rounds ≈ 2 × 3,000 chars = 2,000 tokens; the open round adds 3,000 chars more.
+    const huge = (round: number) => [user(round, 'q'.repeat(3_000)), finish(round, 1)];
+    const history = new HistoryManager({ minRetainRounds: 3 }, [...huge(1), ...huge(2), user(3, 'q'.repeat(3_000))]);
+    const fixedTokens = 1_000; // L1 + this turn's input (the open round's user message)
+    const result = await history.compact(new FakeSummarizer(), { budgetTokens: 3_100, fixedTokens });
+    expect(result.degradations).toEqual([]);
+    expect(roundNumbers(history.messages)).toEqual([1, 2, 3]);
+  });
+
+  it('never drops rounds when dropping cannot reach the budget, and says so', async () => {
+    const history = new HistoryManager({ minRetainRounds: 3 }, [...closedRounds(1, 3), user(4)]);
+    const before = history.messages.length;
+    const result = await history.compact(new FakeSummarizer(), { budgetTokens: 1_000, fixedTokens: 5_000 });
+    expect(result.degradations.map((d) => d.level)).toEqual([2, 3]);
+    expect(result.degradations.at(-1)?.message).toMatch(/would not bring it under; all rounds were kept/);
+    expect(roundNumbers(history.messages)).toEqual([1, 2, 3, 4]);
+    expect(history.messages).toHaveLength(before);
   });
 
   it('applies no ladder when the budget is met', async () => {

@@ -62,6 +62,25 @@ function compressor(provider: ModelProvider, timeoutMs = 5_000): SummaryCompress
 }
 
 describe('SummaryCompressor', () => {
+  it('does not send a summary request that would not fit the window; the caller archives a note instead', async () => {
+    const provider = new TextProvider(`${SUMMARY_HEADING}\nbody`);
+    const big = closedRound(1, 1, JSON.stringify({ status: 'success', data: { blob: 'x'.repeat(30_000) } }));
+    const small = new SummaryCompressor({
+      provider,
+      model: 'm',
+      timeoutMs: 5_000,
+      template: TEMPLATE,
+      contextWindow: 8_000,
+    });
+    expect(await small.summarize(big)).toEqual({
+      ok: false,
+      reason: 'failed',
+      detail: 'the part to archive is larger than the context window',
+    });
+    expect(provider.requests).toHaveLength(0);
+    expect((await small.summarize(messages)).ok).toBe(true);
+  });
+
   it('fills the template with times, focus and the transcript and returns the summary', async () => {
     const provider = new TextProvider(`Sure!\n${SUMMARY_HEADING}\nbody`);
     const outcome = await compressor(provider).summarize(messages, { focus: 'the login flow' });

@@ -26,11 +26,35 @@ describe('compressToolResult: envelope fields', () => {
     expect(text).not.toContain('FULL TEXT');
   });
 
-  it('keeps a long error whole', () => {
-    const message = 'x'.repeat(5_000);
+  it('keeps a long error whole up to its character cap, and cuts a giant one visibly', () => {
+    const message = 'x'.repeat(COMPRESSION_LIMITS.errorMessageChars);
     const parsed = compress('Read', errorEnvelope('NOT_FOUND', message));
     expect(parsed.status).toBe('error');
     expect(parsed.error).toEqual({ code: 'NOT_FOUND', message });
+    const giant = compress('Read', errorEnvelope('NOT_FOUND', 'y'.repeat(400_000)));
+    expect((giant.error as { message: string }).message).toHaveLength(COMPRESSION_LIMITS.errorMessageChars);
+    expect((giant.error as { message: string }).message.endsWith('\u2026')).toBe(true);
+  });
+
+  it('caps every rule by characters as well as lines: one 400,000-character line stays small', () => {
+    const line = 'z'.repeat(400_000);
+    const cases: Array<[string, Record<string, unknown>]> = [
+      ['Write', { path: 'big.txt', action: 'created', lines: 1, content: line }],
+      ['Read', { path: 'min.js', start_line: 1, end_line: 1, total_lines: 1, content: `     1\t${line}` }],
+      ['Edit', { path: 'a', applied: true, replacements: 1, diff: `+${line}` }],
+      ['MultiEdit', { path: 'a', applied: true, replacements: 1, edits: 1, diff: `+${line}` }],
+      ['LS', { path: line, total: 1, entries: [line] }],
+      ['Glob', { pattern: line, total: 1, files: [line] }],
+      ['Grep', { pattern: line, total: 1, matches: [{ file: line, line: 1, text: line }] }],
+      ['Bash', { command: line, exit_code: 0, stdout: line, stderr: line }],
+      ['TodoWrite', { recap: line }],
+      ['Unknown', { blob: line }],
+    ];
+    for (const [tool, data] of cases) {
+      const compressed = compressToolResult(tool, ok(data));
+      expect(compressed.length, tool).toBeLessThan(25_000);
+      expect(() => JSON.parse(compressed) as unknown, tool).not.toThrow();
+    }
   });
 });
 

@@ -13,6 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeAnthropic, userText, type FakeAnthropic } from '../helpers/fake-anthropic-server.js';
+import { runsWith } from '../helpers/optional-tools.js';
 import { act, agentScript, finish } from './support/agent-script.js';
 import { processesMatching } from './support/processes.js';
 import { TmuxSession, tmuxInfo, waitUntil } from './support/tmux.js';
@@ -20,9 +21,8 @@ import { TmuxSession, tmuxInfo, waitUntil } from './support/tmux.js';
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const binary = join(repo, 'dist/cli/main.js');
 const tmux = tmuxInfo();
-// In CI a missing tmux is a broken setup, not a reason to skip: the test runs and fails with a clear message.
-const runHere = tmux.available || process.env.CI !== undefined;
-if (!runHere) console.warn('skipping the tmux REPL e2e test: tmux is not installed (CI installs it, see .ci/run)');
+// Under .ci/run (MCA_REQUIRE_OPTIONAL_TOOLS=1) a missing tmux is a broken setup: the test runs and fails clearly.
+const runHere = runsWith('tmux', tmux.available, 'the tmux REPL e2e test');
 
 const COLUMNS = 80;
 const ROWS = 40;

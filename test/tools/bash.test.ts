@@ -42,6 +42,13 @@ describe('Bash', () => {
     expect(result.text).toContain('exit code 7');
   });
 
+  it('leaves no timer behind once a command is done (a pending timer would hold `-p` open after its answer)', async () => {
+    const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    const before = timers();
+    expect((await bash({ command: 'echo hi' })).status).toBe('success');
+    expect(timers()).toBe(before);
+  });
+
   it('closes stdin so commands that read it do not hang', async () => {
     const result = await bash({ command: 'cat; echo done' });
     expect(result.data).toMatchObject({ exit_code: 0, stdout: 'done\n' });

@@ -3,7 +3,10 @@ import { createGrepTool } from '../../src/tools/grep.js';
 import { findRipgrep } from '../../src/tools/grep-ripgrep.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import type { GrepData } from '../../src/tools/tool-data.js';
+import { runsWith } from '../helpers/optional-tools.js';
 import { dataOf, makeContext, makeProject, type TestProject } from './helpers.js';
+
+const withRipgrep = runsWith('ripgrep (rg)', findRipgrep() !== undefined, 'the two Grep tests that need ripgrep');
 
 let project: TestProject;
 const rg = new ToolRegistry().register(createGrepTool({ engine: 'ripgrep' }));
@@ -48,13 +51,13 @@ function withoutEngine(data: unknown): Omit<GrepData, 'engine'> {
 }
 
 describe('Grep', () => {
-  it('uses ripgrep when it is installed (required: CI installs it; locally `apt-get install -y ripgrep`)', async () => {
+  it.runIf(withRipgrep)('uses ripgrep when it is installed (`apt-get install -y ripgrep`)', async () => {
     expect(findRipgrep(), 'ripgrep (rg) is not on PATH; install it (apt-get install -y ripgrep)').toBeDefined();
     const result = await auto.run('Grep', { pattern: 'needle', path: 'src/util' }, makeContext(project.root));
     expect(result.data).toMatchObject({ engine: 'ripgrep', total: 1 });
   });
 
-  it('gives identical matches with ripgrep and the JS engine on the same tree', async () => {
+  it.runIf(withRipgrep)('gives identical matches with ripgrep and the JS engine on the same tree', async () => {
     const { withRg, withJs } = await both({ pattern: 'needle', path: '.' });
     expect(withRg.data).toMatchObject({ engine: 'ripgrep' });
     expect(withJs.data).toMatchObject({ engine: 'js' });

@@ -1,0 +1,43 @@
+/**
+ * How a turn that threw ends (issue 10, "a turn always ends cleanly"): whatever the error, the open round is closed
+ * as `error` in memory (the history appends before it notifies the session writer, so even a second failing
+ * write cannot leave it open), and exactly one `turn_end` carries a code and one line for the user.
+ */
+import type { HistoryManager } from '../context/history-manager.js';
+import { nowIso } from '../context/message.js';
+import { ZERO_USAGE } from '../providers/types.js';
+import type { AgentEvent } from './events.js';
+import type { TurnState } from './turn-state.js';
+
+/** A code and one line for whatever a turn threw: typed errors (SessionError, HistoryError) keep their code. */
+export function describeFailure(error: unknown): { code: string; message: string } {
+  const code =
+    error !== null && typeof error === 'object' && 'code' in error && typeof error.code === 'string'
+      ? error.code
+      : 'INTERNAL_ERROR';
+  const text = error instanceof Error ? error.message : String(error);
+  return { code, message: text.split('\n')[0]?.trim() || 'unknown error' };
+}
+
+export function* failTurn(history: HistoryManager, turn: TurnState | undefined, error: unknown): Generator<AgentEvent> {
+  const failure = describeFailure(error);
+  const message = `The turn failed: ${failure.message}`;
+  try {
+    const open = history.openRound();
+    if (open) {
+      const step = (turn?.steps ?? 0) + 1;
+      const metadata = { round: open.round, step, ts: nowIso(), roundEnd: 'error' as const };
+      history.append({ role: 'assistant', content: `[error] ${message}`, metadata });
+    }
+  } catch {
+    // The closing message is in memory (append pushes before it notifies); only its write failed again.
+  }
+  yield {
+    type: 'turn_end',
+    reason: 'error',
+    answer: message,
+    steps: turn?.steps ?? 0,
+    usage: turn?.usage ?? { ...ZERO_USAGE },
+    error: { code: failure.code, message },
+  };
+}
