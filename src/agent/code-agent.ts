@@ -25,7 +25,7 @@ import type { AgentController, ContextReport } from './controller.js';
 import type { AgentEvent, CompactionReason } from './events.js';
 import { contextReportOf } from './context-report.js';
 import { runCompaction } from './compaction.js';
-import { createApprover } from './permissions.js';
+import { createApprover, type UserApprover } from './permissions.js';
 import { streamModelCall } from './model-call.js';
 import { OBSERVATION_STOP } from './react-protocol.js';
 import { TurnState } from './turn-state.js';
@@ -49,6 +49,8 @@ export interface CodeAgentDeps {
 export class CodeAgent implements AgentController {
   private modelName: string;
   private approver: Approver;
+  /** Set when the person declined a tool and ended the turn (Esc / "No" at the prompt); read after the step. */
+  private declinedBy: string | undefined;
 
   constructor(private readonly deps: CodeAgentDeps) {
     this.modelName = deps.config.model;
@@ -74,8 +76,13 @@ export class CodeAgent implements AgentController {
   }
 
   /** Front ends install how to ask the user; the permission mode still decides what needs asking. */
-  setApprover(ask: Approver): void {
-    this.approver = createApprover({ mode: this.deps.config.permissionMode, ask });
+  setApprover(ask: UserApprover): void {
+    const asking: Approver = async (request) => {
+      const decision = await ask(request);
+      if (!decision.approved && decision.endTurn) this.declinedBy = request.title;
+      return decision;
+    };
+    this.approver = createApprover({ mode: this.deps.config.permissionMode, ask: asking });
   }
 
   /** Flushes and closes the session file; the agent must not be used afterwards. */
@@ -109,6 +116,7 @@ export class CodeAgent implements AgentController {
       yield* this.compactNow('threshold', signal, { question: processed.text, scratchpad: [] });
     }
 
+    this.declinedBy = undefined;
     const round = history.nextRoundNumber();
     const turn = new TurnState(round, config.maxRepeatedActions);
     history.append({ role: 'user', content: processed.text, metadata: { round, ts: nowIso() } });
@@ -163,6 +171,10 @@ export class CodeAgent implements AgentController {
       yield { type: 'usage', step, usage: call.usage, contextTokens: totalUsageTokens(call.usage) };
       const outcome = yield* turn.applyReply(call.text, call.usage, step, this.stepServices(signal));
       if (outcome) return yield* this.closeRound(turn, outcome.reason, outcome.answer, outcome.error);
+      if (this.declinedBy !== undefined) {
+        const message = `The user declined ${this.declinedBy} and stopped the turn; wait for their next message.`;
+        return yield* this.closeRound(turn, 'interrupted', message, { code: 'USER_DECLINED' });
+      }
     }
     return yield* this.closeRound(
       turn,
