@@ -4,6 +4,7 @@ import React from 'react';
 import type { SessionManager } from '../agent/controller.js';
 import { App } from './app.js';
 import { loadInputHistory, saveInputHistory } from './input-history.js';
+import type { ShellRunner } from './user-shell.js';
 
 export interface ReplOptions {
   sessions: SessionManager;
@@ -18,6 +19,10 @@ export interface ReplOptions {
   stdout?: NodeJS.WriteStream;
   /** `mca "question"`: submitted once when the REPL opens. */
   initialPrompt?: string;
+  /** `mca -r` without an id: the session picker opens first. */
+  openPicker?: boolean;
+  /** Runs `!command` lines in the project directory. */
+  runShell?: ShellRunner;
 }
 
 /** Runs the REPL until the user exits. Ink's unmount restores the terminal (raw mode off) on every path. */
@@ -34,6 +39,8 @@ export async function runRepl(options: ReplOptions): Promise<void> {
       history={history}
       onHistory={onHistory}
       completePath={options.completePath}
+      openPicker={options.openPicker === true}
+      {...(options.runShell ? { runShell: options.runShell } : {})}
       {...(options.initialPrompt ? { initialPrompt: options.initialPrompt } : {})}
     />,
     {

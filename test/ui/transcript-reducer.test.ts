@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events.js';
-import {
-  initialTranscript,
-  transcriptReducer,
-  visibleThought,
-  type TranscriptState,
-} from '../../src/ui/transcript-reducer.js';
+import { initialTranscript, transcriptReducer, type TranscriptState } from '../../src/ui/transcript-reducer.js';
 import { envelope, turnEnd, turnStart } from './fake-controller.js';
 
 function play(events: AgentEvent[], state: TranscriptState = initialTranscript()): TranscriptState {
@@ -176,12 +171,5 @@ describe('transcriptReducer', () => {
       'Interrupted',
     ]);
     expect(state.live.running).toBe(false);
-  });
-});
-
-describe('visibleThought', () => {
-  it('strips the Thought prefix and the Action line', () => {
-    expect(visibleThought('Thought: look around\nAction: LS[{}]')).toBe('look around');
-    expect(visibleThought('A direct answer')).toBe('A direct answer');
   });
 });
