@@ -2,7 +2,9 @@
  * The terminal around the REPL: its size (following resizes), and full redraws. Finished transcript items are
  * written once (Ink's <Static>), so anything that changes how they look (a new width, the verbose transcript) or
  * clears them (/clear, Ctrl-L) clears the screen and scrollback and remounts <Static> under a new key, which
- * writes the items again. A resize redraws once it settles, so no frame drawn at the old width stays behind.
+ * writes the items again. A resize redraws once it settles, in two steps: first the live area is drawn at the new
+ * width, then the screen is cleared (Ink restores the live area it last drew, so that must already be the new one)
+ * and the items are written again. No frame drawn at the old width stays behind.
  */
 import { useStdout } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -11,6 +13,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 export const CLEAR_SCREEN = '\x1b[2J\x1b[3J\x1b[H';
 /** A resize redraws this long after the last resize event (terminals send several while dragging). */
 export const RESIZE_SETTLE_MS = 80;
+/** Time for Ink to draw the live area at the new width (it renders at most every ~33 ms) before the clear. */
+const RENDER_SETTLE_MS = 60;
 
 export interface Screen {
   columns: number;
@@ -38,9 +42,11 @@ export function useScreen(fixedColumns: number | undefined): Screen {
     const onResize = (): void => {
       if (timer.current) clearTimeout(timer.current);
       timer.current = setTimeout(() => {
-        timer.current = null;
         setSize({ columns: fixedColumns ?? stdout.columns ?? 80, rows: stdout.rows ?? 24 });
-        redraw();
+        timer.current = setTimeout(() => {
+          timer.current = null;
+          redraw();
+        }, RENDER_SETTLE_MS);
       }, RESIZE_SETTLE_MS);
     };
     stdout.on('resize', onResize);
