@@ -86,9 +86,7 @@ describe.runIf(runHere)('mca REPL in tmux: permission prompt and untrusted text'
     const titleBefore = '';
     const { term } = await start(
       [
-        act('Print it.', 'Bash', {
-          command: `printf '${HOSTILE.replace(/\x1b/g, '\\033').replace(/\x07/g, '\\007')}'`,
-        }),
+        act('Print it.', 'Bash', { command: `printf '${HOSTILE.split(ESC).join('\\033').split(BEL).join('\\007')}'` }),
         { text: `Thought: done\nAction: Finish[Answer with ${HOSTILE} inside.]` },
       ],
       { args: ['--permission-mode', 'bypassPermissions'] },
