@@ -10,6 +10,7 @@ import * as edit from './input-state.js';
 import type { InputState } from './input-state.js';
 import { applyCompletion, commonPrefix, extendToCommonPrefix, findMentionAtCursor } from './path-completion.js';
 import { suggestSlashCommands } from './slash-commands.js';
+import { useLatestState } from './use-raw-keys.js';
 
 export interface SuggestionItem {
   label: string;
@@ -25,9 +26,9 @@ interface Options {
 
 export function useSuggestions({ input, inputRef, setInput, completePath }: Options) {
   const [paths, setPaths] = useState<string[]>([]);
-  const [selected, setSelected] = useState<number | null>(null);
-  const selectedRef = useRef<number | null>(null);
-  selectedRef.current = selected;
+  // Mirrored in a ref: several keys of one chunk (↓ ↓ Enter) are handled before React renders again.
+  const [selectedRef, setSelected] = useLatestState<number | null>(() => null);
+  const selected = selectedRef.current;
   const completionSeq = useRef(0);
 
   // Live @path suggestions for the mention under the cursor; any edit drops the highlight.
