@@ -20,6 +20,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     completePath: createPathCompleter(projectRoot),
     runShell: createUserShell(projectRoot),
     openPicker: options.pickSession,
+    prices: config.modelPrices,
     ...(options.prompt ? { initialPrompt: options.prompt } : {}),
   });
   sessions.close();

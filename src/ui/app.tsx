@@ -6,6 +6,7 @@
 import { Box, Static, Text } from 'ink';
 import React, { useCallback, useMemo } from 'react';
 import type { SessionManager } from '../agent/controller.js';
+import type { ModelPrice } from '../providers/model-prices.js';
 import type { Usage } from '../providers/types.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
 import { InputBox } from './components/input-box.js';
@@ -35,6 +36,8 @@ export interface AppProps {
   completePath?: (prefix: string) => Promise<string[]>;
   /** Runs `!command` lines; without it shell mode says it is unavailable. */
   runShell?: ShellRunner;
+  /** Price overrides from config (`modelPrices`), over the built-in table. */
+  prices?: Readonly<Record<string, ModelPrice>>;
   /** Fixed width (tests); otherwise the terminal's, following resizes. */
   columns?: number;
   /** Called once when the user exits (/exit, Ctrl-D, Ctrl-C twice), before Ink unmounts. */
@@ -75,6 +78,7 @@ export function App(props: AppProps): React.JSX.Element {
     openPicker: props.openPicker,
     runShell: props.runShell,
     redraw: screen.redraw,
+    prices: props.prices,
   });
   const { redraw, toggleVerbose } = screen;
   const clearScreen = useCallback(() => {
@@ -149,7 +153,9 @@ export function App(props: AppProps): React.JSX.Element {
         sessionId={controller.sessionId}
         width={width}
         hint={exitHint ?? (screen.verbose ? 'verbose transcript · Ctrl-O to leave' : undefined)}
-        dollars={hasUsage(transcript.sessionUsage) ? dollarsOf(transcript.sessionUsage, core.model) : undefined}
+        dollars={
+          hasUsage(transcript.sessionUsage) ? dollarsOf(transcript.sessionUsage, core.model, props.prices) : undefined
+        }
       />
     </Box>
   );

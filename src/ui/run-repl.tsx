@@ -4,6 +4,7 @@ import React from 'react';
 import type { SessionManager } from '../agent/controller.js';
 import { App } from './app.js';
 import { loadInputHistory, saveInputHistory } from './input-history.js';
+import type { ModelPrice } from '../providers/model-prices.js';
 import type { ShellRunner } from './user-shell.js';
 
 export interface ReplOptions {
@@ -23,6 +24,8 @@ export interface ReplOptions {
   openPicker?: boolean;
   /** Runs `!command` lines in the project directory. */
   runShell?: ShellRunner;
+  /** Price overrides from config (`modelPrices`). */
+  prices?: Readonly<Record<string, ModelPrice>>;
 }
 
 /** Runs the REPL until the user exits. Ink's unmount restores the terminal (raw mode off) on every path. */
@@ -40,6 +43,7 @@ export async function runRepl(options: ReplOptions): Promise<void> {
       onHistory={onHistory}
       completePath={options.completePath}
       openPicker={options.openPicker === true}
+      {...(options.prices ? { prices: options.prices } : {})}
       {...(options.runShell ? { runShell: options.runShell } : {})}
       {...(options.initialPrompt ? { initialPrompt: options.initialPrompt } : {})}
     />,

@@ -4,6 +4,7 @@
  */
 import type { AgentEvent, CompactionReason } from '../agent/events.js';
 import type { ContextReport } from '../agent/controller.js';
+import type { ModelPrice } from '../providers/model-prices.js';
 import { addUsage, ZERO_USAGE, type Usage } from '../providers/types.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
 import type { ToolEnvelope } from '../tools/envelope.js';
@@ -23,7 +24,7 @@ export type TranscriptEntry =
   | { kind: 'notice'; text: string; tone: Tone }
   | { kind: 'context'; report: ContextReport }
   | { kind: 'todos'; todos: TodoItem[] }
-  | { kind: 'cost'; usage: Usage; model: string }
+  | { kind: 'cost'; usage: Usage; model: string; prices?: Readonly<Record<string, ModelPrice>> }
   | { kind: 'help' };
 
 export type TranscriptItem = TranscriptEntry & { id: number };

@@ -7,6 +7,7 @@ import { useApp } from 'ink';
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import type { AgentController, SessionInfo, SessionManager } from '../agent/controller.js';
 import type { AgentEvent } from '../agent/events.js';
+import type { ModelPrice } from '../providers/model-prices.js';
 import { errorEnvelope } from '../tools/envelope.js';
 import { dispatchSlash, parseSlashCommand, type SlashContext } from './slash-commands.js';
 import {
@@ -41,6 +42,8 @@ export interface ReplOptionsInternal {
   runShell?: ShellRunner | undefined;
   /** Clears the terminal and writes the transcript again (at the current width, in the current mode). */
   redraw: () => void;
+  /** Price overrides from config, for /cost. */
+  prices?: Readonly<Record<string, ModelPrice>> | undefined;
 }
 
 /** Slash commands that only show something: they run at once even while a turn is busy. */
@@ -63,7 +66,8 @@ function initialTokens(controller: AgentController): number | null {
   return last > 0 ? last : null;
 }
 
-export function useRepl({ sessions, onExit, now, initialPrompt, openPicker, runShell, redraw }: ReplOptionsInternal) {
+export function useRepl(options: ReplOptionsInternal) {
+  const { sessions, onExit, now, initialPrompt, openPicker, runShell, redraw, prices } = options;
   const app = useApp();
   const [controllerRef, setController] = useLatestState<AgentController>(() => sessions.current());
   const controller = controllerRef.current;
@@ -250,7 +254,13 @@ export function useRepl({ sessions, onExit, now, initialPrompt, openPicker, runS
       compact,
       showContext: () => append({ kind: 'context', report: controllerRef.current.contextReport() }),
       showTodos: () => append({ kind: 'todos', todos: [...controllerRef.current.todos()] }),
-      showCost: () => append({ kind: 'cost', usage: transcriptRef.current.sessionUsage, model: modelRef.current }),
+      showCost: () =>
+        append({
+          kind: 'cost',
+          usage: transcriptRef.current.sessionUsage,
+          model: modelRef.current,
+          ...(prices ? { prices } : {}),
+        }),
       showModel: () => notice(`Model: ${modelRef.current}`),
       setModel: (name: string) => {
         controllerRef.current.setModel(name);
@@ -270,6 +280,7 @@ export function useRepl({ sessions, onExit, now, initialPrompt, openPicker, runS
       modelRef,
       notice,
       openSessionPicker,
+      prices,
       resumeSession,
       sessions,
       setModel,

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import React from 'react';
+import type { ModelPrice } from '../../providers/model-prices.js';
 import type { Usage } from '../../providers/types.js';
 import { dollarsOf, formatDollars } from '../session-cost.js';
 import { formatTokens } from '../transcript-reducer.js';
@@ -7,12 +8,13 @@ import { formatTokens } from '../transcript-reducer.js';
 export interface CostViewProps {
   usage: Usage;
   model: string;
+  prices?: Readonly<Record<string, ModelPrice>> | undefined;
   width: number;
 }
 
 /** `/cost`: the session's tokens by kind and their price at the current model's rates. */
-export function CostView({ usage, model, width }: CostViewProps): React.JSX.Element {
-  const dollars = dollarsOf(usage, model);
+export function CostView({ usage, model, prices, width }: CostViewProps): React.JSX.Element {
+  const dollars = dollarsOf(usage, model, prices);
   const rows: Array<[string, number]> = [
     ['Input', usage.inputTokens],
     ['Output', usage.outputTokens],

@@ -63,7 +63,7 @@ export function TranscriptItemView({ item, width, verbose }: TranscriptItemViewP
       body = <Markdown text={item.text} width={width} gutter={!item.continued} />;
       break;
     case 'cost':
-      body = <CostView usage={item.usage} model={item.model} width={width} />;
+      body = <CostView usage={item.usage} model={item.model} prices={item.prices} width={width} />;
       break;
     case 'notice': {
       const tone = TONES[item.tone];
