@@ -1,7 +1,8 @@
 /**
  * The suggestion list under the input box: `/commands` while a command name is typed, project paths for the `@`
- * mention under the cursor. ↑/↓ move through it, Tab completes (the common prefix first, then the highlighted or
- * next entry), Enter takes the highlighted entry (a command runs at once), Esc closes the highlight.
+ * mention under the cursor. ↑/↓ move through it; Tab takes the highlighted entry, else completes the common prefix,
+ * else highlights the first; Enter takes the highlighted entry (a command without arguments runs at once); Esc
+ * drops the highlight.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
@@ -75,17 +76,17 @@ export function useSuggestions({ input, inputRef, setInput, completePath }: Opti
     [inputRef, paths, setInput],
   );
 
-  /** Tab: the common prefix if it adds something, else the highlighted or next entry. */
+  /** Tab: the highlighted entry, else the common prefix if it adds something, else highlight the first. */
   const tab = useCallback(() => {
     const state = inputRef.current;
     const found = suggestSlashCommands(state.text);
+    if (selectedRef.current !== null) return void take(selectedRef.current);
     if (found.length > 0) {
       if (found.length === 1) return void take(0);
       const shared = commonPrefix(found.map((command) => command.name));
       if (shared.length > state.text.length - 1) return setInput(edit.replaceText(state, `/${shared}`));
-      return setSelected(((selectedRef.current ?? -1) + 1) % found.length);
+      return setSelected(0);
     }
-    if (selectedRef.current !== null) return void take(selectedRef.current);
     const token = findMentionAtCursor(state.text, state.cursor);
     if (!token) return;
     // Asked afresh: the list on screen may still be for the text before the last keystroke.

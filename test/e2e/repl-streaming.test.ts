@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeAnthropic, userText } from '../helpers/fake-anthropic-server.js';
 import { agentScript } from './support/agent-script.js';
-import { launchRepl, tmuxTestsRun } from './support/repl-launch.js';
+import { launchRepl, saveScreen, tmuxTestsRun } from './support/repl-launch.js';
 
 const runHere = tmuxTestsRun();
 let cleanups: Array<() => Promise<void> | void> = [];
@@ -54,6 +54,7 @@ describe.runIf(runHere)('mca REPL in tmux: streaming, resize, type-ahead', () =>
     expect(early).not.toContain('Paragraph 8');
     expect(early).not.toContain('Finish[');
     expect(early).toMatch(/Thinking…/);
+    await saveScreen('streaming', early);
     hold.open();
     const done = await term.waitFor(/Paragraph 12 explains step 12 with code12 in it\.\n/, {
       what: 'the whole answer',

@@ -93,3 +93,11 @@ export async function launchRepl(url: string, options: LaunchOptions = {}): Prom
     },
   };
 }
+
+/** With MCA_E2E_SCREENS=<dir>, keeps a screen the test saw (the README's captures come from there). */
+export async function saveScreen(name: string, text: string): Promise<void> {
+  const dir = process.env.MCA_E2E_SCREENS;
+  if (!dir) return;
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, `${name}.txt`), `${text}\n`);
+}
