@@ -6,38 +6,23 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeAnthropic, userText } from '../helpers/fake-anthropic-server.js';
-import { act, agentScript } from './support/agent-script.js';
-import { launchRepl, tmuxTestsRun } from './support/repl-launch.js';
+import { describe, expect, it } from 'vitest';
+import { userText } from '../helpers/fake-anthropic-server.js';
+import { act } from './support/agent-script.js';
+import { replHarness } from './support/repl-harness.js';
+import { tmuxTestsRun } from './support/repl-launch.js';
 
 const runHere = tmuxTestsRun();
-let cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-  cleanups = [];
-});
+const harness = replHarness();
 
-const SUMMARY = { text: '## 📌 Archived Session Summary\nnothing' };
 const ESC = '\x1b';
 const BEL = '\x07';
 /** Window title (OSC 2), clipboard write (OSC 52 of "pwned"), concealed text (SGR 8). */
 const HOSTILE = `${ESC}]2;PWNED-TITLE${BEL}${ESC}]52;c;cHduZWQ=${BEL}${ESC}[8mconcealed${ESC}[0m`;
 
-async function start(replies: Parameters<typeof agentScript>[0], options: Parameters<typeof launchRepl>[1] = {}) {
-  const script = agentScript(replies, SUMMARY);
-  const server = await startFakeAnthropic([script.step], { loop: true });
-  cleanups.push(() => server.close());
-  const repl = await launchRepl(server.url, options);
-  cleanups.push(() => repl.cleanup());
-  repl.term.allowClipboard();
-  await repl.term.waitFor('Ask anything', { what: 'the REPL input box' });
-  return { script, repl, term: repl.term };
-}
-
 describe.runIf(runHere)('mca REPL in tmux: permission prompt and untrusted text', () => {
   it('Esc at a permission prompt ends the turn: no further model call, the model is told on the next turn', async () => {
-    const { term, script, repl } = await start([
+    const { term, script, repl } = await harness.start([
       act('Create the marker.', 'Bash', { command: 'touch marker-file' }),
       { text: 'Thought: x\nAction: Finish[this reply must never be requested in the declined turn]' },
     ]);
@@ -63,7 +48,10 @@ describe.runIf(runHere)('mca REPL in tmux: permission prompt and untrusted text'
   it('shows a 30-line command whole: hidden lines are counted and PgDn reaches the last; escapes are visible', async () => {
     const lines = Array.from({ length: 30 }, (_, index) => `echo line-${index + 1}`);
     lines[8] = `echo ${ESC}[8mhidden-ninth${ESC}[0m`;
-    const { term } = await start([act('Run it.', 'Bash', { command: lines.join('\n') })], { rows: 30 });
+    const { term } = await harness.start([act('Run it.', 'Bash', { command: lines.join('\n') })], {
+      rows: 30,
+      clipboard: true,
+    });
     term.type('run the script');
     term.keys('Enter');
     const prompt = await term.waitFor(/more lines below/, { what: 'the long command prompt' });
@@ -84,12 +72,12 @@ describe.runIf(runHere)('mca REPL in tmux: permission prompt and untrusted text'
 
   it('shows escape sequences in tool output and in the answer visibly; the title and clipboard stay untouched', async () => {
     const titleBefore = '';
-    const { term } = await start(
+    const { term } = await harness.start(
       [
         act('Print it.', 'Bash', { command: `printf '${HOSTILE.split(ESC).join('\\033').split(BEL).join('\\007')}'` }),
         { text: `Thought: done\nAction: Finish[Answer with ${HOSTILE} inside.]` },
       ],
-      { args: ['--permission-mode', 'bypassPermissions'] },
+      { args: ['--permission-mode', 'bypassPermissions'], clipboard: true },
     );
     term.type('print the file');
     term.keys('Enter');

@@ -3,37 +3,24 @@
  * the next message, Ctrl-C stops it), `mca -r` opening the session picker (newest first) with the resumed session's
  * Bash output replayed as it was, /cost, the suggestion list driven by arrows, and Ctrl-O's verbose transcript.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeAnthropic, userText } from '../helpers/fake-anthropic-server.js';
+import { rm } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { userText } from '../helpers/fake-anthropic-server.js';
 import { runMca } from '../helpers/run-mca.js';
-import { act, agentScript } from './support/agent-script.js';
+import { act } from './support/agent-script.js';
 import { processesMatching } from './support/processes.js';
+import { replHarness } from './support/repl-harness.js';
 import { launchRepl, prepareProject, tmuxTestsRun } from './support/repl-launch.js';
 import { waitUntil } from './support/tmux.js';
 
 const runHere = tmuxTestsRun();
-let cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-  cleanups = [];
-});
-
-const SUMMARY = { text: '## 📌 Archived Session Summary\nnothing' };
-
-async function fake(replies: Parameters<typeof agentScript>[0]) {
-  const script = agentScript(replies, SUMMARY);
-  const server = await startFakeAnthropic([script.step], { loop: true });
-  cleanups.push(() => server.close());
-  return { script, server };
-}
+const harness = replHarness();
 
 describe.runIf(runHere)('mca REPL in tmux: shell mode, picker, cost, suggestions, verbose', () => {
   it('runs !command without asking, shows its output, sends it with the next message; Ctrl-C stops one', async () => {
-    const { script, server } = await fake([{ text: 'Thought: ok\nAction: Finish[It printed the greeting.]' }]);
-    const repl = await launchRepl(server.url);
-    cleanups.push(() => repl.cleanup());
-    const term = repl.term;
-    await term.waitFor('Ask anything');
+    const { script, repl, term } = await harness.start([
+      { text: 'Thought: ok\nAction: Finish[It printed the greeting.]' },
+    ]);
     term.type('!');
     await term.waitFor(/^│ ! /m, { what: 'the shell-mode prompt' });
     term.type('echo hi-from-shell && pwd');
@@ -63,7 +50,7 @@ describe.runIf(runHere)('mca REPL in tmux: shell mode, picker, cost, suggestions
   }, 120_000);
 
   it('mca -r opens the picker newest first; the resumed session replays its Bash output; /cost adds it up', async () => {
-    const { server } = await fake([
+    const server = await harness.fake([
       { text: 'Thought: ok\nAction: Finish[Alpha answered.]', usage: { input_tokens: 1000, output_tokens: 200 } },
       act('Run it.', 'Bash', { command: 'echo replay-output-line' }),
       { text: 'Thought: ok\nAction: Finish[Beta answered.]', usage: { input_tokens: 3000, output_tokens: 100 } },
@@ -76,9 +63,8 @@ describe.runIf(runHere)('mca REPL in tmux: shell mode, picker, cost, suggestions
     expect(beta.stdout).toContain('Beta answered.');
 
     const repl = await launchRepl(server.url, { args: ['-r'], reuse: { root: prepared.root } });
-    cleanups.push(async () => {
+    harness.defer(async () => {
       await repl.cleanup();
-      const { rm } = await import('node:fs/promises');
       await rm(prepared.root, { recursive: true, force: true });
     });
     const term = repl.term;
@@ -106,14 +92,13 @@ describe.runIf(runHere)('mca REPL in tmux: shell mode, picker, cost, suggestions
 
   it('moves through / suggestions with the arrows and runs the highlighted one with Enter; Ctrl-O shows all output', async () => {
     const output = Array.from({ length: 12 }, (_, index) => `out-line-${String(index + 1).padStart(2, '0')}`);
-    const { server } = await fake([
-      act('Print.', 'Bash', { command: `printf '${output.join('\\n')}\\n'` }),
-      { text: 'Thought: ok\nAction: Finish[Printed.]' },
-    ]);
-    const repl = await launchRepl(server.url, { args: ['--permission-mode', 'bypassPermissions'] });
-    cleanups.push(() => repl.cleanup());
-    const term = repl.term;
-    await term.waitFor('Ask anything');
+    const { term } = await harness.start(
+      [
+        act('Print.', 'Bash', { command: `printf '${output.join('\\n')}\\n'` }),
+        { text: 'Thought: ok\nAction: Finish[Printed.]' },
+      ],
+      { args: ['--permission-mode', 'bypassPermissions'] },
+    );
     term.type('/co');
     const list = await term.waitFor('/cost', { what: 'the suggestions' });
     expect(list).toMatch(/\/compact \[focus\]/);

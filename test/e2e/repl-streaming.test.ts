@@ -3,17 +3,13 @@
  * the answer streams (its first half is on screen while the fake still holds the rest), a resize redraws without
  * duplicated frame lines, and a message typed while the agent works is queued and sent when the turn ends.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeAnthropic, userText } from '../helpers/fake-anthropic-server.js';
-import { agentScript } from './support/agent-script.js';
-import { launchRepl, saveScreen, tmuxTestsRun } from './support/repl-launch.js';
+import { describe, expect, it } from 'vitest';
+import { userText } from '../helpers/fake-anthropic-server.js';
+import { replHarness } from './support/repl-harness.js';
+import { saveScreen, tmuxTestsRun } from './support/repl-launch.js';
 
 const runHere = tmuxTestsRun();
-let cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-  cleanups = [];
-});
+const harness = replHarness();
 
 function gate(): { release: Promise<void>; open: () => void } {
   let open = (): void => undefined;
@@ -27,24 +23,12 @@ const PARAGRAPHS = Array.from(
 );
 const ANSWER = `## Plan\n\n${PARAGRAPHS.join('\n\n')}`;
 
-const SUMMARY = { text: '## 📌 Archived Session Summary\nnothing' };
-
-async function start(replies: Parameters<typeof agentScript>[0], options: Parameters<typeof launchRepl>[1] = {}) {
-  const script = agentScript(replies, SUMMARY);
-  const server = await startFakeAnthropic([script.step], { loop: true });
-  cleanups.push(() => server.close());
-  const repl = await launchRepl(server.url, options);
-  cleanups.push(() => repl.cleanup());
-  await repl.term.waitFor('Ask anything', { what: 'the REPL input box' });
-  return { script, repl, term: repl.term };
-}
-
 describe.runIf(runHere)('mca REPL in tmux: streaming, resize, type-ahead', () => {
   it('shows the first half of a long answer while the rest is still arriving, then the whole as Markdown', async () => {
     const hold = gate();
     const text = `Thought: I can answer directly.\nAction: Finish[${ANSWER}]`;
     const half = text.indexOf('Paragraph 7');
-    const { term } = await start([{ text, chunks: 60, hold: { afterChars: half, release: hold.release } }]);
+    const { term } = await harness.start([{ text, chunks: 60, hold: { afterChars: half, release: hold.release } }]);
     term.type('explain the plan');
     term.keys('Enter');
     const early = await term.waitFor('Paragraph 5 explains', { what: 'the first paragraphs while streaming' });
@@ -71,7 +55,9 @@ describe.runIf(runHere)('mca REPL in tmux: streaming, resize, type-ahead', () =>
   }, 120_000);
 
   it('redraws cleanly after the window is resized: no frame line twice, the transcript rewrapped', async () => {
-    const { term } = await start([{ text: `Thought: ok\nAction: Finish[${PARAGRAPHS.slice(0, 4).join('\n\n')}]` }]);
+    const { term } = await harness.start([
+      { text: `Thought: ok\nAction: Finish[${PARAGRAPHS.slice(0, 4).join('\n\n')}]` },
+    ]);
     term.type('short answer please');
     term.keys('Enter');
     await term.waitFor('Paragraph 4 explains');
@@ -114,7 +100,7 @@ describe.runIf(runHere)('mca REPL in tmux: streaming, resize, type-ahead', () =>
   it('queues a message typed while the agent works, shows it, lets Esc drop one, and sends the rest after', async () => {
     const hold = gate();
     const first = 'Thought: slow\nAction: Finish[First answer done.]';
-    const { term, script } = await start([
+    const { term, script } = await harness.start([
       { text: first, chunks: 8, hold: { afterChars: 10, release: hold.release } },
       { text: 'Thought: ok\nAction: Finish[Second answer done.]' },
     ]);
