@@ -36,6 +36,10 @@ export async function runRepl(options: ReplOptions): Promise<void> {
   const onHistory = (entries: string[]): void => {
     saving = saving.then(() => saveInputHistory(options.inputHistoryPath, entries)).catch(() => undefined);
   };
+  // Raw mode before the first frame: keys typed the moment the prompt appears must not reach a cooked terminal,
+  // which would echo them over the frame and turn Enter into a newline. Ink turns it off again on unmount.
+  const stdin = options.stdin ?? process.stdin;
+  if (stdin.isTTY) stdin.setRawMode(true);
   const instance = render(
     <App
       sessions={options.sessions}
