@@ -222,9 +222,11 @@ function streamDelta(state: TranscriptState, streamText: string): TranscriptStat
   const next = withLive(state, { streamText });
   const answer = liveAnswer(streamText);
   if (answer === undefined) return next;
-  const blocks = completeBlocks(answer);
   const shown = state.live.answerShown;
-  if (blocks.length <= shown.length || !blocks.startsWith(shown)) return next;
+  if (!answer.startsWith(shown)) return next;
+  // Only the part after what is shown is lexed again: it starts at a block boundary, so it lexes the same.
+  const blocks = shown + completeBlocks(answer.slice(shown.length));
+  if (blocks.length <= shown.length) return next;
   const thought = shown ? '' : liveThought(streamText);
   const entries: TranscriptEntry[] = thought ? [{ kind: 'thought', text: thought }] : [];
   entries.push({ kind: 'answer', text: blocks.slice(shown.length), ...(shown ? { continued: true } : {}) });
