@@ -54,6 +54,33 @@ describe.runIf(runHere)('mca REPL in tmux: streaming, resize, type-ahead', () =>
     }
   }, 120_000);
 
+  it('renders Markdown in the terminal: headings, inline code, nested lists, fenced code in syntax colours', async () => {
+    const markdown = [
+      '## Result',
+      '',
+      '- run `npm test`',
+      '  - then `npm run lint`',
+      '',
+      '```js',
+      'const answer = 42; // the answer',
+      '```',
+    ].join('\n');
+    const { term } = await harness.start([{ text: `Thought: ok\nAction: Finish[${markdown}]` }]);
+    term.type('how do I check?');
+    term.keys('Enter');
+    const screen = await term.waitFor('const answer = 42;', { what: 'the rendered answer' });
+    expect(screen).toMatch(/^⏺ Result$/m);
+    expect(screen).toMatch(/^ {2}• run npm test$/m);
+    expect(screen).toMatch(/^ {4}• then npm run lint$/m);
+    expect(screen).not.toContain('```');
+    const coloured = term
+      .screenWithEscapes()
+      .split('\n')
+      .find((line) => line.includes('42'));
+    // cli-highlight colours the keyword, the number and the comment: SGR sequences inside the code line.
+    expect((coloured ?? '').split('\x1b[').length - 1).toBeGreaterThanOrEqual(4);
+  }, 120_000);
+
   it('redraws cleanly after the window is resized: no frame line twice, the transcript rewrapped', async () => {
     const { term } = await harness.start([
       { text: `Thought: ok\nAction: Finish[${PARAGRAPHS.slice(0, 4).join('\n\n')}]` },
