@@ -13,7 +13,15 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/context/**', 'src/tools/**', 'src/agent/**', 'src/providers/**', 'src/session/**', 'src/config/**', 'src/text/**'],
+    files: [
+      'src/context/**',
+      'src/tools/**',
+      'src/agent/**',
+      'src/providers/**',
+      'src/session/**',
+      'src/config/**',
+      'src/text/**',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',
