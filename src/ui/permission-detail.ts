@@ -58,9 +58,13 @@ export function detailRows(request: ApprovalRequest, width: number): DetailRow[]
   return rows;
 }
 
-/** How many detail rows fit: the prompt's options and borders need about 9 rows of the screen. */
+/**
+ * How many detail rows fit: the prompt's borders, markers and options take about 10 rows, the live step above it and
+ * the status line about 6 more. The whole redrawn area must stay shorter than the screen, or Ink redraws the screen
+ * from scratch on every frame.
+ */
 export function detailWindow(screenRows: number): number {
-  return Math.max(4, screenRows - 12);
+  return Math.max(4, screenRows - 18);
 }
 
 /** A scroll offset kept inside the rows. */

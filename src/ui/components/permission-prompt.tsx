@@ -53,12 +53,12 @@ export function PermissionPrompt({ request, selected, reason, scroll, width, row
         </Text>
       ) : null}
       {reason ? (
-        <Box flexDirection="column">
+        <Box flexDirection="column" marginTop={1}>
           <Text wrap="truncate-end">Tell mca what to do differently (Enter to send, Esc to just stop):</Text>
           <InputBox state={reason} width={inner} />
         </Box>
       ) : (
-        <Box flexDirection="column">
+        <Box flexDirection="column" marginTop={all.length > 0 ? 1 : 0}>
           {PERMISSION_OPTIONS.map((label, index) => (
             <Text key={label} color={index === selected ? 'cyan' : undefined} wrap="truncate-end">
               {index === selected ? '❯ ' : '  '}
