@@ -4,11 +4,30 @@
  * fenced code with syntax colours (cli-highlight), and exactly one blank line between blocks. Ink wraps the text
  * to the box, so list items keep their hanging indent. The source is neutralised first (model text is untrusted).
  */
-import { highlight, supportsLanguage } from 'cli-highlight';
 import { Box, Text } from 'ink';
 import { Lexer, type Token, type Tokens } from 'marked';
 import React from 'react';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
+
+/**
+ * cli-highlight carries every highlight.js grammar (megabytes of code): it loads in the background when the REPL
+ * starts, so start-up does not wait for it; code shown before it is there (rare: answers take seconds) is plain.
+ */
+interface Highlighter {
+  highlight(code: string, options: { language: string; ignoreIllegals: boolean }): string;
+  supportsLanguage(name: string): boolean;
+}
+let highlighter: Highlighter | undefined;
+void import('cli-highlight').then(
+  // A CommonJS module: bundled, its exports are only on `default`; under Node's own loader, named as well.
+  (loaded: Partial<Highlighter> & { default?: Partial<Highlighter> }) => {
+    const candidate = typeof loaded.highlight === 'function' ? loaded : loaded.default;
+    if (typeof candidate?.highlight === 'function' && typeof candidate.supportsLanguage === 'function') {
+      highlighter = candidate as Highlighter;
+    }
+  },
+  () => undefined,
+);
 
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
 
@@ -85,9 +104,9 @@ function InlineToken({ token }: { token: Token }): React.JSX.Element {
 function CodeBlock({ token }: { token: Tokens.Code }): React.JSX.Element {
   const language = (token.lang ?? '').trim().split(/\s+/)[0] ?? '';
   let code = token.text;
-  if (language && supportsLanguage(language)) {
+  if (language && highlighter?.supportsLanguage(language)) {
     try {
-      code = highlight(token.text, { language, ignoreIllegals: true });
+      code = highlighter.highlight(token.text, { language, ignoreIllegals: true });
     } catch {
       // An odd grammar failure shows the plain code rather than nothing.
     }
