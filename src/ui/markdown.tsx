@@ -10,24 +10,29 @@ import React from 'react';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
 
 /**
- * cli-highlight carries every highlight.js grammar (megabytes of code): it loads in the background when the REPL
- * starts, so start-up does not wait for it; code shown before it is there (rare: answers take seconds) is plain.
+ * cli-highlight carries every highlight.js grammar (megabytes of code), so it is its own chunk, loaded by
+ * `loadHighlighter()` while the REPL starts (runRepl awaits it alongside its other start-up reads). Until it is
+ * there (only in tests that render Markdown directly) code blocks are plain.
  */
 interface Highlighter {
   highlight(code: string, options: { language: string; ignoreIllegals: boolean }): string;
   supportsLanguage(name: string): boolean;
 }
 let highlighter: Highlighter | undefined;
-void import('cli-highlight').then(
-  // A CommonJS module: bundled, its exports are only on `default`; under Node's own loader, named as well.
-  (loaded: Partial<Highlighter> & { default?: Partial<Highlighter> }) => {
+
+export async function loadHighlighter(): Promise<void> {
+  if (highlighter) return;
+  try {
+    // A CommonJS module: bundled, its exports are only on `default`; under Node's own loader, named as well.
+    const loaded: Partial<Highlighter> & { default?: Partial<Highlighter> } = await import('cli-highlight');
     const candidate = typeof loaded.highlight === 'function' ? loaded : loaded.default;
     if (typeof candidate?.highlight === 'function' && typeof candidate.supportsLanguage === 'function') {
       highlighter = candidate as Highlighter;
     }
-  },
-  () => undefined,
-);
+  } catch {
+    // Without the highlighter code is shown plain; nothing else depends on it.
+  }
+}
 
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
 

@@ -4,6 +4,7 @@ import React from 'react';
 import type { SessionManager } from '../agent/controller.js';
 import { App } from './app.js';
 import { loadInputHistory, saveInputHistory } from './input-history.js';
+import { loadHighlighter } from './markdown.js';
 import type { ModelPrice } from '../providers/model-prices.js';
 import type { ShellRunner } from './user-shell.js';
 
@@ -30,7 +31,7 @@ export interface ReplOptions {
 
 /** Runs the REPL until the user exits. Ink's unmount restores the terminal (raw mode off) on every path. */
 export async function runRepl(options: ReplOptions): Promise<void> {
-  const history = await loadInputHistory(options.inputHistoryPath);
+  const [history] = await Promise.all([loadInputHistory(options.inputHistoryPath), loadHighlighter()]);
   // Writes are chained so an older history never overwrites a newer one.
   let saving: Promise<void> = Promise.resolve();
   const onHistory = (entries: string[]): void => {

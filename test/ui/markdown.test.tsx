@@ -3,6 +3,7 @@ import { render } from 'ink-testing-library';
 import React from 'react';
 import { describe, expect, it } from 'vitest';
 import { Markdown } from '../../src/ui/components/markdown-view.js';
+import { loadHighlighter } from '../../src/ui/markdown.js';
 import { plain } from './ink-helpers.js';
 
 function frame(markdown: string, width = 60): string {
@@ -52,6 +53,12 @@ describe('Markdown answers', () => {
     expect(text).not.toContain('```');
     expect(text).toMatch(/^ {2}function f\(\) \{\n {4}return 1;\n {2}\}$/m);
     expect(text).toContain('After.');
+  });
+
+  it('keeps highlighted code line for line (colours aside) once the highlighter is loaded', async () => {
+    await loadHighlighter();
+    const text = frame('```python\ndef f(x):\n    return x  # twice\n```');
+    expect(text).toBe('⏺ def f(x):\n      return x  # twice');
   });
 
   it('puts exactly one blank line between blocks and none inside a tight list', () => {
