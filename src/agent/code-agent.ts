@@ -25,7 +25,7 @@ import type { AgentController, ContextReport } from './controller.js';
 import type { AgentEvent, CompactionReason } from './events.js';
 import { contextReportOf } from './context-report.js';
 import { runCompaction } from './compaction.js';
-import { createApprover } from './permissions.js';
+import { createApprover, type UserApprover } from './permissions.js';
 import { streamModelCall } from './model-call.js';
 import { OBSERVATION_STOP } from './react-protocol.js';
 import { failTurn } from './turn-failure.js';
@@ -69,6 +69,8 @@ export interface CodeAgentDeps {
 export class CodeAgent implements AgentController {
   private modelName: string;
   private approver: Approver;
+  /** Set when the person declined a tool and ended the turn (Esc / "No" at the prompt); read after the step. */
+  private declinedBy: string | undefined;
 
   constructor(private readonly deps: CodeAgentDeps) {
     this.modelName = deps.model ?? deps.config.model;
@@ -95,8 +97,13 @@ export class CodeAgent implements AgentController {
   }
 
   /** Front ends install how to ask the user; the permission mode still decides what needs asking. */
-  setApprover(ask: Approver): void {
-    this.approver = createApprover({ mode: this.deps.config.permissionMode, ask });
+  setApprover(ask: UserApprover): void {
+    const asking: Approver = async (request) => {
+      const decision = await ask(request);
+      if (!decision.approved && decision.endTurn) this.declinedBy = request.title;
+      return decision;
+    };
+    this.approver = createApprover({ mode: this.deps.config.permissionMode, ask: asking });
   }
 
   /** Flushes and closes the session file; the agent must not be used afterwards. */
@@ -144,6 +151,7 @@ export class CodeAgent implements AgentController {
     if (history.openRound()) history.closeOpenRound('interrupted');
     const processed = preprocessInput(input, this.deps.fsView);
 
+    this.declinedBy = undefined;
     const round = history.nextRoundNumber();
     const turn = new TurnState(round, config.maxRepeatedActions);
     progress.turn = turn;
@@ -225,6 +233,10 @@ export class CodeAgent implements AgentController {
         this.stepServices(signal, maxTokens),
       );
       if (outcome) return yield* this.closeRound(turn, outcome.reason, outcome.answer, outcome.error);
+      if (this.declinedBy !== undefined) {
+        const message = `The user declined ${this.declinedBy} and stopped the turn; wait for their next message.`;
+        return yield* this.closeRound(turn, 'interrupted', message, { code: 'USER_DECLINED' });
+      }
     }
     return yield* this.closeRound(
       turn,

@@ -3,9 +3,9 @@
  * session store; front ends never construct core objects themselves.
  */
 import type { Message } from '../context/message.js';
-import type { ApprovalDecision, ApprovalRequest } from '../tools/tool-context.js';
 import type { TodoItem } from '../tools/tool-data.js';
 import type { AgentEvent } from './events.js';
+import type { UserApprover } from './permissions.js';
 
 export type ContextPartId = 'l1' | 'l2' | 'l3' | 'summaries' | 'input' | 'scratchpad' | 'todos';
 
@@ -41,8 +41,11 @@ export interface AgentController {
   todos(): readonly TodoItem[];
   history(): readonly Message[];
   setModel(model: string): void;
-  /** Called by tools that need permission; front ends replace it (the REPL shows a prompt). */
-  setApprover(approver: (request: ApprovalRequest) => Promise<ApprovalDecision>): void;
+  /**
+   * Called by tools that need permission; front ends replace it (the REPL shows a prompt). A decision with
+   * `endTurn` ends the round after that step (reason `interrupted`, error code USER_DECLINED).
+   */
+  setApprover(approver: UserApprover): void;
 }
 
 /** Session-level operations the REPL's slash commands need. */

@@ -10,6 +10,15 @@ export interface ApproverOptions {
   ask?: Approver;
 }
 
+/**
+ * What the person answered. `endTurn` (Esc or "No" at the REPL prompt): the tool is denied and the round ends
+ * after this step instead of letting the model carry on; "No, and tell mca what to do" leaves it unset.
+ */
+export type UserDecision = ApprovalDecision & { endTurn?: boolean };
+
+/** How a front end asks the person. */
+export type UserApprover = (request: ApprovalRequest) => Promise<UserDecision>;
+
 export type SessionApprover = Approver & {
   /** From now on this tool is allowed without asking (a "yes, for this session" answer). */
   allowForSession(tool: string): void;

@@ -4,6 +4,7 @@ import { projectSlug } from '../session/session-store.js';
 import { bootstrap } from './bootstrap.js';
 import { CliError, EXIT_OK, printError } from './exit-codes.js';
 import { createPathCompleter } from './path-completion.js';
+import { createUserShell } from './user-shell.js';
 import type { CliOptions } from './program.js';
 
 export async function runInteractive(options: CliOptions): Promise<number> {
@@ -17,6 +18,9 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     sessions,
     inputHistoryPath: join(config.mcaHome, 'projects', projectSlug(projectRoot), 'input-history.jsonl'),
     completePath: createPathCompleter(projectRoot),
+    runShell: createUserShell(projectRoot),
+    openPicker: options.pickSession,
+    prices: config.modelPrices,
     ...(options.prompt ? { initialPrompt: options.prompt } : {}),
   });
   sessions.close();

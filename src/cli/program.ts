@@ -16,6 +16,8 @@ export interface CliOptions {
   outputFormat: OutputFormat;
   continueLast: boolean;
   resume: string | undefined;
+  /** `-r` without an id (REPL only): open the session picker. */
+  pickSession: boolean;
   model: string | undefined;
   maxSteps: number | undefined;
   cwd: string | undefined;
@@ -35,7 +37,7 @@ function buildCommand(): Command {
     .option('-p, --print', 'run once, print the final answer and exit (reads piped stdin too)')
     .addOption(new Option('--output-format <format>', 'output of -p').choices([...OUTPUT_FORMATS]).default('text'))
     .option('-c, --continue', 'continue the most recent session of this directory')
-    .option('-r, --resume <session-id>', 'resume a session by id')
+    .option('-r, --resume [session-id]', 'resume a session by id; without one, pick from a list (interactive only)')
     .option('--model <name>', 'model to use (default: claude-sonnet-5-5, or MCA_MODEL)')
     .option('--max-steps <n>', 'maximum agent steps per turn (default 50)', positiveInteger)
     .option('--cwd <dir>', 'project directory (default: the current directory)')
@@ -72,7 +74,7 @@ interface RawOptions {
   print?: boolean;
   outputFormat: OutputFormat;
   continue?: boolean;
-  resume?: string;
+  resume?: string | true;
   model?: string;
   maxSteps?: number;
   cwd?: string;
@@ -99,12 +101,15 @@ export function parseCliArgs(args: readonly string[]): CliOptions | { exitCode: 
     throw new CliError('--dangerously-skip-permissions conflicts with --permission-mode ' + raw.permissionMode);
   }
   const words = command.args;
+  const pickSession = raw.resume === true;
+  if (pickSession && raw.print) throw new CliError('-p needs a session id after -r (mca -r alone opens a picker)');
   return {
     prompt: words.length > 0 ? words.join(' ') : undefined,
     print: raw.print === true,
     outputFormat: raw.outputFormat,
     continueLast: raw.continue === true,
-    resume: raw.resume,
+    resume: typeof raw.resume === 'string' ? raw.resume : undefined,
+    pickSession,
     model: raw.model,
     maxSteps: raw.maxSteps,
     cwd: raw.cwd,

@@ -40,6 +40,21 @@ export const configSchema = z
     /** The OpenAI-compatible endpoint including its version path (OPENAI_BASE_URL); default OpenAI's. */
     openaiBaseUrl: z.string().url().optional(),
     mcaHome: z.string().min(1),
+    /**
+     * Dollar prices per million tokens by exact model name, over the built-in table (src/providers/model-prices.ts),
+     * for /cost and the status line.
+     */
+    modelPrices: z
+      .record(
+        z.string().min(1),
+        z.strictObject({
+          input: z.number().min(0),
+          output: z.number().min(0),
+          cacheWrite: z.number().min(0),
+          cacheRead: z.number().min(0),
+        }),
+      )
+      .default({}),
   })
   .strict();
 

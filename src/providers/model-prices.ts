@@ -24,8 +24,8 @@ export interface TokenCounts {
 }
 
 function anthropic(input: number, output: number): ModelPrice {
-  // Divide instead of multiplying by 0.1: 3 * 0.1 is 0.30000000000000004 in floating point.
-  return { input, output, cacheWrite: input * 1.25, cacheRead: input / 10 };
+  // Divisions, not × 0.1: 3 × 0.1 is 0.30000000000000004 in floating point, 3 / 10 is 0.3.
+  return { input, output, cacheWrite: (input * 5) / 4, cacheRead: input / 10 };
 }
 
 /** First match wins: more specific patterns stand before broader ones. */

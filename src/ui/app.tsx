@@ -1,10 +1,14 @@
 /**
- * The interactive REPL: finished transcript items in <Static> (written once), a small live area for the
- * running step, then the prompt (or permission dialog / session picker), suggestions and the status line.
+ * The interactive REPL: finished transcript items in <Static> (written once, written again after a redraw), a
+ * small live area for the running step, queued messages, then the prompt (or permission dialog / session picker),
+ * suggestions and the status line.
  */
-import { Box, Static, useStdout } from 'ink';
-import React, { useEffect, useMemo, useState } from 'react';
+import { Box, Static, Text } from 'ink';
+import React, { useCallback, useMemo } from 'react';
 import type { SessionManager } from '../agent/controller.js';
+import type { ModelPrice } from '../providers/model-prices.js';
+import type { Usage } from '../providers/types.js';
+import { neutralizeControlSequences } from '../text/terminal-safe.js';
 import { InputBox } from './components/input-box.js';
 import { LiveArea } from './components/live-area.js';
 import { PermissionPrompt } from './components/permission-prompt.js';
@@ -12,19 +16,28 @@ import { SessionPicker } from './components/session-picker.js';
 import { StatusLine } from './components/status-line.js';
 import { Suggestions } from './components/suggestions.js';
 import { TranscriptItemView } from './components/transcript-item-view.js';
-import { suggestSlashCommands } from './slash-commands.js';
+import { dollarsOf } from './session-cost.js';
+import { truncate } from './text-width.js';
 import { useKeyHandler } from './use-key-handler.js';
 import { useRepl } from './use-repl.js';
+import { useScreen } from './use-screen.js';
+import type { ShellRunner } from './user-shell.js';
 
 export interface AppProps {
   sessions: SessionManager;
   /** Submitted once when the REPL opens (`mca "question"`). */
   initialPrompt?: string;
+  /** `mca -r` without an id: open the session picker first. */
+  openPicker?: boolean;
   /** Input history, oldest first (loaded by runRepl). */
   history?: readonly string[];
   /** Called with the whole history after each submit, for persistence. */
   onHistory?: (history: string[]) => void;
   completePath?: (prefix: string) => Promise<string[]>;
+  /** Runs `!command` lines; without it shell mode says it is unavailable. */
+  runShell?: ShellRunner;
+  /** Price overrides from config (`modelPrices`), over the built-in table. */
+  prices?: Readonly<Record<string, ModelPrice>>;
   /** Fixed width (tests); otherwise the terminal's, following resizes. */
   columns?: number;
   /** Called once when the user exits (/exit, Ctrl-D, Ctrl-C twice), before Ink unmounts. */
@@ -32,33 +45,55 @@ export interface AppProps {
   now?: () => number;
 }
 
+function hasUsage(usage: Usage): boolean {
+  return usage.inputTokens + usage.outputTokens + usage.cacheCreationInputTokens + usage.cacheReadInputTokens > 0;
+}
+
 const noCompletions = async (): Promise<string[]> => [];
 const noHistory = (): void => undefined;
 
-function useColumns(fixed: number | undefined): number {
-  const { stdout } = useStdout();
-  const [columns, setColumns] = useState(() => fixed ?? stdout.columns ?? 80);
-  useEffect(() => {
-    if (fixed !== undefined) return;
-    const onResize = (): void => setColumns(stdout.columns ?? 80);
-    stdout.on('resize', onResize);
-    return () => {
-      stdout.off('resize', onResize);
-    };
-  }, [fixed, stdout]);
-  return Math.max(20, fixed ?? columns);
+function QueuedMessages({ queue, width }: { queue: readonly string[]; width: number }): React.JSX.Element | null {
+  if (queue.length === 0) return null;
+  return (
+    <Box flexDirection="column" width={width}>
+      {queue.map((text, index) => (
+        <Text key={index} dimColor wrap="truncate-end">
+          ⏵ queued: {truncate(neutralizeControlSequences(text).replace(/\s*\n\s*/g, ' ⏎ '), width - 14)}
+        </Text>
+      ))}
+      <Text dimColor>{'  '}sent when the turn ends · Esc removes the last</Text>
+    </Box>
+  );
 }
 
 export function App(props: AppProps): React.JSX.Element {
   const now = props.now ?? Date.now;
-  const width = useColumns(props.columns);
-  const core = useRepl({ sessions: props.sessions, onExit: props.onExit, now, initialPrompt: props.initialPrompt });
-  const { input, pathSuggestions, exitHint } = useKeyHandler({
+  const screen = useScreen(props.columns);
+  const width = screen.columns;
+  const core = useRepl({
+    sessions: props.sessions,
+    onExit: props.onExit,
+    now,
+    initialPrompt: props.initialPrompt,
+    openPicker: props.openPicker,
+    runShell: props.runShell,
+    redraw: screen.redraw,
+    prices: props.prices,
+  });
+  const { redraw, toggleVerbose } = screen;
+  const clearScreen = useCallback(() => {
+    core.clearItems();
+    redraw();
+  }, [core, redraw]);
+  const screenKeys = useMemo(() => ({ clear: clearScreen, toggleVerbose }), [clearScreen, toggleVerbose]);
+  const { input, suggestions, selectedSuggestion, exitHint } = useKeyHandler({
     core,
     history: props.history ?? [],
     onHistory: props.onHistory ?? noHistory,
     completePath: props.completePath ?? noCompletions,
     now,
+    screen: screenKeys,
+    layout: { width, rows: screen.rows },
   });
   const { transcript, controller } = core;
   // contextReport() estimates every layer; ask once per controller, not on every streamed token.
@@ -67,41 +102,47 @@ export function App(props: AppProps): React.JSX.Element {
   const permission = core.permissionRef.current;
   const picker = core.pickerRef.current;
   const compacting = busy === 'compact' || transcript.live.compacting !== null;
-  const slashSuggestions = suggestSlashCommands(input.text).map((command) => ({
-    label: command.usage,
-    description: command.description,
-  }));
-  const suggestions =
-    slashSuggestions.length > 0 ? slashSuggestions : pathSuggestions.map((path) => ({ label: `@${path}` }));
+  const shell = input.text.startsWith('!');
   const placeholder = compacting
     ? 'Compacting conversation… input is paused'
     : busy
-      ? 'Working… (Ctrl-C or Esc to interrupt)'
-      : 'Ask anything · @ to mention a file · /help';
+      ? 'Working… type ahead to queue a message · Esc or Ctrl-C to interrupt'
+      : 'Ask anything · @ to mention a file · ! for a shell command · /help';
 
   return (
     <Box flexDirection="column" width={width}>
-      <Static items={transcript.items}>
+      <Static key={screen.epoch} items={transcript.items}>
         {(item) => (
           <Box key={item.id} width={width}>
-            <TranscriptItemView item={item} width={width} />
+            <TranscriptItemView item={item} width={width} verbose={screen.verbose} />
           </Box>
         )}
       </Static>
-      <LiveArea live={transcript.live} width={width} startedAt={core.startedAt} now={now} />
+      <LiveArea
+        live={transcript.live}
+        width={width}
+        startedAt={core.startedAt}
+        pausedAt={permission ? permission.since : null}
+        now={now}
+      />
+      <QueuedMessages queue={core.queue} width={width} />
       {permission ? (
         <PermissionPrompt
           request={permission.request}
           selected={permission.selected}
           reason={permission.reason}
+          scroll={permission.scroll}
           width={width}
+          rows={screen.rows}
         />
       ) : picker ? (
         <SessionPicker sessions={picker.sessions} selected={picker.selected} width={width} />
       ) : (
         <Box flexDirection="column" width={width}>
-          <InputBox state={input} width={width} placeholder={placeholder} disabled={compacting} />
-          {!busy ? <Suggestions items={suggestions} width={width} /> : null}
+          <InputBox state={input} width={width} placeholder={placeholder} disabled={compacting} shell={shell} />
+          {!compacting ? (
+            <Suggestions items={suggestions} width={width} selected={selectedSuggestion ?? undefined} />
+          ) : null}
         </Box>
       )}
       <StatusLine
@@ -111,7 +152,10 @@ export function App(props: AppProps): React.JSX.Element {
         contextWindow={contextWindow}
         sessionId={controller.sessionId}
         width={width}
-        hint={exitHint}
+        hint={exitHint ?? (screen.verbose ? 'verbose transcript · Ctrl-O to leave' : undefined)}
+        dollars={
+          hasUsage(transcript.sessionUsage) ? dollarsOf(transcript.sessionUsage, core.model, props.prices) : undefined
+        }
       />
     </Box>
   );

@@ -2,6 +2,7 @@
  * One-line summaries of tool calls (`Read(src/a.ts)`) and results (`120 lines`) for the transcript.
  * Inputs and data come from the model and the tools, so every field is read defensively.
  */
+import { neutralizeControlSequences } from '../text/terminal-safe.js';
 import type { ToolEnvelope } from '../tools/envelope.js';
 import { firstLine, truncate } from './text-width.js';
 
@@ -67,11 +68,11 @@ export function callArgument(tool: string, input: unknown): string {
   }
 }
 
-/** `Read(src/a.ts)`, cut to `width` columns. */
+/** `Read(src/a.ts)`, cut to `width` columns; control characters in the model's input shown visibly. */
 export function summarizeCall(tool: string, input: unknown, width: number): string {
-  const argument = callArgument(tool, input);
+  const argument = neutralizeControlSequences(callArgument(tool, input));
   const room = Math.max(4, width - tool.length - 2);
-  return `${tool}(${truncate(argument, room)})`;
+  return `${neutralizeControlSequences(tool)}(${truncate(argument, room)})`;
 }
 
 export interface ResultSummary {
@@ -81,7 +82,8 @@ export interface ResultSummary {
 
 function bashSummary(data: Fields): string {
   const exit = data.exit_code;
-  const stdoutLines = lines(str(data, 'stdout') ?? '').length;
+  // A replayed (compressed) result counts its lines in stdout_lines; its stdout is only the head.
+  const stdoutLines = num(data, 'stdout_lines') ?? lines(str(data, 'stdout') ?? '').length;
   const stderrLines = lines(str(data, 'stderr') ?? '').length;
   const head =
     data.timed_out === true ? 'timed out' : data.interrupted === true ? 'interrupted' : `exit ${String(exit)}`;
@@ -127,8 +129,13 @@ function successSummary(tool: string, data: Fields, result: ToolEnvelope): strin
   }
 }
 
-/** The `⎿ …` line under a call. Errors carry their code. */
+/** The `⎿ …` line under a call. Errors carry their code. Control characters are shown visibly. */
 export function summarizeResult(tool: string, result: ToolEnvelope): ResultSummary {
+  const summary = rawSummary(tool, result);
+  return { ...summary, line: neutralizeControlSequences(summary.line) };
+}
+
+function rawSummary(tool: string, result: ToolEnvelope): ResultSummary {
   if (result.status === 'error') {
     const code = result.error?.code ?? 'ERROR';
     const message = result.error?.message ?? firstLine(result.text, 200);
@@ -144,6 +151,11 @@ export function summarizeResult(tool: string, result: ToolEnvelope): ResultSumma
 
 /** The unified diff to show for Edit/MultiEdit, or a new file's content as added lines for Write. */
 export function resultDiff(tool: string, result: ToolEnvelope): string | undefined {
+  const diff = rawDiff(tool, result);
+  return diff === undefined ? undefined : neutralizeControlSequences(diff);
+}
+
+function rawDiff(tool: string, result: ToolEnvelope): string | undefined {
   if (result.status === 'error') return undefined;
   const data = fields(result.data);
   if (tool === 'Edit' || tool === 'MultiEdit') return str(data, 'diff');
@@ -157,11 +169,32 @@ export function resultDiff(tool: string, result: ToolEnvelope): string | undefin
   return undefined;
 }
 
-/** The last `count` lines of a Bash run's stdout and stderr, for the tail under the call. */
-export function bashTail(result: ToolEnvelope, count = 5): { stdout: string[]; stderr: string[] } {
+export interface OutputTail {
+  stdout: string[];
+  stderr: string[];
+  /** Lines not shown (Ctrl-O shows them). */
+  hidden: number;
+}
+
+/**
+ * The last `count` lines of a Bash run's stdout and stderr for the tail under the call (all of them when `count`
+ * is Infinity), control characters shown visibly.
+ */
+export function bashTail(result: ToolEnvelope, count = 5): OutputTail {
   const data = fields(result.data);
+  const stdout = lines(neutralizeControlSequences(str(data, 'stdout') ?? ''));
+  const stderr = lines(neutralizeControlSequences(str(data, 'stderr') ?? ''));
+  const shownOut = stdout.slice(-count);
+  const shownErr = stderr.slice(-count);
   return {
-    stdout: lines(str(data, 'stdout') ?? '').slice(-count),
-    stderr: lines(str(data, 'stderr') ?? '').slice(-count),
+    stdout: shownOut,
+    stderr: shownErr,
+    hidden: stdout.length - shownOut.length + (stderr.length - shownErr.length),
   };
+}
+
+/** A tool's full text output for the verbose transcript (Ctrl-O), control characters shown visibly. */
+export function fullOutput(tool: string, result: ToolEnvelope): string {
+  if (tool === 'Bash') return '';
+  return neutralizeControlSequences(result.text.replace(/\n+$/, ''));
 }

@@ -8,10 +8,21 @@ import type { Message } from '../context/message.js';
 import { toRounds } from '../context/message.js';
 import type { ToolEnvelope, ToolError } from '../tools/envelope.js';
 import type { TranscriptEntry } from './transcript-reducer.js';
+import { withoutShellNotes } from './user-shell.js';
 
 const REMINDER = /\n*<system-reminder>[\s\S]*?<\/system-reminder>\s*/g;
 
-function envelopeOf(content: string): ToolEnvelope {
+/**
+ * The compressed Bash result keeps the head of stdout (`stdout_head`, with `stdout_lines` counting all of it) and the
+ * tail of stderr (`stderr_tail`); the transcript reads `stdout`/`stderr`, so the replay shows what was kept.
+ */
+function replayedData(tool: string, data: Record<string, unknown>): Record<string, unknown> {
+  if (tool !== 'Bash') return data;
+  const text = (key: string): string => (typeof data[key] === 'string' ? data[key] : '');
+  return { ...data, stdout: text('stdout') || text('stdout_head'), stderr: text('stderr') || text('stderr_tail') };
+}
+
+function envelopeOf(content: string, tool: string): ToolEnvelope {
   let parsed: { status?: unknown; data?: unknown; error?: unknown } = {};
   try {
     parsed = JSON.parse(content) as typeof parsed;
@@ -20,7 +31,13 @@ function envelopeOf(content: string): ToolEnvelope {
   }
   const status = parsed.status === 'error' || parsed.status === 'partial' ? parsed.status : 'success';
   const data = parsed.data !== null && typeof parsed.data === 'object' ? (parsed.data as Record<string, unknown>) : {};
-  const envelope: ToolEnvelope = { status, data, text: '', stats: { durationMs: 0 }, context: {} };
+  const envelope: ToolEnvelope = {
+    status,
+    data: replayedData(tool, data),
+    text: '',
+    stats: { durationMs: 0 },
+    context: {},
+  };
   if (parsed.error !== null && typeof parsed.error === 'object') envelope.error = parsed.error as ToolError;
   return envelope;
 }
@@ -52,11 +69,12 @@ export function historyEntries(messages: readonly Message[], maxRounds = 5): Tra
   }
   for (const round of shown) {
     for (const message of round.messages) {
-      if (message.role === 'user') entries.push({ kind: 'user', text: message.content.replace(REMINDER, '').trim() });
-      else if (message.role === 'assistant') entries.push(...assistantEntries(message));
+      if (message.role === 'user') {
+        entries.push({ kind: 'user', text: withoutShellNotes(message.content.replace(REMINDER, '')).trim() });
+      } else if (message.role === 'assistant') entries.push(...assistantEntries(message));
       else if (message.role === 'tool' && message.metadata.action) {
         const { tool, input } = message.metadata.action;
-        if (tool !== 'ReAct') entries.push({ kind: 'tool', tool, input, result: envelopeOf(message.content) });
+        if (tool !== 'ReAct') entries.push({ kind: 'tool', tool, input, result: envelopeOf(message.content, tool) });
       }
     }
   }

@@ -16,9 +16,11 @@ export type KeyEvent =
   | { kind: 'down' }
   | { kind: 'home' }
   | { kind: 'end' }
+  | { kind: 'pageup' }
+  | { kind: 'pagedown' }
   | { kind: 'tab' }
   | { kind: 'escape' }
-  /** Ctrl + a letter, lower case: 'c', 'd', 'a', 'e', 'u', 'k', 'w', 'l'. */
+  /** Ctrl + a letter, lower case: 'c', 'd', 'a', 'e', 'u', 'k', 'w', 'l', 'o'. */
   | { kind: 'ctrl'; key: string }
   | { kind: 'ignored' };
 
@@ -51,6 +53,8 @@ const CSI_TILDE: Record<string, KeyEvent['kind']> = {
   '4': 'end',
   '8': 'end',
   '3': 'delete',
+  '5': 'pageup',
+  '6': 'pagedown',
 };
 
 function parseEscape(raw: string): KeyEvent {

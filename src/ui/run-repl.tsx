@@ -4,6 +4,9 @@ import React from 'react';
 import type { SessionManager } from '../agent/controller.js';
 import { App } from './app.js';
 import { loadInputHistory, saveInputHistory } from './input-history.js';
+import { loadHighlighter } from './markdown.js';
+import type { ModelPrice } from '../providers/model-prices.js';
+import type { ShellRunner } from './user-shell.js';
 
 export interface ReplOptions {
   sessions: SessionManager;
@@ -18,22 +21,35 @@ export interface ReplOptions {
   stdout?: NodeJS.WriteStream;
   /** `mca "question"`: submitted once when the REPL opens. */
   initialPrompt?: string;
+  /** `mca -r` without an id: the session picker opens first. */
+  openPicker?: boolean;
+  /** Runs `!command` lines in the project directory. */
+  runShell?: ShellRunner;
+  /** Price overrides from config (`modelPrices`). */
+  prices?: Readonly<Record<string, ModelPrice>>;
 }
 
 /** Runs the REPL until the user exits. Ink's unmount restores the terminal (raw mode off) on every path. */
 export async function runRepl(options: ReplOptions): Promise<void> {
-  const history = await loadInputHistory(options.inputHistoryPath);
+  const [history] = await Promise.all([loadInputHistory(options.inputHistoryPath), loadHighlighter()]);
   // Writes are chained so an older history never overwrites a newer one.
   let saving: Promise<void> = Promise.resolve();
   const onHistory = (entries: string[]): void => {
     saving = saving.then(() => saveInputHistory(options.inputHistoryPath, entries)).catch(() => undefined);
   };
+  // Raw mode before the first frame: keys typed the moment the prompt appears must not reach a cooked terminal,
+  // which would echo them over the frame and turn Enter into a newline. Ink turns it off again on unmount.
+  const stdin = options.stdin ?? process.stdin;
+  if (stdin.isTTY) stdin.setRawMode(true);
   const instance = render(
     <App
       sessions={options.sessions}
       history={history}
       onHistory={onHistory}
       completePath={options.completePath}
+      openPicker={options.openPicker === true}
+      {...(options.prices ? { prices: options.prices } : {})}
+      {...(options.runShell ? { runShell: options.runShell } : {})}
       {...(options.initialPrompt ? { initialPrompt: options.initialPrompt } : {})}
     />,
     {

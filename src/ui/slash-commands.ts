@@ -3,7 +3,17 @@
  * Handlers only talk to a `SlashContext`, which the app implements; tests use a fake one.
  */
 
-export const SLASH_COMMAND_NAMES = ['help', 'clear', 'compact', 'context', 'todos', 'model', 'resume', 'exit'] as const;
+export const SLASH_COMMAND_NAMES = [
+  'help',
+  'clear',
+  'compact',
+  'context',
+  'cost',
+  'todos',
+  'model',
+  'resume',
+  'exit',
+] as const;
 export type SlashCommandName = (typeof SLASH_COMMAND_NAMES)[number];
 
 export interface SlashCommandSpec {
@@ -17,6 +27,7 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
   { name: 'clear', usage: '/clear', description: 'Start a new session' },
   { name: 'compact', usage: '/compact [focus]', description: 'Summarize old history now' },
   { name: 'context', usage: '/context', description: 'Show context usage per layer' },
+  { name: 'cost', usage: '/cost', description: "Show this session's tokens and cost" },
   { name: 'todos', usage: '/todos', description: 'Show the todo list' },
   { name: 'model', usage: '/model [name]', description: 'Show or set the model' },
   { name: 'resume', usage: '/resume [id]', description: 'Resume a past session' },
@@ -86,6 +97,7 @@ export interface SlashContext {
   compact(focus: string | undefined): void;
   showContext(): void;
   showTodos(): void;
+  showCost(): void;
   showModel(): void;
   setModel(name: string): void;
   openSessionPicker(): void;
@@ -101,6 +113,7 @@ export const SLASH_HANDLERS: Record<SlashCommandName, Handler> = {
   clear: (context) => context.clearSession(),
   compact: (context, args) => context.compact(args || undefined),
   context: (context) => context.showContext(),
+  cost: (context) => context.showCost(),
   todos: (context) => context.showTodos(),
   model: (context, args) => (args ? context.setModel(args) : context.showModel()),
   resume: (context, args) => (args ? context.resumeSession(args) : context.openSessionPicker()),

@@ -4,8 +4,12 @@
  */
 import type { AgentEvent, CompactionReason } from '../agent/events.js';
 import type { ContextReport } from '../agent/controller.js';
+import type { ModelPrice } from '../providers/model-prices.js';
+import { addUsage, ZERO_USAGE, type Usage } from '../providers/types.js';
+import { neutralizeControlSequences } from '../text/terminal-safe.js';
 import type { ToolEnvelope } from '../tools/envelope.js';
 import type { TodoItem } from '../tools/tool-data.js';
+import { completeBlocks, liveAnswer, liveThought } from './streaming-text.js';
 
 export type Tone = 'dim' | 'info' | 'success' | 'warning' | 'error';
 
@@ -13,10 +17,14 @@ export type TranscriptEntry =
   | { kind: 'user'; text: string }
   | { kind: 'thought'; text: string }
   | { kind: 'tool'; tool: string; input: unknown; result: ToolEnvelope }
-  | { kind: 'answer'; text: string }
+  /** `continued`: a later part of an answer whose first blocks were written while it streamed. */
+  | { kind: 'answer'; text: string; continued?: boolean }
+  /** A `!command` the user ran: its result is shown like a Bash call and sent to the model with the next turn. */
+  | { kind: 'shell'; command: string; result: ToolEnvelope }
   | { kind: 'notice'; text: string; tone: Tone }
   | { kind: 'context'; report: ContextReport }
   | { kind: 'todos'; todos: TodoItem[] }
+  | { kind: 'cost'; usage: Usage; model: string; prices?: Readonly<Record<string, ModelPrice>> }
   | { kind: 'help' };
 
 export type TranscriptItem = TranscriptEntry & { id: number };
@@ -32,6 +40,8 @@ export interface LiveState {
   compacting: { reason: CompactionReason; tokensBefore: number; roundsToArchive: number } | null;
   /** Output tokens of this turn so far. */
   turnTokens: number;
+  /** The part of the streaming answer already written to the transcript (whole Markdown blocks). */
+  answerShown: string;
 }
 
 export interface TranscriptState {
@@ -40,6 +50,8 @@ export interface TranscriptState {
   nextId: number;
   /** Tokens the last model call occupied (from usage events), for the status line. */
   contextTokens: number | null;
+  /** Every model call's usage in this session (resumed sessions start from their stored usage), for /cost. */
+  sessionUsage: Usage;
 }
 
 export type TranscriptAction =
@@ -49,8 +61,12 @@ export type TranscriptAction =
   | { type: 'append'; entry: TranscriptEntry }
   /** The run or compaction ended without a turn_end (it threw, or the stream just stopped). */
   | { type: 'stopped'; message?: string | undefined }
-  /** After /clear or /resume: the new session's known usage. */
-  | { type: 'set_context_tokens'; tokens: number | null };
+  /** A `!command` started: the live area shows it running until `stopped`. */
+  | { type: 'shell_start'; command: string }
+  /** Ctrl-L: the screen was cleared; what was shown is not written again. */
+  | { type: 'clear_items' }
+  /** After /clear or /resume: the new session's known usage; `clear` also drops the shown items (screen cleared). */
+  | { type: 'switch_session'; tokens: number | null; usage: Usage; clear: boolean };
 
 export const IDLE_LIVE: LiveState = Object.freeze({
   running: false,
@@ -60,6 +76,7 @@ export const IDLE_LIVE: LiveState = Object.freeze({
   tool: null,
   compacting: null,
   turnTokens: 0,
+  answerShown: '',
 });
 
 export function initialTranscript(items: TranscriptEntry[] = []): TranscriptState {
@@ -68,6 +85,7 @@ export function initialTranscript(items: TranscriptEntry[] = []): TranscriptStat
     live: IDLE_LIVE,
     nextId: items.length + 1,
     contextTokens: null,
+    sessionUsage: { ...ZERO_USAGE },
   };
 }
 
@@ -75,14 +93,26 @@ export function formatTokens(count: number): string {
   return Math.round(count).toLocaleString('en-US');
 }
 
-/** The part of a streaming step worth showing: the thought, without `Thought:` and the Action line. */
-export function visibleThought(raw: string): string {
-  const withoutAction = raw.split(/(^|\n)\s*Action\s*:/)[0] ?? '';
-  return withoutAction.replace(/^\s*Thought\s*:\s*/, '').trim();
+/** Text from the model, tools or errors is shown with control sequences made visible (tool entries: format-tool). */
+function safe(entry: TranscriptEntry): TranscriptEntry {
+  switch (entry.kind) {
+    case 'user':
+    case 'thought':
+    case 'answer':
+    case 'notice':
+      return { ...entry, text: neutralizeControlSequences(entry.text) };
+    case 'todos':
+      return {
+        ...entry,
+        todos: entry.todos.map((todo) => ({ ...todo, content: neutralizeControlSequences(todo.content) })),
+      };
+    default:
+      return entry;
+  }
 }
 
 function append(state: TranscriptState, ...entries: TranscriptEntry[]): TranscriptState {
-  const fresh = entries.map((entry, index) => ({ ...entry, id: state.nextId + index }));
+  const fresh = entries.map((entry, index) => ({ ...safe(entry), id: state.nextId + index }));
   return { ...state, items: [...state.items, ...fresh], nextId: state.nextId + fresh.length };
 }
 
@@ -128,21 +158,44 @@ function compactionNotice(event: Extract<AgentEvent, { type: 'compaction_end' }>
   }
 }
 
+/**
+ * The final answer, minus the blocks already written while it streamed. The parser's answer is the truth: if it
+ * does not continue what was shown (it never should), it is written whole.
+ */
+function answerEntries(shown: string, answer: string): TranscriptEntry[] {
+  if (shown && answer.startsWith(shown)) {
+    const rest = answer.slice(shown.length).trim();
+    return rest ? [{ kind: 'answer', text: rest, continued: true }] : [];
+  }
+  return answer.trim() ? [{ kind: 'answer', text: answer }] : [];
+}
+
 function endTurn(state: TranscriptState, event: Extract<AgentEvent, { type: 'turn_end' }>): TranscriptState {
   const entries: TranscriptEntry[] = [];
   const answer = event.answer.trim();
   const pending = state.live.pendingThought.trim();
-  const partial = visibleThought(state.live.streamText);
+  const shown = state.live.answerShown;
   switch (event.reason) {
     case 'finish':
     case 'answer':
-      if (pending && pending !== answer) entries.push({ kind: 'thought', text: pending });
-      if (answer) entries.push({ kind: 'answer', text: event.answer });
+      if (pending && pending !== answer && !shown) entries.push({ kind: 'thought', text: pending });
+      entries.push(...answerEntries(shown, event.answer));
       break;
-    case 'interrupted':
-      if (partial) entries.push({ kind: 'thought', text: partial });
-      entries.push({ kind: 'notice', tone: 'error', text: 'Interrupted' });
+    case 'interrupted': {
+      const partialAnswer = liveAnswer(state.live.streamText);
+      if (partialAnswer !== undefined) entries.push(...answerEntries(shown, partialAnswer));
+      else {
+        const thought = liveThought(state.live.streamText, { final: true });
+        if (thought) entries.push({ kind: 'thought', text: thought });
+      }
+      const declined = event.error?.code === 'USER_DECLINED';
+      entries.push(
+        declined
+          ? { kind: 'notice', tone: 'warning', text: 'Declined · the turn stopped; tell mca what to do instead' }
+          : { kind: 'notice', tone: 'error', text: 'Interrupted' },
+      );
       break;
+    }
     case 'error': {
       const code = event.error?.code ? `${event.error.code}: ` : '';
       entries.push({ kind: 'notice', tone: 'error', text: `Error ${code}${event.error?.message ?? event.answer}` });
@@ -161,6 +214,25 @@ function mentionLabel(mention: string): string {
   return mention.startsWith('@') ? mention : `@${mention}`;
 }
 
+/**
+ * A text delta: once the step is known to be a final answer, every block of it that is complete goes to the
+ * transcript (after the step's thought), so a long answer is read while the rest arrives.
+ */
+function streamDelta(state: TranscriptState, streamText: string): TranscriptState {
+  const next = withLive(state, { streamText });
+  const answer = liveAnswer(streamText);
+  if (answer === undefined) return next;
+  const shown = state.live.answerShown;
+  if (!answer.startsWith(shown)) return next;
+  // Only the part after what is shown is lexed again: it starts at a block boundary, so it lexes the same.
+  const blocks = shown + completeBlocks(answer.slice(shown.length));
+  if (blocks.length <= shown.length) return next;
+  const thought = shown ? '' : liveThought(streamText);
+  const entries: TranscriptEntry[] = thought ? [{ kind: 'thought', text: thought }] : [];
+  entries.push({ kind: 'answer', text: blocks.slice(shown.length), ...(shown ? { continued: true } : {}) });
+  return append(withLive(next, { answerShown: blocks }), ...entries);
+}
+
 function reduceEvent(state: TranscriptState, event: AgentEvent): TranscriptState {
   switch (event.type) {
     case 'turn_start': {
@@ -172,10 +244,13 @@ function reduceEvent(state: TranscriptState, event: AgentEvent): TranscriptState
     case 'step_start':
       return withLive(flushPendingThought(state), { running: true, step: event.step, streamText: '' });
     case 'text_delta':
-      return withLive(state, { streamText: state.live.streamText + event.text });
+      return streamDelta(state, state.live.streamText + event.text);
     case 'assistant_step': {
       const thought = event.thought.trim();
-      if (event.action === null) return withLive(state, { streamText: '', pendingThought: thought });
+      if (event.action === null) {
+        // The thought of a streamed answer was written before its first block.
+        return withLive(state, { streamText: '', pendingThought: state.live.answerShown ? '' : thought });
+      }
       const cleared = withLive(state, { streamText: '', pendingThought: '' });
       return thought ? append(cleared, { kind: 'thought', text: thought }) : cleared;
     }
@@ -192,9 +267,10 @@ function reduceEvent(state: TranscriptState, event: AgentEvent): TranscriptState
       return {
         ...withLive(state, { turnTokens: state.live.turnTokens + event.usage.outputTokens }),
         contextTokens: event.contextTokens,
+        sessionUsage: addUsage(state.sessionUsage, event.usage),
       };
     case 'retry':
-      return append(state, {
+      return append(withLive(state, { streamText: '' }), {
         kind: 'notice',
         tone: 'dim',
         text: `Retrying in ${Math.ceil(event.delayMs / 1000)}s (attempt ${event.attempt}): ${event.reason}`,
@@ -228,8 +304,17 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
       return append(state, { kind: 'user', text: action.text });
     case 'append':
       return append(state, action.entry);
-    case 'set_context_tokens':
-      return { ...state, contextTokens: action.tokens };
+    case 'shell_start':
+      return {
+        ...state,
+        live: { ...IDLE_LIVE, running: true, tool: { tool: 'Bash', input: { command: action.command } } },
+      };
+    case 'clear_items':
+      return { ...state, items: [] };
+    case 'switch_session': {
+      const base = action.clear ? { ...state, items: [] } : state;
+      return { ...base, contextTokens: action.tokens, sessionUsage: action.usage };
+    }
     case 'stopped': {
       const entries: TranscriptEntry[] = action.message
         ? [{ kind: 'notice', tone: 'error', text: action.message }]

@@ -1,13 +1,14 @@
 /**
  * Routes key events to whatever has focus: the permission prompt, the session picker, or the input box
- * (editing, history, completion, submit, Ctrl-C/Ctrl-D handling).
+ * (editing, history, suggestions, submit, type-ahead, Ctrl-C/Ctrl-D handling).
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { KeyEvent } from './keys.js';
 import * as edit from './input-state.js';
 import type { InputState } from './input-state.js';
-import { applyCompletion, commonPrefix, extendToCommonPrefix, findMentionAtCursor } from './path-completion.js';
-import { dispatchSlash, parseSlashCommand, suggestSlashCommands } from './slash-commands.js';
+import { clampScroll, detailRows, detailWindow } from './permission-detail.js';
+import { useSuggestions } from './use-suggestions.js';
+import { DECLINE } from './use-permission.js';
 import type { ReplCore } from './use-repl.js';
 import { useLatestState, useRawKeys } from './use-raw-keys.js';
 
@@ -20,6 +21,10 @@ export interface KeyHandlerOptions {
   onHistory: (history: string[]) => void;
   completePath: (prefix: string) => Promise<string[]>;
   now: () => number;
+  /** Ctrl-L: clear the screen. Ctrl-O: switch the verbose transcript. */
+  screen: { clear(): void; toggleVerbose(): void };
+  /** The terminal's size, for scrolling the permission prompt by pages. */
+  layout: { width: number; rows: number };
 }
 
 /** Plain editing keys shared by the input box and the permission reason line. */
@@ -59,29 +64,12 @@ function editKey(state: InputState, key: KeyEvent, multiline: boolean): InputSta
   }
 }
 
-export function useKeyHandler({ core, history, onHistory, completePath, now }: KeyHandlerOptions) {
+export function useKeyHandler({ core, history, onHistory, completePath, now, screen, layout }: KeyHandlerOptions) {
   const [inputRef, setInput] = useLatestState<InputState>(() => edit.emptyInput(history));
-  const [pathSuggestions, setPathSuggestions] = useState<string[]>([]);
   const [exitHint, setExitHint] = useState<string | undefined>(undefined);
   const exitArmedAt = useRef<number | null>(null);
-  const completionSeq = useRef(0);
   const input = inputRef.current;
-
-  // Live @path suggestions for the mention under the cursor.
-  useEffect(() => {
-    const token = findMentionAtCursor(input.text, input.cursor);
-    const seq = ++completionSeq.current;
-    if (!token) {
-      setPathSuggestions([]);
-      return;
-    }
-    completePath(token.prefix).then(
-      (paths) => {
-        if (seq === completionSeq.current) setPathSuggestions(paths);
-      },
-      () => setPathSuggestions([]),
-    );
-  }, [input.text, input.cursor, completePath]);
+  const suggestions = useSuggestions({ input, inputRef, setInput, completePath });
 
   useEffect(() => {
     if (!exitHint) return;
@@ -91,34 +79,6 @@ export function useKeyHandler({ core, history, onHistory, completePath, now }: K
     }, EXIT_CONFIRM_MS);
     return () => clearTimeout(timer);
   }, [exitHint]);
-
-  const complete = useCallback(() => {
-    const state = inputRef.current;
-    const commands = suggestSlashCommands(state.text.slice(0, state.cursor) === state.text ? state.text : '');
-    if (commands.length > 0) {
-      const shared = commonPrefix(commands.map((command) => command.name));
-      const typed = state.text.slice(1);
-      const name = commands.length === 1 || shared.length <= typed.length ? commands[0]?.name : shared;
-      const text = commands.length === 1 || shared.length <= typed.length ? `/${name} ` : `/${shared}`;
-      setInput(edit.replaceText(state, text));
-      return;
-    }
-    const token = findMentionAtCursor(state.text, state.cursor);
-    if (!token) return;
-    completePath(token.prefix).then(
-      (paths) => {
-        const current = inputRef.current;
-        if (current.text !== state.text || current.cursor !== state.cursor || paths.length === 0) return;
-        const next =
-          paths.length === 1 && paths[0] !== undefined
-            ? applyCompletion(current.text, token, paths[0])
-            : extendToCommonPrefix(current.text, token, paths);
-        if (next) setInput(edit.replaceText(current, next.text, next.cursor));
-        setPathSuggestions(paths);
-      },
-      () => undefined,
-    );
-  }, [completePath, inputRef, setInput]);
 
   const submit = useCallback(() => {
     const result = edit.pressEnter(inputRef.current);
@@ -131,9 +91,7 @@ export function useKeyHandler({ core, history, onHistory, completePath, now }: K
     const next = edit.afterSubmit(inputRef.current, text);
     setInput(next);
     onHistory([...next.history]);
-    const parsed = parseSlashCommand(text);
-    if (parsed) dispatchSlash(parsed, core.slash);
-    else core.runTurn(text);
+    core.submit(text);
   }, [core, inputRef, onHistory, setInput]);
 
   const ctrlC = useCallback(() => {
@@ -159,11 +117,18 @@ export function useKeyHandler({ core, history, onHistory, completePath, now }: K
       const pending = core.permissionRef.current;
       if (!pending) return;
       if (key.kind === 'ctrl' && key.key === 'c') return core.interrupt();
+      if (key.kind === 'pageup' || key.kind === 'pagedown') {
+        const total = detailRows(pending.request, layout.width - 4).length;
+        const window = detailWindow(layout.rows);
+        const page = Math.max(1, window - 1);
+        const wanted = clampScroll(pending.scroll, total, window) + (key.kind === 'pageup' ? -page : page);
+        return core.setPermission({ ...pending, scroll: clampScroll(wanted, total, window) });
+      }
       if (pending.reason) {
-        if (key.kind === 'escape') return core.answerPermission({ approved: false });
+        if (key.kind === 'escape') return core.answerPermission(DECLINE);
         if (key.kind === 'submit') {
           const reason = pending.reason.text.trim();
-          return core.answerPermission(reason ? { approved: false, reason } : { approved: false });
+          return core.answerPermission(reason ? { approved: false, reason } : DECLINE);
         }
         const reasonState = editKey(pending.reason, key, false);
         if (reasonState) core.setPermission({ ...pending, reason: reasonState });
@@ -174,7 +139,7 @@ export function useKeyHandler({ core, history, onHistory, completePath, now }: K
         else if (index === 1) core.answerPermission({ approved: true, remember: true });
         else core.setPermission({ ...pending, selected: 2, reason: edit.emptyInput() });
       };
-      if (key.kind === 'escape') return core.answerPermission({ approved: false });
+      if (key.kind === 'escape') return core.answerPermission(DECLINE);
       if (key.kind === 'up') return core.setPermission({ ...pending, selected: (pending.selected + 2) % 3 });
       if (key.kind === 'down') return core.setPermission({ ...pending, selected: (pending.selected + 1) % 3 });
       if (key.kind === 'submit') return choose(pending.selected);
@@ -183,9 +148,9 @@ export function useKeyHandler({ core, history, onHistory, completePath, now }: K
       if (char === '1' || char === 'y') choose(0);
       else if (char === '2') choose(1);
       else if (char === '3') choose(2);
-      else if (char === 'n') core.answerPermission({ approved: false });
+      else if (char === 'n') core.answerPermission(DECLINE);
     },
-    [core],
+    [core, layout.rows, layout.width],
   );
 
   const pickerKey = useCallback(
@@ -212,9 +177,12 @@ export function useKeyHandler({ core, history, onHistory, completePath, now }: K
       if (core.permissionRef.current) return permissionKey(key);
       if (core.pickerRef.current) return pickerKey(key);
       if (key.kind === 'ctrl' && key.key === 'c') return ctrlC();
+      if (key.kind === 'ctrl' && key.key === 'l') return screen.clear();
+      if (key.kind === 'ctrl' && key.key === 'o') return screen.toggleVerbose();
       const busy = core.busyRef.current;
       if (key.kind === 'escape') {
-        if (busy) core.interrupt();
+        if (suggestions.dismiss()) return;
+        if (busy && !core.dropQueued()) core.interrupt();
         return;
       }
       // Compaction blocks input (spec C2): only Ctrl-C/Esc get through.
@@ -223,18 +191,15 @@ export function useKeyHandler({ core, history, onHistory, completePath, now }: K
         if (!busy && !inputRef.current.text) return core.exit();
         return setInput(edit.deleteForward(inputRef.current));
       }
-      if (key.kind === 'submit') {
-        if (!busy) submit();
-        return;
-      }
-      if (key.kind === 'tab') return complete();
+      if (suggestions.handle(key, submit)) return;
+      if (key.kind === 'submit') return submit();
       const next = editKey(inputRef.current, key, true);
       if (next) setInput(next);
     },
-    [complete, core, ctrlC, inputRef, permissionKey, pickerKey, setInput, submit],
+    [core, ctrlC, inputRef, permissionKey, pickerKey, screen, setInput, submit, suggestions],
   );
 
   useRawKeys(handleKey);
 
-  return { input, pathSuggestions, exitHint };
+  return { input, suggestions: suggestions.items, selectedSuggestion: suggestions.selected, exitHint };
 }

@@ -1,14 +1,15 @@
 /**
- * The REPL's session logic: the current controller, running turns and compactions, the approver,
- * the session picker and the slash-command context. Key handling lives in use-key-handler.ts.
+ * The REPL's session logic: the current controller, running turns, compactions and `!` commands, messages queued
+ * while busy, the approver, the session picker and the slash-command context. Key handling lives in
+ * use-key-handler.ts; the permission prompt's state in use-permission.ts.
  */
 import { useApp } from 'ink';
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import type { AgentController, SessionInfo, SessionManager } from '../agent/controller.js';
 import type { AgentEvent } from '../agent/events.js';
-import type { ApprovalDecision, ApprovalRequest } from '../tools/tool-context.js';
-import type { InputState } from './input-state.js';
-import type { SlashContext } from './slash-commands.js';
+import type { ModelPrice } from '../providers/model-prices.js';
+import { errorEnvelope } from '../tools/envelope.js';
+import { dispatchSlash, parseSlashCommand, type SlashContext } from './slash-commands.js';
 import {
   initialTranscript,
   transcriptReducer,
@@ -17,21 +18,18 @@ import {
 } from './transcript-reducer.js';
 import { useLatestState } from './use-raw-keys.js';
 import { historyEntries } from './history-replay.js';
+import { usageOfHistory } from './session-cost.js';
+import { usePermission } from './use-permission.js';
+import { shellCommandOf, shellNote, type ShellRunner } from './user-shell.js';
 
-export interface PendingPermission {
-  request: ApprovalRequest;
-  resolve: (decision: ApprovalDecision) => void;
-  selected: number;
-  /** The reason being typed after option 3; null while choosing. */
-  reason: InputState | null;
-}
+export type { PendingPermission } from './use-permission.js';
 
 export interface PickerState {
   sessions: SessionInfo[] | null;
   selected: number;
 }
 
-export type Busy = null | 'turn' | 'compact';
+export type Busy = null | 'turn' | 'compact' | 'shell';
 
 export interface ReplOptionsInternal {
   sessions: SessionManager;
@@ -39,7 +37,17 @@ export interface ReplOptionsInternal {
   now: () => number;
   /** `mca "question"`: submitted once, as if typed, when the REPL opens. */
   initialPrompt?: string | undefined;
+  /** `mca -r` without an id: the session picker opens first. */
+  openPicker?: boolean | undefined;
+  runShell?: ShellRunner | undefined;
+  /** Clears the terminal and writes the transcript again (at the current width, in the current mode). */
+  redraw: () => void;
+  /** Price overrides from config, for /cost. */
+  prices?: Readonly<Record<string, ModelPrice>> | undefined;
 }
+
+/** Slash commands that only show something: they run at once even while a turn is busy. */
+const SHOW_COMMANDS = new Set(['help', 'context', 'todos', 'cost']);
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -58,7 +66,8 @@ function initialTokens(controller: AgentController): number | null {
   return last > 0 ? last : null;
 }
 
-export function useRepl({ sessions, onExit, now, initialPrompt }: ReplOptionsInternal) {
+export function useRepl(options: ReplOptionsInternal) {
+  const { sessions, onExit, now, initialPrompt, openPicker, runShell, redraw, prices } = options;
   const app = useApp();
   const [controllerRef, setController] = useLatestState<AgentController>(() => sessions.current());
   const controller = controllerRef.current;
@@ -66,12 +75,20 @@ export function useRepl({ sessions, onExit, now, initialPrompt }: ReplOptionsInt
   const [transcript, dispatch] = useReducer(transcriptReducer, controller, (first): TranscriptState => ({
     ...initialTranscript([...historyEntries(first.history()), welcome(first)]),
     contextTokens: initialTokens(first),
+    sessionUsage: usageOfHistory(first.history()),
   }));
+  const transcriptRef = useRef(transcript);
+  transcriptRef.current = transcript;
   const [busyRef, setBusy] = useLatestState<Busy>(() => null);
-  const [permissionRef, setPermission] = useLatestState<PendingPermission | null>(() => null);
   const [pickerRef, setPicker] = useLatestState<PickerState | null>(() => null);
   const [startedAtRef, setStartedAt] = useLatestState<number>(() => now());
+  /** Messages typed while busy, sent in order when the agent is free (Esc drops the newest). */
+  const [queueRef, setQueue] = useLatestState<string[]>(() => []);
+  /** Shell notes waiting for the next message to the model. */
+  const notesRef = useRef<string[]>([]);
   const abortRef = useRef<AbortController | null>(null);
+  const permission = usePermission({ now, onResume: (paused) => setStartedAt((at) => at + paused) });
+  const { answerPermission, approver } = permission;
 
   const append = useCallback((entry: TranscriptEntry) => dispatch({ type: 'append', entry }), []);
   const notice = useCallback(
@@ -79,28 +96,13 @@ export function useRepl({ sessions, onExit, now, initialPrompt }: ReplOptionsInt
     [append],
   );
 
-  const approver = useCallback(
-    (request: ApprovalRequest) =>
-      new Promise<ApprovalDecision>((resolve) => {
-        setPermission({ request, resolve, selected: 0, reason: null });
-      }),
-    [setPermission],
-  );
-
   // The approver belongs to one controller: set it again whenever /clear or /resume swaps controllers.
   useEffect(() => {
     controller.setApprover(approver);
   }, [controller, approver]);
 
-  const answerPermission = useCallback(
-    (decision: ApprovalDecision) => {
-      const pending = permissionRef.current;
-      if (!pending) return;
-      setPermission(null);
-      pending.resolve(decision);
-    },
-    [permissionRef, setPermission],
-  );
+  /** Runs whatever `submit` gives it when the agent is free; set below, called when a run ends. */
+  const nextQueued = useRef<() => void>(() => undefined);
 
   /** Drains one event stream (a turn or a compaction) into the transcript. */
   const drive = useCallback(
@@ -123,6 +125,7 @@ export function useRepl({ sessions, onExit, now, initialPrompt }: ReplOptionsInt
         if (abortRef.current === abort) abortRef.current = null;
         answerPermission({ approved: false, reason: 'The turn ended before an answer.' });
         setBusy(null);
+        nextQueued.current();
       }
     },
     [answerPermission, now, setBusy, setStartedAt],
@@ -131,9 +134,37 @@ export function useRepl({ sessions, onExit, now, initialPrompt }: ReplOptionsInt
   const runTurn = useCallback(
     (text: string) => {
       dispatch({ type: 'user', text });
-      void drive('turn', (signal) => controllerRef.current.run(text, { signal }));
+      const notes = notesRef.current;
+      notesRef.current = [];
+      const input = notes.length > 0 ? `${notes.join('\n\n')}\n\n${text}` : text;
+      void drive('turn', (signal) => controllerRef.current.run(input, { signal }));
     },
     [controllerRef, drive],
+  );
+
+  const runShellCommand = useCallback(
+    async (command: string) => {
+      if (!command) return notice('Type a command after ! to run it in the project directory, e.g. !git status.');
+      if (!runShell) return notice('Shell commands are not available here.', 'warning');
+      const abort = new AbortController();
+      abortRef.current = abort;
+      setBusy('shell');
+      setStartedAt(now());
+      dispatch({ type: 'shell_start', command });
+      let result;
+      try {
+        result = await runShell(command, abort.signal);
+      } catch (error) {
+        result = errorEnvelope('EXECUTION_ERROR', `The command could not run: ${errorText(error)}`);
+      }
+      if (abortRef.current === abort) abortRef.current = null;
+      dispatch({ type: 'stopped' });
+      append({ kind: 'shell', command, result });
+      notesRef.current.push(shellNote(command, result));
+      setBusy(null);
+      nextQueued.current();
+    },
+    [append, notice, now, runShell, setBusy, setStartedAt],
   );
 
   const initialSent = useRef(false);
@@ -163,26 +194,52 @@ export function useRepl({ sessions, onExit, now, initialPrompt }: ReplOptionsInt
   }, [app, interrupt, onExit]);
 
   const switchTo = useCallback(
-    (next: AgentController, message: string) => {
+    (next: AgentController, message: string, clear: boolean) => {
       setController(next);
       setModel(next.model);
-      dispatch({ type: 'set_context_tokens', tokens: initialTokens(next) });
+      notesRef.current = [];
+      if (clear) redraw();
+      dispatch({ type: 'switch_session', tokens: initialTokens(next), usage: usageOfHistory(next.history()), clear });
       for (const entry of historyEntries(next.history())) append(entry);
       notice(message);
     },
-    [append, notice, setController, setModel],
+    [append, notice, redraw, setController, setModel],
   );
 
   const resumeSession = useCallback(
     (id: string) => {
       setPicker(null);
       sessions.resume(id).then(
-        (next) => switchTo(next, `Resumed session ${next.sessionId.slice(0, 8)} (${next.history().length} messages).`),
+        (next) =>
+          switchTo(next, `Resumed session ${next.sessionId.slice(0, 8)} (${next.history().length} messages).`, false),
         (error: unknown) => notice(`Cannot resume ${id}: ${errorText(error)}`, 'error'),
       );
     },
     [notice, sessions, setPicker, switchTo],
   );
+
+  const openSessionPicker = useCallback(() => {
+    setPicker({ sessions: null, selected: 0 });
+    const current = controllerRef.current.sessionId;
+    sessions.listSessions().then(
+      (list) => {
+        // The session open now and empty ones (opened, nothing asked) are not worth resuming.
+        const choices = list.filter((session) => session.id !== current && session.messages > 0);
+        setPicker((picker) => (picker ? { ...picker, sessions: choices } : picker));
+      },
+      (error: unknown) => {
+        setPicker(null);
+        notice(`Cannot list sessions: ${errorText(error)}`, 'error');
+      },
+    );
+  }, [controllerRef, notice, sessions, setPicker]);
+
+  const pickerOpened = useRef(false);
+  useEffect(() => {
+    if (!openPicker || pickerOpened.current) return;
+    pickerOpened.current = true;
+    openSessionPicker();
+  }, [openPicker, openSessionPicker]);
 
   const slash: SlashContext = useMemo(
     () => ({
@@ -190,35 +247,83 @@ export function useRepl({ sessions, onExit, now, initialPrompt }: ReplOptionsInt
       clearSession: () => {
         // Promise.resolve: the contract's newSession may be sync or async.
         Promise.resolve(sessions.newSession()).then(
-          (next) => switchTo(next, `Started a new session ${next.sessionId.slice(0, 8)}.`),
+          (next) => switchTo(next, `Started a new session ${next.sessionId.slice(0, 8)}.`, true),
           (error: unknown) => notice(`Cannot start a new session: ${errorText(error)}`, 'error'),
         );
       },
       compact,
       showContext: () => append({ kind: 'context', report: controllerRef.current.contextReport() }),
       showTodos: () => append({ kind: 'todos', todos: [...controllerRef.current.todos()] }),
+      showCost: () =>
+        append({
+          kind: 'cost',
+          usage: transcriptRef.current.sessionUsage,
+          model: modelRef.current,
+          ...(prices ? { prices } : {}),
+        }),
       showModel: () => notice(`Model: ${modelRef.current}`),
       setModel: (name: string) => {
         controllerRef.current.setModel(name);
         setModel(name);
         notice(`Model set to ${name}.`);
       },
-      openSessionPicker: () => {
-        setPicker({ sessions: null, selected: 0 });
-        sessions.listSessions().then(
-          (list) => setPicker((current) => (current ? { ...current, sessions: list } : current)),
-          (error: unknown) => {
-            setPicker(null);
-            notice(`Cannot list sessions: ${errorText(error)}`, 'error');
-          },
-        );
-      },
+      openSessionPicker,
       resumeSession,
       exit,
       notice,
     }),
-    [append, compact, controllerRef, exit, modelRef, notice, resumeSession, sessions, setModel, setPicker, switchTo],
+    [
+      append,
+      compact,
+      controllerRef,
+      exit,
+      modelRef,
+      notice,
+      openSessionPicker,
+      prices,
+      resumeSession,
+      sessions,
+      setModel,
+      switchTo,
+    ],
   );
+
+  /** Runs a submitted line now: a slash command, a `!` command or a turn. */
+  const run = useCallback(
+    (text: string) => {
+      const parsed = parseSlashCommand(text);
+      if (parsed) return dispatchSlash(parsed, slash);
+      const command = shellCommandOf(text);
+      if (command !== undefined) return void runShellCommand(command);
+      runTurn(text);
+    },
+    [runShellCommand, runTurn, slash],
+  );
+
+  /** Enter: run now, or queue while busy (a slash command that only shows something runs at once). */
+  const submit = useCallback(
+    (text: string) => {
+      const parsed = parseSlashCommand(text);
+      const showOnly = parsed?.kind === 'command' && SHOW_COMMANDS.has(parsed.name);
+      if (busyRef.current && !showOnly) return setQueue((queue) => [...queue, text]);
+      run(text);
+    },
+    [busyRef, run, setQueue],
+  );
+
+  nextQueued.current = () => {
+    const [next, ...rest] = queueRef.current;
+    if (next === undefined || busyRef.current) return;
+    setQueue(rest);
+    run(next);
+  };
+
+  /** Esc while busy with queued messages: the newest queued one is dropped. */
+  const dropQueued = useCallback((): boolean => {
+    if (queueRef.current.length === 0) return false;
+    setQueue((queue) => queue.slice(0, -1));
+    return true;
+  }, [queueRef, setQueue]);
 
   return {
     controller,
@@ -226,12 +331,17 @@ export function useRepl({ sessions, onExit, now, initialPrompt }: ReplOptionsInt
     transcript,
     busyRef,
     startedAt: startedAtRef.current,
-    permissionRef,
-    setPermission,
+    queue: queueRef.current,
+    dropQueued,
+    /** Ctrl-L: what was shown is not written again after the screen is cleared. */
+    clearItems: () => dispatch({ type: 'clear_items' }),
+    permission,
+    permissionRef: permission.permissionRef,
+    setPermission: permission.setPermission,
     answerPermission,
     pickerRef,
     setPicker,
-    runTurn,
+    submit,
     interrupt,
     exit,
     slash,

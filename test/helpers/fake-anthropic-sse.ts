@@ -9,6 +9,7 @@ export interface ResolvedReply {
   stopSequence: string | null;
   usage: FakeUsage;
   chunks: number;
+  hold?: FakeReplyStep['hold'];
 }
 
 /** Applies the request's stop sequences the way the API does: the text ends before the first match. */
@@ -35,7 +36,7 @@ export function resolveReply(step: FakeReplyStep, body: FakeRequestBody): Resolv
     cache_read_input_tokens: 0,
     ...step.usage,
   };
-  return { text, stopReason, stopSequence, usage, chunks: step.chunks ?? 3 };
+  return { text, stopReason, stopSequence, usage, chunks: step.chunks ?? 3, ...(step.hold ? { hold: step.hold } : {}) };
 }
 
 export function sseEvent(name: string, data: unknown): string {
@@ -84,7 +85,14 @@ export function textDelta(text: string): string {
 export async function writeStream(res: ServerResponse, model: string, reply: ResolvedReply): Promise<void> {
   startSse(res);
   res.write(streamPrelude(model, reply.usage));
+  let sent = 0;
+  let held = false;
   for (const piece of splitChunks(reply.text, reply.chunks)) {
+    if (reply.hold && !held && sent >= reply.hold.afterChars) {
+      held = true;
+      await reply.hold.release;
+    }
+    sent += piece.length;
     res.write(textDelta(piece));
     await new Promise((resolve) => setImmediate(resolve));
   }

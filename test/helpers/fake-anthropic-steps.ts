@@ -16,6 +16,11 @@ export interface FakeReplyStep {
   stopReason?: string;
   /** Number of text_delta events (default 3, at most one per character). */
   chunks?: number;
+  /**
+   * Streaming only: after the deltas that carry the first `afterChars` characters, wait for `release` before
+   * sending the rest (tests see what a client shows mid-answer).
+   */
+  hold?: { afterChars: number; release: Promise<void> };
 }
 
 /** An HTTP error response with the API's error body shape. */

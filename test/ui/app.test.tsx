@@ -81,9 +81,12 @@ describe('App: turns', () => {
     await ui.type('long task');
     await ui.type(KEYS.enter);
     await until(() => expect(ui.frame()).toContain('Thinking…'));
-    expect(ui.frame()).toContain('thinking hard');
+    // The live label shows complete words only: "hard" may still be growing.
+    expect(ui.frame()).toContain('✻ thinking');
+    expect(ui.frame()).not.toContain('hard');
     await ui.type(KEYS.ctrlC);
     await until(() => expect(ui.frame()).toContain('Interrupted'));
+    expect(ui.frame()).toContain('✻ Thought: thinking hard'.replace('Thought: ', ''));
     expect(ui.controller.runs[0]?.signal.aborted).toBe(true);
     expect(ui.onExit).not.toHaveBeenCalled();
     expect(ui.frame()).not.toContain('Thinking…');
@@ -150,7 +153,9 @@ describe('App: permission prompt', () => {
     await until(() => expect(ui.frame()).toContain('Allow Bash'));
     await ui.type(KEYS.escape);
     await until(() => expect(ui.frame()).toContain('did not run'));
-    expect(ui.controller.decisions).toEqual([{ approved: false }]);
+    expect(ui.controller.decisions).toEqual([
+      { approved: false, reason: 'The user declined this call and stopped the turn.', endTurn: true },
+    ]);
   });
 });
 

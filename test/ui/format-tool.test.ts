@@ -50,6 +50,10 @@ describe('resultDiff and bashTail', () => {
 
   it('keeps the last lines of output', () => {
     const stdout = Array.from({ length: 9 }, (_, index) => `o${index}`).join('\n');
-    expect(bashTail(envelope({ stdout, stderr: '' }), 3)).toEqual({ stdout: ['o6', 'o7', 'o8'], stderr: [] });
+    expect(bashTail(envelope({ stdout, stderr: '' }), 3)).toEqual({
+      stdout: ['o6', 'o7', 'o8'],
+      stderr: [],
+      hidden: 6,
+    });
   });
 });

@@ -20,6 +20,7 @@ function recordingContext(): { context: SlashContext; calls: string[] } {
     compact: record('compact'),
     showContext: record('context'),
     showTodos: record('todos'),
+    showCost: record('cost'),
     showModel: record('showModel'),
     setModel: record('setModel'),
     openSessionPicker: record('picker'),
@@ -55,8 +56,8 @@ describe('parseSlashCommand', () => {
 
 describe('suggestSlashCommands', () => {
   it('lists commands matching the typed prefix', () => {
-    expect(suggestSlashCommands('/c').map((command) => command.name)).toEqual(['clear', 'compact', 'context']);
-    expect(suggestSlashCommands('/')).toHaveLength(8);
+    expect(suggestSlashCommands('/c').map((command) => command.name)).toEqual(['clear', 'compact', 'context', 'cost']);
+    expect(suggestSlashCommands('/')).toHaveLength(9);
     expect(suggestSlashCommands('/compact now')).toEqual([]);
     expect(suggestSlashCommands('hello')).toEqual([]);
   });

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events.js';
-import {
-  initialTranscript,
-  transcriptReducer,
-  visibleThought,
-  type TranscriptState,
-} from '../../src/ui/transcript-reducer.js';
+import { initialTranscript, transcriptReducer, type TranscriptState } from '../../src/ui/transcript-reducer.js';
 import { envelope, turnEnd, turnStart } from './fake-controller.js';
 
 function play(events: AgentEvent[], state: TranscriptState = initialTranscript()): TranscriptState {
@@ -179,9 +174,60 @@ describe('transcriptReducer', () => {
   });
 });
 
-describe('visibleThought', () => {
-  it('strips the Thought prefix and the Action line', () => {
-    expect(visibleThought('Thought: look around\nAction: LS[{}]')).toBe('look around');
-    expect(visibleThought('A direct answer')).toBe('A direct answer');
+describe('transcriptReducer: a streaming answer', () => {
+  const delta = (text: string): AgentEvent => ({ type: 'text_delta', step: 1, text });
+
+  it('writes each complete block as it arrives, after the thought, and only the rest at the end', () => {
+    const start = play([turnStart('q'), { type: 'step_start', step: 1, estimatedTokens: 1 }]);
+    const early = play(
+      [delta('Thought: I know.\nAction: Finish[# Title\n\nFirst para'), delta('graph.\n\nSecond')],
+      start,
+    );
+    expect(early.items.map((item) => [item.kind, 'text' in item ? item.text : ''])).toEqual([
+      ['thought', 'I know.'],
+      // "First paragraph." is the block still growing until a later block starts.
+      ['answer', '# Title\n\n'],
+    ]);
+    const more = play([delta(' paragraph here.\n\nThird one.]')], early);
+    expect(more.items).toHaveLength(3);
+    expect(more.items[2]).toMatchObject({
+      kind: 'answer',
+      text: 'First paragraph.\n\nSecond paragraph here.\n\n',
+      continued: true,
+    });
+    const done = play(
+      [
+        { type: 'assistant_step', step: 1, thought: 'I know.', action: null, raw: '' },
+        turnEnd('finish', '# Title\n\nFirst paragraph.\n\nSecond paragraph here.\n\nThird one.'),
+      ],
+      more,
+    );
+    expect(kinds(done)).toEqual(['thought', 'answer', 'answer', 'answer']);
+    expect(done.items[3]).toMatchObject({ kind: 'answer', text: 'Third one.', continued: true });
+    expect(done.live.running).toBe(false);
+  });
+
+  it('writes the whole answer when the final one does not continue what was shown', () => {
+    const shown = play([
+      turnStart('q'),
+      { type: 'step_start', step: 1, estimatedTokens: 1 },
+      delta('Thought: x\nAction: Finish[Alpha block.\n\nBeta'),
+    ]);
+    const done = play([turnEnd('finish', 'Something else entirely.')], shown);
+    expect(done.items.at(-1)).toMatchObject({ kind: 'answer', text: 'Something else entirely.' });
+    expect(done.items.at(-1)).not.toHaveProperty('continued');
+  });
+
+  it('shows control sequences in answers, thoughts and notices visibly', () => {
+    const state = play([
+      turnStart('q'),
+      { type: 'warning', message: 'bad \x1b]2;title\x07 thing' },
+      { type: 'assistant_step', step: 1, thought: 'think \x1b[8mhidden', action: null, raw: '' },
+      turnEnd('finish', 'answer \x1b]52;c;aGk=\x07'),
+    ]);
+    const texts = state.items.map((item) => ('text' in item ? item.text : ''));
+    expect(texts.join('\n')).not.toContain('\x1b');
+    expect(texts).toContain('bad ␛]2;title␇ thing');
+    expect(texts).toContain('think ␛[8mhidden');
   });
 });

@@ -47,7 +47,7 @@ export function DiffView({ diff, width, maxLines = 12 }: DiffViewProps): React.J
           {line.kind === 'remove' ? `−${line.text.slice(1)}` : line.text}
         </Text>
       ))}
-      {hidden > 0 ? <Text dimColor>… {hidden} more lines</Text> : null}
+      {hidden > 0 ? <Text dimColor>… {hidden} more lines (Ctrl-O to show all)</Text> : null}
     </Box>
   );
 }

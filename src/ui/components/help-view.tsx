@@ -3,13 +3,16 @@ import React from 'react';
 import { SLASH_COMMANDS } from '../slash-commands.js';
 
 export const KEY_HELP: ReadonlyArray<[string, string]> = [
-  ['Enter', 'send'],
+  ['Enter', 'send (while busy: queue it)'],
   ['\\ Enter, Alt-Enter, Ctrl-J', 'new line'],
-  ['↑ / ↓', 'history (or move between lines)'],
+  ['↑ / ↓', 'history, lines, or the suggestion list'],
   ['Tab', 'complete @path or /command'],
+  ['!command', 'run a shell command (sent with your next message)'],
+  ['Esc', 'drop the last queued message, else interrupt'],
   ['Ctrl-C', 'interrupt · clear · twice to exit'],
-  ['Esc', 'interrupt a running turn'],
   ['Ctrl-D', 'exit (empty prompt)'],
+  ['Ctrl-L', 'clear the screen'],
+  ['Ctrl-O', 'verbose transcript (whole tool output)'],
   ['Ctrl-A/E/U/K/W', 'home · end · kill line · kill word'],
 ];
 
@@ -35,7 +38,7 @@ export function HelpView({ width }: { width: number }): React.JSX.Element {
         </Text>
       ))}
       <Text dimColor wrap="wrap">
-        Mention files with @path (quoted if it has spaces: @&quot;a b.md&quot;).
+        Mention files with @path (quoted if it has spaces: @&quot;a b.md&quot;). All keys: KEYS.md.
       </Text>
     </Box>
   );

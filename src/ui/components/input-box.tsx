@@ -9,6 +9,8 @@ export interface InputBoxProps {
   placeholder?: string;
   /** No cursor and dim text, e.g. while a compaction blocks input. */
   disabled?: boolean;
+  /** `!command` mode: a magenta frame and `!` prompt. */
+  shell?: boolean;
 }
 
 function CursorLine({ line, cursor }: { line: string; cursor: number | null }): React.JSX.Element {
@@ -24,18 +26,24 @@ function CursorLine({ line, cursor }: { line: string; cursor: number | null }): 
 }
 
 /** The bordered prompt: `>` on the first line, the cursor drawn inverse, long lines wrapped. */
-export function InputBox({ state, width, placeholder, disabled }: InputBoxProps): React.JSX.Element {
+export function InputBox({ state, width, placeholder, disabled, shell }: InputBoxProps): React.JSX.Element {
   const lines = state.text.split('\n');
   const before = state.text.slice(0, state.cursor).split('\n');
   const cursorLine = before.length - 1;
   const cursorColumn = (before.at(-1) ?? '').length;
   const empty = state.text.length === 0;
   return (
-    <Box borderStyle="round" borderColor={disabled ? 'gray' : 'cyan'} width={width} paddingX={1} flexDirection="column">
+    <Box
+      borderStyle="round"
+      borderColor={disabled ? 'gray' : shell ? 'magenta' : 'cyan'}
+      width={width}
+      paddingX={1}
+      flexDirection="column"
+    >
       {lines.map((line, index) => (
         <Box key={index}>
           <Box width={2} flexShrink={0}>
-            <Text color="cyan">{index === 0 ? '>' : ' '}</Text>
+            <Text color={shell ? 'magenta' : 'cyan'}>{index === 0 ? (shell ? '!' : '>') : ' '}</Text>
           </Box>
           <Box width={Math.max(1, width - 6)}>
             {empty && placeholder ? (

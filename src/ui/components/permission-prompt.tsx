@@ -1,8 +1,9 @@
 import { Box, Text } from 'ink';
 import React from 'react';
+import { neutralizeControlSequences } from '../../text/terminal-safe.js';
 import type { ApprovalRequest } from '../../tools/tool-context.js';
 import type { InputState } from '../input-state.js';
-import { DiffView } from './diff-view.js';
+import { clampScroll, detailRows, detailWindow } from '../permission-detail.js';
 import { InputBox } from './input-box.js';
 
 export const PERMISSION_OPTIONS = [
@@ -17,45 +18,47 @@ export interface PermissionPromptProps {
   selected: number;
   /** Set once option 3 was chosen: the one-line reason being typed. */
   reason: InputState | null;
+  /** First detail row shown. */
+  scroll: number;
   width: number;
+  /** Terminal rows: a longer command or diff scrolls inside the prompt. */
+  rows: number;
 }
 
-function looksLikeDiff(detail: string): boolean {
-  return /^(@@|---|\+\+\+)/m.test(detail);
-}
-
-/** The approval dialog: title, the diff or command, options 1/2/3 (or the reason input after 3). */
-export function PermissionPrompt({ request, selected, reason, width }: PermissionPromptProps): React.JSX.Element {
+/**
+ * The approval dialog: title, the whole command or diff (scrolling with PgUp/PgDn when it is taller than the
+ * screen allows, with the hidden rows counted), options 1/2/3 (or the reason input after 3).
+ */
+export function PermissionPrompt({ request, selected, reason, scroll, width, rows }: PermissionPromptProps) {
   const inner = width - 4;
-  const detail = request.detail?.trim();
+  const all = detailRows(request, inner);
+  const window = detailWindow(rows);
+  const first = clampScroll(scroll, all.length, window);
+  const shown = all.slice(first, first + window);
+  const below = all.length - first - shown.length;
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="yellow" width={width} paddingX={1}>
       <Text bold color="yellow" wrap="truncate-end">
-        Allow {request.title}?
+        Allow {neutralizeControlSequences(request.title)}?
       </Text>
-      {detail ? (
-        looksLikeDiff(detail) ? (
-          <DiffView diff={detail} width={inner} maxLines={16} />
-        ) : (
-          <Box flexDirection="column" width={inner}>
-            {detail
-              .split('\n')
-              .slice(0, 8)
-              .map((line, index) => (
-                <Text key={index} wrap="truncate-end">
-                  {line || ' '}
-                </Text>
-              ))}
-          </Box>
-        )
+      {first > 0 ? <Text dimColor>↑ {first} more lines above (PgUp)</Text> : null}
+      {shown.map((row, index) => (
+        <Text key={index} color={row.color} dimColor={row.dim} wrap="truncate-end">
+          {row.text || ' '}
+        </Text>
+      ))}
+      {below > 0 ? (
+        <Text color="yellow" bold>
+          ↓ {below} more lines below (PgDn to read them before answering)
+        </Text>
       ) : null}
       {reason ? (
-        <Box flexDirection="column">
-          <Text wrap="truncate-end">Tell mca what to do differently (Enter to send, Esc to just deny):</Text>
+        <Box flexDirection="column" marginTop={1}>
+          <Text wrap="truncate-end">Tell mca what to do differently (Enter to send, Esc to just stop):</Text>
           <InputBox state={reason} width={inner} />
         </Box>
       ) : (
-        <Box flexDirection="column">
+        <Box flexDirection="column" marginTop={all.length > 0 ? 1 : 0}>
           {PERMISSION_OPTIONS.map((label, index) => (
             <Text key={label} color={index === selected ? 'cyan' : undefined} wrap="truncate-end">
               {index === selected ? '❯ ' : '  '}
@@ -63,7 +66,7 @@ export function PermissionPrompt({ request, selected, reason, width }: Permissio
             </Text>
           ))}
           <Text dimColor wrap="truncate-end">
-            1/2/3 · y/n · ↑↓ Enter · Esc = no
+            1/2/3 · y/n · ↑↓ Enter · Esc = no, stop the turn{all.length > window ? ' · PgUp/PgDn scroll' : ''}
           </Text>
         </Box>
       )}

@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import React from 'react';
 import type { SessionInfo } from '../../agent/controller.js';
+import { neutralizeControlSequences } from '../../text/terminal-safe.js';
 
 export interface SessionPickerProps {
   sessions: readonly SessionInfo[] | null;
@@ -32,7 +33,7 @@ export function SessionPicker({ sessions, selected, width, visible = 10 }: Sessi
           <Text key={session.id} color={active ? 'cyan' : undefined} wrap="truncate-end">
             {active ? '❯ ' : '  '}
             {when(session.updatedAt)} · {session.id.slice(0, 8)} · {session.messages} msgs ·{' '}
-            {session.title || '(empty)'}
+            {neutralizeControlSequences(session.title) || '(empty)'}
           </Text>
         );
       })}

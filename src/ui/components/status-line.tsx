@@ -1,6 +1,8 @@
 import { Box, Text } from 'ink';
 import { homedir } from 'node:os';
 import React from 'react';
+import { neutralizeControlSequences } from '../../text/terminal-safe.js';
+import { formatDollars } from '../session-cost.js';
 import { truncate } from '../text-width.js';
 
 export interface StatusLineProps {
@@ -13,6 +15,8 @@ export interface StatusLineProps {
   width: number;
   /** A transient hint that replaces the right side, e.g. "Press Ctrl-C again to exit". */
   hint?: string | undefined;
+  /** The session's cost so far, once usage is known and the model has a price. */
+  dollars?: number | undefined;
 }
 
 /** `/home/me/x` → `~/x`; long paths keep their tail. */
@@ -27,13 +31,15 @@ export function contextPercent(tokens: number | null, window: number): number | 
   return Math.min(999, Math.round((tokens / window) * 100));
 }
 
-/** One line under the input box: model · cwd · context % · session id (or a hint). */
+/** One line under the input box: model · cwd · context % · cost · session id (or a hint). */
 export function StatusLine(props: StatusLineProps): React.JSX.Element {
   const percent = contextPercent(props.contextTokens, props.contextWindow);
   const context = percent === null ? 'ctx –' : `ctx ${percent}%`;
+  const cost = props.dollars === undefined ? '' : ` · ${formatDollars(props.dollars)}`;
   const session = props.sessionId.slice(0, 8);
-  const fixed = `${props.model} ·  · ${context} · ${session}`;
-  const cwd = shortenPath(props.cwd, Math.max(8, props.width - fixed.length - 1));
+  const model = neutralizeControlSequences(props.model);
+  const fixed = `${truncate(model, 30)} ·  · ${context}${cost} · ${session}`;
+  const cwd = shortenPath(neutralizeControlSequences(props.cwd), Math.max(8, props.width - fixed.length - 1));
   const color = percent !== null && percent >= 80 ? 'yellow' : undefined;
   if (props.hint) {
     return (
@@ -47,7 +53,8 @@ export function StatusLine(props: StatusLineProps): React.JSX.Element {
   return (
     <Box width={props.width}>
       <Text dimColor wrap="truncate-end">
-        {truncate(props.model, 30)} · {cwd} · <Text color={color}>{context}</Text> · {session}
+        {truncate(model, 30)} · {cwd} · <Text color={color}>{context}</Text>
+        {cost} · {session}
       </Text>
     </Box>
   );

@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import React from 'react';
 import type { ToolEnvelope } from '../../tools/envelope.js';
-import { bashTail, resultDiff, summarizeCall, summarizeResult } from '../format-tool.js';
+import { bashTail, fullOutput, resultDiff, summarizeCall, summarizeResult } from '../format-tool.js';
 import { DiffView } from './diff-view.js';
 
 export interface ToolCallViewProps {
@@ -10,17 +10,36 @@ export interface ToolCallViewProps {
   /** Absent while the tool runs. */
   result?: ToolEnvelope;
   width: number;
+  /** The verbose transcript (Ctrl-O): whole outputs and diffs instead of their tails. */
+  verbose?: boolean;
+  /** Replaces `Tool(arg)`, e.g. `! ls` for a command the user ran. */
+  title?: string;
 }
 
 const GUTTER = '  ⎿  ';
+const TAIL_LINES = 5;
+const DIFF_LINES = 12;
+
+function OutputLines({ lines, color }: { lines: string[]; color?: string }): React.JSX.Element {
+  return (
+    <>
+      {lines.map((line, index) => (
+        <Text key={index} color={color} dimColor={!color} wrap="wrap">
+          {line || ' '}
+        </Text>
+      ))}
+    </>
+  );
+}
 
 /** `● Read(src/a.ts)` with a `⎿ 120 lines` result line, a diff for edits, the output tail for Bash. */
-export function ToolCallView({ tool, input, result, width }: ToolCallViewProps): React.JSX.Element {
-  const call = summarizeCall(tool, input, width - 2);
+export function ToolCallView({ tool, input, result, width, verbose, title }: ToolCallViewProps): React.JSX.Element {
+  const call = title ?? summarizeCall(tool, input, width - 2);
   const bullet = !result ? 'yellow' : result.status === 'error' ? 'red' : 'green';
   const summary = result ? summarizeResult(tool, result) : null;
   const diff = result ? resultDiff(tool, result) : undefined;
-  const tail = result && tool === 'Bash' ? bashTail(result) : null;
+  const tail = result && tool === 'Bash' ? bashTail(result, verbose ? Infinity : TAIL_LINES) : null;
+  const text = result && verbose ? fullOutput(tool, result) : '';
   const inner = width - GUTTER.length;
   return (
     <Box flexDirection="column" width={width}>
@@ -46,21 +65,19 @@ export function ToolCallView({ tool, input, result, width }: ToolCallViewProps):
       )}
       {diff ? (
         <Box marginLeft={GUTTER.length}>
-          <DiffView diff={diff} width={inner} />
+          <DiffView diff={diff} width={inner} maxLines={verbose ? Infinity : DIFF_LINES} />
         </Box>
       ) : null}
       {tail && (tail.stdout.length > 0 || tail.stderr.length > 0) ? (
         <Box marginLeft={GUTTER.length} flexDirection="column" width={inner}>
-          {tail.stdout.map((line, index) => (
-            <Text key={`o${index}`} dimColor wrap="truncate-end">
-              {line || ' '}
-            </Text>
-          ))}
-          {tail.stderr.map((line, index) => (
-            <Text key={`e${index}`} color="red" wrap="truncate-end">
-              {line || ' '}
-            </Text>
-          ))}
+          {tail.hidden > 0 ? <Text dimColor>… {tail.hidden} earlier lines (Ctrl-O to show all)</Text> : null}
+          <OutputLines lines={tail.stdout} />
+          <OutputLines lines={tail.stderr} color="red" />
+        </Box>
+      ) : null}
+      {text ? (
+        <Box marginLeft={GUTTER.length} flexDirection="column" width={inner}>
+          <OutputLines lines={text.split('\n')} />
         </Box>
       ) : null}
     </Box>

@@ -1,7 +1,9 @@
 import { Box, Text } from 'ink';
 import React from 'react';
+import { neutralizeControlSequences } from '../../text/terminal-safe.js';
 import type { Tone, TranscriptItem } from '../transcript-reducer.js';
 import { ContextView } from './context-view.js';
+import { CostView } from './cost-view.js';
 import { HelpView } from './help-view.js';
 import { Markdown } from './markdown-view.js';
 import { ThoughtLine } from './thought-line.js';
@@ -17,7 +19,14 @@ const TONES: Record<Tone, { color?: string; dim?: boolean }> = {
 };
 
 /** One finished transcript entry, as written once into <Static>. */
-export function TranscriptItemView({ item, width }: { item: TranscriptItem; width: number }): React.JSX.Element {
+export interface TranscriptItemViewProps {
+  item: TranscriptItem;
+  width: number;
+  /** The verbose transcript (Ctrl-O): tool outputs in full. */
+  verbose?: boolean;
+}
+
+export function TranscriptItemView({ item, width, verbose }: TranscriptItemViewProps): React.JSX.Element {
   let body: React.JSX.Element;
   switch (item.kind) {
     case 'user':
@@ -36,10 +45,25 @@ export function TranscriptItemView({ item, width }: { item: TranscriptItem; widt
       body = <ThoughtLine text={item.text} width={width} />;
       break;
     case 'tool':
-      body = <ToolCallView tool={item.tool} input={item.input} result={item.result} width={width} />;
+      body = <ToolCallView tool={item.tool} input={item.input} result={item.result} width={width} verbose={verbose} />;
+      break;
+    case 'shell':
+      body = (
+        <ToolCallView
+          tool="Bash"
+          input={{ command: item.command }}
+          result={item.result}
+          width={width}
+          verbose={verbose}
+          title={`! ${neutralizeControlSequences(item.command).replace(/\s*\n\s*/g, ' ⏎ ')}`}
+        />
+      );
       break;
     case 'answer':
-      body = <Markdown text={item.text} width={width} />;
+      body = <Markdown text={item.text} width={width} gutter={!item.continued} />;
+      break;
+    case 'cost':
+      body = <CostView usage={item.usage} model={item.model} prices={item.prices} width={width} />;
       break;
     case 'notice': {
       const tone = TONES[item.tone];

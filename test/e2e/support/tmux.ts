@@ -99,6 +99,31 @@ export class TmuxSession {
     return Number(this.tmux(['display-message', '-p', '-t', this.target, '#{pane_pid}']).trim());
   }
 
+  /** Lets programs in the pane write tmux's paste buffers with OSC 52 (so a test can see that none did). */
+  allowClipboard(): void {
+    this.tmux(['set-option', '-g', 'set-clipboard', 'on']);
+  }
+
+  /** The visible pane with its colours and attributes as escape sequences (`capture-pane -e`). */
+  screenWithEscapes(): string {
+    return this.tmux(['capture-pane', '-p', '-e', '-t', this.target]);
+  }
+
+  /** Resizes the window (and with it the pane); the program in it gets SIGWINCH. */
+  resize(columns: number, rows: number): void {
+    this.tmux(['resize-window', '-t', this.target, '-x', String(columns), '-y', String(rows)]);
+  }
+
+  /** The pane title a program may set with OSC 0/2. */
+  paneTitle(): string {
+    return this.tmux(['display-message', '-p', '-t', this.target, '#{pane_title}']).trim();
+  }
+
+  /** tmux paste buffers (OSC 52 writes one when the program may set the clipboard). */
+  buffers(): string {
+    return this.tmux(['list-buffers']).trim();
+  }
+
   paneDead(): boolean {
     return this.tmux(['display-message', '-p', '-t', this.target, '#{pane_dead}']).trim() === '1';
   }

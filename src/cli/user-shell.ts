@@ -1,0 +1,28 @@
+/**
+ * Runs the REPL's `!command` lines with the Bash tool, so they get what the model's commands get: the project
+ * directory, the timeout, the process group ended on Ctrl-C, capped output and credentials withheld. The user typed
+ * the command, so it is approved without a prompt.
+ */
+import { FileStateRecord } from '../tools/file-state.js';
+import type { ToolEnvelope } from '../tools/envelope.js';
+import { createDefaultRegistry } from '../tools/registry.js';
+import { TodoStore } from '../tools/todo-store.js';
+
+/** How long a `!command` may run before it is stopped (Ctrl-C stops it sooner). */
+export const USER_SHELL_TIMEOUT_MS = 600_000;
+
+export function createUserShell(projectRoot: string): (command: string, signal: AbortSignal) => Promise<ToolEnvelope> {
+  const registry = createDefaultRegistry();
+  return (command, signal) =>
+    registry.run(
+      'Bash',
+      { command, timeout_ms: USER_SHELL_TIMEOUT_MS },
+      {
+        projectRoot,
+        signal,
+        fileState: new FileStateRecord(),
+        todos: new TodoStore(),
+        approve: async () => ({ approved: true }),
+      },
+    );
+}

@@ -1,0 +1,34 @@
+/**
+ * `!command`: a shell command the user runs from the prompt. The user typed it, so it runs without a permission
+ * prompt (like Claude Code's bash mode); its result is shown like a Bash call and handed to the model with the
+ * user's next message, as their own note.
+ */
+import { observationText } from '../agent/observation.js';
+import type { ToolEnvelope } from '../tools/envelope.js';
+
+/** Runs one command in the project directory; the CLI provides it (the Bash tool: timeout, process group, caps). */
+export type ShellRunner = (command: string, signal: AbortSignal) => Promise<ToolEnvelope>;
+
+/** The `!` prefix of shell mode, or undefined for a normal prompt. */
+export function shellCommandOf(text: string): string | undefined {
+  const match = /^!([\s\S]*)$/.exec(text.trim());
+  return match ? (match[1] ?? '').trim() : undefined;
+}
+
+/** What the model is told about a command the user ran, at the start of their next message. */
+export function shellNote(command: string, result: ToolEnvelope): string {
+  return [
+    '<user-shell-command>',
+    'The user ran this shell command themselves in the project directory (not a tool call of yours):',
+    `$ ${command}`,
+    observationText(result),
+    '</user-shell-command>',
+  ].join('\n');
+}
+
+const SHELL_NOTE = /<user-shell-command>\n[\s\S]*?\n<\/user-shell-command>\n*/g;
+
+/** A stored user message without the shell notes it carried (the replay shows the user's own words). */
+export function withoutShellNotes(text: string): string {
+  return text.replace(SHELL_NOTE, '');
+}
