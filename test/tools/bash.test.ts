@@ -46,7 +46,8 @@ describe('Bash', () => {
     const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
     const before = timers();
     expect((await bash({ command: 'echo hi' })).status).toBe('success');
-    expect(timers()).toBe(before);
+    // Another module's timer may end meanwhile; what matters is that Bash added none.
+    expect(timers()).toBeLessThanOrEqual(before);
   });
 
   it('closes stdin so commands that read it do not hang', async () => {
