@@ -27,6 +27,7 @@ export class McaStrategy implements Strategy {
     this.engine = createReplayEngine({
       contextWindow: options.contextWindow,
       systemText: options.systemText,
+      maxOutputTokens: options.maxOutputTokens,
       summarizer: this.summarizer,
     });
   }

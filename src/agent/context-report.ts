@@ -1,6 +1,6 @@
 import type { Config } from '../config/config.js';
 import type { BuiltContext } from '../context/context-builder.js';
-import type { HistoryManager } from '../context/history-manager.js';
+import type { HistoryView } from '../context/context-engine.js';
 import type { ContextPartId, ContextReport } from './controller.js';
 
 const LABELS: Record<ContextPartId, string> = {
@@ -14,7 +14,7 @@ const LABELS: Record<ContextPartId, string> = {
 };
 
 /** Sizes per layer for `/context`, from the builder's estimates; summaries are shown apart from the rest of L3. */
-export function contextReportOf(built: BuiltContext, config: Config, history: HistoryManager): ContextReport {
+export function contextReportOf(built: BuiltContext, config: Config, history: HistoryView): ContextReport {
   const parts: ContextReport['parts'] = [];
   for (const part of built.parts) {
     if (part.id === 'l3') {

@@ -6,6 +6,7 @@ import type { Config } from '../config/config.js';
 import { CodeLaw } from '../context/code-law.js';
 import { detectEnvironment, renderEnvironment } from '../context/environment.js';
 import { composeSystemLayer, ContextBuilder } from '../context/context-builder.js';
+import { ContextEngine } from '../context/context-engine.js';
 import { HistoryManager } from '../context/history-manager.js';
 import { createProjectFsView } from '../context/input-preprocessor.js';
 import type { Message } from '../context/message.js';
@@ -48,6 +49,12 @@ export function todosFromHistory(messages: readonly Message[]): TodoItem[] {
     if (status === 'success' && Array.isArray(input?.todos)) return input.todos as TodoItem[];
   }
   return [];
+}
+
+/** The recap the prompt carries; left out once no todo is pending or in progress (nothing left to track). */
+function promptTodoRecap(todos: TodoStore): string | undefined {
+  const open = todos.list().some((todo) => todo.status === 'pending' || todo.status === 'in_progress');
+  return open ? todos.recap() : undefined;
 }
 
 export type SessionStart = { kind: 'new' } | { kind: 'continue' } | { kind: 'resume'; sessionId: string };
@@ -124,17 +131,24 @@ export class ProjectSessions implements SessionManager {
       contextWindow: config.contextWindow,
       template: loadPrompt('summary.md'),
     });
+    const context = new ContextEngine({
+      history,
+      builder: new ContextBuilder({ systemPrompt: () => this.systemLayerText(), codeLaw: this.codeLaw }),
+      summarizer,
+      contextWindow: config.contextWindow,
+      compressionThreshold: config.compressionThreshold,
+      maxOutputTokens: config.maxOutputTokens,
+      todoRecap: () => promptTodoRecap(todos),
+    });
     const agent = new CodeAgent({
       config,
       provider,
       registry,
-      history,
-      builder: new ContextBuilder({ systemPrompt: () => this.systemLayerText(), codeLaw: this.codeLaw }),
+      context,
       model: this.model,
       onModelChange: (model: string) => {
         this.model = model;
       },
-      summarizer,
       session: writer,
       projectRoot,
       fsView: createProjectFsView(projectRoot),

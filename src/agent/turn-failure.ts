@@ -3,8 +3,7 @@
  * as `error` in memory (the history appends before it notifies the session writer, so even a second failing
  * write cannot leave it open), and exactly one `turn_end` carries a code and one line for the user.
  */
-import type { HistoryManager } from '../context/history-manager.js';
-import { nowIso } from '../context/message.js';
+import type { ContextEngine } from '../context/context-engine.js';
 import { ZERO_USAGE } from '../providers/types.js';
 import type { AgentEvent } from './events.js';
 import type { TurnState } from './turn-state.js';
@@ -19,16 +18,11 @@ export function describeFailure(error: unknown): { code: string; message: string
   return { code, message: text.split('\n')[0]?.trim() || 'unknown error' };
 }
 
-export function* failTurn(history: HistoryManager, turn: TurnState | undefined, error: unknown): Generator<AgentEvent> {
+export function* failTurn(context: ContextEngine, turn: TurnState | undefined, error: unknown): Generator<AgentEvent> {
   const failure = describeFailure(error);
   const message = `The turn failed: ${failure.message}`;
   try {
-    const open = history.openRound();
-    if (open) {
-      const step = (turn?.steps ?? 0) + 1;
-      const metadata = { round: open.round, step, ts: nowIso(), roundEnd: 'error' as const };
-      history.append({ role: 'assistant', content: `[error] ${message}`, metadata });
-    }
+    context.closeTurn('error', message);
   } catch {
     // The closing message is in memory (append pushes before it notifies); only its write failed again.
   }

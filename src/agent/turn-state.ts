@@ -1,12 +1,9 @@
 /**
- * The state of one round in progress and what one model reply does to it: the scratchpad (full observations),
- * the bad-action and repeated-action counters, and the messages appended to history as each step happens.
+ * The protocol state of one round in progress and what one model reply does to it: the bad-action and
+ * repeated-action counters, and which reply and observation the context engine records as each step happens.
  */
-import type { ScratchpadStep } from '../context/context-builder.js';
-import type { HistoryManager } from '../context/history-manager.js';
+import type { ContextEngine } from '../context/context-engine.js';
 import type { RoundEnd, ToolAction } from '../context/message.js';
-import { nowIso } from '../context/message.js';
-import { compressToolResult } from '../context/tool-result-compressor.js';
 import { shortenString, storedAction } from '../context/stored-action.js';
 import type { StopReason, Usage } from '../providers/types.js';
 import { ZERO_USAGE } from '../providers/types.js';
@@ -15,7 +12,6 @@ import { errorEnvelope } from '../tools/envelope.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolContext } from '../tools/tool-context.js';
 import type { AgentEvent } from './events.js';
-import { observationText } from './observation.js';
 import { actionKey, EXPECTED_FORM, formatAction, parseReply } from './react-protocol.js';
 
 /** Consecutive unusable actions (unparseable, bad JSON, unknown tool) that end the turn. */
@@ -42,7 +38,8 @@ function storedActionText(thought: string, action: ToolAction): string {
 }
 
 export interface StepServices {
-  history: HistoryManager;
+  /** Where each reply and observation is recorded (history and the scratchpad). */
+  context: Pick<ContextEngine, 'recordReply' | 'recordObservation'>;
   /** The request's max_tokens, named in the output-limit observation. */
   outputLimitTokens: number;
   registry: ToolRegistry;
@@ -56,21 +53,15 @@ export interface RoundOutcome {
 }
 
 export class TurnState {
-  readonly scratchpad: ScratchpadStep[] = [];
   steps = 0;
   usage: Usage = { ...ZERO_USAGE };
-  /** The in-turn degradation rung (0 = all full); it only rises within a turn. */
-  tightLevel = 0;
   private invalidInARow = 0;
   /** A reply that only narrated (a Thought and no Action) was already answered with a nudge this turn. */
   private nudged = false;
   private lastActionKey: string | undefined;
   private repeats = 0;
 
-  constructor(
-    readonly round: number,
-    private readonly maxRepeatedActions: number,
-  ) {}
+  constructor(private readonly maxRepeatedActions: number) {}
 
   /** Applies one model reply. Returns how the round ends, or undefined to take another step. */
   async *applyReply(
@@ -81,8 +72,8 @@ export class TurnState {
   ): AsyncGenerator<AgentEvent, RoundOutcome | undefined> {
     this.steps = step;
     const parsed = parseReply(raw);
-    const { history } = services;
-    const base = { round: this.round, step, ts: nowIso(), usage: reply.usage };
+    const { context } = services;
+    const base = { step, usage: reply.usage };
 
     // A reply cut at the output limit is incomplete: only an action written out in full may run.
     if (reply.stopReason === 'max_tokens' && !(parsed.kind === 'action' && parsed.exact)) {
@@ -96,12 +87,12 @@ export class TurnState {
       return yield* this.refuseReply(parsed.text, parsed.answer, NARRATION_NUDGE, step, services, why);
     }
     if (parsed.kind === 'answer' && parsed.answer !== '') {
-      history.append({ role: 'assistant', content: parsed.text, metadata: { ...base, roundEnd: 'answer' } });
+      context.recordReply({ ...base, text: parsed.text, roundEnd: 'answer' });
       yield { type: 'assistant_step', step, thought: '', action: null, raw: parsed.text };
       return { reason: 'answer', answer: parsed.answer };
     }
     if (parsed.kind === 'finish') {
-      history.append({ role: 'assistant', content: parsed.text, metadata: { ...base, roundEnd: 'finish' } });
+      context.recordReply({ ...base, text: parsed.text, roundEnd: 'finish' });
       yield { type: 'assistant_step', step, thought: parsed.thought, action: null, raw: parsed.text };
       return { reason: 'finish', answer: parsed.answer };
     }
@@ -118,7 +109,7 @@ export class TurnState {
     const key = actionKey(parsed.action);
     this.repeats = key === this.lastActionKey ? this.repeats + 1 : 1;
     this.lastActionKey = key;
-    history.append({ role: 'assistant', content: text, metadata: { ...base, action } });
+    context.recordReply({ ...base, text, action });
     yield { type: 'assistant_step', step, thought: parsed.thought, action, raw: text };
     if (this.repeats >= this.maxRepeatedActions) {
       const message = `The model repeated the same action ${this.repeats} times in a row (${action.tool}); stopping.`;
@@ -149,7 +140,7 @@ export class TurnState {
     why: { reason: string; code: string },
   ): AsyncGenerator<AgentEvent, RoundOutcome | undefined> {
     const text = shortenString(replyText === '' ? '(empty reply)' : replyText);
-    services.history.append({ role: 'assistant', content: text, metadata: { round: this.round, step, ts: nowIso() } });
+    services.context.recordReply({ step, text });
     yield { type: 'assistant_step', step, thought, action: null, raw: text };
     const envelope = errorEnvelope('INVALID_PARAM', observation);
     yield* this.recordObservation(text, { tool: 'ReAct', input: {} }, envelope, step, services);
@@ -172,20 +163,9 @@ export class TurnState {
     action: ToolAction,
     envelope: ToolEnvelope,
     step: number,
-    { history }: StepServices,
+    { context }: StepServices,
   ): Generator<AgentEvent> {
-    const compressed = compressToolResult(action.tool, envelope);
-    history.append({
-      role: 'tool',
-      content: compressed,
-      metadata: { round: this.round, step, ts: nowIso(), toolName: action.tool, action },
-    });
-    this.scratchpad.push({
-      assistant: assistantText,
-      observation: observationText(envelope),
-      compressed,
-      tool: action.tool,
-    });
+    const compressed = context.recordObservation({ step, assistantText, action, envelope });
     yield { type: 'tool_end', step, tool: action.tool, input: action.input, result: envelope, compressed };
   }
 }

@@ -3,7 +3,7 @@
  * prompt (like Claude Code's bash mode); its result is shown like a Bash call and handed to the model with the
  * user's next message, as their own note.
  */
-import { observationText } from '../agent/observation.js';
+import { observationText } from '../context/observation.js';
 import type { ToolEnvelope } from '../tools/envelope.js';
 
 /** Runs one command in the project directory; the CLI provides it (the Bash tool: timeout, process group, caps). */

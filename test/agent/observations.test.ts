@@ -8,7 +8,7 @@ import { utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events.js';
-import { observationText } from '../../src/agent/observation.js';
+import { observationText } from '../../src/context/observation.js';
 import type { ModelRequest } from '../../src/providers/types.js';
 import { createHarness, lastTurnEnd } from '../helpers/agent-harness.js';
 import { act, finish, reply } from '../helpers/scripted-provider.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { replay } from '../../bench/replay/driver.js';
-import { segmentsOf } from '../../bench/replay/mca/loop-copy-engine.js';
+import { segmentsOf } from '../../bench/replay/mca/engine-adapter.js';
 import { McaStrategy, mcaReply } from '../../bench/replay/mca-strategy.js';
 import { NaiveStrategy } from '../../bench/replay/peers/naive.js';
 import { STAND_IN_SUMMARY_TOKENS, standInSummary } from '../../bench/replay/strategy.js';

@@ -1,5 +1,5 @@
 /**
- * Random histories × random compactions through the agent's own compaction step (runCompaction) with a real
+ * Random histories × random compactions through the context engine's compaction step (runCompaction) with a real
  * session file behind them. After every operation: the history keeps its shape, the file reloads to exactly the
  * history in memory, a closed round leaves only into a summary or with the fallback line said aloud, the open
  * round is never touched, summaries are never re-summarized. Finally the file is cut at a random byte (a crash
@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCompaction } from '../../src/agent/compaction.js';
-import type { AgentEvent } from '../../src/agent/events.js';
+import { runCompaction } from '../../src/context/run-compaction.js';
+import type { ContextEvent } from '../../src/context/context-events.js';
 import { HistoryManager } from '../../src/context/history-manager.js';
 import { historyViolations } from '../../src/context/history-invariants.js';
 import { toRounds, type Message, type RoundEnd } from '../../src/context/message.js';
@@ -156,7 +156,7 @@ async function runCase(input: { minRetainRounds: number; operations: Operation[]
         summarizer.next = op.summary;
         const before = [...history.messages];
         const openBefore = history.openRound();
-        const events: AgentEvent[] = [];
+        const events: ContextEvent[] = [];
         const run = runCompaction(history, summarizer, {
           reason: 'threshold',
           signal: new AbortController().signal,

@@ -3,17 +3,16 @@
  * interface: given the conversation so far and the next step, what request goes out and which compactions,
  * summary calls and degradations happen. `McaStrategy` (mca-strategy.ts) drives it and never reaches past it.
  *
- * Today `LoopCopyEngine` (loop-copy-engine.ts) implements it with a copy of how src/agent/code-agent.ts drives
- * HistoryManager, ContextBuilder, the trigger, compaction and the ladders. When src/context/context-engine.ts
- * exists, an adapter over it implements this interface instead and `createReplayEngine` returns that adapter; the
- * copy is then deleted (BENCHMARKS.md "mca strategy").
+ * `ContextEngineAdapter` (engine-adapter.ts) implements it over src/context/context-engine.ts, the same engine the
+ * agent loop drives; no copy of its orchestration exists (test/bench/engine-parity.test.ts checks both send the
+ * same requests).
  */
 import type { RoundEnd } from '../../../src/context/message.js';
 import type { Summarizer } from '../../../src/context/summary-compressor.js';
 import type { ToolEnvelope } from '../../../src/tools/envelope.js';
 import type { Segment } from '../prefix-cache.js';
 import type { StrategyEvent } from '../strategy.js';
-import { LoopCopyEngine } from './loop-copy-engine.js';
+import { ContextEngineAdapter } from './engine-adapter.js';
 
 export interface PreparedRequest {
   /** The request in order (system parts first), each part with its cache breakpoint as the provider sends it. */
@@ -47,11 +46,13 @@ export interface ReplayContextEngine {
 export interface ReplayEngineOptions {
   contextWindow: number;
   systemText: string;
+  /** The model's output limit (the engine lowers a request's max_tokens to what the window leaves). */
+  maxOutputTokens: number;
   /** Archives old rounds; the bench passes a RecordingSummarizer so every summary call is priced. */
   summarizer: Summarizer;
 }
 
 /** The single place that decides which engine the bench's mca strategy drives. */
 export function createReplayEngine(options: ReplayEngineOptions): ReplayContextEngine {
-  return new LoopCopyEngine(options);
+  return new ContextEngineAdapter(options);
 }

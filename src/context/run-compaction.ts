@@ -1,11 +1,11 @@
 /**
- * Runs one compaction of the history and reports it as AgentEvents. The history manager decides what is
+ * Runs one compaction of the history and reports it as ContextEvents. The history manager decides what is
  * archived, marks the old usage as superseded and notifies its snapshot listeners (the session store); this module
- * adds what the loop owns: the events.
+ * adds the events. Used by the ContextEngine (and by the history fuzz test, which picks its own budgets).
  */
-import type { HistoryManager } from '../context/history-manager.js';
-import type { Summarizer } from '../context/summary-compressor.js';
-import type { AgentEvent, CompactionReason } from './events.js';
+import type { CompactionReason, ContextEvent } from './context-events.js';
+import type { HistoryManager } from './history-manager.js';
+import type { Summarizer } from './summary-compressor.js';
 
 export interface CompactionRequest {
   reason: CompactionReason;
@@ -25,7 +25,7 @@ export async function* runCompaction(
   history: HistoryManager,
   summarizer: Summarizer,
   request: CompactionRequest,
-): AsyncGenerator<AgentEvent, boolean> {
+): AsyncGenerator<ContextEvent, boolean> {
   const plan = history.planCompaction();
   yield {
     type: 'compaction_start',

@@ -1,0 +1,120 @@
+/**
+ * The bench's seam (replay-engine.ts) over mca's real context engine (src/context/context-engine.ts): the same
+ * class the agent loop drives, with mca's defaults (threshold 0.8, 10 retained rounds), so the bench measures the
+ * product and never a copy of its orchestration. This file only translates: the recorded step becomes the
+ * reply and observation the loop records, the engine's request becomes segments, its events the driver's.
+ */
+import { PART_SEPARATOR, ContextBuilder, type BuiltContext } from '../../../src/context/context-builder.js';
+import { ContextEngine } from '../../../src/context/context-engine.js';
+import type { ContextEvent, TurnOpenedEvent } from '../../../src/context/context-events.js';
+import { HistoryManager } from '../../../src/context/history-manager.js';
+import type { RoundEnd } from '../../../src/context/message.js';
+import { ZERO_USAGE } from '../../../src/providers/types.js';
+import type { Segment } from '../prefix-cache.js';
+import type { StrategyEvent } from '../strategy.js';
+import type { PreparedRequest, RecordedStep, ReplayContextEngine, ReplayEngineOptions } from './replay-engine.js';
+
+/** mca's defaults (DESIGN.md "Token budget"; src/config/config.ts): threshold 0.8, 10 retained rounds. */
+export const MCA_THRESHOLD = 0.8;
+export const MCA_MIN_RETAIN_ROUNDS = 10;
+
+/** A fixed time stamp: time stamps never reach a model request, and the replay stays deterministic. */
+const TS = new Date(0).toISOString();
+
+/** Request segments in order; every segment after the first starts with the separator the provider joins with. */
+export function segmentsOf(built: BuiltContext): Segment[] {
+  const { system, user } = built.toRequestSegments();
+  return [...system, ...user].map((segment, index) => ({
+    text: index === 0 ? segment.text : PART_SEPARATOR + segment.text,
+    ...(segment.cacheBreakpoint ? { cacheBreakpoint: true } : {}),
+  }));
+}
+
+/**
+ * The driver's view of the engine's events: archiving rounds (a summary, or its fallback note) or dropping rounds
+ * (level 3) is a `compaction`; the in-turn ladder (level 1) and shrinking older results (level 2) are degradations.
+ */
+class EventTranslator {
+  readonly events: StrategyEvent[] = [];
+  private roundsDropped = false;
+
+  add(event: ContextEvent | TurnOpenedEvent): void {
+    if (event.type === 'degrade') {
+      if (event.level === 3) this.roundsDropped = true;
+      else this.events.push({ kind: 'degradation', detail: `level ${event.level}` });
+    } else if (event.type === 'compaction_end') {
+      if (event.outcome !== 'nothing_to_compact' || this.roundsDropped) this.events.push({ kind: 'compaction' });
+      this.roundsDropped = false;
+    }
+  }
+
+  /** Runs an engine generator to its end, translating every event; returns its result. */
+  async drive<R>(run: AsyncGenerator<ContextEvent | TurnOpenedEvent, R>): Promise<R> {
+    for (let next = await run.next(); ; next = await run.next()) {
+      if (next.done) return next.value;
+      this.add(next.value);
+    }
+  }
+}
+
+export class ContextEngineAdapter implements ReplayContextEngine {
+  private readonly engine: ContextEngine;
+  /** The replay is never interrupted. */
+  private readonly signal = new AbortController().signal;
+  private step = 0;
+
+  constructor(options: ReplayEngineOptions) {
+    this.engine = new ContextEngine({
+      history: new HistoryManager({ minRetainRounds: MCA_MIN_RETAIN_ROUNDS }),
+      builder: new ContextBuilder({ systemPrompt: options.systemText }),
+      summarizer: options.summarizer,
+      contextWindow: options.contextWindow,
+      compressionThreshold: MCA_THRESHOLD,
+      maxOutputTokens: options.maxOutputTokens,
+      now: () => TS,
+    });
+  }
+
+  async beginTurn(input: string): Promise<StrategyEvent[]> {
+    this.step = 0;
+    const translator = new EventTranslator();
+    await translator.drive(this.engine.beginTurn(input, this.signal));
+    return translator.events;
+  }
+
+  /**
+   * A request the loop would refuse (`too_large`: it would not leave room for a reply even after compaction) is
+   * still returned, at its size, so the driver counts it as an overflow; the recording goes on where the product
+   * would have ended the turn.
+   */
+  async prepareStep(): Promise<PreparedRequest> {
+    const translator = new EventTranslator();
+    const prepared = await translator.drive(this.engine.prepareStep(this.signal));
+    return {
+      segments: segmentsOf(prepared.context),
+      tokens: prepared.context.totalTokens,
+      events: translator.events,
+    };
+  }
+
+  recordStep(step: RecordedStep): void {
+    this.step += 1;
+    const usage = { ...ZERO_USAGE, inputTokens: step.usage.inputTokens, outputTokens: step.usage.outputTokens };
+    if (step.action === undefined) {
+      this.engine.recordReply({ step: this.step, text: step.reply, usage, roundEnd: 'finish' });
+      return;
+    }
+    const action = { tool: step.action.tool, input: step.action.input };
+    this.engine.recordReply({ step: this.step, text: step.reply, usage, action });
+    this.engine.recordObservation({
+      step: this.step,
+      assistantText: step.reply,
+      action,
+      envelope: step.action.envelope,
+    });
+  }
+
+  closeTurn(reason: RoundEnd): void {
+    this.engine.closeTurn(reason);
+  }
+}

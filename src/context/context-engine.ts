@@ -1,0 +1,294 @@
+/**
+ * The context engine (DESIGN.md "Token budget", "Compaction"): the one place that decides what the model sees.
+ * It owns the history, the builder, the trigger (spec A6/C7), compaction through the summarizer, the in-turn
+ * ladder, the window check (every request is measured before it is sent) and the per-turn context state (the
+ * question, the scratchpad of full observations, the ladder rung, the one emergency compaction per turn).
+ *
+ * A turn drives it as: `beginTurn` → (`prepareStep` → model call → `recordReply` [→ tool → `recordObservation`])*
+ * → `closeTurn`; `recoverFromOverflow` when the API still says the request was too long. The agent loop
+ * (src/agent/code-agent.ts) and the bench (bench/replay/mca/engine-adapter.ts) drive this same class.
+ */
+import type { ToolEnvelope } from '../tools/envelope.js';
+import type { Usage } from '../providers/types.js';
+import type { BuiltContext, ContextBuilder, ScratchpadStep } from './context-builder.js';
+import type { CompactionReason, ContextEvent, TurnOpenedEvent } from './context-events.js';
+import type { HistoryManager } from './history-manager.js';
+import { nowIso, type RoundEnd, type ToolAction } from './message.js';
+import { observationText } from './observation.js';
+import { runCompaction } from './run-compaction.js';
+import type { Summarizer } from './summary-compressor.js';
+import { MIN_MESSAGES_FOR_COMPACTION } from './token-budget.js';
+import { compressToolResult } from './tool-result-compressor.js';
+import { buildWithinBudget } from './turn-budget.js';
+
+/** The least room for a reply a request must leave in the window; a prompt that leaves less is not sent. */
+export const MIN_OUTPUT_TOKENS = 1_024;
+
+export interface ContextEngineOptions {
+  /** The session's history; its append/snapshot listeners (the session store) stay the caller's. */
+  history: HistoryManager;
+  builder: ContextBuilder;
+  summarizer: Summarizer;
+  contextWindow: number;
+  /** Compaction starts at `compressionThreshold × contextWindow` (spec A6). */
+  compressionThreshold: number;
+  /** The reply limit a request asks for, lowered when the prompt leaves less room in the window. */
+  maxOutputTokens: number;
+  /** The todo recap the prompt carries at each step, if any. */
+  todoRecap?: () => string | undefined;
+  /** Time stamps of appended messages (default: the current time). */
+  now?: () => string;
+}
+
+/** What the next model call sends, or why nothing may be sent. */
+export type PreparedStep =
+  | { kind: 'ready'; context: BuiltContext; maxTokens: number }
+  | {
+      /** Even after an emergency compaction the prompt leaves less than MIN_OUTPUT_TOKENS of the window. */
+      kind: 'too_large';
+      context: BuiltContext;
+      code: 'CONTEXT_TOO_LARGE';
+      message: string;
+    };
+
+/** The model's reply of one step, as history stores it. */
+export interface StepReply {
+  step: number;
+  text: string;
+  /** The call's usage (absent for a refused reply, which then does not count as the last usage). */
+  usage?: Usage;
+  /** The tool call the reply makes. */
+  action?: ToolAction;
+  /** Set when the reply ends the turn (a Finish or a direct answer). */
+  roundEnd?: 'answer' | 'finish';
+}
+
+/** The result of a step's action: compressed into history, full into this turn's scratchpad. */
+export interface StepObservation {
+  step: number;
+  /** The assistant text of the step as stored (the scratchpad shows it above the observation). */
+  assistantText: string;
+  action: ToolAction;
+  envelope: ToolEnvelope;
+}
+
+/** Read access to the history; every write goes through the engine. */
+export type HistoryView = Pick<HistoryManager, 'messages' | 'lastUsage' | 'rounds' | 'closedHistory' | 'openRound'>;
+
+interface TurnView {
+  question: string;
+  scratchpad: readonly ScratchpadStep[];
+  focus?: string | undefined;
+}
+
+export class ContextEngine {
+  private question = '';
+  private scratchpad: ScratchpadStep[] = [];
+  private currentRound = 0;
+  private lastStep = 0;
+  /** The in-turn ladder rung (0 = all full); it only rises within a turn, so the cached prefix is not rewritten. */
+  private tightLevel = 0;
+  /** The one emergency compaction a turn gets after the API refused a request as too long. */
+  private emergencyUsed = false;
+  private readonly now: () => string;
+
+  constructor(private readonly options: ContextEngineOptions) {
+    this.now = options.now ?? nowIso;
+    // A round left open by a crash is closed before anything else happens, so it renders as history.
+    if (options.history.openRound()) options.history.closeOpenRound('interrupted');
+  }
+
+  get history(): HistoryView {
+    return this.options.history;
+  }
+
+  /**
+   * Opens a turn: closes a round left open, appends the user message and yields `turn_opened` (persist it there:
+   * the input is then safe before anything slow starts), then compacts first if the input would pass the threshold.
+   */
+  async *beginTurn(input: string, signal: AbortSignal): AsyncGenerator<TurnOpenedEvent | ContextEvent> {
+    const { history } = this.options;
+    // A round a broken consumer or an earlier failure left open would refuse the new user message.
+    if (history.openRound()) history.closeOpenRound('interrupted');
+    this.question = input;
+    this.scratchpad = [];
+    this.lastStep = 0;
+    this.tightLevel = 0;
+    this.emergencyUsed = false;
+    this.currentRound = history.nextRoundNumber();
+    history.append({ role: 'user', content: input, metadata: { round: this.currentRound, ts: this.now() } });
+    yield { type: 'turn_opened', round: this.currentRound };
+    if (this.overBudget(input)) yield* this.compactNow('threshold', signal, this.turnView());
+  }
+
+  /**
+   * The request of the next step. Before a later step the trigger runs with the newest observation; the build
+   * climbs the in-turn ladder while it passes the threshold; a prompt that would not leave MIN_OUTPUT_TOKENS of the
+   * window gets one emergency compaction and, if it still does not fit, is refused (`too_large`), never sent.
+   */
+  async *prepareStep(signal: AbortSignal): AsyncGenerator<ContextEvent, PreparedStep> {
+    const { contextWindow, maxOutputTokens } = this.options;
+    // The last usage already covers everything before the newest observation; only that one is new.
+    const newest = this.scratchpad.at(-1);
+    if (newest !== undefined && this.overBudget(newest.observation ?? '')) {
+      yield* this.compactNow('threshold', signal, this.turnView());
+    }
+    const first = this.buildStep();
+    for (const message of first.degraded) yield { type: 'degrade', level: 1, message };
+    let context = first.context;
+    const sendable = contextWindow - MIN_OUTPUT_TOKENS;
+    if (context.totalTokens > sendable) {
+      yield* this.compactNow('emergency', signal, this.turnView());
+      context = this.buildStep().context;
+      if (context.totalTokens > sendable) {
+        const message =
+          `This request would need about ${context.totalTokens} tokens, more than the context window ` +
+          `(${contextWindow}), even after compaction; nothing was sent. Start a new session (/clear) ` +
+          'or ask for smaller steps.';
+        return { kind: 'too_large', context, code: 'CONTEXT_TOO_LARGE', message };
+      }
+    }
+    // Prompt + max_tokens must fit the window (the API refuses the request otherwise).
+    return { kind: 'ready', context, maxTokens: Math.min(maxOutputTokens, contextWindow - context.totalTokens) };
+  }
+
+  /**
+   * The API refused the last request as too long (`context_too_long`): the first time in a turn, the older
+   * steps degrade and an emergency compaction runs, and the caller retries the step (true); afterwards false.
+   */
+  async *recoverFromOverflow(signal: AbortSignal): AsyncGenerator<ContextEvent, boolean> {
+    if (this.emergencyUsed) return false;
+    this.emergencyUsed = true;
+    this.tightLevel = Math.max(this.tightLevel, 1);
+    yield* this.compactNow('emergency', signal, this.turnView());
+    return true;
+  }
+
+  /** Appends the model's reply of a step to history, as it happens. */
+  recordReply(reply: StepReply): void {
+    this.lastStep = reply.step;
+    this.options.history.append({
+      role: 'assistant',
+      content: reply.text,
+      metadata: {
+        round: this.currentRound,
+        step: reply.step,
+        ts: this.now(),
+        ...(reply.usage ? { usage: reply.usage } : {}),
+        ...(reply.action ? { action: reply.action } : {}),
+        ...(reply.roundEnd ? { roundEnd: reply.roundEnd } : {}),
+      },
+    });
+  }
+
+  /** Appends the compressed result to history and the full one to the scratchpad; returns the compressed JSON. */
+  recordObservation(observation: StepObservation): string {
+    const { action, step } = observation;
+    const compressed = compressToolResult(action.tool, observation.envelope);
+    this.options.history.append({
+      role: 'tool',
+      content: compressed,
+      metadata: { round: this.currentRound, step, ts: this.now(), toolName: action.tool, action },
+    });
+    this.scratchpad.push({
+      assistant: observation.assistantText,
+      observation: observationText(observation.envelope),
+      compressed,
+      tool: action.tool,
+    });
+    return compressed;
+  }
+
+  /**
+   * Closes the turn's round if it is still open (a Finish or an answer already closed it): with `note`, as
+   * `[reason] note`; without, with the standard closing line.
+   */
+  closeTurn(reason: RoundEnd, note?: string): void {
+    const { history } = this.options;
+    const open = history.openRound();
+    if (open === undefined) return;
+    if (note === undefined) {
+      history.closeOpenRound(reason);
+      return;
+    }
+    history.append({
+      role: 'assistant',
+      content: `[${reason}] ${note}`,
+      metadata: { round: open.round, step: this.lastStep + 1, ts: this.now(), roundEnd: reason },
+    });
+  }
+
+  /** `/compact [focus]`, between turns. */
+  async *compact(options: { focus?: string | undefined; signal: AbortSignal }): AsyncGenerator<ContextEvent> {
+    yield* this.compactNow('manual', options.signal, { question: '', scratchpad: [], focus: options.focus });
+  }
+
+  /** The prompt as the closed history alone would build it (for `/context`). */
+  closedContext(): BuiltContext {
+    return this.options.builder.build({ history: this.options.history.closedHistory(), scratchpad: [], question: '' });
+  }
+
+  private turnView(): TurnView {
+    return { question: this.question, scratchpad: this.scratchpad };
+  }
+
+  private get thresholdTokens(): number {
+    return this.options.contextWindow * this.options.compressionThreshold;
+  }
+
+  private measure(turn: TurnView): number {
+    const { builder, history } = this.options;
+    return builder.build({ history: history.closedHistory(), scratchpad: turn.scratchpad, question: turn.question })
+      .totalTokens;
+  }
+
+  /**
+   * The trigger of spec A6/C7: last real usage plus the new text's estimate against threshold × window, never
+   * under three messages. With no usage to go on (a new or just-compacted session) the estimate of the prompt as
+   * it would be built stands in.
+   */
+  private overBudget(pendingText: string): boolean {
+    const { history, contextWindow, compressionThreshold } = this.options;
+    if (history.messages.length < MIN_MESSAGES_FOR_COMPACTION) return false;
+    if (history.lastUsage() > 0)
+      return history.shouldCompress(pendingText, { contextWindow, threshold: compressionThreshold });
+    return this.measure(this.turnView()) >= this.thresholdTokens;
+  }
+
+  private buildStep(): { context: BuiltContext; degraded: string[] } {
+    const { builder, history, todoRecap } = this.options;
+    const result = buildWithinBudget(
+      builder,
+      {
+        history: history.closedHistory(),
+        scratchpad: this.scratchpad,
+        question: this.question,
+        todoRecap: todoRecap?.(),
+      },
+      this.thresholdTokens,
+      this.tightLevel,
+    );
+    this.tightLevel = result.level;
+    return result;
+  }
+
+  private async *compactNow(
+    reason: CompactionReason,
+    signal: AbortSignal,
+    turn: TurnView,
+  ): AsyncGenerator<ContextEvent> {
+    const { history, builder, summarizer } = this.options;
+    // The last real usage is the truest size of the prompt that triggered this; estimates stand in without one.
+    const before = Math.max(history.lastUsage(), this.measure(turn));
+    const fixed = builder.build({ history: [], scratchpad: turn.scratchpad, question: turn.question }).totalTokens;
+    yield* runCompaction(history, summarizer, {
+      reason,
+      ...(turn.focus ? { focus: turn.focus } : {}),
+      signal,
+      budgetTokens: Math.floor(this.thresholdTokens),
+      fixedTokens: fixed,
+      tokensBefore: before,
+      measure: () => this.measure(turn),
+    });
+  }
+}
