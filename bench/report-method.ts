@@ -60,12 +60,15 @@ export const METHOD = `## Reading the replay figures (mechanisms, not tuning)
   the file says so and uses the documented default):
   - \`mca\` (bench/replay/mca-strategy.ts): mca's context engine behind one seam, \`ReplayContextEngine\`
     (bench/replay/mca/replay-engine.ts: \`beginTurn\`, \`prepareStep\` → request + events, \`recordStep\`,
-    \`closeTurn\`). Until src/context/context-engine.ts exists, the seam is implemented by a copy of how
-    src/agent/code-agent.ts drives the engine (bench/replay/mca/loop-copy-engine.ts: HistoryManager with every message
-    appended as it happens and tool messages = compressToolResult, ContextBuilder, the trigger of
-    \`CodeAgent.overBudget\` with the usage recorded on each assistant message, \`HistoryManager.compact\` with
-    threshold 0.8, 10 retained rounds and degradation levels 2–3, the in-turn ladder \`buildWithinBudget\`, one
-    emergency compaction per turn when a request still exceeds the window). L3 goes out as one block per summary
+    \`closeTurn\`), implemented by bench/replay/mca/engine-adapter.ts over src/context/context-engine.ts, the same
+    ContextEngine the agent loop drives (test/bench/engine-parity.test.ts checks that both send identical requests):
+    HistoryManager with every message appended as it happens and tool messages = compressToolResult, ContextBuilder,
+    the trigger with the usage recorded on each assistant message, \`HistoryManager.compact\` with threshold 0.8, 10
+    retained rounds and degradation levels 2–3, the in-turn ladder, and the window check (a request that would leave
+    less than 1,024 tokens for the reply gets one emergency compaction; one the product would still refuse is
+    replayed at its size and counted as an overflow). Archiving rounds (a summary or its fallback note) and dropping
+    rounds (level 3) count as compactions; the in-turn ladder and shrinking older results (level 2) as degradations.
+    L3 goes out as one block per summary
     and per closed round. The reply is \`Thought: <recorded text>\\nAction: Tool[{mapped input}]\`. Summary calls
     are mca's real summary request (SUMMARY_SYSTEM + prompts/summary.md filled with the archived transcript, no cache
     breakpoint), recorded by bench/replay/mca/recording-summarizer.ts.

@@ -33,18 +33,21 @@ export function segmentsOf(built: BuiltContext): Segment[] {
 /**
  * The driver's view of the engine's events: archiving rounds (a summary, or its fallback note) or dropping rounds
  * (level 3) is a `compaction`; the in-turn ladder (level 1) and shrinking older results (level 2) are degradations.
+ * A level-3 warning that kept every round changed nothing and counts as neither.
  */
 class EventTranslator {
   readonly events: StrategyEvent[] = [];
-  private roundsDropped = false;
+  private closedBefore = 0;
+
+  constructor(private readonly closedRounds: () => number) {}
 
   add(event: ContextEvent | TurnOpenedEvent): void {
-    if (event.type === 'degrade') {
-      if (event.level === 3) this.roundsDropped = true;
-      else this.events.push({ kind: 'degradation', detail: `level ${event.level}` });
+    if (event.type === 'compaction_start') this.closedBefore = this.closedRounds();
+    else if (event.type === 'degrade') {
+      if (event.level !== 3) this.events.push({ kind: 'degradation', detail: `level ${event.level}` });
     } else if (event.type === 'compaction_end') {
-      if (event.outcome !== 'nothing_to_compact' || this.roundsDropped) this.events.push({ kind: 'compaction' });
-      this.roundsDropped = false;
+      const dropped = this.closedBefore - event.roundsArchived - event.roundsKept;
+      if (event.outcome !== 'nothing_to_compact' || dropped > 0) this.events.push({ kind: 'compaction' });
     }
   }
 
@@ -77,7 +80,7 @@ export class ContextEngineAdapter implements ReplayContextEngine {
 
   async beginTurn(input: string): Promise<StrategyEvent[]> {
     this.step = 0;
-    const translator = new EventTranslator();
+    const translator = this.translator();
     await translator.drive(this.engine.beginTurn(input, this.signal));
     return translator.events;
   }
@@ -88,7 +91,7 @@ export class ContextEngineAdapter implements ReplayContextEngine {
    * would have ended the turn.
    */
   async prepareStep(): Promise<PreparedRequest> {
-    const translator = new EventTranslator();
+    const translator = this.translator();
     const prepared = await translator.drive(this.engine.prepareStep(this.signal));
     return {
       segments: segmentsOf(prepared.context),
@@ -112,6 +115,10 @@ export class ContextEngineAdapter implements ReplayContextEngine {
       action,
       envelope: step.action.envelope,
     });
+  }
+
+  private translator(): EventTranslator {
+    return new EventTranslator(() => this.engine.history.rounds().filter((round) => round.closed).length);
   }
 
   closeTurn(reason: RoundEnd): void {
