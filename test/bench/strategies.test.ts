@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { replay } from '../../bench/replay/driver.js';
-import { segmentsOf } from '../../bench/replay/mca/engine-adapter.js';
+import { EventTranslator, segmentsOf } from '../../bench/replay/mca/engine-adapter.js';
 import { McaStrategy, mcaReply } from '../../bench/replay/mca-strategy.js';
 import { NaiveStrategy } from '../../bench/replay/peers/naive.js';
 import { STAND_IN_SUMMARY_TOKENS, standInSummary } from '../../bench/replay/strategy.js';
@@ -101,5 +101,38 @@ describe('mca strategy', () => {
     expect(mca.model.inputTokens).toBeLessThan(naive.model.inputTokens);
     expect(mca.model.peakRequest).toBeLessThanOrEqual(64_000);
     expect(naive.overflows).toBeGreaterThan(0);
+  });
+});
+
+describe('mca engine events as the driver counts them', () => {
+  const start = { type: 'compaction_start', reason: 'threshold', tokensBefore: 0, roundsToArchive: 0 } as const;
+  const end = (roundsArchived: number, roundsKept: number, outcome: 'summary' | 'nothing_to_compact') =>
+    ({
+      type: 'compaction_end',
+      reason: 'threshold',
+      outcome,
+      tokensBefore: 0,
+      tokensAfter: 0,
+      roundsKept,
+      roundsArchived,
+    }) as const;
+  const level = (value: 1 | 2 | 3) => ({ type: 'degrade', level: value, message: `level ${value}` }) as const;
+
+  it('counts a summary or dropped rounds as a compaction, the ladder and shrinking as degradations', () => {
+    const translator = new EventTranslator(() => 6);
+    for (const event of [start, level(2), level(3), end(0, 2, 'nothing_to_compact'), level(1)]) translator.add(event);
+    for (const event of [start, end(1, 5, 'summary')]) translator.add(event);
+    expect(translator.events).toEqual([
+      { kind: 'degradation', detail: 'level 2' },
+      { kind: 'compaction' },
+      { kind: 'degradation', detail: 'level 1' },
+      { kind: 'compaction' },
+    ]);
+  });
+
+  it('counts a level-3 warning that kept every round as nothing', () => {
+    const translator = new EventTranslator(() => 4);
+    for (const event of [start, level(3), end(0, 4, 'nothing_to_compact')]) translator.add(event);
+    expect(translator.events).toEqual([]);
   });
 });

@@ -35,7 +35,7 @@ export function segmentsOf(built: BuiltContext): Segment[] {
  * (level 3) is a `compaction`; the in-turn ladder (level 1) and shrinking older results (level 2) are degradations.
  * A level-3 warning that kept every round changed nothing and counts as neither.
  */
-class EventTranslator {
+export class EventTranslator {
   readonly events: StrategyEvent[] = [];
   private closedBefore = 0;
 
