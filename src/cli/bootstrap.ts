@@ -9,6 +9,7 @@ import { ConfigError, credentialSecrets, loadConfig, loadCredentials } from '../
 import type { Config } from '../config/config.js';
 import type { CodeAgent } from '../agent/code-agent.js';
 import { ProjectSessions } from '../agent/session-manager.js';
+import { CodeLaw } from '../context/code-law.js';
 import { HistoryError } from '../context/history-manager.js';
 import type { SessionStart } from '../agent/session-manager.js';
 import { createProvider } from '../providers/create-provider.js';
@@ -51,12 +52,13 @@ function sessionStart(options: CliOptions): SessionStart {
 export async function bootstrap(options: CliOptions, ask?: Approver): Promise<Bootstrapped> {
   const projectRoot = resolveProjectRoot(options.cwd);
   let config: Config;
+  const notices: string[] = [];
   try {
     const flags: { model?: string; maxSteps?: number; permissionMode?: PermissionMode } = {};
     if (options.model) flags.model = options.model;
     if (options.maxSteps) flags.maxSteps = options.maxSteps;
     if (options.permissionMode) flags.permissionMode = options.permissionMode;
-    config = loadConfig({ cwd: projectRoot, flags });
+    config = loadConfig({ cwd: projectRoot, flags, warnings: notices });
   } catch (error) {
     if (error instanceof ConfigError) throw new CliError(error.message, EXIT_USAGE);
     throw error;
@@ -80,8 +82,11 @@ export async function bootstrap(options: CliOptions, ask?: Approver): Promise<Bo
     projectRoot,
     ...(ask ? { ask } : {}),
   });
+  const codeLawProblem = new CodeLaw(projectRoot, config.codeLawMaxChars);
+  codeLawProblem.read();
+  const skippedRules = codeLawProblem.problem();
+  if (skippedRules !== undefined) notices.push(skippedRules);
   const start = sessionStart(options);
-  const notices: string[] = [];
   if (start.kind === 'continue' && (await store.latest()) === undefined) {
     notices.push('no earlier session in this directory; starting a new one');
   }

@@ -4,6 +4,7 @@ import { defineTool } from './define-tool.js';
 import type { ToolEnvelope } from './envelope.js';
 import { lineCount, unifiedDiff } from './edit-core.js';
 import { commitChange, loadTarget } from './file-change.js';
+import { isControlFile } from './workspace.js';
 import { readFile } from 'node:fs/promises';
 import { toolResult } from './results.js';
 import type { WriteData } from './tool-data.js';
@@ -29,6 +30,7 @@ export const writeTool = defineTool({
       title: approvalTitle(exists ? 'Write' : 'Write (new file)', target.relative),
       detail: unifiedDiff(target.relative, before, input.content),
       input,
+      controlFile: isControlFile(target.relative),
     });
     if (denied) return denied;
     const conflict = await commitChange(ctx, target, input.content);
