@@ -71,13 +71,12 @@ export async function bootstrap(options: CliOptions, ask?: Approver): Promise<Bo
     if (hasCode(error, 'MISSING_API_KEY')) throw new CliError((error as Error).message, EXIT_USAGE);
     throw error;
   }
-  const store = new SessionStore(config.mcaHome, projectRoot, {
-    secrets: credentialSecrets(credentials),
-  });
+  const secrets = credentialSecrets(credentials);
+  const store = new SessionStore(config.mcaHome, projectRoot, { secrets });
   const sessions = new ProjectSessions({
     config,
     provider,
-    registry: createDefaultRegistry(),
+    registry: createDefaultRegistry({ secrets }),
     store,
     projectRoot,
     ...(ask ? { ask } : {}),

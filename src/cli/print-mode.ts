@@ -10,7 +10,7 @@ import { bootstrap } from './bootstrap.js';
 import { CliError, EXIT_AGENT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, printError } from './exit-codes.js';
 import type { OutputFormat } from './output-format.js';
 import type { CliOptions } from './program.js';
-import { redactSecrets } from '../session/redact.js';
+import { redactSecrets } from '../text/redact-secrets.js';
 import { readStdinIfPiped } from './stdin.js';
 
 function snakeUsage(usage: Usage): Record<string, number> {

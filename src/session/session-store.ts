@@ -187,6 +187,6 @@ export class SessionStore {
 
 export { projectSlug } from './project-slug.js';
 export { hasOpenRound } from './session-records.js';
-export { redactSecrets } from './redact.js';
+export { redactSecrets } from '../text/redact-secrets.js';
 export { SessionError, isSessionError, type SessionErrorCode } from './session-error.js';
 export type { SessionWriter } from './session-writer.js';

@@ -4,7 +4,7 @@
  */
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import type { Message } from '../context/message.js';
-import { redactSecrets } from './redact.js';
+import { redactSecrets } from '../text/redact-secrets.js';
 import { SessionError } from './session-error.js';
 import type { SessionRecord } from './session-records.js';
 

@@ -5,7 +5,6 @@ import type { ToolEnvelope } from './envelope.js';
 import { lineCount, unifiedDiff } from './edit-core.js';
 import { commitChange, loadTarget } from './file-change.js';
 import { isControlFile } from './workspace.js';
-import { readFile } from 'node:fs/promises';
 import { toolResult } from './results.js';
 import type { WriteData } from './tool-data.js';
 
@@ -24,7 +23,7 @@ export const writeTool = defineTool({
     if (!loaded.ok) return loaded.envelope;
     const target = loaded.target;
     const exists = target.stamp !== undefined;
-    const before = exists ? await readFile(target.absolute, 'utf8') : '';
+    const before = target.contentLoaded ? target.content : undefined;
     const denied = await requestApproval(ctx, {
       tool: 'Write',
       title: approvalTitle(exists ? 'Write' : 'Write (new file)', target.relative),
