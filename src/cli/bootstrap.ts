@@ -100,6 +100,7 @@ export async function bootstrap(options: CliOptions, ask?: Approver): Promise<Bo
     if (error instanceof HistoryError) {
       throw new CliError(`the session cannot be continued, its history is damaged (${error.message}); start a new one`);
     }
+    if (hasCode(error, 'SESSION_LOCKED')) throw new CliError((error as Error).message, EXIT_USAGE);
     if (hasCode(error, 'SESSION_AMBIGUOUS')) {
       throw new CliError(`session id "${options.resume ?? ''}" matches several sessions; give more characters`);
     }

@@ -1,5 +1,10 @@
 export type SessionErrorCode =
-  'SESSION_NOT_FOUND' | 'SESSION_AMBIGUOUS' | 'SESSION_INVALID' | 'SESSION_WRITE_FAILED' | 'SESSION_CLOSED';
+  | 'SESSION_NOT_FOUND'
+  | 'SESSION_AMBIGUOUS'
+  | 'SESSION_INVALID'
+  | 'SESSION_WRITE_FAILED'
+  | 'SESSION_CLOSED'
+  | 'SESSION_LOCKED';
 
 /** Every session-store failure. `message` is one line a user can act on. */
 export class SessionError extends Error {

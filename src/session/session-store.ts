@@ -4,13 +4,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
-import { readdir, readFile, stat, truncate } from 'node:fs/promises';
+import { open as openFile, readdir, stat, truncate } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { SessionInfo } from '../agent/controller.js';
 import type { Message } from '../context/message.js';
 import { projectSlug } from './project-slug.js';
+import { salvageHistory } from './salvage-history.js';
 import { SessionError } from './session-error.js';
-import { parseSessionText, SESSION_FORMAT_VERSION, type MetaRecord } from './session-records.js';
+import { SessionLock } from './session-lock.js';
+import { readSessionFile } from './session-reader.js';
+import { SESSION_FORMAT_VERSION, type MetaRecord } from './session-records.js';
 import { JsonlSessionWriter, SESSION_FILE_MODE, type SessionWriter } from './session-writer.js';
 
 export interface LoadedSession {
@@ -35,6 +38,28 @@ const ID_PATTERN = /^[A-Za-z0-9-]+$/;
 const SESSION_FILE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MIN_PREFIX = 4;
 const TITLE_CHARS = 80;
+/** How a user message starts in a record (JSON.stringify keeps key order); escaped inside any content. */
+const USER_MESSAGE_MARK = Buffer.from('{"role":"user"');
+
+/** True when the file holds `needle` anywhere, read in chunks (session files can be huge). */
+async function fileContains(path: string, needle: Buffer): Promise<boolean> {
+  const handle = await openFile(path, 'r');
+  try {
+    const chunk = Buffer.allocUnsafe(1024 * 1024);
+    let carry = Buffer.alloc(0);
+    let position = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
+      if (bytesRead === 0) return false;
+      position += bytesRead;
+      const window = Buffer.concat([carry, chunk.subarray(0, bytesRead)]);
+      if (window.includes(needle)) return true;
+      carry = Buffer.from(window.subarray(Math.max(0, window.length - needle.length + 1)));
+    }
+  } finally {
+    await handle.close();
+  }
+}
 
 function canonical(projectRoot: string): string {
   const absolute = resolve(projectRoot);
@@ -73,10 +98,22 @@ export class SessionStore {
     this.ensureDir();
     const sessionId = randomUUID();
     const path = this.pathOf(sessionId);
-    // 'wx': a fresh id never overwrites an existing file.
-    writeFileSync(path, '', { flag: 'wx', mode: SESSION_FILE_MODE });
-    chmodSync(path, SESSION_FILE_MODE);
-    const writer = new JsonlSessionWriter(sessionId, path, this.secrets);
+    const lock = this.lock(sessionId);
+    try {
+      // 'wx': a fresh id never overwrites an existing file.
+      writeFileSync(path, '', { flag: 'wx', mode: SESSION_FILE_MODE });
+      chmodSync(path, SESSION_FILE_MODE);
+    } catch (error) {
+      lock.release();
+      throw new SessionError(
+        'SESSION_WRITE_FAILED',
+        `Cannot create session file ${path}: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
+    }
+    const writer = new JsonlSessionWriter(sessionId, path, this.secrets, lock);
     const meta: MetaRecord = {
       type: 'meta',
       version: SESSION_FORMAT_VERSION,
@@ -89,40 +126,72 @@ export class SessionStore {
     return writer;
   }
 
-  /** Loads a session (by id or a unique id prefix) and opens it for appending. */
+  /**
+   * Loads a session (by id or a unique id prefix) and opens it for appending, as its only live user (a second
+   * process gets SESSION_LOCKED). Whatever the file holds, it loads: unreadable lines are skipped, a torn tail is
+   * cut at the last complete line (in bytes), a damaged round is closed as damaged and a round a dead process
+   * left open as crashed; the repair is written back and reported in one warning line.
+   */
   async open(sessionIdOrPrefix: string): Promise<LoadedSession> {
     const sessionId = await this.resolveId(sessionIdOrPrefix);
     const path = this.pathOf(sessionId);
-    const text = await readFile(path, 'utf8');
-    const parsed = parseSessionText(text, `${sessionId}${EXTENSION}`);
-    if (parsed.tornTail) {
-      // Drop the fragment so the next append starts on a fresh line instead of extending it.
-      await truncate(path, Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1)));
+    const label = `${sessionId}${EXTENSION}`;
+    const lock = this.lock(sessionId);
+    let writer: JsonlSessionWriter;
+    let parsed;
+    try {
+      parsed = await readSessionFile(path, label);
+      // Drop a torn fragment so the next append starts on a fresh line instead of extending it.
+      if (parsed.tornTail) await truncate(path, parsed.completeBytes);
+      writer = new JsonlSessionWriter(sessionId, path, this.secrets, lock);
+    } catch (error) {
+      lock.release();
+      throw error;
     }
-    const writer = new JsonlSessionWriter(sessionId, path, this.secrets);
-    if (!parsed.tornTail && text.length > 0 && !text.endsWith('\n')) writer.writeRaw('\n');
-    const loaded: LoadedSession = { sessionId, messages: parsed.messages, writer, warnings: parsed.warnings };
+    if (!parsed.tornTail && parsed.completeBytes < parsed.totalBytes) writer.writeRaw('\n');
+    const salvaged = salvageHistory(parsed.messages);
+    if (salvaged.rewritten) writer.writeSnapshot(salvaged.messages);
+    else if (salvaged.messages.length > parsed.messages.length) {
+      for (const added of salvaged.messages.slice(parsed.messages.length)) writer.appendMessage(added);
+    }
+    const warnings: string[] = [];
+    const damage = describeDamage(parsed.warnings.length, salvaged.dropped, salvaged.damagedRounds);
+    if (damage !== undefined) warnings.push(`${label}: ${damage}; the rest of the session loaded`);
+    if (salvaged.crashedRound !== undefined) {
+      warnings.push(
+        `${label}: round ${salvaged.crashedRound} ended when mca stopped unexpectedly; it is closed as crashed`,
+      );
+    }
+    const loaded: LoadedSession = { sessionId, messages: salvaged.messages, writer, warnings };
     if (parsed.meta) loaded.meta = parsed.meta;
     return loaded;
   }
 
-  /** The id of this project's most recently written session. */
+  /**
+   * The id of this project's most recently written session that has a round in it (so a REPL opened and
+   * closed, or a /clear, does not make `-c` pick an empty session).
+   */
   async latest(): Promise<string | undefined> {
-    const files = await this.sessionFiles();
-    return files[0]?.id;
+    for (const file of await this.sessionFiles()) {
+      try {
+        if (await fileContains(this.pathOf(file.id), USER_MESSAGE_MARK)) return file.id;
+      } catch {
+        // deleted or unreadable meanwhile
+      }
+    }
+    return undefined;
   }
 
   /** This project's sessions, newest first. */
   async list(): Promise<SessionInfo[]> {
     const infos: SessionInfo[] = [];
     for (const file of await this.sessionFiles()) {
-      let text: string;
+      let parsed;
       try {
-        text = await readFile(this.pathOf(file.id), 'utf8');
+        parsed = await readSessionFile(this.pathOf(file.id), file.id);
       } catch {
         continue; // deleted between listing and reading
       }
-      const parsed = parseSessionText(text, file.id);
       infos.push({
         id: file.id,
         updatedAt: new Date(file.mtimeMs).toISOString(),
@@ -131,6 +200,11 @@ export class SessionStore {
       });
     }
     return infos;
+  }
+
+  private lock(sessionId: string): SessionLock {
+    this.ensureDir();
+    return SessionLock.acquire(join(this.dir, `${sessionId}.lock`), sessionId);
   }
 
   private ensureDir(): void {
@@ -183,6 +257,16 @@ export class SessionStore {
     }
     throw notFound;
   }
+}
+
+function describeDamage(badLines: number, dropped: number, damagedRounds: readonly number[]): string | undefined {
+  const parts: string[] = [];
+  if (badLines > 0) parts.push(`skipped ${badLines} unreadable line${badLines === 1 ? '' : 's'}`);
+  if (dropped > 0) parts.push(`dropped ${dropped} record${dropped === 1 ? '' : 's'} out of place`);
+  if (damagedRounds.length > 0) {
+    parts.push(`closed round${damagedRounds.length === 1 ? '' : 's'} ${damagedRounds.join(', ')} as damaged`);
+  }
+  return parts.length > 0 ? parts.join(', ') : undefined;
 }
 
 export { projectSlug } from './project-slug.js';
