@@ -15,9 +15,12 @@ import type { SessionStart } from '../agent/session-manager.js';
 import { createProvider } from '../providers/create-provider.js';
 import { SessionStore } from '../session/session-store.js';
 import { createDefaultRegistry } from '../tools/registry.js';
+import { sweepStaleTemps } from '../tools/temp-files.js';
 import type { Approver } from '../tools/tool-context.js';
 import { CliError, EXIT_USAGE } from './exit-codes.js';
 import type { CliOptions } from './program.js';
+
+const TEMP_SWEEP_MS = 1_500;
 
 export interface Bootstrapped {
   config: Config;
@@ -40,6 +43,12 @@ export function resolveProjectRoot(cwd: string | undefined): string {
 
 function hasCode(error: unknown, code: string): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
+}
+
+/** The start-up sweep of leftover temp files, given at most a moment so a huge tree never delays start. */
+async function sweepTempsBriefly(projectRoot: string): Promise<void> {
+  const sweep = sweepStaleTemps(projectRoot).catch(() => 0);
+  await Promise.race([sweep, new Promise((resolve) => setTimeout(resolve, TEMP_SWEEP_MS).unref())]);
 }
 
 function sessionStart(options: CliOptions): SessionStart {
@@ -81,6 +90,7 @@ export async function bootstrap(options: CliOptions, ask?: Approver): Promise<Bo
     projectRoot,
     ...(ask ? { ask } : {}),
   });
+  await sweepTempsBriefly(projectRoot);
   const codeLawProblem = new CodeLaw(projectRoot, config.codeLawMaxChars);
   codeLawProblem.read();
   const skippedRules = codeLawProblem.problem();

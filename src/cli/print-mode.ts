@@ -12,6 +12,8 @@ import type { OutputFormat } from './output-format.js';
 import type { CliOptions } from './program.js';
 import { redactSecrets } from '../text/redact-secrets.js';
 import { readStdinIfPiped } from './stdin.js';
+import { installTermination, SIGNAL_EXIT_CODES } from './termination.js';
+import { neutralizeControlSequences } from '../text/terminal-safe.js';
 
 function snakeUsage(usage: Usage): Record<string, number> {
   return {
@@ -53,6 +55,9 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
   // The key can reach an answer or a tool result (a model that ran `printenv`); it never reaches the output.
   const secrets = credentialSecrets(loadCredentials());
   const out = (text: string): void => void process.stdout.write(redactSecrets(text, secrets));
+  // Text output is the model's: its escape sequences (OSC 52 clipboard, OSC 2 title, SGR 8 hidden text) are
+  // shown, never acted on. JSON output escapes control characters itself.
+  const outText = (text: string): void => out(neutralizeControlSequences(text));
   const err = (text: string): void => printError(redactSecrets(text, secrets));
 
   const abort = new AbortController();
@@ -63,6 +68,7 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
     abort.abort();
   };
   process.on('SIGINT', onSigint);
+  const termination = installTermination({ abortTurn: () => abort.abort(), flush: () => controller.close() });
 
   let end: Extract<AgentEvent, { type: 'turn_end' }> | undefined;
   try {
@@ -76,7 +82,13 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
     }
   } finally {
     process.off('SIGINT', onSigint);
+    termination.uninstall();
     controller.close();
+  }
+  const terminatedBy = termination.signal();
+  if (terminatedBy !== undefined) {
+    err(`stopped by ${terminatedBy}; the turn was closed and the session saved`);
+    return SIGNAL_EXIT_CODES[terminatedBy];
   }
 
   const failed = !end || end.reason === 'error' || end.reason === 'step_limit' || end.reason === 'interrupted';
@@ -93,7 +105,7 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
     out(`${JSON.stringify(result)}\n`);
   } else if (format === 'text') {
     if (failed) err(answer);
-    else out(answer.endsWith('\n') ? answer : `${answer}\n`);
+    else outText(answer.endsWith('\n') ? answer : `${answer}\n`);
   }
   if (end?.reason === 'interrupted') return EXIT_INTERRUPTED;
   return failed ? EXIT_AGENT_FAILURE : EXIT_OK;

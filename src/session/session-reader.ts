@@ -5,6 +5,7 @@
  * It also reports where the last complete line ends, in bytes, so a torn tail is cut at the right byte.
  */
 import { open } from 'node:fs/promises';
+import { SessionError } from './session-error.js';
 import { SessionLineFolder, type ParsedSession } from './session-records.js';
 
 /** Longest record decoded; a 70 MB Write makes a record of about that size, so the bound is generous. */
@@ -22,6 +23,11 @@ export interface ReadSession extends ParsedSession {
 export async function readSessionFile(path: string, label: string): Promise<ReadSession> {
   const folder = new SessionLineFolder(label);
   const handle = await open(path, 'r');
+  const info = await handle.stat();
+  if (!info.isFile()) {
+    await handle.close();
+    throw new SessionError('SESSION_INVALID', `${path} is not a regular file; mca only reads sessions it wrote`);
+  }
   const buffer = Buffer.allocUnsafe(CHUNK);
   let parts: Buffer[] = [];
   let pendingBytes = 0;

@@ -10,7 +10,7 @@ import type { SessionInfo } from '../agent/controller.js';
 import type { Message } from '../context/message.js';
 import { projectSlug } from './project-slug.js';
 import { salvageHistory } from './salvage-history.js';
-import { SessionError } from './session-error.js';
+import { fileSystemCause, SessionError } from './session-error.js';
 import { SessionLock } from './session-lock.js';
 import { readSessionFile } from './session-reader.js';
 import { SESSION_FORMAT_VERSION, type MetaRecord } from './session-records.js';
@@ -105,13 +105,9 @@ export class SessionStore {
       chmodSync(path, SESSION_FILE_MODE);
     } catch (error) {
       lock.release();
-      throw new SessionError(
-        'SESSION_WRITE_FAILED',
-        `Cannot create session file ${path}: ${(error as Error).message}`,
-        {
-          cause: error,
-        },
-      );
+      throw new SessionError('SESSION_WRITE_FAILED', `cannot create session file ${path}: ${fileSystemCause(error)}`, {
+        cause: error,
+      });
     }
     const writer = new JsonlSessionWriter(sessionId, path, this.secrets, lock);
     const meta: MetaRecord = {
@@ -204,14 +200,30 @@ export class SessionStore {
 
   private lock(sessionId: string): SessionLock {
     this.ensureDir();
-    return SessionLock.acquire(join(this.dir, `${sessionId}.lock`), sessionId);
+    const path = join(this.dir, `${sessionId}.lock`);
+    try {
+      return SessionLock.acquire(path, sessionId);
+    } catch (error) {
+      if (error instanceof SessionError) throw error;
+      throw new SessionError('SESSION_WRITE_FAILED', `cannot create ${path}: ${fileSystemCause(error)}`, {
+        cause: error,
+      });
+    }
   }
 
   private ensureDir(): void {
     const projects = join(this.dir, '..');
     for (const dir of [projects, this.dir]) {
-      if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: DIR_MODE });
-      chmodSync(dir, DIR_MODE);
+      try {
+        if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+        chmodSync(dir, DIR_MODE);
+      } catch (error) {
+        throw new SessionError(
+          'SESSION_WRITE_FAILED',
+          `cannot create the session directory ${dir} (under MCA_HOME): ${fileSystemCause(error)}`,
+          { cause: error },
+        );
+      }
     }
   }
 

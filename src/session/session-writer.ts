@@ -5,7 +5,7 @@
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import type { Message } from '../context/message.js';
 import { redactSecrets } from '../text/redact-secrets.js';
-import { SessionError } from './session-error.js';
+import { fileSystemCause, SessionError } from './session-error.js';
 import type { SessionLock } from './session-lock.js';
 import type { SessionRecord } from './session-records.js';
 
@@ -35,7 +35,7 @@ export class JsonlSessionWriter implements SessionWriter {
       this.fd = openSync(path, 'a', SESSION_FILE_MODE);
     } catch (error) {
       lock?.release();
-      throw new SessionError('SESSION_WRITE_FAILED', `Cannot open session file ${path}: ${(error as Error).message}`, {
+      throw new SessionError('SESSION_WRITE_FAILED', `cannot open session file ${path}: ${fileSystemCause(error)}`, {
         cause: error,
       });
     }
@@ -54,7 +54,7 @@ export class JsonlSessionWriter implements SessionWriter {
       if (error instanceof SessionError) throw error;
       throw new SessionError(
         'SESSION_WRITE_FAILED',
-        `Cannot write session file ${this.path}: ${(error as Error).message}`,
+        `cannot write session file ${this.path}: ${fileSystemCause(error)}`,
         {
           cause: error,
         },
@@ -77,7 +77,7 @@ export class JsonlSessionWriter implements SessionWriter {
     } catch (error) {
       throw new SessionError(
         'SESSION_WRITE_FAILED',
-        `Cannot sync session file ${this.path}: ${(error as Error).message}`,
+        `cannot sync session file ${this.path}: ${fileSystemCause(error)}`,
         {
           cause: error,
         },

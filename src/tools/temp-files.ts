@@ -4,7 +4,8 @@
  * the same file and by the sweep at start-up, but only when its writer is gone (a live writer's are left alone).
  */
 import { readdir, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import fastGlob from 'fast-glob';
 
 const TEMP_NAME = /^\..+\.mca-(\d+)-[0-9a-f]+\.tmp$/;
 
@@ -40,6 +41,31 @@ export async function removeStaleTemps(dir: string, name?: string): Promise<numb
     if (name !== undefined && !entry.startsWith(`.${name}.mca-`)) continue;
     if (!isStaleTemp(entry)) continue;
     await unlink(join(dir, entry)).then(
+      () => (removed += 1),
+      () => undefined,
+    );
+  }
+  return removed;
+}
+
+/**
+ * Start-up sweep: removes every stale mca temp file in the project (dependency and VCS directories skipped,
+ * symlinks not followed). Returns how many were removed.
+ */
+export async function sweepStaleTemps(projectRoot: string): Promise<number> {
+  const found = await fastGlob('**/.*.mca-*.tmp', {
+    cwd: projectRoot,
+    dot: true,
+    onlyFiles: true,
+    followSymbolicLinks: false,
+    suppressErrors: true,
+    deep: 32,
+    ignore: ['**/node_modules/**', '**/.git/**'],
+  });
+  let removed = 0;
+  for (const relativePath of found) {
+    if (!isStaleTemp(basename(relativePath))) continue;
+    await unlink(join(projectRoot, relativePath)).then(
       () => (removed += 1),
       () => undefined,
     );

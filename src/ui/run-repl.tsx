@@ -9,6 +9,8 @@ export interface ReplOptions {
   sessions: SessionManager;
   /** File for persisted input history (↑/↓), one JSON string per line; directories are created as needed. */
   inputHistoryPath: string;
+  /** Values (the API keys) never written to the input-history file. */
+  inputHistorySecrets?: readonly string[];
   /**
    * Completions for `@`: project-relative paths matching a prefix (directories end with "/"), directories
    * first, .gitignore honoured. Provided by the CLI so the UI has no file-system policy of its own.
@@ -26,7 +28,9 @@ export async function runRepl(options: ReplOptions): Promise<void> {
   // Writes are chained so an older history never overwrites a newer one.
   let saving: Promise<void> = Promise.resolve();
   const onHistory = (entries: string[]): void => {
-    saving = saving.then(() => saveInputHistory(options.inputHistoryPath, entries)).catch(() => undefined);
+    saving = saving
+      .then(() => saveInputHistory(options.inputHistoryPath, entries, options.inputHistorySecrets))
+      .catch(() => undefined);
   };
   const instance = render(
     <App
