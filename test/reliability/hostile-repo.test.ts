@@ -3,6 +3,7 @@
  * through the built binary against the loopback fake API; each test asserts what the model receives, what the
  * terminal receives and what is left on disk.
  */
+/* eslint-disable no-control-regex -- finding control characters in output is what these tests do */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
