@@ -120,7 +120,11 @@ export class SessionLineFolder {
     const record = value as SessionRecord;
     if (record.type === 'meta') this.result.meta ??= record;
     else if (record.type === 'message') this.result.messages.push(record.message);
-    else this.result.messages = [...record.messages];
+    else {
+      // A snapshot supersedes everything before it, including lines that could not be read.
+      this.result.messages = [...record.messages];
+      this.result.warnings = [];
+    }
   }
 }
 

@@ -146,7 +146,9 @@ export class SessionStore {
     }
     if (!parsed.tornTail && parsed.completeBytes < parsed.totalBytes) writer.writeRaw('\n');
     const salvaged = salvageHistory(parsed.messages);
-    if (salvaged.rewritten) writer.writeSnapshot(salvaged.messages);
+    // A snapshot after a repair (or after unreadable lines) makes every later load start clean from it.
+    const unreadable = parsed.warnings.length - (parsed.tornTail ? 1 : 0);
+    if (salvaged.rewritten || unreadable > 0) writer.writeSnapshot(salvaged.messages);
     else if (salvaged.messages.length > parsed.messages.length) {
       for (const added of salvaged.messages.slice(parsed.messages.length)) writer.appendMessage(added);
     }
@@ -205,9 +207,13 @@ export class SessionStore {
       return SessionLock.acquire(path, sessionId);
     } catch (error) {
       if (error instanceof SessionError) throw error;
-      throw new SessionError('SESSION_WRITE_FAILED', `cannot create ${path}: ${fileSystemCause(error)}`, {
-        cause: error,
-      });
+      throw new SessionError(
+        'SESSION_WRITE_FAILED',
+        `cannot create the session lock file ${path}: ${fileSystemCause(error)}`,
+        {
+          cause: error,
+        },
+      );
     }
   }
 
@@ -215,7 +221,7 @@ export class SessionStore {
     const projects = join(this.dir, '..');
     for (const dir of [projects, this.dir]) {
       try {
-        if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+        if (!existsSync(dir)) makeDirectory(dir);
         chmodSync(dir, DIR_MODE);
       } catch (error) {
         throw new SessionError(
@@ -268,6 +274,20 @@ export class SessionStore {
       );
     }
     throw notFound;
+  }
+}
+
+/**
+ * mkdir -p that reports the real cause: Node's recursive mkdir says ENOENT on a read-only file system, so the
+ * failure is retried as a plain mkdir, whose errno (EROFS, EACCES, ENOSPC) is the one worth showing.
+ */
+function makeDirectory(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    mkdirSync(dir, { mode: DIR_MODE });
+    throw error;
   }
 }
 
