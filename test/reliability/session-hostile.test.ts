@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CRASHED_ROUND_TEXT } from '../../src/session/salvage-history.js';
 import { SessionStore } from '../../src/session/session-store.js';
-import { startFakeAnthropic, type FakeAnthropic, type FakeStep } from '../helpers/fake-anthropic-server.js';
+import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic-server.js';
 import {
   act,
   API_KEY,
