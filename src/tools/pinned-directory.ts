@@ -14,6 +14,20 @@ import { descriptorInside } from '../fs/contained-path.js';
 const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 const HAS_PROC_FD = existsSync('/proc/self/fd');
 
+/** Creates a missing component and opens it; anything appearing or vanishing meanwhile is a swap. */
+function makeAndOpen(path: string, directory: string): number {
+  try {
+    mkdirSync(path);
+    return openSync(path, DIR_FLAGS);
+  } catch (error) {
+    const code = errnoOf(error);
+    if (code === 'EEXIST' || code === 'ENOENT' || code === 'ELOOP' || code === 'ENOTDIR') {
+      throw new PathSwapError(`${directory} changed while it was being created (a component appeared or vanished)`);
+    }
+    throw error;
+  }
+}
+
 export class PathSwapError extends Error {
   readonly code = 'ACCESS_DENIED' as const;
 }
@@ -52,8 +66,7 @@ export function pinDirectory(root: string, directory: string, create: boolean): 
       } catch (error) {
         const code = errnoOf(error);
         if (code === 'ENOENT' && create) {
-          mkdirSync(next);
-          child = openSync(next, DIR_FLAGS);
+          child = makeAndOpen(next, directory);
         } else if (code === 'ELOOP' || code === 'ENOTDIR') {
           throw new PathSwapError(`${directory} changed while it was being opened (a component became a symlink)`);
         } else {
