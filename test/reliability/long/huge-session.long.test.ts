@@ -6,7 +6,6 @@
  */
 import { once } from 'node:events';
 import { createWriteStream, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../../src/context/message.js';
 import { SessionStore } from '../../../src/session/session-store.js';
