@@ -335,6 +335,29 @@ describe.concurrent('a hostile repository cannot take over mca', () => {
     },
   );
 
+  // --- 6b. Bounded work ------------------------------------------------------------------------------------------
+  const fiveMb = (line: string): string => `${line}\n`.repeat(Math.ceil((5 * 1024 * 1024) / (line.length + 1)));
+  attack(
+    'Write over a 5 MB file with entirely different content (bypassPermissions)',
+    [
+      act('Read', { path: 'big.txt', limit: 1 }),
+      act('Write', { path: 'big.txt', content: fiveMb('new content line') }),
+      finish('rewritten'),
+    ],
+    async (env) => {
+      writeFileSync(join(env.sandbox.project, 'big.txt'), fiveMb('old line that differs'));
+      const result = await runMca(env.sandbox, [...BYPASS, '-p', 'rewrite it'], {
+        baseUrl: env.server.url,
+        timeoutMs: 60_000,
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toBe('rewritten\n');
+      expect(readFileSync(join(env.sandbox.project, 'big.txt'), 'utf8')).toBe(fiveMb('new content line'));
+      return 'no full diff computed (a one-line summary past the bound); the file replaced whole';
+    },
+    90_000,
+  );
+
   // --- 7. A 200 that is not the API ------------------------------------------------------------------------------
   attack('a 200 response with an HTML body (captive portal, wrong base URL)', [], async (env) => {
     let hits = 0;
