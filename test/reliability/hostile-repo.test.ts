@@ -60,17 +60,16 @@ function attack(fault: string, script: FakeStep[], check: (env: Env) => Promise<
   order.push(fault);
   it(fault, { timeout }, async () => {
     const env = await setUp(script);
-    let behaviour = 'the check failed';
-    let intact = 0;
     try {
-      behaviour = await check(env);
-      // Whatever the attack, the key stays out of every file mca wrote.
-      for (const file of await listFiles(env.sandbox.home)) {
-        expect(readFileSync(join(env.sandbox.home, file), 'utf8')).not.toContain(API_KEY);
-      }
-      intact = 1;
+      await log.track('hostile', fault, async () => {
+        const behaviour = await check(env);
+        // Whatever the attack, the key stays out of every file mca wrote.
+        for (const file of await listFiles(env.sandbox.home)) {
+          expect(readFileSync(join(env.sandbox.home, file), 'utf8')).not.toContain(API_KEY);
+        }
+        return behaviour;
+      });
     } finally {
-      log.add({ group: 'hostile', fault, behaviour, runs: 1, intact });
       await env.server.close();
       await env.attacker.close();
       await env.sandbox.cleanup();

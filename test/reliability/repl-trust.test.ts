@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SessionStore } from '../../src/session/session-store.js';
 import { TmuxSession, tmuxInfo, waitUntil } from '../e2e/support/tmux.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic-server.js';
-import { act, API_KEY, BIN, finish, makeSandbox, runMca, type Sandbox } from './harness.js';
+import { act, API_KEY, BIN, finish, makeSandbox, processRunning, runMca, type Sandbox } from './harness.js';
 import { ResultLog } from './results.js';
 
 const tmux = tmuxInfo();
@@ -53,13 +53,9 @@ function scenario(fault: string, run: (sandbox: Sandbox, server: FakeAnthropic) 
     expect(tmux.available, 'tmux is required for this test (see .ci/run)').toBe(true);
     const sandbox = await makeSandbox('mca-repl-trust');
     const server = await startFakeAnthropic([]);
-    let behaviour = 'the check failed';
-    let intact = 0;
     try {
-      behaviour = await run(sandbox, server);
-      intact = 1;
+      await log.track('repl', fault, () => run(sandbox, server));
     } finally {
-      log.add({ group: 'repl', fault, behaviour, runs: 1, intact });
       await server.close();
       await sandbox.cleanup();
     }
@@ -127,14 +123,7 @@ describe('the REPL keeps the trust boundary and the sessions', () => {
       const shell = Number(readFileSync(pidFile, 'utf8'));
       process.kill(pid, 'SIGTERM');
       await term.waitFor(/\[exit 143\]/, { what: 'exit 143' });
-      await waitUntil(() => {
-        try {
-          process.kill(shell, 0);
-          return readFileSync(`/proc/${shell}/stat`, 'utf8').includes(') Z');
-        } catch {
-          return true;
-        }
-      }, 'the Bash process to be gone');
+      await waitUntil(() => !processRunning(shell), 'the Bash process to be gone');
       server.setScript([finish('back')]);
       const next = await runMca(sandbox, ['-c', '-p', 'again'], { baseUrl: server.url });
       expect(next.code, next.stderr).toBe(0);

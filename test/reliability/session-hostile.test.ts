@@ -21,42 +21,18 @@ import {
   finish,
   lastErrorLine,
   makeSandbox,
+  processRunning,
   runMca,
   spawnMca,
   type RunResult,
   type Sandbox,
 } from './harness.js';
 import { ResultLog } from './results.js';
+import { waitUntil } from '../e2e/support/tmux.js';
 
 const log = new ResultLog('session-hostile');
 const order: string[] = [];
 const BYPASS = ['--permission-mode', 'bypassPermissions'];
-
-function waitUntil(test: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const poll = (): void => {
-      if (test()) return resolve();
-      if (Date.now() > deadline) return reject(new Error(`timed out waiting for ${what}`));
-      setTimeout(poll, 20);
-    };
-    poll();
-  });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 function mcaLines(result: RunResult): string[] {
   return result.stderr.split('\n').filter((line) => line.startsWith('mca: '));
@@ -92,13 +68,9 @@ function scenario(
   it(fault, { timeout }, async () => {
     const sandbox = await makeSandbox('mca-sess');
     const server = await startFakeAnthropic([]);
-    let behaviour = 'the check failed';
-    let intact = 0;
     try {
-      behaviour = await run(sandbox, server);
-      intact = 1;
+      await log.track('session', fault, () => run(sandbox, server));
     } finally {
-      log.add({ group: 'session', fault, behaviour, runs: 1, intact });
       await server.close();
       await sandbox.cleanup();
     }
@@ -207,17 +179,17 @@ describe.concurrent('sessions survive anything', () => {
       const pidFile = join(sandbox.project, 'shell.pid');
       await waitUntil(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), 'the shell to start');
       const shell = Number(readFileSync(pidFile, 'utf8'));
-      expect(alive(shell)).toBe(true);
+      expect(processRunning(shell)).toBe(true);
       run.child.kill(signal);
       const ended = await run.done;
       expect(ended.code).toBe(code);
       expect(lastErrorLine(ended.stderr)).toBe(`mca: stopped by ${signal}; the turn was closed and the session saved`);
-      await waitUntil(() => !alive(shell), 'the shell to be gone', 5_000);
+      await waitUntil(() => !processRunning(shell), 'the shell to be gone', 5_000);
       // pgrep also lists zombies (orphans an init never reaps); only a live member would be a leak.
       const members = spawnSync('pgrep', ['-g', String(shell)], { encoding: 'utf8' })
         .stdout.split('\n')
         .filter(Boolean);
-      expect(members.map(Number).filter(alive)).toEqual([]);
+      expect(members.map(Number).filter(processRunning)).toEqual([]);
       const [check] = await checkSessions(sandbox);
       expect(check?.problems).toEqual([]);
       expect(check?.messages.at(-1)?.metadata.roundEnd).toBe('interrupted');

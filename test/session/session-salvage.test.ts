@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { historyViolations } from '../../src/context/history-invariants.js';
 import type { Message } from '../../src/context/message.js';
+import { msg } from './messages.js';
 import { DAMAGED_ROUND_TEXT, salvageHistory } from '../../src/session/salvage-history.js';
 import { parseSessionText } from '../../src/session/session-records.js';
 import { SessionStore } from '../../src/session/session-store.js';
@@ -24,17 +25,6 @@ beforeEach(async () => {
   await mkdir(project);
 });
 afterEach(async () => rm(join(home, '..'), { recursive: true, force: true }));
-
-const msg = (
-  role: Message['role'],
-  content: string,
-  round: number,
-  extra: Partial<Message['metadata']> = {},
-): Message => ({
-  role,
-  content,
-  metadata: { round, ts: '2025-01-01T00:00:00.000Z', ...extra },
-});
 
 /** Three closed rounds with a tool step each. */
 function rounds(count = 3): Message[] {

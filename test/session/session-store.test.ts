@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Message } from '../../src/context/message.js';
+import { msg } from './messages.js';
 import { projectSlug } from '../../src/session/project-slug.js';
 import { CRASHED_ROUND_TEXT } from '../../src/session/salvage-history.js';
 import { hasOpenRound, redactSecrets, SessionError, SessionStore } from '../../src/session/session-store.js';
@@ -19,17 +19,6 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await rm(join(home, '..'), { recursive: true, force: true });
-});
-
-const msg = (
-  role: Message['role'],
-  content: string,
-  round: number,
-  extra: Partial<Message['metadata']> = {},
-): Message => ({
-  role,
-  content,
-  metadata: { round, ts: '2025-01-01T00:00:00.000Z', ...extra },
 });
 
 describe('SessionStore', () => {

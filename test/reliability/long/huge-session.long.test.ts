@@ -94,7 +94,10 @@ describe('a 600 MB session file', () => {
 
       // A V8 heap capped well below the file's size: loading must stream, or the child dies out of memory.
       const env = { NODE_OPTIONS: `--max-old-space-size=${HEAP_CAP_MB}` };
-      const run = collect(spawnMca(sandbox, ['-c', '-p', 'after the huge session'], { baseUrl: server.url, env }), 600_000);
+      const run = collect(
+        spawnMca(sandbox, ['-c', '-p', 'after the huge session'], { baseUrl: server.url, env }),
+        600_000,
+      );
       const rss = watchPeakRss(run.child.pid ?? 0);
       const result = await run.done;
       rss.stop();
