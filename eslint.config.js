@@ -13,7 +13,16 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/context/**', 'src/tools/**', 'src/agent/**', 'src/providers/**', 'src/session/**', 'src/config/**', 'src/text/**'],
+    files: [
+      'src/context/**',
+      'src/tools/**',
+      'src/agent/**',
+      'src/providers/**',
+      'src/session/**',
+      'src/config/**',
+      'src/text/**',
+      'src/fs/**',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',

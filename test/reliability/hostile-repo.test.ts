@@ -121,7 +121,8 @@ describe.concurrent('a hostile repository cannot take over mca', () => {
       const warnings = mcaLines(result);
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toMatch(/^mca: ignored ".+" in .+config\.json: a project may only set/);
-      return `one warning (${warnings[0]?.slice(5, 60)}…); the user's endpoint got every request, Bash denied, no file in the repo`;
+      const shown = (warnings[0] ?? '').replace(env.sandbox.project, '<project>').slice(5, 60);
+      return `one warning (${shown}…); the user's endpoint got every request, Bash denied, no file in the repo`;
     });
   }
 
@@ -153,7 +154,7 @@ describe.concurrent('a hostile repository cannot take over mca', () => {
       const warnings = mcaLines(result);
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toMatch(why);
-      return `skipped with one warning (${why.source}); defaults used, exit 0`;
+      return `skipped with one warning (${(warnings[0] ?? '').replaceAll(join(env.sandbox.project, '..'), '<tmp>').slice(13, 110)}); defaults used, exit 0`;
     });
   }
 
@@ -187,7 +188,7 @@ describe.concurrent('a hostile repository cannot take over mca', () => {
       const warnings = mcaLines(result);
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toMatch(/^mca: skipped (CODE_LAW|code_law)\.md/);
-      return `not sent to the model; one warning: ${warnings[0]?.slice(5, 70)}…`;
+      return `not sent to the model; one warning: ${(warnings[0] ?? '').replaceAll(join(env.sandbox.project, '..'), '<tmp>').slice(5, 110)}`;
     });
   }
 
@@ -274,7 +275,7 @@ describe.concurrent('a hostile repository cannot take over mca', () => {
   );
 
   attack(
-    'tool output with escape sequences (-p stream-json and json)',
+    'tool output with escape sequences (-p stream-json)',
     [act('Bash', { command: `printf '\\033]52;c;eA==\\007\\033[8mhidden'` }), finish(`done ${ESC}[8m`)],
     async (env) => {
       const stream = await runMca(env.sandbox, [...BYPASS, '--output-format', 'stream-json', '-p', 'hi'], {

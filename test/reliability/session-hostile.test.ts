@@ -34,6 +34,14 @@ const log = new ResultLog('session-hostile');
 const order: string[] = [];
 const BYPASS = ['--permission-mode', 'bypassPermissions'];
 
+/** The error line as RELIABILITY.md shows it: temp paths, the project's directory key and ids generalised. */
+function shownLine(result: RunResult, sandbox: Sandbox): string {
+  return lastErrorLine(result.stderr)
+    .replace(sandbox.home, '$MCA_HOME')
+    .replace(/projects\/[^/ ]+\/[0-9a-f-]{36}\./, 'projects/<dir>/<id>.')
+    .slice(5);
+}
+
 function mcaLines(result: RunResult): string[] {
   return result.stderr.split('\n').filter((line) => line.startsWith('mca: '));
 }
@@ -298,7 +306,7 @@ describe.concurrent('sessions survive anything', () => {
     expect(lastErrorLine(result.stderr)).toMatch(
       /^mca: cannot (create|write|open) .*session.* no space left on the device \(ENOSPC\)$/,
     );
-    return `exit ${result.code}: ${lastErrorLine(result.stderr).replace(sandbox.home, '$MCA_HOME').slice(5)}`;
+    return `exit ${result.code}: ${shownLine(result, sandbox)}`;
   });
 
   scenario('a read-only MCA_HOME (EROFS)', async (sandbox, server) => {
@@ -309,7 +317,7 @@ describe.concurrent('sessions survive anything', () => {
     expect(lastErrorLine(result.stderr)).toMatch(
       /^mca: cannot create the session directory .* read-only file system \(EROFS\)$/,
     );
-    return `exit ${result.code}: ${lastErrorLine(result.stderr).replace(sandbox.home, '$MCA_HOME').slice(5)}`;
+    return `exit ${result.code}: ${shownLine(result, sandbox)}`;
   });
 
   scenario('an MCA_HOME the user cannot write (EACCES)', async (sandbox, server) => {
