@@ -4,7 +4,7 @@
  * punctuation, SIGTERM/SIGHUP with a running command, kill -9 during a model call and during a Write, and the
  * file-system failures a user can meet (a full disk, an unwritable or read-only or relative MCA_HOME).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { join } from 'node:path';
@@ -271,15 +271,21 @@ describe.concurrent('sessions survive anything', () => {
     spawnSync('unshare', ['-m', 'true'], { encoding: 'utf8' }).status === 0;
 
   /** Runs mca with MCA_HOME on a private tmpfs (a mount namespace: nothing outside sees it). */
-  function withTmpfsHome(sandbox: Sandbox, server: FakeAnthropic, mountOptions: string, prepare: string): RunResult {
+  function withTmpfsHome(
+    sandbox: Sandbox,
+    server: FakeAnthropic,
+    mountOptions: string,
+    prepare: string,
+    args = '-p hi',
+  ): Promise<RunResult> {
     const script = [
       `mount -t tmpfs -o ${mountOptions} tmpfs "$MCA_HOME"`,
       prepare,
-      `exec "${process.execPath}" "${BIN}" -p hi --cwd "${sandbox.project}"`,
+      `exec "${process.execPath}" "${BIN}" ${args} --cwd "${sandbox.project}"`,
     ].join(' && ');
     const unshare = spawnSync('unshare', ['-rm', 'true']).status === 0 ? ['-rm'] : ['-m'];
-    const result = spawnSync('unshare', [...unshare, 'sh', '-c', script], {
-      encoding: 'utf8',
+    // Asynchronous: the fake API lives in this process and must keep answering while mca runs.
+    const child = spawn('unshare', [...unshare, 'sh', '-c', script], {
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
@@ -287,15 +293,15 @@ describe.concurrent('sessions survive anything', () => {
         ANTHROPIC_BASE_URL: server.url,
         MCA_HOME: sandbox.home,
       },
-      timeout: 30_000,
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    return { code: result.status, signal: result.signal, stdout: result.stdout, stderr: result.stderr };
+    return collect(child, 30_000).done;
   }
 
   scenario('a full disk under MCA_HOME (ENOSPC)', async (sandbox, server) => {
     expect(unshareWorks, 'unshare (mount namespace) is needed to give MCA_HOME a full tmpfs').toBe(true);
     server.setScript([finish('never')]);
-    const result = withTmpfsHome(
+    const result = await withTmpfsHome(
       sandbox,
       server,
       'size=16k',
@@ -309,9 +315,30 @@ describe.concurrent('sessions survive anything', () => {
     return `exit ${result.code}: ${shownLine(result, sandbox)}`;
   });
 
+  scenario('the disk under MCA_HOME fills up during a turn (ENOSPC)', async (sandbox, server) => {
+    expect(unshareWorks, 'unshare (mount namespace) is needed to give MCA_HOME a small tmpfs').toBe(true);
+    // tmpfs gives each file whole 4 KB pages: 8 KB free holds the lock and the session's first page, not a step
+    // whose action alone is 6 KB.
+    server.setScript([act('Bash', { command: `echo ${'x'.repeat(6000)} > /dev/null` }), finish('never')]);
+    const result = await withTmpfsHome(
+      sandbox,
+      server,
+      'size=12k',
+      'head -c 4096 /dev/zero > "$MCA_HOME/filler"',
+      '--permission-mode bypassPermissions -p hi',
+    );
+    expect(server.requests.length).toBeGreaterThanOrEqual(1);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(mcaLines(result)).toEqual([
+      expect.stringMatching(/^mca: cannot write session file .*\.jsonl: no space left on the device \(ENOSPC\)$/),
+    ]);
+    return `exit 1 after the model call: ${shownLine(result, sandbox)}`;
+  });
+
   scenario('a read-only MCA_HOME (EROFS)', async (sandbox, server) => {
     expect(unshareWorks, 'unshare (mount namespace) is needed for a read-only MCA_HOME').toBe(true);
-    const result = withTmpfsHome(sandbox, server, 'ro,size=64k', 'true');
+    const result = await withTmpfsHome(sandbox, server, 'ro,size=64k', 'true');
     expect(result.code).not.toBe(0);
     expect(mcaLines(result)).toHaveLength(1);
     expect(lastErrorLine(result.stderr)).toMatch(
