@@ -14,3 +14,15 @@ export function projectSlug(projectRoot: string): string {
   const hash = createHash('sha256').update(projectRoot).digest('hex').slice(0, HASH_CHARS);
   return `${readable}-${hash}`;
 }
+
+/**
+ * The directory name sessions used before the hash suffix was always added (readable part only, hashed when
+ * over 100 characters). Read, never written: sessions found there are listed only when their meta record names
+ * this exact project root, since that name is shared by paths that differ only in punctuation.
+ */
+export function legacyProjectSlug(projectRoot: string): string {
+  const slug = projectRoot.replace(/[^A-Za-z0-9]/g, '-');
+  if (slug.length <= 100) return slug;
+  const hash = createHash('sha256').update(projectRoot).digest('hex').slice(0, HASH_CHARS);
+  return `${slug.slice(0, 100 - HASH_CHARS - 1)}-${hash}`;
+}

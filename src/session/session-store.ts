@@ -4,11 +4,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
-import { open as openFile, readdir, stat, truncate } from 'node:fs/promises';
+import { truncate } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { SessionInfo } from '../agent/controller.js';
 import type { Message } from '../context/message.js';
-import { projectSlug } from './project-slug.js';
+import { legacyProjectSlug, projectSlug } from './project-slug.js';
+import { fileContains, listSessionFiles, SESSION_EXTENSION as EXTENSION, type SessionFile } from './session-files.js';
 import { salvageHistory } from './salvage-history.js';
 import { fileSystemCause, SessionError } from './session-error.js';
 import { SessionLock } from './session-lock.js';
@@ -31,35 +32,12 @@ export interface SessionStoreOptions {
 }
 
 const DIR_MODE = 0o700;
-const EXTENSION = '.jsonl';
 /** What a user may type as an id (or prefix); anything else could escape the directory. */
 const ID_PATTERN = /^[A-Za-z0-9-]+$/;
-/** Session files are named by UUID; other .jsonl files in the directory (e.g. input history) are not sessions. */
-const SESSION_FILE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MIN_PREFIX = 4;
 const TITLE_CHARS = 80;
 /** How a user message starts in a record (JSON.stringify keeps key order); escaped inside any content. */
 const USER_MESSAGE_MARK = Buffer.from('{"role":"user"');
-
-/** True when the file holds `needle` anywhere, read in chunks (session files can be huge). */
-async function fileContains(path: string, needle: Buffer): Promise<boolean> {
-  const handle = await openFile(path, 'r');
-  try {
-    const chunk = Buffer.allocUnsafe(1024 * 1024);
-    let carry = Buffer.alloc(0);
-    let position = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
-      if (bytesRead === 0) return false;
-      position += bytesRead;
-      const window = Buffer.concat([carry, chunk.subarray(0, bytesRead)]);
-      if (window.includes(needle)) return true;
-      carry = Buffer.from(window.subarray(Math.max(0, window.length - needle.length + 1)));
-    }
-  } finally {
-    await handle.close();
-  }
-}
 
 function canonical(projectRoot: string): string {
   const absolute = resolve(projectRoot);
@@ -82,16 +60,22 @@ export class SessionStore {
   readonly projectRoot: string;
   /** The directory holding this project's session files. */
   readonly dir: string;
+  /** Where sessions lived before `dir` became unique per path (read for this project's own sessions only). */
+  private readonly legacyDir: string | undefined;
+  /** The directory each listed session was found in (the legacy one for old sessions). */
+  private readonly locations = new Map<string, string>();
   private readonly secrets: string[];
 
   constructor(mcaHome: string, projectRoot: string, options: SessionStoreOptions = {}) {
     this.projectRoot = canonical(projectRoot);
     this.dir = join(resolve(mcaHome), 'projects', projectSlug(this.projectRoot));
+    const legacy = join(resolve(mcaHome), 'projects', legacyProjectSlug(this.projectRoot));
+    this.legacyDir = legacy === this.dir ? undefined : legacy;
     this.secrets = (options.secrets ?? []).filter((secret) => secret.length > 0);
   }
 
   pathOf(sessionId: string): string {
-    return join(this.dir, `${sessionId}${EXTENSION}`);
+    return join(this.locations.get(sessionId) ?? this.dir, `${sessionId}${EXTENSION}`);
   }
 
   async create(model: string): Promise<SessionWriter> {
@@ -202,7 +186,7 @@ export class SessionStore {
 
   private lock(sessionId: string): SessionLock {
     this.ensureDir();
-    const path = join(this.dir, `${sessionId}.lock`);
+    const path = join(this.locations.get(sessionId) ?? this.dir, `${sessionId}.lock`);
     try {
       return SessionLock.acquire(path, sessionId);
     } catch (error) {
@@ -233,27 +217,11 @@ export class SessionStore {
     }
   }
 
-  /** Session files, newest (by mtime) first; ties broken by id so the order is stable. */
-  private async sessionFiles(): Promise<Array<{ id: string; mtimeMs: number }>> {
-    let names: string[];
-    try {
-      names = await readdir(this.dir);
-    } catch {
-      return [];
-    }
-    const files: Array<{ id: string; mtimeMs: number }> = [];
-    for (const name of names) {
-      if (!name.endsWith(EXTENSION)) continue;
-      const id = name.slice(0, -EXTENSION.length);
-      if (!SESSION_FILE_ID.test(id)) continue;
-      try {
-        const info = await stat(join(this.dir, name));
-        if (info.isFile()) files.push({ id, mtimeMs: info.mtimeMs });
-      } catch {
-        // deleted meanwhile
-      }
-    }
-    return files.sort((a, b) => b.mtimeMs - a.mtimeMs || a.id.localeCompare(b.id));
+  /** Session files, newest first, remembering where each was found. */
+  private async sessionFiles(): Promise<SessionFile[]> {
+    const files = await listSessionFiles(this.dir, this.legacyDir, this.projectRoot);
+    for (const file of files) this.locations.set(file.id, file.dir);
+    return files;
   }
 
   private async resolveId(given: string): Promise<string> {

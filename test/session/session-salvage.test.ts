@@ -152,3 +152,41 @@ describe('one live process per session', () => {
     expect(loaded.messages).toHaveLength(4);
   });
 });
+
+describe('sessions written before the directory name was unique per path', () => {
+  it('are still found for their own project, never for a project whose path differs only in punctuation', async () => {
+    const { legacyProjectSlug } = await import('../../src/session/project-slug.js');
+    await mkdir(join(project, 'my-app'));
+    await mkdir(join(project, 'my_app'));
+    const mine = new SessionStore(home, join(project, 'my-app'));
+    const other = new SessionStore(home, join(project, 'my_app'));
+    expect(legacyProjectSlug(mine.projectRoot)).toBe(legacyProjectSlug(other.projectRoot));
+    const legacyMine = join(home, 'projects', legacyProjectSlug(mine.projectRoot));
+    const legacyOther = legacyMine;
+    await mkdir(legacyMine, { recursive: true });
+    const write = (dir: string, id: string, root: string, ask: string): void => {
+      const meta = { type: 'meta', version: 1, sessionId: id, projectRoot: root, createdAt: 'x', model: 'm' };
+      const lines = [
+        meta,
+        { type: 'message', message: msg('user', ask, 1) },
+        { type: 'message', message: msg('assistant', 'ok', 1, { roundEnd: 'answer' }) },
+      ];
+      writeFileSync(join(dir, `${id}.jsonl`), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    };
+    write(legacyMine, '11111111-1111-4111-8111-111111111111', mine.projectRoot, 'old question of mine');
+    write(legacyOther, '22222222-2222-4222-8222-222222222222', other.projectRoot, 'old question of the other');
+    expect(await mine.latest()).toBe('11111111-1111-4111-8111-111111111111');
+    const loaded = await mine.open('11111111');
+    loaded.writer.appendMessage(msg('user', 'new question', 2));
+    loaded.writer.appendMessage(msg('assistant', 'new answer', 2, { roundEnd: 'answer' }));
+    loaded.writer.close();
+    expect((await mine.open('11111111')).messages.map((m) => m.content)).toEqual([
+      'old question of mine',
+      'ok',
+      'new question',
+      'new answer',
+    ]);
+    expect(await other.latest()).toBe('22222222-2222-4222-8222-222222222222');
+    expect((await other.list()).map((info) => info.title)).toEqual(['old question of the other']);
+  });
+});
