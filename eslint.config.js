@@ -21,6 +21,7 @@ export default tseslint.config(
       'src/session/**',
       'src/config/**',
       'src/text/**',
+      'src/fs/**',
     ],
     rules: {
       'no-restricted-imports': [

@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+    // Slow reliability cases run only in `npm run test:reliability` (vitest.long.config.ts).
+    exclude: [...configDefaults.exclude, 'test/**/*.long.test.ts'],
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 30_000,

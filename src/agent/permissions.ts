@@ -24,6 +24,15 @@ export type SessionApprover = Approver & {
   allowForSession(tool: string): void;
 };
 
+function controlFileDenied(request: ApprovalRequest): ApprovalDecision {
+  return {
+    approved: false,
+    reason:
+      `${request.title} changes one of mca's own control files (.mca/, .claude/), which could widen what mca may ` +
+      'do; that is only allowed after asking the user, or with --permission-mode bypassPermissions',
+  };
+}
+
 function nobodyToAsk(request: ApprovalRequest): ApprovalDecision {
   const flag = EDIT_TOOLS.has(request.tool)
     ? '--permission-mode acceptEdits (or bypassPermissions)'
@@ -37,20 +46,28 @@ function nobodyToAsk(request: ApprovalRequest): ApprovalDecision {
 /**
  * Decides tool permissions: bypassPermissions allows everything; acceptEdits allows file edits and asks for
  * the rest; default asks. Without `ask` every question is denied with a message naming the flags that allow it.
+ * A change to a control file (`request.controlFile`) is always asked, whatever the mode or earlier answers
+ * (only bypassPermissions skips the question), so a project cannot turn an auto-approved edit into more rights.
  */
 export function createApprover(options: ApproverOptions): SessionApprover {
   const allowed = new Set<string>();
-  const approver = async (request: ApprovalRequest): Promise<ApprovalDecision> => {
-    if (options.mode === 'bypassPermissions') return { approved: true };
-    if (allowed.has(request.tool)) return { approved: true };
-    if (options.mode === 'acceptEdits' && EDIT_TOOLS.has(request.tool)) return { approved: true };
-    if (!options.ask) return nobodyToAsk(request);
-    let decision: ApprovalDecision;
+  const askOnce = async (ask: Approver, request: ApprovalRequest): Promise<ApprovalDecision> => {
     try {
-      decision = await options.ask(request);
+      return await ask(request);
     } catch (error) {
       return { approved: false, reason: `the permission prompt failed: ${(error as Error).message}` };
     }
+  };
+  const approver = async (request: ApprovalRequest): Promise<ApprovalDecision> => {
+    if (options.mode === 'bypassPermissions') return { approved: true };
+    if (request.controlFile === true) {
+      if (!options.ask) return controlFileDenied(request);
+      return await askOnce(options.ask, request);
+    }
+    if (allowed.has(request.tool)) return { approved: true };
+    if (options.mode === 'acceptEdits' && EDIT_TOOLS.has(request.tool)) return { approved: true };
+    if (!options.ask) return nobodyToAsk(request);
+    const decision = await askOnce(options.ask, request);
     if (decision.approved && decision.remember) allowed.add(request.tool);
     return decision;
   };

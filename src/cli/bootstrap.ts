@@ -9,14 +9,18 @@ import { ConfigError, credentialSecrets, loadConfig, loadCredentials } from '../
 import type { Config } from '../config/config.js';
 import type { CodeAgent } from '../agent/code-agent.js';
 import { ProjectSessions } from '../agent/session-manager.js';
+import { CodeLaw } from '../context/code-law.js';
 import { HistoryError } from '../context/history-manager.js';
 import type { SessionStart } from '../agent/session-manager.js';
 import { createProvider } from '../providers/create-provider.js';
 import { SessionStore } from '../session/session-store.js';
 import { createDefaultRegistry } from '../tools/registry.js';
+import { sweepStaleTemps } from '../tools/temp-files.js';
 import type { Approver } from '../tools/tool-context.js';
 import { CliError, EXIT_USAGE } from './exit-codes.js';
 import type { CliOptions } from './program.js';
+
+const TEMP_SWEEP_MS = 1_500;
 
 export interface Bootstrapped {
   config: Config;
@@ -41,6 +45,12 @@ function hasCode(error: unknown, code: string): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
 }
 
+/** The start-up sweep of leftover temp files, given at most a moment so a huge tree never delays start. */
+async function sweepTempsBriefly(projectRoot: string): Promise<void> {
+  const sweep = sweepStaleTemps(projectRoot).catch(() => 0);
+  await Promise.race([sweep, new Promise((resolve) => setTimeout(resolve, TEMP_SWEEP_MS).unref())]);
+}
+
 function sessionStart(options: CliOptions): SessionStart {
   if (options.resume) return { kind: 'resume', sessionId: options.resume };
   if (options.continueLast) return { kind: 'continue' };
@@ -51,12 +61,13 @@ function sessionStart(options: CliOptions): SessionStart {
 export async function bootstrap(options: CliOptions, ask?: Approver): Promise<Bootstrapped> {
   const projectRoot = resolveProjectRoot(options.cwd);
   let config: Config;
+  const notices: string[] = [];
   try {
     const flags: { model?: string; maxSteps?: number; permissionMode?: PermissionMode } = {};
     if (options.model) flags.model = options.model;
     if (options.maxSteps) flags.maxSteps = options.maxSteps;
     if (options.permissionMode) flags.permissionMode = options.permissionMode;
-    config = loadConfig({ cwd: projectRoot, flags });
+    config = loadConfig({ cwd: projectRoot, flags, warnings: notices });
   } catch (error) {
     if (error instanceof ConfigError) throw new CliError(error.message, EXIT_USAGE);
     throw error;
@@ -69,19 +80,22 @@ export async function bootstrap(options: CliOptions, ask?: Approver): Promise<Bo
     if (hasCode(error, 'MISSING_API_KEY')) throw new CliError((error as Error).message, EXIT_USAGE);
     throw error;
   }
-  const store = new SessionStore(config.mcaHome, projectRoot, {
-    secrets: credentialSecrets(credentials),
-  });
+  const secrets = credentialSecrets(credentials);
+  const store = new SessionStore(config.mcaHome, projectRoot, { secrets });
   const sessions = new ProjectSessions({
     config,
     provider,
-    registry: createDefaultRegistry(),
+    registry: createDefaultRegistry({ secrets }),
     store,
     projectRoot,
     ...(ask ? { ask } : {}),
   });
+  await sweepTempsBriefly(projectRoot);
+  const codeLawProblem = new CodeLaw(projectRoot, config.codeLawMaxChars);
+  codeLawProblem.read();
+  const skippedRules = codeLawProblem.problem();
+  if (skippedRules !== undefined) notices.push(skippedRules);
   const start = sessionStart(options);
-  const notices: string[] = [];
   if (start.kind === 'continue' && (await store.latest()) === undefined) {
     notices.push('no earlier session in this directory; starting a new one');
   }
@@ -96,6 +110,7 @@ export async function bootstrap(options: CliOptions, ask?: Approver): Promise<Bo
     if (error instanceof HistoryError) {
       throw new CliError(`the session cannot be continued, its history is damaged (${error.message}); start a new one`);
     }
+    if (hasCode(error, 'SESSION_LOCKED')) throw new CliError((error as Error).message, EXIT_USAGE);
     if (hasCode(error, 'SESSION_AMBIGUOUS')) {
       throw new CliError(`session id "${options.resume ?? ''}" matches several sessions; give more characters`);
     }

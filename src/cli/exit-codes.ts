@@ -1,3 +1,5 @@
+import { neutralizeControlSequences } from '../text/terminal-safe.js';
+
 /** Process exit codes, as documented in the README. */
 export const EXIT_OK = 0;
 /** The agent or the model API failed (API error, step limit, repeated invalid actions). */
@@ -18,6 +20,7 @@ export class CliError extends Error {
   }
 }
 
+/** One line on stderr. The message may quote untrusted text (a file name, a server's error): neutralised. */
 export function printError(message: string): void {
-  process.stderr.write(`mca: ${message.split('\n')[0] ?? message}\n`);
+  process.stderr.write(`mca: ${neutralizeControlSequences(message.split('\n')[0] ?? message)}\n`);
 }

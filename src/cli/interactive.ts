@@ -1,11 +1,14 @@
 /** `mca` without -p: the Ink REPL. Needs a terminal; the UI modules load only here. */
 import { join } from 'node:path';
+import { credentialSecrets, loadCredentials } from '../config/config.js';
 import { projectSlug } from '../session/session-store.js';
+import { terminateTrackedGroups } from '../tools/process-group.js';
 import { bootstrap } from './bootstrap.js';
 import { CliError, EXIT_OK, printError } from './exit-codes.js';
 import { createPathCompleter } from './path-completion.js';
 import { createUserShell } from './user-shell.js';
 import type { CliOptions } from './program.js';
+import { installTermination, SIGNAL_EXIT_CODES } from './termination.js';
 
 export async function runInteractive(options: CliOptions): Promise<number> {
   if (!process.stdin.isTTY) {
@@ -14,15 +17,30 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   const { sessions, projectRoot, config, notices } = await bootstrap(options);
   for (const notice of notices) printError(notice);
   const { runRepl } = await import('../ui/run-repl.js');
-  await runRepl({
-    sessions,
-    inputHistoryPath: join(config.mcaHome, 'projects', projectSlug(projectRoot), 'input-history.jsonl'),
-    completePath: createPathCompleter(projectRoot),
-    runShell: createUserShell(projectRoot),
-    openPicker: options.pickSession,
-    prices: config.modelPrices,
-    ...(options.prompt ? { initialPrompt: options.prompt } : {}),
-  });
+  // The REPL unmounts itself on SIGTERM/SIGHUP; here the running commands end and the session is flushed. A
+  // turn still open then is closed (as stopped unexpectedly) when the session is next loaded.
+  const termination = installTermination({ abortTurn: () => undefined, flush: () => sessions.close() });
+  try {
+    await runRepl({
+      sessions,
+      inputHistoryPath: join(config.mcaHome, 'projects', projectSlug(projectRoot), 'input-history.jsonl'),
+      inputHistorySecrets: credentialSecrets(loadCredentials()),
+      completePath: createPathCompleter(projectRoot),
+      runShell: createUserShell(projectRoot),
+      openPicker: options.pickSession,
+      prices: config.modelPrices,
+      ...(options.prompt ? { initialPrompt: options.prompt } : {}),
+    });
+  } finally {
+    termination.uninstall();
+  }
+  const signal = termination.signal();
+  if (signal !== undefined) {
+    await terminateTrackedGroups();
+    sessions.close();
+    // A model call may still be in flight; it must not keep the process alive.
+    process.exit(SIGNAL_EXIT_CODES[signal]);
+  }
   sessions.close();
   return EXIT_OK;
 }

@@ -10,8 +10,10 @@ import { bootstrap } from './bootstrap.js';
 import { CliError, EXIT_AGENT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, printError } from './exit-codes.js';
 import type { OutputFormat } from './output-format.js';
 import type { CliOptions } from './program.js';
-import { redactSecrets } from '../session/redact.js';
+import { redactSecrets } from '../text/redact-secrets.js';
 import { readStdinIfPiped } from './stdin.js';
+import { installTermination, SIGNAL_EXIT_CODES } from './termination.js';
+import { neutralizeControlSequences } from '../text/terminal-safe.js';
 
 function oneLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
@@ -58,6 +60,9 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
   // The key can reach an answer or a tool result (a model that ran `printenv`); it never reaches the output.
   const secrets = credentialSecrets(loadCredentials());
   const out = (text: string): void => void process.stdout.write(redactSecrets(text, secrets));
+  // Text output is the model's: its escape sequences (OSC 52 clipboard, OSC 2 title, SGR 8 hidden text) are
+  // shown, never acted on. JSON output escapes control characters itself.
+  const outText = (text: string): void => out(neutralizeControlSequences(text));
   const err = (text: string): void => printError(redactSecrets(text, secrets));
 
   const abort = new AbortController();
@@ -68,6 +73,7 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
     abort.abort();
   };
   process.on('SIGINT', onSigint);
+  const termination = installTermination({ abortTurn: () => abort.abort(), flush: () => controller.close() });
 
   let end: Extract<AgentEvent, { type: 'turn_end' }> | undefined;
   // Whatever fails (the loop, closing the session file) becomes the turn's error: the output format still
@@ -86,6 +92,7 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
     failure = `The turn failed: ${oneLine(error)}`;
   } finally {
     process.off('SIGINT', onSigint);
+    termination.uninstall();
   }
   try {
     controller.close();
@@ -95,6 +102,11 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
   }
   if (failure !== undefined && end === undefined) {
     end = { type: 'turn_end', reason: 'error', answer: failure, steps: 0, usage: ZERO_USAGE };
+  }
+  const terminatedBy = termination.signal();
+  if (terminatedBy !== undefined) {
+    err(`stopped by ${terminatedBy}; the turn was closed and the session saved`);
+    return SIGNAL_EXIT_CODES[terminatedBy];
   }
 
   const failed = !end || end.reason === 'error' || end.reason === 'step_limit' || end.reason === 'interrupted';
@@ -111,7 +123,7 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
     out(`${JSON.stringify(result)}\n`);
   } else if (format === 'text') {
     if (failed) err(answer);
-    else out(answer.endsWith('\n') ? answer : `${answer}\n`);
+    else outText(answer.endsWith('\n') ? answer : `${answer}\n`);
   }
   if (end?.reason === 'interrupted') return EXIT_INTERRUPTED;
   return failed ? EXIT_AGENT_FAILURE : EXIT_OK;

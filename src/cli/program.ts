@@ -5,7 +5,8 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { PERMISSION_MODES } from '../config/config.js';
 import type { PermissionMode } from '../config/config.js';
-import { CliError, EXIT_OK, EXIT_USAGE, printError } from './exit-codes.js';
+import { CliError, EXIT_AGENT_FAILURE, EXIT_OK, EXIT_USAGE, printError } from './exit-codes.js';
+import { describeKnownFailure } from './known-failures.js';
 import { OUTPUT_FORMATS } from './output-format.js';
 import type { OutputFormat } from './output-format.js';
 import { readPackageVersion } from './version.js';
@@ -132,6 +133,11 @@ export async function runCli(args: readonly string[]): Promise<number> {
     if (error instanceof CliError) {
       printError(error.message);
       return error.exitCode;
+    }
+    const known = describeKnownFailure(error);
+    if (known !== undefined) {
+      printError(known);
+      return EXIT_AGENT_FAILURE;
     }
     const message = error instanceof Error ? error.message : String(error);
     printError(`internal error: ${message}`);

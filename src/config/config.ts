@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
+import { readProjectConfig, readUserConfig, type ConfigFileResult } from './config-files.js';
 
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'bypassPermissions'] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
@@ -39,7 +39,7 @@ export const configSchema = z
     baseUrl: z.string().url().optional(),
     /** The OpenAI-compatible endpoint including its version path (OPENAI_BASE_URL); default OpenAI's. */
     openaiBaseUrl: z.string().url().optional(),
-    mcaHome: z.string().min(1),
+    mcaHome: z.string().min(1).refine(isAbsolute, 'must be an absolute path'),
     /**
      * Dollar prices per million tokens by exact model name, over the built-in table (src/providers/model-prices.ts),
      * for /cost and the status line.
@@ -104,25 +104,23 @@ export interface LoadConfigOptions {
   env?: NodeJS.ProcessEnv;
   /** Values from command-line flags; undefined entries are ignored. */
   flags?: Partial<Config>;
+  /** Receives one line per thing ignored on the way (a forbidden project key, a skipped project file). */
+  warnings?: string[];
 }
 
+/** MCA_HOME, or ~/.mca. A relative MCA_HOME would put sessions wherever mca happens to run: refused. */
 export function resolveMcaHome(env: NodeJS.ProcessEnv = process.env): string {
   const fromEnv = env.MCA_HOME?.trim();
-  return fromEnv ? fromEnv : join(homedir(), '.mca');
+  if (!fromEnv) return join(homedir(), '.mca');
+  if (!isAbsolute(fromEnv)) throw new ConfigError(`MCA_HOME must be an absolute path, got "${fromEnv}"`);
+  return fromEnv;
 }
 
-function readJsonLayer(file: string): Record<string, unknown> {
-  if (!existsSync(file)) return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new ConfigError(`${file} is not valid JSON: ${(error as Error).message}`);
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new ConfigError(`${file} must contain a JSON object`);
-  }
-  return parsed as Record<string, unknown>;
+function layerValues(result: ConfigFileResult, warnings: string[]): Record<string, unknown> {
+  if (result.ok === true) return result.values;
+  if (result.ok === false) throw new ConfigError(result.error);
+  warnings.push(result.warning);
+  return {};
 }
 
 function envLayer(env: NodeJS.ProcessEnv): Record<string, unknown> {
@@ -154,10 +152,11 @@ function describeIssue(issue: z.core.$ZodIssue, sources: string): string {
 export function loadConfig(options: LoadConfigOptions): Config {
   const env = options.env ?? process.env;
   const mcaHome = resolveMcaHome(env);
+  const warnings = options.warnings ?? [];
   const merged: Record<string, unknown> = {
     mcaHome,
-    ...readJsonLayer(join(mcaHome, 'config.json')),
-    ...readJsonLayer(join(options.cwd, '.mca', 'config.json')),
+    ...layerValues(readUserConfig(mcaHome), warnings),
+    ...layerValues(readProjectConfig(options.cwd, warnings), warnings),
     ...envLayer(env),
     ...withoutUndefined((options.flags ?? {}) as Record<string, unknown>),
   };

@@ -2,9 +2,12 @@
  * CODE_LAW.md (spec C5; DESIGN.md "CODE_LAW"): the project's rules, injected as L2 on every build, never
  * written to history. Found at the project root with a case-insensitive name, cached by mtime and size, and
  * re-read when either changes. Only the first `maxChars × 4` bytes are ever read, so a huge file costs little.
+ * The file comes with the repository, so it must be a regular file whose real path is inside the project: a
+ * symlink to ~/.ssh/id_rsa, a FIFO or a device is skipped (and `problem()` says why, once, for the front end).
  */
-import { closeSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { readBoundedFile } from '../fs/bounded-read.js';
 
 export const CODE_LAW_FILE = 'CODE_LAW.md';
 export const DEFAULT_CODE_LAW_MAX_CHARS = 40_000;
@@ -28,6 +31,7 @@ export class CodeLaw {
   private readonly projectRoot: string;
   private readonly maxChars: number;
   private cached: Cached | undefined;
+  private lastProblem: string | undefined;
 
   constructor(projectRoot: string, maxChars = DEFAULT_CODE_LAW_MAX_CHARS) {
     this.projectRoot = projectRoot;
@@ -47,7 +51,6 @@ export class CodeLaw {
     } catch {
       return undefined;
     }
-    if (!info.isFile()) return undefined;
     const cached = this.cached;
     if (cached?.path === path && cached.mtimeMs === info.mtimeMs && cached.size === info.size) return cached.text;
     const text = this.load(path, info.size);
@@ -68,28 +71,30 @@ export class CodeLaw {
     return chosen === undefined ? undefined : join(this.projectRoot, chosen);
   }
 
+  /** Why the rules file was skipped on the last read, or undefined when it was used (or absent). */
+  problem(): string | undefined {
+    return this.lastProblem;
+  }
+
   private load(path: string, size: number): string | undefined {
-    const limit = Math.min(size, this.maxChars * 4);
-    const buffer = Buffer.alloc(limit);
-    let length = 0;
-    let fd: number | undefined;
+    let root: string;
     try {
-      fd = openSync(path, 'r');
-      while (length < limit) {
-        const read = readSync(fd, buffer, length, limit - length, length);
-        if (read === 0) break;
-        length += read;
-      }
+      root = realpathSync(this.projectRoot);
     } catch {
       return undefined;
-    } finally {
-      if (fd !== undefined) closeSync(fd);
     }
-    const text = buffer.subarray(0, length).toString('utf8');
-    const cut = text.length > this.maxChars || size > length;
+    const read = readBoundedFile(path, { root, maxBytes: this.maxChars * 4, truncate: true });
+    if (!read.ok) {
+      const link = lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ? ' (a symlink)' : '';
+      this.lastProblem = `skipped ${basename(path)}${link}: ${read.message}`;
+      return undefined;
+    }
+    this.lastProblem = undefined;
+    const text = read.text;
+    const cut = text.length > this.maxChars || read.truncated;
     const kept = cut ? text.slice(0, this.maxChars) : text;
     if (kept.trim() === '') return undefined;
     if (!cut) return kept;
-    return `${kept.trimEnd()}\n\n${codeLawCutNote(this.maxChars, basename(path), size)}`;
+    return `${kept.trimEnd()}\n\n${codeLawCutNote(this.maxChars, basename(path), Math.max(size, read.sizeBytes))}`;
   }
 }

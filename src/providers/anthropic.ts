@@ -8,7 +8,7 @@ import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages
 import { toProviderError } from './anthropic-errors.js';
 import { toMessageParams, type AnthropicStreamParams } from './anthropic-request.js';
 import { IdleWatch } from './idle-watch.js';
-import { ProviderError } from './provider-error.js';
+import { nonStreamResponse, ProviderError } from './provider-error.js';
 import { withRetries } from './retry-loop.js';
 import {
   DEFAULT_BACKOFF,
@@ -41,8 +41,10 @@ export class AnthropicProvider implements ModelProvider {
   private readonly maxRetries: number;
   private readonly idleTimeoutMs: number;
   private readonly backoff: BackoffOptions;
+  private readonly endpoint: string;
 
   constructor(options: AnthropicProviderOptions) {
+    this.endpoint = options.baseUrl ?? 'https://api.anthropic.com';
     this.apiKey = options.apiKey;
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.idleTimeoutMs = options.streamIdleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
@@ -50,7 +52,7 @@ export class AnthropicProvider implements ModelProvider {
     this.client = new Anthropic({
       apiKey: options.apiKey,
       // Passed explicitly (even when undefined → the public endpoint) so config decides, not the SDK's env lookup.
-      baseURL: options.baseUrl ?? 'https://api.anthropic.com',
+      baseURL: this.endpoint,
       maxRetries: 0,
       // The SDK logs to the console by default; core code never writes to the terminal.
       logLevel: 'off',
@@ -79,7 +81,13 @@ export class AnthropicProvider implements ModelProvider {
       watch.arm();
       let events: AsyncIterable<RawMessageStreamEvent>;
       try {
-        events = await this.client.messages.create(params, { signal: watch.signal });
+        const { data, response } = await this.client.messages.create(params, { signal: watch.signal }).withResponse();
+        const notApi = nonStreamResponse('The Anthropic API', this.endpoint, response.headers.get('content-type'));
+        if (notApi) {
+          await response.body?.cancel().catch(() => undefined);
+          throw notApi;
+        }
+        events = data;
       } catch (error) {
         watch.check();
         throw error;

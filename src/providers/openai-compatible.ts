@@ -13,7 +13,7 @@ import {
   unreachableError,
 } from './openai-errors.js';
 import { toChatCompletionBody } from './openai-request.js';
-import { ProviderError } from './provider-error.js';
+import { nonStreamResponse, ProviderError } from './provider-error.js';
 import { withRetries } from './retry-loop.js';
 import {
   DEFAULT_BACKOFF,
@@ -111,6 +111,15 @@ export class OpenAICompatibleProvider implements ModelProvider {
         if (response.ok)
           throw new ProviderError('server', `The OpenAI-compatible API at ${this.endpoint} sent no body.`);
         throw errorFromResponse(response.status, response.headers, text, secrets);
+      }
+      const notApi = nonStreamResponse(
+        'The OpenAI-compatible API',
+        this.endpoint,
+        response.headers.get('content-type'),
+      );
+      if (notApi) {
+        await response.body.cancel().catch(() => undefined);
+        throw notApi;
       }
 
       let usage: Usage | undefined;

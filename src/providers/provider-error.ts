@@ -7,7 +7,9 @@ export type ProviderErrorKind =
   | 'context_too_long'
   | 'network'
   | 'timeout'
-  | 'aborted';
+  | 'aborted'
+  /** A 2xx answer that is not the API (an HTML page from a proxy, a captive portal, a wrong base URL). */
+  | 'not_api';
 
 const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set(['rate_limit', 'overloaded', 'server', 'network', 'timeout']);
 
@@ -33,4 +35,22 @@ export class ProviderError extends Error {
 
 export function isProviderError(value: unknown): value is ProviderError {
   return value instanceof ProviderError;
+}
+
+/**
+ * The check both providers run on a successful response before reading it as a stream: anything but
+ * text/event-stream is not the model API, and retrying would only get the same page again.
+ */
+export function nonStreamResponse(
+  api: string,
+  endpoint: string,
+  contentType: string | null,
+): ProviderError | undefined {
+  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (type === 'text/event-stream') return undefined;
+  const what = type === '' ? 'a body without a content type' : type === 'text/html' ? 'an HTML page' : `${type}`;
+  return new ProviderError(
+    'not_api',
+    `${api} at ${endpoint} answered with ${what} instead of an API stream; check the base URL (a proxy or login page may be in the way).`,
+  );
 }

@@ -76,39 +76,65 @@ function problem(value: unknown): string | undefined {
   return `unknown record type ${JSON.stringify(value.type)}`;
 }
 
-/** Parses a whole session file, skipping (and reporting) anything unreadable instead of failing. */
-export function parseSessionText(text: string, label: string): ParsedSession {
-  const result: ParsedSession = { meta: undefined, messages: [], warnings: [], tornTail: false };
-  const lines = text.split('\n');
-  const endsClean = text.length === 0 || text.endsWith('\n');
-  lines.forEach((line, index) => {
+/**
+ * Folds lines of a session file into a ParsedSession, one at a time, so a file of any size can be streamed
+ * through it (session-reader.ts) and only the current history is held. Unreadable lines are skipped and
+ * reported; a snapshot replaces everything before it.
+ */
+export class SessionLineFolder {
+  readonly result: ParsedSession = { meta: undefined, messages: [], warnings: [], tornTail: false };
+
+  constructor(private readonly label: string) {}
+
+  /** `torn`: this is an unterminated last line (the file does not end with a newline). */
+  accept(line: string, lineNumber: number, torn: boolean): void {
     if (line.trim() === '') return;
-    const isLast = index === lines.length - 1 && !endsClean;
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch (error) {
-      if (isLast) {
-        result.tornTail = true;
-        result.warnings.push(
-          `${label}: ignored an incomplete last line (the previous run was interrupted while writing)`,
+      if (torn) {
+        this.result.tornTail = true;
+        this.result.warnings.push(
+          `${this.label}: ignored an incomplete last line (the previous run was interrupted while writing)`,
         );
       } else {
-        result.warnings.push(`${label}:${index + 1}: skipped a corrupt line (${(error as Error).message})`);
+        this.result.warnings.push(`${this.label}:${lineNumber}: skipped a corrupt line (${(error as Error).message})`);
       }
       return;
     }
+    this.acceptValue(value, lineNumber);
+  }
+
+  /** A line too long to hold is skipped without ever being decoded. */
+  skipOversized(lineNumber: number, bytes: number): void {
+    this.result.warnings.push(`${this.label}:${lineNumber}: skipped a ${bytes}-byte line (over the record size limit)`);
+  }
+
+  private acceptValue(value: unknown, lineNumber: number): void {
     const why = problem(value);
     if (why !== undefined) {
-      result.warnings.push(`${label}:${index + 1}: skipped a line (${why})`);
+      this.result.warnings.push(`${this.label}:${lineNumber}: skipped a line (${why})`);
       return;
     }
     const record = value as SessionRecord;
-    if (record.type === 'meta') result.meta ??= record;
-    else if (record.type === 'message') result.messages.push(record.message);
-    else result.messages = [...record.messages];
-  });
-  return result;
+    if (record.type === 'meta') this.result.meta ??= record;
+    else if (record.type === 'message') this.result.messages.push(record.message);
+    else {
+      // A snapshot supersedes everything before it, including lines that could not be read.
+      this.result.messages = [...record.messages];
+      this.result.warnings = [];
+    }
+  }
+}
+
+/** Parses a whole session file held in memory (tests, small files); session-reader.ts streams big ones. */
+export function parseSessionText(text: string, label: string): ParsedSession {
+  const folder = new SessionLineFolder(label);
+  const lines = text.split('\n');
+  const endsClean = text.length === 0 || text.endsWith('\n');
+  lines.forEach((line, index) => folder.accept(line, index + 1, index === lines.length - 1 && !endsClean));
+  return folder.result;
 }
 
 /**

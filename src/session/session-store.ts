@@ -4,13 +4,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
-import { readdir, readFile, stat, truncate } from 'node:fs/promises';
+import { truncate } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { SessionInfo } from '../agent/controller.js';
 import type { Message } from '../context/message.js';
-import { projectSlug } from './project-slug.js';
-import { SessionError } from './session-error.js';
-import { parseSessionText, SESSION_FORMAT_VERSION, type MetaRecord } from './session-records.js';
+import { legacyProjectSlug, projectSlug } from './project-slug.js';
+import { fileContains, listSessionFiles, SESSION_EXTENSION as EXTENSION, type SessionFile } from './session-files.js';
+import { salvageHistory } from './salvage-history.js';
+import { fileSystemCause, SessionError } from './session-error.js';
+import { SessionLock } from './session-lock.js';
+import { readSessionFile } from './session-reader.js';
+import { SESSION_FORMAT_VERSION, type MetaRecord } from './session-records.js';
 import { JsonlSessionWriter, SESSION_FILE_MODE, type SessionWriter } from './session-writer.js';
 
 export interface LoadedSession {
@@ -28,13 +32,12 @@ export interface SessionStoreOptions {
 }
 
 const DIR_MODE = 0o700;
-const EXTENSION = '.jsonl';
 /** What a user may type as an id (or prefix); anything else could escape the directory. */
 const ID_PATTERN = /^[A-Za-z0-9-]+$/;
-/** Session files are named by UUID; other .jsonl files in the directory (e.g. input history) are not sessions. */
-const SESSION_FILE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MIN_PREFIX = 4;
 const TITLE_CHARS = 80;
+/** How a user message starts in a record (JSON.stringify keeps key order); escaped inside any content. */
+const USER_MESSAGE_MARK = Buffer.from('{"role":"user"');
 
 function canonical(projectRoot: string): string {
   const absolute = resolve(projectRoot);
@@ -57,26 +60,40 @@ export class SessionStore {
   readonly projectRoot: string;
   /** The directory holding this project's session files. */
   readonly dir: string;
+  /** Where sessions lived before `dir` became unique per path (read for this project's own sessions only). */
+  private readonly legacyDir: string | undefined;
+  /** The directory each listed session was found in (the legacy one for old sessions). */
+  private readonly locations = new Map<string, string>();
   private readonly secrets: string[];
 
   constructor(mcaHome: string, projectRoot: string, options: SessionStoreOptions = {}) {
     this.projectRoot = canonical(projectRoot);
     this.dir = join(resolve(mcaHome), 'projects', projectSlug(this.projectRoot));
+    const legacy = join(resolve(mcaHome), 'projects', legacyProjectSlug(this.projectRoot));
+    this.legacyDir = legacy === this.dir ? undefined : legacy;
     this.secrets = (options.secrets ?? []).filter((secret) => secret.length > 0);
   }
 
   pathOf(sessionId: string): string {
-    return join(this.dir, `${sessionId}${EXTENSION}`);
+    return join(this.locations.get(sessionId) ?? this.dir, `${sessionId}${EXTENSION}`);
   }
 
   async create(model: string): Promise<SessionWriter> {
     this.ensureDir();
     const sessionId = randomUUID();
     const path = this.pathOf(sessionId);
-    // 'wx': a fresh id never overwrites an existing file.
-    writeFileSync(path, '', { flag: 'wx', mode: SESSION_FILE_MODE });
-    chmodSync(path, SESSION_FILE_MODE);
-    const writer = new JsonlSessionWriter(sessionId, path, this.secrets);
+    const lock = this.lock(sessionId);
+    try {
+      // 'wx': a fresh id never overwrites an existing file.
+      writeFileSync(path, '', { flag: 'wx', mode: SESSION_FILE_MODE });
+      chmodSync(path, SESSION_FILE_MODE);
+    } catch (error) {
+      lock.release();
+      throw new SessionError('SESSION_WRITE_FAILED', `cannot create session file ${path}: ${fileSystemCause(error)}`, {
+        cause: error,
+      });
+    }
+    const writer = new JsonlSessionWriter(sessionId, path, this.secrets, lock);
     const meta: MetaRecord = {
       type: 'meta',
       version: SESSION_FORMAT_VERSION,
@@ -89,40 +106,74 @@ export class SessionStore {
     return writer;
   }
 
-  /** Loads a session (by id or a unique id prefix) and opens it for appending. */
+  /**
+   * Loads a session (by id or a unique id prefix) and opens it for appending, as its only live user (a second
+   * process gets SESSION_LOCKED). Whatever the file holds, it loads: unreadable lines are skipped, a torn tail is
+   * cut at the last complete line (in bytes), a damaged round is closed as damaged and a round a dead process
+   * left open as crashed; the repair is written back and reported in one warning line.
+   */
   async open(sessionIdOrPrefix: string): Promise<LoadedSession> {
     const sessionId = await this.resolveId(sessionIdOrPrefix);
     const path = this.pathOf(sessionId);
-    const text = await readFile(path, 'utf8');
-    const parsed = parseSessionText(text, `${sessionId}${EXTENSION}`);
-    if (parsed.tornTail) {
-      // Drop the fragment so the next append starts on a fresh line instead of extending it.
-      await truncate(path, Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1)));
+    const label = `${sessionId}${EXTENSION}`;
+    const lock = this.lock(sessionId);
+    let writer: JsonlSessionWriter;
+    let parsed;
+    try {
+      parsed = await readSessionFile(path, label);
+      // Drop a torn fragment so the next append starts on a fresh line instead of extending it.
+      if (parsed.tornTail) await truncate(path, parsed.completeBytes);
+      writer = new JsonlSessionWriter(sessionId, path, this.secrets, lock);
+    } catch (error) {
+      lock.release();
+      throw error;
     }
-    const writer = new JsonlSessionWriter(sessionId, path, this.secrets);
-    if (!parsed.tornTail && text.length > 0 && !text.endsWith('\n')) writer.writeRaw('\n');
-    const loaded: LoadedSession = { sessionId, messages: parsed.messages, writer, warnings: parsed.warnings };
+    if (!parsed.tornTail && parsed.completeBytes < parsed.totalBytes) writer.writeRaw('\n');
+    const salvaged = salvageHistory(parsed.messages);
+    // A snapshot after a repair (or after unreadable lines) makes every later load start clean from it.
+    const unreadable = parsed.warnings.length - (parsed.tornTail ? 1 : 0);
+    if (salvaged.rewritten || unreadable > 0) writer.writeSnapshot(salvaged.messages);
+    else if (salvaged.messages.length > parsed.messages.length) {
+      for (const added of salvaged.messages.slice(parsed.messages.length)) writer.appendMessage(added);
+    }
+    const warnings: string[] = [];
+    const damage = describeDamage(parsed.warnings.length, salvaged.dropped, salvaged.damagedRounds);
+    if (damage !== undefined) warnings.push(`${label}: ${damage}; the rest of the session loaded`);
+    if (salvaged.crashedRound !== undefined) {
+      warnings.push(
+        `${label}: round ${salvaged.crashedRound} ended when mca stopped unexpectedly; it is closed as crashed`,
+      );
+    }
+    const loaded: LoadedSession = { sessionId, messages: salvaged.messages, writer, warnings };
     if (parsed.meta) loaded.meta = parsed.meta;
     return loaded;
   }
 
-  /** The id of this project's most recently written session. */
+  /**
+   * The id of this project's most recently written session that has a round in it (so a REPL opened and
+   * closed, or a /clear, does not make `-c` pick an empty session).
+   */
   async latest(): Promise<string | undefined> {
-    const files = await this.sessionFiles();
-    return files[0]?.id;
+    for (const file of await this.sessionFiles()) {
+      try {
+        if (await fileContains(this.pathOf(file.id), USER_MESSAGE_MARK)) return file.id;
+      } catch {
+        // deleted or unreadable meanwhile
+      }
+    }
+    return undefined;
   }
 
   /** This project's sessions, newest first. */
   async list(): Promise<SessionInfo[]> {
     const infos: SessionInfo[] = [];
     for (const file of await this.sessionFiles()) {
-      let text: string;
+      let parsed;
       try {
-        text = await readFile(this.pathOf(file.id), 'utf8');
+        parsed = await readSessionFile(this.pathOf(file.id), file.id);
       } catch {
         continue; // deleted between listing and reading
       }
-      const parsed = parseSessionText(text, file.id);
       infos.push({
         id: file.id,
         updatedAt: new Date(file.mtimeMs).toISOString(),
@@ -133,35 +184,44 @@ export class SessionStore {
     return infos;
   }
 
-  private ensureDir(): void {
-    const projects = join(this.dir, '..');
-    for (const dir of [projects, this.dir]) {
-      if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: DIR_MODE });
-      chmodSync(dir, DIR_MODE);
+  private lock(sessionId: string): SessionLock {
+    this.ensureDir();
+    const path = join(this.locations.get(sessionId) ?? this.dir, `${sessionId}.lock`);
+    try {
+      return SessionLock.acquire(path, sessionId);
+    } catch (error) {
+      if (error instanceof SessionError) throw error;
+      throw new SessionError(
+        'SESSION_WRITE_FAILED',
+        `cannot create the session lock file ${path}: ${fileSystemCause(error)}`,
+        {
+          cause: error,
+        },
+      );
     }
   }
 
-  /** Session files, newest (by mtime) first; ties broken by id so the order is stable. */
-  private async sessionFiles(): Promise<Array<{ id: string; mtimeMs: number }>> {
-    let names: string[];
-    try {
-      names = await readdir(this.dir);
-    } catch {
-      return [];
-    }
-    const files: Array<{ id: string; mtimeMs: number }> = [];
-    for (const name of names) {
-      if (!name.endsWith(EXTENSION)) continue;
-      const id = name.slice(0, -EXTENSION.length);
-      if (!SESSION_FILE_ID.test(id)) continue;
+  private ensureDir(): void {
+    const projects = join(this.dir, '..');
+    for (const dir of [projects, this.dir]) {
       try {
-        const info = await stat(join(this.dir, name));
-        if (info.isFile()) files.push({ id, mtimeMs: info.mtimeMs });
-      } catch {
-        // deleted meanwhile
+        if (!existsSync(dir)) makeDirectory(dir);
+        chmodSync(dir, DIR_MODE);
+      } catch (error) {
+        throw new SessionError(
+          'SESSION_WRITE_FAILED',
+          `cannot create the session directory ${dir} (under MCA_HOME): ${fileSystemCause(error)}`,
+          { cause: error },
+        );
       }
     }
-    return files.sort((a, b) => b.mtimeMs - a.mtimeMs || a.id.localeCompare(b.id));
+  }
+
+  /** Session files, newest first, remembering where each was found. */
+  private async sessionFiles(): Promise<SessionFile[]> {
+    const files = await listSessionFiles(this.dir, this.legacyDir, this.projectRoot);
+    for (const file of files) this.locations.set(file.id, file.dir);
+    return files;
   }
 
   private async resolveId(given: string): Promise<string> {
@@ -185,8 +245,32 @@ export class SessionStore {
   }
 }
 
+/**
+ * mkdir -p that reports the real cause: Node's recursive mkdir says ENOENT on a read-only file system, so the
+ * failure is retried as a plain mkdir, whose errno (EROFS, EACCES, ENOSPC) is the one worth showing.
+ */
+function makeDirectory(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    mkdirSync(dir, { mode: DIR_MODE });
+    throw error;
+  }
+}
+
+function describeDamage(badLines: number, dropped: number, damagedRounds: readonly number[]): string | undefined {
+  const parts: string[] = [];
+  if (badLines > 0) parts.push(`skipped ${badLines} unreadable line${badLines === 1 ? '' : 's'}`);
+  if (dropped > 0) parts.push(`dropped ${dropped} record${dropped === 1 ? '' : 's'} out of place`);
+  if (damagedRounds.length > 0) {
+    parts.push(`closed round${damagedRounds.length === 1 ? '' : 's'} ${damagedRounds.join(', ')} as damaged`);
+  }
+  return parts.length > 0 ? parts.join(', ') : undefined;
+}
+
 export { projectSlug } from './project-slug.js';
 export { hasOpenRound } from './session-records.js';
-export { redactSecrets } from './redact.js';
+export { redactSecrets } from '../text/redact-secrets.js';
 export { SessionError, isSessionError, type SessionErrorCode } from './session-error.js';
 export type { SessionWriter } from './session-writer.js';

@@ -4,8 +4,9 @@
  */
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import type { Message } from '../context/message.js';
-import { redactSecrets } from './redact.js';
-import { SessionError } from './session-error.js';
+import { redactSecrets } from '../text/redact-secrets.js';
+import { fileSystemCause, SessionError } from './session-error.js';
+import type { SessionLock } from './session-lock.js';
 import type { SessionRecord } from './session-records.js';
 
 export interface SessionWriter {
@@ -23,16 +24,18 @@ export const SESSION_FILE_MODE = 0o600;
 export class JsonlSessionWriter implements SessionWriter {
   private fd: number | undefined;
 
-  /** Opens `path` for appending (creating it 0600 if needed). */
+  /** Opens `path` for appending (creating it 0600 if needed); owns `lock` and releases it on close. */
   constructor(
     readonly sessionId: string,
     readonly path: string,
     private readonly secrets: readonly string[],
+    private readonly lock?: SessionLock,
   ) {
     try {
       this.fd = openSync(path, 'a', SESSION_FILE_MODE);
     } catch (error) {
-      throw new SessionError('SESSION_WRITE_FAILED', `Cannot open session file ${path}: ${(error as Error).message}`, {
+      lock?.release();
+      throw new SessionError('SESSION_WRITE_FAILED', `cannot open session file ${path}: ${fileSystemCause(error)}`, {
         cause: error,
       });
     }
@@ -51,7 +54,7 @@ export class JsonlSessionWriter implements SessionWriter {
       if (error instanceof SessionError) throw error;
       throw new SessionError(
         'SESSION_WRITE_FAILED',
-        `Cannot write session file ${this.path}: ${(error as Error).message}`,
+        `cannot write session file ${this.path}: ${fileSystemCause(error)}`,
         {
           cause: error,
         },
@@ -74,7 +77,7 @@ export class JsonlSessionWriter implements SessionWriter {
     } catch (error) {
       throw new SessionError(
         'SESSION_WRITE_FAILED',
-        `Cannot sync session file ${this.path}: ${(error as Error).message}`,
+        `cannot sync session file ${this.path}: ${fileSystemCause(error)}`,
         {
           cause: error,
         },
@@ -91,6 +94,7 @@ export class JsonlSessionWriter implements SessionWriter {
       fsyncSync(fd);
     } finally {
       closeSync(fd);
+      this.lock?.release();
     }
   }
 

@@ -1,57 +1,112 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { removeStaleTemps, tempNameFor } from './temp-files.js';
+import { PathSwapError, pinDirectory } from './pinned-directory.js';
 
-/**
- * Writes `content` so readers see either the old file or the new one, never half: a temp file in the same
- * directory (same filesystem, so rename is atomic) renamed over the target. Parent directories are created;
- * an overwritten file keeps its permission bits.
- */
-export async function writeFileAtomic(absolutePath: string, content: string): Promise<void> {
-  const dir = dirname(absolutePath);
-  await mkdir(dir, { recursive: true });
-  await removeStaleTemps(dir, basename(absolutePath));
-  let mode: number | undefined;
-  try {
-    mode = (await stat(absolutePath)).mode & 0o7777;
-  } catch {
-    mode = undefined;
-  }
-  const temp = join(dir, `.${basename(absolutePath)}.mca-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    await writeFile(temp, content, { encoding: 'utf8', flag: 'wx', mode: mode ?? 0o666 });
-    if (mode !== undefined) await chmod(temp, mode);
-    await rename(temp, absolutePath);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
+const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
+/** Why an atomic write failed, as a code a tool can return and a line a person can act on. */
+export class AtomicWriteError extends Error {
+  constructor(
+    readonly code: 'ACCESS_DENIED' | 'EXECUTION_ERROR',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AtomicWriteError';
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+function describeErrno(error: unknown, path: string): AtomicWriteError {
+  if (error instanceof PathSwapError) return new AtomicWriteError('ACCESS_DENIED', error.message);
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason = (error as Error).message;
+  if (code === 'EACCES' || code === 'EPERM') {
+    return new AtomicWriteError('ACCESS_DENIED', `cannot write ${path}: permission denied (${code})`);
   }
+  if (code === 'EROFS') return new AtomicWriteError('ACCESS_DENIED', `cannot write ${path}: read-only file system`);
+  if (code === 'ENOSPC' || code === 'EDQUOT') {
+    return new AtomicWriteError('EXECUTION_ERROR', `cannot write ${path}: no space left on the device (${code})`);
+  }
+  return new AtomicWriteError('EXECUTION_ERROR', `cannot write ${path}: ${reason}`);
+}
+
+function writeAll(fd: number, content: string): void {
+  const bytes = Buffer.from(content, 'utf8');
+  let offset = 0;
+  while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
 }
 
 /**
- * A process killed between writing its temp file and renaming it (kill -9, power loss) leaves the temp file
- * behind. The next write of the same file removes those whose writer is gone; a live writer's are left alone.
+ * Writes `content` to `absolutePath` (real, inside `root`) so readers see the old file or the new one, never
+ * half. The directory is pinned (pinned-directory.ts) and the temp file is created in it with O_EXCL|O_NOFOLLOW,
+ * then renamed over the target within that same directory; afterwards the directory must still be inside
+ * `root`, or the new file is removed and the write refused. An overwritten file keeps its permission bits.
+ * Throws AtomicWriteError.
  */
-async function removeStaleTemps(dir: string, name: string): Promise<void> {
-  const prefix = `.${name}.mca-`;
-  let entries: string[];
+export async function writeFileAtomic(root: string, absolutePath: string, content: string): Promise<void> {
+  const name = basename(absolutePath);
+  let dir;
   try {
-    entries = await readdir(dir);
-  } catch {
-    return;
+    dir = pinDirectory(root, dirname(absolutePath), true);
+  } catch (error) {
+    throw describeErrno(error, absolutePath);
   }
-  for (const entry of entries) {
-    if (!entry.startsWith(prefix) || !entry.endsWith('.tmp')) continue;
-    const pid = Number(/^(\d+)-[0-9a-f]+\.tmp$/.exec(entry.slice(prefix.length))?.[1]);
-    if (Number.isInteger(pid) && pid > 0 && !alive(pid)) await unlink(join(dir, entry)).catch(() => undefined);
+  try {
+    await removeStaleTemps(dir.entry(''), name);
+    let mode: number | undefined;
+    try {
+      const info = lstatSync(dir.entry(name));
+      if (!info.isFile()) throw new PathSwapError(`${absolutePath} is no longer a regular file`);
+      mode = info.mode & 0o7777;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    const temp = dir.entry(tempNameFor(name, randomBytes(6).toString('hex')));
+    const fd = openSync(temp, CREATE_FLAGS, mode ?? 0o666);
+    try {
+      writeAll(fd, content);
+      if (mode !== undefined) chmodSync(temp, mode);
+      fsyncSync(fd);
+    } catch (error) {
+      closeSync(fd);
+      unlinkQuietly(temp);
+      throw error;
+    }
+    closeSync(fd);
+    try {
+      renameSync(temp, dir.entry(name));
+    } catch (error) {
+      unlinkQuietly(temp);
+      throw error;
+    }
+    if (!dir.stillInside()) {
+      unlinkQuietly(dir.entry(name));
+      throw new PathSwapError(
+        `${absolutePath}: its directory was moved outside the project during the write; the file was removed`,
+      );
+    }
+  } catch (error) {
+    throw describeErrno(error, absolutePath);
+  } finally {
+    dir.close();
+  }
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
   }
 }

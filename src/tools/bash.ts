@@ -4,7 +4,7 @@ import { approvalTitle, requestApproval } from './approval.js';
 import { CappedOutput } from './capped-output.js';
 import { defineTool } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
-import { terminateGroup } from './process-group.js';
+import { terminateGroup, trackGroup, untrackGroup } from './process-group.js';
 import { toolResult } from './results.js';
 import type { BashData } from './tool-data.js';
 import { findExecutable } from './which.js';
@@ -82,6 +82,8 @@ export const bashTool = defineTool({
       extendEnv: false,
     });
     const settled = Promise.resolve(child).catch(() => undefined);
+    const pgid = child.pid;
+    if (pgid !== undefined) trackGroup(pgid);
     child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
     const streamsClosed = Promise.all(
@@ -116,6 +118,7 @@ export const bashTool = defineTool({
     let grace: NodeJS.Timeout | undefined;
     await Promise.race([streamsClosed, new Promise((resolve) => (grace = setTimeout(resolve, STREAM_GRACE_MS)))]);
     clearTimeout(grace);
+    if (pgid !== undefined) untrackGroup(pgid);
     child.stdout?.destroy();
     child.stderr?.destroy();
     stdout.end();

@@ -65,14 +65,53 @@ function replaceOnce(content: string, oldString: string, newString: string): str
   return content.slice(0, at) + newString + content.slice(at + oldString.length);
 }
 
-/** Unified diff (3 lines of context) without the "Index:" banner; "\r" is not shown. */
-export function unifiedDiff(relativePath: string, before: string, after: string): string {
-  const patch = structuredPatch(relativePath, relativePath, before, after, '', '', { context: 3 });
-  const lines = [`--- ${before === '' ? '/dev/null' : `a/${relativePath}`}`, `+++ b/${relativePath}`];
-  for (const hunk of patch.hunks) {
-    lines.push(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`);
-    for (const line of hunk.lines) lines.push(line.replace(/\r$/, ''));
+/**
+ * A diff is for a person to read before approving: past these bounds (a rewritten 1 MB file) it says what
+ * changed in one line instead, so no diff ever blocks the event loop (Ctrl-C keeps working) or floods the prompt.
+ */
+export const DIFF_MAX_INPUT_CHARS = 1_000_000;
+export const DIFF_TIMEOUT_MS = 300;
+export const DIFF_MAX_LINES = 2_000;
+
+function sizeOf(text: string): string {
+  return `${lineCount(text).toLocaleString('en-US')} lines, ${Buffer.byteLength(text, 'utf8').toLocaleString('en-US')} bytes`;
+}
+
+/** The one-line stand-in for a diff too big or too slow to compute. */
+export function diffSummary(relativePath: string, before: string | undefined, after: string, why: string): string {
+  const from = before === undefined ? 'the current file' : before === '' ? 'nothing' : sizeOf(before);
+  return [
+    `--- ${before === '' ? '/dev/null' : `a/${relativePath}`}`,
+    `+++ b/${relativePath}`,
+    `[diff not shown: ${why}; ${from} → ${sizeOf(after)}]`,
+  ].join('\n');
+}
+
+/**
+ * Unified diff (3 lines of context) without the "Index:" banner; "\r" is not shown. Bounded in input size, time
+ * and output lines; `before` undefined means the old text was too big to load.
+ */
+export function unifiedDiff(relativePath: string, before: string | undefined, after: string): string {
+  if (before === undefined || before.length + after.length > DIFF_MAX_INPUT_CHARS) {
+    return diffSummary(relativePath, before, after, 'the change is too large to diff');
   }
+  const patch = structuredPatch(relativePath, relativePath, before, after, '', '', {
+    context: 3,
+    timeout: DIFF_TIMEOUT_MS,
+  });
+  if (patch === undefined) return diffSummary(relativePath, before, after, 'the change is too complex to diff quickly');
+  const lines = [`--- ${before === '' ? '/dev/null' : `a/${relativePath}`}`, `+++ b/${relativePath}`];
+  let shown = 0;
+  let hidden = 0;
+  for (const hunk of patch.hunks) {
+    const body = [`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`, ...hunk.lines];
+    for (const line of body) {
+      if (shown < DIFF_MAX_LINES) lines.push(line.replace(/\r$/, ''));
+      else hidden += 1;
+      shown += 1;
+    }
+  }
+  if (hidden > 0) lines.push(`[… ${hidden.toLocaleString('en-US')} more diff lines not shown]`);
   return lines.join('\n');
 }
 

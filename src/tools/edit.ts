@@ -4,6 +4,7 @@ import { defineTool } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import { applyEdit, unifiedDiff } from './edit-core.js';
 import { commitChange, loadTarget } from './file-change.js';
+import { isControlFile } from './workspace.js';
 import { toolResult } from './results.js';
 import type { EditData } from './tool-data.js';
 
@@ -33,6 +34,7 @@ export const editTool = defineTool({
       title: approvalTitle('Edit', target.relative),
       detail: diff,
       input,
+      controlFile: isControlFile(target.relative),
     });
     if (denied) return denied;
     const conflict = await commitChange(ctx, target, outcome.content);

@@ -1,12 +1,14 @@
 import { isUtf8 } from 'node:buffer';
-import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from './atomic-write.js';
+import { constants, type Stats } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { AtomicWriteError, writeFileAtomic } from './atomic-write.js';
+import { DIFF_MAX_INPUT_CHARS } from './edit-core.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import { checkWriteAllowed, stampOf, type FileStamp } from './file-state.js';
 import { looksBinary } from './line-scanner.js';
+import { openFileInside, PathSwapError } from './pinned-directory.js';
 import type { ToolContext } from './tool-context.js';
 import { resolveInProject } from './workspace.js';
-import { stat } from 'node:fs/promises';
 
 /** Files Edit/MultiEdit load whole into memory; larger ones must be changed another way. */
 export const MAX_EDIT_BYTES = 10 * 1024 * 1024;
@@ -16,8 +18,10 @@ export interface FileTarget {
   relative: string;
   /** Undefined when the file does not exist yet. */
   stamp: FileStamp | undefined;
-  /** Current text ('' for a new file). */
+  /** Current text ('' for a new file, and for a Write target too big to diff: see `contentLoaded`). */
   content: string;
+  /** False when an existing file's text was not loaded (Write over a file past the diff bound). */
+  contentLoaded: boolean;
 }
 
 export type TargetResult = { ok: true; target: FileTarget } | { ok: false; envelope: ToolEnvelope };
@@ -50,13 +54,26 @@ export async function loadTarget(ctx: ToolContext, path: string, mustExist: bool
         errorEnvelope('NOT_FOUND', `File not found: ${relative}. Use Write to create a new file.`, { context }),
       );
     }
-    return { ok: true, target: { absolute, relative, stamp: undefined, content: '' } };
+    return { ok: true, target: { absolute, relative, stamp: undefined, content: '', contentLoaded: true } };
   }
   const stamp = { mtimeMs: info.mtimeMs, size: info.size };
   const guard = checkWriteAllowed(ctx.fileState, absolute, relative, stamp);
   if (guard) return fail(errorEnvelope(guard.code, guard.message, { context }));
-  if (!mustExist) return { ok: true, target: { absolute, relative, stamp, content: '' } };
-  if (info.size > MAX_EDIT_BYTES) {
+  const readOnly = await readOnlyReason(absolute, info);
+  if (readOnly !== undefined) {
+    return fail(
+      errorEnvelope(
+        'ACCESS_DENIED',
+        `${relative} is read-only (${readOnly}); mca does not replace files you cannot write. Ask the user to change its mode if the change is wanted.`,
+        { context },
+      ),
+    );
+  }
+  if (!mustExist) {
+    if (info.size > DIFF_MAX_INPUT_CHARS) {
+      return { ok: true, target: { absolute, relative, stamp, content: '', contentLoaded: false } };
+    }
+  } else if (info.size > MAX_EDIT_BYTES) {
     return fail(
       errorEnvelope(
         'INVALID_PARAM',
@@ -65,7 +82,22 @@ export async function loadTarget(ctx: ToolContext, path: string, mustExist: bool
       ),
     );
   }
-  const bytes = await readFile(absolute);
+  let bytes: Buffer;
+  try {
+    const handle = await openFileInside(ctx.projectRoot, absolute);
+    try {
+      bytes = await handle.readFile();
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if (error instanceof PathSwapError) return fail(errorEnvelope('ACCESS_DENIED', error.message, { context }));
+    throw error;
+  }
+  if (!mustExist) {
+    const text = isUtf8(bytes) ? bytes.toString('utf8') : '';
+    return { ok: true, target: { absolute, relative, stamp, content: text, contentLoaded: isUtf8(bytes) } };
+  }
   if (looksBinary(bytes.subarray(0, 8192)))
     return fail(
       errorEnvelope('BINARY_FILE', `${relative} is a binary file; it cannot be edited as text.`, { context }),
@@ -80,7 +112,23 @@ export async function loadTarget(ctx: ToolContext, path: string, mustExist: bool
       ),
     );
   }
-  return { ok: true, target: { absolute, relative, stamp, content: bytes.toString('utf8') } };
+  return { ok: true, target: { absolute, relative, stamp, content: bytes.toString('utf8'), contentLoaded: true } };
+}
+
+/**
+ * Why the current user may not write this file, or undefined. Replacing goes through a rename, which the
+ * file's own mode would not stop, so it is checked here: no write bit at all (0444, even for root) or no
+ * write access for this user.
+ */
+async function readOnlyReason(absolute: string, info: Stats): Promise<string | undefined> {
+  const mode = `mode ${(info.mode & 0o777).toString(8).padStart(4, '0')}`;
+  if ((info.mode & 0o222) === 0) return mode;
+  try {
+    await access(absolute, constants.W_OK);
+    return undefined;
+  } catch {
+    return `${mode}, not writable by this user`;
+  }
 }
 
 /** After approval: refuses if the file changed while the user was deciding, else writes atomically and records. */
@@ -103,7 +151,14 @@ export async function commitChange(
       },
     );
   }
-  await writeFileAtomic(target.absolute, content);
+  try {
+    await writeFileAtomic(ctx.projectRoot, target.absolute, content);
+  } catch (error) {
+    if (error instanceof AtomicWriteError) {
+      return errorEnvelope(error.code, error.message, { context: { path: target.relative } });
+    }
+    throw error;
+  }
   const written = await stampOf(target.absolute);
   if (written) ctx.fileState.record(target.absolute, written);
   return undefined;

@@ -1,4 +1,13 @@
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
+
+/** A path (opened and closed here) or a descriptor the caller already opened and verified (left open). */
+export type FileSource = string | FileHandle;
+
+async function handleOf(source: FileSource): Promise<{ handle: FileHandle; owned: boolean }> {
+  return typeof source === 'string'
+    ? { handle: await open(source, 'r'), owned: true }
+    : { handle: source, owned: false };
+}
 
 export interface ScanOptions {
   /** First line (1-based) handed to `onLine`. */
@@ -27,9 +36,10 @@ const NEWLINE = 0x0a;
  * overlong line, so multi-gigabyte files are read in bounded memory. "\r\n" endings lose the "\r"; a UTF-8 BOM
  * on the first line is dropped; invalid UTF-8 becomes U+FFFD.
  */
-export async function scanLines(absolutePath: string, options: ScanOptions): Promise<ScanResult> {
+export async function scanLines(source: FileSource, options: ScanOptions): Promise<ScanResult> {
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-  const handle = await open(absolutePath, 'r');
+  const { handle, owned } = await handleOf(source);
+  let position = 0;
   const buffer = Buffer.allocUnsafe(CHUNK);
   let lineNumber = 1;
   let parts: Buffer[] = [];
@@ -50,8 +60,9 @@ export async function scanLines(absolutePath: string, options: ScanOptions): Pro
   try {
     for (;;) {
       if (options.signal?.aborted) return { totalLines: lineNumber - 1, stopped: true, aborted: true };
-      const { bytesRead } = await handle.read(buffer, 0, CHUNK, null);
+      const { bytesRead } = await handle.read(buffer, 0, CHUNK, position);
       if (bytesRead === 0) break;
+      position += bytesRead;
       let start = 0;
       while (start < bytesRead) {
         const wanted = lineNumber >= options.from && lineNumber <= options.to;
@@ -81,19 +92,19 @@ export async function scanLines(absolutePath: string, options: ScanOptions): Pro
     }
     return { totalLines: lineNumber - 1, stopped: false, aborted: false };
   } finally {
-    await handle.close();
+    if (owned) await handle.close();
   }
 }
 
 /** First `bytes` of a file (fewer if it is shorter). */
-export async function readHead(absolutePath: string, bytes: number): Promise<Buffer> {
-  const handle = await open(absolutePath, 'r');
+export async function readHead(source: FileSource, bytes: number): Promise<Buffer> {
+  const { handle, owned } = await handleOf(source);
   try {
     const buffer = Buffer.alloc(bytes);
     const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
     return buffer.subarray(0, bytesRead);
   } finally {
-    await handle.close();
+    if (owned) await handle.close();
   }
 }
 

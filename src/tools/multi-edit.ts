@@ -4,6 +4,7 @@ import { defineTool } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import { applyEdit, unifiedDiff } from './edit-core.js';
 import { commitChange, loadTarget } from './file-change.js';
+import { isControlFile } from './workspace.js';
 import { toolResult } from './results.js';
 import type { MultiEditData } from './tool-data.js';
 
@@ -54,6 +55,7 @@ export const multiEditTool = defineTool({
       title: approvalTitle('MultiEdit', `${target.relative}, ${input.edits.length} edits`),
       detail: diff,
       input,
+      controlFile: isControlFile(target.relative),
     });
     if (denied) return denied;
     const conflict = await commitChange(ctx, target, content);

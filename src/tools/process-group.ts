@@ -2,6 +2,28 @@ import { readdir, readFile } from 'node:fs/promises';
 
 const POLL_MS = 25;
 
+/** Process groups of commands still running (Bash), so a terminating mca can end them too. */
+const liveGroups = new Set<number>();
+
+export function trackGroup(pgid: number): void {
+  liveGroups.add(pgid);
+}
+
+export function untrackGroup(pgid: number): void {
+  liveGroups.delete(pgid);
+}
+
+/** Ends every tracked group (SIGTERM, then SIGKILL after the grace period). */
+export async function terminateTrackedGroups(graceMs = 2000): Promise<void> {
+  await Promise.all([...liveGroups].map((pgid) => terminateGroup(pgid, graceMs)));
+}
+
+/** Last resort on the way out (process 'exit' is synchronous): SIGKILL whatever is still tracked. */
+export function killTrackedGroupsNow(): void {
+  for (const pgid of liveGroups) signalGroup(pgid, 'SIGKILL');
+  liveGroups.clear();
+}
+
 function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pgid, signal);

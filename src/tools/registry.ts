@@ -1,3 +1,4 @@
+import { redactValue } from '../text/redact-secrets.js';
 import type { ToolDefinition } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import { describeInputError } from './input-errors.js';
@@ -31,8 +32,21 @@ export class ToolRegistryError extends Error {
 }
 
 /** The tools the agent may call. `run` is the one entry point and never throws. */
+export interface ToolRegistryOptions {
+  /**
+   * Exact values (the API keys mca holds) replaced with [REDACTED] in every result before anyone sees it: a
+   * command can read them from /proc/$PPID/environ even though its own environment lacks them.
+   */
+  secrets?: readonly string[];
+}
+
 export class ToolRegistry {
   private readonly tools = new Map<string, ToolDefinition>();
+  private readonly secrets: readonly string[];
+
+  constructor(options: ToolRegistryOptions = {}) {
+    this.secrets = options.secrets ?? [];
+  }
 
   register(tool: ToolDefinition): this {
     if (this.tools.has(tool.name)) throw new ToolRegistryError(`tool ${tool.name} is already registered`);
@@ -63,7 +77,7 @@ export class ToolRegistry {
 
   async run(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolEnvelope> {
     const started = performance.now();
-    const envelope = await this.runGuarded(name, rawInput, ctx);
+    const envelope = redactValue(await this.runGuarded(name, rawInput, ctx), this.secrets);
     return { ...envelope, stats: { ...envelope.stats, durationMs: Math.round(performance.now() - started) } };
   }
 
@@ -101,8 +115,8 @@ export class ToolRegistry {
   }
 }
 
-export function createDefaultRegistry(): ToolRegistry {
-  return new ToolRegistry()
+export function createDefaultRegistry(options: ToolRegistryOptions = {}): ToolRegistry {
+  return new ToolRegistry(options)
     .register(lsTool)
     .register(globTool)
     .register(createGrepTool())

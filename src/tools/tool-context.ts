@@ -9,6 +9,12 @@ export interface ApprovalRequest {
   /** Optional body to show: the command, or a unified diff of the proposed change. */
   detail?: string;
   input: unknown;
+  /**
+   * The change targets one of mca's own control files (`.mca/**`, settings, hooks): such a write could widen
+   * what mca may do, so it is always asked (even in acceptEdits or after "yes, for this session") and denied
+   * when nobody can answer, unless the mode is bypassPermissions.
+   */
+  controlFile?: boolean;
 }
 
 export type ApprovalDecision =

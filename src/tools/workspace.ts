@@ -1,5 +1,6 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { isInside } from '../fs/contained-path.js';
 import type { ToolError } from './envelope.js';
 
 export type ResolvedPath = { ok: true; absolute: string; relative: string } | { ok: false; error: ToolError };
@@ -10,12 +11,6 @@ const MAX_LINK_HOPS = 40;
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
 class LinkLoopError extends Error {}
-
-function isInside(root: string, candidate: string): boolean {
-  if (candidate === root) return true;
-  const prefix = root.endsWith(sep) ? root : root + sep;
-  return candidate.startsWith(prefix);
-}
 
 /**
  * Real path of `target` even when it does not exist yet: the realpath of the deepest existing ancestor plus the
@@ -89,4 +84,16 @@ export function resolveInProject(projectRoot: string, userPath: string): Resolve
   }
   const rel = relative(root, absolute).split(sep).join('/');
   return { ok: true, absolute, relative: rel === '' ? '.' : rel };
+}
+
+/** Directories whose files steer mca itself (config, settings, hooks, permission rules). */
+const CONTROL_DIRS = ['.mca', '.claude'];
+
+/**
+ * True for a project-relative (already symlink-resolved) path that is one of mca's control files. Matched
+ * case-insensitively so a case-insensitive file system cannot be used to slip past.
+ */
+export function isControlFile(relativePath: string): boolean {
+  const first = relativePath.split('/')[0]?.toLowerCase() ?? '';
+  return CONTROL_DIRS.includes(first);
 }

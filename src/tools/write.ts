@@ -4,7 +4,7 @@ import { defineTool } from './define-tool.js';
 import type { ToolEnvelope } from './envelope.js';
 import { lineCount, unifiedDiff } from './edit-core.js';
 import { commitChange, loadTarget } from './file-change.js';
-import { readFile } from 'node:fs/promises';
+import { isControlFile } from './workspace.js';
 import { toolResult } from './results.js';
 import type { WriteData } from './tool-data.js';
 
@@ -23,12 +23,13 @@ export const writeTool = defineTool({
     if (!loaded.ok) return loaded.envelope;
     const target = loaded.target;
     const exists = target.stamp !== undefined;
-    const before = exists ? await readFile(target.absolute, 'utf8') : '';
+    const before = target.contentLoaded ? target.content : undefined;
     const denied = await requestApproval(ctx, {
       tool: 'Write',
       title: approvalTitle(exists ? 'Write' : 'Write (new file)', target.relative),
       detail: unifiedDiff(target.relative, before, input.content),
       input,
+      controlFile: isControlFile(target.relative),
     });
     if (denied) return denied;
     const conflict = await commitChange(ctx, target, input.content);

@@ -1,6 +1,7 @@
 /** Persisted prompt history for ↑/↓: one JSON string per line, newest last, capped. */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { redactSecrets } from '../text/redact-secrets.js';
 import { HISTORY_CAP } from './input-state.js';
 
 /** Reads the history file; a missing file or bad lines are skipped, never fatal. */
@@ -24,14 +25,23 @@ export async function loadInputHistory(path: string, cap = HISTORY_CAP): Promise
   return entries.slice(-cap);
 }
 
-/** Writes the whole (capped) history atomically, creating the directory if needed. */
-export async function saveInputHistory(path: string, history: readonly string[], cap = HISTORY_CAP): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+/**
+ * Writes the whole (capped) history atomically, creating the directory if needed. Like every file under
+ * MCA_HOME it is 0600 and never holds a key: each secret value (a pasted API key) is replaced with [REDACTED].
+ */
+export async function saveInputHistory(
+  path: string,
+  history: readonly string[],
+  secrets: readonly string[] = [],
+  cap = HISTORY_CAP,
+): Promise<void> {
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const body = history
     .slice(-cap)
-    .map((entry) => JSON.stringify(entry))
+    .map((entry) => redactSecrets(JSON.stringify(entry), secrets))
     .join('\n');
   const temp = `${path}.${process.pid}.tmp`;
-  await writeFile(temp, body ? `${body}\n` : '', 'utf8');
+  await writeFile(temp, body ? `${body}\n` : '', { encoding: 'utf8', mode: 0o600 });
+  await chmod(temp, 0o600);
   await rename(temp, path);
 }

@@ -12,6 +12,8 @@ export interface ReplOptions {
   sessions: SessionManager;
   /** File for persisted input history (↑/↓), one JSON string per line; directories are created as needed. */
   inputHistoryPath: string;
+  /** Values (the API keys) never written to the input-history file. */
+  inputHistorySecrets?: readonly string[];
   /**
    * Completions for `@`: project-relative paths matching a prefix (directories end with "/"), directories
    * first, .gitignore honoured. Provided by the CLI so the UI has no file-system policy of its own.
@@ -35,7 +37,9 @@ export async function runRepl(options: ReplOptions): Promise<void> {
   // Writes are chained so an older history never overwrites a newer one.
   let saving: Promise<void> = Promise.resolve();
   const onHistory = (entries: string[]): void => {
-    saving = saving.then(() => saveInputHistory(options.inputHistoryPath, entries)).catch(() => undefined);
+    saving = saving
+      .then(() => saveInputHistory(options.inputHistoryPath, entries, options.inputHistorySecrets))
+      .catch(() => undefined);
   };
   // Raw mode before the first frame: keys typed the moment the prompt appears must not reach a cooked terminal,
   // which would echo them over the frame and turn Enter into a newline. Ink turns it off again on unmount.

@@ -145,7 +145,9 @@ describe('CodeAgent: interrupts and crashes', () => {
     });
     writer.writer.close();
     const agent = await h.reopen({ kind: 'resume', sessionId: h.agent.sessionId });
-    expect(agent.history().at(-1)?.metadata.roundEnd).toBe('interrupted');
+    // A dead process's open round is closed as crashed (roundEnd 'error'), never as interrupted by the user.
+    expect(agent.history().at(-1)?.metadata.roundEnd).toBe('error');
+    expect(agent.history().at(-1)?.content).toMatch(/mca stopped/);
     await h.turn('continue');
     expect(userText(h.provider.requests[0])).toContain('[user] half done');
   });

@@ -82,4 +82,26 @@ describe('createApprover', () => {
       reason: 'the permission prompt failed: tty closed',
     });
   });
+
+  it('always asks before a control-file write, even in acceptEdits or after "yes, for this session"', async () => {
+    const control: ApprovalRequest = { tool: 'Write', title: 'Write(.mca/config.json)', input: {}, controlFile: true };
+    const { ask, asked } = scriptedAsk({ approved: true, remember: true }, { approved: false }, { approved: true });
+    const approve = createApprover({ mode: 'acceptEdits', ask });
+    expect(await approve(control)).toEqual({ approved: true, remember: true });
+    expect((await approve(control)).approved).toBe(false);
+    expect((await approve(request('Write'))).approved).toBe(true);
+    approve.allowForSession('Write');
+    expect((await approve(control)).approved).toBe(true);
+    expect(asked).toEqual(['Write', 'Write', 'Write']);
+  });
+
+  it('denies a control-file write when nobody can answer unless bypassPermissions', async () => {
+    const control: ApprovalRequest = { tool: 'Edit', title: 'Edit(.mca/config.json)', input: {}, controlFile: true };
+    for (const mode of ['default', 'acceptEdits'] as const) {
+      const decision = await createApprover({ mode })(control);
+      expect(decision.approved).toBe(false);
+      if (!decision.approved) expect(decision.reason).toMatch(/control files.*bypassPermissions/);
+    }
+    expect(await createApprover({ mode: 'bypassPermissions' })(control)).toEqual({ approved: true });
+  });
 });

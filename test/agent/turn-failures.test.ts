@@ -84,7 +84,9 @@ describe.runIf(existsSync('/dev/full'))('a turn that throws still ends cleanly',
     expect(end).toMatchObject({ reason: 'error', error: { code: 'SESSION_WRITE_FAILED' } });
     expect(end?.answer.split('\n')).toHaveLength(1);
     // Names the file that failed (the injected /dev/full) and the kernel's cause.
-    expect(end?.answer).toMatch(/^The turn failed: Cannot write session file \/dev\/full: ENOSPC: no space left/);
+    expect(end?.answer).toMatch(
+      /^The turn failed: cannot write session file \/dev\/full: no space left on the device \(ENOSPC\)$/,
+    );
     expect(t.controller.history().at(-1)?.metadata.roundEnd).toBe('error');
 
     t.writer.failing = false;

@@ -75,7 +75,8 @@ describe('loadConfig', () => {
     writeFileSync(join(project, '.mca', 'config.json'), '{not json');
     expect(bad({})).toThrow(ConfigError);
     expect(bad({})).toThrow(/not valid JSON/);
-    writeFileSync(join(project, '.mca', 'config.json'), JSON.stringify({ unknownKey: 1 }));
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ unknownKey: 1 }));
+    writeFileSync(join(project, '.mca', 'config.json'), '{}');
     expect(bad({})).toThrow(/unknownKey|Unrecognized/);
   });
 

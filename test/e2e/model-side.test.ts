@@ -132,7 +132,9 @@ describe('a turn that fails still reports', () => {
     expect(code).toBe(1);
     const result = JSON.parse(stdout) as { result: string; is_error: boolean; stop_reason: string };
     expect(result).toMatchObject({ is_error: true, stop_reason: 'error' });
-    expect(result.result).toMatch(/^The turn failed: Cannot write session file .*\.jsonl: EFBIG/);
+    expect(result.result).toMatch(
+      /^The turn failed: cannot write session file .*\.jsonl: the file is larger than the file-size limit allows \(EFBIG\)$/,
+    );
     expect(result.result).not.toContain('\n');
     expect(stderr).not.toMatch(/internal error| {4}at /);
   });

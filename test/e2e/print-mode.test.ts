@@ -235,7 +235,7 @@ describe('mca -p against the fake API', () => {
 });
 
 describe('mca -c with a damaged session file', () => {
-  it('refuses with one line and exit 2 instead of a stack trace', async () => {
+  it('drops the record that does not fit, says so in one line and continues the session', async () => {
     const { root, home } = project();
     await serve([finish('first')]);
     expect((await runMca(['-p', 'one'], { cwd: root, env: env(home) })).code).toBe(0);
@@ -243,9 +243,13 @@ describe('mca -c with a damaged session file', () => {
     // A tool message with no assistant step before it cannot come from mca: the history is invalid.
     const bogus = { role: 'tool', content: '{}', metadata: { round: 1, ts: new Date().toISOString() } };
     writeFileSync(file!, `${readFileSync(file!, 'utf8')}${JSON.stringify({ type: 'message', message: bogus })}\n`);
+    await serve([finish('second')]);
     const run = await runMca(['-c', '-p', 'two'], { cwd: root, env: env(home) });
-    expect(run.code).toBe(2);
-    expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toMatch(/history is damaged/);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe('second\n');
+    expect(run.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/dropped 1 record out of place; the rest of the session loaded$/),
+    ]);
+    expect(sessionFiles(home)).toHaveLength(1);
   });
 });

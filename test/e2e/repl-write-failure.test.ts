@@ -92,9 +92,12 @@ describe.runIf(runHere)('mca REPL when the session file cannot be written', () =
 
     term.type('list the files');
     term.keys('Enter');
-    const failed = await term.waitFor(/The turn failed: Cannot write session file .*ENOSPC/s, {
-      what: 'the error line',
-    });
+    const failed = await term.waitFor(
+      /The turn failed: cannot write session file .*no space left on the device \(ENOSPC\)/s,
+      {
+        what: 'the error line',
+      },
+    );
     expect(failed).not.toMatch(/\n\s+at |internal error/);
     await term.waitFor('Ask anything', { what: 'the input box after the failed turn' });
 

@@ -3,7 +3,7 @@
  * binary against the loopback fake API, and the "nothing lost" checks on the session files it leaves behind.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -172,6 +172,20 @@ export async function listFiles(dir: string): Promise<string[]> {
   };
   if (existsSync(dir)) await walk(dir, '');
   return out.sort();
+}
+
+/** Alive and not a zombie waiting to be reaped (orphans stay zombies when the container's init never reaps). */
+export function processRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
 }
 
 /** A ReAct reply for the fake model. */

@@ -14,7 +14,7 @@ import { createDefaultRegistry } from '../../src/tools/registry.js';
 import { TodoStore } from '../../src/tools/todo-store.js';
 import type { ToolContext } from '../../src/tools/tool-context.js';
 import { startFakeAnthropic, systemText } from '../helpers/fake-anthropic-server.js';
-import { closedSession, finish, makeSandbox, runMca, type Sandbox } from './harness.js';
+import { closedSession, finish, makeSandbox, processRunning, runMca, type Sandbox } from './harness.js';
 import { ResultLog } from './results.js';
 
 const SECRET = 'outside the project: must never change\n';
@@ -181,26 +181,12 @@ const CASES: Case[] = [
       const alive = (await readFile(pids, 'utf8'))
         .split('\n')
         .filter(Boolean)
-        .filter((pid) => running(Number(pid)));
+        .filter((pid) => processRunning(Number(pid)));
       expect(alive).toEqual([]);
       return `Bash → ${describeEnvelope(envelope)}; all 3 children gone`;
     },
   },
 ];
-
-/** Alive and not a zombie waiting to be reaped. */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 async function sparse(path: string, size: number, head = ''): Promise<void> {
   const handle = await open(path, 'w');

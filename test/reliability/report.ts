@@ -39,12 +39,70 @@ const SUITES: ReadonlyArray<{ suite: string; title: string; about: string }> = [
       '(test/reliability/secrets.test.ts).',
   },
   {
+    suite: 'hostile',
+    title: 'Hostile repository',
+    about:
+      'The user only runs `mca -p` in a repository someone else wrote. Each attack class goes through the built binary ' +
+      'against the loopback fake API; the checks look at what the model was sent, what reached stdout and stderr, ' +
+      'and what is on disk (test/reliability/hostile-repo.test.ts).',
+  },
+  {
+    suite: 'race',
+    title: 'Check-then-use race',
+    about:
+      'Another process swaps a project directory for a symlink to a directory outside, and back, as fast as it can, ' +
+      'while the real Write, Read and Edit tools work through it; after every run nothing outside changed and no ' +
+      'read returned outside content (test/reliability/swap-race.test.ts; 1,000 runs in `npm run test:reliability`, ' +
+      '100 in `npm test`).',
+  },
+  {
+    suite: 'session-hostile',
+    title: 'Sessions under attack and failure',
+    about:
+      'Through the built binary: concurrent `-c`, damaged session files, colliding project paths, signals, kill -9, ' +
+      'and file-system failures under MCA_HOME (test/reliability/session-hostile.test.ts).',
+  },
+  {
+    suite: 'huge-session',
+    title: 'A 600 MB session file',
+    about:
+      'Written in a temp dir (1 MB tool records, one 70 MB record, a compaction snapshot every 20 rounds), then ' +
+      'continued with `mca -c -p` whose V8 heap is capped at 256 MB; the peak RSS of the child is measured ' +
+      '(test/reliability/long/huge-session.long.test.ts, `npm run test:reliability` only).',
+  },
+  {
+    suite: 'repl-trust',
+    title: 'The REPL keeps the boundary',
+    about: 'The built binary in a real terminal (tmux) (test/reliability/repl-trust.test.ts).',
+  },
+  {
     suite: 'property',
     title: 'Property test: random histories × random compactions',
     about:
       'fast-check over the agent compaction step with a real session file; cases = MCA_FUZZ_RUNS (200 in `npm test`, ' +
       '10,000 in `npm run test:fuzz`) (test/reliability/session-history.property.test.ts).',
   },
+];
+
+/** Each trust boundary and what guards it (DESIGN.md "Trust boundaries"); the suites below test each guard. */
+const THREAT_MODEL: readonly string[] = [
+  '## Threat model',
+  '',
+  'The user, their own config (`$MCA_HOME/config.json`), their environment and their flags are trusted. Everything',
+  'that comes with a project (its files, `.mca/`, `.claude/`, `CODE_LAW.md`), every tool output and every model',
+  'output is not: a repository can be written by an attacker, and a model can be steered by what it reads.',
+  '',
+  '| Boundary | The attack | What guards it |',
+  '| --- | --- | --- |',
+  '| Project config | `.mca/config.json` sets `baseUrl`, `openaiBaseUrl`+`provider`, `permissionMode`, `mcaHome`, or a case/alias/nested variant | Only harmless keys (model, window, thresholds, retained rounds, timeouts, step limit) are read from a project file; any other key is ignored with one warning line (src/config/config-files.ts) |',
+  '| Files mca reads on its own | `CODE_LAW.md` or `.mca/config.json` as a symlink to `~/.ssh/id_rsa` or `/dev/zero`, a FIFO, a device, a huge file | Regular files whose real path is inside their root, opened with O_NOFOLLOW and O_NONBLOCK, checked through the descriptor, read with a size cap; anything else is skipped with one warning (src/fs/bounded-read.ts) |',
+  "| mca's own control files | An auto-approved (acceptEdits) Write of `.mca/config.json` that widens later runs | Writes to `.mca/**` and `.claude/**` (real path, any case) are always asked in the REPL and denied in `-p` unless bypassPermissions (src/agent/permissions.ts) |",
+  '| File tools vs. the file system | A directory swapped for a symlink to outside between the check and the write | Directories pinned by descriptor (`/proc/self/fd/N/…`, O_NOFOLLOW per component), temp file created in the pinned directory, checked again after the rename; reads through a verified O_NOFOLLOW descriptor (src/tools/pinned-directory.ts, atomic-write.ts) |',
+  '| File permissions | An Edit of a read-only (0444) file | Refused with ACCESS_DENIED before asking; a replaced file keeps its mode (src/tools/file-change.ts) |',
+  '| Terminal | OSC 52 (clipboard), OSC 2 (title), SGR 8 (hidden text), C1 controls, bidi overrides in model text, tool output, error messages | Neutralised into visible stand-ins before `-p` text output and every stderr line; JSON output escapes them (src/text/terminal-safe.ts) |',
+  '| Secrets | A command reads the key from `/proc/$PPID/environ`; a user pastes a key | Keys are withheld from the Bash environment; their exact values are replaced with [REDACTED] in every tool result before the model, the screen or the session sees it, in `-p` output, session files and input history (0600) (src/text/redact-secrets.ts). A command that transforms the key (base64, reversing it) before printing defeats exact-value redaction; see the README. |',
+  '| Sessions | Two processes on one session, damaged or huge files, kill -9, SIGTERM, a full disk | A pid+start-time lock per session, salvage on load (bad lines skipped, broken rounds closed), streamed loading, signals end the Bash process group and close the round, file-system failures are one line naming the path and cause (src/session/) |',
+  '| The endpoint | A 200 response that is an HTML page (captive portal, wrong base URL) | One line naming the endpoint and the content type; not retried (src/providers/provider-error.ts) |',
 ];
 
 function cell(text: string): string {
@@ -78,8 +136,9 @@ export function render(results: readonly SuiteResults[]): string {
     '',
     'Every fault and bad input the reliability suite (`test/reliability/`) tries, what mca does about it, and how many',
     "runs ended with nothing lost. This file is generated from the suite's own output: `npm test` (or",
-    '`npx vitest run test/reliability`) writes `test/reliability/results/*.json`, then',
-    '`npx tsx test/reliability/report.ts` renders this file. Do not edit it by hand.',
+    '`npx vitest run test/reliability`) writes `test/reliability/results/*.json`, `npm run test:reliability` adds the',
+    'slow cases (the swap race 1,000 times, the 600 MB session), `npm run test:fuzz` runs the property test 10,000',
+    'times, then `npx tsx test/reliability/report.ts` renders this file. Do not edit it by hand.',
     '',
     `Last run finished ${latest}: ${all.length} faults and inputs, ${runs} runs, ${intact} with nothing lost.`,
     '',
@@ -87,6 +146,8 @@ export function render(results: readonly SuiteResults[]): string {
     'invariants, every round that had closed is still there (or archived into a summary, or dropped with the',
     'fallback line shown), user files are whole, nothing outside the project changed, output stayed bounded, and',
     'the API key appeared nowhere.',
+    '',
+    ...THREAT_MODEL,
   ];
   for (const { suite, title, about } of SUITES) {
     const result = bySuite.get(suite);

@@ -37,6 +37,21 @@ export class ResultLog {
     this.rows.push(row);
   }
 
+  /**
+   * Runs one case and adds its row whatever happens: `body` returns the behaviour line; a throw (a failed
+   * expectation) is recorded as 0 intact runs and rethrown.
+   */
+  async track(group: string, fault: string, body: () => Promise<string>, runs = 1): Promise<void> {
+    let behaviour = 'the check failed';
+    let intact = 0;
+    try {
+      behaviour = await body();
+      intact = runs;
+    } finally {
+      this.add({ group, fault, behaviour, runs, intact });
+    }
+  }
+
   fact(name: string, value: string | number): void {
     this.facts[name] = value;
   }

@@ -133,7 +133,11 @@ async function runCase(input: { minRetainRounds: number; operations: Operation[]
         await remember();
       };
       if (op.kind === 'round' || op.kind === 'open') {
-        if (open) history.closeOpenRound('interrupted');
+        if (open) {
+          // Closing is a state of the file too: a cut right after it must load as exactly this.
+          history.closeOpenRound('interrupted');
+          await remember();
+        }
         const number = history.nextRoundNumber();
         await append({ role: 'user', content: `task ${number}`, metadata: { round: number, ts: TS } });
         for (const [index, size] of op.steps.entries())

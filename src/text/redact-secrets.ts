@@ -1,4 +1,7 @@
-/** Keeps secrets out of anything persisted. */
+/**
+ * Keeps secrets out of everything mca passes on: tool output (before the model, the screen or the session sees
+ * it), persisted records, and -p output. A leaf module so tools, session and cli share it.
+ */
 
 const REDACTED = '[REDACTED]';
 
@@ -20,4 +23,12 @@ export function redactSecrets(text: string, secrets: readonly string[]): string 
     for (const form of new Set([secret, escaped])) out = out.split(form).join(REDACTED);
   }
   return out.replace(ANTHROPIC_KEY, REDACTED);
+}
+
+/** The same value with every string inside it (keys included) redacted; for tool envelopes and records. */
+export function redactValue<T>(value: T, secrets: readonly string[]): T {
+  const json = JSON.stringify(value);
+  if (json === undefined) return value;
+  const redacted = redactSecrets(json, secrets);
+  return redacted === json ? value : (JSON.parse(redacted) as T);
 }

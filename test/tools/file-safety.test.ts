@@ -1,0 +1,132 @@
+/**
+ * The file tools against a hostile or awkward file system: read-only files, kept modes, mca's own temp files,
+ * control files, huge overwrites (bounded diff) and secrets in any tool output.
+ */
+import { chmod, readdir, stat, writeFile } from 'node:fs/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DIFF_MAX_LINES, unifiedDiff } from '../../src/tools/edit-core.js';
+import { createDefaultRegistry } from '../../src/tools/registry.js';
+import { removeStaleTemps } from '../../src/tools/temp-files.js';
+import { makeContext, makeProject, type TestProject } from './helpers.js';
+
+let project: TestProject;
+afterEach(async () => project.cleanup());
+const registry = createDefaultRegistry();
+
+describe('read-only files and modes', () => {
+  for (const tool of ['Write', 'Edit', 'MultiEdit'] as const) {
+    it(`${tool} of a 0444 file fails with ACCESS_DENIED and leaves it untouched`, async () => {
+      project = await makeProject({ 'ro.txt': 'keep me\n' });
+      await chmod(project.path('ro.txt'), 0o444);
+      const ctx = makeContext(project.root);
+      await registry.run('Read', { path: 'ro.txt' }, ctx);
+      const input = {
+        Write: { path: 'ro.txt', content: 'replaced\n' },
+        Edit: { path: 'ro.txt', old_string: 'keep', new_string: 'lose' },
+        MultiEdit: { path: 'ro.txt', edits: [{ old_string: 'keep', new_string: 'lose' }] },
+      }[tool];
+      const result = await registry.run(tool, input, ctx);
+      expect(result.error?.code).toBe('ACCESS_DENIED');
+      expect(result.error?.message).toMatch(/read-only \(mode 0444\)/);
+      expect(await project.read('ro.txt')).toBe('keep me\n');
+      expect(ctx.requests).toEqual([]);
+    });
+  }
+
+  it('an overwritten file keeps its mode (0750 stays 0750)', async () => {
+    project = await makeProject({ 'run.sh': 'echo a\n' });
+    await chmod(project.path('run.sh'), 0o750);
+    const ctx = makeContext(project.root);
+    await registry.run('Read', { path: 'run.sh' }, ctx);
+    const result = await registry.run('Edit', { path: 'run.sh', old_string: 'echo a', new_string: 'echo b' }, ctx);
+    expect(result.status).toBe('success');
+    expect((await stat(project.path('run.sh'))).mode & 0o777).toBe(0o750);
+    expect(await project.read('run.sh')).toBe('echo b\n');
+  });
+});
+
+describe('control files', () => {
+  for (const path of ['.mca/config.json', '.mca/settings.json', '.claude/settings.local.json', '.MCA/x.json']) {
+    it(`marks a write of ${path} as a control-file change`, async () => {
+      project = await makeProject();
+      const ctx = makeContext(project.root);
+      await registry.run('Write', { path, content: '{}' }, ctx);
+      expect(ctx.requests.map((request) => request.controlFile)).toEqual([true]);
+    });
+  }
+
+  it('sees through a symlinked directory into .mca', async () => {
+    project = await makeProject({ '.mca/config.json': '{}' });
+    const { symlink } = await import('node:fs/promises');
+    await symlink(project.path('.mca'), project.path('innocent'));
+    const ctx = makeContext(project.root);
+    await registry.run('Write', { path: 'innocent/new.json', content: '{}' }, ctx);
+    expect(ctx.requests.map((request) => request.controlFile)).toEqual([true]);
+  });
+
+  it('does not flag ordinary files', async () => {
+    project = await makeProject();
+    const ctx = makeContext(project.root);
+    await registry.run('Write', { path: 'src/mca/config.json', content: '{}' }, ctx);
+    expect(ctx.requests.map((request) => request.controlFile)).toEqual([false]);
+  });
+});
+
+describe('bounded diff', () => {
+  it('summarises a rewrite too large to diff instead of computing it', () => {
+    const before = Array.from({ length: 60_000 }, (_, i) => `old line ${i}`).join('\n');
+    const after = Array.from({ length: 60_000 }, (_, i) => `new line ${i}`).join('\n');
+    const diff = unifiedDiff('big.txt', before, after);
+    expect(diff.split('\n')).toHaveLength(3);
+    expect(diff).toMatch(
+      /\[diff not shown: the change is too large to diff; 60,000 lines, [\d,]+ bytes → 60,000 lines/,
+    );
+  });
+
+  it('caps the lines of a diff it does compute', () => {
+    const before = Array.from({ length: 5_000 }, (_, i) => `a${i}`).join('\n');
+    const after = Array.from({ length: 5_000 }, (_, i) => `b${i}`).join('\n');
+    const lines = unifiedDiff('mid.txt', before, after).split('\n');
+    expect(lines.length).toBeLessThanOrEqual(DIFF_MAX_LINES + 3);
+    expect(lines.at(-1)).toMatch(/more diff lines not shown|diff not shown/);
+  });
+
+  it('Write over a 5 MB file asks with a summary, not a diff, and writes it', async () => {
+    project = await makeProject({ 'big.txt': 'x'.repeat(5 * 1024 * 1024) });
+    const ctx = makeContext(project.root);
+    await registry.run('Read', { path: 'big.txt', limit: 1 }, ctx);
+    const result = await registry.run('Write', { path: 'big.txt', content: 'small\n' }, ctx);
+    expect(result.status).toBe('success');
+    expect(ctx.requests[0]?.detail).toMatch(
+      /diff not shown: the change is too large to diff; the current file → 1 lines/,
+    );
+    expect(await project.read('big.txt')).toBe('small\n');
+  });
+});
+
+describe('secrets in tool output', () => {
+  it('replaces the exact key values in every tool result, whatever tool produced them', async () => {
+    const key = 'sk-live-abcdefghijklmnop1234';
+    project = await makeProject({ 'leak.txt': `token=${key}\n` });
+    const secretRegistry = createDefaultRegistry({ secrets: [key] });
+    const ctx = makeContext(project.root);
+    const read = await secretRegistry.run('Read', { path: 'leak.txt' }, ctx);
+    const grep = await secretRegistry.run('Grep', { pattern: 'token' }, ctx);
+    for (const result of [read, grep]) {
+      expect(JSON.stringify(result)).not.toContain(key);
+      expect(JSON.stringify(result)).toContain('[REDACTED]');
+    }
+  });
+});
+
+describe('leftover temp files', () => {
+  it('removes temps of dead writers and keeps those of live ones', async () => {
+    project = await makeProject();
+    const dead = project.path('.a.txt.mca-999999-0a1b2c.tmp');
+    const live = project.path(`.a.txt.mca-${process.pid}-0a1b2c.tmp`);
+    const other = project.path('.a.txt.other.tmp');
+    for (const file of [dead, live, other]) await writeFile(file, 'x');
+    expect(await removeStaleTemps(project.root)).toBe(1);
+    expect((await readdir(project.root)).sort()).toEqual([`.a.txt.mca-${process.pid}-0a1b2c.tmp`, '.a.txt.other.tmp']);
+  });
+});
