@@ -9,6 +9,7 @@
  * (src/agent/code-agent.ts) and the bench (bench/replay/mca/engine-adapter.ts) drive this same class.
  */
 import type { ToolEnvelope } from '../tools/envelope.js';
+import type { ToolMemory } from '../tools/tool-memory.js';
 import type { Usage } from '../providers/types.js';
 import type { BuiltContext, ContextBuilder, ScratchpadStep } from './context-builder.js';
 import type { CompactionReason, ContextEvent, TurnOpenedEvent } from './context-events.js';
@@ -38,7 +39,12 @@ export interface ContextEngineOptions {
   todoRecap?: () => string | undefined;
   /** Time stamps of appended messages (default: the current time). */
   now?: () => string;
+  /** Where full tool results are kept by reference (Recall); without it history entries carry no reference. */
+  toolMemory?: ToolMemory;
 }
+
+/** Tools whose full result is not stored again: Recall's output is already a stored result. */
+const NOT_STORED = new Set(['Recall']);
 
 /** What the next model call sends, or why nothing may be sent. */
 export type PreparedStep =
@@ -96,6 +102,11 @@ export class ContextEngine {
     this.now = options.now ?? nowIso;
     // A round left open by a crash is closed before anything else happens, so it renders as history.
     if (options.history.openRound()) options.history.closeOpenRound('interrupted');
+  }
+
+  /** The session's tool memory, for the tools' context (Recall). */
+  get toolMemory(): ToolMemory | undefined {
+    return this.options.toolMemory;
   }
 
   get history(): HistoryView {
@@ -184,7 +195,9 @@ export class ContextEngine {
   /** Appends the compressed result to history and the full one to the scratchpad; returns the compressed JSON. */
   recordObservation(observation: StepObservation): string {
     const { action, step } = observation;
-    const compressed = compressToolResult(action.tool, observation.envelope);
+    const full = observationText(observation.envelope);
+    const ref = NOT_STORED.has(action.tool) ? undefined : this.options.toolMemory?.store(full);
+    const compressed = compressToolResult(action.tool, observation.envelope, ref);
     this.options.history.append({
       role: 'tool',
       content: compressed,
@@ -192,7 +205,7 @@ export class ContextEngine {
     });
     this.scratchpad.push({
       assistant: observation.assistantText,
-      observation: observationText(observation.envelope),
+      observation: full,
       compressed,
       tool: action.tool,
     });

@@ -5,7 +5,7 @@
  * `minRetainRounds` verbatim and never touches the open round.
  */
 import { totalUsageTokens } from '../providers/types.js';
-import { archiveNote } from './archive-note.js';
+import { archiveNote, summaryWithLedger } from './facts-ledger.js';
 import {
   closedPart,
   dropOldestRounds,
@@ -226,7 +226,7 @@ export class HistoryManager {
       const rest = plan.retain.filter((entry) => !isSummary(entry));
       if (result.ok) {
         outcome = 'summary';
-        summary = this.summaryMessage(result.text, plan.archive);
+        summary = this.summaryMessage(summaryWithLedger(result.text, plan.archive), plan.archive);
         next = [...summaries, summary, ...rest];
       } else {
         outcome = result.reason === 'timeout' ? 'timeout' : 'failed';

@@ -1,4 +1,4 @@
-import { ARCHIVE_NOTE_HEADING } from '../../src/context/archive-note.js';
+import { ARCHIVE_NOTE_HEADING } from '../../src/context/facts-ledger.js';
 import { describe, expect, it } from 'vitest';
 import { HistoryError, HistoryManager } from '../../src/context/history-manager.js';
 import { historyViolations } from '../../src/context/history-invariants.js';
@@ -167,7 +167,8 @@ describe('HistoryManager: compaction', () => {
     const notes = history.messages.filter((message) => message.role === 'summary');
     expect(notes).toHaveLength(1);
     expect(notes[0]?.content).toContain(ARCHIVE_NOTE_HEADING);
-    expect(notes[0]?.content).toMatch(/- Round 1: .*\n- Round 2: /);
+    expect(notes[0]?.content).toContain('- Requests: R1 "question 1", R2 "question 2"');
+    expect(notes[0]?.content).toContain('- Files read: f1.ts (R1), f2.ts (R2)');
     expect(notes[0]?.metadata.coversRounds).toEqual([1, 2]);
     expect(history.nextRoundNumber()).toBe(4);
   });
@@ -247,7 +248,7 @@ describe('HistoryManager: compaction', () => {
     // What left the prompt is archived: a note naming each dropped round's request.
     const note = history.messages.find((message) => message.role === 'summary');
     expect(note?.metadata.coversRounds).toEqual([1, 2]);
-    expect(note?.content).toMatch(/- Round 1: "q{10}.*\n- Round 2: "q{10}/);
+    expect(note?.content).toMatch(/- Requests: R1 "q{10}.*", R2 "q{10}/);
   });
 
   it('measures only closed history: the open round (already in fixedTokens) is not counted twice', async () => {

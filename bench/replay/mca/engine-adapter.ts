@@ -10,6 +10,7 @@ import type { ContextEvent, TurnOpenedEvent } from '../../../src/context/context
 import { HistoryManager } from '../../../src/context/history-manager.js';
 import type { RoundEnd } from '../../../src/context/message.js';
 import { ZERO_USAGE } from '../../../src/providers/types.js';
+import { InMemoryToolMemory } from '../../../src/tools/tool-memory.js';
 import type { Segment } from '../prefix-cache.js';
 import type { StrategyEvent } from '../strategy.js';
 import type { PreparedRequest, RecordedStep, ReplayContextEngine, ReplayEngineOptions } from './replay-engine.js';
@@ -75,6 +76,8 @@ export class ContextEngineAdapter implements ReplayContextEngine {
       compressionThreshold: MCA_THRESHOLD,
       maxOutputTokens: options.maxOutputTokens,
       now: () => TS,
+      // Full results by reference, as the product keeps them (in memory here: the replay writes no files).
+      toolMemory: new InMemoryToolMemory(),
     });
   }
 
