@@ -17,7 +17,7 @@ import type { HistoryManager } from './history-manager.js';
 import { nowIso, type RoundEnd, type ToolAction } from './message.js';
 import { observationText } from './observation.js';
 import { runCompaction } from './run-compaction.js';
-import type { Summarizer } from './summary-compressor.js';
+import type { Summarizer, SummaryPrefix } from './summary-compressor.js';
 import { MIN_MESSAGES_FOR_COMPACTION } from './token-budget.js';
 import { compressToolResult } from './tool-result-compressor.js';
 import { buildWithinBudget } from './turn-budget.js';
@@ -87,6 +87,14 @@ interface TurnView {
   focus?: string | undefined;
 }
 
+/** The system blocks and the L3 blocks (the first user blocks, one per L3 segment) of a built request. */
+function prefixOf(context: BuiltContext): SummaryPrefix {
+  const { system, user } = context.toRequestSegments();
+  const l3 = context.parts.find((part) => part.id === 'l3');
+  const count = l3 === undefined ? 0 : (l3.segments?.length ?? 1);
+  return { system, history: user.slice(0, count) };
+}
+
 export class ContextEngine {
   private question = '';
   private scratchpad: ScratchpadStep[] = [];
@@ -97,6 +105,11 @@ export class ContextEngine {
   /** The one emergency compaction a turn gets after the API refused a request as too long. */
   private emergencyUsed = false;
   private readonly now: () => string;
+  /**
+   * The system and L3 blocks of the last request sent, exactly as sent: a summary asks on this prefix, which the
+   * provider's cache holds. Cleared when a compaction rewrites history (the prefix no longer matches it).
+   */
+  private lastPrefix: SummaryPrefix | undefined;
 
   constructor(private readonly options: ContextEngineOptions) {
     this.now = options.now ?? nowIso;
@@ -159,6 +172,7 @@ export class ContextEngine {
         return { kind: 'too_large', context, code: 'CONTEXT_TOO_LARGE', message };
       }
     }
+    this.lastPrefix = prefixOf(context);
     // Prompt + max_tokens must fit the window (the API refuses the request otherwise).
     return { kind: 'ready', context, maxTokens: Math.min(maxOutputTokens, contextWindow - context.totalTokens) };
   }
@@ -294,7 +308,10 @@ export class ContextEngine {
     // The last real usage is the truest size of the prompt that triggered this; estimates stand in without one.
     const before = Math.max(history.lastUsage(), this.measure(turn));
     const fixed = builder.build({ history: [], scratchpad: turn.scratchpad, question: turn.question }).totalTokens;
+    const prefix = this.lastPrefix;
+    this.lastPrefix = undefined;
     yield* runCompaction(history, summarizer, {
+      ...(prefix ? { prefix } : {}),
       reason,
       ...(turn.focus ? { focus: turn.focus } : {}),
       signal,

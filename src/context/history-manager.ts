@@ -22,6 +22,7 @@ import {
   summaryFailedMessage,
   type Summarizer,
   type SummaryOutcome,
+  type SummaryPrefix,
 } from './summary-compressor.js';
 import { shouldCompact } from './token-budget.js';
 
@@ -44,6 +45,8 @@ export interface CompactOptions {
   budgetTokens?: number;
   /** Estimated tokens of everything that is not history (L1, L2, the input). */
   fixedTokens?: number;
+  /** The last request's system and L3 blocks, for a summary on the cached prefix. */
+  prefix?: SummaryPrefix;
 }
 
 export type CompactionOutcome = 'summary' | 'timeout' | 'failed' | 'nothing_to_compact';
@@ -215,7 +218,11 @@ export class HistoryManager {
     let next = [...this.list];
     if (plan.roundsArchived > 0) {
       const result = await summarizer
-        .summarize(plan.archive, { focus: options.focus, signal: options.signal })
+        .summarize(plan.archive, {
+          ...(options.focus !== undefined ? { focus: options.focus } : {}),
+          ...(options.signal !== undefined ? { signal: options.signal } : {}),
+          ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
+        })
         // The Summarizer contract says "never throws"; a broken one still must not lose the session.
         .catch((error: unknown): SummaryOutcome => ({
           ok: false,

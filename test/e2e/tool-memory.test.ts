@@ -75,3 +75,66 @@ it('a reference survives -c and Recall returns the full earlier output', async (
   const stored = join(dir, toolsDir ?? '', `${recalledRef ?? ''}.txt`);
   expect(statSync(stored).mode & 0o777).toBe(0o600);
 });
+
+/** The content blocks of the request's one user message. */
+function userBlocks(body: FakeRequestBody): Array<{ type: string; text: string; cache_control?: { type: string } }> {
+  const content = body.messages?.[0]?.content;
+  return typeof content === 'string' ? [{ type: 'text', text: content }] : (content ?? []);
+}
+
+it('in one turn the summary is asked on the cached prefix, and when it fails the facts ledger is archived', async () => {
+  const { root, home } = tempProject('mca-e2e-ledger-', { 'notes.txt': 'alpha\nbeta\n' });
+  const agentRequests: FakeRequestBody[] = [];
+  const summaryRequests: FakeRequestBody[] = [];
+  const replies: FakePlainStep[] = [
+    act('look', 'Read', { path: 'notes.txt' }),
+    finish('done', 'read notes'),
+    act('check', 'Bash', { command: 'node -e "process.exit(3)"' }),
+    finish('done', 'it exits 3'),
+    // A heavy usage in the middle of turn 3: the next step passes the threshold and compacts.
+    { ...act('again', 'LS', { path: '.' }), usage: { input_tokens: 180_000 } },
+    finish('done', 'third answer'),
+  ];
+  const step = (body: FakeRequestBody): FakePlainStep => {
+    if (isSummaryRequest(body)) {
+      summaryRequests.push(body);
+      return { status: 400, message: 'summary refused by the fake server' };
+    }
+    agentRequests.push(body);
+    return replies.shift() ?? { status: 500, message: 'no reply left' };
+  };
+  server = await startFakeAnthropic(Array.from({ length: 8 }, () => step));
+  const env = {
+    ANTHROPIC_API_KEY: KEY,
+    ANTHROPIC_BASE_URL: server.url,
+    MCA_HOME: home,
+    MCA_PERMISSION_MODE: 'bypassPermissions',
+    MCA_MIN_RETAIN_ROUNDS: '1',
+    MCA_MAX_RETRIES: '0',
+  };
+  expect((await runMca(['-p', 'read the notes'], { cwd: root, env })).code).toBe(0);
+  expect((await runMca(['-c', '-p', 'run the check'], { cwd: root, env })).code).toBe(0);
+  const third = await runMca(['-c', '-p', 'and now?'], { cwd: root, env });
+  expect(third.code).toBe(0);
+  expect(third.stdout).toContain('third answer');
+  expect(summaryRequests).toHaveLength(1);
+  expect(agentRequests).toHaveLength(6);
+
+  // The summary request starts with the previous request's system blocks and history blocks, byte for byte.
+  const previous = agentRequests[4] ?? {};
+  const summary = summaryRequests[0] ?? {};
+  expect(summary.system).toEqual(previous.system);
+  const historyCount = userBlocks(previous).findIndex((block) => block.text.startsWith('# Current request'));
+  expect(historyCount).toBeGreaterThan(0);
+  expect(userBlocks(summary).slice(0, historyCount)).toEqual(userBlocks(previous).slice(0, historyCount));
+  expect(userBlocks(summary)).toHaveLength(historyCount + 1);
+
+  // The summary failed: the next request carries the ledger of round 1 instead of the round itself.
+  const after = userText(agentRequests[5] ?? {});
+  expect(after).not.toContain('[user] read the notes');
+  expect(after).toContain('## 📌 Archived rounds (no summary available) (rounds 1–1)');
+  expect(after).toContain('- Requests: R1 "read the notes"');
+  expect(after).toContain('- Files read: notes.txt (R1)');
+  expect(after).toMatch(/- Stored tool results \(Recall\{ref\}\): r[0-9a-f]{12} \(Read notes\.txt, R1\)/);
+  expect(after).toContain('[user] run the check'); // the newest closed round stays verbatim
+});

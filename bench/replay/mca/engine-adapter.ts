@@ -9,7 +9,7 @@ import { ContextEngine } from '../../../src/context/context-engine.js';
 import type { ContextEvent, TurnOpenedEvent } from '../../../src/context/context-events.js';
 import { HistoryManager } from '../../../src/context/history-manager.js';
 import type { RoundEnd } from '../../../src/context/message.js';
-import { ZERO_USAGE } from '../../../src/providers/types.js';
+import { ZERO_USAGE, type PromptSegment } from '../../../src/providers/types.js';
 import { InMemoryToolMemory } from '../../../src/tools/tool-memory.js';
 import type { Segment } from '../prefix-cache.js';
 import type { StrategyEvent } from '../strategy.js';
@@ -24,7 +24,15 @@ const TS = new Date(0).toISOString();
 
 /** Request segments in order; every segment after the first starts with the separator the provider joins with. */
 export function segmentsOf(built: BuiltContext): Segment[] {
-  const { system, user } = built.toRequestSegments();
+  return requestSegments(built.toRequestSegments());
+}
+
+/** The same for any request's system and user blocks (the summary request too). */
+export function requestSegments(request: {
+  system: readonly PromptSegment[];
+  user: readonly PromptSegment[];
+}): Segment[] {
+  const { system, user } = request;
   return [...system, ...user].map((segment, index) => ({
     text: index === 0 ? segment.text : PART_SEPARATOR + segment.text,
     ...(segment.cacheBreakpoint ? { cacheBreakpoint: true } : {}),
