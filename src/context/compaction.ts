@@ -48,17 +48,25 @@ export function transcriptChars(messages: readonly Message[]): number {
 }
 
 /**
- * Level 2: tool messages of closed rounds older than the newest closed round shrink to one line. The newest
- * closed round and the open round stay as they are.
+ * Tool messages of closed rounds older than the newest `fullRounds` closed rounds shrink to their one-line form
+ * (which keeps the tool-memory reference). With `fullRounds` 1 this is degradation level 2; the compaction's
+ * retention policy applies it with RETENTION.fullRounds. The open round is never touched.
  */
-export function shrinkOlderToolMessages(messages: readonly Message[]): { messages: Message[]; shrunk: number } {
+export function shrinkOlderToolMessages(
+  messages: readonly Message[],
+  fullRounds = 1,
+): { messages: Message[]; shrunk: number } {
   const { closed } = splitRounds(messages);
-  const older = new Set<Message>(closed.slice(0, -1).flatMap((round) => round.messages));
+  const older = new Set<Message>(
+    closed.slice(0, Math.max(0, closed.length - fullRounds)).flatMap((round) => round.messages),
+  );
   let shrunk = 0;
   const result = messages.map((message) => {
     if (message.role !== 'tool' || message.metadata.shrunk === true || !older.has(message)) return message;
-    shrunk += 1;
     const content = shrinkToolMessage(message.content, message.metadata.toolName ?? 'unknown');
+    // A result already shorter than its one-line form stays as it is.
+    if (content.length >= message.content.length) return message;
+    shrunk += 1;
     return { ...message, content, metadata: { ...message.metadata, shrunk: true } };
   });
   return { messages: result, shrunk };

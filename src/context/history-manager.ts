@@ -74,6 +74,13 @@ const CLOSING_TEXT: Readonly<Record<RoundEnd, string>> = {
   step_limit: '(The turn stopped at the step limit.)',
 };
 
+/**
+ * The retention policy (issue 13, BENCHMARKS.md): of the rounds a compaction keeps, the newest `fullRounds` keep
+ * their compressed tool results; older kept rounds keep the request, the assistant's words and one-line tool
+ * results with references (Recall brings the detail back).
+ */
+export const RETENTION = Object.freeze({ fullRounds: 3 });
+
 function historyTokens(messages: readonly Message[]): number {
   return Math.floor(transcriptChars(messages) / 3);
 }
@@ -244,6 +251,9 @@ export class HistoryManager {
       // Messages appended while the summarizer ran belong after everything retained.
       next.push(...this.list.slice(startLength));
     }
+    // Retention within the budget: when a compaction runs anyway, retained rounds older than the newest few keep
+    // one-line tool results (with their references), so the cache is rewritten once, not again at level 2.
+    if (outcome !== 'nothing_to_compact') next = shrinkOlderToolMessages(next, RETENTION.fullRounds).messages;
     const degradations = this.degrade(next, options);
     next = degradations.messages;
     const compacted = outcome !== 'nothing_to_compact' || degradations.applied.length > 0;

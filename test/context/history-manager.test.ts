@@ -1,6 +1,6 @@
 import { ARCHIVE_NOTE_HEADING } from '../../src/context/facts-ledger.js';
 import { describe, expect, it } from 'vitest';
-import { HistoryError, HistoryManager } from '../../src/context/history-manager.js';
+import { HistoryError, HistoryManager, RETENTION } from '../../src/context/history-manager.js';
 import { historyViolations } from '../../src/context/history-invariants.js';
 import { toRounds, type Message } from '../../src/context/message.js';
 import type { SummarizeOptions, Summarizer, SummaryOutcome } from '../../src/context/summary-compressor.js';
@@ -261,8 +261,41 @@ describe('HistoryManager: compaction', () => {
     expect(roundNumbers(history.messages)).toEqual([1, 2, 3]);
   });
 
+  it('retention: a compaction keeps older retained rounds in one-line form with their refs, the newest 3 full', async () => {
+    const read = (round: number) =>
+      JSON.stringify({
+        status: 'success',
+        ref: `r00000000000${round}`,
+        data: { path: `f${round}.ts`, content: 'x'.repeat(900) },
+      });
+    const rounds = [1, 2, 3, 4, 5, 6, 7].flatMap((round) => closedRound(round, 1, read(round)));
+    const history = new HistoryManager({ minRetainRounds: 5 }, rounds);
+    const result = await history.compact(new FakeSummarizer());
+    expect(result.outcome).toBe('summary');
+    expect(RETENTION.fullRounds).toBe(3);
+    const tools = history.messages.filter((message) => message.role === 'tool');
+    expect(tools.map((message) => message.metadata.round)).toEqual([3, 4, 5, 6, 7]);
+    expect(tools.map((message) => message.metadata.shrunk === true)).toEqual([true, true, false, false, false]);
+    expect(JSON.parse(tools[0]?.content ?? '')).toEqual({
+      status: 'success',
+      tool: 'Read',
+      ref: 'r000000000003',
+      summary: 'read f3.ts lines ?-? of ?',
+    });
+    // The rounds stay whole: request, step, result and answer of each retained round are all there.
+    expect(roundNumbers(history.messages)).toEqual([3, 4, 5, 6, 7]);
+    expect(history.messages.filter((message) => message.role === 'user')).toHaveLength(5);
+    // Nothing is shrunk when no compaction runs.
+    const quiet = new HistoryManager({ minRetainRounds: 10 }, rounds);
+    await quiet.compact(new FakeSummarizer());
+    expect(quiet.messages.some((message) => message.metadata.shrunk === true)).toBe(false);
+  });
+
   it('never drops rounds when dropping cannot reach the budget, and says so', async () => {
-    const history = new HistoryManager({ minRetainRounds: 3 }, [...closedRounds(1, 3), user(4)]);
+    // Results big enough that their one-line form is shorter (a shorter one is kept as it is).
+    const read = JSON.stringify({ status: 'success', data: { path: 'f.ts', content: 'x'.repeat(600) } });
+    const rounds = [1, 2, 3].flatMap((round) => closedRound(round, 1, read));
+    const history = new HistoryManager({ minRetainRounds: 3 }, [...rounds, user(4)]);
     const before = history.messages.length;
     const result = await history.compact(new FakeSummarizer(), { budgetTokens: 1_000, fixedTokens: 5_000 });
     expect(result.degradations.map((d) => d.level)).toEqual([2, 3]);
