@@ -13,10 +13,11 @@ import {
   shrinkOlderToolMessages,
   splitRounds,
   transcriptChars,
+  withArchiveEntry,
   type CompactionPlan,
 } from './compaction.js';
 import { historyViolations } from './history-invariants.js';
-import { isSummary, lastRoundOf, nowIso, toRounds, type Message, type Round, type RoundEnd } from './message.js';
+import { lastRoundOf, nowIso, toRounds, type Message, type Round, type RoundEnd } from './message.js';
 import {
   SUMMARY_TIMEOUT_MESSAGE,
   summaryFailedMessage,
@@ -80,6 +81,9 @@ const CLOSING_TEXT: Readonly<Record<RoundEnd, string>> = {
  * results with references (Recall brings the detail back).
  */
 export const RETENTION = Object.freeze({ fullRounds: 3 });
+
+/** Room the ladder keeps for a model-written summary beside its ledger (a typical A5 summary). */
+export const SUMMARY_RESERVE_TOKENS = 1_500;
 
 function historyTokens(messages: readonly Message[]): number {
   return Math.floor(transcriptChars(messages) / 3);
@@ -219,13 +223,22 @@ export class HistoryManager {
     const startLength = this.list.length;
     const tokensBefore = historyTokens(this.list);
     const plan = this.planCompaction();
+    let retained = plan.retain;
+    // Retention within the budget: when rounds are archived anyway, retained rounds older than the newest few keep
+    // one-line tool results (with their references), in the same rewrite of the cached prefix.
+    if (plan.roundsArchived > 0) retained = shrinkOlderToolMessages(retained, RETENTION.fullRounds).messages;
+    // The ladder runs before the summary call, measuring with the entry to come, so rounds it drops join the
+    // same archive entry: one summary call covers everything that leaves.
+    const ladder = this.degrade(retained, plan.archive, options);
+    retained = ladder.messages;
+    const archived = ladder.archive;
     let outcome: CompactionOutcome = 'nothing_to_compact';
     let message: string | undefined;
     let summary: Message | undefined;
-    let next = [...this.list];
-    if (plan.roundsArchived > 0) {
+    let next = retained;
+    if (archived.length > 0) {
       const result = await summarizer
-        .summarize(plan.archive, {
+        .summarize(archived, {
           ...(options.focus !== undefined ? { focus: options.focus } : {}),
           ...(options.signal !== undefined ? { signal: options.signal } : {}),
           ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
@@ -236,37 +249,31 @@ export class HistoryManager {
           reason: 'failed',
           detail: error instanceof Error ? error.message.split('\n')[0] || 'unknown error' : String(error),
         }));
-      const summaries = plan.retain.filter(isSummary);
-      const rest = plan.retain.filter((entry) => !isSummary(entry));
+      let entry: Message;
       if (result.ok) {
         outcome = 'summary';
-        summary = this.summaryMessage(summaryWithLedger(result.text, plan.archive), plan.archive);
-        next = [...summaries, summary, ...rest];
+        summary = this.summaryMessage(summaryWithLedger(result.text, archived), archived);
+        entry = summary;
       } else {
         outcome = result.reason === 'timeout' ? 'timeout' : 'failed';
         message = result.reason === 'timeout' ? SUMMARY_TIMEOUT_MESSAGE : summaryFailedMessage(result.detail);
-        // The archived rounds still leave a trace: their requests, files and commands (never just dropped).
-        next = [...summaries, this.summaryMessage(archiveNote(plan.archive), plan.archive), ...rest];
+        // The archived rounds still leave a trace: their facts ledger (never just dropped).
+        entry = this.summaryMessage(archiveNote(archived), archived);
       }
       // Messages appended while the summarizer ran belong after everything retained.
-      next.push(...this.list.slice(startLength));
+      next = [...withArchiveEntry(retained, entry), ...this.list.slice(startLength)];
     }
-    // Retention within the budget: when a compaction runs anyway, retained rounds older than the newest few keep
-    // one-line tool results (with their references), so the cache is rewritten once, not again at level 2.
-    if (outcome !== 'nothing_to_compact') next = shrinkOlderToolMessages(next, RETENTION.fullRounds).messages;
-    const degradations = this.degrade(next, options);
-    next = degradations.messages;
-    const compacted = outcome !== 'nothing_to_compact' || degradations.applied.length > 0;
+    const compacted = outcome !== 'nothing_to_compact' || ladder.applied.length > 0;
     if (compacted) this.install(next, options.fixedTokens ?? 0);
     return {
       outcome,
       ...(message !== undefined ? { message } : {}),
       ...(summary !== undefined ? { summary } : {}),
-      roundsArchived: plan.roundsArchived,
+      roundsArchived: toRounds(archived).length,
       roundsKept: splitRounds(this.list).closed.length,
       tokensBefore,
       tokensAfter: historyTokens(this.list),
-      degradations: degradations.applied,
+      degradations: ladder.applied,
     };
   }
 
@@ -293,30 +300,37 @@ export class HistoryManager {
   }
 
   /**
-   * Degradation levels 2 and 3, applied only while the history is over the budget. Only the closed part is
-   * measured: the open round is this turn's input and scratchpad, already counted in `fixedTokens`.
+   * Degradation levels 2 and 3, applied only while the history (with the archive entry to come for `archive`) is
+   * over the budget. Only the closed part is measured: the open round is this turn's input and scratchpad, already
+   * counted in `fixedTokens`. Returns the retained list (no entry yet) and everything that leaves the prompt.
    */
   private degrade(
     messages: Message[],
+    archive: readonly Message[],
     options: CompactOptions,
-  ): { messages: Message[]; applied: CompactionResult['degradations'] } {
+  ): { messages: Message[]; archive: Message[]; applied: CompactionResult['degradations'] } {
     const applied: CompactionResult['degradations'] = [];
-    if (options.budgetTokens === undefined) return { messages, applied };
+    if (options.budgetTokens === undefined) return { messages, archive: [...archive], applied };
     const budget = options.budgetTokens;
     const fixed = options.fixedTokens ?? 0;
-    const fits = (chars: number): boolean => fixed + Math.floor(chars / 3) <= budget;
-    const closedFits = (list: readonly Message[]): boolean => fits(transcriptChars(closedPart(list)));
-    if (closedFits(messages)) return { messages, applied };
+    // What the entry for `gone` will take: its ledger, plus room for a model summary (the window check before
+    // each request still guards a longer one).
+    const fits = (list: readonly Message[], gone: readonly Message[]): boolean => {
+      const measured = gone.length === 0 ? list : withArchiveEntry(list, this.summaryMessage(archiveNote(gone), gone));
+      const reserve = gone.length === 0 ? 0 : SUMMARY_RESERVE_TOKENS;
+      return fixed + reserve + Math.floor(transcriptChars(closedPart(measured)) / 3) <= budget;
+    };
+    if (fits(messages, archive)) return { messages, archive: [...archive], applied };
     const shrunk = shrinkOlderToolMessages(messages);
-    let current = shrunk.messages;
+    const current = shrunk.messages;
     if (shrunk.shrunk > 0) {
       applied.push({
         level: 2,
         message: `Context still over budget: shrank ${shrunk.shrunk} tool results of older rounds to one line each.`,
       });
     }
-    if (closedFits(current)) return { messages: current, applied };
-    const dropped = dropOldestRounds(current, fits, (gone) => this.summaryMessage(archiveNote(gone), gone));
+    if (fits(current, archive)) return { messages: current, archive: [...archive], applied };
+    const dropped = dropOldestRounds(current, (remaining, gone) => fits(remaining, [...archive, ...gone]));
     if (dropped === undefined) {
       applied.push({
         level: 3,
@@ -324,16 +338,15 @@ export class HistoryManager {
           'Warning: context still over budget, and dropping older rounds would not bring it under; ' +
           'all rounds were kept.',
       });
-      return { messages: current, applied };
+      return { messages: current, archive: [...archive], applied };
     }
-    current = dropped.messages;
     applied.push({
       level: 3,
       message:
-        `Warning: context still over budget; archived the ${dropped.dropped} oldest rounds as a note, keeping ` +
+        `Warning: context still over budget; archived the ${dropped.dropped} oldest rounds too, keeping ` +
         `${dropped.kept} (fewer than the minimum of ${this.minRetainRounds}).`,
     });
-    return { messages: current, applied };
+    return { messages: dropped.messages, archive: [...archive, ...dropped.gone], applied };
   }
 
   /** Installs a compacted list: checks the invariants, marks old usage as superseded, notifies listeners. */

@@ -102,6 +102,8 @@ describe('HistoryManager compaction (property)', () => {
         }
         const history = new HistoryManager({ minRetainRounds: s.minRetainRounds }, initial);
         const summarizer = new RandomSummarizer();
+        const everSeen = new Set<number>(toRounds(initial).map((entry) => entry.round));
+        const initialSummaries = new Set(initial.filter((message) => message.role === 'summary'));
 
         for (const operation of s.operations) {
           if (history.openRound() === undefined) {
@@ -109,6 +111,7 @@ describe('HistoryManager compaction (property)', () => {
               for (const message of roundMessages(history.nextRoundNumber(), spec)) history.append(message);
             }
           }
+          for (const entry of toRounds(history.messages)) everSeen.add(entry.round);
           const before = splitRounds(history.messages);
           const summariesBefore = history.messages.filter((message) => message.role === 'summary');
           const nextBefore = history.nextRoundNumber();
@@ -144,6 +147,20 @@ describe('HistoryManager compaction (property)', () => {
           if (newest !== undefined) expect(after.closed.map((r) => r.round)).toContain(newest.round);
           expect(history.nextRoundNumber()).toBe(nextBefore);
           expect(result.roundsKept).toBe(after.closed.length);
+          // Every round that ever left the prompt is covered by an archive entry, and an entry written here
+          // names its request in the facts ledger (whatever the summary outcome).
+          const present = new Set(toRounds(history.messages).map((entry) => entry.round));
+          const entries = history.messages.filter((message) => message.role === 'summary');
+          for (const gone of [...everSeen].filter((number) => !present.has(number))) {
+            const entry = entries.find((candidate) => {
+              const [first, last] = candidate.metadata.coversRounds ?? [0, -1];
+              return first <= gone && gone <= last;
+            });
+            expect(entry, `round ${gone} left without an archive entry`).toBeDefined();
+            if (entry !== undefined && !initialSummaries.has(entry) && !entry.content.includes('earlier not shown')) {
+              expect(entry.content).toContain(`R${gone} "`);
+            }
+          }
         }
       }),
       { numRuns: RUNS },
