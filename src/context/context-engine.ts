@@ -312,6 +312,7 @@ export class ContextEngine {
     this.lastPrefix = undefined;
     yield* runCompaction(history, summarizer, {
       ...(prefix ? { prefix } : {}),
+      ...(this.options.toolMemory ? { toolMemory: this.options.toolMemory } : {}),
       reason,
       ...(turn.focus ? { focus: turn.focus } : {}),
       signal,

@@ -5,6 +5,8 @@
  * `minRetainRounds` verbatim and never touches the open round.
  */
 import { totalUsageTokens } from '../providers/types.js';
+import type { ToolMemory } from '../tools/tool-memory.js';
+import { boundArchive } from './archive-bound.js';
 import { archiveNote, summaryWithLedger } from './facts-ledger.js';
 import {
   closedPart,
@@ -48,6 +50,8 @@ export interface CompactOptions {
   fixedTokens?: number;
   /** The last request's system and L3 blocks, for a summary on the cached prefix. */
   prefix?: SummaryPrefix;
+  /** Where archive entries that leave the prompt (the bounded archive) are kept by reference. */
+  toolMemory?: ToolMemory;
 }
 
 export type CompactionOutcome = 'summary' | 'timeout' | 'failed' | 'nothing_to_compact';
@@ -262,6 +266,10 @@ export class HistoryManager {
       }
       // Messages appended while the summarizer ran belong after everything retained.
       next = [...withArchiveEntry(retained, entry), ...this.list.slice(startLength)];
+      // The archive stays bounded: its oldest entries leave whole, by reference, behind one index entry.
+      if (options.budgetTokens !== undefined) {
+        next = boundArchive(next, options.budgetTokens, options.toolMemory).messages;
+      }
     }
     const compacted = outcome !== 'nothing_to_compact' || ladder.applied.length > 0;
     if (compacted) this.install(next, options.fixedTokens ?? 0);

@@ -5,6 +5,7 @@
  */
 import type { CompactionReason, ContextEvent } from './context-events.js';
 import type { HistoryManager } from './history-manager.js';
+import type { ToolMemory } from '../tools/tool-memory.js';
 import type { Summarizer, SummaryPrefix } from './summary-compressor.js';
 
 export interface CompactionRequest {
@@ -21,6 +22,8 @@ export interface CompactionRequest {
   measure: () => number;
   /** The last request's system and L3 blocks (summary on the cached prefix). */
   prefix?: SummaryPrefix;
+  /** Where archive entries leaving the prompt are kept (bounded archive). */
+  toolMemory?: ToolMemory;
 }
 
 export async function* runCompaction(
@@ -41,6 +44,7 @@ export async function* runCompaction(
     budgetTokens: request.budgetTokens,
     fixedTokens: request.fixedTokens,
     ...(request.prefix ? { prefix: request.prefix } : {}),
+    ...(request.toolMemory ? { toolMemory: request.toolMemory } : {}),
   });
   for (const degradation of result.degradations) {
     yield { type: 'degrade', level: degradation.level, message: degradation.message };
