@@ -241,18 +241,20 @@ export class HistoryManager {
     let summary: Message | undefined;
     let next = retained;
     if (archived.length > 0) {
-      const result = await summarizer
-        .summarize(archived, {
-          ...(options.focus !== undefined ? { focus: options.focus } : {}),
-          ...(options.signal !== undefined ? { signal: options.signal } : {}),
-          ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
-        })
-        // The Summarizer contract says "never throws"; a broken one still must not lose the session.
-        .catch((error: unknown): SummaryOutcome => ({
-          ok: false,
-          reason: 'failed',
-          detail: error instanceof Error ? error.message.split('\n')[0] || 'unknown error' : String(error),
-        }));
+      const result: SummaryOutcome = !ladder.summarize
+        ? { ok: false, reason: 'failed', detail: 'no room for a summary within the budget' }
+        : await summarizer
+            .summarize(archived, {
+              ...(options.focus !== undefined ? { focus: options.focus } : {}),
+              ...(options.signal !== undefined ? { signal: options.signal } : {}),
+              ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
+            })
+            // The Summarizer contract says "never throws"; a broken one still must not lose the session.
+            .catch((error: unknown): SummaryOutcome => ({
+              ok: false,
+              reason: 'failed',
+              detail: error instanceof Error ? error.message.split('\n')[0] || 'unknown error' : String(error),
+            }));
       let entry: Message;
       if (result.ok) {
         outcome = 'summary';
@@ -310,35 +312,53 @@ export class HistoryManager {
   /**
    * Degradation levels 2 and 3, applied only while the history (with the archive entry to come for `archive`) is
    * over the budget. Only the closed part is measured: the open round is this turn's input and scratchpad, already
-   * counted in `fixedTokens`. Returns the retained list (no entry yet) and everything that leaves the prompt.
+   * counted in `fixedTokens`. Returns the retained list (no entry yet), everything that leaves the prompt, and
+   * whether a summary fits beside it (when only the ledger does, no summary is asked for).
    */
   private degrade(
     messages: Message[],
     archive: readonly Message[],
     options: CompactOptions,
-  ): { messages: Message[]; archive: Message[]; applied: CompactionResult['degradations'] } {
+  ): { messages: Message[]; archive: Message[]; applied: CompactionResult['degradations']; summarize: boolean } {
     const applied: CompactionResult['degradations'] = [];
-    if (options.budgetTokens === undefined) return { messages, archive: [...archive], applied };
+    const kept = (list: Message[]) => ({ messages: list, archive: [...archive], applied, summarize: true });
+    if (options.budgetTokens === undefined) return kept(messages);
     const budget = options.budgetTokens;
     const fixed = options.fixedTokens ?? 0;
-    // What the entry for `gone` will take: its ledger, plus room for a model summary (the window check before
-    // each request still guards a longer one).
-    const fits = (list: readonly Message[], gone: readonly Message[]): boolean => {
+    // What the entry for `gone` will take: its ledger, plus (`reserve`) room for a model summary.
+    const fits = (list: readonly Message[], gone: readonly Message[], reserve = SUMMARY_RESERVE_TOKENS): boolean => {
       const measured = gone.length === 0 ? list : withArchiveEntry(list, this.summaryMessage(archiveNote(gone), gone));
-      const reserve = gone.length === 0 ? 0 : SUMMARY_RESERVE_TOKENS;
-      return fixed + reserve + Math.floor(transcriptChars(closedPart(measured)) / 3) <= budget;
+      const room = gone.length === 0 ? 0 : reserve;
+      return fixed + room + Math.floor(transcriptChars(closedPart(measured)) / 3) <= budget;
     };
-    if (fits(messages, archive)) return { messages, archive: [...archive], applied };
+    if (fits(messages, archive)) return kept(messages);
     const shrunk = shrinkOlderToolMessages(messages);
-    const current = shrunk.messages;
+    let current = shrunk.messages;
     if (shrunk.shrunk > 0) {
       applied.push({
         level: 2,
         message: `Context still over budget: shrank ${shrunk.shrunk} tool results of older rounds to one line each.`,
       });
     }
-    if (fits(current, archive)) return { messages: current, archive: [...archive], applied };
-    const dropped = dropOldestRounds(current, (remaining, gone) => fits(remaining, [...archive, ...gone]));
+    if (fits(current, archive)) return kept(current);
+    // The newest closed round shrinks too (its results stay recallable) before rounds leave and before this
+    // turn's own steps degrade.
+    const newest = shrinkOlderToolMessages(current, 0);
+    if (newest.shrunk > 0) {
+      current = newest.messages;
+      applied.push({
+        level: 2,
+        message: `Context still over budget: shrank ${newest.shrunk} tool results of the newest closed round too.`,
+      });
+      if (fits(current, archive)) return kept(current);
+    }
+    // Fewest rounds with room for a summary; else fewest with the ledger alone (then no summary is asked for).
+    let summarize = true;
+    let dropped = dropOldestRounds(current, (remaining, gone) => fits(remaining, [...archive, ...gone]));
+    if (dropped === undefined) {
+      summarize = false;
+      dropped = dropOldestRounds(current, (remaining, gone) => fits(remaining, [...archive, ...gone], 0));
+    }
     if (dropped === undefined) {
       applied.push({
         level: 3,
@@ -346,7 +366,7 @@ export class HistoryManager {
           'Warning: context still over budget, and dropping older rounds would not bring it under; ' +
           'all rounds were kept.',
       });
-      return { messages: current, archive: [...archive], applied };
+      return kept(current);
     }
     applied.push({
       level: 3,
@@ -354,7 +374,7 @@ export class HistoryManager {
         `Warning: context still over budget; archived the ${dropped.dropped} oldest rounds too, keeping ` +
         `${dropped.kept} (fewer than the minimum of ${this.minRetainRounds}).`,
     });
-    return { messages: dropped.messages, archive: [...archive, ...dropped.gone], applied };
+    return { messages: dropped.messages, archive: [...archive, ...dropped.gone], applied, summarize };
   }
 
   /** Installs a compacted list: checks the invariants, marks old usage as superseded, notifies listeners. */

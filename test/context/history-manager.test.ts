@@ -299,7 +299,11 @@ describe('HistoryManager: compaction', () => {
     const history = new HistoryManager({ minRetainRounds: 3 }, [...rounds, user(4)]);
     const before = history.messages.length;
     const result = await history.compact(new FakeSummarizer(), { budgetTokens: 1_000, fixedTokens: 5_000 });
-    expect(result.degradations.map((d) => d.level)).toEqual([2, 3]);
+    // Older rounds shrink, then the newest closed round too, and only then would rounds leave.
+    expect(result.degradations.map((d) => d.level)).toEqual([2, 2, 3]);
+    expect(result.degradations[1]?.message).toBe(
+      'Context still over budget: shrank 1 tool results of the newest closed round too.',
+    );
     expect(result.degradations.at(-1)?.message).toMatch(/would not bring it under; all rounds were kept/);
     expect(roundNumbers(history.messages)).toEqual([1, 2, 3, 4]);
     expect(history.messages).toHaveLength(before);
