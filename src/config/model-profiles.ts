@@ -20,14 +20,15 @@ export type ProfileKey = (typeof PROFILE_KEYS)[number];
 export const DEFAULT_PROFILE: ContextProfile = Object.freeze({
   name: 'default',
   contextWindow: 200_000,
-  compressionThreshold: 0.8,
+  compressionThreshold: 0.5,
   minRetainRounds: 10,
   maxOutputTokens: 32_000,
 });
 
 /**
- * Windows of a million tokens compact at half: a request of 800k tokens costs ~4× one of 200k on every step and
- * long-context recall degrades, so the window's size is not a reason to fill it. Small windows keep fewer whole
+ * Every family compacts at half its window (BENCHMARKS.md "Policy"): with prompt caching, each call pays for
+ * reading the whole prompt, so cost follows the average prompt size, while a compaction is cheap (the summary is
+ * asked on the cached prefix, and retention keeps older rounds in one-line form). Small windows keep fewer whole
  * rounds (older ones live in summaries, ledgers and tool memory) and a smaller reply limit.
  */
 const FAMILIES: ReadonlyArray<{ pattern: RegExp; profile: ContextProfile }> = [
@@ -47,7 +48,7 @@ const FAMILIES: ReadonlyArray<{ pattern: RegExp; profile: ContextProfile }> = [
     profile: {
       name: 'gpt-5 (400k)',
       contextWindow: 400_000,
-      compressionThreshold: 0.8,
+      compressionThreshold: 0.5,
       minRetainRounds: 10,
       maxOutputTokens: 32_000,
     },
@@ -57,7 +58,7 @@ const FAMILIES: ReadonlyArray<{ pattern: RegExp; profile: ContextProfile }> = [
     profile: {
       name: 'openai o-series (200k)',
       contextWindow: 200_000,
-      compressionThreshold: 0.8,
+      compressionThreshold: 0.5,
       minRetainRounds: 10,
       maxOutputTokens: 32_000,
     },
@@ -67,7 +68,7 @@ const FAMILIES: ReadonlyArray<{ pattern: RegExp; profile: ContextProfile }> = [
     profile: {
       name: 'gpt-4o (128k)',
       contextWindow: 128_000,
-      compressionThreshold: 0.8,
+      compressionThreshold: 0.5,
       minRetainRounds: 8,
       maxOutputTokens: 16_000,
     },
@@ -87,7 +88,7 @@ const FAMILIES: ReadonlyArray<{ pattern: RegExp; profile: ContextProfile }> = [
     profile: {
       name: 'deepseek (64k)',
       contextWindow: 64_000,
-      compressionThreshold: 0.8,
+      compressionThreshold: 0.5,
       minRetainRounds: 4,
       maxOutputTokens: 8_192,
     },
@@ -97,7 +98,7 @@ const FAMILIES: ReadonlyArray<{ pattern: RegExp; profile: ContextProfile }> = [
     profile: {
       name: 'open-weights (128k)',
       contextWindow: 128_000,
-      compressionThreshold: 0.8,
+      compressionThreshold: 0.5,
       minRetainRounds: 8,
       maxOutputTokens: 8_192,
     },

@@ -27,6 +27,14 @@ export interface SummaryRequestParts {
   onPrefix: boolean;
 }
 
+/** The closing line of prompts/summary.md: the instruction block of every summary request ends with it. */
+export const SUMMARY_CLOSING = 'Start your reply with `## 📌 Archived Session Summary`';
+
+/** True for a summary request, on the prefix or standalone (by its last user block). */
+export function isSummaryRequest(request: { user: readonly PromptSegment[] }): boolean {
+  return request.user.at(-1)?.text.includes(SUMMARY_CLOSING) === true;
+}
+
 export const SUMMARY_SYSTEM =
   'You archive finished parts of a coding session for a coding agent called mca. ' +
   'You answer with the requested Markdown summary only.';

@@ -189,7 +189,10 @@ describe('CodeAgent: one huge turn', () => {
       })),
       finish('read all'),
     ];
-    const h = await createHarness(steps, { files, env: { MCA_CONTEXT_WINDOW: '30000' } });
+    const h = await createHarness(steps, {
+      files,
+      env: { MCA_CONTEXT_WINDOW: '30000', MCA_COMPRESSION_THRESHOLD: '0.8' },
+    });
     const events = await h.turn('read every file');
     expect(lastTurnEnd(events)).toMatchObject({ reason: 'finish', answer: 'read all' });
     const limit = 30_000 * 0.8;

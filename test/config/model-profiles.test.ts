@@ -21,7 +21,7 @@ describe('model profiles', () => {
     const config = loadConfig({ cwd: '/tmp', env: env({ MCA_MODEL: 'deepseek-chat' }) });
     expect(config).toMatchObject({
       contextWindow: 64_000,
-      compressionThreshold: 0.8,
+      compressionThreshold: 0.5,
       minRetainRounds: 4,
       maxOutputTokens: 8_192,
     });

@@ -1,9 +1,10 @@
 /**
  * The bench's seam (replay-engine.ts) over mca's real context engine (src/context/context-engine.ts): the same
- * class the agent loop drives, with mca's defaults (threshold 0.8, 10 retained rounds), so the bench measures the
+ * class the agent loop drives, with the settings of the priced model's profile, so the bench measures the
  * product and never a copy of its orchestration. This file only translates: the recorded step becomes the
  * reply and observation the loop records, the engine's request becomes segments, its events the driver's.
  */
+import { profileFor } from '../../../src/config/model-profiles.js';
 import { PART_SEPARATOR, ContextBuilder, type BuiltContext } from '../../../src/context/context-builder.js';
 import { ContextEngine } from '../../../src/context/context-engine.js';
 import type { ContextEvent, TurnOpenedEvent } from '../../../src/context/context-events.js';
@@ -12,12 +13,17 @@ import type { RoundEnd } from '../../../src/context/message.js';
 import { ZERO_USAGE, type PromptSegment } from '../../../src/providers/types.js';
 import { InMemoryToolMemory } from '../../../src/tools/tool-memory.js';
 import type { Segment } from '../prefix-cache.js';
+import { PRICED_MODEL } from '../pricing.js';
 import type { StrategyEvent } from '../strategy.js';
 import type { PreparedRequest, RecordedStep, ReplayContextEngine, ReplayEngineOptions } from './replay-engine.js';
 
-/** mca's defaults (DESIGN.md "Token budget"; src/config/config.ts): threshold 0.8, 10 retained rounds. */
-export const MCA_THRESHOLD = 0.8;
-export const MCA_MIN_RETAIN_ROUNDS = 10;
+/**
+ * mca's settings as the product picks them for the priced model (src/config/model-profiles.ts): the profile's
+ * threshold and retained rounds; the window is the workload's.
+ */
+const PROFILE = profileFor(PRICED_MODEL);
+export const MCA_THRESHOLD = PROFILE.compressionThreshold;
+export const MCA_MIN_RETAIN_ROUNDS = PROFILE.minRetainRounds;
 
 /** A fixed time stamp: time stamps never reach a model request, and the replay stays deterministic. */
 const TS = new Date(0).toISOString();
