@@ -142,7 +142,9 @@ export class ProjectSessions implements SessionManager {
       maxOutputTokens: config.maxOutputTokens,
       todoRecap: () => promptTodoRecap(todos),
       // Beside the session file, named by its id: `-c`/`--resume` reopen the same references.
-      toolMemory: new DirectoryToolMemory(join(this.deps.store.dir, `${writer.sessionId}.tools`)),
+      toolMemory: new DirectoryToolMemory(join(this.deps.store.dir, `${writer.sessionId}.tools`), (text) =>
+        this.deps.store.redact(text),
+      ),
     });
     const agent = new CodeAgent({
       config,

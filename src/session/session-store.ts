@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { readdir, readFile, stat, truncate } from 'node:fs/promises';
+import { redactSecrets } from './redact.js';
 import { join, resolve } from 'node:path';
 import type { SessionInfo } from '../agent/controller.js';
 import type { Message } from '../context/message.js';
@@ -63,6 +64,11 @@ export class SessionStore {
     this.projectRoot = canonical(projectRoot);
     this.dir = join(resolve(mcaHome), 'projects', projectSlug(this.projectRoot));
     this.secrets = (options.secrets ?? []).filter((secret) => secret.length > 0);
+  }
+
+  /** `text` with every credential the store knows replaced (for files beside the session, e.g. tool memory). */
+  redact(text: string): string {
+    return redactSecrets(text, this.secrets);
   }
 
   pathOf(sessionId: string): string {

@@ -44,9 +44,14 @@ const FILE_MODE = 0o600;
  * session id and so the same directory: references in a continued history still resolve.
  */
 export class DirectoryToolMemory implements ToolMemory {
-  constructor(readonly dir: string) {}
+  /** `redact` runs over every text before it is written (credentials never reach the disk). */
+  constructor(
+    readonly dir: string,
+    private readonly redact: (text: string) => string = (text) => text,
+  ) {}
 
-  store(text: string): string | undefined {
+  store(full: string): string | undefined {
+    const text = this.redact(full);
     const ref = toolRefOf(text);
     try {
       if (!existsSync(this.dir)) {

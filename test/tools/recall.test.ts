@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -36,6 +36,14 @@ describe('tool memory', () => {
     expect(statSync(join(dir, `${ref ?? ''}.txt`)).mode & 0o777).toBe(0o600);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(new DirectoryToolMemory(dir).recall(ref ?? '')).toBe('hello\nworld');
+  });
+
+  it('redacts before writing: a credential in a tool result never reaches the disk', () => {
+    const dir = join(tempDir(), 'session.tools');
+    const memory = new DirectoryToolMemory(dir, (text) => text.replaceAll('sk-secret-123', '[REDACTED]'));
+    const ref = memory.store('env: KEY=sk-secret-123') ?? '';
+    expect(readFileSync(join(dir, `${ref}.txt`), 'utf8')).toBe('env: KEY=[REDACTED]');
+    expect(memory.recall(ref)).toBe('env: KEY=[REDACTED]');
   });
 
   it('never resolves a reference that names another path', () => {
