@@ -62,16 +62,20 @@ export const METHOD = `## Reading the replay figures (mechanisms, not tuning)
     (bench/replay/mca/replay-engine.ts: \`beginTurn\`, \`prepareStep\` → request + events, \`recordStep\`,
     \`closeTurn\`), implemented by bench/replay/mca/engine-adapter.ts over src/context/context-engine.ts, the same
     ContextEngine the agent loop drives (test/bench/engine-parity.test.ts checks that both send identical requests):
-    HistoryManager with every message appended as it happens and tool messages = compressToolResult, ContextBuilder,
-    the trigger with the usage recorded on each assistant message, \`HistoryManager.compact\` with threshold 0.8, 10
-    retained rounds and degradation levels 2–3, the in-turn ladder, and the window check (a request that would leave
-    less than 1,024 tokens for the reply gets one emergency compaction; one the product would still refuse is
-    replayed at its size and counted as an overflow). Archiving rounds (a summary or its fallback note) and dropping
-    rounds (level 3) count as compactions; the in-turn ladder and shrinking older results (level 2) as degradations.
-    L3 goes out as one block per summary
-    and per closed round. The reply is \`Thought: <recorded text>\\nAction: Tool[{mapped input}]\`. Summary calls
-    are mca's real summary request (SUMMARY_SYSTEM + prompts/summary.md filled with the archived transcript, no cache
-    breakpoint), recorded by bench/replay/mca/recording-summarizer.ts.
+    HistoryManager with every message appended as it happens and tool messages = compressToolResult with a
+    tool-memory reference (kept in memory here), ContextBuilder, the trigger with the usage recorded on each
+    assistant message, the settings of the priced model's profile (src/config/model-profiles.ts: threshold 0.5,
+    10 retained rounds), \`HistoryManager.compact\` (retained rounds older than the newest 3 keep one-line tool
+    results; degradation levels 2–3; every round that leaves goes into one archive entry: summary + facts ledger, or
+    the ledger alone; the oldest entries fold into an index past 25% of the budget), the in-turn ladder, and the
+    window check (a request that would leave less than 1,024 tokens for the reply gets one emergency compaction; one
+    the product would still refuse is replayed at its size and counted as an overflow). Archiving rounds counts as a
+    compaction; the in-turn ladder and shrinking results (level 2) as degradations. L3 goes out as one block per
+    summary and per closed round. The reply is \`Thought: <recorded text>\\nAction: Tool[{mapped input}]\`. Summary
+    calls are mca's real summary request, recorded by bench/replay/mca/recording-summarizer.ts: on the cached
+    prefix (the previous request's system and history blocks unchanged, then one instruction block) when the engine
+    has one, else SUMMARY_SYSTEM + prompts/summary.md with the archived transcript; priced through the same prompt
+    cache as the model calls.
   - \`claude-code\` (bench/replay/peers/claude-code.ts): before every model call, compact when the request reaches
     window − min(output limit, 20,000) − 13,000 (167,000 at 200k; 42,808 at 64k). The summary request has its own
     system prompt and the whole conversation; afterwards the request holds the summary and the newest views of the

@@ -11,7 +11,7 @@ export function table(header: string[], rows: string[][]): string {
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
-function percent(value: number): string {
+export function percent(value: number): string {
   return Number.isFinite(value) ? `${(value * 100).toFixed(1)}%` : '—';
 }
 

@@ -6,6 +6,7 @@ import { scalingTable, startupTable, table, toolsTable, workloadTables } from '.
 import type { ScalingResult } from './scaling-bench.js';
 import type { StartupResult } from './startup-bench.js';
 import type { ToolsResult } from './tools-bench.js';
+import { contextTargetsSection } from './report-context-targets.js';
 import { METHOD } from './report-method.js';
 
 export interface BenchResults {
@@ -74,8 +75,9 @@ function replaySection(replay: ReplayResult, plots: PlotLinks): string[] {
       `every strategy. Cost: every model call and every summary call, its request through the same prompt-cache ` +
       `model and its output tokens, at ${replay.pricedModel} prices (input $3, output $15 per million tokens; cache ` +
       'write 1.25×, read 0.1× the input price). The figures are token counts, not timings: the load of the shared ' +
-      'machine does not change them. No target is set for mca here: this section measures. Method: "How this is ' +
-      'measured" below.',
+      "machine does not change them. The context engine's targets are checked right below; the tables after them " +
+      'measure. Method: "How this is measured" below.',
+    ...contextTargetsSection(replay),
     ...replay.workloads.map((workload) => workloadTables(workload, plots[workload.slug])),
   ];
 }

@@ -19,11 +19,12 @@ export function mcaReply(step: ReplayStep): string {
 
 export class McaStrategy implements Strategy {
   readonly name: StrategyName = 'mca';
-  private readonly summarizer = new RecordingSummarizer();
+  private readonly summarizer: RecordingSummarizer;
   private readonly engine: ReplayContextEngine;
   private finished = false;
 
   constructor(options: StrategyOptions) {
+    this.summarizer = new RecordingSummarizer(options.contextWindow);
     this.engine = createReplayEngine({
       contextWindow: options.contextWindow,
       systemText: options.systemText,

@@ -217,6 +217,7 @@ export class CodeAgent implements AgentController {
         fileState,
         todos,
         approve: (request: Parameters<Approver>[0]) => this.approver(request),
+        ...(context.toolMemory ? { toolMemory: context.toolMemory } : {}),
       },
     };
   }

@@ -32,5 +32,8 @@ export function contextReportOf(built: BuiltContext, config: Config, history: Hi
     lastUsage: history.lastUsage(),
     rounds: history.rounds().length,
     summaries: history.messages.filter((message) => message.role === 'summary').length,
+    ...(config.contextProfile
+      ? { profile: { name: config.contextProfile.name, overridden: [...config.contextProfile.overridden] } }
+      : {}),
   };
 }

@@ -18,6 +18,8 @@ export interface ContextReport {
   lastUsage: number;
   rounds: number;
   summaries: number;
+  /** The model profile that set the context settings config left unset, and the ones config set instead. */
+  profile?: { name: string; overridden: string[] };
 }
 
 export interface SessionInfo {

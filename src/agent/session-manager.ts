@@ -2,6 +2,7 @@
  * The composition of one project's sessions: shared provider, tools and prompts; one CodeAgent per session,
  * persisted through the session store. Both front ends get their controller from here.
  */
+import { join } from 'node:path';
 import type { Config } from '../config/config.js';
 import { CodeLaw } from '../context/code-law.js';
 import { detectEnvironment, renderEnvironment } from '../context/environment.js';
@@ -17,6 +18,7 @@ import type { SessionStore, SessionWriter } from '../session/session-store.js';
 import { FileStateRecord } from '../tools/file-state.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { TodoStore } from '../tools/todo-store.js';
+import { DirectoryToolMemory } from '../tools/tool-memory.js';
 import type { Approver } from '../tools/tool-context.js';
 import type { TodoItem } from '../tools/tool-data.js';
 import { CodeAgent } from './code-agent.js';
@@ -139,6 +141,10 @@ export class ProjectSessions implements SessionManager {
       compressionThreshold: config.compressionThreshold,
       maxOutputTokens: config.maxOutputTokens,
       todoRecap: () => promptTodoRecap(todos),
+      // Beside the session file, named by its id: `-c`/`--resume` reopen the same references.
+      toolMemory: new DirectoryToolMemory(join(this.deps.store.dir, `${writer.sessionId}.tools`), (text) =>
+        this.deps.store.redact(text),
+      ),
     });
     const agent = new CodeAgent({
       config,

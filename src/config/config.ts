@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { readProjectConfig, readUserConfig, type ConfigFileResult } from './config-files.js';
+import { DEFAULT_PROFILE, PROFILE_KEYS, profileFor, type ProfileInUse } from './model-profiles.js';
 
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'bypassPermissions'] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
@@ -13,18 +14,21 @@ export type ProviderName = (typeof PROVIDERS)[number];
 /** The model when `provider` is 'openai' and no layer names one (the Anthropic default would be refused). */
 export const DEFAULT_OPENAI_MODEL = 'gpt-4.1';
 
+export const DEFAULT_MODEL = 'claude-sonnet-5-5';
+
 /** Every tunable of mca. Layers: defaults < $MCA_HOME/config.json < <project>/.mca/config.json < env < flags. */
 export const configSchema = z
   .object({
-    model: z.string().min(1).default('claude-sonnet-5-5'),
+    model: z.string().min(1).default(DEFAULT_MODEL),
     /** Model for archive summaries; empty means "same as model". */
     summaryModel: z.string().min(1).optional(),
-    contextWindow: z.number().int().min(4_000).max(10_000_000).default(200_000),
-    compressionThreshold: z.number().gt(0).lte(1).default(0.8),
-    minRetainRounds: z.number().int().min(1).max(1_000).default(10),
+    /** Window, threshold, retained rounds, output limit: loadConfig fills unset ones from the model's profile. */
+    contextWindow: z.number().int().min(4_000).max(10_000_000).default(DEFAULT_PROFILE.contextWindow),
+    compressionThreshold: z.number().gt(0).lte(1).default(DEFAULT_PROFILE.compressionThreshold),
+    minRetainRounds: z.number().int().min(1).max(1_000).default(DEFAULT_PROFILE.minRetainRounds),
     summaryTimeoutMs: z.number().int().min(1).max(3_600_000).default(120_000),
     maxSteps: z.number().int().min(1).max(1_000).default(50),
-    maxOutputTokens: z.number().int().min(256).max(128_000).default(32_000),
+    maxOutputTokens: z.number().int().min(256).max(128_000).default(DEFAULT_PROFILE.maxOutputTokens),
     /** A stream that sends nothing for this long is treated as dead (network error, retried). */
     streamIdleTimeoutMs: z.number().int().min(100).max(3_600_000).default(90_000),
     /** The same action repeated this many times in a row ends the turn. */
@@ -58,7 +62,8 @@ export const configSchema = z
   })
   .strict();
 
-export type Config = z.infer<typeof configSchema>;
+/** The validated config; `contextProfile` says which model profile filled the context settings left unset. */
+export type Config = z.infer<typeof configSchema> & { contextProfile?: ProfileInUse };
 
 /** Secrets never live in Config (which is logged and persisted); they travel separately. */
 export interface Credentials {
@@ -88,6 +93,7 @@ const ENV_KEYS: ReadonlyArray<[string, keyof Config, 'string' | 'number']> = [
   ['MCA_CONTEXT_WINDOW', 'contextWindow', 'number'],
   ['MCA_COMPRESSION_THRESHOLD', 'compressionThreshold', 'number'],
   ['MCA_MIN_RETAIN_ROUNDS', 'minRetainRounds', 'number'],
+  ['MCA_MAX_OUTPUT_TOKENS', 'maxOutputTokens', 'number'],
   ['MCA_SUMMARY_TIMEOUT_MS', 'summaryTimeoutMs', 'number'],
   ['MCA_MAX_STEPS', 'maxSteps', 'number'],
   ['MCA_STREAM_IDLE_TIMEOUT_MS', 'streamIdleTimeoutMs', 'number'],
@@ -161,13 +167,17 @@ export function loadConfig(options: LoadConfigOptions): Config {
     ...withoutUndefined((options.flags ?? {}) as Record<string, unknown>),
   };
   if (merged.provider === 'openai' && merged.model === undefined) merged.model = DEFAULT_OPENAI_MODEL;
+  const model = typeof merged.model === 'string' ? merged.model : DEFAULT_MODEL;
+  const profile = profileFor(model);
+  const overridden = PROFILE_KEYS.filter((key) => merged[key] !== undefined);
+  for (const key of PROFILE_KEYS) merged[key] ??= profile[key];
   const result = configSchema.safeParse(merged);
   if (!result.success) {
     const first = result.error.issues[0];
     const sources = 'config files, MCA_* environment variables or flags';
     throw new ConfigError(first ? describeIssue(first, sources) : 'invalid configuration');
   }
-  return result.data;
+  return { ...result.data, contextProfile: { name: profile.name, overridden } };
 }
 
 export function loadCredentials(env: NodeJS.ProcessEnv = process.env): Credentials {

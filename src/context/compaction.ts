@@ -48,17 +48,25 @@ export function transcriptChars(messages: readonly Message[]): number {
 }
 
 /**
- * Level 2: tool messages of closed rounds older than the newest closed round shrink to one line. The newest
- * closed round and the open round stay as they are.
+ * Tool messages of closed rounds older than the newest `fullRounds` closed rounds shrink to their one-line form
+ * (which keeps the tool-memory reference). With `fullRounds` 1 this is degradation level 2; the compaction's
+ * retention policy applies it with RETENTION.fullRounds. The open round is never touched.
  */
-export function shrinkOlderToolMessages(messages: readonly Message[]): { messages: Message[]; shrunk: number } {
+export function shrinkOlderToolMessages(
+  messages: readonly Message[],
+  fullRounds = 1,
+): { messages: Message[]; shrunk: number } {
   const { closed } = splitRounds(messages);
-  const older = new Set<Message>(closed.slice(0, -1).flatMap((round) => round.messages));
+  const older = new Set<Message>(
+    closed.slice(0, Math.max(0, closed.length - fullRounds)).flatMap((round) => round.messages),
+  );
   let shrunk = 0;
   const result = messages.map((message) => {
     if (message.role !== 'tool' || message.metadata.shrunk === true || !older.has(message)) return message;
-    shrunk += 1;
     const content = shrinkToolMessage(message.content, message.metadata.toolName ?? 'unknown');
+    // A result already shorter than its one-line form stays as it is.
+    if (content.length >= message.content.length) return message;
+    shrunk += 1;
     return { ...message, content, metadata: { ...message.metadata, shrunk: true } };
   });
   return { messages: result, shrunk };
@@ -73,25 +81,27 @@ export function closedPart(messages: readonly Message[]): Message[] {
 }
 
 /**
- * Level 3: drops the fewest oldest closed rounds that make `fits(closed transcript chars)` hold, and puts an
- * archive entry for them (`archive(dropped)`, a summary message) after the existing summaries. Never drops the
- * newest closed round, the open round or a summary, and drops nothing when even dropping every other round
- * (with its archive entry) would not fit: then it returns undefined.
+ * Level 3: the fewest oldest closed rounds whose removal makes `fits(remaining, gone)` hold (the caller measures
+ * the remaining list with the archive entry that will cover `gone`). Never drops the newest closed round, the
+ * open round or a summary; returns undefined when even dropping every other round would not fit.
  */
 export function dropOldestRounds(
   messages: readonly Message[],
-  fits: (transcriptChars: number) => boolean,
-  archive: (dropped: readonly Message[]) => Message,
-): { messages: Message[]; dropped: number; kept: number } | undefined {
+  fits: (remaining: Message[], gone: Message[]) => boolean,
+): { messages: Message[]; gone: Message[]; dropped: number; kept: number } | undefined {
   const { closed } = splitRounds(messages);
   const droppable = closed.slice(0, -1);
   for (let count = 1; count <= droppable.length; count += 1) {
-    const gone = new Set<Message>(droppable.slice(0, count).flatMap((round) => round.messages));
-    const entry = archive([...gone]);
-    const remaining = messages.filter((message) => !gone.has(message));
-    const summaries = remaining.filter(isSummary).length;
-    const next = [...remaining.slice(0, summaries), entry, ...remaining.slice(summaries)];
-    if (fits(transcriptChars(closedPart(next)))) return { messages: next, dropped: count, kept: closed.length - count };
+    const gone = droppable.slice(0, count).flatMap((round) => round.messages);
+    const goneSet = new Set<Message>(gone);
+    const remaining = messages.filter((message) => !goneSet.has(message));
+    if (fits(remaining, gone)) return { messages: remaining, gone, dropped: count, kept: closed.length - count };
   }
   return undefined;
+}
+
+/** The list with `entry` placed after the existing summaries (where a new archive entry goes). */
+export function withArchiveEntry(messages: readonly Message[], entry: Message): Message[] {
+  const summaries = messages.filter(isSummary).length;
+  return [...messages.slice(0, summaries), entry, ...messages.slice(summaries)];
 }

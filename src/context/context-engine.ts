@@ -9,6 +9,7 @@
  * (src/agent/code-agent.ts) and the bench (bench/replay/mca/engine-adapter.ts) drive this same class.
  */
 import type { ToolEnvelope } from '../tools/envelope.js';
+import type { ToolMemory } from '../tools/tool-memory.js';
 import type { Usage } from '../providers/types.js';
 import type { BuiltContext, ContextBuilder, ScratchpadStep } from './context-builder.js';
 import type { CompactionReason, ContextEvent, TurnOpenedEvent } from './context-events.js';
@@ -16,7 +17,7 @@ import type { HistoryManager } from './history-manager.js';
 import { nowIso, type RoundEnd, type ToolAction } from './message.js';
 import { observationText } from './observation.js';
 import { runCompaction } from './run-compaction.js';
-import type { Summarizer } from './summary-compressor.js';
+import type { Summarizer, SummaryPrefix } from './summary-compressor.js';
 import { MIN_MESSAGES_FOR_COMPACTION } from './token-budget.js';
 import { compressToolResult } from './tool-result-compressor.js';
 import { buildWithinBudget } from './turn-budget.js';
@@ -38,7 +39,12 @@ export interface ContextEngineOptions {
   todoRecap?: () => string | undefined;
   /** Time stamps of appended messages (default: the current time). */
   now?: () => string;
+  /** Where full tool results are kept by reference (Recall); without it history entries carry no reference. */
+  toolMemory?: ToolMemory;
 }
+
+/** Tools whose full result is not stored again: Recall's output is already a stored result. */
+const NOT_STORED = new Set(['Recall']);
 
 /** What the next model call sends, or why nothing may be sent. */
 export type PreparedStep =
@@ -81,6 +87,14 @@ interface TurnView {
   focus?: string | undefined;
 }
 
+/** The system blocks and the L3 blocks (the first user blocks, one per L3 segment) of a built request. */
+function prefixOf(context: BuiltContext): SummaryPrefix {
+  const { system, user } = context.toRequestSegments();
+  const l3 = context.parts.find((part) => part.id === 'l3');
+  const count = l3 === undefined ? 0 : (l3.segments?.length ?? 1);
+  return { system, history: user.slice(0, count) };
+}
+
 export class ContextEngine {
   private question = '';
   private scratchpad: ScratchpadStep[] = [];
@@ -91,11 +105,21 @@ export class ContextEngine {
   /** The one emergency compaction a turn gets after the API refused a request as too long. */
   private emergencyUsed = false;
   private readonly now: () => string;
+  /**
+   * The system and L3 blocks of the last request sent, exactly as sent: a summary asks on this prefix, which the
+   * provider's cache holds. Cleared when a compaction rewrites history (the prefix no longer matches it).
+   */
+  private lastPrefix: SummaryPrefix | undefined;
 
   constructor(private readonly options: ContextEngineOptions) {
     this.now = options.now ?? nowIso;
     // A round left open by a crash is closed before anything else happens, so it renders as history.
     if (options.history.openRound()) options.history.closeOpenRound('interrupted');
+  }
+
+  /** The session's tool memory, for the tools' context (Recall). */
+  get toolMemory(): ToolMemory | undefined {
+    return this.options.toolMemory;
   }
 
   get history(): HistoryView {
@@ -148,6 +172,7 @@ export class ContextEngine {
         return { kind: 'too_large', context, code: 'CONTEXT_TOO_LARGE', message };
       }
     }
+    this.lastPrefix = prefixOf(context);
     // Prompt + max_tokens must fit the window (the API refuses the request otherwise).
     return { kind: 'ready', context, maxTokens: Math.min(maxOutputTokens, contextWindow - context.totalTokens) };
   }
@@ -184,7 +209,9 @@ export class ContextEngine {
   /** Appends the compressed result to history and the full one to the scratchpad; returns the compressed JSON. */
   recordObservation(observation: StepObservation): string {
     const { action, step } = observation;
-    const compressed = compressToolResult(action.tool, observation.envelope);
+    const full = observationText(observation.envelope);
+    const ref = NOT_STORED.has(action.tool) ? undefined : this.options.toolMemory?.store(full);
+    const compressed = compressToolResult(action.tool, observation.envelope, ref);
     this.options.history.append({
       role: 'tool',
       content: compressed,
@@ -192,7 +219,7 @@ export class ContextEngine {
     });
     this.scratchpad.push({
       assistant: observation.assistantText,
-      observation: observationText(observation.envelope),
+      observation: full,
       compressed,
       tool: action.tool,
     });
@@ -281,7 +308,11 @@ export class ContextEngine {
     // The last real usage is the truest size of the prompt that triggered this; estimates stand in without one.
     const before = Math.max(history.lastUsage(), this.measure(turn));
     const fixed = builder.build({ history: [], scratchpad: turn.scratchpad, question: turn.question }).totalTokens;
+    const prefix = this.lastPrefix;
+    this.lastPrefix = undefined;
     yield* runCompaction(history, summarizer, {
+      ...(prefix ? { prefix } : {}),
+      ...(this.options.toolMemory ? { toolMemory: this.options.toolMemory } : {}),
       reason,
       ...(turn.focus ? { focus: turn.focus } : {}),
       signal,

@@ -5,7 +5,9 @@
  * `minRetainRounds` verbatim and never touches the open round.
  */
 import { totalUsageTokens } from '../providers/types.js';
-import { archiveNote } from './archive-note.js';
+import type { ToolMemory } from '../tools/tool-memory.js';
+import { boundArchive } from './archive-bound.js';
+import { archiveNote, summaryWithLedger } from './facts-ledger.js';
 import {
   closedPart,
   dropOldestRounds,
@@ -13,15 +15,17 @@ import {
   shrinkOlderToolMessages,
   splitRounds,
   transcriptChars,
+  withArchiveEntry,
   type CompactionPlan,
 } from './compaction.js';
 import { historyViolations } from './history-invariants.js';
-import { isSummary, lastRoundOf, nowIso, toRounds, type Message, type Round, type RoundEnd } from './message.js';
+import { lastRoundOf, nowIso, toRounds, type Message, type Round, type RoundEnd } from './message.js';
 import {
   SUMMARY_TIMEOUT_MESSAGE,
   summaryFailedMessage,
   type Summarizer,
   type SummaryOutcome,
+  type SummaryPrefix,
 } from './summary-compressor.js';
 import { shouldCompact } from './token-budget.js';
 
@@ -44,6 +48,10 @@ export interface CompactOptions {
   budgetTokens?: number;
   /** Estimated tokens of everything that is not history (L1, L2, the input). */
   fixedTokens?: number;
+  /** The last request's system and L3 blocks, for a summary on the cached prefix. */
+  prefix?: SummaryPrefix;
+  /** Where archive entries that leave the prompt (the bounded archive) are kept by reference. */
+  toolMemory?: ToolMemory;
 }
 
 export type CompactionOutcome = 'summary' | 'timeout' | 'failed' | 'nothing_to_compact';
@@ -70,6 +78,16 @@ const CLOSING_TEXT: Readonly<Record<RoundEnd, string>> = {
   interrupted: '(The turn was interrupted by the user.)',
   step_limit: '(The turn stopped at the step limit.)',
 };
+
+/**
+ * The retention policy (issue 13, BENCHMARKS.md): of the rounds a compaction keeps, the newest `fullRounds` keep
+ * their compressed tool results; older kept rounds keep the request, the assistant's words and one-line tool
+ * results with references (Recall brings the detail back).
+ */
+export const RETENTION = Object.freeze({ fullRounds: 3 });
+
+/** Room the ladder keeps for a model-written summary beside its ledger (a typical A5 summary). */
+export const SUMMARY_RESERVE_TOKENS = 1_500;
 
 function historyTokens(messages: readonly Message[]): number {
   return Math.floor(transcriptChars(messages) / 3);
@@ -209,47 +227,63 @@ export class HistoryManager {
     const startLength = this.list.length;
     const tokensBefore = historyTokens(this.list);
     const plan = this.planCompaction();
+    let retained = plan.retain;
+    // Retention within the budget: when rounds are archived anyway, retained rounds older than the newest few keep
+    // one-line tool results (with their references), in the same rewrite of the cached prefix.
+    if (plan.roundsArchived > 0) retained = shrinkOlderToolMessages(retained, RETENTION.fullRounds).messages;
+    // The ladder runs before the summary call, measuring with the entry to come, so rounds it drops join the
+    // same archive entry: one summary call covers everything that leaves.
+    const ladder = this.degrade(retained, plan.archive, options);
+    retained = ladder.messages;
+    const archived = ladder.archive;
     let outcome: CompactionOutcome = 'nothing_to_compact';
     let message: string | undefined;
     let summary: Message | undefined;
-    let next = [...this.list];
-    if (plan.roundsArchived > 0) {
-      const result = await summarizer
-        .summarize(plan.archive, { focus: options.focus, signal: options.signal })
-        // The Summarizer contract says "never throws"; a broken one still must not lose the session.
-        .catch((error: unknown): SummaryOutcome => ({
-          ok: false,
-          reason: 'failed',
-          detail: error instanceof Error ? error.message.split('\n')[0] || 'unknown error' : String(error),
-        }));
-      const summaries = plan.retain.filter(isSummary);
-      const rest = plan.retain.filter((entry) => !isSummary(entry));
+    let next = retained;
+    if (archived.length > 0) {
+      const result: SummaryOutcome = !ladder.summarize
+        ? { ok: false, reason: 'failed', detail: 'no room for a summary within the budget' }
+        : await summarizer
+            .summarize(archived, {
+              ...(options.focus !== undefined ? { focus: options.focus } : {}),
+              ...(options.signal !== undefined ? { signal: options.signal } : {}),
+              ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
+            })
+            // The Summarizer contract says "never throws"; a broken one still must not lose the session.
+            .catch((error: unknown): SummaryOutcome => ({
+              ok: false,
+              reason: 'failed',
+              detail: error instanceof Error ? error.message.split('\n')[0] || 'unknown error' : String(error),
+            }));
+      let entry: Message;
       if (result.ok) {
         outcome = 'summary';
-        summary = this.summaryMessage(result.text, plan.archive);
-        next = [...summaries, summary, ...rest];
+        summary = this.summaryMessage(summaryWithLedger(result.text, archived), archived);
+        entry = summary;
       } else {
         outcome = result.reason === 'timeout' ? 'timeout' : 'failed';
         message = result.reason === 'timeout' ? SUMMARY_TIMEOUT_MESSAGE : summaryFailedMessage(result.detail);
-        // The archived rounds still leave a trace: their requests, files and commands (never just dropped).
-        next = [...summaries, this.summaryMessage(archiveNote(plan.archive), plan.archive), ...rest];
+        // The archived rounds still leave a trace: their facts ledger (never just dropped).
+        entry = this.summaryMessage(archiveNote(archived), archived);
       }
       // Messages appended while the summarizer ran belong after everything retained.
-      next.push(...this.list.slice(startLength));
+      next = [...withArchiveEntry(retained, entry), ...this.list.slice(startLength)];
+      // The archive stays bounded: its oldest entries leave whole, by reference, behind one index entry.
+      if (options.budgetTokens !== undefined) {
+        next = boundArchive(next, options.budgetTokens, options.toolMemory).messages;
+      }
     }
-    const degradations = this.degrade(next, options);
-    next = degradations.messages;
-    const compacted = outcome !== 'nothing_to_compact' || degradations.applied.length > 0;
+    const compacted = outcome !== 'nothing_to_compact' || ladder.applied.length > 0;
     if (compacted) this.install(next, options.fixedTokens ?? 0);
     return {
       outcome,
       ...(message !== undefined ? { message } : {}),
       ...(summary !== undefined ? { summary } : {}),
-      roundsArchived: plan.roundsArchived,
+      roundsArchived: toRounds(archived).length,
       roundsKept: splitRounds(this.list).closed.length,
       tokensBefore,
       tokensAfter: historyTokens(this.list),
-      degradations: degradations.applied,
+      degradations: ladder.applied,
     };
   }
 
@@ -276,20 +310,28 @@ export class HistoryManager {
   }
 
   /**
-   * Degradation levels 2 and 3, applied only while the history is over the budget. Only the closed part is
-   * measured: the open round is this turn's input and scratchpad, already counted in `fixedTokens`.
+   * Degradation levels 2 and 3, applied only while the history (with the archive entry to come for `archive`) is
+   * over the budget. Only the closed part is measured: the open round is this turn's input and scratchpad, already
+   * counted in `fixedTokens`. Returns the retained list (no entry yet), everything that leaves the prompt, and
+   * whether a summary fits beside it (when only the ledger does, no summary is asked for).
    */
   private degrade(
     messages: Message[],
+    archive: readonly Message[],
     options: CompactOptions,
-  ): { messages: Message[]; applied: CompactionResult['degradations'] } {
+  ): { messages: Message[]; archive: Message[]; applied: CompactionResult['degradations']; summarize: boolean } {
     const applied: CompactionResult['degradations'] = [];
-    if (options.budgetTokens === undefined) return { messages, applied };
+    const kept = (list: Message[]) => ({ messages: list, archive: [...archive], applied, summarize: true });
+    if (options.budgetTokens === undefined) return kept(messages);
     const budget = options.budgetTokens;
     const fixed = options.fixedTokens ?? 0;
-    const fits = (chars: number): boolean => fixed + Math.floor(chars / 3) <= budget;
-    const closedFits = (list: readonly Message[]): boolean => fits(transcriptChars(closedPart(list)));
-    if (closedFits(messages)) return { messages, applied };
+    // What the entry for `gone` will take: its ledger, plus (`reserve`) room for a model summary.
+    const fits = (list: readonly Message[], gone: readonly Message[], reserve = SUMMARY_RESERVE_TOKENS): boolean => {
+      const measured = gone.length === 0 ? list : withArchiveEntry(list, this.summaryMessage(archiveNote(gone), gone));
+      const room = gone.length === 0 ? 0 : reserve;
+      return fixed + room + Math.floor(transcriptChars(closedPart(measured)) / 3) <= budget;
+    };
+    if (fits(messages, archive)) return kept(messages);
     const shrunk = shrinkOlderToolMessages(messages);
     let current = shrunk.messages;
     if (shrunk.shrunk > 0) {
@@ -298,8 +340,25 @@ export class HistoryManager {
         message: `Context still over budget: shrank ${shrunk.shrunk} tool results of older rounds to one line each.`,
       });
     }
-    if (closedFits(current)) return { messages: current, applied };
-    const dropped = dropOldestRounds(current, fits, (gone) => this.summaryMessage(archiveNote(gone), gone));
+    if (fits(current, archive)) return kept(current);
+    // The newest closed round shrinks too (its results stay recallable) before rounds leave and before this
+    // turn's own steps degrade.
+    const newest = shrinkOlderToolMessages(current, 0);
+    if (newest.shrunk > 0) {
+      current = newest.messages;
+      applied.push({
+        level: 2,
+        message: `Context still over budget: shrank ${newest.shrunk} tool results of the newest closed round too.`,
+      });
+      if (fits(current, archive)) return kept(current);
+    }
+    // Fewest rounds with room for a summary; else fewest with the ledger alone (then no summary is asked for).
+    let summarize = true;
+    let dropped = dropOldestRounds(current, (remaining, gone) => fits(remaining, [...archive, ...gone]));
+    if (dropped === undefined) {
+      summarize = false;
+      dropped = dropOldestRounds(current, (remaining, gone) => fits(remaining, [...archive, ...gone], 0));
+    }
     if (dropped === undefined) {
       applied.push({
         level: 3,
@@ -307,16 +366,15 @@ export class HistoryManager {
           'Warning: context still over budget, and dropping older rounds would not bring it under; ' +
           'all rounds were kept.',
       });
-      return { messages: current, applied };
+      return kept(current);
     }
-    current = dropped.messages;
     applied.push({
       level: 3,
       message:
-        `Warning: context still over budget; archived the ${dropped.dropped} oldest rounds as a note, keeping ` +
+        `Warning: context still over budget; archived the ${dropped.dropped} oldest rounds too, keeping ` +
         `${dropped.kept} (fewer than the minimum of ${this.minRetainRounds}).`,
     });
-    return { messages: current, applied };
+    return { messages: dropped.messages, archive: [...archive, ...dropped.gone], applied, summarize };
   }
 
   /** Installs a compacted list: checks the invariants, marks old usage as superseded, notifies listeners. */

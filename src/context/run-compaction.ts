@@ -5,7 +5,8 @@
  */
 import type { CompactionReason, ContextEvent } from './context-events.js';
 import type { HistoryManager } from './history-manager.js';
-import type { Summarizer } from './summary-compressor.js';
+import type { ToolMemory } from '../tools/tool-memory.js';
+import type { Summarizer, SummaryPrefix } from './summary-compressor.js';
 
 export interface CompactionRequest {
   reason: CompactionReason;
@@ -19,6 +20,10 @@ export interface CompactionRequest {
   tokensBefore: number;
   /** Estimates the prompt size after compaction. */
   measure: () => number;
+  /** The last request's system and L3 blocks (summary on the cached prefix). */
+  prefix?: SummaryPrefix;
+  /** Where archive entries leaving the prompt are kept (bounded archive). */
+  toolMemory?: ToolMemory;
 }
 
 export async function* runCompaction(
@@ -38,6 +43,8 @@ export async function* runCompaction(
     signal: request.signal,
     budgetTokens: request.budgetTokens,
     fixedTokens: request.fixedTokens,
+    ...(request.prefix ? { prefix: request.prefix } : {}),
+    ...(request.toolMemory ? { toolMemory: request.toolMemory } : {}),
   });
   for (const degradation of result.degradations) {
     yield { type: 'degrade', level: degradation.level, message: degradation.message };

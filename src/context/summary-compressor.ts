@@ -6,6 +6,9 @@ import { complete, type ModelProvider, type Usage } from '../providers/types.js'
 import { estimateTokens } from './token-budget.js';
 import type { Message } from './message.js';
 import { renderTranscript } from './transcript.js';
+import { summaryRequestParts, type SummaryPrefix, type SummaryRequestParts } from './summary-request.js';
+
+export { SUMMARY_SYSTEM, type SummaryPrefix } from './summary-request.js';
 
 export type SummaryOutcome =
   { ok: true; text: string; usage: Usage } | { ok: false; reason: 'timeout' | 'failed' | 'empty'; detail: string };
@@ -14,6 +17,8 @@ export interface SummarizeOptions {
   /** What the user asked the summary to focus on (`/compact <focus>`). */
   focus?: string;
   signal?: AbortSignal;
+  /** The last request's system and L3 blocks: the summary is asked on that cached prefix when it can be. */
+  prefix?: SummaryPrefix;
 }
 
 /** Anything that can archive messages into a summary; the HistoryManager depends only on this. */
@@ -29,10 +34,6 @@ export const SUMMARY_TIMEOUT_MESSAGE = 'Summary generation timed out, keeping re
 export function summaryFailedMessage(why: string): string {
   return `Summary generation failed: ${why}, keeping recent history only.`;
 }
-
-export const SUMMARY_SYSTEM =
-  'You archive finished parts of a coding session for a coding agent called mca. ' +
-  'You answer with the requested Markdown summary only.';
 
 export interface SummaryCompressorOptions {
   provider: ModelProvider;
@@ -65,15 +66,35 @@ export class SummaryCompressor implements Summarizer {
     this.options = options;
   }
 
-  /** The prompt text sent for these messages (exposed for tests and `/context`). */
+  /** The standalone prompt text for these messages (the whole transcript in the template). */
   buildPrompt(messages: readonly Message[], focus?: string): string {
+    return this.fill(messages, focus, renderTranscript(messages));
+  }
+
+  /** The request's blocks: on the last request's prefix when given and usable, else the standalone prompt. */
+  buildRequest(
+    messages: readonly Message[],
+    options: Pick<SummarizeOptions, 'focus' | 'prefix'> = {},
+  ): SummaryRequestParts {
+    return summaryRequestParts(messages, (transcript) => this.fill(messages, options.focus, transcript), {
+      prefix: options.prefix,
+      contextWindow: this.options.contextWindow,
+      maxTokens: this.maxTokens,
+    });
+  }
+
+  private get maxTokens(): number {
+    return this.options.maxTokens ?? 4_096;
+  }
+
+  private fill(messages: readonly Message[], focus: string | undefined, transcript: string): string {
     const first = messages[0]?.metadata.ts ?? 'unknown';
     const last = messages[messages.length - 1]?.metadata.ts ?? 'unknown';
     return fillTemplate(this.options.template, {
       start_time: first,
       cutoff_time: last,
       focus: focusText(focus),
-      transcript: renderTranscript(messages),
+      transcript,
     });
   }
 
@@ -97,13 +118,15 @@ export class SummaryCompressor implements Summarizer {
     });
     stopped.catch(() => undefined);
     try {
+      const parts = this.buildRequest(messages, options);
       const request = {
         model: typeof this.options.model === 'function' ? this.options.model() : this.options.model,
-        system: [{ text: SUMMARY_SYSTEM }],
-        user: [{ text: this.buildPrompt(messages, options.focus) }],
-        maxTokens: this.options.maxTokens ?? 4_096,
+        system: parts.system,
+        user: parts.user,
+        maxTokens: this.maxTokens,
       };
-      const needed = estimateTokens(`${SUMMARY_SYSTEM}\n${request.user[0]?.text ?? ''}`) + request.maxTokens;
+      const text = [...parts.system, ...parts.user].map((segment) => segment.text).join('\n');
+      const needed = estimateTokens(text) + request.maxTokens;
       if (this.options.contextWindow !== undefined && needed > this.options.contextWindow) {
         return { ok: false, reason: 'failed', detail: 'the part to archive is larger than the context window' };
       }

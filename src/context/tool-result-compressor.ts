@@ -173,6 +173,15 @@ const compressBash: Rule = (data) => {
 const compressTodoWrite: Rule = (data) =>
   isString(data.recap) ? { recap: clip(data.recap, LIMIT.recapChars) } : undefined;
 
+/** Recall's result is itself stored: history keeps where it pointed, not the text again. */
+const compressRecall: Rule = (data) => {
+  const { ref, start_line, end_line, total_lines } = data;
+  if (!isString(ref) || !isFiniteNumber(start_line) || !isFiniteNumber(end_line) || !isFiniteNumber(total_lines)) {
+    return undefined;
+  }
+  return { ref: clip(ref, 40), start_line, end_line, total_lines };
+};
+
 const RULES: Readonly<Record<string, Rule>> = {
   LS: compressLs,
   Glob: compressGlob,
@@ -183,6 +192,7 @@ const RULES: Readonly<Record<string, Rule>> = {
   Write: compressWrite,
   Bash: compressBash,
   TodoWrite: compressTodoWrite,
+  Recall: compressRecall,
 };
 
 /** Unknown tools and malformed data: small data is kept as is, big data becomes a size note. */
@@ -209,8 +219,11 @@ function compressError(error: unknown): JsonRecord | undefined {
   return { code: clip(String(error.code ?? 'INTERNAL_ERROR'), 40), message: clip(message, LIMIT.errorMessageChars) };
 }
 
-/** The history form of a tool result: always a valid JSON string, never throws. */
-export function compressToolResult(toolName: string, envelope: ToolEnvelope<unknown>): string {
+/**
+ * The history form of a tool result: always a valid JSON string, never throws. `ref` is the tool-memory reference
+ * of the full result (issue 13): it leads the data, so every later form of the entry can name it.
+ */
+export function compressToolResult(toolName: string, envelope: ToolEnvelope<unknown>, ref?: string): string {
   const source: unknown = envelope;
   const record = isRecord(source) ? source : {};
   const status = isString(record.status) && STATUSES.has(record.status) ? record.status : 'error';
@@ -224,7 +237,7 @@ export function compressToolResult(toolName: string, envelope: ToolEnvelope<unkn
   }
   if (compressed === undefined) compressed = compressUnknown(data ?? {});
   copyMarkers(data, compressed);
-  const result: JsonRecord = { status, data: compressed };
+  const result: JsonRecord = ref === undefined ? { status, data: compressed } : { status, ref, data: compressed };
   const error = compressError(record.error);
   if (error !== undefined) result.error = error;
   return safeStringify(result) ?? JSON.stringify({ status, data: { truncated: true, original_size: 0 } });

@@ -1,6 +1,6 @@
 /**
  * Degradation level 2 (DESIGN.md "Compaction", from spec 004): a compressed tool message shrinks further to
- * `{"status", "tool", "summary": "<one line>"}`. Works on any content, including malformed JSON.
+ * `{"status", "tool", "ref"?, "summary": "<one line>"}`. Works on any content, including malformed JSON.
  */
 import { clip, isFiniteNumber, isRecord, isString, type JsonRecord } from './json-guards.js';
 
@@ -67,5 +67,7 @@ export function shrinkToolMessage(content: string, toolName: string): string {
     summary = describe(toolName, record.data);
   }
   summary ??= `result of ${content.length} characters`;
-  return JSON.stringify({ status, tool: toolName, summary: oneLine(summary) });
+  // The tool-memory reference survives shrinking: the one-line form names what it dropped.
+  const ref = record !== undefined && isString(record.ref) ? { ref: clip(record.ref, 40) } : {};
+  return JSON.stringify({ status, tool: toolName, ...ref, summary: oneLine(summary) });
 }

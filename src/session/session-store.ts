@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { truncate } from 'node:fs/promises';
+import { redactSecrets } from '../text/redact-secrets.js';
 import { join, resolve } from 'node:path';
 import type { SessionInfo } from '../agent/controller.js';
 import type { Message } from '../context/message.js';
@@ -72,6 +73,11 @@ export class SessionStore {
     const legacy = join(resolve(mcaHome), 'projects', legacyProjectSlug(this.projectRoot));
     this.legacyDir = legacy === this.dir ? undefined : legacy;
     this.secrets = (options.secrets ?? []).filter((secret) => secret.length > 0);
+  }
+
+  /** `text` with every credential the store knows replaced (for files beside the session, e.g. tool memory). */
+  redact(text: string): string {
+    return redactSecrets(text, this.secrets);
   }
 
   pathOf(sessionId: string): string {

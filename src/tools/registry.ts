@@ -11,6 +11,7 @@ import { createGrepTool } from './grep.js';
 import { lsTool } from './ls.js';
 import { multiEditTool } from './multi-edit.js';
 import { readTool } from './read.js';
+import { recallTool } from './recall.js';
 import { todoWriteTool } from './todo-write.js';
 import { writeTool } from './write.js';
 
@@ -125,5 +126,6 @@ export function createDefaultRegistry(options: ToolRegistryOptions = {}): ToolRe
     .register(editTool)
     .register(multiEditTool)
     .register(bashTool)
-    .register(todoWriteTool);
+    .register(todoWriteTool)
+    .register(recallTool);
 }

@@ -1,5 +1,6 @@
 import type { FileStateRecord } from './file-state.js';
 import type { TodoStore } from './todo-store.js';
+import type { ToolMemory } from './tool-memory.js';
 
 /** What a tool asks the user (or the permission mode) before it changes something. */
 export interface ApprovalRequest {
@@ -31,4 +32,6 @@ export interface ToolContext {
   fileState: FileStateRecord;
   todos: TodoStore;
   approve: Approver;
+  /** The session's stored full tool results (Recall reads them); absent when the session keeps none. */
+  toolMemory?: ToolMemory;
 }

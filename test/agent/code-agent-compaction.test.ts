@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { SUMMARY_SYSTEM } from '../../src/context/summary-compressor.js';
 import type { ModelRequest } from '../../src/providers/types.js';
 import { createHarness, lastTurnEnd, userText } from '../helpers/agent-harness.js';
 import { fail, finish } from '../helpers/scripted-provider.js';
@@ -8,8 +7,16 @@ import type { ScriptedPlainStep, ScriptedStep } from '../helpers/scripted-provid
 const SUMMARY = '## 📌 Archived Session Summary\n*(Contains context from a to b)*\n\nRounds about topic-0 and topic-1.';
 const HEAVY = { inputTokens: 150_000, cacheReadInputTokens: 20_000, cacheCreationInputTokens: 0, outputTokens: 50 };
 
+/** The summary prompt's closing line (prompts/summary.md) ends the instruction block; agent requests lack it. */
+const SUMMARY_MARKER = 'Start your reply with `## 📌 Archived Session Summary`';
+
 function isSummaryRequest(request: ModelRequest): boolean {
-  return request.system[0]?.text === SUMMARY_SYSTEM;
+  return request.user.at(-1)?.text.includes(SUMMARY_MARKER) === true;
+}
+
+/** The instruction block of a summary request: its last user block (the rest is the reused prefix). */
+function instructionOf(request: ModelRequest | undefined): string {
+  return request?.user.at(-1)?.text ?? '';
 }
 
 /** Agent turns answer "done N" with heavy usage; summary requests answer with `summary` (a step or a function). */
@@ -46,9 +53,13 @@ describe('CodeAgent: compaction', () => {
     for (let index = 0; index < 6; index += 1) await h.turn(`topic-${index}`);
     const summaryCalls = h.provider.requests.filter(isSummaryRequest);
     expect(summaryCalls.length).toBeGreaterThanOrEqual(2);
-    for (const call of summaryCalls) expect(userText(call)).not.toContain('[system] ## 📌');
+    // Earlier summaries may be in the reused prefix as context, but never in what the call is asked to archive.
+    for (const call of summaryCalls) expect(instructionOf(call)).not.toContain('[system] ## 📌');
     const summaries = h.agent.history().filter((message) => message.role === 'summary');
     expect(summaries.length).toBe(summaryCalls.length);
+    // Each summary stays as it was written (with its ledger): only appended, never rewritten.
+    for (const entry of summaries)
+      expect(entry.content).toMatch(/^## 📌 Archived Session Summary[\s\S]*### Facts ledger/);
   });
 
   it('falls back with the exact message when the summary times out, and the turn still completes', async () => {
@@ -121,6 +132,33 @@ describe('CodeAgent: compaction', () => {
     expect(isSummaryRequest(h.provider.requests[2] as ModelRequest)).toBe(true);
   });
 
+  it("asks for the summary on the cached prefix: the previous request's system and L3 blocks, unchanged", async () => {
+    const h = await createHarness(script(6, { text: SUMMARY }), { env: { MCA_MIN_RETAIN_ROUNDS: '2' } });
+    for (let index = 0; index < 4; index += 1) await h.turn(`topic-${index}`);
+    const index = h.provider.requests.findIndex(isSummaryRequest);
+    expect(index).toBeGreaterThan(0);
+    const previous = h.provider.requests[index - 1] as ModelRequest;
+    const summary = h.provider.requests[index] as ModelRequest;
+    expect(isSummaryRequest(previous)).toBe(false);
+    expect(summary.system).toEqual(previous.system);
+    const l3 = previous.user.filter((segment) => !segment.text.startsWith('# Current request'));
+    const historyBlocks = l3.slice(
+      0,
+      previous.user.findIndex((segment) => segment.text.startsWith('# Current')),
+    );
+    expect(historyBlocks.length).toBeGreaterThan(0);
+    expect(summary.user.slice(0, historyBlocks.length)).toEqual(historyBlocks);
+    // Exactly one block more: the instruction, naming the last round to archive and not repeating the transcript.
+    expect(summary.user).toHaveLength(historyBlocks.length + 1);
+    expect(instructionOf(summary)).toContain(
+      'up to and including the round whose user request begins: "[user] topic-0"',
+    );
+    expect(instructionOf(summary)).not.toContain('[user] topic-0\n');
+    // The archive entry ends with the ledger built from the recorded rounds.
+    const archived = h.agent.history().find((message) => message.role === 'summary');
+    expect(archived?.content).toContain('- Requests: R1 "topic-0"');
+  });
+
   it('manual /compact passes the focus text into the summary request', async () => {
     const h = await createHarness(script(3, { text: SUMMARY }), { env: { MCA_MIN_RETAIN_ROUNDS: '1' } });
     await h.turn('topic-0');
@@ -151,7 +189,10 @@ describe('CodeAgent: one huge turn', () => {
       })),
       finish('read all'),
     ];
-    const h = await createHarness(steps, { files, env: { MCA_CONTEXT_WINDOW: '30000' } });
+    const h = await createHarness(steps, {
+      files,
+      env: { MCA_CONTEXT_WINDOW: '30000', MCA_COMPRESSION_THRESHOLD: '0.8' },
+    });
     const events = await h.turn('read every file');
     expect(lastTurnEnd(events)).toMatchObject({ reason: 'finish', answer: 'read all' });
     const limit = 30_000 * 0.8;

@@ -6,7 +6,7 @@ import { NaiveStrategy } from '../../bench/replay/peers/naive.js';
 import { STAND_IN_SUMMARY_TOKENS, standInSummary } from '../../bench/replay/strategy.js';
 import { toDays, toInteractive } from '../../bench/replay/workloads.js';
 import { ContextBuilder } from '../../src/context/context-builder.js';
-import { SUMMARY_SYSTEM } from '../../src/context/summary-compressor.js';
+import { SUMMARY_CLOSING, SUMMARY_SYSTEM } from '../../src/context/summary-request.js';
 import { SYSTEM, finalStep, observed, options, readStep, readingTask } from './replay-fixtures.js';
 
 describe('stand-in summary', () => {
@@ -65,7 +65,11 @@ describe('mca strategy', () => {
     const systems: string[] = [];
     const strategy = observed(new McaStrategy(options(window)), {
       onEvents: (events) => {
-        for (const event of events) if (event.kind === 'summary') systems.push(event.segments[0]?.text ?? '');
+        for (const event of events) {
+          if (event.kind !== 'summary') continue;
+          systems.push(event.segments[0]?.text ?? '');
+          expect(event.segments.at(-1)?.text).toContain(SUMMARY_CLOSING);
+        }
       },
     });
     const metrics = await replay(day, () => strategy, window);
@@ -75,7 +79,10 @@ describe('mca strategy', () => {
     expect(metrics.summary.outputTokens).toBe(metrics.summary.calls * STAND_IN_SUMMARY_TOKENS);
     expect(metrics.summary.dollars).toBeGreaterThan(0);
     expect(systems).toHaveLength(metrics.summary.calls);
-    expect(systems.every((system) => system === SUMMARY_SYSTEM)).toBe(true);
+    // On the cached prefix the system block is the agent's own L1; standalone it is SUMMARY_SYSTEM.
+    const l1 = options(window).systemText;
+    expect(systems.every((system) => system === SUMMARY_SYSTEM || system === l1)).toBe(true);
+    expect(systems.some((system) => system === l1)).toBe(true);
     expect(metrics.overflows).toBe(0);
   });
 

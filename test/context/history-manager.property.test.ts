@@ -4,6 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ARCHIVE_INDEX_HEADING } from '../../src/context/archive-bound.js';
 import { splitRounds } from '../../src/context/compaction.js';
 import { HistoryManager } from '../../src/context/history-manager.js';
 import { historyViolations } from '../../src/context/history-invariants.js';
@@ -102,6 +103,8 @@ describe('HistoryManager compaction (property)', () => {
         }
         const history = new HistoryManager({ minRetainRounds: s.minRetainRounds }, initial);
         const summarizer = new RandomSummarizer();
+        const everSeen = new Set<number>(toRounds(initial).map((entry) => entry.round));
+        const initialSummaries = new Set(initial.filter((message) => message.role === 'summary'));
 
         for (const operation of s.operations) {
           if (history.openRound() === undefined) {
@@ -109,6 +112,7 @@ describe('HistoryManager compaction (property)', () => {
               for (const message of roundMessages(history.nextRoundNumber(), spec)) history.append(message);
             }
           }
+          for (const entry of toRounds(history.messages)) everSeen.add(entry.round);
           const before = splitRounds(history.messages);
           const summariesBefore = history.messages.filter((message) => message.role === 'summary');
           const nextBefore = history.nextRoundNumber();
@@ -125,8 +129,17 @@ describe('HistoryManager compaction (property)', () => {
           expect(history.openRound()?.messages).toEqual(after.open?.messages);
           expect([...history.closedHistory(), ...(after.open?.messages ?? [])]).toEqual(history.messages);
           expect(summarizer.sawSummary).toBe(false);
-          // Existing summaries stay first, unchanged and in order.
-          expect(history.messages.slice(0, summariesBefore.length)).toEqual(summariesBefore);
+          // Existing summaries stay first, unchanged and in order, unless the bounded archive folded the oldest
+          // into one index entry (then the ones after the index are unchanged, and the index covers the rest).
+          const first = history.messages[0];
+          const folded = first !== summariesBefore[0] && first?.content.startsWith(ARCHIVE_INDEX_HEADING) === true;
+          if (!folded) expect(history.messages.slice(0, summariesBefore.length)).toEqual(summariesBefore);
+          else {
+            // The survivors are the newest of the earlier entries, right after the index, in order.
+            const survivors = summariesBefore.filter((entry) => history.messages.includes(entry));
+            expect(survivors).toEqual(summariesBefore.slice(summariesBefore.length - survivors.length));
+            expect(history.messages.slice(1, 1 + survivors.length)).toEqual(survivors);
+          }
           // The open round is never touched.
           expect(after.open?.messages).toEqual(before.open?.messages);
           // The archive handed over is whole closed rounds, each starting with its user message.
@@ -144,6 +157,24 @@ describe('HistoryManager compaction (property)', () => {
           if (newest !== undefined) expect(after.closed.map((r) => r.round)).toContain(newest.round);
           expect(history.nextRoundNumber()).toBe(nextBefore);
           expect(result.roundsKept).toBe(after.closed.length);
+          // Every round that ever left the prompt is covered by an archive entry, and an entry written here
+          // names its request in the facts ledger (whatever the summary outcome).
+          const present = new Set(toRounds(history.messages).map((entry) => entry.round));
+          const entries = history.messages.filter((message) => message.role === 'summary');
+          for (const gone of [...everSeen].filter((number) => !present.has(number))) {
+            const entry = entries.find((candidate) => {
+              const [first, last] = candidate.metadata.coversRounds ?? [0, -1];
+              return first <= gone && gone <= last;
+            });
+            expect(entry, `round ${gone} left without an archive entry`).toBeDefined();
+            // An index names the folded entries by their span; their full text (with each request) is recallable.
+            const isIndex = entry?.content.startsWith(ARCHIVE_INDEX_HEADING) === true;
+            if (isIndex) expect(entry?.content).toMatch(/- Rounds \d+–\d+ · (full text not stored|Recall)/);
+            const named = !isIndex && !entry?.content.includes('earlier not shown');
+            if (entry !== undefined && !initialSummaries.has(entry) && named) {
+              expect(entry.content).toContain(`R${gone} "`);
+            }
+          }
         }
       }),
       { numRuns: RUNS },

@@ -1,6 +1,6 @@
-import { ARCHIVE_NOTE_HEADING } from '../../src/context/archive-note.js';
+import { ARCHIVE_NOTE_HEADING } from '../../src/context/facts-ledger.js';
 import { describe, expect, it } from 'vitest';
-import { HistoryError, HistoryManager } from '../../src/context/history-manager.js';
+import { HistoryError, HistoryManager, RETENTION } from '../../src/context/history-manager.js';
 import { historyViolations } from '../../src/context/history-invariants.js';
 import { toRounds, type Message } from '../../src/context/message.js';
 import type { SummarizeOptions, Summarizer, SummaryOutcome } from '../../src/context/summary-compressor.js';
@@ -167,7 +167,8 @@ describe('HistoryManager: compaction', () => {
     const notes = history.messages.filter((message) => message.role === 'summary');
     expect(notes).toHaveLength(1);
     expect(notes[0]?.content).toContain(ARCHIVE_NOTE_HEADING);
-    expect(notes[0]?.content).toMatch(/- Round 1: .*\n- Round 2: /);
+    expect(notes[0]?.content).toContain('- Requests: R1 "question 1", R2 "question 2"');
+    expect(notes[0]?.content).toContain('- Files read: f1.ts (R1), f2.ts (R2)');
     expect(notes[0]?.metadata.coversRounds).toEqual([1, 2]);
     expect(history.nextRoundNumber()).toBe(4);
   });
@@ -238,7 +239,8 @@ describe('HistoryManager: compaction', () => {
       ...huge(3),
       user(4, 'q'.repeat(3_000)),
     ]);
-    const result = await history.compact(new FakeSummarizer(), { budgetTokens: 1_500, fixedTokens: 0 });
+    // 3,000 tokens: round 3 (≈1,000), the entry for what leaves and SUMMARY_RESERVE_TOKENS fit; rounds 2 and 3 do not.
+    const result = await history.compact(new FakeSummarizer(), { budgetTokens: 3_000, fixedTokens: 0 });
     expect(result.degradations.map((d) => d.level)).toEqual([3]);
     expect(result.degradations[0]?.message).toMatch(/^Warning: /);
     expect(roundNumbers(history.messages)).toEqual([3, 4]);
@@ -247,7 +249,7 @@ describe('HistoryManager: compaction', () => {
     // What left the prompt is archived: a note naming each dropped round's request.
     const note = history.messages.find((message) => message.role === 'summary');
     expect(note?.metadata.coversRounds).toEqual([1, 2]);
-    expect(note?.content).toMatch(/- Round 1: "q{10}.*\n- Round 2: "q{10}/);
+    expect(note?.content).toMatch(/- Requests: R1 "q{10}.*", R2 "q{10}/);
   });
 
   it('measures only closed history: the open round (already in fixedTokens) is not counted twice', async () => {
@@ -260,11 +262,48 @@ describe('HistoryManager: compaction', () => {
     expect(roundNumbers(history.messages)).toEqual([1, 2, 3]);
   });
 
+  it('retention: a compaction keeps older retained rounds in one-line form with their refs, the newest 3 full', async () => {
+    const read = (round: number) =>
+      JSON.stringify({
+        status: 'success',
+        ref: `r00000000000${round}`,
+        data: { path: `f${round}.ts`, content: 'x'.repeat(900) },
+      });
+    const rounds = [1, 2, 3, 4, 5, 6, 7].flatMap((round) => closedRound(round, 1, read(round)));
+    const history = new HistoryManager({ minRetainRounds: 5 }, rounds);
+    const result = await history.compact(new FakeSummarizer());
+    expect(result.outcome).toBe('summary');
+    expect(RETENTION.fullRounds).toBe(3);
+    const tools = history.messages.filter((message) => message.role === 'tool');
+    expect(tools.map((message) => message.metadata.round)).toEqual([3, 4, 5, 6, 7]);
+    expect(tools.map((message) => message.metadata.shrunk === true)).toEqual([true, true, false, false, false]);
+    expect(JSON.parse(tools[0]?.content ?? '')).toEqual({
+      status: 'success',
+      tool: 'Read',
+      ref: 'r000000000003',
+      summary: 'read f3.ts lines ?-? of ?',
+    });
+    // The rounds stay whole: request, step, result and answer of each retained round are all there.
+    expect(roundNumbers(history.messages)).toEqual([3, 4, 5, 6, 7]);
+    expect(history.messages.filter((message) => message.role === 'user')).toHaveLength(5);
+    // Nothing is shrunk when no compaction runs.
+    const quiet = new HistoryManager({ minRetainRounds: 10 }, rounds);
+    await quiet.compact(new FakeSummarizer());
+    expect(quiet.messages.some((message) => message.metadata.shrunk === true)).toBe(false);
+  });
+
   it('never drops rounds when dropping cannot reach the budget, and says so', async () => {
-    const history = new HistoryManager({ minRetainRounds: 3 }, [...closedRounds(1, 3), user(4)]);
+    // Results big enough that their one-line form is shorter (a shorter one is kept as it is).
+    const read = JSON.stringify({ status: 'success', data: { path: 'f.ts', content: 'x'.repeat(600) } });
+    const rounds = [1, 2, 3].flatMap((round) => closedRound(round, 1, read));
+    const history = new HistoryManager({ minRetainRounds: 3 }, [...rounds, user(4)]);
     const before = history.messages.length;
     const result = await history.compact(new FakeSummarizer(), { budgetTokens: 1_000, fixedTokens: 5_000 });
-    expect(result.degradations.map((d) => d.level)).toEqual([2, 3]);
+    // Older rounds shrink, then the newest closed round too, and only then would rounds leave.
+    expect(result.degradations.map((d) => d.level)).toEqual([2, 2, 3]);
+    expect(result.degradations[1]?.message).toBe(
+      'Context still over budget: shrank 1 tool results of the newest closed round too.',
+    );
     expect(result.degradations.at(-1)?.message).toMatch(/would not bring it under; all rounds were kept/);
     expect(roundNumbers(history.messages)).toEqual([1, 2, 3, 4]);
     expect(history.messages).toHaveLength(before);

@@ -24,7 +24,11 @@ function project(files: Record<string, string> = {}) {
 function sessionText(home: string): string {
   const projects = join(home, 'projects');
   return readdirSync(projects)
-    .flatMap((slug) => readdirSync(join(projects, slug)).map((name) => join(projects, slug, name)))
+    .flatMap((slug) =>
+      readdirSync(join(projects, slug))
+        .filter((name) => name.endsWith('.jsonl'))
+        .map((name) => join(projects, slug, name)),
+    )
     .map((file) => readFileSync(file, 'utf8'))
     .join('\n');
 }

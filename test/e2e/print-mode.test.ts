@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SUMMARY_SYSTEM } from '../../src/context/summary-compressor.js';
+import { SUMMARY_CLOSING } from '../../src/context/summary-request.js';
 import { startFakeAnthropic, userText } from '../helpers/fake-anthropic-server.js';
 import type { FakeAnthropic, FakeRequestBody, FakeStep } from '../helpers/fake-anthropic-server.js';
 import { runMca } from '../helpers/run-mca.js';
@@ -42,7 +42,9 @@ function sessionFiles(home: string): string[] {
 }
 
 function isSummary(body: FakeRequestBody): boolean {
-  return Array.isArray(body.system) && body.system[0]?.text === SUMMARY_SYSTEM;
+  const content = body.messages?.[0]?.content;
+  const blocks = typeof content === 'string' ? [{ text: content }] : (content ?? []);
+  return blocks.at(-1)?.text.includes(SUMMARY_CLOSING) === true;
 }
 
 const action = (tool: string, input: unknown) => ({ text: `Thought: go\nAction: ${tool}[${JSON.stringify(input)}]` });

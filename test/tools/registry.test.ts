@@ -5,7 +5,7 @@ import { successEnvelope } from '../../src/tools/envelope.js';
 import { createDefaultRegistry, ToolRegistry } from '../../src/tools/registry.js';
 import { makeContext, makeProject, type TestProject } from './helpers.js';
 
-const NINE = ['LS', 'Glob', 'Grep', 'Read', 'Write', 'Edit', 'MultiEdit', 'Bash', 'TodoWrite'];
+const TEN = ['LS', 'Glob', 'Grep', 'Read', 'Write', 'Edit', 'MultiEdit', 'Bash', 'TodoWrite', 'Recall'];
 let project: TestProject;
 
 beforeEach(async () => {
@@ -24,12 +24,12 @@ const boom = defineTool({
 });
 
 describe('ToolRegistry', () => {
-  it('registers all nine tools with their prompts, read-only flags and names', () => {
+  it('registers all ten tools with their prompts, read-only flags and names', () => {
     const registry = createDefaultRegistry();
-    expect(registry.names()).toEqual(NINE);
-    expect(NINE.filter((name) => registry.isReadOnly(name))).toEqual(['LS', 'Glob', 'Grep', 'Read']);
+    expect(registry.names()).toEqual(TEN);
+    expect(TEN.filter((name) => registry.isReadOnly(name))).toEqual(['LS', 'Glob', 'Grep', 'Read', 'Recall']);
     const prompts = registry.prompts();
-    expect(prompts.map((entry) => entry.name)).toEqual(NINE);
+    expect(prompts.map((entry) => entry.name)).toEqual(TEN);
     for (const { name, prompt } of prompts) {
       expect(prompt.startsWith(`## ${name}`), name).toBe(true);
       expect(prompt, name).toContain(`Action: ${name}[{`);
@@ -72,7 +72,7 @@ describe('ToolRegistry', () => {
     const result = await createDefaultRegistry().run('Cat', {}, makeContext(project.root));
     expect(result.error?.code).toBe('INVALID_PARAM');
     expect(result.error?.message).toContain('Unknown tool "Cat"');
-    expect(result.error?.message).toContain(NINE.join(', '));
+    expect(result.error?.message).toContain(TEN.join(', '));
   });
 
   it('returns an interrupted error envelope when the signal is already aborted', async () => {

@@ -171,6 +171,7 @@ describe('App: slash commands', () => {
     expect(frame).toMatch(/L3 history\s+█+\s+20,000\s+10%/);
     expect(frame).toMatch(/Free\s+░*\s+172,500\s+86%/);
     expect(frame).toContain('Last real usage: 30,000 tokens (15%)');
+    expect(frame).toContain('Profile: claude (200k) · retained rounds set by config');
   });
 
   it('/compact shows progress with input blocked, then the result', async () => {

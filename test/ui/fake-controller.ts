@@ -32,6 +32,7 @@ export const DEFAULT_REPORT: ContextReport = {
   lastUsage: 30_000,
   rounds: 12,
   summaries: 1,
+  profile: { name: 'claude (200k)', overridden: ['minRetainRounds'] },
 };
 
 export class FakeController implements AgentController {

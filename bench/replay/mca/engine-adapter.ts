@@ -1,29 +1,44 @@
 /**
  * The bench's seam (replay-engine.ts) over mca's real context engine (src/context/context-engine.ts): the same
- * class the agent loop drives, with mca's defaults (threshold 0.8, 10 retained rounds), so the bench measures the
+ * class the agent loop drives, with the settings of the priced model's profile, so the bench measures the
  * product and never a copy of its orchestration. This file only translates: the recorded step becomes the
  * reply and observation the loop records, the engine's request becomes segments, its events the driver's.
  */
+import { profileFor } from '../../../src/config/model-profiles.js';
 import { PART_SEPARATOR, ContextBuilder, type BuiltContext } from '../../../src/context/context-builder.js';
 import { ContextEngine } from '../../../src/context/context-engine.js';
 import type { ContextEvent, TurnOpenedEvent } from '../../../src/context/context-events.js';
 import { HistoryManager } from '../../../src/context/history-manager.js';
 import type { RoundEnd } from '../../../src/context/message.js';
-import { ZERO_USAGE } from '../../../src/providers/types.js';
+import { ZERO_USAGE, type PromptSegment } from '../../../src/providers/types.js';
+import { InMemoryToolMemory } from '../../../src/tools/tool-memory.js';
 import type { Segment } from '../prefix-cache.js';
+import { PRICED_MODEL } from '../pricing.js';
 import type { StrategyEvent } from '../strategy.js';
 import type { PreparedRequest, RecordedStep, ReplayContextEngine, ReplayEngineOptions } from './replay-engine.js';
 
-/** mca's defaults (DESIGN.md "Token budget"; src/config/config.ts): threshold 0.8, 10 retained rounds. */
-export const MCA_THRESHOLD = 0.8;
-export const MCA_MIN_RETAIN_ROUNDS = 10;
+/**
+ * mca's settings as the product picks them for the priced model (src/config/model-profiles.ts): the profile's
+ * threshold and retained rounds; the window is the workload's.
+ */
+const PROFILE = profileFor(PRICED_MODEL);
+export const MCA_THRESHOLD = PROFILE.compressionThreshold;
+export const MCA_MIN_RETAIN_ROUNDS = PROFILE.minRetainRounds;
 
 /** A fixed time stamp: time stamps never reach a model request, and the replay stays deterministic. */
 const TS = new Date(0).toISOString();
 
 /** Request segments in order; every segment after the first starts with the separator the provider joins with. */
 export function segmentsOf(built: BuiltContext): Segment[] {
-  const { system, user } = built.toRequestSegments();
+  return requestSegments(built.toRequestSegments());
+}
+
+/** The same for any request's system and user blocks (the summary request too). */
+export function requestSegments(request: {
+  system: readonly PromptSegment[];
+  user: readonly PromptSegment[];
+}): Segment[] {
+  const { system, user } = request;
   return [...system, ...user].map((segment, index) => ({
     text: index === 0 ? segment.text : PART_SEPARATOR + segment.text,
     ...(segment.cacheBreakpoint ? { cacheBreakpoint: true } : {}),
@@ -75,6 +90,8 @@ export class ContextEngineAdapter implements ReplayContextEngine {
       compressionThreshold: MCA_THRESHOLD,
       maxOutputTokens: options.maxOutputTokens,
       now: () => TS,
+      // Full results by reference, as the product keeps them (in memory here: the replay writes no files).
+      toolMemory: new InMemoryToolMemory(),
     });
   }
 

@@ -32,6 +32,21 @@ export function contextRows(report: ContextReport): Row[] {
   return rows;
 }
 
+const SETTING_NAMES: Record<string, string> = {
+  contextWindow: 'window',
+  compressionThreshold: 'threshold',
+  minRetainRounds: 'retained rounds',
+  maxOutputTokens: 'output limit',
+};
+
+/** `Profile: claude (200k) · 10 rounds kept · window, threshold set by config`. */
+export function profileLine(report: ContextReport): string | undefined {
+  if (report.profile === undefined) return undefined;
+  const own = report.profile.overridden.map((key) => SETTING_NAMES[key] ?? key);
+  const set = own.length > 0 ? ` · ${own.join(', ')} set by config` : '';
+  return `Profile: ${report.profile.name}${set}`;
+}
+
 function percentOf(tokens: number, window: number): string {
   if (window <= 0) return '0%';
   const percent = (tokens / window) * 100;
@@ -73,6 +88,11 @@ export function ContextView({ report, width }: ContextViewProps): React.JSX.Elem
         {report.rounds} {report.rounds === 1 ? 'round' : 'rounds'} · {report.summaries}{' '}
         {report.summaries === 1 ? 'summary' : 'summaries'}
       </Text>
+      {report.profile ? (
+        <Text dimColor wrap="truncate-end">
+          {profileLine(report)}
+        </Text>
+      ) : null}
     </Box>
   );
 }

@@ -1,0 +1,119 @@
+/**
+ * Model profiles (spec 004, issue 13 deliverable 6): the context settings that differ by model family, used for
+ * every setting the user's config, environment and flags leave unset. The window and output limit are the
+ * family's published limits (the output limit capped at mca's 32,000 default, so one reply never eats a small
+ * window); the threshold and retained rounds are mca's policy for that window size (BENCHMARKS.md explains it).
+ */
+export interface ContextProfile {
+  /** Shown by `/context`. */
+  name: string;
+  contextWindow: number;
+  compressionThreshold: number;
+  minRetainRounds: number;
+  maxOutputTokens: number;
+}
+
+export const PROFILE_KEYS = ['contextWindow', 'compressionThreshold', 'minRetainRounds', 'maxOutputTokens'] as const;
+export type ProfileKey = (typeof PROFILE_KEYS)[number];
+
+/** Whatever no family matches: a 200k window, as DESIGN.md "Token budget" states the defaults. */
+export const DEFAULT_PROFILE: ContextProfile = Object.freeze({
+  name: 'default',
+  contextWindow: 200_000,
+  compressionThreshold: 0.5,
+  minRetainRounds: 10,
+  maxOutputTokens: 32_000,
+});
+
+/**
+ * Every family compacts at half its window (BENCHMARKS.md "Policy"): with prompt caching, each call pays for
+ * reading the whole prompt, so cost follows the average prompt size, while a compaction is cheap (the summary is
+ * asked on the cached prefix, and retention keeps older rounds in one-line form). Small windows keep fewer whole
+ * rounds (older ones live in summaries, ledgers and tool memory) and a smaller reply limit.
+ */
+const FAMILIES: ReadonlyArray<{ pattern: RegExp; profile: ContextProfile }> = [
+  { pattern: /^claude-/, profile: { ...DEFAULT_PROFILE, name: 'claude (200k)' } },
+  {
+    pattern: /^gpt-4\.1/,
+    profile: {
+      name: 'gpt-4.1 (1M)',
+      contextWindow: 1_000_000,
+      compressionThreshold: 0.5,
+      minRetainRounds: 10,
+      maxOutputTokens: 32_000,
+    },
+  },
+  {
+    pattern: /^gpt-5/,
+    profile: {
+      name: 'gpt-5 (400k)',
+      contextWindow: 400_000,
+      compressionThreshold: 0.5,
+      minRetainRounds: 10,
+      maxOutputTokens: 32_000,
+    },
+  },
+  {
+    pattern: /^(o[134])(-|$)/,
+    profile: {
+      name: 'openai o-series (200k)',
+      contextWindow: 200_000,
+      compressionThreshold: 0.5,
+      minRetainRounds: 10,
+      maxOutputTokens: 32_000,
+    },
+  },
+  {
+    pattern: /^gpt-4o/,
+    profile: {
+      name: 'gpt-4o (128k)',
+      contextWindow: 128_000,
+      compressionThreshold: 0.5,
+      minRetainRounds: 8,
+      maxOutputTokens: 16_000,
+    },
+  },
+  {
+    pattern: /^gemini-/,
+    profile: {
+      name: 'gemini (1M)',
+      contextWindow: 1_000_000,
+      compressionThreshold: 0.5,
+      minRetainRounds: 10,
+      maxOutputTokens: 32_000,
+    },
+  },
+  {
+    pattern: /^deepseek-/,
+    profile: {
+      name: 'deepseek (64k)',
+      contextWindow: 64_000,
+      compressionThreshold: 0.5,
+      minRetainRounds: 4,
+      maxOutputTokens: 8_192,
+    },
+  },
+  {
+    pattern: /^(qwen|llama|mistral|codestral)/,
+    profile: {
+      name: 'open-weights (128k)',
+      contextWindow: 128_000,
+      compressionThreshold: 0.5,
+      minRetainRounds: 8,
+      maxOutputTokens: 8_192,
+    },
+  },
+];
+
+/** The profile of a model name (case-insensitive; a provider prefix like `anthropic/` is ignored). */
+export function profileFor(model: string): ContextProfile {
+  const name = model.toLowerCase().replace(/^[a-z0-9_-]+\//, '');
+  return FAMILIES.find((family) => family.pattern.test(name))?.profile ?? DEFAULT_PROFILE;
+}
+
+/** Which profile a config used and which of its settings the user set instead (for `/context`). */
+export interface ProfileInUse {
+  name: string;
+  /** Settings taken from config files, environment or flags rather than the profile. */
+  overridden: ProfileKey[];
+}

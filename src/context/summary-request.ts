@@ -1,0 +1,92 @@
+/**
+ * The summary request (spec 004 "summary on the cached prefix", issue 13 deliverable 3). When the engine knows the
+ * last request it sent, the summary asks for one more turn on exactly that prefix: the same system blocks and the
+ * same L3 blocks, unchanged (so the provider's prompt cache already holds them), then one instruction block (the
+ * A5 template) that names which rounds above to archive. Rounds the prefix does not hold word for word (closed
+ * after it was sent, or rewritten since) are written into the instruction block. Without a prefix, or when the
+ * prefix request would not fit the window, the standalone prompt (SUMMARY_SYSTEM + the whole transcript) is sent.
+ * Provider-agnostic: segments in, segments out.
+ */
+import type { PromptSegment } from '../providers/types.js';
+import { toRounds, type Message } from './message.js';
+import { estimateTokens } from './token-budget.js';
+import { renderTranscript } from './transcript.js';
+
+/** The parts of the last request the summary may reuse, as they were sent. */
+export interface SummaryPrefix {
+  /** The request's system blocks (L1, L2). */
+  system: readonly PromptSegment[];
+  /** The request's L3 blocks: one per summary and per closed round. */
+  history: readonly PromptSegment[];
+}
+
+export interface SummaryRequestParts {
+  system: PromptSegment[];
+  user: PromptSegment[];
+  /** True when the request starts with the last request's system and L3 blocks. */
+  onPrefix: boolean;
+}
+
+/** The closing line of prompts/summary.md: the instruction block of every summary request ends with it. */
+export const SUMMARY_CLOSING = 'Start your reply with `## 📌 Archived Session Summary`';
+
+/** True for a summary request, on the prefix or standalone (by its last user block). */
+export function isSummaryRequest(request: { user: readonly PromptSegment[] }): boolean {
+  return request.user.at(-1)?.text.includes(SUMMARY_CLOSING) === true;
+}
+
+export const SUMMARY_SYSTEM =
+  'You archive finished parts of a coding session for a coding agent called mca. ' +
+  'You answer with the requested Markdown summary only.';
+
+function firstLine(text: string): string {
+  const line = text.split('\n').find((entry) => entry.trim() !== '') ?? '';
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
+/**
+ * The transcript field of the template when the rounds are above: which rounds (from the start of the history to
+ * the named last one) and, verbatim, those the prefix lacks.
+ */
+function scopeOnPrefix(archived: readonly Message[], prefixText: string): string | undefined {
+  const rounds = toRounds(archived);
+  const last = rounds.at(-1)?.messages.find((message) => message.role === 'user');
+  if (last === undefined) return undefined;
+  const missing = rounds.filter((round) => !prefixText.includes(renderTranscript(round.messages)));
+  // Nothing of the archive is above: the prefix would only add tokens.
+  if (missing.length === rounds.length) return undefined;
+  const scope =
+    'The transcript to archive is the conversation history above, from its start up to and including the round ' +
+    `whose user request begins: "[user] ${firstLine(last.content)}". The rounds after that one stay in the ` +
+    'agent context verbatim and are not part of this archive; earlier [system] summaries are already archived.';
+  if (missing.length === 0) return scope;
+  return `${scope}\nThese rounds of the archive are not shown above; they belong to it too:\n\n${renderTranscript(
+    missing.flatMap((round) => round.messages),
+  )}`;
+}
+
+export function summaryRequestParts(
+  archived: readonly Message[],
+  fill: (transcript: string) => string,
+  limits: { prefix?: SummaryPrefix | undefined; contextWindow?: number | undefined; maxTokens: number },
+): SummaryRequestParts {
+  const { prefix } = limits;
+  if (prefix !== undefined && prefix.history.length > 0) {
+    const prefixText = prefix.history.map((segment) => segment.text).join('\n');
+    const scope = scopeOnPrefix(archived, prefixText);
+    if (scope !== undefined) {
+      const instruction = fill(scope);
+      const chars = [...prefix.system, ...prefix.history].reduce((sum, segment) => sum + segment.text.length, 0);
+      const needed = estimateTokens(instruction) + Math.floor(chars / 3) + limits.maxTokens;
+      if (limits.contextWindow === undefined || needed <= limits.contextWindow) {
+        // Copies, so a later change to the caller's record cannot alter a request in flight.
+        return {
+          system: prefix.system.map((segment) => ({ ...segment })),
+          user: [...prefix.history.map((segment) => ({ ...segment })), { text: instruction }],
+          onPrefix: true,
+        };
+      }
+    }
+  }
+  return { system: [{ text: SUMMARY_SYSTEM }], user: [{ text: fill(renderTranscript(archived)) }], onPrefix: false };
+}
