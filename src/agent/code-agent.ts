@@ -8,7 +8,8 @@ import type { ContextEngine } from '../context/context-engine.js';
 import type { FsView } from '../context/input-preprocessor.js';
 import { preprocessInput } from '../context/input-preprocessor.js';
 import type { Message, RoundEnd } from '../context/message.js';
-import type { ModelProvider } from '../providers/types.js';
+import type { BuiltContext } from '../context/context-builder.js';
+import type { ModelProvider, ModelRequest, ToolSpec } from '../providers/types.js';
 import { addUsage, totalUsageTokens } from '../providers/types.js';
 import type { SessionWriter } from '../session/session-store.js';
 import type { FileStateRecord } from '../tools/file-state.js';
@@ -21,6 +22,8 @@ import type { AgentEvent } from './events.js';
 import { contextReportOf } from './context-report.js';
 import { createApprover, type UserApprover } from './permissions.js';
 import { streamModelCall } from './model-call.js';
+import { applyNativeReply } from './native-step.js';
+import { withToolProtocolHint } from './tool-protocol-hint.js';
 import { OBSERVATION_STOP } from './react-protocol.js';
 import { failTurn } from './turn-failure.js';
 import { TurnState } from './turn-state.js';
@@ -55,6 +58,8 @@ export class CodeAgent implements AgentController {
   private approver: Approver;
   /** Set when the person declined a tool and ended the turn (Esc / "No" at the prompt); read after the step. */
   private declinedBy: string | undefined;
+  /** The native `tools` definitions, generated once from the registry's schemas. */
+  private toolSpecs: ToolSpec[] | undefined;
 
   constructor(private readonly deps: CodeAgentDeps) {
     this.modelName = deps.model ?? deps.config.model;
@@ -159,17 +164,7 @@ export class CodeAgent implements AgentController {
       }
       const { totalTokens } = prepared.context;
       yield { type: 'step_start', step, estimatedTokens: totalTokens };
-      const call = yield* streamModelCall(
-        this.deps.provider,
-        {
-          model: this.model,
-          ...prepared.context.toRequestSegments(),
-          maxTokens: prepared.maxTokens,
-          stopSequences: [OBSERVATION_STOP],
-        },
-        step,
-        signal,
-      );
+      const call = yield* streamModelCall(this.deps.provider, this.request(prepared), step, signal);
 
       if (!call.ok) {
         if (call.error.kind === 'aborted' || signal.aborted) {
@@ -179,17 +174,16 @@ export class CodeAgent implements AgentController {
           step -= 1;
           continue;
         }
-        return yield* this.closeRound(turn, 'error', call.error.message, { code: call.error.kind });
+        const message = this.native ? withToolProtocolHint(call.error) : call.error.message;
+        return yield* this.closeRound(turn, 'error', message, { code: call.error.kind });
       }
 
       turn.usage = addUsage(turn.usage, call.usage);
       yield { type: 'usage', step, usage: call.usage, contextTokens: totalUsageTokens(call.usage) };
-      const outcome = yield* turn.applyReply(
-        call.text,
-        { usage: call.usage, stopReason: call.stopReason },
-        step,
-        this.stepServices(signal, prepared.maxTokens),
-      );
+      const services = this.stepServices(signal, prepared.maxTokens);
+      const outcome = this.native
+        ? yield* applyNativeReply(turn, call, step, { ...services, stopped: () => this.declinedBy !== undefined })
+        : yield* turn.applyReply(call.text, { usage: call.usage, stopReason: call.stopReason }, step, services);
       if (outcome) return yield* this.closeRound(turn, outcome.reason, outcome.answer, outcome.error);
       if (this.declinedBy !== undefined) {
         const message = `The user declined ${this.declinedBy} and stopped the turn; wait for their next message.`;
@@ -202,6 +196,32 @@ export class CodeAgent implements AgentController {
       `Stopped after ${config.maxSteps} steps without finishing (raise --max-steps or MCA_MAX_STEPS to allow more).`,
       { code: 'STEP_LIMIT' },
     );
+  }
+
+  private get native(): boolean {
+    return this.deps.config.toolProtocol === 'native';
+  }
+
+  /** The model request of a step in the session's tool protocol (DESIGN.md "Tool protocol"). */
+  private request(prepared: { context: BuiltContext; maxTokens: number }): ModelRequest {
+    const { config, registry } = this.deps;
+    if (!this.native) {
+      return {
+        model: this.model,
+        ...prepared.context.toRequestSegments(),
+        maxTokens: prepared.maxTokens,
+        stopSequences: [OBSERVATION_STOP],
+      };
+    }
+    this.toolSpecs ??= registry.toolSpecs();
+    const thinking = config.thinking === 'off' ? {} : { thinkingBudget: config.thinking };
+    return {
+      model: this.model,
+      ...prepared.context.toNativeRequest(),
+      tools: this.toolSpecs,
+      maxTokens: prepared.maxTokens,
+      ...thinking,
+    };
   }
 
   /** What a step needs from the agent, handed to TurnState so it stays free of wiring. */

@@ -14,6 +14,8 @@ export type AgentEvent =
   | ContextEvent
   | { type: 'step_start'; step: number; estimatedTokens: number }
   | { type: 'text_delta'; step: number; text: string }
+  /** Extended thinking as it streams (native tool use on Anthropic); shown dimmed, never part of the answer. */
+  | { type: 'thinking_delta'; step: number; text: string }
   | { type: 'retry'; step: number; attempt: number; delayMs: number; reason: string }
   | { type: 'assistant_step'; step: number; thought: string; action: ToolAction | null; raw: string }
   | { type: 'tool_start'; step: number; tool: string; input: unknown }

@@ -5,7 +5,8 @@
 import type { Config } from '../config/config.js';
 import { CodeLaw } from '../context/code-law.js';
 import { detectEnvironment, renderEnvironment } from '../context/environment.js';
-import { composeSystemLayer, ContextBuilder } from '../context/context-builder.js';
+import { ContextBuilder } from '../context/context-builder.js';
+import { composeProtocolLayer } from '../context/system-layer.js';
 import { ContextEngine } from '../context/context-engine.js';
 import { HistoryManager } from '../context/history-manager.js';
 import { createProjectFsView } from '../context/input-preprocessor.js';
@@ -69,7 +70,12 @@ export class ProjectSessions implements SessionManager {
   private model: string;
 
   constructor(private readonly deps: SessionManagerDeps) {
-    this.baseLayer = composeSystemLayer(loadPrompt('system.md'), deps.registry.prompts());
+    const protocol = deps.config.toolProtocol;
+    this.baseLayer = composeProtocolLayer(
+      loadPrompt('system.md'),
+      { name: protocol, section: loadPrompt(`protocol-${protocol}.md`) },
+      deps.registry.prompts(),
+    );
     this.codeLaw = new CodeLaw(deps.projectRoot, deps.config.codeLawMaxChars);
     this.model = deps.config.model;
   }

@@ -11,6 +11,7 @@
 import type { ToolEnvelope } from '../tools/envelope.js';
 import type { Usage } from '../providers/types.js';
 import type { BuiltContext, ContextBuilder, ScratchpadStep } from './context-builder.js';
+import type { NativeStep } from './native-turn.js';
 import type { CompactionReason, ContextEvent, TurnOpenedEvent } from './context-events.js';
 import type { HistoryManager } from './history-manager.js';
 import { nowIso, type RoundEnd, type ToolAction } from './message.js';
@@ -61,6 +62,8 @@ export interface StepReply {
   action?: ToolAction;
   /** Set when the reply ends the turn (a Finish or a direct answer). */
   roundEnd?: 'answer' | 'finish';
+  /** Native tool use: the id of the call this stored step makes (kept in metadata; pairs it with its result). */
+  callId?: string;
 }
 
 /** The result of a step's action: compressed into history, full into this turn's scratchpad. */
@@ -70,6 +73,8 @@ export interface StepObservation {
   assistantText: string;
   action: ToolAction;
   envelope: ToolEnvelope;
+  /** Native tool use: the reply and call this result answers, so the current turn renders as native blocks. */
+  native?: NativeStep;
 }
 
 /** Read access to the history; every write goes through the engine. */
@@ -177,6 +182,7 @@ export class ContextEngine {
         ...(reply.usage ? { usage: reply.usage } : {}),
         ...(reply.action ? { action: reply.action } : {}),
         ...(reply.roundEnd ? { roundEnd: reply.roundEnd } : {}),
+        ...(reply.callId ? { callId: reply.callId } : {}),
       },
     });
   }
@@ -188,13 +194,21 @@ export class ContextEngine {
     this.options.history.append({
       role: 'tool',
       content: compressed,
-      metadata: { round: this.currentRound, step, ts: this.now(), toolName: action.tool, action },
+      metadata: {
+        round: this.currentRound,
+        step,
+        ts: this.now(),
+        toolName: action.tool,
+        action,
+        ...(observation.native?.call ? { callId: observation.native.call.id } : {}),
+      },
     });
     this.scratchpad.push({
       assistant: observation.assistantText,
       observation: observationText(observation.envelope),
       compressed,
       tool: action.tool,
+      ...(observation.native ? { native: observation.native } : {}),
     });
     return compressed;
   }

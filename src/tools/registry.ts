@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import type { ToolSpec } from '../providers/types.js';
 import type { ToolDefinition } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import { describeInputError } from './input-errors.js';
@@ -20,6 +22,17 @@ function fieldsOf(tool: ToolDefinition): string[] {
     if (shape !== null && typeof shape === 'object') return Object.keys(shape);
   }
   return [];
+}
+
+/** A tool prompt as native tool prose: no leading heading, no `Action: Tool[…]` example lines of the text protocol. */
+export function nativeDescription(prompt: string): string {
+  return prompt
+    .replace(/^#{1,6}\s.*\n+/, '')
+    .split('\n')
+    .filter((line) => !/^\s*Action:/.test(line))
+    .join('\n')
+    .replace(/\n*Examples?:\s*$/i, '')
+    .trim();
 }
 
 export class ToolRegistryError extends Error {
@@ -59,6 +72,20 @@ export class ToolRegistry {
   /** Each tool's prompt from prompts/tools/<file>, in registration order. */
   prompts(): Array<{ name: string; prompt: string }> {
     return this.list().map((tool) => ({ name: tool.name, prompt: loadToolPrompt(tool.promptFile) }));
+  }
+
+  /**
+   * The native `tools` definitions: each tool's prose (its prompt without the heading and the text protocol's
+   * `Action:` examples) and the JSON Schema of its input, generated from its zod schema.
+   */
+  toolSpecs(): ToolSpec[] {
+    return this.list().map((tool) => {
+      const { $schema: _dialect, ...inputSchema } = z.toJSONSchema(tool.inputSchema, { io: 'input' }) as Record<
+        string,
+        unknown
+      >;
+      return { name: tool.name, description: nativeDescription(loadToolPrompt(tool.promptFile)), inputSchema };
+    });
   }
 
   async run(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolEnvelope> {

@@ -245,6 +245,8 @@ function reduceEvent(state: TranscriptState, event: AgentEvent): TranscriptState
       return withLive(flushPendingThought(state), { running: true, step: event.step, streamText: '' });
     case 'text_delta':
       return streamDelta(state, state.live.streamText + event.text);
+    case 'thinking_delta':
+      return state;
     case 'assistant_step': {
       const thought = event.thought.trim();
       if (event.action === null) {
