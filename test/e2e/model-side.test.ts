@@ -32,6 +32,7 @@ function env(home: string, extra: Record<string, string> = {}) {
     ANTHROPIC_API_KEY: KEY,
     ANTHROPIC_BASE_URL: server?.url ?? '',
     MCA_HOME: home,
+    MCA_TOOL_PROTOCOL: 'text',
     MCA_PERMISSION_MODE: 'bypassPermissions',
     ...extra,
   };

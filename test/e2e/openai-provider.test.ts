@@ -51,6 +51,7 @@ describe('mca -p with MCA_PROVIDER=openai', () => {
           OPENAI_BASE_URL: server.url,
           OPENAI_API_KEY: KEY,
           MCA_HOME: home,
+          MCA_TOOL_PROTOCOL: 'text',
           MCA_MODEL: 'gpt-e2e',
         },
       },

@@ -29,7 +29,13 @@ async function serve(script: FakeStep[]) {
 }
 
 function env(home: string, extra: Record<string, string> = {}) {
-  return { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server?.url ?? '', MCA_HOME: home, ...extra };
+  return {
+    ANTHROPIC_API_KEY: KEY,
+    ANTHROPIC_BASE_URL: server?.url ?? '',
+    MCA_HOME: home,
+    MCA_TOOL_PROTOCOL: 'text',
+    ...extra,
+  };
 }
 
 function sessionFiles(home: string): string[] {

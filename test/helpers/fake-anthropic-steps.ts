@@ -100,12 +100,16 @@ export function isStreamError(step: FakePlainStep): step is FakeStreamErrorStep 
   return 'streamError' in step;
 }
 
-/** All text of the request's user message(s), blocks joined with "\n". */
+/** All user text of the request, blocks joined with "\n" (a native tool_result counts by its content). */
 export function userText(body: FakeRequestBody): string {
   return (body.messages ?? [])
     .filter((message) => message.role === 'user')
     .map((message) =>
-      typeof message.content === 'string' ? message.content : message.content.map((block) => block.text).join('\n'),
+      typeof message.content === 'string'
+        ? message.content
+        : message.content
+            .map((block) => block.text ?? (typeof block.content === 'string' ? block.content : ''))
+            .join('\n'),
     )
     .join('\n');
 }
