@@ -13,6 +13,7 @@ import { createProjectFsView } from '../context/input-preprocessor.js';
 import type { Message } from '../context/message.js';
 import { loadPrompt } from '../context/prompt-loader.js';
 import { SummaryCompressor } from '../context/summary-compressor.js';
+import { estimateTokens } from '../context/token-budget.js';
 import type { ModelProvider } from '../providers/types.js';
 import type { SessionStore, SessionWriter } from '../session/session-store.js';
 import { FileStateRecord } from '../tools/file-state.js';
@@ -66,6 +67,8 @@ export class ProjectSessions implements SessionManager {
   /** L1 for the current model (the environment block names it); rebuilt only when `/model` changes it. */
   private systemLayer: { model: string; text: string } | undefined;
   private readonly codeLaw: CodeLaw;
+  /** Native tool use: the estimate of the `tools` definitions, counted into L1. */
+  private readonly toolDefinitionTokens: number;
   /** The model of this front end's sessions: `--model`/config at start, then whatever `/model` set. */
   private model: string;
 
@@ -77,6 +80,7 @@ export class ProjectSessions implements SessionManager {
       deps.registry.prompts(),
     );
     this.codeLaw = new CodeLaw(deps.projectRoot, deps.config.codeLawMaxChars);
+    this.toolDefinitionTokens = protocol === 'native' ? estimateTokens(JSON.stringify(deps.registry.toolSpecs())) : 0;
     this.model = deps.config.model;
   }
 
@@ -139,7 +143,11 @@ export class ProjectSessions implements SessionManager {
     });
     const context = new ContextEngine({
       history,
-      builder: new ContextBuilder({ systemPrompt: () => this.systemLayerText(), codeLaw: this.codeLaw }),
+      builder: new ContextBuilder({
+        systemPrompt: () => this.systemLayerText(),
+        codeLaw: this.codeLaw,
+        toolDefinitionTokens: this.toolDefinitionTokens,
+      }),
       summarizer,
       contextWindow: config.contextWindow,
       compressionThreshold: config.compressionThreshold,

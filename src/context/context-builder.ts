@@ -119,16 +119,27 @@ function part(id: ContextPartId, text: string, extra: Partial<ContextPart> = {})
 export class ContextBuilder {
   private readonly systemPrompt: string | (() => string);
   private readonly codeLaw: { read(): string | undefined } | undefined;
+  private readonly toolDefinitionTokens: number;
 
-  /** `systemPrompt` may be a function when L1 follows session state (the environment block names the model). */
-  constructor(options: { systemPrompt: string | (() => string); codeLaw?: { read(): string | undefined } }) {
+  /**
+   * `systemPrompt` may be a function when L1 follows session state (the environment block names the model).
+   * `toolDefinitionTokens`: native tool use sends the tools as definitions beside the system text; their estimate
+   * counts into L1 (and every budget), though the text does not carry them.
+   */
+  constructor(options: {
+    systemPrompt: string | (() => string);
+    codeLaw?: { read(): string | undefined };
+    toolDefinitionTokens?: number;
+  }) {
     this.systemPrompt = options.systemPrompt;
     this.codeLaw = options.codeLaw;
+    this.toolDefinitionTokens = options.toolDefinitionTokens ?? 0;
   }
 
   build(input: BuildInput): BuiltContext {
     const system = typeof this.systemPrompt === 'function' ? this.systemPrompt() : this.systemPrompt;
     const l1 = system.trim() === '' ? undefined : part('l1', system);
+    if (l1) l1.tokens += this.toolDefinitionTokens;
     const law = this.codeLaw?.read();
     const l2 = law === undefined || law.trim() === '' ? undefined : part('l2', `${HEADINGS.codeLaw}\n\n${law}`);
 
@@ -160,7 +171,9 @@ export class ContextBuilder {
     const parts = [l1, l2, l3, question, scratchpad, todos].filter((entry): entry is ContextPart => !!entry);
     const chars = parts.reduce((sum, entry) => sum + entry.text.length, 0);
     // estimateTokens(render()) without building the string.
-    const totalTokens = Math.floor((chars + PART_SEPARATOR.length * Math.max(0, parts.length - 1)) / 3);
+    const totalTokens =
+      Math.floor((chars + PART_SEPARATOR.length * Math.max(0, parts.length - 1)) / 3) +
+      (l1 ? this.toolDefinitionTokens : 0);
 
     /** L1 and L2 as system segments, L3 (one segment per unit) and the input as user segments. */
     const layers = (): { system: PromptSegment[]; user: PromptSegment[] } => {
