@@ -96,8 +96,8 @@ export interface FakeOpenAIOptions {
 /** The user message's content of a recorded request. */
 export function openaiUserText(body: FakeOpenAIRequestBody): string {
   return (body.messages ?? [])
-    .filter((message) => message.role === 'user')
-    .map((message) => message.content)
+    .filter((message) => message.role === 'user' || message.role === 'tool')
+    .map((message) => message.content ?? '')
     .join('\n');
 }
 
