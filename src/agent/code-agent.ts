@@ -28,6 +28,10 @@ import { OBSERVATION_STOP } from './react-protocol.js';
 import { failTurn } from './turn-failure.js';
 import { TurnState } from './turn-state.js';
 
+/** The API's least thinking budget, and the room for the visible reply max_tokens keeps beside it. */
+const MIN_THINKING_BUDGET = 1_024;
+const MIN_THINKING_ROOM = 1_024;
+
 /** What `run` knows about the turn in progress when something throws. */
 interface TurnProgress {
   turn: TurnState | undefined;
@@ -214,7 +218,9 @@ export class CodeAgent implements AgentController {
       };
     }
     this.toolSpecs ??= registry.toolSpecs();
-    const thinking = config.thinking === 'off' ? {} : { thinkingBudget: config.thinking };
+    // The API wants max_tokens above the thinking budget: the budget yields when the window leaves less room.
+    const budget = config.thinking === 'off' ? 0 : Math.min(config.thinking, prepared.maxTokens - MIN_THINKING_ROOM);
+    const thinking = budget >= MIN_THINKING_BUDGET ? { thinkingBudget: budget } : {};
     return {
       model: this.model,
       ...prepared.context.toNativeRequest(),

@@ -42,6 +42,8 @@ export interface LiveState {
   turnTokens: number;
   /** The part of the streaming answer already written to the transcript (whole Markdown blocks). */
   answerShown: string;
+  /** Extended thinking of the step so far; written dimmed once the step's text, calls or end arrive. */
+  thinking: string;
 }
 
 export interface TranscriptState {
@@ -77,7 +79,15 @@ export const IDLE_LIVE: LiveState = Object.freeze({
   compacting: null,
   turnTokens: 0,
   answerShown: '',
+  thinking: '',
 });
+
+/** Writes the step's extended thinking (if any) as a dimmed entry. */
+function flushThinking(state: TranscriptState): TranscriptState {
+  const text = state.live.thinking.trim();
+  if (text === '') return state;
+  return append(withLive(state, { thinking: '' }), { kind: 'notice', tone: 'dim', text: `Thinking: ${text}` });
+}
 
 export function initialTranscript(items: TranscriptEntry[] = []): TranscriptState {
   return {
@@ -242,12 +252,13 @@ function reduceEvent(state: TranscriptState, event: AgentEvent): TranscriptState
       return append(started, { kind: 'notice', tone: 'dim', text });
     }
     case 'step_start':
-      return withLive(flushPendingThought(state), { running: true, step: event.step, streamText: '' });
+      return withLive(flushPendingThought(flushThinking(state)), { running: true, step: event.step, streamText: '' });
     case 'text_delta':
-      return streamDelta(state, state.live.streamText + event.text);
+      return streamDelta(flushThinking(state), state.live.streamText + event.text);
     case 'thinking_delta':
-      return state;
+      return withLive(state, { thinking: state.live.thinking + event.text });
     case 'assistant_step': {
+      state = flushThinking(state);
       const thought = event.thought.trim();
       if (event.action === null) {
         // The thought of a streamed answer was written before its first block.
@@ -294,7 +305,7 @@ function reduceEvent(state: TranscriptState, event: AgentEvent): TranscriptState
       return event.outcome === 'summary' ? { ...done, contextTokens: event.tokensAfter } : done;
     }
     case 'turn_end':
-      return endTurn(state, event);
+      return endTurn(flushThinking(state), event);
   }
 }
 

@@ -135,6 +135,32 @@ describe('native tool use (default) against the fake Anthropic API', () => {
   });
 });
 
+describe('extended thinking (thinking: <budget>) on Anthropic', () => {
+  it('asks for thinking, streams it as events and passes the signed block back within the turn', async () => {
+    const { root, home } = tempProject('mca-native-', { ...FILES, '.mca/config.json': '{"thinking": 2048}' });
+    const fake = await serve([
+      {
+        text: '',
+        thinking: { text: 'I should read a.js first.', signature: 'sig-abc' },
+        calls: [{ id: 'toolu_think', name: 'Read', input: { path: 'a.js' } }],
+      },
+      { text: 'a is 1.' },
+    ]);
+    const run = await runMca(['-p', 'what is a?', '--output-format', 'stream-json'], { cwd: root, env: env(home) });
+    expect(run.code).toBe(0);
+    const events = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; text?: string });
+    const thought = events.filter((event) => event.type === 'thinking_delta').map((event) => event.text);
+    expect(thought.join('')).toBe('I should read a.js first.');
+    expect(fake.requests[0]!.body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    const assistant = fake.requests[1]!.body.messages![1]!;
+    expect(blocksOf(assistant).map((block) => block.type)).toEqual(['thinking', 'tool_use']);
+    expect(blocksOf(assistant)[0]).toMatchObject({ thinking: 'I should read a.js first.', signature: 'sig-abc' });
+  });
+});
+
 describe('native tool use against an OpenAI-compatible API', () => {
   it('streams parallel tool_calls deltas, pairs the tool messages by id, and sends max_completion_tokens without stop to gpt-5', async () => {
     const { root, home } = tempProject('mca-native-', FILES);

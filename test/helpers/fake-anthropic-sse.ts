@@ -13,6 +13,7 @@ export interface ResolvedReply {
   hold?: FakeReplyStep['hold'];
   /** Set when the request offered `tools`: the reply's tool_use blocks follow its text. */
   native?: NativePlan;
+  thinking?: FakeReplyStep['thinking'];
 }
 
 /** Applies the request's stop sequences the way the API does: the text ends before the first match. */
@@ -48,6 +49,7 @@ export function resolveReply(step: FakeReplyStep, body: FakeRequestBody): Resolv
     chunks: step.chunks ?? 3,
     ...(step.hold ? { hold: step.hold } : {}),
     ...(native ? { native } : {}),
+    ...(native && step.thinking ? { thinking: step.thinking } : {}),
   };
 }
 
@@ -97,6 +99,18 @@ export function textDelta(text: string): string {
 export async function writeStream(res: ServerResponse, model: string, reply: ResolvedReply): Promise<void> {
   startSse(res);
   res.write(streamPrelude(model, reply.usage));
+  if (reply.thinking) {
+    const index = 100;
+    const start = { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '' } };
+    res.write(sseEvent('content_block_start', start));
+    for (const piece of splitChunks(reply.thinking.text, 2)) {
+      const delta = { type: 'thinking_delta', thinking: piece };
+      res.write(sseEvent('content_block_delta', { type: 'content_block_delta', index, delta }));
+    }
+    const signature = { type: 'signature_delta', signature: reply.thinking.signature };
+    res.write(sseEvent('content_block_delta', { type: 'content_block_delta', index, delta: signature }));
+    res.write(sseEvent('content_block_stop', { type: 'content_block_stop', index }));
+  }
   let sent = 0;
   let held = false;
   for (const piece of splitChunks(reply.text, reply.chunks)) {

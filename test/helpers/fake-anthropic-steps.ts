@@ -13,6 +13,8 @@ export interface FakeReplyStep {
   text: string;
   /** Native tool use (a request with `tools`): the tool_use blocks after the text; see fake-native.ts. */
   calls?: FakeToolUse[];
+  /** Native tool use: an extended-thinking block (text and signature) before the text. */
+  thinking?: { text: string; signature: string };
   /** Defaults: input 100, output ≈ text length / 4, both cache counters 0. */
   usage?: Partial<FakeUsage>;
   /** Default 'end_turn'; a request stop sequence found in the text overrides it with 'stop_sequence'. */

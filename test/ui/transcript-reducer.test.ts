@@ -30,6 +30,22 @@ describe('transcriptReducer', () => {
     expect(done.live.running).toBe(false);
   });
 
+  it('writes extended thinking once, dimmed, before what the step then does', () => {
+    const state = play([
+      turnStart('hi'),
+      { type: 'step_start', step: 1, estimatedTokens: 10 },
+      { type: 'thinking_delta', step: 1, text: 'Maybe read ' },
+      { type: 'thinking_delta', step: 1, text: 'a.ts.' },
+      { type: 'text_delta', step: 1, text: 'Hello' },
+      { type: 'assistant_step', step: 1, thought: '', action: null, raw: 'Hello' },
+      turnEnd('answer', 'Hello'),
+    ]);
+    expect(state.items).toEqual([
+      { id: 1, kind: 'notice', tone: 'dim', text: 'Thinking: Maybe read a.ts.' },
+      { id: 2, kind: 'answer', text: 'Hello' },
+    ]);
+  });
+
   it('records a thought and a tool call with its result', () => {
     const result = envelope({ path: 'a.ts', start_line: 1, end_line: 3, total_lines: 3, content: '' });
     const state = play([
