@@ -167,7 +167,7 @@ export class CodeAgent implements AgentController {
         return yield* this.closeRound(turn, 'error', prepared.message, { code: prepared.code });
       }
       const { totalTokens } = prepared.context;
-      yield { type: 'step_start', step, estimatedTokens: totalTokens };
+      yield { type: 'step_start', step, estimatedTokens: totalTokens, ...(this.native ? { native: true } : {}) };
       const call = yield* streamModelCall(this.deps.provider, this.request(prepared), step, signal);
 
       if (!call.ok) {

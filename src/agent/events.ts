@@ -12,7 +12,8 @@ export type { CompactionOutcome, CompactionReason } from '../context/context-eve
 export type AgentEvent =
   | { type: 'turn_start'; sessionId: string; round: number; input: string; mentions: string[] }
   | ContextEvent
-  | { type: 'step_start'; step: number; estimatedTokens: number }
+  /** `native`: the step uses native tool use, so its streamed text is plain (no protocol labels). */
+  | { type: 'step_start'; step: number; estimatedTokens: number; native?: boolean }
   | { type: 'text_delta'; step: number; text: string }
   /** Extended thinking as it streams (native tool use on Anthropic); shown dimmed, never part of the answer. */
   | { type: 'thinking_delta'; step: number; text: string }

@@ -54,6 +54,32 @@ describe.runIf(runHere)('mca REPL in tmux: streaming, resize, type-ahead', () =>
     }
   }, 120_000);
 
+  it('native tool use: the plain answer streams the same way, its first half on screen before the rest', async () => {
+    const hold = gate();
+    const half = ANSWER.indexOf('Paragraph 7');
+    const { term } = await harness.start(
+      [{ text: ANSWER, chunks: 60, hold: { afterChars: half, release: hold.release } }],
+      {
+        env: { MCA_TOOL_PROTOCOL: 'native' },
+      },
+    );
+    term.type('explain the plan');
+    term.keys('Enter');
+    const early = await term.waitFor('Paragraph 5 explains', { what: 'the first paragraphs while streaming' });
+    expect(early).toMatch(/^⏺ Plan$/m);
+    expect(early).toContain('Paragraph 1 explains step 1 with code1 in it.');
+    expect(early).not.toContain('Paragraph 8');
+    hold.open();
+    await term.waitFor(/Paragraph 12 explains step 12 with code12 in it\.\n/, { what: 'the whole answer' });
+    await term.waitFor((screen) => !screen.includes('Thinking…') && screen.includes('Ask anything'), {
+      what: 'the idle input box',
+    });
+    const all = term.all();
+    for (const paragraph of PARAGRAPHS.map((line) => line.replace(/`/g, ''))) {
+      expect(all.split(paragraph).length - 1, paragraph).toBe(1);
+    }
+  }, 120_000);
+
   it('renders Markdown in the terminal: headings, inline code, nested lists, fenced code in syntax colours', async () => {
     const markdown = [
       '## Result',
