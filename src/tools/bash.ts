@@ -52,7 +52,7 @@ export const bashTool = defineTool({
   name: 'Bash',
   promptFile: 'Bash.md',
   inputSchema,
-  readOnly: false,
+  permission: 'exec',
   async run(input, ctx): Promise<ToolEnvelope> {
     const denied = await requestApproval(ctx, {
       tool: 'Bash',

@@ -18,7 +18,7 @@ export const editTool = defineTool({
   name: 'Edit',
   promptFile: 'Edit.md',
   inputSchema,
-  readOnly: false,
+  permission: 'edit',
   async run(input, ctx): Promise<ToolEnvelope> {
     const loaded = await loadTarget(ctx, input.path, true);
     if (!loaded.ok) return loaded.envelope;

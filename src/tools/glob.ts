@@ -21,7 +21,7 @@ export const globTool = defineTool({
   name: 'Glob',
   promptFile: 'Glob.md',
   inputSchema,
-  readOnly: true,
+  permission: 'none',
   async run(input, ctx): Promise<ToolEnvelope> {
     const { pattern } = input;
     if (isAbsolute(pattern) || pattern.split('/').includes('..')) {

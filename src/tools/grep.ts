@@ -55,7 +55,7 @@ export function createGrepTool(options: GrepToolOptions = {}): ToolDefinition<ty
     name: 'Grep',
     promptFile: 'Grep.md',
     inputSchema,
-    readOnly: true,
+    permission: 'none',
     async run(input, ctx): Promise<ToolEnvelope> {
       const resolved = resolveInProject(ctx.projectRoot, input.path);
       if (!resolved.ok) return errorEnvelope(resolved.error.code, resolved.error.message);

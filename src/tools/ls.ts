@@ -35,7 +35,7 @@ export const lsTool = defineTool({
   name: 'LS',
   promptFile: 'LS.md',
   inputSchema,
-  readOnly: true,
+  permission: 'none',
   async run(input, ctx): Promise<ToolEnvelope> {
     const resolved = resolveInProject(ctx.projectRoot, input.path);
     if (!resolved.ok) return errorEnvelope(resolved.error.code, resolved.error.message);

@@ -27,7 +27,7 @@ export const multiEditTool = defineTool({
   name: 'MultiEdit',
   promptFile: 'MultiEdit.md',
   inputSchema,
-  readOnly: false,
+  permission: 'edit',
   async run(input, ctx): Promise<ToolEnvelope> {
     const loaded = await loadTarget(ctx, input.path, true);
     if (!loaded.ok) return loaded.envelope;

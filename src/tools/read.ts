@@ -35,7 +35,7 @@ export const readTool = defineTool({
   name: 'Read',
   promptFile: 'Read.md',
   inputSchema,
-  readOnly: true,
+  permission: 'none',
   async run(input, ctx): Promise<ToolEnvelope> {
     const resolved = resolveInProject(ctx.projectRoot, input.path);
     if (!resolved.ok) return errorEnvelope(resolved.error.code, resolved.error.message);

@@ -4,7 +4,7 @@ import type { ToolDefinition } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import { describeInputError } from './input-errors.js';
 import { loadToolPrompt } from './prompt-files.js';
-import type { ToolContext } from './tool-context.js';
+import type { Approver, ToolContext } from './tool-context.js';
 import { bashTool } from './bash.js';
 import { editTool } from './edit.js';
 import { globTool } from './glob.js';
@@ -33,6 +33,19 @@ export function nativeDescription(prompt: string): string {
     .join('\n')
     .replace(/\n*Examples?:\s*$/i, '')
     .trim();
+}
+
+/**
+ * The permission kind is the registry's to enforce: a `none` tool asking for approval is refused (it declared it
+ * changes nothing), any other request is stamped with the tool's kind, which the permission mode decides on.
+ */
+function approverFor(tool: ToolDefinition, approve: Approver): Approver {
+  if (tool.permission === 'none') {
+    return () =>
+      Promise.resolve({ approved: false, reason: `${tool.name} declares no permission and may not ask for one` });
+  }
+  const kind = tool.permission;
+  return (request) => approve({ ...request, kind });
 }
 
 export class ToolRegistryError extends Error {
@@ -65,8 +78,9 @@ export class ToolRegistry {
     return [...this.tools.keys()];
   }
 
+  /** A tool that declares `none`: it only reads, so calls to it may run concurrently. */
   isReadOnly(name: string): boolean {
-    return this.tools.get(name)?.readOnly ?? false;
+    return this.tools.get(name)?.permission === 'none';
   }
 
   /** Each tool's prompt from prompts/tools/<file>, in registration order. */
@@ -117,7 +131,7 @@ export class ToolRegistry {
       });
     }
     try {
-      return await tool.run(parsed.data, ctx);
+      return await tool.run(parsed.data, { ...ctx, approve: approverFor(tool, ctx.approve) });
     } catch (error) {
       if (ctx.signal.aborted) {
         return errorEnvelope('EXECUTION_ERROR', `${name} was interrupted.`, { data: { interrupted: true } });

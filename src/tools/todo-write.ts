@@ -29,7 +29,7 @@ export const todoWriteTool = defineTool({
   promptFile: 'TodoWrite.md',
   inputSchema,
   // Changes only the session's todo list, never the project; needs no approval.
-  readOnly: false,
+  permission: 'none',
   async run(input, ctx): Promise<ToolEnvelope> {
     const active = input.todos.filter((todo) => todo.status === 'in_progress');
     if (active.length > 1) {

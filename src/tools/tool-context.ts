@@ -9,6 +9,8 @@ export interface ApprovalRequest {
   /** Optional body to show: the command, or a unified diff of the proposed change. */
   detail?: string;
   input: unknown;
+  /** Stamped by the registry from the tool's definition: what kind of change is asked for. */
+  kind?: 'edit' | 'exec';
 }
 
 export type ApprovalDecision =

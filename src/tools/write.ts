@@ -17,7 +17,7 @@ export const writeTool = defineTool({
   name: 'Write',
   promptFile: 'Write.md',
   inputSchema,
-  readOnly: false,
+  permission: 'edit',
   async run(input, ctx): Promise<ToolEnvelope> {
     const loaded = await loadTarget(ctx, input.path, false);
     if (!loaded.ok) return loaded.envelope;

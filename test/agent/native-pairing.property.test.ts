@@ -31,8 +31,8 @@ const input = z.strictObject({ size: z.number().int().min(0), fail: z.boolean() 
 const run = async (value: z.output<typeof input>) =>
   value.fail ? errorEnvelope('NOT_FOUND', 'no such thing') : successEnvelope({}, 'x'.repeat(value.size));
 const registry = new ToolRegistry()
-  .register(defineTool({ name: 'Peek', promptFile: 'Read.md', inputSchema: input, readOnly: true, run }))
-  .register(defineTool({ name: 'Poke', promptFile: 'Edit.md', inputSchema: input, readOnly: false, run }));
+  .register(defineTool({ name: 'Peek', promptFile: 'Read.md', inputSchema: input, permission: 'none', run }))
+  .register(defineTool({ name: 'Poke', promptFile: 'Edit.md', inputSchema: input, permission: 'edit', run }));
 
 class OkSummarizer implements Summarizer {
   summarize() {

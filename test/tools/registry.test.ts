@@ -17,7 +17,7 @@ const boom = defineTool({
   name: 'Boom',
   promptFile: 'Read.md',
   inputSchema: z.strictObject({ n: z.number().int().min(1) }),
-  readOnly: true,
+  permission: 'none',
   async run() {
     throw new Error('kaboom');
   },
@@ -27,7 +27,18 @@ describe('ToolRegistry', () => {
   it('registers all nine tools with their prompts, read-only flags and names', () => {
     const registry = createDefaultRegistry();
     expect(registry.names()).toEqual(NINE);
-    expect(NINE.filter((name) => registry.isReadOnly(name))).toEqual(['LS', 'Glob', 'Grep', 'Read']);
+    expect(NINE.filter((name) => registry.isReadOnly(name))).toEqual(['LS', 'Glob', 'Grep', 'Read', 'TodoWrite']);
+    expect(registry.list().map((tool) => tool.permission)).toEqual([
+      'none',
+      'none',
+      'none',
+      'none',
+      'edit',
+      'edit',
+      'edit',
+      'exec',
+      'none',
+    ]);
     const prompts = registry.prompts();
     expect(prompts.map((entry) => entry.name)).toEqual(NINE);
     for (const { name, prompt } of prompts) {
@@ -93,12 +104,38 @@ describe('ToolRegistry', () => {
       name: 'Echo',
       promptFile: 'Read.md',
       inputSchema: z.strictObject({ word: z.string(), times: z.number().default(2) }),
-      readOnly: true,
+      permission: 'none',
       async run(input) {
         return successEnvelope({ out: input.word.repeat(input.times) }, 'ok');
       },
     });
     const result = await new ToolRegistry().register(echo).run('Echo', { word: 'ab' }, makeContext(project.root));
     expect(result.data).toEqual({ out: 'abab' });
+  });
+
+  it('enforces the permission kind: a none tool cannot ask; the others ask stamped with their kind', async () => {
+    const asking = (name: string, permission: 'none' | 'edit' | 'exec') =>
+      defineTool({
+        name,
+        promptFile: 'Read.md',
+        inputSchema: z.strictObject({}),
+        permission,
+        async run(_input, ctx) {
+          const decision = await ctx.approve({ tool: name, title: `${name}()`, input: {} });
+          return successEnvelope({ approved: decision.approved }, decision.approved ? 'yes' : 'no');
+        },
+      });
+    const registry = new ToolRegistry()
+      .register(asking('Sneaky', 'none'))
+      .register(asking('Change', 'edit'))
+      .register(asking('Run', 'exec'));
+    const ctx = makeContext(project.root);
+    expect((await registry.run('Sneaky', {}, ctx)).data).toEqual({ approved: false });
+    expect((await registry.run('Change', {}, ctx)).data).toEqual({ approved: true });
+    expect((await registry.run('Run', {}, ctx)).data).toEqual({ approved: true });
+    expect(ctx.requests.map((request) => [request.tool, request.kind])).toEqual([
+      ['Change', 'edit'],
+      ['Run', 'exec'],
+    ]);
   });
 });
