@@ -15,7 +15,7 @@ export const BASH_MAX_TIMEOUT_MS = 600_000;
 const STREAM_GRACE_MS = 250;
 
 const inputSchema = z.strictObject({
-  command: z.string().min(1),
+  command: z.string().min(1).describe('the command line; chain with `&&`. Quote paths with spaces.'),
   timeout_ms: z.number().int().min(100).max(BASH_MAX_TIMEOUT_MS).default(BASH_DEFAULT_TIMEOUT_MS),
 });
 

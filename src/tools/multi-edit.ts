@@ -10,7 +10,7 @@ import type { MultiEditData } from './tool-data.js';
 export const MULTI_EDIT_MAX_EDITS = 50;
 
 const inputSchema = z.strictObject({
-  path: z.string(),
+  path: z.string().describe('file relative to the project root.'),
   edits: z
     .array(
       z.strictObject({
@@ -20,7 +20,10 @@ const inputSchema = z.strictObject({
       }),
     )
     .min(1)
-    .max(MULTI_EDIT_MAX_EDITS),
+    .max(MULTI_EDIT_MAX_EDITS)
+    .describe(
+      '`{"old_string": string, "new_string": string, "replace_all": boolean (default false)}`. Applied in order, each to the result of the previous one, so later `old_string`s must match the text after earlier edits.',
+    ),
 });
 
 export const multiEditTool = defineTool({

@@ -3,6 +3,7 @@ import type { ToolSpec } from '../providers/types.js';
 import type { ToolDefinition } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import { describeInputError } from './input-errors.js';
+import { PARAMETERS_PLACEHOLDER, withParameters } from './parameter-docs.js';
 import { loadToolPrompt } from './prompt-files.js';
 import type { Approver, ToolContext } from './tool-context.js';
 import { bashTool } from './bash.js';
@@ -24,10 +25,14 @@ function fieldsOf(tool: ToolDefinition): string[] {
   return [];
 }
 
-/** A tool prompt as native tool prose: no leading heading, no `Action: Tool[…]` example lines of the text protocol. */
+/**
+ * A tool prompt as native tool prose: no leading heading, no `Action: Tool[…]` example lines of the text protocol,
+ * no parameter section (the input schema carries each field's description).
+ */
 export function nativeDescription(prompt: string): string {
   return prompt
     .replace(/^#{1,6}\s.*\n+/, '')
+    .replace(`${PARAMETERS_PLACEHOLDER}\n`, '')
     .split('\n')
     .filter((line) => !/^\s*Action:/.test(line))
     .join('\n')
@@ -83,9 +88,12 @@ export class ToolRegistry {
     return this.tools.get(name)?.permission === 'none';
   }
 
-  /** Each tool's prompt from prompts/tools/<file>, in registration order. */
+  /** Each tool's prompt: its prose from prompts/tools/<file> with the parameter section generated from its schema. */
   prompts(): Array<{ name: string; prompt: string }> {
-    return this.list().map((tool) => ({ name: tool.name, prompt: loadToolPrompt(tool.promptFile) }));
+    return this.list().map((tool) => ({
+      name: tool.name,
+      prompt: withParameters(loadToolPrompt(tool.promptFile), tool.inputSchema),
+    }));
   }
 
   /**

@@ -21,7 +21,10 @@ const inputSchema = z.strictObject({
         status: z.enum(TODO_STATUSES),
       }),
     )
-    .max(TODO_MAX_ITEMS),
+    .max(TODO_MAX_ITEMS)
+    .describe(
+      '`{"content": string (non-empty), "status": "pending" | "in_progress" | "completed" | "cancelled"}`. At most one item may be in_progress.',
+    ),
 });
 
 export const todoWriteTool = defineTool({

@@ -9,8 +9,8 @@ import { toolResult } from './results.js';
 import type { WriteData } from './tool-data.js';
 
 const inputSchema = z.strictObject({
-  path: z.string(),
-  content: z.string(),
+  path: z.string().describe('file relative to the project root; missing parent directories are created.'),
+  content: z.string().describe('the complete new content.'),
 });
 
 export const writeTool = defineTool({

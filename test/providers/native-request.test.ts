@@ -1,11 +1,16 @@
 /** The native tool-use wire forms both providers build, and the pieces that assemble streamed calls. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { toMessageParams } from '../../src/providers/anthropic-request.js';
 import { ContentBlockAssembler } from '../../src/providers/content-blocks.js';
 import { parseChunk, toStopReason } from '../../src/providers/openai-chunk.js';
 import { isReasoningModel, toChatCompletionBody } from '../../src/providers/openai-request.js';
 import { ToolCallAssembler } from '../../src/providers/openai-tool-calls.js';
 import type { ModelRequest } from '../../src/providers/types.js';
+import { PARAMETERS_PLACEHOLDER, parameterSection } from '../../src/tools/parameter-docs.js';
+import { toolPromptsDir } from '../../src/tools/prompt-files.js';
 import { createDefaultRegistry, nativeDescription } from '../../src/tools/registry.js';
 
 const request: ModelRequest = {
@@ -159,6 +164,41 @@ describe('tool definitions', () => {
       expect(spec.description).not.toMatch(/^#/);
       expect(spec.description.length).toBeGreaterThan(40);
     }
-    expect(nativeDescription('## X\nDoes x.\n\nExamples:\nAction: X[{}]')).toBe('Does x.');
+    expect(read.inputSchema).toMatchObject({ properties: { start_line: { description: 'first line to show.' } } });
+    for (const spec of specs) expect(spec.description).not.toContain('Parameters (JSON)');
+    expect(nativeDescription('## X\nDoes x.\n\n{{parameters}}\n\nExamples:\nAction: X[{}]')).toBe('Does x.');
+  });
+
+  it('generate the parameter sections of the text protocol prompts; the prompt files keep only the prose', () => {
+    const schema = z.strictObject({
+      path: z.string().describe('where.'),
+      depth: z.number().int().min(1).max(9).default(3).describe('how deep.'),
+      tags: z.array(z.string()).default([]),
+      mode: z.enum(['a', 'b']).optional(),
+      items: z
+        .array(z.strictObject({ x: z.string() }))
+        .min(1)
+        .max(5)
+        .describe('the items.'),
+    });
+    expect(parameterSection(schema)).toBe(
+      [
+        'Parameters (JSON):',
+        '- `path` (string, required): where.',
+        '- `depth` (integer 1–9, default 3): how deep.',
+        '- `tags` (string[], default []).',
+        '- `mode` ("a" | "b", optional).',
+        '- `items` (array of 1–5, required): the items.',
+      ].join('\n'),
+    );
+    for (const tool of createDefaultRegistry().list()) {
+      const file = readFileSync(join(toolPromptsDir(), tool.promptFile), 'utf8');
+      expect(file, tool.name).toContain(PARAMETERS_PLACEHOLDER);
+      expect(file, tool.name).not.toContain('Parameters (JSON)');
+    }
+    const read = createDefaultRegistry()
+      .prompts()
+      .find((entry) => entry.name === 'Read')!.prompt;
+    expect(read).toContain('- `limit` (integer 1–2000, default 500): number of lines.');
   });
 });
