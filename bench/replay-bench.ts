@@ -21,6 +21,7 @@ export const TASKS_PER_DAY = 15;
 /** The order of every table and plot: mca, the peers, then the reference. */
 export const STRATEGIES: Readonly<Record<StrategyName, (options: StrategyOptions) => Strategy>> = {
   mca: (options) => new McaStrategy(options),
+  'mca-native': (options) => new McaStrategy(options, 'native'),
   'claude-code': (options) => new ClaudeCodeStrategy(options),
   codex: (options) => new CodexStrategy(options),
   opencode: (options) => new OpencodeStrategy(options),

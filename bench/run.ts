@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { composeSystemLayer } from '../src/context/system-layer.js';
+import { composeProtocolLayer } from '../src/context/system-layer.js';
 import { loadPrompt } from '../src/context/prompt-loader.js';
 import { createDefaultRegistry } from '../src/tools/registry.js';
 import { ensureBuild } from './lib/ensure-build.js';
@@ -103,7 +103,11 @@ function log(line: string): void {
 async function main(): Promise<void> {
   const { quick, only, dataDir, jsonFile } = parseArgs(process.argv.slice(2));
   const started = performance.now();
-  const systemText = composeSystemLayer(loadPrompt('system'), createDefaultRegistry().prompts());
+  const systemText = composeProtocolLayer(
+    loadPrompt('system'),
+    { name: 'text', section: loadPrompt('protocol-text') },
+    createDefaultRegistry().prompts(),
+  );
   const args = process.argv.slice(2).join(' ');
   const results: BenchResults = {
     date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),

@@ -3,7 +3,8 @@ import type { Segment } from './prefix-cache.js';
 import type { MappedAction } from './action-map.js';
 import type { RecordedCall } from './trajectory.js';
 
-export type StrategyName = 'naive' | 'claude-code' | 'codex' | 'opencode' | 'gemini-cli' | 'mca';
+/** `mca` replays the text protocol (spec E1); `mca-native` the same engine with native tool use. */
+export type StrategyName = 'naive' | 'claude-code' | 'codex' | 'opencode' | 'gemini-cli' | 'mca' | 'mca-native';
 
 /** One recorded model step as replayed: the model's text and what it did. */
 export interface ReplayStep {

@@ -8,7 +8,8 @@ import type { ContextEngine } from '../context/context-engine.js';
 import type { FsView } from '../context/input-preprocessor.js';
 import { preprocessInput } from '../context/input-preprocessor.js';
 import type { Message, RoundEnd } from '../context/message.js';
-import type { ModelProvider } from '../providers/types.js';
+import type { BuiltContext } from '../context/context-builder.js';
+import type { ModelProvider, ModelRequest, ToolSpec } from '../providers/types.js';
 import { addUsage, totalUsageTokens } from '../providers/types.js';
 import type { SessionWriter } from '../session/session-store.js';
 import type { FileStateRecord } from '../tools/file-state.js';
@@ -21,9 +22,15 @@ import type { AgentEvent } from './events.js';
 import { contextReportOf } from './context-report.js';
 import { createApprover, type UserApprover } from './permissions.js';
 import { streamModelCall } from './model-call.js';
+import { applyNativeReply } from './native-step.js';
+import { withToolProtocolHint } from './tool-protocol-hint.js';
 import { OBSERVATION_STOP } from './react-protocol.js';
 import { failTurn } from './turn-failure.js';
 import { TurnState } from './turn-state.js';
+
+/** The API's least thinking budget, and the room for the visible reply max_tokens keeps beside it. */
+const MIN_THINKING_BUDGET = 1_024;
+const MIN_THINKING_ROOM = 1_024;
 
 /** What `run` knows about the turn in progress when something throws. */
 interface TurnProgress {
@@ -55,6 +62,8 @@ export class CodeAgent implements AgentController {
   private approver: Approver;
   /** Set when the person declined a tool and ended the turn (Esc / "No" at the prompt); read after the step. */
   private declinedBy: string | undefined;
+  /** The native `tools` definitions, generated once from the registry's schemas. */
+  private toolSpecs: ToolSpec[] | undefined;
 
   constructor(private readonly deps: CodeAgentDeps) {
     this.modelName = deps.model ?? deps.config.model;
@@ -158,18 +167,8 @@ export class CodeAgent implements AgentController {
         return yield* this.closeRound(turn, 'error', prepared.message, { code: prepared.code });
       }
       const { totalTokens } = prepared.context;
-      yield { type: 'step_start', step, estimatedTokens: totalTokens };
-      const call = yield* streamModelCall(
-        this.deps.provider,
-        {
-          model: this.model,
-          ...prepared.context.toRequestSegments(),
-          maxTokens: prepared.maxTokens,
-          stopSequences: [OBSERVATION_STOP],
-        },
-        step,
-        signal,
-      );
+      yield { type: 'step_start', step, estimatedTokens: totalTokens, ...(this.native ? { native: true } : {}) };
+      const call = yield* streamModelCall(this.deps.provider, this.request(prepared), step, signal);
 
       if (!call.ok) {
         if (call.error.kind === 'aborted' || signal.aborted) {
@@ -179,17 +178,16 @@ export class CodeAgent implements AgentController {
           step -= 1;
           continue;
         }
-        return yield* this.closeRound(turn, 'error', call.error.message, { code: call.error.kind });
+        const message = this.native ? withToolProtocolHint(call.error) : call.error.message;
+        return yield* this.closeRound(turn, 'error', message, { code: call.error.kind });
       }
 
       turn.usage = addUsage(turn.usage, call.usage);
       yield { type: 'usage', step, usage: call.usage, contextTokens: totalUsageTokens(call.usage) };
-      const outcome = yield* turn.applyReply(
-        call.text,
-        { usage: call.usage, stopReason: call.stopReason },
-        step,
-        this.stepServices(signal, prepared.maxTokens),
-      );
+      const services = this.stepServices(signal, prepared.maxTokens);
+      const outcome = this.native
+        ? yield* applyNativeReply(turn, call, step, { ...services, stopped: () => this.declinedBy !== undefined })
+        : yield* turn.applyReply(call.text, { usage: call.usage, stopReason: call.stopReason }, step, services);
       if (outcome) return yield* this.closeRound(turn, outcome.reason, outcome.answer, outcome.error);
       if (this.declinedBy !== undefined) {
         const message = `The user declined ${this.declinedBy} and stopped the turn; wait for their next message.`;
@@ -202,6 +200,34 @@ export class CodeAgent implements AgentController {
       `Stopped after ${config.maxSteps} steps without finishing (raise --max-steps or MCA_MAX_STEPS to allow more).`,
       { code: 'STEP_LIMIT' },
     );
+  }
+
+  private get native(): boolean {
+    return this.deps.config.toolProtocol === 'native';
+  }
+
+  /** The model request of a step in the session's tool protocol (DESIGN.md "Tool protocol"). */
+  private request(prepared: { context: BuiltContext; maxTokens: number }): ModelRequest {
+    const { config, registry } = this.deps;
+    if (!this.native) {
+      return {
+        model: this.model,
+        ...prepared.context.toRequestSegments(),
+        maxTokens: prepared.maxTokens,
+        stopSequences: [OBSERVATION_STOP],
+      };
+    }
+    this.toolSpecs ??= registry.toolSpecs();
+    // The API wants max_tokens above the thinking budget: the budget yields when the window leaves less room.
+    const budget = config.thinking === 'off' ? 0 : Math.min(config.thinking, prepared.maxTokens - MIN_THINKING_ROOM);
+    const thinking = budget >= MIN_THINKING_BUDGET ? { thinkingBudget: budget } : {};
+    return {
+      model: this.model,
+      ...prepared.context.toNativeRequest(),
+      tools: this.toolSpecs,
+      maxTokens: prepared.maxTokens,
+      ...thinking,
+    };
   }
 
   /** What a step needs from the agent, handed to TurnState so it stays free of wiring. */

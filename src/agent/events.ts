@@ -12,8 +12,11 @@ export type { CompactionOutcome, CompactionReason } from '../context/context-eve
 export type AgentEvent =
   | { type: 'turn_start'; sessionId: string; round: number; input: string; mentions: string[] }
   | ContextEvent
-  | { type: 'step_start'; step: number; estimatedTokens: number }
+  /** `native`: the step uses native tool use, so its streamed text is plain (no protocol labels). */
+  | { type: 'step_start'; step: number; estimatedTokens: number; native?: boolean }
   | { type: 'text_delta'; step: number; text: string }
+  /** Extended thinking as it streams (native tool use on Anthropic); shown dimmed, never part of the answer. */
+  | { type: 'thinking_delta'; step: number; text: string }
   | { type: 'retry'; step: number; attempt: number; delayMs: number; reason: string }
   | { type: 'assistant_step'; step: number; thought: string; action: ToolAction | null; raw: string }
   | { type: 'tool_start'; step: number; tool: string; input: unknown }

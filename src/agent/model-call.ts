@@ -3,12 +3,20 @@
  * value; ProviderErrors are caught here so the loop decides what a failure means for the round.
  */
 import { isProviderError, ProviderError } from '../providers/provider-error.js';
-import type { ModelProvider, ModelRequest, StopReason, Usage } from '../providers/types.js';
+import type { ModelProvider, ModelRequest, StopReason, ThinkingBlock, ToolCall, Usage } from '../providers/types.js';
 import { ZERO_USAGE } from '../providers/types.js';
 import type { AgentEvent } from './events.js';
 
 export type ModelCallOutcome =
-  | { ok: true; text: string; stopReason: StopReason; usage: Usage }
+  | {
+      ok: true;
+      text: string;
+      stopReason: StopReason;
+      usage: Usage;
+      /** Native tool use: the reply's calls in the order written, and its thinking blocks. */
+      calls: ToolCall[];
+      thinking: ThinkingBlock[];
+    }
   | { ok: false; error: ProviderError; partialText: string };
 
 function toProviderError(error: unknown, signal: AbortSignal): ProviderError {
@@ -26,20 +34,30 @@ export async function* streamModelCall(
   signal: AbortSignal,
 ): AsyncGenerator<AgentEvent, ModelCallOutcome> {
   let text = '';
+  let calls: ToolCall[] = [];
+  let thinking: ThinkingBlock[] = [];
   try {
     for await (const event of provider.stream(request, signal)) {
       if (event.type === 'text') {
         text += event.text;
         yield { type: 'text_delta', step, text: event.text };
+      } else if (event.type === 'thinking') {
+        yield { type: 'thinking_delta', step, text: event.text };
+      } else if (event.type === 'tool_call') {
+        calls.push(event.call);
+      } else if (event.type === 'thinking_block') {
+        thinking.push(event.block);
       } else if (event.type === 'retry') {
         text = '';
+        calls = [];
+        thinking = [];
         yield { type: 'retry', step, attempt: event.attempt, delayMs: event.delayMs, reason: event.reason };
       } else {
-        return { ok: true, text, stopReason: event.stopReason, usage: event.usage };
+        return { ok: true, text, stopReason: event.stopReason, usage: event.usage, calls, thinking };
       }
     }
     if (signal.aborted) return { ok: false, error: toProviderError(undefined, signal), partialText: text };
-    return { ok: true, text, stopReason: 'other', usage: { ...ZERO_USAGE } };
+    return { ok: true, text, stopReason: 'other', usage: { ...ZERO_USAGE }, calls, thinking };
   } catch (error) {
     return { ok: false, error: toProviderError(error, signal), partialText: text };
   }

@@ -1,8 +1,10 @@
 import type { PermissionMode } from '../config/config.js';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../tools/tool-context.js';
 
-/** Tools that change files; `acceptEdits` allows them without asking. */
-export const EDIT_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit']);
+/** A request to change files (the registry stamps the tool's permission kind); `acceptEdits` allows it. */
+function isEdit(request: ApprovalRequest): boolean {
+  return request.kind === 'edit';
+}
 
 export interface ApproverOptions {
   mode: PermissionMode;
@@ -34,7 +36,7 @@ function controlFileDenied(request: ApprovalRequest): ApprovalDecision {
 }
 
 function nobodyToAsk(request: ApprovalRequest): ApprovalDecision {
-  const flag = EDIT_TOOLS.has(request.tool)
+  const flag = isEdit(request)
     ? '--permission-mode acceptEdits (or bypassPermissions)'
     : '--permission-mode bypassPermissions or --dangerously-skip-permissions';
   return {
@@ -65,7 +67,7 @@ export function createApprover(options: ApproverOptions): SessionApprover {
       return await askOnce(options.ask, request);
     }
     if (allowed.has(request.tool)) return { approved: true };
-    if (options.mode === 'acceptEdits' && EDIT_TOOLS.has(request.tool)) return { approved: true };
+    if (options.mode === 'acceptEdits' && isEdit(request)) return { approved: true };
     if (!options.ask) return nobodyToAsk(request);
     const decision = await askOnce(options.ask, request);
     if (decision.approved && decision.remember) allowed.add(request.tool);

@@ -6,14 +6,16 @@ import { join } from 'node:path';
 import type { Config } from '../config/config.js';
 import { CodeLaw } from '../context/code-law.js';
 import { detectEnvironment, renderEnvironment } from '../context/environment.js';
-import { composeSystemLayer, ContextBuilder } from '../context/context-builder.js';
+import { ContextBuilder } from '../context/context-builder.js';
+import { composeProtocolLayer } from '../context/system-layer.js';
 import { ContextEngine } from '../context/context-engine.js';
 import { HistoryManager } from '../context/history-manager.js';
 import { createProjectFsView } from '../context/input-preprocessor.js';
 import type { Message } from '../context/message.js';
 import { loadPrompt } from '../context/prompt-loader.js';
 import { SummaryCompressor } from '../context/summary-compressor.js';
-import type { ModelProvider } from '../providers/types.js';
+import { estimateTokens } from '../context/token-budget.js';
+import type { ModelProvider, ToolSpec } from '../providers/types.js';
 import type { SessionStore, SessionWriter } from '../session/session-store.js';
 import { FileStateRecord } from '../tools/file-state.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -67,12 +69,23 @@ export class ProjectSessions implements SessionManager {
   /** L1 for the current model (the environment block names it); rebuilt only when `/model` changes it. */
   private systemLayer: { model: string; text: string } | undefined;
   private readonly codeLaw: CodeLaw;
+  /** Native tool use: the `tools` definitions every request carries (the summary request too), else undefined. */
+  private readonly toolSpecs: ToolSpec[] | undefined;
+  /** Native tool use: the estimate of the `tools` definitions, counted into L1. */
+  private readonly toolDefinitionTokens: number;
   /** The model of this front end's sessions: `--model`/config at start, then whatever `/model` set. */
   private model: string;
 
   constructor(private readonly deps: SessionManagerDeps) {
-    this.baseLayer = composeSystemLayer(loadPrompt('system.md'), deps.registry.prompts());
+    const protocol = deps.config.toolProtocol;
+    this.baseLayer = composeProtocolLayer(
+      loadPrompt('system.md'),
+      { name: protocol, section: loadPrompt(`protocol-${protocol}.md`) },
+      deps.registry.prompts(),
+    );
     this.codeLaw = new CodeLaw(deps.projectRoot, deps.config.codeLawMaxChars);
+    this.toolSpecs = protocol === 'native' ? deps.registry.toolSpecs() : undefined;
+    this.toolDefinitionTokens = this.toolSpecs ? estimateTokens(JSON.stringify(this.toolSpecs)) : 0;
     this.model = deps.config.model;
   }
 
@@ -135,12 +148,17 @@ export class ProjectSessions implements SessionManager {
     });
     const context = new ContextEngine({
       history,
-      builder: new ContextBuilder({ systemPrompt: () => this.systemLayerText(), codeLaw: this.codeLaw }),
+      builder: new ContextBuilder({
+        systemPrompt: () => this.systemLayerText(),
+        codeLaw: this.codeLaw,
+        toolDefinitionTokens: this.toolDefinitionTokens,
+      }),
       summarizer,
       contextWindow: config.contextWindow,
       compressionThreshold: config.compressionThreshold,
       maxOutputTokens: config.maxOutputTokens,
       todoRecap: () => promptTodoRecap(todos),
+      ...(this.toolSpecs ? { requestTools: this.toolSpecs } : {}),
       // Beside the session file, named by its id: `-c`/`--resume` reopen the same references.
       toolMemory: new DirectoryToolMemory(join(this.deps.store.dir, `${writer.sessionId}.tools`), (text) =>
         this.deps.store.redact(text),

@@ -61,7 +61,7 @@ export class TurnState {
   private lastActionKey: string | undefined;
   private repeats = 0;
 
-  constructor(private readonly maxRepeatedActions: number) {}
+  constructor(readonly maxRepeatedActions: number) {}
 
   /** Applies one model reply. Returns how the round ends, or undefined to take another step. */
   async *applyReply(
@@ -106,9 +106,7 @@ export class TurnState {
 
     const { action, shortened } = storedAction(parsed.action);
     const text = shortened ? storedActionText(parsed.thought, action) : parsed.text;
-    const key = actionKey(parsed.action);
-    this.repeats = key === this.lastActionKey ? this.repeats + 1 : 1;
-    this.lastActionKey = key;
+    this.noteAction(parsed.action);
     context.recordReply({ ...base, text, action });
     yield { type: 'assistant_step', step, thought: parsed.thought, action, raw: text };
     if (this.repeats >= this.maxRepeatedActions) {
@@ -123,8 +121,25 @@ export class TurnState {
     yield* this.recordObservation(text, action, envelope, step, services);
     if (services.toolContext.signal.aborted) return { reason: 'interrupted', answer: 'Interrupted by user.' };
     if (services.registry.get(action.tool) === undefined) return this.countInvalid(`unknown tool "${action.tool}"`);
-    this.invalidInARow = 0;
+    this.resetInvalid();
     return undefined;
+  }
+
+  /** Counts an action towards the repeated-action limit; returns how many times in a row it has now run. */
+  noteAction(action: ToolAction): number {
+    const key = actionKey(action);
+    this.repeats = key === this.lastActionKey ? this.repeats + 1 : 1;
+    this.lastActionKey = key;
+    return this.repeats;
+  }
+
+  get repeatedTimes(): number {
+    return this.repeats;
+  }
+
+  /** A usable action ran: the invalid-action count starts again. */
+  resetInvalid(): void {
+    this.invalidInARow = 0;
   }
 
   /**
@@ -147,7 +162,8 @@ export class TurnState {
     return this.countInvalid(why.reason, why.code);
   }
 
-  private countInvalid(reason: string, code = 'INVALID_ACTIONS'): RoundOutcome | undefined {
+  /** Counts an unusable reply; returns the round's end once MAX_INVALID_ACTIONS came in a row. */
+  countInvalid(reason: string, code = 'INVALID_ACTIONS'): RoundOutcome | undefined {
     this.invalidInARow += 1;
     if (this.invalidInARow < MAX_INVALID_ACTIONS) return undefined;
     const message =

@@ -4,7 +4,7 @@
  */
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { PermissionMode } from '../config/config.js';
+import type { PermissionMode, ToolProtocol } from '../config/config.js';
 import { ConfigError, credentialSecrets, loadConfig, loadCredentials } from '../config/config.js';
 import type { Config } from '../config/config.js';
 import type { CodeAgent } from '../agent/code-agent.js';
@@ -63,10 +63,12 @@ export async function bootstrap(options: CliOptions, ask?: Approver): Promise<Bo
   let config: Config;
   const notices: string[] = [];
   try {
-    const flags: { model?: string; maxSteps?: number; permissionMode?: PermissionMode } = {};
+    const flags: { model?: string; maxSteps?: number; permissionMode?: PermissionMode; toolProtocol?: ToolProtocol } =
+      {};
     if (options.model) flags.model = options.model;
     if (options.maxSteps) flags.maxSteps = options.maxSteps;
     if (options.permissionMode) flags.permissionMode = options.permissionMode;
+    if (options.toolProtocol) flags.toolProtocol = options.toolProtocol;
     config = loadConfig({ cwd: projectRoot, flags, warnings: notices });
   } catch (error) {
     if (error instanceof ConfigError) throw new CliError(error.message, EXIT_USAGE);

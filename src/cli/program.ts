@@ -3,8 +3,8 @@
  * the REPL. Every user error ends here as one line on stderr and exit code 2.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { PERMISSION_MODES } from '../config/config.js';
-import type { PermissionMode } from '../config/config.js';
+import { PERMISSION_MODES, TOOL_PROTOCOLS } from '../config/config.js';
+import type { PermissionMode, ToolProtocol } from '../config/config.js';
 import { CliError, EXIT_AGENT_FAILURE, EXIT_OK, EXIT_USAGE, printError } from './exit-codes.js';
 import { describeKnownFailure } from './known-failures.js';
 import { OUTPUT_FORMATS } from './output-format.js';
@@ -23,6 +23,7 @@ export interface CliOptions {
   maxSteps: number | undefined;
   cwd: string | undefined;
   permissionMode: PermissionMode | undefined;
+  toolProtocol: ToolProtocol | undefined;
 }
 
 function positiveInteger(value: string): number {
@@ -45,6 +46,12 @@ function buildCommand(): Command {
     .addOption(
       new Option('--permission-mode <mode>', 'how tool permissions are decided').choices([...PERMISSION_MODES]),
     )
+    .addOption(
+      new Option(
+        '--tool-protocol <protocol>',
+        'native tool calls, or the ReAct text protocol (default native)',
+      ).choices([...TOOL_PROTOCOLS]),
+    )
     .option(
       '--dangerously-skip-permissions',
       'allow every tool without asking (same as --permission-mode bypassPermissions)',
@@ -62,7 +69,8 @@ function buildCommand(): Command {
         '  mca -c -p "now add a test"            continue the last session of this directory',
         '',
         'Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL, MCA_MODEL, MCA_CONTEXT_WINDOW,',
-        '  MCA_COMPRESSION_THRESHOLD, MCA_MIN_RETAIN_ROUNDS, MCA_SUMMARY_TIMEOUT_MS, MCA_MAX_STEPS, MCA_HOME.',
+        '  MCA_COMPRESSION_THRESHOLD, MCA_MIN_RETAIN_ROUNDS, MCA_SUMMARY_TIMEOUT_MS, MCA_MAX_STEPS, MCA_HOME,',
+        '  MCA_TOOL_PROTOCOL (native|text).',
         '  Other providers: MCA_PROVIDER=openai with OPENAI_API_KEY and OPENAI_BASE_URL (OpenAI, OpenRouter, Ollama).',
         'Exit codes: 0 ok, 1 agent or API failure, 2 usage or configuration error, 130 interrupted.',
       ].join('\n'),
@@ -80,6 +88,7 @@ interface RawOptions {
   maxSteps?: number;
   cwd?: string;
   permissionMode?: PermissionMode;
+  toolProtocol?: ToolProtocol;
   dangerouslySkipPermissions?: boolean;
 }
 
@@ -115,6 +124,7 @@ export function parseCliArgs(args: readonly string[]): CliOptions | { exitCode: 
     maxSteps: raw.maxSteps,
     cwd: raw.cwd,
     permissionMode: raw.dangerouslySkipPermissions ? 'bypassPermissions' : raw.permissionMode,
+    toolProtocol: raw.toolProtocol,
   };
 }
 

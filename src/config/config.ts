@@ -11,6 +11,13 @@ export type PermissionMode = (typeof PERMISSION_MODES)[number];
 export const PROVIDERS = ['anthropic', 'openai'] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
 
+/**
+ * How tool calls travel (DESIGN.md "Tool protocol"): `native` uses the API's tool calling (several calls per reply);
+ * `text` is the ReAct text protocol of spec E1, for servers without tool calling.
+ */
+export const TOOL_PROTOCOLS = ['native', 'text'] as const;
+export type ToolProtocol = (typeof TOOL_PROTOCOLS)[number];
+
 /** The model when `provider` is 'openai' and no layer names one (the Anthropic default would be refused). */
 export const DEFAULT_OPENAI_MODEL = 'gpt-4.1';
 
@@ -39,6 +46,9 @@ export const configSchema = z
     codeLawMaxChars: z.number().int().min(100).default(40_000),
     permissionMode: z.enum(PERMISSION_MODES).default('default'),
     provider: z.enum(PROVIDERS).default('anthropic'),
+    toolProtocol: z.enum(TOOL_PROTOCOLS).default('native'),
+    /** Extended thinking budget in tokens (Anthropic, native protocol only); 'off' by default. */
+    thinking: z.union([z.literal('off'), z.number().int().min(1_024).max(64_000)]).default('off'),
     /** The Anthropic endpoint (ANTHROPIC_BASE_URL). */
     baseUrl: z.string().url().optional(),
     /** The OpenAI-compatible endpoint including its version path (OPENAI_BASE_URL); default OpenAI's. */
@@ -101,6 +111,7 @@ const ENV_KEYS: ReadonlyArray<[string, keyof Config, 'string' | 'number']> = [
   ['MCA_RETRY_BASE_MS', 'retryBaseDelayMs', 'number'],
   ['MCA_PERMISSION_MODE', 'permissionMode', 'string'],
   ['MCA_PROVIDER', 'provider', 'string'],
+  ['MCA_TOOL_PROTOCOL', 'toolProtocol', 'string'],
   ['ANTHROPIC_BASE_URL', 'baseUrl', 'string'],
   ['OPENAI_BASE_URL', 'openaiBaseUrl', 'string'],
 ];

@@ -9,8 +9,9 @@
  * Empty parts are skipped. Parts and request segments are separated by one blank line (`PART_SEPARATOR`);
  * providers that concatenate segments must join them with it so the request equals `render()`.
  */
-import type { PromptSegment } from '../providers/types.js';
+import type { PromptSegment, TurnMessage } from '../providers/types.js';
 import type { Message } from './message.js';
+import { nativeTurnMessages, type NativeStep } from './native-turn.js';
 import { estimateTokens } from './token-budget.js';
 import { renderMessage, renderTranscript, TRANSCRIPT_SEPARATOR } from './transcript.js';
 
@@ -41,6 +42,16 @@ export interface ScratchpadStep {
   compressed?: string;
   /** The tool the step called, for one-line degraded results. */
   tool?: string;
+  /** Native tool use: the reply and call of this step, so the turn renders as real assistant/user messages. */
+  native?: NativeStep;
+}
+
+/** The request of native tool use: the text layers, then this turn as messages, then the tail (todo recap). */
+export interface NativeRequestParts {
+  system: PromptSegment[];
+  user: PromptSegment[];
+  turn: TurnMessage[];
+  tail: PromptSegment[];
 }
 
 export interface BuildInput {
@@ -57,6 +68,8 @@ export interface BuiltContext {
   parts: ContextPart[];
   render(): string;
   toRequestSegments(): { system: PromptSegment[]; user: PromptSegment[] };
+  /** Native tool use: the same layers with the current turn as assistant/user messages (steps need `native`). */
+  toNativeRequest(): NativeRequestParts;
   totalTokens: number;
 }
 
@@ -76,6 +89,12 @@ export function renderStep(step: ScratchpadStep, full: boolean): string {
   if (step.observation !== undefined) return `${assistant}\nObservation: ${step.observation}`;
   if (step.compressed !== undefined) return `${assistant}\nObservation (compressed): ${step.compressed}`;
   return assistant;
+}
+
+/** A step's observation as a native result shows it: full, or the compressed JSON when degraded. */
+function nativeObservation(step: ScratchpadStep, full: boolean): string {
+  if (!full && step.compressed !== undefined) return `(compressed) ${step.compressed}`;
+  return step.observation ?? (step.compressed !== undefined ? `(compressed) ${step.compressed}` : '');
 }
 
 /** Groups history into cache units: each summary alone, each round from its user message on. */
@@ -100,16 +119,27 @@ function part(id: ContextPartId, text: string, extra: Partial<ContextPart> = {})
 export class ContextBuilder {
   private readonly systemPrompt: string | (() => string);
   private readonly codeLaw: { read(): string | undefined } | undefined;
+  private readonly toolDefinitionTokens: number;
 
-  /** `systemPrompt` may be a function when L1 follows session state (the environment block names the model). */
-  constructor(options: { systemPrompt: string | (() => string); codeLaw?: { read(): string | undefined } }) {
+  /**
+   * `systemPrompt` may be a function when L1 follows session state (the environment block names the model).
+   * `toolDefinitionTokens`: native tool use sends the tools as definitions beside the system text; their estimate
+   * counts into L1 (and every budget), though the text does not carry them.
+   */
+  constructor(options: {
+    systemPrompt: string | (() => string);
+    codeLaw?: { read(): string | undefined };
+    toolDefinitionTokens?: number;
+  }) {
     this.systemPrompt = options.systemPrompt;
     this.codeLaw = options.codeLaw;
+    this.toolDefinitionTokens = options.toolDefinitionTokens ?? 0;
   }
 
   build(input: BuildInput): BuiltContext {
     const system = typeof this.systemPrompt === 'function' ? this.systemPrompt() : this.systemPrompt;
     const l1 = system.trim() === '' ? undefined : part('l1', system);
+    if (l1) l1.tokens += this.toolDefinitionTokens;
     const law = this.codeLaw?.read();
     const l2 = law === undefined || law.trim() === '' ? undefined : part('l2', `${HEADINGS.codeLaw}\n\n${law}`);
 
@@ -129,6 +159,9 @@ export class ContextBuilder {
     const steps = input.scratchpad;
     const fullFrom = steps.length - Math.max(0, input.fullObservationSteps ?? steps.length);
     const stepTexts = steps.map((step, index) => renderStep(step, index >= fullFrom));
+    const nativeSteps = steps.flatMap((step, index) =>
+      step.native ? [{ native: step.native, observation: nativeObservation(step, index >= fullFrom) }] : [],
+    );
     if (stepTexts.length > 0) stepTexts[0] = `${HEADINGS.scratchpad}\n\n${stepTexts[0]}`;
     const scratchpad = stepTexts.length > 0 ? part('scratchpad', stepTexts.join(PART_SEPARATOR)) : undefined;
 
@@ -138,22 +171,39 @@ export class ContextBuilder {
     const parts = [l1, l2, l3, question, scratchpad, todos].filter((entry): entry is ContextPart => !!entry);
     const chars = parts.reduce((sum, entry) => sum + entry.text.length, 0);
     // estimateTokens(render()) without building the string.
-    const totalTokens = Math.floor((chars + PART_SEPARATOR.length * Math.max(0, parts.length - 1)) / 3);
+    const totalTokens =
+      Math.floor((chars + PART_SEPARATOR.length * Math.max(0, parts.length - 1)) / 3) +
+      (l1 ? this.toolDefinitionTokens : 0);
+
+    /** L1 and L2 as system segments, L3 (one segment per unit) and the input as user segments. */
+    const layers = (): { system: PromptSegment[]; user: PromptSegment[] } => {
+      const system: PromptSegment[] = [];
+      if (l1) system.push({ text: l1.text, cacheBreakpoint: true });
+      if (l2) system.push({ text: l2.text });
+      const user: PromptSegment[] = [];
+      const l3Segments = l3?.segments ?? (l3 ? [l3.text] : []);
+      l3Segments.forEach((text, index) => {
+        user.push(index === l3Segments.length - 1 ? { text, cacheBreakpoint: true } : { text });
+      });
+      if (question) user.push({ text: question.text });
+      return { system, user };
+    };
 
     return {
       parts,
       totalTokens,
       render: () => parts.map((entry) => entry.text).join(PART_SEPARATOR),
+      toNativeRequest: () => {
+        const { system, user } = layers();
+        const turn = nativeTurnMessages(nativeSteps);
+        const recap = todos ? [{ text: todos.text }] : [];
+        // With no turn messages yet the recap ends the first user message, as in the text protocol.
+        return turn.length > 0
+          ? { system, user, turn, tail: recap }
+          : { system, user: [...user, ...recap], turn, tail: [] };
+      },
       toRequestSegments: () => {
-        const system: PromptSegment[] = [];
-        if (l1) system.push({ text: l1.text, cacheBreakpoint: true });
-        if (l2) system.push({ text: l2.text });
-        const user: PromptSegment[] = [];
-        const l3Segments = l3?.segments ?? (l3 ? [l3.text] : []);
-        l3Segments.forEach((text, index) => {
-          user.push(index === l3Segments.length - 1 ? { text, cacheBreakpoint: true } : { text });
-        });
-        if (question) user.push({ text: question.text });
+        const { system, user } = layers();
         stepTexts.forEach((text, index) => {
           user.push(index === stepTexts.length - 1 ? { text, cacheBreakpoint: true } : { text });
         });

@@ -10,8 +10,9 @@
  */
 import type { ToolEnvelope } from '../tools/envelope.js';
 import type { ToolMemory } from '../tools/tool-memory.js';
-import type { Usage } from '../providers/types.js';
+import type { ToolSpec, Usage } from '../providers/types.js';
 import type { BuiltContext, ContextBuilder, ScratchpadStep } from './context-builder.js';
+import type { NativeStep } from './native-turn.js';
 import type { CompactionReason, ContextEvent, TurnOpenedEvent } from './context-events.js';
 import type { HistoryManager } from './history-manager.js';
 import { nowIso, type RoundEnd, type ToolAction } from './message.js';
@@ -41,6 +42,11 @@ export interface ContextEngineOptions {
   now?: () => string;
   /** Where full tool results are kept by reference (Recall); without it history entries carry no reference. */
   toolMemory?: ToolMemory;
+  /**
+   * Native tool use: the `tools` every model request carries. The summary request carries them too, so it starts
+   * with the exact prefix the provider's cache holds.
+   */
+  requestTools?: readonly ToolSpec[];
 }
 
 /** Tools whose full result is not stored again: Recall's output is already a stored result. */
@@ -67,6 +73,8 @@ export interface StepReply {
   action?: ToolAction;
   /** Set when the reply ends the turn (a Finish or a direct answer). */
   roundEnd?: 'answer' | 'finish';
+  /** Native tool use: the id of the call this stored step makes (kept in metadata; pairs it with its result). */
+  callId?: string;
 }
 
 /** The result of a step's action: compressed into history, full into this turn's scratchpad. */
@@ -76,6 +84,8 @@ export interface StepObservation {
   assistantText: string;
   action: ToolAction;
   envelope: ToolEnvelope;
+  /** Native tool use: the reply and call this result answers, so the current turn renders as native blocks. */
+  native?: NativeStep;
 }
 
 /** Read access to the history; every write goes through the engine. */
@@ -88,11 +98,11 @@ interface TurnView {
 }
 
 /** The system blocks and the L3 blocks (the first user blocks, one per L3 segment) of a built request. */
-function prefixOf(context: BuiltContext): SummaryPrefix {
+function prefixOf(context: BuiltContext, tools: readonly ToolSpec[] | undefined): SummaryPrefix {
   const { system, user } = context.toRequestSegments();
   const l3 = context.parts.find((part) => part.id === 'l3');
   const count = l3 === undefined ? 0 : (l3.segments?.length ?? 1);
-  return { system, history: user.slice(0, count) };
+  return { system, history: user.slice(0, count), ...(tools ? { tools } : {}) };
 }
 
 export class ContextEngine {
@@ -172,7 +182,7 @@ export class ContextEngine {
         return { kind: 'too_large', context, code: 'CONTEXT_TOO_LARGE', message };
       }
     }
-    this.lastPrefix = prefixOf(context);
+    this.lastPrefix = prefixOf(context, this.options.requestTools);
     // Prompt + max_tokens must fit the window (the API refuses the request otherwise).
     return { kind: 'ready', context, maxTokens: Math.min(maxOutputTokens, contextWindow - context.totalTokens) };
   }
@@ -202,6 +212,7 @@ export class ContextEngine {
         ...(reply.usage ? { usage: reply.usage } : {}),
         ...(reply.action ? { action: reply.action } : {}),
         ...(reply.roundEnd ? { roundEnd: reply.roundEnd } : {}),
+        ...(reply.callId ? { callId: reply.callId } : {}),
       },
     });
   }
@@ -215,13 +226,21 @@ export class ContextEngine {
     this.options.history.append({
       role: 'tool',
       content: compressed,
-      metadata: { round: this.currentRound, step, ts: this.now(), toolName: action.tool, action },
+      metadata: {
+        round: this.currentRound,
+        step,
+        ts: this.now(),
+        toolName: action.tool,
+        action,
+        ...(observation.native?.call ? { callId: observation.native.call.id } : {}),
+      },
     });
     this.scratchpad.push({
       assistant: observation.assistantText,
       observation: full,
       compressed,
       tool: action.tool,
+      ...(observation.native ? { native: observation.native } : {}),
     });
     return compressed;
   }

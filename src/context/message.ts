@@ -24,6 +24,8 @@ export interface MessageMetadata {
   action?: ToolAction;
   /** Set on the message that closes its round. */
   roundEnd?: RoundEnd;
+  /** Native tool use: the id of the call an assistant step makes and its tool message answers. */
+  callId?: string;
   /** Assistant messages: the usage of the model call that produced them. */
   usage?: Usage;
   /** Summaries: first and last round archived. */

@@ -124,6 +124,7 @@ export class SummaryCompressor implements Summarizer {
         system: parts.system,
         user: parts.user,
         maxTokens: this.maxTokens,
+        ...(parts.tools ? { tools: parts.tools } : {}),
       };
       const text = [...parts.system, ...parts.user].map((segment) => segment.text).join('\n');
       const needed = estimateTokens(text) + request.maxTokens;

@@ -7,7 +7,7 @@
  * prefix request would not fit the window, the standalone prompt (SUMMARY_SYSTEM + the whole transcript) is sent.
  * Provider-agnostic: segments in, segments out.
  */
-import type { PromptSegment } from '../providers/types.js';
+import type { PromptSegment, ToolSpec } from '../providers/types.js';
 import { toRounds, type Message } from './message.js';
 import { estimateTokens } from './token-budget.js';
 import { renderTranscript } from './transcript.js';
@@ -18,6 +18,11 @@ export interface SummaryPrefix {
   system: readonly PromptSegment[];
   /** The request's L3 blocks: one per summary and per closed round. */
   history: readonly PromptSegment[];
+  /**
+   * Native tool use: the `tools` the request carried. They come first in the provider's cache key (tools, then
+   * system, then messages), so a summary request without them would read nothing from the cache.
+   */
+  tools?: readonly ToolSpec[];
 }
 
 export interface SummaryRequestParts {
@@ -25,7 +30,12 @@ export interface SummaryRequestParts {
   user: PromptSegment[];
   /** True when the request starts with the last request's system and L3 blocks. */
   onPrefix: boolean;
+  /** The last request's tools, sent again unchanged (on the prefix only); the model is told not to call them. */
+  tools?: ToolSpec[];
 }
+
+/** Said before the template when the prefix carries tools: the summary is text, never a tool call. */
+export const NO_TOOL_CALLS = 'Do not call any tool for this request: answer with the summary text only.';
 
 /** The closing line of prompts/summary.md: the instruction block of every summary request ends with it. */
 export const SUMMARY_CLOSING = 'Start your reply with `## 📌 Archived Session Summary`';
@@ -75,8 +85,11 @@ export function summaryRequestParts(
     const prefixText = prefix.history.map((segment) => segment.text).join('\n');
     const scope = scopeOnPrefix(archived, prefixText);
     if (scope !== undefined) {
-      const instruction = fill(scope);
-      const chars = [...prefix.system, ...prefix.history].reduce((sum, segment) => sum + segment.text.length, 0);
+      const tools = prefix.tools !== undefined && prefix.tools.length > 0 ? [...prefix.tools] : undefined;
+      const instruction = tools ? `${NO_TOOL_CALLS}\n\n${fill(scope)}` : fill(scope);
+      const chars =
+        [...prefix.system, ...prefix.history].reduce((sum, segment) => sum + segment.text.length, 0) +
+        (tools ? JSON.stringify(tools).length : 0);
       const needed = estimateTokens(instruction) + Math.floor(chars / 3) + limits.maxTokens;
       if (limits.contextWindow === undefined || needed <= limits.contextWindow) {
         // Copies, so a later change to the caller's record cannot alter a request in flight.
@@ -84,6 +97,7 @@ export function summaryRequestParts(
           system: prefix.system.map((segment) => ({ ...segment })),
           user: [...prefix.history.map((segment) => ({ ...segment })), { text: instruction }],
           onPrefix: true,
+          ...(tools ? { tools } : {}),
         };
       }
     }

@@ -15,3 +15,20 @@ export function composeSystemLayer(systemMd: string, tools: ReadonlyArray<{ name
   });
   return `${system}\n\n${TOOLS_HEADING}\n\n${sections.join('\n\n')}`;
 }
+
+/** The placeholder in prompts/system.md where the protocol's section goes. */
+export const PROTOCOL_PLACEHOLDER = '{{protocol}}';
+
+/**
+ * L1 for a tool protocol. `text`: the system prompt with the ReAct section, then the tool prompts (`# Tools`).
+ * `native`: the system prompt with the tool-calling section and no tool prompts (their prose and schemas travel
+ * as the request's `tools`).
+ */
+export function composeProtocolLayer(
+  systemMd: string,
+  protocol: { name: 'native' | 'text'; section: string },
+  tools: ReadonlyArray<{ name: string; prompt: string }>,
+): string {
+  const system = systemMd.replace(PROTOCOL_PLACEHOLDER, protocol.section.trim());
+  return protocol.name === 'native' ? system.trim() : composeSystemLayer(system, tools);
+}

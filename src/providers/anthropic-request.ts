@@ -1,10 +1,18 @@
 /**
  * Maps mca's provider-neutral ModelRequest onto the Anthropic Messages API body.
  * L1/L2 arrive as `system` segments and become system text blocks; everything else arrives as `user`
- * segments and becomes ONE user message with one text block per segment.
+ * segments and becomes ONE user message with one text block per segment. In native tool use the `tools` follow,
+ * and the current turn's replies (text, thinking, `tool_use`) and results (`tool_result`, `is_error`) come as
+ * real assistant and user messages after that first user message; the tail (todo recap) ends the last one.
  */
-import type { MessageCreateParamsStreaming, TextBlockParam } from '@anthropic-ai/sdk/resources/messages/messages.js';
-import type { ModelRequest, PromptSegment } from './types.js';
+import type {
+  ContentBlockParam,
+  MessageCreateParamsStreaming,
+  MessageParam,
+  TextBlockParam,
+  Tool,
+} from '@anthropic-ai/sdk/resources/messages/messages.js';
+import type { ModelRequest, PromptSegment, ToolSpec, TurnMessage } from './types.js';
 
 /** The API accepts at most four cache_control breakpoints per request. */
 export const MAX_CACHE_BREAKPOINTS = 4;
@@ -34,13 +42,13 @@ function toBlocks(segments: readonly PromptSegment[]): Block[] {
   return blocks;
 }
 
-/** Keeps only the last `MAX_CACHE_BREAKPOINTS` breakpoints across system then user blocks. */
-function limitBreakpoints(ordered: Block[]): void {
+/** Keeps only the last `limit` breakpoints across system then user blocks. */
+function limitBreakpoints(ordered: Block[], limit = MAX_CACHE_BREAKPOINTS): void {
   let kept = 0;
   for (let index = ordered.length - 1; index >= 0; index--) {
     const block = ordered[index];
     if (!block?.cacheBreakpoint) continue;
-    if (kept < MAX_CACHE_BREAKPOINTS) kept++;
+    if (kept < limit) kept++;
     else block.cacheBreakpoint = false;
   }
 }
@@ -57,18 +65,93 @@ function toTextBlock(block: Block): TextBlockParam {
  */
 export type AnthropicStreamParams = MessageCreateParamsStreaming & { temperature?: number };
 
+function toTool(spec: ToolSpec): Tool {
+  return { name: spec.name, description: spec.description, input_schema: { type: 'object', ...spec.inputSchema } };
+}
+
+/** The API rejects an empty text block; a reply that wrote nothing but calls has no text block. */
+const EMPTY_REPLY_TEXT = '(empty reply)';
+
+/** A turn message as its content blocks; `Block`s stand for the text blocks that may carry a breakpoint. */
+interface TurnContent {
+  role: 'assistant' | 'user';
+  blocks: Array<ContentBlockParam | Block>;
+}
+
+function turnContent(message: TurnMessage): TurnContent {
+  if (message.role === 'assistant') {
+    const blocks: Array<ContentBlockParam | Block> = (message.thinking ?? []).map((block) => ({
+      type: 'thinking' as const,
+      thinking: block.thinking,
+      signature: block.signature,
+    }));
+    if (message.text.trim() !== '') blocks.push({ text: message.text, cacheBreakpoint: false });
+    for (const call of message.calls) {
+      const input =
+        call.input !== null && typeof call.input === 'object' && !Array.isArray(call.input) ? call.input : {};
+      blocks.push({ type: 'tool_use', id: call.id, name: call.name, input });
+    }
+    if (blocks.length === 0) blocks.push({ text: EMPTY_REPLY_TEXT, cacheBreakpoint: false });
+    return { role: 'assistant', blocks };
+  }
+  const blocks: Array<ContentBlockParam | Block> = message.results.map((result) => ({
+    type: 'tool_result' as const,
+    tool_use_id: result.id,
+    content: result.content === '' ? '(no output)' : result.content,
+    ...(result.isError ? { is_error: true } : {}),
+  }));
+  if (message.text !== undefined && message.text !== '') blocks.push({ text: message.text, cacheBreakpoint: false });
+  if (blocks.length === 0) blocks.push({ text: EMPTY_USER_TEXT, cacheBreakpoint: false });
+  if (message.cacheBreakpoint) {
+    const last = blocks[blocks.length - 1];
+    if (last !== undefined && 'cacheBreakpoint' in last) last.cacheBreakpoint = true;
+    else if (last !== undefined)
+      blocks[blocks.length - 1] = { ...last, cache_control: { type: 'ephemeral' } } as ContentBlockParam;
+  }
+  return { role: 'user', blocks };
+}
+
+function isTextBlock(block: ContentBlockParam | Block): block is Block {
+  return 'cacheBreakpoint' in block;
+}
+
+/** Counts breakpoints set on non-text turn blocks (the newest tool_result) so the limit covers them too. */
+function hasCacheControl(block: ContentBlockParam): boolean {
+  return 'cache_control' in block && block.cache_control !== undefined && block.cache_control !== null;
+}
+
+function toContent(blocks: Array<ContentBlockParam | Block>): ContentBlockParam[] {
+  return blocks.map((block) => (isTextBlock(block) ? toTextBlock(block) : block));
+}
+
 export function toMessageParams(request: ModelRequest): AnthropicStreamParams {
   const system = toBlocks(request.system);
   const user = toBlocks(request.user);
   if (user.length === 0) user.push({ text: EMPTY_USER_TEXT, cacheBreakpoint: false });
-  limitBreakpoints([...system, ...user]);
+  const turn = (request.turn ?? []).map(turnContent);
+  const tail = toBlocks(request.tail ?? []);
+  const lastTurn = turn.at(-1);
+  if (lastTurn?.role === 'user') lastTurn.blocks.push(...tail);
+  else user.push(...tail);
+  // The newest tool_result's breakpoint is the last one; the limit keeps the newest ones.
+  const turnBreakpoints = turn
+    .flatMap((message) => message.blocks)
+    .filter((block) => !isTextBlock(block) && hasCacheControl(block)).length;
+  const turnTexts = turn.flatMap((message) => message.blocks).filter(isTextBlock);
+  limitBreakpoints([...system, ...user, ...turnTexts], MAX_CACHE_BREAKPOINTS - turnBreakpoints);
 
+  const messages: MessageParam[] = [{ role: 'user', content: user.map(toTextBlock) }];
+  for (const message of turn) messages.push({ role: message.role, content: toContent(message.blocks) });
   const params: AnthropicStreamParams = {
     model: request.model,
     max_tokens: request.maxTokens,
-    messages: [{ role: 'user', content: user.map(toTextBlock) }],
+    messages,
     stream: true,
   };
+  if (request.tools !== undefined && request.tools.length > 0) params.tools = request.tools.map(toTool);
+  if (request.thinkingBudget !== undefined && request.tools !== undefined) {
+    params.thinking = { type: 'enabled', budget_tokens: request.thinkingBudget };
+  }
   if (system.length > 0) params.system = system.map(toTextBlock);
   const stops = (request.stopSequences ?? []).filter((stop) => stop.trim().length > 0);
   if (stops.length > 0) params.stop_sequences = stops;

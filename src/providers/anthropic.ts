@@ -17,6 +17,7 @@ import {
   type BackoffOptions,
   type ProviderConnectionOptions,
 } from './retry-policy.js';
+import { ContentBlockAssembler } from './content-blocks.js';
 import type { ModelProvider, ModelRequest, StopReason, StreamEvent, Usage } from './types.js';
 
 export type AnthropicProviderOptions = ProviderConnectionOptions;
@@ -25,6 +26,7 @@ const STOP_REASONS: Readonly<Record<string, StopReason>> = {
   end_turn: 'end_turn',
   stop_sequence: 'stop_sequence',
   max_tokens: 'max_tokens',
+  tool_use: 'tool_use',
   // The output was cut because the context window filled up: to the agent that is a truncation.
   model_context_window_exceeded: 'max_tokens',
   refusal: 'refusal',
@@ -95,6 +97,7 @@ export class AnthropicProvider implements ModelProvider {
       const usage: Usage = { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 };
       let stopReason: StopReason = 'other';
       let stopped = false;
+      const blocks = new ContentBlockAssembler();
       try {
         for await (const event of events) {
           watch.pause();
@@ -106,6 +109,14 @@ export class AnthropicProvider implements ModelProvider {
             usage.cacheReadInputTokens = start.cache_read_input_tokens ?? 0;
           } else if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') {
             if (event.delta.text.length > 0) yield { type: 'text', text: event.delta.text };
+          } else if (event.type === 'content_block_start') {
+            blocks.start(event.index, event.content_block);
+          } else if (event.type === 'content_block_delta') {
+            const shown = blocks.delta(event.index, event.delta);
+            if (shown !== undefined) yield shown;
+          } else if (event.type === 'content_block_stop') {
+            const done = blocks.stop(event.index);
+            if (done !== undefined) yield done;
           } else if (event.type === 'message_delta') {
             stopReason = toStopReason(event.delta.stop_reason);
             const delta = event.usage;

@@ -4,8 +4,17 @@
  */
 import type { StopReason, Usage } from './types.js';
 
+/** One piece of a streamed tool call: the first piece of a call carries its id and name. */
+export interface ToolCallDelta {
+  index: number;
+  id?: string;
+  name?: string;
+  arguments: string;
+}
+
 export interface ParsedChunk {
   text: string;
+  toolCalls: ToolCallDelta[];
   finishReason: string | undefined;
   usage: Usage | undefined;
   /** The chunk's `error` member, when the server reports a failure inside the stream. */
@@ -37,6 +46,22 @@ export function toUsage(value: unknown): Usage | undefined {
   };
 }
 
+function toolCallDeltas(value: unknown): ToolCallDelta[] {
+  if (!Array.isArray(value)) return [];
+  const deltas: ToolCallDelta[] = [];
+  value.forEach((entry: unknown, position) => {
+    if (!isRecord(entry)) return;
+    const fn = isRecord(entry.function) ? entry.function : {};
+    deltas.push({
+      index: typeof entry.index === 'number' && Number.isInteger(entry.index) ? entry.index : position,
+      ...(typeof entry.id === 'string' && entry.id !== '' ? { id: entry.id } : {}),
+      ...(typeof fn.name === 'string' && fn.name !== '' ? { name: fn.name } : {}),
+      arguments: typeof fn.arguments === 'string' ? fn.arguments : '',
+    });
+  });
+  return deltas;
+}
+
 /** Throws a SyntaxError for a payload that is not JSON; the caller maps it. */
 export function parseChunk(data: string): ParsedChunk {
   const value: unknown = JSON.parse(data);
@@ -46,6 +71,7 @@ export function parseChunk(data: string): ParsedChunk {
   const delta = isRecord(choice.delta) ? choice.delta : {};
   return {
     text: typeof delta.content === 'string' ? delta.content : '',
+    toolCalls: toolCallDeltas(delta.tool_calls),
     finishReason: typeof choice.finish_reason === 'string' ? choice.finish_reason : undefined,
     usage: toUsage(chunk.usage),
     error: chunk.error ?? undefined,
@@ -56,5 +82,6 @@ export function parseChunk(data: string): ParsedChunk {
 export function toStopReason(finishReason: string | undefined): StopReason {
   if (finishReason === 'stop') return 'end_turn';
   if (finishReason === 'length') return 'max_tokens';
+  if (finishReason === 'tool_calls' || finishReason === 'function_call') return 'tool_use';
   return 'other';
 }

@@ -12,7 +12,8 @@ import {
   toOpenAIProviderError,
   unreachableError,
 } from './openai-errors.js';
-import { toChatCompletionBody } from './openai-request.js';
+import { promptChars as promptCharsOf, toChatCompletionBody } from './openai-request.js';
+import { ToolCallAssembler } from './openai-tool-calls.js';
 import { nonStreamResponse, ProviderError } from './provider-error.js';
 import { withRetries } from './retry-loop.js';
 import {
@@ -64,7 +65,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
     const body = toChatCompletionBody(request);
-    const promptChars = body.messages.reduce((sum, message) => sum + message.content.length, 0);
+    const promptChars = promptCharsOf(body);
     const payload = JSON.stringify(body);
     yield* withRetries(() => this.attempt(payload, promptChars, signal), signal, {
       maxRetries: this.maxRetries,
@@ -126,6 +127,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
       let finishReason: string | undefined;
       let outputChars = 0;
       let complete = false;
+      const calls = new ToolCallAssembler();
       try {
         for await (const data of sseData(response.body)) {
           watch.pause();
@@ -144,6 +146,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
             outputChars += chunk.text.length;
             yield { type: 'text', text: chunk.text };
           }
+          calls.add(chunk.toolCalls);
           if (chunk.finishReason !== undefined) finishReason = chunk.finishReason;
           if (chunk.usage !== undefined) usage = chunk.usage;
           watch.arm();
@@ -158,6 +161,10 @@ export class OpenAICompatibleProvider implements ModelProvider {
         throw new ProviderError('network', 'The OpenAI-compatible API stream ended before the response was complete.');
       }
       watch.pause();
+      for (const call of calls.finish()) {
+        outputChars += JSON.stringify(call.input).length;
+        yield { type: 'tool_call', call };
+      }
       yield {
         type: 'done',
         stopReason: toStopReason(finishReason),

@@ -1,17 +1,30 @@
 /**
  * Maps mca's provider-neutral ModelRequest onto an OpenAI chat completions body. The layers keep their
  * order: system segments (L1, L2) become one system message, user segments (L3, input, scratchpad, todo
- * recap) one user message. OpenAI-compatible servers cache prompt prefixes on their own, so the segments'
- * cache breakpoints have no counterpart here; a stable prefix is what makes their caching work.
+ * recap) one user message. In native tool use the `tools` are function definitions and the current turn follows
+ * as assistant messages with `tool_calls` and one `tool` message per result (paired by `tool_call_id`); the tail
+ * (todo recap) is a last user message. OpenAI-compatible servers cache prompt prefixes on their own, so the
+ * segments' cache breakpoints have no counterpart here; a stable prefix is what makes their caching work.
  */
-import type { ModelRequest, PromptSegment } from './types.js';
+import type { ModelRequest, PromptSegment, ToolSpec, TurnMessage } from './types.js';
 
 /** Some servers reject a message without content; this stands in when the agent sends nothing at all. */
 const EMPTY_USER_TEXT = '(no input)';
 
-export interface ChatMessage {
-  role: 'system' | 'user';
-  content: string;
+export interface ChatToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export type ChatMessage =
+  | { role: 'system' | 'user'; content: string }
+  | { role: 'assistant'; content: string | null; tool_calls?: ChatToolCall[] }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+export interface ChatTool {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
 }
 
 export interface ChatCompletionBody {
@@ -19,10 +32,22 @@ export interface ChatCompletionBody {
   stream: true;
   /** Asks for a final chunk with the usage counters (OpenAI and most compatible servers honour it). */
   stream_options: { include_usage: true };
-  max_tokens: number;
+  max_tokens?: number;
+  /** Reasoning models (o-series, gpt-5) refuse `max_tokens` and take this instead. */
+  max_completion_tokens?: number;
   stop?: string[];
   temperature?: number;
   messages: ChatMessage[];
+  tools?: ChatTool[];
+}
+
+/**
+ * OpenAI's reasoning models reject `max_tokens` and `stop` with a 400 (o1, o3, o4-mini, gpt-5 …, also behind a
+ * routing prefix such as `openai/`).
+ */
+export function isReasoningModel(model: string): boolean {
+  const name = model.slice(model.lastIndexOf('/') + 1).toLowerCase();
+  return /^(o\d|gpt-5)/.test(name);
 }
 
 /** Non-empty segments joined with a blank line. */
@@ -33,21 +58,61 @@ export function joinSegments(segments: readonly PromptSegment[]): string {
     .join('\n\n');
 }
 
+function toChatTool(spec: ToolSpec): ChatTool {
+  return {
+    type: 'function',
+    function: { name: spec.name, description: spec.description, parameters: spec.inputSchema },
+  };
+}
+
+function toChatMessages(message: TurnMessage): ChatMessage[] {
+  if (message.role === 'assistant') {
+    const content = message.text.trim() === '' ? null : message.text;
+    if (message.calls.length === 0) return [{ role: 'assistant', content: content ?? '(empty reply)' }];
+    const toolCalls = message.calls.map((call) => ({
+      id: call.id,
+      type: 'function' as const,
+      function: {
+        name: call.name,
+        arguments: typeof call.input === 'string' ? call.input : JSON.stringify(call.input),
+      },
+    }));
+    return [{ role: 'assistant', content, tool_calls: toolCalls }];
+  }
+  const messages: ChatMessage[] = message.results.map((result) => ({
+    role: 'tool',
+    tool_call_id: result.id,
+    content: result.content === '' ? '(no output)' : result.content,
+  }));
+  if (message.text !== undefined && message.text !== '') messages.push({ role: 'user', content: message.text });
+  return messages;
+}
+
 export function toChatCompletionBody(request: ModelRequest): ChatCompletionBody {
   const system = joinSegments(request.system);
   const user = joinSegments(request.user);
   const messages: ChatMessage[] = [];
   if (system.length > 0) messages.push({ role: 'system', content: system });
   messages.push({ role: 'user', content: user.length > 0 ? user : EMPTY_USER_TEXT });
+  for (const message of request.turn ?? []) messages.push(...toChatMessages(message));
+  const tail = joinSegments(request.tail ?? []);
+  if (tail.length > 0) messages.push({ role: 'user', content: tail });
+  const reasoning = isReasoningModel(request.model);
   const body: ChatCompletionBody = {
     model: request.model,
     stream: true,
     stream_options: { include_usage: true },
-    max_tokens: request.maxTokens,
+    ...(reasoning ? { max_completion_tokens: request.maxTokens } : { max_tokens: request.maxTokens }),
     messages,
   };
+  if (request.tools !== undefined && request.tools.length > 0) body.tools = request.tools.map(toChatTool);
   // An empty `stop` array is rejected by some servers, so the key is left out instead.
-  if (request.stopSequences && request.stopSequences.length > 0) body.stop = [...request.stopSequences];
+  if (!reasoning && request.stopSequences && request.stopSequences.length > 0) body.stop = [...request.stopSequences];
   if (request.temperature !== undefined) body.temperature = request.temperature;
   return body;
+}
+
+/** The characters of a body's messages, for a usage estimate when the server sends none. */
+export function promptChars(body: ChatCompletionBody): number {
+  return body.messages.reduce((sum, message) => sum + (message.content?.length ?? 0), 0);
 }

@@ -35,21 +35,68 @@ export interface PromptSegment {
   cacheBreakpoint?: boolean;
 }
 
+/** A tool the model may call natively: its name, prose and the JSON Schema of its input. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** One native tool call of a reply. `input` is what the model sent (a JSON object when well formed). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+/** The result of one native call, paired with it by `id`. */
+export interface ToolResultBlock {
+  id: string;
+  content: string;
+  isError: boolean;
+}
+
+/**
+ * One message of the current turn in native tool use, after the `user` segments: the model's reply (its text,
+ * thinking and calls) or the results of the calls before it, in the calls' order. A user message without
+ * results carries `text` (an observation answering a reply that made no call, e.g. one cut at the output limit).
+ */
+export type TurnMessage =
+  | { role: 'assistant'; text: string; calls: ToolCall[]; thinking?: ThinkingBlock[] }
+  | { role: 'user'; results: ToolResultBlock[]; text?: string; cacheBreakpoint?: boolean };
+
+/** An extended-thinking block, passed back unchanged within the turn as the API requires. */
+export interface ThinkingBlock {
+  thinking: string;
+  signature: string;
+}
+
 export interface ModelRequest {
   model: string;
   /** Stable instructions (mca: L1 system+tools, L2 CODE_LAW). */
   system: PromptSegment[];
   /** The conversation as one user message (mca: L3, current input, scratchpad, todo recap). */
   user: PromptSegment[];
+  /** Native tool use: the tools the model may call (absent: the text protocol). */
+  tools?: ToolSpec[];
+  /** Native tool use: this turn's replies and results, after the `user` message. */
+  turn?: TurnMessage[];
+  /** Native tool use: text that follows the newest results (the todo recap), in the last user message. */
+  tail?: PromptSegment[];
+  /** Extended thinking budget in tokens (Anthropic, native only). */
+  thinkingBudget?: number;
   maxTokens: number;
   stopSequences?: string[];
   temperature?: number;
 }
 
-export type StopReason = 'end_turn' | 'stop_sequence' | 'max_tokens' | 'refusal' | 'other';
+export type StopReason = 'end_turn' | 'stop_sequence' | 'max_tokens' | 'tool_use' | 'refusal' | 'other';
 
 export type StreamEvent =
   | { type: 'text'; text: string }
+  | { type: 'thinking'; text: string }
+  | { type: 'tool_call'; call: ToolCall }
+  | { type: 'thinking_block'; block: ThinkingBlock }
   | { type: 'retry'; attempt: number; delayMs: number; reason: string }
   | { type: 'done'; stopReason: StopReason; usage: Usage };
 

@@ -15,7 +15,7 @@ export const BASH_MAX_TIMEOUT_MS = 600_000;
 const STREAM_GRACE_MS = 250;
 
 const inputSchema = z.strictObject({
-  command: z.string().min(1),
+  command: z.string().min(1).describe('the command line; chain with `&&`. Quote paths with spaces.'),
   timeout_ms: z.number().int().min(100).max(BASH_MAX_TIMEOUT_MS).default(BASH_DEFAULT_TIMEOUT_MS),
 });
 
@@ -52,7 +52,7 @@ export const bashTool = defineTool({
   name: 'Bash',
   promptFile: 'Bash.md',
   inputSchema,
-  readOnly: false,
+  permission: 'exec',
   async run(input, ctx): Promise<ToolEnvelope> {
     const denied = await requestApproval(ctx, {
       tool: 'Bash',

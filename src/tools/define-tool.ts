@@ -2,6 +2,8 @@ import type { z } from 'zod';
 import type { ToolEnvelope } from './envelope.js';
 import type { ToolContext } from './tool-context.js';
 
+export type PermissionKind = 'none' | 'edit' | 'exec';
+
 /**
  * A tool the model can call. `run` receives input already validated by `inputSchema` and must return an
  * envelope for every outcome; the registry still guards against throws.
@@ -12,8 +14,11 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
   /** File name under prompts/tools/, e.g. "Read.md". */
   readonly promptFile: string;
   readonly inputSchema: Schema;
-  /** True when the tool never changes the project or runs commands (LS, Glob, Grep, Read). */
-  readonly readOnly: boolean;
+  /**
+   * What the tool may do, enforced by the registry: `none` never asks (it only reads, so several run concurrently;
+   * an approval it asks for anyway is refused), `edit` changes files (`acceptEdits` allows it), `exec` runs commands.
+   */
+  readonly permission: PermissionKind;
   run(input: z.output<Schema>, ctx: ToolContext): Promise<ToolEnvelope>;
 }
 

@@ -9,17 +9,21 @@ import { toolResult } from './results.js';
 import type { EditData } from './tool-data.js';
 
 const inputSchema = z.strictObject({
-  path: z.string(),
-  old_string: z.string(),
-  new_string: z.string(),
-  replace_all: z.boolean().default(false),
+  path: z.string().describe('file relative to the project root.'),
+  old_string: z
+    .string()
+    .describe(
+      "text copied exactly from the file (indentation included, without Read's line-number prefix). It must occur exactly once: include enough surrounding lines to make it unique.",
+    ),
+  new_string: z.string().describe('the replacement; must differ from `old_string`.'),
+  replace_all: z.boolean().default(false).describe('replace every occurrence instead (e.g. renaming a variable).'),
 });
 
 export const editTool = defineTool({
   name: 'Edit',
   promptFile: 'Edit.md',
   inputSchema,
-  readOnly: false,
+  permission: 'edit',
   async run(input, ctx): Promise<ToolEnvelope> {
     const loaded = await loadTarget(ctx, input.path, true);
     if (!loaded.ok) return loaded.envelope;

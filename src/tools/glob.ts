@@ -12,16 +12,21 @@ export const GLOB_DEFAULT_LIMIT = 50;
 export const GLOB_MAX_LIMIT = 500;
 
 const inputSchema = z.strictObject({
-  pattern: z.string().min(1),
-  path: z.string().default('.'),
-  limit: z.number().int().min(1).max(GLOB_MAX_LIMIT).default(GLOB_DEFAULT_LIMIT),
+  pattern: z
+    .string()
+    .min(1)
+    .describe(
+      'glob relative to `path`, e.g. `**/*.ts`, `src/**/*.{ts,tsx}`, `**/package.json`. No `..`, no absolute paths.',
+    ),
+  path: z.string().default('.').describe('directory to search from.'),
+  limit: z.number().int().min(1).max(GLOB_MAX_LIMIT).default(GLOB_DEFAULT_LIMIT).describe('files to return.'),
 });
 
 export const globTool = defineTool({
   name: 'Glob',
   promptFile: 'Glob.md',
   inputSchema,
-  readOnly: true,
+  permission: 'none',
   async run(input, ctx): Promise<ToolEnvelope> {
     const { pattern } = input;
     if (isAbsolute(pattern) || pattern.split('/').includes('..')) {

@@ -17,9 +17,20 @@ export interface GrepToolOptions {
 }
 
 const inputSchema = z.strictObject({
-  pattern: z.string().min(1),
-  path: z.string().default('.'),
-  include: z.string().min(1).optional(),
+  pattern: z
+    .string()
+    .min(1)
+    .describe(
+      'regular expression (ripgrep/JavaScript syntax), matched line by line; escape regex characters for literal text, e.g. `foo\\\\(`.',
+    ),
+  path: z.string().default('.').describe('file or directory to search.'),
+  include: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'only files matching this glob, e.g. `*.ts` or `*.{ts,tsx}` (matched on the file name; a glob with "/" is matched on the project-relative path).',
+    ),
   case_sensitive: z.boolean().default(false),
 });
 
@@ -55,7 +66,7 @@ export function createGrepTool(options: GrepToolOptions = {}): ToolDefinition<ty
     name: 'Grep',
     promptFile: 'Grep.md',
     inputSchema,
-    readOnly: true,
+    permission: 'none',
     async run(input, ctx): Promise<ToolEnvelope> {
       const resolved = resolveInProject(ctx.projectRoot, input.path);
       if (!resolved.ok) return errorEnvelope(resolved.error.code, resolved.error.message);

@@ -15,11 +15,18 @@ export const LS_MAX_LIMIT = 1000;
 const ALWAYS_HIDDEN = new Set(['.git', 'node_modules']);
 
 const inputSchema = z.strictObject({
-  path: z.string().default('.'),
-  offset: z.number().int().min(0).default(0),
-  limit: z.number().int().min(1).max(LS_MAX_LIMIT).default(LS_DEFAULT_LIMIT),
-  include_hidden: z.boolean().default(false),
-  ignore: z.array(z.string().min(1)).max(100).default([]),
+  path: z.string().default('.').describe('directory, relative to the project root.'),
+  offset: z.number().int().min(0).default(0).describe('skip this many entries (for paging).'),
+  limit: z.number().int().min(1).max(LS_MAX_LIMIT).default(LS_DEFAULT_LIMIT).describe('entries to return.'),
+  include_hidden: z
+    .boolean()
+    .default(false)
+    .describe("also show dotfiles, `.git`, `node_modules` and .gitignore'd entries."),
+  ignore: z
+    .array(z.string().min(1))
+    .max(100)
+    .default([])
+    .describe('extra gitignore-style patterns to leave out, e.g. `["*.log", "dist/"]`.'),
 });
 
 async function isDirectoryEntry(dir: string, name: string, isDir: boolean, isLink: boolean): Promise<boolean> {
@@ -35,7 +42,7 @@ export const lsTool = defineTool({
   name: 'LS',
   promptFile: 'LS.md',
   inputSchema,
-  readOnly: true,
+  permission: 'none',
   async run(input, ctx): Promise<ToolEnvelope> {
     const resolved = resolveInProject(ctx.projectRoot, input.path);
     if (!resolved.ok) return errorEnvelope(resolved.error.code, resolved.error.message);

@@ -11,7 +11,7 @@ import type { MultiEditData } from './tool-data.js';
 export const MULTI_EDIT_MAX_EDITS = 50;
 
 const inputSchema = z.strictObject({
-  path: z.string(),
+  path: z.string().describe('file relative to the project root.'),
   edits: z
     .array(
       z.strictObject({
@@ -21,14 +21,17 @@ const inputSchema = z.strictObject({
       }),
     )
     .min(1)
-    .max(MULTI_EDIT_MAX_EDITS),
+    .max(MULTI_EDIT_MAX_EDITS)
+    .describe(
+      '`{"old_string": string, "new_string": string, "replace_all": boolean (default false)}`. Applied in order, each to the result of the previous one, so later `old_string`s must match the text after earlier edits.',
+    ),
 });
 
 export const multiEditTool = defineTool({
   name: 'MultiEdit',
   promptFile: 'MultiEdit.md',
   inputSchema,
-  readOnly: false,
+  permission: 'edit',
   async run(input, ctx): Promise<ToolEnvelope> {
     const loaded = await loadTarget(ctx, input.path, true);
     if (!loaded.ok) return loaded.envelope;

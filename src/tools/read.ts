@@ -23,9 +23,9 @@ const BINARY_SNIFF_BYTES = 8 * 1024;
 export const READ_FULL_SCAN_BYTES = 10 * 1024 * 1024;
 
 const inputSchema = z.strictObject({
-  path: z.string(),
-  start_line: z.number().int().min(1).default(1),
-  limit: z.number().int().min(1).max(READ_MAX_LIMIT).default(READ_DEFAULT_LIMIT),
+  path: z.string().describe('file relative to the project root.'),
+  start_line: z.number().int().min(1).default(1).describe('first line to show.'),
+  limit: z.number().int().min(1).max(READ_MAX_LIMIT).default(READ_DEFAULT_LIMIT).describe('number of lines.'),
 });
 
 function cutLine(text: string, fullBytes: number): string {
@@ -37,7 +37,7 @@ export const readTool = defineTool({
   name: 'Read',
   promptFile: 'Read.md',
   inputSchema,
-  readOnly: true,
+  permission: 'none',
   async run(input, ctx): Promise<ToolEnvelope> {
     const resolved = resolveInProject(ctx.projectRoot, input.path);
     if (!resolved.ok) return errorEnvelope(resolved.error.code, resolved.error.message);

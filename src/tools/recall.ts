@@ -10,9 +10,12 @@ import { toolResult } from './results.js';
 import { TOOL_REF_PATTERN } from './tool-memory.js';
 
 const inputSchema = z.strictObject({
-  ref: z.string().regex(TOOL_REF_PATTERN, 'a reference looks like r0123456789ab'),
-  start_line: z.number().int().min(1).default(1),
-  limit: z.number().int().min(1).max(READ_MAX_LIMIT).default(READ_DEFAULT_LIMIT),
+  ref: z
+    .string()
+    .regex(TOOL_REF_PATTERN, 'a reference looks like r0123456789ab')
+    .describe('the reference, e.g. `r0123456789ab`.'),
+  start_line: z.number().int().min(1).default(1).describe('first line to show.'),
+  limit: z.number().int().min(1).max(READ_MAX_LIMIT).default(READ_DEFAULT_LIMIT).describe('number of lines.'),
 });
 
 export interface RecallData {
@@ -34,7 +37,7 @@ export const recallTool = defineTool({
   name: 'Recall',
   promptFile: 'Recall.md',
   inputSchema,
-  readOnly: true,
+  permission: 'none',
   async run(input, ctx): Promise<ToolEnvelope> {
     const context = { ref: input.ref, start_line: input.start_line, limit: input.limit };
     const stored = ctx.toolMemory?.recall(input.ref);

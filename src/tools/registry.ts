@@ -1,9 +1,12 @@
+import { z } from 'zod';
+import type { ToolSpec } from '../providers/types.js';
 import { redactValue } from '../text/redact-secrets.js';
 import type { ToolDefinition } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import { describeInputError } from './input-errors.js';
+import { PARAMETERS_PLACEHOLDER, withParameters } from './parameter-docs.js';
 import { loadToolPrompt } from './prompt-files.js';
-import type { ToolContext } from './tool-context.js';
+import type { Approver, ToolContext } from './tool-context.js';
 import { bashTool } from './bash.js';
 import { editTool } from './edit.js';
 import { globTool } from './glob.js';
@@ -22,6 +25,34 @@ function fieldsOf(tool: ToolDefinition): string[] {
     if (shape !== null && typeof shape === 'object') return Object.keys(shape);
   }
   return [];
+}
+
+/**
+ * A tool prompt as native tool prose: no leading heading, no `Action: Tool[…]` example lines of the text protocol,
+ * no parameter section (the input schema carries each field's description).
+ */
+export function nativeDescription(prompt: string): string {
+  return prompt
+    .replace(/^#{1,6}\s.*\n+/, '')
+    .replace(`${PARAMETERS_PLACEHOLDER}\n`, '')
+    .split('\n')
+    .filter((line) => !/^\s*Action:/.test(line))
+    .join('\n')
+    .replace(/\n*Examples?:\s*$/i, '')
+    .trim();
+}
+
+/**
+ * The permission kind is the registry's to enforce: a `none` tool asking for approval is refused (it declared it
+ * changes nothing), any other request is stamped with the tool's kind, which the permission mode decides on.
+ */
+function approverFor(tool: ToolDefinition, approve: Approver): Approver {
+  if (tool.permission === 'none') {
+    return () =>
+      Promise.resolve({ approved: false, reason: `${tool.name} declares no permission and may not ask for one` });
+  }
+  const kind = tool.permission;
+  return (request) => approve({ ...request, kind });
 }
 
 export class ToolRegistryError extends Error {
@@ -67,13 +98,31 @@ export class ToolRegistry {
     return [...this.tools.keys()];
   }
 
+  /** A tool that declares `none`: it only reads, so calls to it may run concurrently. */
   isReadOnly(name: string): boolean {
-    return this.tools.get(name)?.readOnly ?? false;
+    return this.tools.get(name)?.permission === 'none';
   }
 
-  /** Each tool's prompt from prompts/tools/<file>, in registration order. */
+  /** Each tool's prompt: its prose from prompts/tools/<file> with the parameter section generated from its schema. */
   prompts(): Array<{ name: string; prompt: string }> {
-    return this.list().map((tool) => ({ name: tool.name, prompt: loadToolPrompt(tool.promptFile) }));
+    return this.list().map((tool) => ({
+      name: tool.name,
+      prompt: withParameters(loadToolPrompt(tool.promptFile), tool.inputSchema),
+    }));
+  }
+
+  /**
+   * The native `tools` definitions: each tool's prose (its prompt without the heading and the text protocol's
+   * `Action:` examples) and the JSON Schema of its input, generated from its zod schema.
+   */
+  toolSpecs(): ToolSpec[] {
+    return this.list().map((tool) => {
+      const { $schema: _dialect, ...inputSchema } = z.toJSONSchema(tool.inputSchema, { io: 'input' }) as Record<
+        string,
+        unknown
+      >;
+      return { name: tool.name, description: nativeDescription(loadToolPrompt(tool.promptFile)), inputSchema };
+    });
   }
 
   async run(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolEnvelope> {
@@ -105,7 +154,7 @@ export class ToolRegistry {
       });
     }
     try {
-      return await tool.run(parsed.data, ctx);
+      return await tool.run(parsed.data, { ...ctx, approve: approverFor(tool, ctx.approve) });
     } catch (error) {
       if (ctx.signal.aborted) {
         return errorEnvelope('EXECUTION_ERROR', `${name} was interrupted.`, { data: { interrupted: true } });

@@ -21,7 +21,10 @@ const inputSchema = z.strictObject({
         status: z.enum(TODO_STATUSES),
       }),
     )
-    .max(TODO_MAX_ITEMS),
+    .max(TODO_MAX_ITEMS)
+    .describe(
+      '`{"content": string (non-empty), "status": "pending" | "in_progress" | "completed" | "cancelled"}`. At most one item may be in_progress.',
+    ),
 });
 
 export const todoWriteTool = defineTool({
@@ -29,7 +32,7 @@ export const todoWriteTool = defineTool({
   promptFile: 'TodoWrite.md',
   inputSchema,
   // Changes only the session's todo list, never the project; needs no approval.
-  readOnly: false,
+  permission: 'none',
   async run(input, ctx): Promise<ToolEnvelope> {
     const active = input.todos.filter((todo) => todo.status === 'in_progress');
     if (active.length > 1) {

@@ -16,6 +16,8 @@ export interface ApprovalRequest {
    * when nobody can answer, unless the mode is bypassPermissions.
    */
   controlFile?: boolean;
+  /** Stamped by the registry from the tool's definition: what kind of change is asked for. */
+  kind?: 'edit' | 'exec';
 }
 
 export type ApprovalDecision =

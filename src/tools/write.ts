@@ -9,15 +9,15 @@ import { toolResult } from './results.js';
 import type { WriteData } from './tool-data.js';
 
 const inputSchema = z.strictObject({
-  path: z.string(),
-  content: z.string(),
+  path: z.string().describe('file relative to the project root; missing parent directories are created.'),
+  content: z.string().describe('the complete new content.'),
 });
 
 export const writeTool = defineTool({
   name: 'Write',
   promptFile: 'Write.md',
   inputSchema,
-  readOnly: false,
+  permission: 'edit',
   async run(input, ctx): Promise<ToolEnvelope> {
     const loaded = await loadTarget(ctx, input.path, false);
     if (!loaded.ok) return loaded.envelope;

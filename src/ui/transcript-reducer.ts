@@ -9,7 +9,7 @@ import { addUsage, ZERO_USAGE, type Usage } from '../providers/types.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
 import type { ToolEnvelope } from '../tools/envelope.js';
 import type { TodoItem } from '../tools/tool-data.js';
-import { completeBlocks, liveAnswer, liveThought } from './streaming-text.js';
+import { completeBlocks, completeWords, liveAnswer, liveThought } from './streaming-text.js';
 
 export type Tone = 'dim' | 'info' | 'success' | 'warning' | 'error';
 
@@ -42,6 +42,10 @@ export interface LiveState {
   turnTokens: number;
   /** The part of the streaming answer already written to the transcript (whole Markdown blocks). */
   answerShown: string;
+  /** Extended thinking of the step so far; written dimmed once the step's text, calls or end arrive. */
+  thinking: string;
+  /** Native tool use: the streamed text is plain, shown as it arrives (an answer, or what precedes calls). */
+  native: boolean;
 }
 
 export interface TranscriptState {
@@ -77,7 +81,16 @@ export const IDLE_LIVE: LiveState = Object.freeze({
   compacting: null,
   turnTokens: 0,
   answerShown: '',
+  thinking: '',
+  native: false,
 });
+
+/** Writes the step's extended thinking (if any) as a dimmed entry. */
+function flushThinking(state: TranscriptState): TranscriptState {
+  const text = state.live.thinking.trim();
+  if (text === '') return state;
+  return append(withLive(state, { thinking: '' }), { kind: 'notice', tone: 'dim', text: `Thinking: ${text}` });
+}
 
 export function initialTranscript(items: TranscriptEntry[] = []): TranscriptState {
   return {
@@ -182,7 +195,7 @@ function endTurn(state: TranscriptState, event: Extract<AgentEvent, { type: 'tur
       entries.push(...answerEntries(shown, event.answer));
       break;
     case 'interrupted': {
-      const partialAnswer = liveAnswer(state.live.streamText);
+      const partialAnswer = state.live.native ? state.live.streamText : liveAnswer(state.live.streamText);
       if (partialAnswer !== undefined) entries.push(...answerEntries(shown, partialAnswer));
       else {
         const thought = liveThought(state.live.streamText, { final: true });
@@ -220,14 +233,14 @@ function mentionLabel(mention: string): string {
  */
 function streamDelta(state: TranscriptState, streamText: string): TranscriptState {
   const next = withLive(state, { streamText });
-  const answer = liveAnswer(streamText);
+  const answer = state.live.native ? completeWords(streamText) : liveAnswer(streamText);
   if (answer === undefined) return next;
   const shown = state.live.answerShown;
   if (!answer.startsWith(shown)) return next;
   // Only the part after what is shown is lexed again: it starts at a block boundary, so it lexes the same.
   const blocks = shown + completeBlocks(answer.slice(shown.length));
   if (blocks.length <= shown.length) return next;
-  const thought = shown ? '' : liveThought(streamText);
+  const thought = shown || state.live.native ? '' : liveThought(streamText);
   const entries: TranscriptEntry[] = thought ? [{ kind: 'thought', text: thought }] : [];
   entries.push({ kind: 'answer', text: blocks.slice(shown.length), ...(shown ? { continued: true } : {}) });
   return append(withLive(next, { answerShown: blocks }), ...entries);
@@ -242,11 +255,25 @@ function reduceEvent(state: TranscriptState, event: AgentEvent): TranscriptState
       return append(started, { kind: 'notice', tone: 'dim', text });
     }
     case 'step_start':
-      return withLive(flushPendingThought(state), { running: true, step: event.step, streamText: '' });
+      return withLive(flushPendingThought(flushThinking(state)), {
+        running: true,
+        step: event.step,
+        streamText: '',
+        answerShown: '',
+        native: event.native === true,
+      });
     case 'text_delta':
-      return streamDelta(state, state.live.streamText + event.text);
+      return streamDelta(flushThinking(state), state.live.streamText + event.text);
+    case 'thinking_delta':
+      return withLive(state, { thinking: state.live.thinking + event.text });
     case 'assistant_step': {
+      state = flushThinking(state);
       const thought = event.thought.trim();
+      if (state.live.native && event.action !== null && state.live.answerShown) {
+        // The text before the calls was already written while it streamed: only its unwritten rest follows.
+        const rest = answerEntries(state.live.answerShown, thought);
+        return append(withLive(state, { streamText: '', pendingThought: '', answerShown: '' }), ...rest);
+      }
       if (event.action === null) {
         // The thought of a streamed answer was written before its first block.
         return withLive(state, { streamText: '', pendingThought: state.live.answerShown ? '' : thought });
@@ -292,7 +319,7 @@ function reduceEvent(state: TranscriptState, event: AgentEvent): TranscriptState
       return event.outcome === 'summary' ? { ...done, contextTokens: event.tokensAfter } : done;
     }
     case 'turn_end':
-      return endTurn(state, event);
+      return endTurn(flushThinking(state), event);
   }
 }
 

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { createApprover } from '../../src/agent/permissions.js';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/tools/tool-context.js';
 
-const request = (tool: string): ApprovalRequest => ({ tool, title: `${tool}(x)`, input: {} });
+/** As the registry stamps it: the file tools ask for `edit`, Bash for `exec`. */
+const request = (tool: string): ApprovalRequest => ({
+  tool,
+  title: `${tool}(x)`,
+  input: {},
+  kind: ['Write', 'Edit', 'MultiEdit'].includes(tool) ? 'edit' : 'exec',
+});
 
 function scriptedAsk(...answers: ApprovalDecision[]) {
   const asked: string[] = [];

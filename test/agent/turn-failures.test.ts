@@ -51,7 +51,10 @@ class DiskFullSwitch implements SessionWriter {
 
 async function compose(steps: ScriptedStep[], env: Record<string, string> = {}) {
   const { root, home } = tempProject('mca-turn-fail-');
-  const config = loadConfig({ cwd: root, env: { MCA_HOME: home, MCA_PERMISSION_MODE: 'bypassPermissions', ...env } });
+  const config = loadConfig({
+    cwd: root,
+    env: { MCA_HOME: home, MCA_PERMISSION_MODE: 'bypassPermissions', MCA_TOOL_PROTOCOL: 'text', ...env },
+  });
   const provider = new ScriptedProvider(steps);
   const store = new SessionStore(home, root);
   let writer: DiskFullSwitch | undefined;

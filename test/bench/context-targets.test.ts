@@ -27,6 +27,7 @@ function replayOf(given: Partial<WorkloadResult['byStrategy']>): ReplayResult {
   const idle = metrics(1, { compactions: 0, overflows: 1, paths: 0 });
   const byStrategy: WorkloadResult['byStrategy'] = {
     mca: idle,
+    'mca-native': idle,
     'claude-code': idle,
     codex: idle,
     opencode: idle,

@@ -77,6 +77,7 @@ describe('report', () => {
           userTurns: 15,
           byStrategy: {
             mca: metrics(2),
+            'mca-native': metrics(2),
             'claude-code': metrics(1.5),
             codex: metrics(1),
             opencode: metrics(1),

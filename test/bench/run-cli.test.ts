@@ -43,6 +43,7 @@ describe('npm run bench --data / --json', () => {
     const alone = results.replay.workloads.find((workload) => workload.slug === 'alone-200k');
     expect(Object.keys(alone?.byStrategy ?? {})).toEqual([
       'mca',
+      'mca-native',
       'claude-code',
       'codex',
       'opencode',
@@ -50,6 +51,8 @@ describe('npm run bench --data / --json', () => {
       'naive',
     ]);
     expect(alone?.byStrategy.mca?.model.calls).toBe(3);
+    // Both protocols replay every step; the native one sends the same calls with its own wire form.
+    expect(alone?.byStrategy['mca-native']?.model.calls).toBe(3);
     expect(alone?.byStrategy.codex?.model.dollars).toBeGreaterThan(0);
     // Other data never replaces the repository's report.
     expect(readFileSync(join(root, 'bench', 'results', 'partial.md'), 'utf8')).toContain(`from \`${data}\``);

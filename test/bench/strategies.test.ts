@@ -111,6 +111,34 @@ describe('mca strategy', () => {
   });
 });
 
+describe('mca-native strategy', () => {
+  it('sends the tools definitions in L1, the turn as calls and full results, and compacts like mca', async () => {
+    const requests: string[] = [];
+    const strategy = observed(new McaStrategy(options(200_000), 'native'), {
+      onRequest: (text) => requests.push(text),
+    });
+    expect(strategy.name).toBe('mca-native');
+    const metrics = await replay([[readingTask('a', 3, 600)]], () => strategy, 200_000);
+    expect(metrics.model.calls).toBe(4);
+    expect(requests[0]).toContain('"inputSchema"');
+    expect(requests[0]).not.toContain('Action: Finish[');
+    // The second call carries the first call (as JSON, not as an Action line) and its full result.
+    expect(requests[1]).toMatch(/\[\{"id":"call_1","name":"Read","input":\{"path":"[^"]+"\}\}\]/);
+    const turn = requests[1]!.slice(requests[1]!.lastIndexOf('# Current request'));
+    expect(turn).not.toContain('Observation:');
+    expect(turn).not.toContain('Action: Read[');
+
+    const day = toDays(
+      Array.from({ length: 20 }, (_, index) => readingTask(`t${index}`, 4, 1_500)),
+      20,
+    );
+    const native = await replay(day, () => new McaStrategy(options(12_000), 'native'), 12_000);
+    expect(native.model.calls).toBe(100);
+    expect(native.compactions).toBeGreaterThan(0);
+    expect(native.overflows).toBe(0);
+  });
+});
+
 describe('mca engine events as the driver counts them', () => {
   const start = { type: 'compaction_start', reason: 'threshold', tokensBefore: 0, roundsToArchive: 0 } as const;
   const end = (roundsArchived: number, roundsKept: number, outcome: 'summary' | 'nothing_to_compact') =>

@@ -14,3 +14,11 @@ describe('-r / --resume', () => {
     expect(() => parseCliArgs(['-c', '-r'])).toThrow(/either --continue or --resume/);
   });
 });
+
+describe('--tool-protocol', () => {
+  it('takes native or text and refuses anything else in one line', () => {
+    expect(parseCliArgs(['--tool-protocol', 'text', '-p', 'x'])).toMatchObject({ toolProtocol: 'text' });
+    expect(parseCliArgs(['-p', 'x'])).toMatchObject({ toolProtocol: undefined });
+    expect(() => parseCliArgs(['--tool-protocol', 'json', '-p', 'x'])).toThrow(/native, text/);
+  });
+});

@@ -81,6 +81,24 @@ describe('loadConfig', () => {
     expect(bad({})).toThrow(/unknownKey|Unrecognized/);
   });
 
+  it('toolProtocol: native by default; MCA_TOOL_PROTOCOL and flags choose; thinking off unless a budget is set', () => {
+    const { home, project } = dirs();
+    const load = (env: Record<string, string>, flags = {}) =>
+      loadConfig({ cwd: project, env: { MCA_HOME: home, ...env }, flags });
+    expect(load({})).toMatchObject({ toolProtocol: 'native', thinking: 'off' });
+    expect(load({ MCA_TOOL_PROTOCOL: 'text' }).toolProtocol).toBe('text');
+    expect(load({ MCA_TOOL_PROTOCOL: 'text' }, { toolProtocol: 'native' }).toolProtocol).toBe('native');
+    expect(() => load({ MCA_TOOL_PROTOCOL: 'xml' })).toThrow(/"toolProtocol"/);
+    // Both are the user's choice (they follow the endpoint and the bill): a project file cannot set them.
+    writeFileSync(join(project, '.mca', 'config.json'), JSON.stringify({ thinking: 4096, toolProtocol: 'text' }));
+    expect(load({})).toMatchObject({ toolProtocol: 'native', thinking: 'off' });
+    writeFileSync(join(project, '.mca', 'config.json'), '{}');
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ thinking: 4096 }));
+    expect(load({}).thinking).toBe(4096);
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ thinking: 10 }));
+    expect(() => load({})).toThrow(/"thinking"/);
+  });
+
   it('keeps the API key out of Config', () => {
     const { home, project } = dirs();
     const config = loadConfig({ cwd: project, env: { MCA_HOME: home, ANTHROPIC_API_KEY: 'sk-secret' } });

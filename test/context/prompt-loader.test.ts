@@ -8,7 +8,8 @@ import { composeSystemLayer } from '../../src/context/system-layer.js';
 describe('prompt loader', () => {
   it('loads the shipped prompts, with or without the .md suffix', () => {
     const system = loadPrompt('system');
-    expect(system).toContain('Action: Finish[');
+    expect(system).toContain('{{protocol}}');
+    expect(loadPrompt('protocol-text')).toContain('Action: Finish[');
     expect(loadPrompt('system.md')).toBe(system);
     expect(loadPrompt('summary')).toContain('## 📌 Archived Session Summary');
   });

@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { TOOL_PROTOCOLS } from '../../src/config/config.js';
 import { openaiUserText, startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai-server.js';
 import { runMca } from '../helpers/run-mca.js';
 import { tempProject } from '../helpers/temp-project.js';
@@ -36,49 +37,58 @@ function sessionText(home: string): string {
 const action = (tool: string, input: unknown) => ({ text: `Thought: go\nAction: ${tool}[${JSON.stringify(input)}]` });
 
 describe('mca -p with MCA_PROVIDER=openai', () => {
-  it('runs Read → Bash → Finish against an OpenAI-compatible API and prints the answer', async () => {
-    const { root, home } = project({ 'notes.txt': 'the answer is 42\n' });
-    server = await startFakeOpenAI(
-      [
-        action('Read', { path: 'notes.txt' }),
-        action('Bash', { command: 'echo "key=${OPENAI_API_KEY:-none}"' }),
-        { text: 'Thought: done\nAction: Finish[The notes say 42.]', usage: { prompt_tokens: 900, cached_tokens: 600 } },
-      ],
-      { apiKey: KEY },
-    );
-    const run = await runMca(
-      ['-p', 'what do the notes say?', '--output-format', 'json', '--permission-mode', 'bypassPermissions'],
-      {
-        cwd: root,
-        env: {
-          MCA_PROVIDER: 'openai',
-          OPENAI_BASE_URL: server.url,
-          OPENAI_API_KEY: KEY,
-          MCA_HOME: home,
-          MCA_MODEL: 'gpt-e2e',
+  it.each(TOOL_PROTOCOLS)(
+    'runs Read → Bash → Finish against an OpenAI-compatible API (%s tool protocol)',
+    async (wire) => {
+      const { root, home } = project({ 'notes.txt': 'the answer is 42\n' });
+      server = await startFakeOpenAI(
+        [
+          action('Read', { path: 'notes.txt' }),
+          action('Bash', { command: 'echo "key=${OPENAI_API_KEY:-none}"' }),
+          {
+            text: 'Thought: done\nAction: Finish[The notes say 42.]',
+            usage: { prompt_tokens: 900, cached_tokens: 600 },
+          },
+        ],
+        { apiKey: KEY },
+      );
+      const run = await runMca(
+        ['-p', 'what do the notes say?', '--output-format', 'json', '--permission-mode', 'bypassPermissions'],
+        {
+          cwd: root,
+          env: {
+            MCA_PROVIDER: 'openai',
+            OPENAI_BASE_URL: server.url,
+            OPENAI_API_KEY: KEY,
+            MCA_HOME: home,
+            MCA_TOOL_PROTOCOL: wire,
+            MCA_MODEL: 'gpt-e2e',
+          },
         },
-      },
-    );
-    expect(run.stderr).toBe('');
-    expect(run.code).toBe(0);
-    const output = JSON.parse(run.stdout) as { result: string; is_error: boolean; usage: Record<string, number> };
-    expect(output).toMatchObject({ result: 'The notes say 42.', is_error: false });
-    // Turn totals: two steps at 100 uncached prompt tokens, the last at 900 of which 600 were cached.
-    expect(output.usage).toMatchObject({
-      input_tokens: 500,
-      cache_read_input_tokens: 600,
-      cache_creation_input_tokens: 0,
-    });
+      );
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const output = JSON.parse(run.stdout) as { result: string; is_error: boolean; usage: Record<string, number> };
+      expect(output).toMatchObject({ result: 'The notes say 42.', is_error: false });
+      // Turn totals: two steps at 100 uncached prompt tokens, the last at 900 of which 600 were cached.
+      expect(output.usage).toMatchObject({
+        input_tokens: 500,
+        cache_read_input_tokens: 600,
+        cache_creation_input_tokens: 0,
+      });
 
-    expect(server.requests).toHaveLength(3);
-    expect(server.requests.map((request) => request.body.model)).toEqual(['gpt-e2e', 'gpt-e2e', 'gpt-e2e']);
-    expect(server.requests[0]?.body.stop).toEqual(['\nObservation:']);
-    expect(server.requests[0]?.body.messages?.map((message) => message.role)).toEqual(['system', 'user']);
-    expect(openaiUserText(server.requests[1]!.body)).toContain('the answer is 42');
-    // The Bash tool never sees the OpenAI key; the session file never stores it.
-    expect(openaiUserText(server.requests[2]!.body)).toContain('key=none');
-    expect(sessionText(home)).not.toContain(KEY);
-  });
+      expect(server.requests).toHaveLength(3);
+      expect(server.requests.map((request) => request.body.model)).toEqual(['gpt-e2e', 'gpt-e2e', 'gpt-e2e']);
+      if (wire === 'text') expect(server.requests[0]?.body.stop).toEqual(['\nObservation:']);
+      else expect(server.requests[0]?.body.stop).toBeUndefined();
+      expect(Array.isArray(server.requests[0]?.body.tools)).toBe(wire === 'native');
+      expect(server.requests[0]?.body.messages?.map((message) => message.role)).toEqual(['system', 'user']);
+      expect(openaiUserText(server.requests[1]!.body)).toContain('the answer is 42');
+      // The Bash tool never sees the OpenAI key; the session file never stores it.
+      expect(openaiUserText(server.requests[2]!.body)).toContain('key=none');
+      expect(sessionText(home)).not.toContain(KEY);
+    },
+  );
 
   it('prints the plain answer in text mode', async () => {
     const { root, home } = project();

@@ -4,7 +4,8 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TOOL_PROTOCOLS, type ToolProtocol } from '../../src/config/config.js';
 import { SUMMARY_CLOSING } from '../../src/context/summary-request.js';
 import { startFakeAnthropic, userText } from '../helpers/fake-anthropic-server.js';
 import type { FakeAnthropic, FakeRequestBody, FakeStep } from '../helpers/fake-anthropic-server.js';
@@ -28,8 +29,17 @@ async function serve(script: FakeStep[]) {
   return server;
 }
 
+/** The tool protocol the scenarios run in; the `mca -p` scenarios run once in each (DESIGN.md "Tool protocol"). */
+let protocol: ToolProtocol = 'native';
+
 function env(home: string, extra: Record<string, string> = {}) {
-  return { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server?.url ?? '', MCA_HOME: home, ...extra };
+  return {
+    ANTHROPIC_API_KEY: KEY,
+    ANTHROPIC_BASE_URL: server?.url ?? '',
+    MCA_HOME: home,
+    MCA_TOOL_PROTOCOL: protocol,
+    ...extra,
+  };
 }
 
 function sessionFiles(home: string): string[] {
@@ -88,7 +98,11 @@ describe('mca basics', () => {
   });
 });
 
-describe('mca -p against the fake API', () => {
+describe.each(TOOL_PROTOCOLS)('mca -p against the fake API (%s tool protocol)', (wire) => {
+  beforeEach(() => {
+    protocol = wire;
+  });
+
   it('runs Read → Edit → Finish, changes the file and prints the answer', async () => {
     const { root, home } = project({
       'math.js': 'export const add = (a, b) => a - b;\n',
@@ -109,7 +123,9 @@ describe('mca -p against the fake API', () => {
     expect(userText(fake.requests[1]!.body)).toContain('1\texport const add = (a, b) => a - b;');
     for (const request of fake.requests) {
       expect(JSON.stringify(request.body.system)).toContain('Rule: tabs.');
-      expect(request.body.stop_sequences).toEqual(['\nObservation:']);
+      if (wire === 'text') expect(request.body.stop_sequences).toEqual(['\nObservation:']);
+      else expect(request.body.stop_sequences).toBeUndefined();
+      expect(Array.isArray(request.body.tools)).toBe(wire === 'native');
     }
 
     const [file] = sessionFiles(home);
@@ -156,7 +172,9 @@ describe('mca -p against the fake API', () => {
       .split('\n')
       .map((line) => JSON.parse(line) as { type: string });
     expect(events[0]?.type).toBe('turn_start');
-    expect(events.at(-1)).toMatchObject({ type: 'turn_end', reason: 'finish', answer: 'again' });
+    // Native tool use has no Finish action: a reply without calls is the answer.
+    const reason = wire === 'text' ? 'finish' : 'answer';
+    expect(events.at(-1)).toMatchObject({ type: 'turn_end', reason, answer: 'again' });
   });
 
   it('retries a 529 and succeeds; a 401 fails with one line, exit 1 and no key in the output', async () => {

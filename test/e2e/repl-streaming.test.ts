@@ -23,6 +23,13 @@ const PARAGRAPHS = Array.from(
 );
 const ANSWER = `## Plan\n\n${PARAGRAPHS.join('\n\n')}`;
 
+/** The whole answer is in the scrollback, each paragraph exactly once (nothing drawn twice while streaming). */
+function expectEachParagraphOnce(all: string): void {
+  for (const paragraph of PARAGRAPHS.map((line) => line.replace(/`/g, ''))) {
+    expect(all.split(paragraph).length - 1, paragraph).toBe(1);
+  }
+}
+
 describe.runIf(runHere)('mca REPL in tmux: streaming, resize, type-ahead', () => {
   it('shows the first half of a long answer while the rest is still arriving, then the whole as Markdown', async () => {
     const hold = gate();
@@ -48,10 +55,30 @@ describe.runIf(runHere)('mca REPL in tmux: streaming, resize, type-ahead', () =>
     await term.waitFor((screen) => !screen.includes('Thinking…') && screen.includes('Ask anything'), {
       what: 'the idle input box',
     });
-    const all = term.all();
-    for (const paragraph of PARAGRAPHS.map((line) => line.replace(/`/g, ''))) {
-      expect(all.split(paragraph).length - 1, paragraph).toBe(1);
-    }
+    expectEachParagraphOnce(term.all());
+  }, 120_000);
+
+  it('native tool use: the plain answer streams the same way, its first half on screen before the rest', async () => {
+    const hold = gate();
+    const half = ANSWER.indexOf('Paragraph 7');
+    const { term } = await harness.start(
+      [{ text: ANSWER, chunks: 60, hold: { afterChars: half, release: hold.release } }],
+      {
+        env: { MCA_TOOL_PROTOCOL: 'native' },
+      },
+    );
+    term.type('explain the plan');
+    term.keys('Enter');
+    const early = await term.waitFor('Paragraph 5 explains', { what: 'the first paragraphs while streaming' });
+    expect(early).toMatch(/^⏺ Plan$/m);
+    expect(early).toContain('Paragraph 1 explains step 1 with code1 in it.');
+    expect(early).not.toContain('Paragraph 8');
+    hold.open();
+    await term.waitFor(/Paragraph 12 explains step 12 with code12 in it\.\n/, { what: 'the whole answer' });
+    await term.waitFor((screen) => !screen.includes('Thinking…') && screen.includes('Ask anything'), {
+      what: 'the idle input box',
+    });
+    expectEachParagraphOnce(term.all());
   }, 120_000);
 
   it('renders Markdown in the terminal: headings, inline code, nested lists, fenced code in syntax colours', async () => {

@@ -64,7 +64,8 @@ it('a reference survives -c and Recall returns the full earlier output', async (
   expect(history).not.toContain('line 250 value 1750');
   // Recall's observation reaches the model with the full line, numbered as in the stored output.
   const recalled = userText(agentRequests[3] ?? {});
-  expect(recalled).toMatch(/Observation: 250\tline 250 value 1750\n251\tline 251 value 1757/);
+  // (After `Observation: ` in the text protocol, as the tool_result's text in the native one.)
+  expect(recalled).toMatch(/(Observation: |\n)250\tline 250 value 1750\n251\tline 251 value 1757/);
   expect(recalled).not.toContain('line 249 value');
 
   // The store lives beside the session file, one private file per reference.
@@ -124,6 +125,11 @@ it('in one turn the summary is asked on the cached prefix, and when it fails the
   const previous = agentRequests[4] ?? {};
   const summary = summaryRequests[0] ?? {};
   expect(summary.system).toEqual(previous.system);
+  // In native tool use the tools come first in the cache key: the summary request carries the same ones, and is
+  // told to answer in text.
+  expect(Array.isArray(previous.tools) && previous.tools.length > 0).toBe(true);
+  expect(summary.tools).toEqual(previous.tools);
+  expect(userBlocks(summary).at(-1)?.text).toContain('Do not call any tool for this request');
   const historyCount = userBlocks(previous).findIndex((block) => block.text.startsWith('# Current request'));
   expect(historyCount).toBeGreaterThan(0);
   expect(userBlocks(summary).slice(0, historyCount)).toEqual(userBlocks(previous).slice(0, historyCount));

@@ -71,7 +71,7 @@ export async function createHarness(
   for (const [path, content] of Object.entries(options.files ?? {})) write(path, content);
   const config = loadConfig({
     cwd: projectRoot,
-    env: { MCA_HOME: mcaHome, MCA_PERMISSION_MODE: 'bypassPermissions', ...options.env },
+    env: { MCA_HOME: mcaHome, MCA_PERMISSION_MODE: 'bypassPermissions', MCA_TOOL_PROTOCOL: 'text', ...options.env },
   });
   const provider = new ScriptedProvider(steps);
   const store = new SessionStore(mcaHome, projectRoot);

@@ -2,6 +2,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FakeReplyStep, FakeRequestBody, FakeUsage } from './fake-anthropic-steps.js';
 import { splitChunks, startSse } from './loopback-http.js';
+import { jsonPieces, nativePlan, type NativePlan } from './fake-native.js';
 
 export interface ResolvedReply {
   text: string;
@@ -10,12 +11,16 @@ export interface ResolvedReply {
   usage: FakeUsage;
   chunks: number;
   hold?: FakeReplyStep['hold'];
+  /** Set when the request offered `tools`: the reply's tool_use blocks follow its text. */
+  native?: NativePlan;
+  thinking?: FakeReplyStep['thinking'];
 }
 
 /** Applies the request's stop sequences the way the API does: the text ends before the first match. */
 export function resolveReply(step: FakeReplyStep, body: FakeRequestBody): ResolvedReply {
-  let text = step.text;
-  let stopReason = step.stopReason ?? 'end_turn';
+  const native = Array.isArray(body.tools) ? nativePlan(step.text, step.calls) : undefined;
+  let text = native ? native.text : step.text;
+  let stopReason = step.stopReason ?? (native && native.calls.length > 0 ? 'tool_use' : 'end_turn');
   let stopSequence: string | null = null;
   let cut = -1;
   for (const stop of body.stop_sequences ?? []) {
@@ -36,7 +41,16 @@ export function resolveReply(step: FakeReplyStep, body: FakeRequestBody): Resolv
     cache_read_input_tokens: 0,
     ...step.usage,
   };
-  return { text, stopReason, stopSequence, usage, chunks: step.chunks ?? 3, ...(step.hold ? { hold: step.hold } : {}) };
+  return {
+    text,
+    stopReason,
+    stopSequence,
+    usage,
+    chunks: step.chunks ?? 3,
+    ...(step.hold ? { hold: step.hold } : {}),
+    ...(native ? { native } : {}),
+    ...(native && step.thinking ? { thinking: step.thinking } : {}),
+  };
 }
 
 export function sseEvent(name: string, data: unknown): string {
@@ -85,6 +99,18 @@ export function textDelta(text: string): string {
 export async function writeStream(res: ServerResponse, model: string, reply: ResolvedReply): Promise<void> {
   startSse(res);
   res.write(streamPrelude(model, reply.usage));
+  if (reply.thinking) {
+    const index = 100;
+    const start = { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '' } };
+    res.write(sseEvent('content_block_start', start));
+    for (const piece of splitChunks(reply.thinking.text, 2)) {
+      const delta = { type: 'thinking_delta', thinking: piece };
+      res.write(sseEvent('content_block_delta', { type: 'content_block_delta', index, delta }));
+    }
+    const signature = { type: 'signature_delta', signature: reply.thinking.signature };
+    res.write(sseEvent('content_block_delta', { type: 'content_block_delta', index, delta: signature }));
+    res.write(sseEvent('content_block_stop', { type: 'content_block_stop', index }));
+  }
   let sent = 0;
   let held = false;
   for (const piece of splitChunks(reply.text, reply.chunks)) {
@@ -97,6 +123,17 @@ export async function writeStream(res: ServerResponse, model: string, reply: Res
     await new Promise((resolve) => setImmediate(resolve));
   }
   res.write(sseEvent('content_block_stop', { type: 'content_block_stop', index: 0 }));
+  for (const [offset, call] of (reply.native?.calls ?? []).entries()) {
+    const index = offset + 1;
+    const block = { type: 'tool_use', id: call.id, name: call.name, input: {} };
+    res.write(sseEvent('content_block_start', { type: 'content_block_start', index, content_block: block }));
+    for (const partial of jsonPieces(call.input)) {
+      const delta = { type: 'input_json_delta', partial_json: partial };
+      res.write(sseEvent('content_block_delta', { type: 'content_block_delta', index, delta }));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    res.write(sseEvent('content_block_stop', { type: 'content_block_stop', index }));
+  }
   res.write(sseEvent('ping', { type: 'ping' }));
   res.write(
     sseEvent('message_delta', {
@@ -115,7 +152,10 @@ export function messageJson(model: string, reply: ResolvedReply): unknown {
     type: 'message',
     role: 'assistant',
     model,
-    content: [{ type: 'text', text: reply.text }],
+    content: [
+      { type: 'text', text: reply.text },
+      ...(reply.native?.calls ?? []).map((call) => ({ type: 'tool_use', ...call })),
+    ],
     stop_reason: reply.stopReason,
     stop_sequence: reply.stopSequence,
     usage: reply.usage,

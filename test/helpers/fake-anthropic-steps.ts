@@ -1,4 +1,5 @@
 /** Script vocabulary of the loopback fake Anthropic server (see fake-anthropic-server.ts). */
+import type { FakeToolUse } from './fake-native.js';
 
 export interface FakeUsage {
   input_tokens: number;
@@ -10,6 +11,10 @@ export interface FakeUsage {
 /** A successful answer; streamed as SSE when the request asks for `stream: true`, else one JSON body. */
 export interface FakeReplyStep {
   text: string;
+  /** Native tool use (a request with `tools`): the tool_use blocks after the text; see fake-native.ts. */
+  calls?: FakeToolUse[];
+  /** Native tool use: an extended-thinking block (text and signature) before the text. */
+  thinking?: { text: string; signature: string };
   /** Defaults: input 100, output ≈ text length / 4, both cache counters 0. */
   usage?: Partial<FakeUsage>;
   /** Default 'end_turn'; a request stop sequence found in the text overrides it with 'stop_sequence'. */
@@ -60,7 +65,19 @@ export interface FakeRequestBody {
   system?: Array<{ type: string; text: string; cache_control?: { type: string } }> | string;
   messages?: Array<{
     role: string;
-    content: string | Array<{ type: string; text: string; cache_control?: { type: string } }>;
+    content:
+      | string
+      | Array<{
+          type: string;
+          text: string;
+          cache_control?: { type: string };
+          id?: string;
+          name?: string;
+          input?: unknown;
+          tool_use_id?: string;
+          content?: unknown;
+          is_error?: boolean;
+        }>;
   }>;
   stop_sequences?: string[];
   temperature?: number;
@@ -85,12 +102,16 @@ export function isStreamError(step: FakePlainStep): step is FakeStreamErrorStep 
   return 'streamError' in step;
 }
 
-/** All text of the request's user message(s), blocks joined with "\n". */
+/** All user text of the request, blocks joined with "\n" (a native tool_result counts by its content). */
 export function userText(body: FakeRequestBody): string {
   return (body.messages ?? [])
     .filter((message) => message.role === 'user')
     .map((message) =>
-      typeof message.content === 'string' ? message.content : message.content.map((block) => block.text).join('\n'),
+      typeof message.content === 'string'
+        ? message.content
+        : message.content
+            .map((block) => block.text ?? (typeof block.content === 'string' ? block.content : ''))
+            .join('\n'),
     )
     .join('\n');
 }

@@ -5,6 +5,7 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { listenLoopback, readBody, splitChunks, startSse, writeJson } from './loopback-http.js';
+import { jsonPieces, nativePlan, type FakeToolUse } from './fake-native.js';
 
 export interface FakeOpenAIRequestBody {
   model?: string;
@@ -13,13 +14,22 @@ export interface FakeOpenAIRequestBody {
   max_tokens?: number;
   stop?: string[];
   temperature?: number;
-  messages?: Array<{ role: string; content: string }>;
+  max_completion_tokens?: number;
+  tools?: unknown[];
+  messages?: Array<{
+    role: string;
+    content: string | null;
+    tool_call_id?: string;
+    tool_calls?: Array<{ id: string; type: string; function: { name: string; arguments: string } }>;
+  }>;
   [key: string]: unknown;
 }
 
 /** A streamed answer. Usage goes in a final chunk when the request asks for it (unless `omitUsage`). */
 export interface FakeOpenAIReplyStep {
   text: string;
+  /** Native tool use (a request with `tools`): streamed as `tool_calls` deltas after the text; see fake-native.ts. */
+  calls?: FakeToolUse[];
   /** Defaults: prompt 100, completion ≈ text length / 4, cached 0. */
   usage?: { prompt_tokens?: number; completion_tokens?: number; cached_tokens?: number };
   /** Default 'stop'. */
@@ -86,8 +96,8 @@ export interface FakeOpenAIOptions {
 /** The user message's content of a recorded request. */
 export function openaiUserText(body: FakeOpenAIRequestBody): string {
   return (body.messages ?? [])
-    .filter((message) => message.role === 'user')
-    .map((message) => message.content)
+    .filter((message) => message.role === 'user' || message.role === 'tool')
+    .map((message) => message.content ?? '')
     .join('\n');
 }
 
@@ -121,8 +131,9 @@ async function writeText(res: ServerResponse, model: string, text: string, chunk
 
 async function reply(res: ServerResponse, step: FakeOpenAIReplyStep, body: FakeOpenAIRequestBody): Promise<void> {
   const model = body.model ?? 'fake-model';
-  let text = step.text;
-  let finishReason = step.finishReason ?? 'stop';
+  const native = Array.isArray(body.tools) ? nativePlan(step.text, step.calls) : undefined;
+  let text = native ? native.text : step.text;
+  let finishReason = step.finishReason ?? (native && native.calls.length > 0 ? 'tool_calls' : 'stop');
   for (const stop of body.stop ?? []) {
     const at = text.indexOf(stop);
     if (at >= 0) {
@@ -133,6 +144,14 @@ async function reply(res: ServerResponse, step: FakeOpenAIReplyStep, body: FakeO
   counter++;
   startSse(res);
   await writeText(res, model, text, step.chunks ?? 3);
+  for (const [index, call] of (native?.calls ?? []).entries()) {
+    const opening = { index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } };
+    res.write(chunk(model, { tool_calls: [opening] }, null));
+    for (const piece of jsonPieces(call.input)) {
+      res.write(chunk(model, { tool_calls: [{ index, function: { arguments: piece } }] }, null));
+      await tick();
+    }
+  }
   res.write(chunk(model, {}, finishReason));
   if (body.stream_options?.include_usage === true && step.omitUsage !== true) {
     const prompt = step.usage?.prompt_tokens ?? 100;

@@ -66,6 +66,7 @@ function childEnv(sandbox: Sandbox, options: RunOptions): NodeJS.ProcessEnv {
     ANTHROPIC_API_KEY: API_KEY,
     ANTHROPIC_BASE_URL: options.baseUrl,
     MCA_HOME: sandbox.home,
+    MCA_TOOL_PROTOCOL: 'text',
     ...FAST_ENV,
     ...options.env,
   };

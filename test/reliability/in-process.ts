@@ -28,7 +28,10 @@ export async function continueTurns(
   turns: readonly Turn[],
   env: Record<string, string> = {},
 ): Promise<TurnsResult> {
-  const config = loadConfig({ cwd: sandbox.project, env: { MCA_HOME: sandbox.home, ...env } });
+  const config = loadConfig({
+    cwd: sandbox.project,
+    env: { MCA_HOME: sandbox.home, MCA_TOOL_PROTOCOL: 'text', ...env },
+  });
   const provider = new ScriptedProvider(turns.flatMap((turn) => turn.replies));
   const store = new SessionStore(sandbox.home, sandbox.project, { secrets: [API_KEY] });
   const sessions = new ProjectSessions({

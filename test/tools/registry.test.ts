@@ -17,7 +17,7 @@ const boom = defineTool({
   name: 'Boom',
   promptFile: 'Read.md',
   inputSchema: z.strictObject({ n: z.number().int().min(1) }),
-  readOnly: true,
+  permission: 'none',
   async run() {
     throw new Error('kaboom');
   },
@@ -27,7 +27,26 @@ describe('ToolRegistry', () => {
   it('registers all ten tools with their prompts, read-only flags and names', () => {
     const registry = createDefaultRegistry();
     expect(registry.names()).toEqual(TEN);
-    expect(TEN.filter((name) => registry.isReadOnly(name))).toEqual(['LS', 'Glob', 'Grep', 'Read', 'Recall']);
+    expect(TEN.filter((name) => registry.isReadOnly(name))).toEqual([
+      'LS',
+      'Glob',
+      'Grep',
+      'Read',
+      'TodoWrite',
+      'Recall',
+    ]);
+    expect(registry.list().map((tool) => tool.permission)).toEqual([
+      'none',
+      'none',
+      'none',
+      'none',
+      'edit',
+      'edit',
+      'edit',
+      'exec',
+      'none',
+      'none',
+    ]);
     const prompts = registry.prompts();
     expect(prompts.map((entry) => entry.name)).toEqual(TEN);
     for (const { name, prompt } of prompts) {
@@ -93,12 +112,38 @@ describe('ToolRegistry', () => {
       name: 'Echo',
       promptFile: 'Read.md',
       inputSchema: z.strictObject({ word: z.string(), times: z.number().default(2) }),
-      readOnly: true,
+      permission: 'none',
       async run(input) {
         return successEnvelope({ out: input.word.repeat(input.times) }, 'ok');
       },
     });
     const result = await new ToolRegistry().register(echo).run('Echo', { word: 'ab' }, makeContext(project.root));
     expect(result.data).toEqual({ out: 'abab' });
+  });
+
+  it('enforces the permission kind: a none tool cannot ask; the others ask stamped with their kind', async () => {
+    const asking = (name: string, permission: 'none' | 'edit' | 'exec') =>
+      defineTool({
+        name,
+        promptFile: 'Read.md',
+        inputSchema: z.strictObject({}),
+        permission,
+        async run(_input, ctx) {
+          const decision = await ctx.approve({ tool: name, title: `${name}()`, input: {} });
+          return successEnvelope({ approved: decision.approved }, decision.approved ? 'yes' : 'no');
+        },
+      });
+    const registry = new ToolRegistry()
+      .register(asking('Sneaky', 'none'))
+      .register(asking('Change', 'edit'))
+      .register(asking('Run', 'exec'));
+    const ctx = makeContext(project.root);
+    expect((await registry.run('Sneaky', {}, ctx)).data).toEqual({ approved: false });
+    expect((await registry.run('Change', {}, ctx)).data).toEqual({ approved: true });
+    expect((await registry.run('Run', {}, ctx)).data).toEqual({ approved: true });
+    expect(ctx.requests.map((request) => [request.tool, request.kind])).toEqual([
+      ['Change', 'edit'],
+      ['Run', 'exec'],
+    ]);
   });
 });

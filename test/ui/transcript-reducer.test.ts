@@ -30,6 +30,59 @@ describe('transcriptReducer', () => {
     expect(done.live.running).toBe(false);
   });
 
+  it('writes extended thinking once, dimmed, before what the step then does', () => {
+    const state = play([
+      turnStart('hi'),
+      { type: 'step_start', step: 1, estimatedTokens: 10 },
+      { type: 'thinking_delta', step: 1, text: 'Maybe read ' },
+      { type: 'thinking_delta', step: 1, text: 'a.ts.' },
+      { type: 'text_delta', step: 1, text: 'Hello' },
+      { type: 'assistant_step', step: 1, thought: '', action: null, raw: 'Hello' },
+      turnEnd('answer', 'Hello'),
+    ]);
+    expect(state.items).toEqual([
+      { id: 1, kind: 'notice', tone: 'dim', text: 'Thinking: Maybe read a.ts.' },
+      { id: 2, kind: 'answer', text: 'Hello' },
+    ]);
+  });
+
+  it('native tool use: streams plain text as the answer block by block, and text before calls is not repeated', () => {
+    const native = { type: 'step_start' as const, step: 1, estimatedTokens: 10, native: true };
+    const streaming = play([
+      turnStart('hi'),
+      native,
+      { type: 'text_delta', step: 1, text: 'Reading the two files.\n\nThen ' },
+    ]);
+    expect(streaming.items).toEqual([{ id: 1, kind: 'answer', text: 'Reading the two files.\n\n' }]);
+    const called = play(
+      [
+        {
+          type: 'assistant_step',
+          step: 1,
+          thought: 'Reading the two files.\n\nThen fixing.',
+          action: { tool: 'Read', input: { path: 'a.ts' } },
+          raw: '',
+        },
+      ],
+      streaming,
+    );
+    expect(called.items.slice(1)).toEqual([{ id: 2, kind: 'answer', text: 'Then fixing.', continued: true }]);
+    const answered = play(
+      [
+        { ...native, step: 2 },
+        { type: 'text_delta', step: 2, text: '# Done\n\nAll ' },
+        { type: 'text_delta', step: 2, text: 'good.' },
+        { type: 'assistant_step', step: 2, thought: '', action: null, raw: '# Done\n\nAll good.' },
+        turnEnd('answer', '# Done\n\nAll good.'),
+      ],
+      called,
+    );
+    expect(answered.items.slice(2)).toEqual([
+      { id: 3, kind: 'answer', text: '# Done\n\n' },
+      { id: 4, kind: 'answer', text: 'All good.', continued: true },
+    ]);
+  });
+
   it('records a thought and a tool call with its result', () => {
     const result = envelope({ path: 'a.ts', start_line: 1, end_line: 3, total_lines: 3, content: '' });
     const state = play([

@@ -46,6 +46,29 @@ export function requestSegments(request: {
 }
 
 /**
+ * Native tool use: the layers as above, then each message of the current turn as one segment (the reply's text and
+ * its calls as JSON; the results' content), the newest result ending the cached prefix as the request marks it.
+ */
+export function nativeSegmentsOf(built: BuiltContext): Segment[] {
+  const { system, user, turn, tail } = built.toNativeRequest();
+  const texts: Array<{ text: string; cacheBreakpoint?: boolean }> = [...system, ...user];
+  for (const message of turn) {
+    if (message.role === 'assistant') {
+      const calls = message.calls.map((call) => ({ id: call.id, name: call.name, input: call.input }));
+      texts.push({ text: `${message.text}${calls.length > 0 ? `\n${JSON.stringify(calls)}` : ''}` });
+    } else {
+      const parts = [...message.results.map((result) => result.content), ...(message.text ? [message.text] : [])];
+      texts.push({ text: parts.join(PART_SEPARATOR), ...(message.cacheBreakpoint ? { cacheBreakpoint: true } : {}) });
+    }
+  }
+  texts.push(...tail);
+  return texts.map((segment, index) => ({
+    text: index === 0 ? segment.text : PART_SEPARATOR + segment.text,
+    ...(segment.cacheBreakpoint ? { cacheBreakpoint: true } : {}),
+  }));
+}
+
+/**
  * The driver's view of the engine's events: archiving rounds (a summary, or its fallback note) or dropping rounds
  * (level 3) is a `compaction`; the in-turn ladder (level 1) and shrinking older results (level 2) are degradations.
  * A level-3 warning that kept every round changed nothing and counts as neither.
@@ -80,8 +103,11 @@ export class ContextEngineAdapter implements ReplayContextEngine {
   /** The replay is never interrupted. */
   private readonly signal = new AbortController().signal;
   private step = 0;
+  private calls = 0;
+  private readonly native: boolean;
 
   constructor(options: ReplayEngineOptions) {
+    this.native = options.protocol === 'native';
     this.engine = new ContextEngine({
       history: new HistoryManager({ minRetainRounds: MCA_MIN_RETAIN_ROUNDS }),
       builder: new ContextBuilder({ systemPrompt: options.systemText }),
@@ -111,7 +137,7 @@ export class ContextEngineAdapter implements ReplayContextEngine {
     const translator = this.translator();
     const prepared = await translator.drive(this.engine.prepareStep(this.signal));
     return {
-      segments: segmentsOf(prepared.context),
+      segments: this.native ? nativeSegmentsOf(prepared.context) : segmentsOf(prepared.context),
       tokens: prepared.context.totalTokens,
       events: translator.events,
     };
@@ -125,12 +151,30 @@ export class ContextEngineAdapter implements ReplayContextEngine {
       return;
     }
     const action = { tool: step.action.tool, input: step.action.input };
-    this.engine.recordReply({ step: this.step, text: step.reply, usage, action });
+    const call = { id: `call_${++this.calls}`, name: action.tool, input: action.input };
+    const native = this.native
+      ? {
+          native: {
+            reply: this.step,
+            replyText: step.nativeText ?? '',
+            call,
+            isError: step.action.envelope.status === 'error',
+          },
+        }
+      : {};
+    this.engine.recordReply({
+      step: this.step,
+      text: step.reply,
+      usage,
+      action,
+      ...(this.native ? { callId: call.id } : {}),
+    });
     this.engine.recordObservation({
       step: this.step,
       assistantText: step.reply,
       action,
       envelope: step.action.envelope,
+      ...native,
     });
   }
 

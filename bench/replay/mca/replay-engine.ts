@@ -26,6 +26,8 @@ export interface PreparedRequest {
 export interface RecordedStep {
   /** The model's reply text as mca stores it (`Thought: …\nAction: Tool[{…}]` or `…Finish[…]`). */
   reply: string;
+  /** Native tool use: the reply's own text beside its call (the thought, without protocol labels). */
+  nativeText?: string;
   /** The tool call and its full result; undefined for a final answer. */
   action?: { tool: string; input: Record<string, unknown>; envelope: ToolEnvelope };
   /** What the API reported for this call: the request's tokens and the reply's. */
@@ -50,6 +52,8 @@ export interface ReplayEngineOptions {
   maxOutputTokens: number;
   /** Archives old rounds; the bench passes a RecordingSummarizer so every summary call is priced. */
   summarizer: Summarizer;
+  /** The tool protocol whose requests are measured (default `text`). */
+  protocol?: 'native' | 'text';
 }
 
 /** The single place that decides which engine the bench's mca strategy drives. */

@@ -61,6 +61,7 @@ export async function prepareProject(
     ANTHROPIC_API_KEY: 'sk-test',
     ANTHROPIC_BASE_URL: url,
     MCA_HOME: home,
+    MCA_TOOL_PROTOCOL: 'text',
     HOME: root,
     ...options.env,
   };

@@ -1,0 +1,142 @@
+/**
+ * One reply of native tool use (DESIGN.md "Tool protocol"): a reply without calls is the answer; a reply with
+ * calls runs them all — consecutive read-only calls concurrently, every other call alone, in order, each asking
+ * for its own approval — and every result is paired with its call's id, in the calls' order. History stores each
+ * call as the text protocol does (assistant "Thought/Action" text + compressed tool message, the call id in both
+ * messages' metadata), so L3, sessions, compaction and `-c` do not depend on the protocol.
+ */
+import type { ToolAction } from '../context/message.js';
+import type { NativeStep } from '../context/native-turn.js';
+import { shortenString, storedAction } from '../context/stored-action.js';
+import type { StopReason, ThinkingBlock, ToolCall, Usage } from '../providers/types.js';
+import type { ToolEnvelope } from '../tools/envelope.js';
+import { errorEnvelope } from '../tools/envelope.js';
+import type { AgentEvent } from './events.js';
+import { formatAction } from './react-protocol.js';
+import { outputLimitMessage, type RoundOutcome, type StepServices, type TurnState } from './turn-state.js';
+
+export interface NativeReply {
+  text: string;
+  calls: readonly ToolCall[];
+  thinking: readonly ThinkingBlock[];
+  usage: Usage;
+  stopReason: StopReason;
+}
+
+/** Extra services of a native step: whether the person stopped the turn at a prompt (no further call runs). */
+export interface NativeStepServices extends StepServices {
+  stopped: () => boolean;
+}
+
+/** What tells the model an empty reply ran nothing. */
+export const EMPTY_NATIVE_REPLY =
+  'Your reply was empty: it had neither text nor a tool call. Call a tool to continue, or answer the user in text.';
+
+/** The stored assistant text of one call: the reply's text as the Thought (first call only), then the Action. */
+function storedStepText(thought: string, action: ToolAction): string {
+  const text = thought.trim();
+  return `${text === '' ? '' : `Thought: ${text}\n`}${formatAction(action)}`;
+}
+
+/** Runs one group: read-only calls concurrently, any other call alone. */
+function callGroups(calls: readonly ToolCall[], isReadOnly: (name: string) => boolean): ToolCall[][] {
+  const groups: ToolCall[][] = [];
+  for (const call of calls) {
+    const last = groups.at(-1);
+    const first = last?.[0];
+    if (last && first && isReadOnly(first.name) && isReadOnly(call.name)) last.push(call);
+    else groups.push([call]);
+  }
+  return groups;
+}
+
+export async function* applyNativeReply(
+  turn: TurnState,
+  reply: NativeReply,
+  step: number,
+  services: NativeStepServices,
+): AsyncGenerator<AgentEvent, RoundOutcome | undefined> {
+  turn.steps = step;
+  const { context, registry } = services;
+  const thinking = reply.thinking.length > 0 ? { thinking: [...reply.thinking] } : {};
+  const base = { step, usage: reply.usage };
+
+  // A reply cut at the output limit may hold a call whose input was cut: nothing in it runs.
+  const empty = reply.text.trim() === '' && reply.calls.length === 0;
+  if (reply.stopReason === 'max_tokens' || empty) {
+    const text = shortenString(reply.text.trim() === '' ? '(empty reply)' : reply.text);
+    const observation = empty ? EMPTY_NATIVE_REPLY : outputLimitMessage(services.outputLimitTokens);
+    context.recordReply({ step, text });
+    yield { type: 'assistant_step', step, thought: '', action: null, raw: text };
+    const native: NativeStep = { reply: step, replyText: text, isError: true, ...thinking };
+    const envelope = errorEnvelope('INVALID_PARAM', observation);
+    const action = { tool: 'ReAct', input: {} };
+    const compressed = context.recordObservation({ step, assistantText: text, action, envelope, native });
+    yield { type: 'tool_end', step, tool: action.tool, input: action.input, result: envelope, compressed };
+    return empty
+      ? turn.countInvalid('the reply was empty')
+      : turn.countInvalid('the reply was cut at the output limit', 'OUTPUT_LIMIT');
+  }
+  if (reply.calls.length === 0) {
+    context.recordReply({ ...base, text: reply.text, roundEnd: 'answer' });
+    yield { type: 'assistant_step', step, thought: '', action: null, raw: reply.text };
+    return { reason: 'answer', answer: reply.text.trim() };
+  }
+
+  let first = true;
+  let usageStored = false;
+  let known = 0;
+  for (const group of callGroups(reply.calls, (name) => registry.isReadOnly(name))) {
+    if (services.stopped() || services.toolContext.signal.aborted) break;
+    const stored = group.map((call) => {
+      const { action } = storedAction({ tool: call.name, input: call.input });
+      const text = storedStepText(first ? reply.text : '', action);
+      const thought = first ? reply.text.trim() : '';
+      first = false;
+      return { call, action, text, thought };
+    });
+    for (const entry of stored) {
+      yield { type: 'assistant_step', step, thought: entry.thought, action: entry.action, raw: entry.text };
+      yield { type: 'tool_start', step, tool: entry.call.name, input: entry.action.input };
+    }
+    const envelopes = await Promise.all(group.map((call) => registry.run(call.name, call.input, services.toolContext)));
+    for (const [index, entry] of stored.entries()) {
+      const envelope = envelopes[index] as ToolEnvelope;
+      const native: NativeStep = {
+        reply: step,
+        replyText: reply.text,
+        call: entry.call,
+        isError: envelope.status === 'error',
+        ...thinking,
+      };
+      // The call's usage is stored once, on the reply's first stored step.
+      const usage = usageStored ? {} : { usage: reply.usage };
+      usageStored = true;
+      context.recordReply({ step, ...usage, text: entry.text, action: entry.action, callId: entry.call.id });
+      const compressed = context.recordObservation({
+        step,
+        assistantText: entry.text,
+        action: entry.action,
+        envelope,
+        native,
+      });
+      yield {
+        type: 'tool_end',
+        step,
+        tool: entry.action.tool,
+        input: entry.action.input,
+        result: envelope,
+        compressed,
+      };
+      if (registry.get(entry.call.name) !== undefined) known += 1;
+      if (turn.noteAction(entry.action) >= turn.maxRepeatedActions) {
+        const message = `The model repeated the same action ${turn.repeatedTimes} times in a row (${entry.action.tool}); stopping.`;
+        return { reason: 'error', answer: message, error: { code: 'REPEATED_ACTION', message } };
+      }
+    }
+  }
+  if (services.toolContext.signal.aborted) return { reason: 'interrupted', answer: 'Interrupted by user.' };
+  if (known === 0) return turn.countInvalid(`unknown tool "${reply.calls[0]?.name ?? ''}"`);
+  turn.resetInvalid();
+  return undefined;
+}
