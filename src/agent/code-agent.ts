@@ -8,6 +8,7 @@ import type { ContextEngine } from '../context/context-engine.js';
 import type { FsView } from '../context/input-preprocessor.js';
 import { preprocessInput } from '../context/input-preprocessor.js';
 import type { Message, RoundEnd } from '../context/message.js';
+import type { PermissionPolicy } from '../permissions/policy.js';
 import type { ModelProvider } from '../providers/types.js';
 import { addUsage, totalUsageTokens } from '../providers/types.js';
 import type { SessionWriter } from '../session/session-store.js';
@@ -20,6 +21,7 @@ import type { AgentController, ContextReport } from './controller.js';
 import type { AgentEvent } from './events.js';
 import { contextReportOf } from './context-report.js';
 import { createApprover, type UserApprover } from './permissions.js';
+import { createReadOnlyScreen } from './permission-screen.js';
 import { streamModelCall } from './model-call.js';
 import { OBSERVATION_STOP } from './react-protocol.js';
 import { failTurn } from './turn-failure.js';
@@ -44,6 +46,8 @@ export interface CodeAgentDeps {
   fileState: FileStateRecord;
   /** Asks the user; absent when nobody can answer (print mode). The permission mode decides first. */
   ask?: Approver;
+  /** Permission rules (settings files, flags); they decide before the mode does. */
+  policy?: PermissionPolicy;
   /** The model to start with (default: config.model); the session manager keeps `/model` across sessions. */
   model?: string;
   /** Told when `/model` changes the model, so new and resumed sessions, L1 and the summarizer follow it. */
@@ -58,7 +62,11 @@ export class CodeAgent implements AgentController {
 
   constructor(private readonly deps: CodeAgentDeps) {
     this.modelName = deps.model ?? deps.config.model;
-    this.approver = createApprover({ mode: deps.config.permissionMode, ...(deps.ask ? { ask: deps.ask } : {}) });
+    this.approver = createApprover({
+      mode: deps.config.permissionMode,
+      ...(deps.ask ? { ask: deps.ask } : {}),
+      ...(deps.policy ? { policy: deps.policy } : {}),
+    });
   }
 
   get sessionId(): string {
@@ -85,7 +93,11 @@ export class CodeAgent implements AgentController {
       if (!decision.approved && decision.endTurn) this.declinedBy = request.title;
       return decision;
     };
-    this.approver = createApprover({ mode: this.deps.config.permissionMode, ask: asking });
+    this.approver = createApprover({
+      mode: this.deps.config.permissionMode,
+      ask: asking,
+      ...(this.deps.policy ? { policy: this.deps.policy } : {}),
+    });
   }
 
   /** Flushes and closes the session file; the agent must not be used afterwards. */
@@ -206,7 +218,8 @@ export class CodeAgent implements AgentController {
 
   /** What a step needs from the agent, handed to TurnState so it stays free of wiring. */
   private stepServices(signal: AbortSignal, outputLimitTokens: number) {
-    const { context, registry, projectRoot, fileState, todos } = this.deps;
+    const { context, registry, projectRoot, fileState, todos, policy } = this.deps;
+    const approve: Approver = (request) => this.approver(request);
     return {
       context,
       outputLimitTokens,
@@ -216,7 +229,8 @@ export class CodeAgent implements AgentController {
         signal,
         fileState,
         todos,
-        approve: (request: Parameters<Approver>[0]) => this.approver(request),
+        approve,
+        ...(policy ? { screenReadOnly: createReadOnlyScreen(policy, approve) } : {}),
       },
     };
   }

@@ -1,4 +1,6 @@
 import type { PermissionMode } from '../config/config.js';
+import { describeRule, type PermissionPolicy, type PolicyDecision } from '../permissions/policy.js';
+import type { PermissionRule } from '../permissions/rule.js';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../tools/tool-context.js';
 
 /** Tools that change files; `acceptEdits` allows them without asking. */
@@ -8,6 +10,8 @@ export interface ApproverOptions {
   mode: PermissionMode;
   /** Asks the person (the REPL prompt). Undefined when nobody can answer, e.g. `mca -p`. */
   ask?: Approver;
+  /** The permission rules (settings files and flags); without one only the mode decides. */
+  policy?: PermissionPolicy;
 }
 
 /**
@@ -33,19 +37,34 @@ function controlFileDenied(request: ApprovalRequest): ApprovalDecision {
   };
 }
 
-function nobodyToAsk(request: ApprovalRequest): ApprovalDecision {
+function nobodyToAsk(request: ApprovalRequest, decision: PolicyDecision | undefined): ApprovalDecision {
+  if (decision?.behavior === 'ask') {
+    return {
+      approved: false,
+      reason: `${request.title} must be confirmed by the user (${describeRule(decision.rule)}) and no one can answer in this mode`,
+    };
+  }
   const flag = EDIT_TOOLS.has(request.tool)
     ? '--permission-mode acceptEdits (or bypassPermissions)'
     : '--permission-mode bypassPermissions or --dangerously-skip-permissions';
+  const note = decision?.behavior === 'none' && decision.note ? ` (${decision.note})` : '';
   return {
     approved: false,
-    reason: `${request.title} needs permission and no one can approve it in this mode; the user can rerun with ${flag} to allow it`,
+    reason:
+      `${request.title} needs permission and no one can approve it in this mode${note}; the user can allow it ` +
+      `with a permission rule (settings file or --allowedTools) or rerun with ${flag}`,
   };
 }
 
+/** The reason given to the model (and printed by -p) when a deny rule matched. */
+export function deniedByRule(title: string, rule: PermissionRule): ApprovalDecision {
+  return { approved: false, reason: `${title} is denied by the rule ${describeRule(rule)}` };
+}
+
 /**
- * Decides tool permissions: bypassPermissions allows everything; acceptEdits allows file edits and asks for
- * the rest; default asks. Without `ask` every question is denied with a message naming the flags that allow it.
+ * Decides tool permissions. Rules first: a deny rule denies in every mode; an ask rule asks even where the mode
+ * or an earlier answer would allow; an allow rule allows. Then the mode: bypassPermissions allows everything;
+ * acceptEdits allows file edits and asks for the rest; default asks. Without `ask` every question is denied with a message naming the flags that allow it.
  * A change to a control file (`request.controlFile`) is always asked, whatever the mode or earlier answers
  * (only bypassPermissions skips the question), so a project cannot turn an auto-approved edit into more rights.
  */
@@ -59,14 +78,22 @@ export function createApprover(options: ApproverOptions): SessionApprover {
     }
   };
   const approver = async (request: ApprovalRequest): Promise<ApprovalDecision> => {
+    // Deny rules hold in every mode, bypassPermissions included (as in Claude Code).
+    const ruling = options.policy?.evaluate(request.tool, request.input);
+    if (ruling?.behavior === 'deny') return deniedByRule(request.title, ruling.rule);
     if (options.mode === 'bypassPermissions') return { approved: true };
     if (request.controlFile === true) {
       if (!options.ask) return controlFileDenied(request);
       return await askOnce(options.ask, request);
     }
+    if (ruling?.behavior === 'ask') {
+      if (!options.ask) return nobodyToAsk(request, ruling);
+      return await askOnce(options.ask, request);
+    }
+    if (ruling?.behavior === 'allow') return { approved: true };
     if (allowed.has(request.tool)) return { approved: true };
     if (options.mode === 'acceptEdits' && EDIT_TOOLS.has(request.tool)) return { approved: true };
-    if (!options.ask) return nobodyToAsk(request);
+    if (!options.ask) return nobodyToAsk(request, ruling);
     const decision = await askOnce(options.ask, request);
     if (decision.approved && decision.remember) allowed.add(request.tool);
     return decision;

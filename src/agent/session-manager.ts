@@ -12,6 +12,7 @@ import { createProjectFsView } from '../context/input-preprocessor.js';
 import type { Message } from '../context/message.js';
 import { loadPrompt } from '../context/prompt-loader.js';
 import { SummaryCompressor } from '../context/summary-compressor.js';
+import type { PermissionPolicy } from '../permissions/policy.js';
 import type { ModelProvider } from '../providers/types.js';
 import type { SessionStore, SessionWriter } from '../session/session-store.js';
 import { FileStateRecord } from '../tools/file-state.js';
@@ -29,6 +30,8 @@ export interface SessionManagerDeps {
   store: SessionStore;
   projectRoot: string;
   ask?: Approver;
+  /** Permission rules from settings files and flags, shared by every session of this front end. */
+  policy?: PermissionPolicy;
 }
 
 /**
@@ -116,7 +119,7 @@ export class ProjectSessions implements SessionManager {
   }
 
   private activate(writer: SessionWriter, messages: Message[]): CodeAgent {
-    const { config, provider, registry, projectRoot, ask } = this.deps;
+    const { config, provider, registry, projectRoot, ask, policy } = this.deps;
     this.active?.close();
     const history = new HistoryManager({ minRetainRounds: config.minRetainRounds }, messages);
     const todos = new TodoStore();
@@ -155,6 +158,7 @@ export class ProjectSessions implements SessionManager {
       todos,
       fileState: new FileStateRecord(),
       ...(ask ? { ask } : {}),
+      ...(policy ? { policy } : {}),
     });
     this.active = agent;
     return agent;

@@ -17,6 +17,9 @@ import { SessionStore } from '../session/session-store.js';
 import { createDefaultRegistry } from '../tools/registry.js';
 import { sweepStaleTemps } from '../tools/temp-files.js';
 import type { Approver } from '../tools/tool-context.js';
+import type { PermissionPolicy } from '../permissions/policy.js';
+import { loadPermissionPolicy, SettingsFlagError, type LoadedPolicy } from '../permissions/settings-files.js';
+import { recordTrust, trustChoice, TrustStoreError } from '../permissions/trust-store.js';
 import { CliError, EXIT_USAGE } from './exit-codes.js';
 import type { CliOptions } from './program.js';
 
@@ -25,6 +28,8 @@ const TEMP_SWEEP_MS = 1_500;
 export interface Bootstrapped {
   config: Config;
   projectRoot: string;
+  /** The permission rules in force (settings files and flags). */
+  policy: PermissionPolicy;
   sessions: ProjectSessions;
   controller: CodeAgent;
   notices: string[];
@@ -57,8 +62,53 @@ function sessionStart(options: CliOptions): SessionStart {
   return { kind: 'new' };
 }
 
+/**
+ * Asks the person whether to trust this project (the REPL, once per project); resolves true for yes. Print mode
+ * has none: an untrusted project's allow rules are ignored with one notice.
+ */
+export type TrustQuestion = (projectRoot: string, widening: readonly string[]) => Promise<boolean>;
+
+function loadPolicy(options: CliOptions, config: Config, projectRoot: string, trusted: boolean): LoadedPolicy {
+  try {
+    return loadPermissionPolicy({
+      projectRoot,
+      mcaHome: config.mcaHome,
+      trusted,
+      allowedTools: options.allowedTools,
+      disallowedTools: options.disallowedTools,
+    });
+  } catch (error) {
+    if (error instanceof SettingsFlagError) throw new CliError(error.message, EXIT_USAGE);
+    throw error;
+  }
+}
+
+/** The rules in force; asks about trust once when the project brings allow rules and nobody decided yet. */
+async function permissionPolicy(
+  options: CliOptions,
+  config: Config,
+  projectRoot: string,
+  askTrust: TrustQuestion | undefined,
+): Promise<LoadedPolicy> {
+  const choice = trustChoice(config.mcaHome, projectRoot);
+  const loaded = loadPolicy(options, config, projectRoot, choice === 'trusted');
+  if (choice !== 'unknown' || !askTrust || loaded.ignoredProjectAllows.length === 0) return loaded;
+  const trusted = await askTrust(
+    projectRoot,
+    loaded.ignoredProjectAllows.map((rule) => `${rule.text} (${rule.source})`),
+  );
+  try {
+    recordTrust(config.mcaHome, projectRoot, trusted);
+  } catch (error) {
+    if (error instanceof TrustStoreError)
+      loaded.notices.push(`${error.message}; the choice holds for this session only`);
+    else throw error;
+  }
+  return trusted ? loadPolicy(options, config, projectRoot, true) : loaded;
+}
+
 /** `ask` is the interactive approver (REPL); print mode passes none, so asking tools are denied. */
-export async function bootstrap(options: CliOptions, ask?: Approver): Promise<Bootstrapped> {
+export async function bootstrap(options: CliOptions, ask?: Approver, askTrust?: TrustQuestion): Promise<Bootstrapped> {
   const projectRoot = resolveProjectRoot(options.cwd);
   let config: Config;
   const notices: string[] = [];
@@ -72,6 +122,8 @@ export async function bootstrap(options: CliOptions, ask?: Approver): Promise<Bo
     if (error instanceof ConfigError) throw new CliError(error.message, EXIT_USAGE);
     throw error;
   }
+  const { policy, notices: policyNotices } = await permissionPolicy(options, config, projectRoot, askTrust);
+  notices.push(...policyNotices);
   const credentials = loadCredentials();
   let provider;
   try {
@@ -88,6 +140,7 @@ export async function bootstrap(options: CliOptions, ask?: Approver): Promise<Bo
     registry: createDefaultRegistry({ secrets }),
     store,
     projectRoot,
+    policy,
     ...(ask ? { ask } : {}),
   });
   await sweepTempsBriefly(projectRoot);
@@ -102,7 +155,7 @@ export async function bootstrap(options: CliOptions, ask?: Approver): Promise<Bo
   try {
     const opened = await sessions.open(start);
     notices.push(...opened.warnings);
-    return { config, projectRoot, sessions, controller: opened.controller, notices };
+    return { config, projectRoot, policy, sessions, controller: opened.controller, notices };
   } catch (error) {
     if (hasCode(error, 'SESSION_NOT_FOUND')) {
       throw new CliError(`no session "${options.resume ?? ''}" in this project (mca -c continues the latest)`);

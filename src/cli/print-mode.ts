@@ -44,6 +44,18 @@ function stderrLineFor(event: AgentEvent): string | undefined {
   }
 }
 
+interface PermissionDenial {
+  tool: string;
+  input: unknown;
+  reason: string;
+}
+
+/** A tool call the permission rules or the mode refused: listed in JSON, one stderr line in text mode. */
+function permissionDenialOf(event: AgentEvent): PermissionDenial | undefined {
+  if (event.type !== 'tool_end' || event.result.error?.code !== 'PERMISSION_DENIED') return undefined;
+  return { tool: event.tool, input: event.input, reason: event.result.error.message };
+}
+
 async function promptFrom(options: CliOptions): Promise<string> {
   const piped = await readStdinIfPiped();
   const parts = [options.prompt, piped].filter((part): part is string => part !== undefined && part.trim() !== '');
@@ -76,6 +88,7 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
   const termination = installTermination({ abortTurn: () => abort.abort(), flush: () => controller.close() });
 
   let end: Extract<AgentEvent, { type: 'turn_end' }> | undefined;
+  const denials: PermissionDenial[] = [];
   // Whatever fails (the loop, closing the session file) becomes the turn's error: the output format still
   // prints its result, with one clear line on stderr.
   let failure: string | undefined;
@@ -87,6 +100,11 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
         if (line) err(line);
       }
       if (event.type === 'turn_end') end = event;
+      const denial = permissionDenialOf(event);
+      if (denial) {
+        denials.push(denial);
+        if (format === 'text') err(`permission denied: ${denial.reason}`);
+      }
     }
   } catch (error) {
     failure = `The turn failed: ${oneLine(error)}`;
@@ -119,6 +137,7 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
       usage: snakeUsage(end?.usage ?? ZERO_USAGE),
       is_error: failed,
       stop_reason: end?.reason ?? 'error',
+      permission_denials: denials,
     };
     out(`${JSON.stringify(result)}\n`);
   } else if (format === 'text') {

@@ -103,6 +103,10 @@ export class ToolRegistry {
         context: { input: rawInput },
       });
     }
+    if (tool.readOnly && ctx.screenReadOnly) {
+      const refused = await ctx.screenReadOnly(name, parsed.data);
+      if (refused) return refused;
+    }
     try {
       return await tool.run(parsed.data, ctx);
     } catch (error) {

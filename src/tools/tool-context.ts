@@ -1,3 +1,4 @@
+import type { ToolEnvelope } from './envelope.js';
 import type { FileStateRecord } from './file-state.js';
 import type { TodoStore } from './todo-store.js';
 
@@ -31,4 +32,9 @@ export interface ToolContext {
   fileState: FileStateRecord;
   todos: TodoStore;
   approve: Approver;
+  /**
+   * The permission rules' say on a read-only tool (which never calls `approve` itself): a deny rule refuses it, an
+   * ask rule asks. Returns the PERMISSION_DENIED envelope, or undefined to run. Absent: read-only tools just run.
+   */
+  screenReadOnly?: (tool: string, input: unknown) => Promise<ToolEnvelope | undefined>;
 }

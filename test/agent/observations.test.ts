@@ -281,7 +281,7 @@ describe('observations the model reads: search tools, todos, protocol errors', (
     expect(
       await observe('Write', { path: 'x.txt', content: 'x' }, { env: { MCA_PERMISSION_MODE: 'default' } }),
     ).toMatchInlineSnapshot(
-      `"Error [PERMISSION_DENIED]: Permission to run Write (new file)(x.txt) was denied. Reason: Write (new file)(x.txt) needs permission and no one can approve it in this mode; the user can rerun with --permission-mode acceptEdits (or bypassPermissions) to allow it. Do not retry the same call; change the approach or ask the user how to proceed."`,
+      `"Error [PERMISSION_DENIED]: Permission to run Write (new file)(x.txt) was denied. Reason: Write (new file)(x.txt) needs permission and no one can approve it in this mode; the user can allow it with a permission rule (settings file or --allowedTools) or rerun with --permission-mode acceptEdits (or bypassPermissions). Do not retry the same call; change the approach or ask the user how to proceed."`,
     );
   });
 
