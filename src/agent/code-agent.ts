@@ -7,6 +7,7 @@ import type { Config } from '../config/config.js';
 import type { ContextEngine } from '../context/context-engine.js';
 import type { FsView } from '../context/input-preprocessor.js';
 import { preprocessInput } from '../context/input-preprocessor.js';
+import type { MemoryEntry } from '../context/memory-files.js';
 import type { Message, RoundEnd } from '../context/message.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import type { ModelProvider } from '../providers/types.js';
@@ -46,6 +47,8 @@ export interface CodeAgentDeps {
   fileState: FileStateRecord;
   /** Asks the user; absent when nobody can answer (print mode). The permission mode decides first. */
   ask?: Approver;
+  /** The memory files of L2; their list backs /memory. */
+  memory?: { read(): string | undefined; entries(): readonly MemoryEntry[] };
   /** Permission rules (settings files, flags); they decide before the mode does. */
   policy?: PermissionPolicy;
   /** The model to start with (default: config.model); the session manager keeps `/model` across sessions. */
@@ -107,6 +110,13 @@ export class CodeAgent implements AgentController {
 
   todos(): readonly TodoItem[] {
     return this.deps.todos.list();
+  }
+
+  memoryFiles(): readonly MemoryEntry[] {
+    const memory = this.deps.memory;
+    if (!memory) return [];
+    memory.read();
+    return memory.entries();
   }
 
   history(): readonly Message[] {

@@ -2,6 +2,7 @@
  * What a front end (the Ink REPL, `-p`) drives. The CLI composes one from config, provider, tools and
  * session store; front ends never construct core objects themselves.
  */
+import type { MemoryEntry } from '../context/memory-files.js';
 import type { Message } from '../context/message.js';
 import type { TodoItem } from '../tools/tool-data.js';
 import type { AgentEvent } from './events.js';
@@ -39,6 +40,8 @@ export interface AgentController {
   compact(options: { focus?: string; signal: AbortSignal }): AsyncGenerator<AgentEvent>;
   contextReport(): ContextReport;
   todos(): readonly TodoItem[];
+  /** The memory files in L2 (as of the last build) with their sizes, for /memory. */
+  memoryFiles(): readonly MemoryEntry[];
   history(): readonly Message[];
   setModel(model: string): void;
   /**

@@ -3,11 +3,11 @@
  * persisted through the session store. Both front ends get their controller from here.
  */
 import type { Config } from '../config/config.js';
-import { CodeLaw } from '../context/code-law.js';
 import { detectEnvironment, renderEnvironment } from '../context/environment.js';
 import { composeSystemLayer, ContextBuilder } from '../context/context-builder.js';
 import { ContextEngine } from '../context/context-engine.js';
 import { HistoryManager } from '../context/history-manager.js';
+import { MemoryFiles } from '../context/memory-files.js';
 import { createProjectFsView } from '../context/input-preprocessor.js';
 import type { Message } from '../context/message.js';
 import { loadPrompt } from '../context/prompt-loader.js';
@@ -32,6 +32,8 @@ export interface SessionManagerDeps {
   ask?: Approver;
   /** Permission rules from settings files and flags, shared by every session of this front end. */
   policy?: PermissionPolicy;
+  /** The user trusts this project: its memory files may import from the home directory. */
+  trusted?: boolean;
 }
 
 /**
@@ -67,13 +69,11 @@ export class ProjectSessions implements SessionManager {
   private readonly baseLayer: string;
   /** L1 for the current model (the environment block names it); rebuilt only when `/model` changes it. */
   private systemLayer: { model: string; text: string } | undefined;
-  private readonly codeLaw: CodeLaw;
   /** The model of this front end's sessions: `--model`/config at start, then whatever `/model` set. */
   private model: string;
 
   constructor(private readonly deps: SessionManagerDeps) {
     this.baseLayer = composeSystemLayer(loadPrompt('system.md'), deps.registry.prompts());
-    this.codeLaw = new CodeLaw(deps.projectRoot, deps.config.codeLawMaxChars);
     this.model = deps.config.model;
   }
 
@@ -123,6 +123,14 @@ export class ProjectSessions implements SessionManager {
     this.active?.close();
     const history = new HistoryManager({ minRetainRounds: config.minRetainRounds }, messages);
     const todos = new TodoStore();
+    const fileState = new FileStateRecord();
+    const memory = new MemoryFiles({
+      projectRoot,
+      mcaHome: config.mcaHome,
+      maxChars: config.codeLawMaxChars,
+      trusted: this.deps.trusted === true,
+      touched: () => fileState.paths(),
+    });
     todos.set(todosFromHistory(messages));
     history.onAppend((message) => writer.appendMessage(message));
     history.onSnapshot((list) => writer.writeSnapshot([...list]));
@@ -136,7 +144,7 @@ export class ProjectSessions implements SessionManager {
     });
     const context = new ContextEngine({
       history,
-      builder: new ContextBuilder({ systemPrompt: () => this.systemLayerText(), codeLaw: this.codeLaw }),
+      builder: new ContextBuilder({ systemPrompt: () => this.systemLayerText(), memory }),
       summarizer,
       contextWindow: config.contextWindow,
       compressionThreshold: config.compressionThreshold,
@@ -156,7 +164,8 @@ export class ProjectSessions implements SessionManager {
       projectRoot,
       fsView: createProjectFsView(projectRoot),
       todos,
-      fileState: new FileStateRecord(),
+      fileState,
+      memory,
       ...(ask ? { ask } : {}),
       ...(policy ? { policy } : {}),
     });

@@ -9,7 +9,7 @@ import { ConfigError, credentialSecrets, loadConfig, loadCredentials } from '../
 import type { Config } from '../config/config.js';
 import type { CodeAgent } from '../agent/code-agent.js';
 import { ProjectSessions } from '../agent/session-manager.js';
-import { CodeLaw } from '../context/code-law.js';
+import { MemoryFiles } from '../context/memory-files.js';
 import { HistoryError } from '../context/history-manager.js';
 import type { SessionStart } from '../agent/session-manager.js';
 import { createProvider } from '../providers/create-provider.js';
@@ -89,10 +89,12 @@ async function permissionPolicy(
   config: Config,
   projectRoot: string,
   askTrust: TrustQuestion | undefined,
-): Promise<LoadedPolicy> {
+): Promise<LoadedPolicy & { trusted: boolean }> {
   const choice = trustChoice(config.mcaHome, projectRoot);
   const loaded = loadPolicy(options, config, projectRoot, choice === 'trusted');
-  if (choice !== 'unknown' || !askTrust || loaded.ignoredProjectAllows.length === 0) return loaded;
+  if (choice !== 'unknown' || !askTrust || loaded.ignoredProjectAllows.length === 0) {
+    return { ...loaded, trusted: choice === 'trusted' };
+  }
   const trusted = await askTrust(
     projectRoot,
     loaded.ignoredProjectAllows.map((rule) => `${rule.text} (${rule.source})`),
@@ -104,7 +106,7 @@ async function permissionPolicy(
       loaded.notices.push(`${error.message}; the choice holds for this session only`);
     else throw error;
   }
-  return trusted ? loadPolicy(options, config, projectRoot, true) : loaded;
+  return trusted ? { ...loadPolicy(options, config, projectRoot, true), trusted } : { ...loaded, trusted };
 }
 
 /** `ask` is the interactive approver (REPL); print mode passes none, so asking tools are denied. */
@@ -122,7 +124,7 @@ export async function bootstrap(options: CliOptions, ask?: Approver, askTrust?: 
     if (error instanceof ConfigError) throw new CliError(error.message, EXIT_USAGE);
     throw error;
   }
-  const { policy, notices: policyNotices } = await permissionPolicy(options, config, projectRoot, askTrust);
+  const { policy, notices: policyNotices, trusted } = await permissionPolicy(options, config, projectRoot, askTrust);
   notices.push(...policyNotices);
   const credentials = loadCredentials();
   let provider;
@@ -141,13 +143,14 @@ export async function bootstrap(options: CliOptions, ask?: Approver, askTrust?: 
     store,
     projectRoot,
     policy,
+    trusted,
     ...(ask ? { ask } : {}),
   });
   await sweepTempsBriefly(projectRoot);
-  const codeLawProblem = new CodeLaw(projectRoot, config.codeLawMaxChars);
-  codeLawProblem.read();
-  const skippedRules = codeLawProblem.problem();
-  if (skippedRules !== undefined) notices.push(skippedRules);
+  // A memory file that cannot be used (a symlink out of the project, a FIFO) is named once, at start.
+  const memory = new MemoryFiles({ projectRoot, mcaHome: config.mcaHome, maxChars: config.codeLawMaxChars, trusted });
+  memory.read();
+  notices.push(...memory.problems());
   const start = sessionStart(options);
   if (start.kind === 'continue' && (await store.latest()) === undefined) {
     notices.push('no earlier session in this directory; starting a new one');

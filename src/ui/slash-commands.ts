@@ -10,6 +10,7 @@ export const SLASH_COMMAND_NAMES = [
   'context',
   'cost',
   'todos',
+  'memory',
   'model',
   'resume',
   'exit',
@@ -29,6 +30,7 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
   { name: 'context', usage: '/context', description: 'Show context usage per layer' },
   { name: 'cost', usage: '/cost', description: "Show this session's tokens and cost" },
   { name: 'todos', usage: '/todos', description: 'Show the todo list' },
+  { name: 'memory', usage: '/memory', description: 'List the memory files in the prompt and their sizes' },
   { name: 'model', usage: '/model [name]', description: 'Show or set the model' },
   { name: 'resume', usage: '/resume [id]', description: 'Resume a past session' },
   { name: 'exit', usage: '/exit', description: 'Quit mca' },
@@ -97,6 +99,7 @@ export interface SlashContext {
   compact(focus: string | undefined): void;
   showContext(): void;
   showTodos(): void;
+  showMemory(): void;
   showCost(): void;
   showModel(): void;
   setModel(name: string): void;
@@ -115,6 +118,7 @@ export const SLASH_HANDLERS: Record<SlashCommandName, Handler> = {
   context: (context) => context.showContext(),
   cost: (context) => context.showCost(),
   todos: (context) => context.showTodos(),
+  memory: (context) => context.showMemory(),
   model: (context, args) => (args ? context.setModel(args) : context.showModel()),
   resume: (context, args) => (args ? context.resumeSession(args) : context.openSessionPicker()),
   exit: (context) => context.exit(),

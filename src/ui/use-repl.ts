@@ -19,6 +19,7 @@ import {
 import { useLatestState } from './use-raw-keys.js';
 import { historyEntries } from './history-replay.js';
 import { usageOfHistory } from './session-cost.js';
+import { formatMemoryList } from './memory-list.js';
 import { usePermission } from './use-permission.js';
 import { shellCommandOf, shellNote, type ShellRunner } from './user-shell.js';
 
@@ -254,6 +255,7 @@ export function useRepl(options: ReplOptionsInternal) {
       compact,
       showContext: () => append({ kind: 'context', report: controllerRef.current.contextReport() }),
       showTodos: () => append({ kind: 'todos', todos: [...controllerRef.current.todos()] }),
+      showMemory: () => notice(formatMemoryList(controllerRef.current.memoryFiles())),
       showCost: () =>
         append({
           kind: 'cost',

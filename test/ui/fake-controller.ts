@@ -2,6 +2,7 @@
  * A scripted AgentController / SessionManager for UI tests: each `run` replays events from a script
  * the test provides, and records what the UI asked for (inputs, signals, approvals, models).
  */
+import type { MemoryEntry } from '../../src/context/memory-files.js';
 import type { AgentController, ContextReport, SessionInfo, SessionManager } from '../../src/agent/controller.js';
 import type { AgentEvent } from '../../src/agent/events.js';
 import type { Message } from '../../src/context/message.js';
@@ -83,6 +84,12 @@ export class FakeController implements AgentController {
 
   todos(): readonly TodoItem[] {
     return this.todoList;
+  }
+
+  memoryList: MemoryEntry[] = [];
+
+  memoryFiles(): readonly MemoryEntry[] {
+    return this.memoryList;
   }
 
   history(): readonly Message[] {
