@@ -9,6 +9,7 @@ import { ConfigError, credentialSecrets, loadConfig, loadCredentials } from '../
 import type { Config } from '../config/config.js';
 import type { CodeAgent } from '../agent/code-agent.js';
 import { ProjectSessions } from '../agent/session-manager.js';
+import { loadCustomCommands } from '../commands/custom-commands.js';
 import { MemoryFiles } from '../context/memory-files.js';
 import { HistoryError } from '../context/history-manager.js';
 import type { SessionStart } from '../agent/session-manager.js';
@@ -30,6 +31,8 @@ export interface Bootstrapped {
   projectRoot: string;
   /** The permission rules in force (settings files and flags). */
   policy: PermissionPolicy;
+  /** The user trusts this project (its allow rules and commands' shell lines apply). */
+  trusted: boolean;
   sessions: ProjectSessions;
   controller: CodeAgent;
   notices: string[];
@@ -83,6 +86,13 @@ function loadPolicy(options: CliOptions, config: Config, projectRoot: string, tr
   }
 }
 
+/** The project's custom commands that run shell lines: executables the project supplies. */
+function projectShellCommands(projectRoot: string, mcaHome: string): string[] {
+  return [...loadCustomCommands({ projectRoot, mcaHome }).values()]
+    .filter((command) => command.scope === 'project' && /!`[^`\n]+`/.test(command.body))
+    .map((command) => `/${command.name} runs shell commands (${command.path})`);
+}
+
 /** The rules in force; asks about trust once when the project brings allow rules and nobody decided yet. */
 async function permissionPolicy(
   options: CliOptions,
@@ -92,13 +102,13 @@ async function permissionPolicy(
 ): Promise<LoadedPolicy & { trusted: boolean }> {
   const choice = trustChoice(config.mcaHome, projectRoot);
   const loaded = loadPolicy(options, config, projectRoot, choice === 'trusted');
-  if (choice !== 'unknown' || !askTrust || loaded.ignoredProjectAllows.length === 0) {
-    return { ...loaded, trusted: choice === 'trusted' };
-  }
-  const trusted = await askTrust(
-    projectRoot,
-    loaded.ignoredProjectAllows.map((rule) => `${rule.text} (${rule.source})`),
-  );
+  if (choice !== 'unknown' || !askTrust) return { ...loaded, trusted: choice === 'trusted' };
+  const widening = [
+    ...loaded.ignoredProjectAllows.map((rule) => `${rule.text} (${rule.source})`),
+    ...projectShellCommands(projectRoot, config.mcaHome),
+  ];
+  if (widening.length === 0) return { ...loaded, trusted: false };
+  const trusted = await askTrust(projectRoot, widening);
   try {
     recordTrust(config.mcaHome, projectRoot, trusted);
   } catch (error) {
@@ -158,7 +168,7 @@ export async function bootstrap(options: CliOptions, ask?: Approver, askTrust?: 
   try {
     const opened = await sessions.open(start);
     notices.push(...opened.warnings);
-    return { config, projectRoot, policy, sessions, controller: opened.controller, notices };
+    return { config, projectRoot, policy, trusted, sessions, controller: opened.controller, notices };
   } catch (error) {
     if (hasCode(error, 'SESSION_NOT_FOUND')) {
       throw new CliError(`no session "${options.resume ?? ''}" in this project (mca -c continues the latest)`);

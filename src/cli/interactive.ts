@@ -6,6 +6,7 @@ import { terminateTrackedGroups } from '../tools/process-group.js';
 import { bootstrap } from './bootstrap.js';
 import { CliError, EXIT_OK, printError } from './exit-codes.js';
 import { createPathCompleter } from './path-completion.js';
+import { createCustomCommandsPort } from './custom-commands-port.js';
 import { askTrustOnce } from './trust-question.js';
 import { createUserShell } from './user-shell.js';
 import type { CliOptions } from './program.js';
@@ -15,7 +16,9 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   if (!process.stdin.isTTY) {
     throw new CliError('interactive mode needs a terminal; use mca -p "..." in scripts and pipes');
   }
-  const { sessions, projectRoot, config, notices, policy } = await bootstrap(options, undefined, askTrustOnce);
+  const booted = await bootstrap(options, undefined, askTrustOnce);
+  const { sessions, projectRoot, config, notices, policy } = booted;
+  const customCommands = createCustomCommandsPort(booted, notices);
   for (const notice of notices) printError(notice);
   const { runRepl } = await import('../ui/run-repl.js');
   // The REPL unmounts itself on SIGTERM/SIGHUP; here the running commands end and the session is flushed. A
@@ -28,6 +31,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
       inputHistorySecrets: credentialSecrets(loadCredentials()),
       completePath: createPathCompleter(projectRoot),
       runShell: createUserShell(projectRoot, policy),
+      customCommands,
       openPicker: options.pickSession,
       prices: config.modelPrices,
       ...(options.prompt ? { initialPrompt: options.prompt } : {}),

@@ -84,12 +84,25 @@ export function closestCommand(name: string): SlashCommandName | undefined {
   return best && best.distance <= 3 ? best.name : undefined;
 }
 
-/** Suggestions while the user types `/co…` (no space yet). Empty for anything else. */
-export function suggestSlashCommands(text: string): SlashCommandSpec[] {
-  const match = /^\/([\w-]*)$/.exec(text);
+/** A line of /help or of the suggestion list: a built-in command or a custom one (`git:commit`). */
+export interface SlashCommandEntry {
+  name: string;
+  usage: string;
+  description: string;
+}
+
+/**
+ * Suggestions while the user types `/co…` (no space yet): built-in commands, then custom ones a built-in does
+ * not shadow. Empty for anything else.
+ */
+export function suggestSlashCommands(text: string, custom: readonly SlashCommandEntry[] = []): SlashCommandEntry[] {
+  const match = /^\/([\w:.-]*)$/.exec(text);
   if (!match) return [];
   const prefix = (match[1] ?? '').toLowerCase();
-  return SLASH_COMMANDS.filter((command) => command.name.startsWith(prefix));
+  const builtIn: SlashCommandEntry[] = SLASH_COMMANDS.filter((command) => command.name.startsWith(prefix));
+  const names = new Set<string>(SLASH_COMMAND_NAMES);
+  const own = custom.filter((command) => !names.has(command.name) && command.name.toLowerCase().startsWith(prefix));
+  return [...builtIn, ...own];
 }
 
 /** What the command handlers may do; implemented by the app. */

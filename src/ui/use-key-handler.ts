@@ -2,6 +2,7 @@
  * Routes key events to whatever has focus: the permission prompt, the session picker, or the input box
  * (editing, history, suggestions, submit, type-ahead, Ctrl-C/Ctrl-D handling).
  */
+import type { CustomCommandInfo } from './custom-commands-port.js';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { KeyEvent } from './keys.js';
 import * as edit from './input-state.js';
@@ -20,6 +21,8 @@ export interface KeyHandlerOptions {
   history: readonly string[];
   onHistory: (history: string[]) => void;
   completePath: (prefix: string) => Promise<string[]>;
+  /** Custom slash commands, completed with Tab like the built-in ones. */
+  customCommands?: readonly CustomCommandInfo[];
   now: () => number;
   /** Ctrl-L: clear the screen. Ctrl-O: switch the verbose transcript. */
   screen: { clear(): void; toggleVerbose(): void };
@@ -64,12 +67,21 @@ function editKey(state: InputState, key: KeyEvent, multiline: boolean): InputSta
   }
 }
 
-export function useKeyHandler({ core, history, onHistory, completePath, now, screen, layout }: KeyHandlerOptions) {
+export function useKeyHandler({
+  core,
+  history,
+  onHistory,
+  completePath,
+  customCommands,
+  now,
+  screen,
+  layout,
+}: KeyHandlerOptions) {
   const [inputRef, setInput] = useLatestState<InputState>(() => edit.emptyInput(history));
   const [exitHint, setExitHint] = useState<string | undefined>(undefined);
   const exitArmedAt = useRef<number | null>(null);
   const input = inputRef.current;
-  const suggestions = useSuggestions({ input, inputRef, setInput, completePath });
+  const suggestions = useSuggestions({ input, inputRef, setInput, completePath, customCommands: customCommands ?? [] });
 
   useEffect(() => {
     if (!exitHint) return;

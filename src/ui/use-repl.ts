@@ -19,6 +19,7 @@ import {
 import { useLatestState } from './use-raw-keys.js';
 import { historyEntries } from './history-replay.js';
 import { usageOfHistory } from './session-cost.js';
+import type { CustomCommandsPort } from './custom-commands-port.js';
 import { formatMemoryList } from './memory-list.js';
 import { usePermission } from './use-permission.js';
 import { shellCommandOf, shellNote, type ShellRunner } from './user-shell.js';
@@ -41,6 +42,7 @@ export interface ReplOptionsInternal {
   /** `mca -r` without an id: the session picker opens first. */
   openPicker?: boolean | undefined;
   runShell?: ShellRunner | undefined;
+  customCommands?: CustomCommandsPort | undefined;
   /** Clears the terminal and writes the transcript again (at the current width, in the current mode). */
   redraw: () => void;
   /** Price overrides from config, for /cost. */
@@ -68,7 +70,7 @@ function initialTokens(controller: AgentController): number | null {
 }
 
 export function useRepl(options: ReplOptionsInternal) {
-  const { sessions, onExit, now, initialPrompt, openPicker, runShell, redraw, prices } = options;
+  const { sessions, onExit, now, initialPrompt, openPicker, runShell, customCommands, redraw, prices } = options;
   const app = useApp();
   const [controllerRef, setController] = useLatestState<AgentController>(() => sessions.current());
   const controller = controllerRef.current;
@@ -132,9 +134,10 @@ export function useRepl(options: ReplOptionsInternal) {
     [answerPermission, now, setBusy, setStartedAt],
   );
 
+  /** `shown` is what the transcript shows as the user's line when it differs (a custom command's `/name args`). */
   const runTurn = useCallback(
-    (text: string) => {
-      dispatch({ type: 'user', text });
+    (text: string, shown: string = text) => {
+      dispatch({ type: 'user', text: shown });
       const notes = notesRef.current;
       notesRef.current = [];
       const input = notes.length > 0 ? `${notes.join('\n\n')}\n\n${text}` : text;
@@ -166,6 +169,28 @@ export function useRepl(options: ReplOptionsInternal) {
       nextQueued.current();
     },
     [append, notice, now, runShell, setBusy, setStartedAt],
+  );
+
+  /** `/name args` of a custom command: its `!` lines run (asking when no rule decides), then it is a turn. */
+  const runCustomCommand = useCallback(
+    async (text: string, name: string, args: string) => {
+      if (!customCommands) return;
+      const abort = new AbortController();
+      abortRef.current = abort;
+      setBusy('shell');
+      setStartedAt(now());
+      let prompt: string | undefined;
+      try {
+        prompt = await customCommands.expand(name, args, approver, abort.signal);
+      } catch (error) {
+        notice(`/${name} failed: ${errorText(error)}`, 'error');
+      }
+      if (abortRef.current === abort) abortRef.current = null;
+      setBusy(null);
+      if (prompt !== undefined && !abort.signal.aborted) runTurn(prompt, text);
+      else nextQueued.current();
+    },
+    [approver, customCommands, notice, now, runTurn, setBusy, setStartedAt],
   );
 
   const initialSent = useRef(false);
@@ -244,7 +269,7 @@ export function useRepl(options: ReplOptionsInternal) {
 
   const slash: SlashContext = useMemo(
     () => ({
-      showHelp: () => append({ kind: 'help' }),
+      showHelp: () => append({ kind: 'help', custom: customCommands?.list ?? [] }),
       clearSession: () => {
         // Promise.resolve: the contract's newSession may be sync or async.
         Promise.resolve(sessions.newSession()).then(
@@ -294,12 +319,14 @@ export function useRepl(options: ReplOptionsInternal) {
   const run = useCallback(
     (text: string) => {
       const parsed = parseSlashCommand(text);
+      const custom = parsed?.kind === 'command' ? undefined : customCommands?.match(text);
+      if (custom) return void runCustomCommand(text, custom.name, custom.args);
       if (parsed) return dispatchSlash(parsed, slash);
       const command = shellCommandOf(text);
       if (command !== undefined) return void runShellCommand(command);
       runTurn(text);
     },
-    [runShellCommand, runTurn, slash],
+    [customCommands, runCustomCommand, runShellCommand, runTurn, slash],
   );
 
   /** Enter: run now, or queue while busy (a slash command that only shows something runs at once). */
