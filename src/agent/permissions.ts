@@ -1,6 +1,7 @@
 import type { PermissionMode } from '../config/config.js';
-import { describeRule, type PermissionPolicy, type PolicyDecision } from '../permissions/policy.js';
-import type { PermissionRule } from '../permissions/rule.js';
+import { approvalScope } from '../permissions/approval-scope.js';
+import { describeRule, PermissionPolicy, type PolicyDecision } from '../permissions/policy.js';
+import { parseRule, type PermissionRule } from '../permissions/rule.js';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../tools/tool-context.js';
 
 /** Tools that change files; `acceptEdits` allows them without asking. */
@@ -70,6 +71,12 @@ export function deniedByRule(title: string, rule: PermissionRule): ApprovalDecis
  */
 export function createApprover(options: ApproverOptions): SessionApprover {
   const allowed = new Set<string>();
+  /** Rules from "yes, don't ask again" answers: a Bash prefix or the session's edits. */
+  let policy = options.policy ?? new PermissionPolicy([], { projectRoot: '/' });
+  const rememberRule = (text: string): void => {
+    const parsed = parseRule(text, 'allow', 'your answer this session');
+    if (parsed.ok) policy = policy.with([parsed.rule]);
+  };
   const askOnce = async (ask: Approver, request: ApprovalRequest): Promise<ApprovalDecision> => {
     try {
       return await ask(request);
@@ -79,7 +86,7 @@ export function createApprover(options: ApproverOptions): SessionApprover {
   };
   const approver = async (request: ApprovalRequest): Promise<ApprovalDecision> => {
     // Deny rules hold in every mode, bypassPermissions included (as in Claude Code).
-    const ruling = options.policy?.evaluate(request.tool, request.input);
+    const ruling = policy.evaluate(request.tool, request.input);
     if (ruling?.behavior === 'deny') return deniedByRule(request.title, ruling.rule);
     if (options.mode === 'bypassPermissions') return { approved: true };
     if (request.controlFile === true) {
@@ -94,9 +101,17 @@ export function createApprover(options: ApproverOptions): SessionApprover {
     if (allowed.has(request.tool)) return { approved: true };
     if (options.mode === 'acceptEdits' && EDIT_TOOLS.has(request.tool)) return { approved: true };
     if (!options.ask) return nobodyToAsk(request, ruling);
-    const decision = await askOnce(options.ask, request);
-    if (decision.approved && decision.remember) allowed.add(request.tool);
+    const scope = approvalScope(request.tool, request.input);
+    const decision = await askOnce(options.ask, scope ? { ...request, remember: scope } : request);
+    // Without a scope (a compound Bash command) nothing is remembered: the option was not offered.
+    if (decision.approved && decision.remember && scope) rememberRule(scope.rule);
     return decision;
   };
-  return Object.assign(approver, { allowForSession: (tool: string) => void allowed.add(tool) });
+  return Object.assign(approver, {
+    allowForSession: (tool: string) => {
+      const scope = approvalScope(tool, {});
+      if (scope) rememberRule(scope.rule);
+      else allowed.add(tool);
+    },
+  });
 }

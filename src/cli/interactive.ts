@@ -7,6 +7,7 @@ import { bootstrap } from './bootstrap.js';
 import { CliError, EXIT_OK, printError } from './exit-codes.js';
 import { createPathCompleter } from './path-completion.js';
 import { createCustomCommandsPort } from './custom-commands-port.js';
+import { addLocalAllowRule } from '../permissions/settings-writer.js';
 import { askTrustOnce } from './trust-question.js';
 import { createUserShell } from './user-shell.js';
 import type { CliOptions } from './program.js';
@@ -32,6 +33,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
       completePath: createPathCompleter(projectRoot),
       runShell: createUserShell(projectRoot, policy),
       customCommands,
+      saveRule: (rule: string) => addLocalAllowRule(projectRoot, rule),
       openPicker: options.pickSession,
       prices: config.modelPrices,
       ...(options.prompt ? { initialPrompt: options.prompt } : {}),

@@ -20,6 +20,7 @@ export const PROJECT_SETTINGS_FILES: readonly string[] = [
   '.mca/settings.json',
   '.claude/settings.json',
   '.claude/settings.local.json',
+  '.mca/settings.local.json',
 ];
 
 export interface SettingsSources {

@@ -16,10 +16,21 @@ export interface ApprovalRequest {
    * when nobody can answer, unless the mode is bypassPermissions.
    */
   controlFile?: boolean;
+  /**
+   * Set by the approver when it asks: what "yes, don't ask again" would cover (the Bash command's prefix, or the
+   * session's file edits). Absent: that option is not offered.
+   */
+  remember?: { label: string; rule: string };
 }
 
 export type ApprovalDecision =
-  | { approved: true; /** also allow this tool for the rest of the session */ remember?: boolean }
+  | {
+      approved: true;
+      /** also allow what `request.remember` covers for the rest of the session */
+      remember?: boolean;
+      /** and write that rule to the project's .mca/settings.local.json */
+      persist?: boolean;
+    }
   | { approved: false; /** passed to the model so it can adapt */ reason?: string };
 
 export type Approver = (request: ApprovalRequest) => Promise<ApprovalDecision>;

@@ -38,6 +38,7 @@ export interface AppProps {
   /** Runs `!command` lines; without it shell mode says it is unavailable. */
   runShell?: ShellRunner;
   customCommands?: CustomCommandsPort;
+  saveRule?: (rule: string) => string;
   /** Price overrides from config (`modelPrices`), over the built-in table. */
   prices?: Readonly<Record<string, ModelPrice>>;
   /** Fixed width (tests); otherwise the terminal's, following resizes. */
@@ -80,6 +81,7 @@ export function App(props: AppProps): React.JSX.Element {
     openPicker: props.openPicker,
     runShell: props.runShell,
     customCommands: props.customCommands,
+    saveRule: props.saveRule,
     redraw: screen.redraw,
     prices: props.prices,
   });

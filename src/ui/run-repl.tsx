@@ -30,6 +30,8 @@ export interface ReplOptions {
   runShell?: ShellRunner;
   /** Custom slash commands from the project and user command directories. */
   customCommands?: CustomCommandsPort;
+  /** "Always allow" in the permission prompt: writes the rule to .mca/settings.local.json, returns the file. */
+  saveRule?: (rule: string) => string;
   /** Price overrides from config (`modelPrices`). */
   prices?: Readonly<Record<string, ModelPrice>>;
 }
@@ -58,6 +60,7 @@ export async function runRepl(options: ReplOptions): Promise<void> {
       {...(options.prices ? { prices: options.prices } : {})}
       {...(options.runShell ? { runShell: options.runShell } : {})}
       {...(options.customCommands ? { customCommands: options.customCommands } : {})}
+      {...(options.saveRule ? { saveRule: options.saveRule } : {})}
       {...(options.initialPrompt ? { initialPrompt: options.initialPrompt } : {})}
     />,
     {

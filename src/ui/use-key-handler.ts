@@ -7,6 +7,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { KeyEvent } from './keys.js';
 import * as edit from './input-state.js';
 import type { InputState } from './input-state.js';
+import { permissionOptions } from './components/permission-prompt.js';
 import { clampScroll, detailRows, detailWindow } from './permission-detail.js';
 import { useSuggestions } from './use-suggestions.js';
 import { DECLINE } from './use-permission.js';
@@ -146,20 +147,28 @@ export function useKeyHandler({
         if (reasonState) core.setPermission({ ...pending, reason: reasonState });
         return;
       }
+      const options = permissionOptions(pending.request);
+      const count = options.length;
       const choose = (index: number): void => {
-        if (index === 0) core.answerPermission({ approved: true });
-        else if (index === 1) core.answerPermission({ approved: true, remember: true });
-        else core.setPermission({ ...pending, selected: 2, reason: edit.emptyInput() });
+        const choice = options[index]?.choice;
+        if (choice === 'once') core.answerPermission({ approved: true });
+        else if (choice === 'session') core.answerPermission({ approved: true, remember: true });
+        else if (choice === 'always') {
+          const rule = pending.request.remember?.rule;
+          core.answerPermission({ approved: true, remember: true, persist: true });
+          if (rule) core.saveRule(rule);
+        } else if (choice === 'no') core.setPermission({ ...pending, selected: index, reason: edit.emptyInput() });
       };
       if (key.kind === 'escape') return core.answerPermission(DECLINE);
-      if (key.kind === 'up') return core.setPermission({ ...pending, selected: (pending.selected + 2) % 3 });
-      if (key.kind === 'down') return core.setPermission({ ...pending, selected: (pending.selected + 1) % 3 });
+      if (key.kind === 'up')
+        return core.setPermission({ ...pending, selected: (pending.selected + count - 1) % count });
+      if (key.kind === 'down') return core.setPermission({ ...pending, selected: (pending.selected + 1) % count });
       if (key.kind === 'submit') return choose(pending.selected);
       if (key.kind !== 'text') return;
       const char = key.text.toLowerCase();
-      if (char === '1' || char === 'y') choose(0);
-      else if (char === '2') choose(1);
-      else if (char === '3') choose(2);
+      const digit = Number(char);
+      if (char === 'y') choose(0);
+      else if (Number.isInteger(digit) && digit >= 1 && digit <= count) choose(digit - 1);
       else if (char === 'n') core.answerPermission(DECLINE);
     },
     [core, layout.rows, layout.width],

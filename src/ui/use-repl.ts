@@ -43,6 +43,8 @@ export interface ReplOptionsInternal {
   openPicker?: boolean | undefined;
   runShell?: ShellRunner | undefined;
   customCommands?: CustomCommandsPort | undefined;
+  /** Writes an allow rule to the project's .mca/settings.local.json ("always allow"); returns the file. */
+  saveRule?: ((rule: string) => string) | undefined;
   /** Clears the terminal and writes the transcript again (at the current width, in the current mode). */
   redraw: () => void;
   /** Price overrides from config, for /cost. */
@@ -70,7 +72,8 @@ function initialTokens(controller: AgentController): number | null {
 }
 
 export function useRepl(options: ReplOptionsInternal) {
-  const { sessions, onExit, now, initialPrompt, openPicker, runShell, customCommands, redraw, prices } = options;
+  const { sessions, onExit, now, initialPrompt, openPicker, runShell, customCommands, saveRule, redraw, prices } =
+    options;
   const app = useApp();
   const [controllerRef, setController] = useLatestState<AgentController>(() => sessions.current());
   const controller = controllerRef.current;
@@ -191,6 +194,19 @@ export function useRepl(options: ReplOptionsInternal) {
       else nextQueued.current();
     },
     [approver, customCommands, notice, now, runTurn, setBusy, setStartedAt],
+  );
+
+  /** "Always allow": the rule goes to .mca/settings.local.json; the session already remembers it. */
+  const saveAllowRule = useCallback(
+    (rule: string) => {
+      if (!saveRule) return notice(`${rule} is allowed for this session only (no settings file here).`, 'warning');
+      try {
+        notice(`Saved ${rule} to ${saveRule(rule)} (used in later sessions while the project is trusted).`);
+      } catch (error) {
+        notice(`Could not save ${rule}: ${errorText(error)}`, 'error');
+      }
+    },
+    [notice, saveRule],
   );
 
   const initialSent = useRef(false);
@@ -368,6 +384,7 @@ export function useRepl(options: ReplOptionsInternal) {
     permissionRef: permission.permissionRef,
     setPermission: permission.setPermission,
     answerPermission,
+    saveRule: saveAllowRule,
     pickerRef,
     setPicker,
     submit,

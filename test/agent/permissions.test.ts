@@ -42,15 +42,41 @@ describe('createApprover', () => {
     expect(asked).toEqual(['Edit', 'Edit']);
   });
 
-  it('remembers "yes for this session" per tool', async () => {
-    const { ask, asked } = scriptedAsk({ approved: true, remember: true }, { approved: true });
-    const approve = createApprover({ mode: 'default', ask });
-    await approve(request('Bash'));
-    await approve(request('Bash'));
-    await approve(request('Bash'));
-    expect(asked).toEqual(['Bash']);
-    await approve(request('Write'));
-    expect(asked).toEqual(['Bash', 'Write']);
+  it("\"yes, don't ask again\" covers the Bash command's prefix, or the session's file edits, and says so", async () => {
+    const seen: Array<ApprovalRequest['remember']> = [];
+    const { ask, asked } = scriptedAsk(
+      { approved: true, remember: true },
+      { approved: true },
+      { approved: true, remember: true },
+      { approved: true, remember: true },
+      { approved: true },
+    );
+    const approve = createApprover({
+      mode: 'default',
+      ask: async (req) => {
+        seen.push(req.remember);
+        return ask(req);
+      },
+    });
+    const bash = (command: string): ApprovalRequest => ({
+      tool: 'Bash',
+      title: `Bash(${command})`,
+      input: { command },
+    });
+    await approve(bash('npm test -- a.test.ts'));
+    await approve(bash('npm test'));
+    await approve(bash('npm publish'));
+    await approve(bash('npm test && rm -rf x'));
+    expect(asked).toEqual(['Bash', 'Bash', 'Bash']);
+    expect(seen.slice(0, 3)).toEqual([
+      { label: '`npm test` commands', rule: 'Bash(npm test:*)' },
+      { label: '`npm publish` commands', rule: 'Bash(npm publish:*)' },
+      undefined,
+    ]);
+    await approve({ tool: 'Write', title: 'Write(a.ts)', input: { path: 'a.ts' } });
+    await approve({ tool: 'Edit', title: 'Edit(b.ts)', input: { path: 'b.ts' } });
+    expect(asked).toEqual(['Bash', 'Bash', 'Bash', 'Write']);
+    expect(seen[3]).toEqual({ label: 'file edits', rule: 'Edit' });
   });
 
   it('allowForSession allows a tool from then on', async () => {
