@@ -3,7 +3,7 @@
  * build → stream → parse → (approve →) tool → scratchpad + compressed history, until the model finishes or the
  * round is closed by an error, an interrupt or the step limit. Every message is appended as it happens.
  */
-import type { Config } from '../config/config.js';
+import type { Config, PermissionMode } from '../config/config.js';
 import type { ContextEngine } from '../context/context-engine.js';
 import type { FsView } from '../context/input-preprocessor.js';
 import { preprocessInput } from '../context/input-preprocessor.js';
@@ -23,6 +23,7 @@ import type { AgentEvent } from './events.js';
 import { contextReportOf } from './context-report.js';
 import { createApprover, type UserApprover } from './permissions.js';
 import { createReadOnlyScreen } from './permission-screen.js';
+import { withPlanModeReminder } from './plan-mode.js';
 import { streamModelCall } from './model-call.js';
 import { OBSERVATION_STOP } from './react-protocol.js';
 import { failTurn } from './turn-failure.js';
@@ -59,14 +60,17 @@ export interface CodeAgentDeps {
 
 export class CodeAgent implements AgentController {
   private modelName: string;
+  /** Starts as configured; Shift+Tab and an approved plan change it (the approver reads it on every call). */
+  private mode: PermissionMode;
   private approver: Approver;
   /** Set when the person declined a tool and ended the turn (Esc / "No" at the prompt); read after the step. */
   private declinedBy: string | undefined;
 
   constructor(private readonly deps: CodeAgentDeps) {
     this.modelName = deps.model ?? deps.config.model;
+    this.mode = deps.config.permissionMode;
     this.approver = createApprover({
-      mode: deps.config.permissionMode,
+      mode: () => this.mode,
       ...(deps.ask ? { ask: deps.ask } : {}),
       ...(deps.policy ? { policy: deps.policy } : {}),
     });
@@ -84,6 +88,14 @@ export class CodeAgent implements AgentController {
     return this.modelName;
   }
 
+  get permissionMode(): PermissionMode {
+    return this.mode;
+  }
+
+  setPermissionMode(mode: PermissionMode): void {
+    this.mode = mode;
+  }
+
   setModel(model: string): void {
     this.modelName = model;
     this.deps.onModelChange?.(model);
@@ -97,7 +109,7 @@ export class CodeAgent implements AgentController {
       return decision;
     };
     this.approver = createApprover({
-      mode: this.deps.config.permissionMode,
+      mode: () => this.mode,
       ask: asking,
       ...(this.deps.policy ? { policy: this.deps.policy } : {}),
     });
@@ -151,7 +163,7 @@ export class CodeAgent implements AgentController {
 
   private async *runTurn(input: string, signal: AbortSignal, progress: TurnProgress): AsyncGenerator<AgentEvent> {
     const { context, config, session } = this.deps;
-    const processed = preprocessInput(input, this.deps.fsView);
+    const processed = preprocessInput(this.mode === 'plan' ? withPlanModeReminder(input) : input, this.deps.fsView);
 
     this.declinedBy = undefined;
     const turn = new TurnState(config.maxRepeatedActions);

@@ -2,6 +2,7 @@
  * What a front end (the Ink REPL, `-p`) drives. The CLI composes one from config, provider, tools and
  * session store; front ends never construct core objects themselves.
  */
+import type { PermissionMode } from '../config/config.js';
 import type { MemoryEntry } from '../context/memory-files.js';
 import type { Message } from '../context/message.js';
 import type { TodoItem } from '../tools/tool-data.js';
@@ -44,6 +45,10 @@ export interface AgentController {
   memoryFiles(): readonly MemoryEntry[];
   history(): readonly Message[];
   setModel(model: string): void;
+  /** The permission mode now (default, acceptEdits, plan, bypassPermissions). */
+  readonly permissionMode: PermissionMode;
+  /** Shift+Tab in the REPL, or an approved plan. */
+  setPermissionMode(mode: PermissionMode): void;
   /**
    * Called by tools that need permission; front ends replace it (the REPL shows a prompt). A decision with
    * `endTurn` ends the round after that step (reason `interrupted`, error code USER_DECLINED).

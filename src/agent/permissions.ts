@@ -1,4 +1,5 @@
 import type { PermissionMode } from '../config/config.js';
+import { EXIT_PLAN_MODE } from '../tools/exit-plan-mode.js';
 import { approvalScope } from '../permissions/approval-scope.js';
 import { describeRule, PermissionPolicy, type PolicyDecision } from '../permissions/policy.js';
 import { parseRule, type PermissionRule } from '../permissions/rule.js';
@@ -8,7 +9,8 @@ import type { ApprovalDecision, ApprovalRequest, Approver } from '../tools/tool-
 export const EDIT_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit']);
 
 export interface ApproverOptions {
-  mode: PermissionMode;
+  /** The mode now; a function when the front end can change it mid-session (Shift+Tab, an approved plan). */
+  mode: PermissionMode | (() => PermissionMode);
   /** Asks the person (the REPL prompt). Undefined when nobody can answer, e.g. `mca -p`. */
   ask?: Approver;
   /** The permission rules (settings files and flags); without one only the mode decides. */
@@ -57,6 +59,32 @@ function nobodyToAsk(request: ApprovalRequest, decision: PolicyDecision | undefi
   };
 }
 
+function planModeDenied(request: ApprovalRequest): ApprovalDecision {
+  return {
+    approved: false,
+    reason:
+      `plan mode is on: only read-only tools run, so ${request.title} did not. Explore with LS, Glob, Grep and ` +
+      'Read, then present your plan with ExitPlanMode; the user approves it before anything changes',
+  };
+}
+
+/** ExitPlanMode: outside plan mode there is nothing to approve; in it the user must (nobody can in -p). */
+async function presentPlan(
+  request: ApprovalRequest,
+  mode: PermissionMode,
+  ask: Approver | undefined,
+  askOnce: (ask: Approver, request: ApprovalRequest) => Promise<ApprovalDecision>,
+): Promise<ApprovalDecision> {
+  if (mode !== 'plan') return { approved: true };
+  if (!ask) {
+    return {
+      approved: false,
+      reason: 'no one can approve a plan in print mode; give the plan as your final answer instead',
+    };
+  }
+  return await askOnce(ask, request);
+}
+
 /** The reason given to the model (and printed by -p) when a deny rule matched. */
 export function deniedByRule(title: string, rule: PermissionRule): ApprovalDecision {
   return { approved: false, reason: `${title} is denied by the rule ${describeRule(rule)}` };
@@ -84,11 +112,15 @@ export function createApprover(options: ApproverOptions): SessionApprover {
       return { approved: false, reason: `the permission prompt failed: ${(error as Error).message}` };
     }
   };
+  const modeNow = (): PermissionMode => (typeof options.mode === 'function' ? options.mode() : options.mode);
   const approver = async (request: ApprovalRequest): Promise<ApprovalDecision> => {
+    const mode = modeNow();
     // Deny rules hold in every mode, bypassPermissions included (as in Claude Code).
     const ruling = policy.evaluate(request.tool, request.input);
     if (ruling?.behavior === 'deny') return deniedByRule(request.title, ruling.rule);
-    if (options.mode === 'bypassPermissions') return { approved: true };
+    if (request.tool === EXIT_PLAN_MODE) return await presentPlan(request, mode, options.ask, askOnce);
+    if (mode === 'plan') return planModeDenied(request);
+    if (mode === 'bypassPermissions') return { approved: true };
     if (request.controlFile === true) {
       if (!options.ask) return controlFileDenied(request);
       return await askOnce(options.ask, request);
@@ -99,7 +131,7 @@ export function createApprover(options: ApproverOptions): SessionApprover {
     }
     if (ruling?.behavior === 'allow') return { approved: true };
     if (allowed.has(request.tool)) return { approved: true };
-    if (options.mode === 'acceptEdits' && EDIT_TOOLS.has(request.tool)) return { approved: true };
+    if (mode === 'acceptEdits' && EDIT_TOOLS.has(request.tool)) return { approved: true };
     if (!options.ask) return nobodyToAsk(request, ruling);
     const scope = approvalScope(request.tool, request.input);
     const decision = await askOnce(options.ask, scope ? { ...request, remember: scope } : request);

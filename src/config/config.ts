@@ -3,7 +3,7 @@ import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { readProjectConfig, readUserConfig, type ConfigFileResult } from './config-files.js';
 
-export const PERMISSION_MODES = ['default', 'acceptEdits', 'bypassPermissions'] as const;
+export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions'] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 /** Model backends: the Anthropic Messages API, or any OpenAI-compatible chat completions API. */

@@ -6,6 +6,7 @@ import { loadToolPrompt } from './prompt-files.js';
 import type { ToolContext } from './tool-context.js';
 import { bashTool } from './bash.js';
 import { editTool } from './edit.js';
+import { exitPlanModeTool } from './exit-plan-mode.js';
 import { globTool } from './glob.js';
 import { createGrepTool } from './grep.js';
 import { lsTool } from './ls.js';
@@ -129,5 +130,6 @@ export function createDefaultRegistry(options: ToolRegistryOptions = {}): ToolRe
     .register(editTool)
     .register(multiEditTool)
     .register(bashTool)
-    .register(todoWriteTool);
+    .register(todoWriteTool)
+    .register(exitPlanModeTool);
 }

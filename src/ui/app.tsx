@@ -153,6 +153,7 @@ export function App(props: AppProps): React.JSX.Element {
       )}
       <StatusLine
         model={core.model}
+        mode={core.mode}
         cwd={controller.projectRoot}
         contextTokens={transcript.contextTokens}
         contextWindow={contextWindow}

@@ -151,6 +151,10 @@ export function useKeyHandler({
       const count = options.length;
       const choose = (index: number): void => {
         const choice = options[index]?.choice;
+        if (choice === 'planAcceptEdits' || choice === 'planDefault') {
+          core.setMode(choice === 'planAcceptEdits' ? 'acceptEdits' : 'default');
+          return core.answerPermission({ approved: true });
+        }
         if (choice === 'once') core.answerPermission({ approved: true });
         else if (choice === 'session') core.answerPermission({ approved: true, remember: true });
         else if (choice === 'always') {
@@ -200,6 +204,7 @@ export function useKeyHandler({
       if (key.kind === 'ctrl' && key.key === 'c') return ctrlC();
       if (key.kind === 'ctrl' && key.key === 'l') return screen.clear();
       if (key.kind === 'ctrl' && key.key === 'o') return screen.toggleVerbose();
+      if (key.kind === 'backtab') return core.cycleMode();
       const busy = core.busyRef.current;
       if (key.kind === 'escape') {
         if (suggestions.dismiss()) return;

@@ -19,6 +19,8 @@ import {
 import { useLatestState } from './use-raw-keys.js';
 import { historyEntries } from './history-replay.js';
 import { usageOfHistory } from './session-cost.js';
+import type { PermissionMode } from '../config/config.js';
+import { nextPermissionMode } from '../agent/plan-mode.js';
 import type { CustomCommandsPort } from './custom-commands-port.js';
 import { formatMemoryList } from './memory-list.js';
 import { usePermission } from './use-permission.js';
@@ -78,6 +80,7 @@ export function useRepl(options: ReplOptionsInternal) {
   const [controllerRef, setController] = useLatestState<AgentController>(() => sessions.current());
   const controller = controllerRef.current;
   const [modelRef, setModel] = useLatestState<string>(() => controller.model);
+  const [modeRef, setModeState] = useLatestState<PermissionMode>(() => controller.permissionMode);
   const [transcript, dispatch] = useReducer(transcriptReducer, controller, (first): TranscriptState => ({
     ...initialTranscript([...historyEntries(first.history()), welcome(first)]),
     contextTokens: initialTokens(first),
@@ -239,13 +242,28 @@ export function useRepl(options: ReplOptionsInternal) {
     (next: AgentController, message: string, clear: boolean) => {
       setController(next);
       setModel(next.model);
+      // The mode the user chose (Shift+Tab, an approved plan) carries over to a new or resumed session.
+      next.setPermissionMode(modeRef.current);
       notesRef.current = [];
       if (clear) redraw();
       dispatch({ type: 'switch_session', tokens: initialTokens(next), usage: usageOfHistory(next.history()), clear });
       for (const entry of historyEntries(next.history())) append(entry);
       notice(message);
     },
-    [append, notice, redraw, setController, setModel],
+    [append, modeRef, notice, redraw, setController, setModel],
+  );
+
+  const setMode = useCallback(
+    (mode: PermissionMode) => {
+      controllerRef.current.setPermissionMode(mode);
+      setModeState(mode);
+    },
+    [controllerRef, setModeState],
+  );
+  /** Shift+Tab: default → acceptEdits → plan → default. */
+  const cycleMode = useCallback(
+    () => setMode(nextPermissionMode(controllerRef.current.permissionMode)),
+    [controllerRef, setMode],
   );
 
   const resumeSession = useCallback(
@@ -385,6 +403,9 @@ export function useRepl(options: ReplOptionsInternal) {
     setPermission: permission.setPermission,
     answerPermission,
     saveRule: saveAllowRule,
+    mode: modeRef.current,
+    setMode,
+    cycleMode,
     pickerRef,
     setPicker,
     submit,

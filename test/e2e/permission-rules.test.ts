@@ -175,4 +175,27 @@ describe('permission rules in -p', () => {
     expect(result.stderr).toMatch(/ignored .*\.claude\/settings\.json: not valid JSON/);
     expect(result.stderr).toMatch(/permissions\.deny .* must be a list/);
   });
+
+  it('--permission-mode plan in -p: reads run, Write and Bash are refused, a plan cannot be approved', async () => {
+    const project = setup({ 'notes.md': 'plan notes' });
+    const result = await run(
+      project,
+      [
+        action('Read', { path: 'notes.md' }),
+        action('Write', { path: 'new.txt', content: 'x' }),
+        action('Bash', { command: 'npm test' }),
+        action('ExitPlanMode', { plan: 'do it' }),
+        finish('the plan: do it'),
+      ],
+      ['--permission-mode', 'plan', '--allowedTools', 'Bash(npm test:*)'],
+    );
+    expect(result.code).toBe(0);
+    expect(observationAfter(0)).toContain('plan notes');
+    expect(observationAfter(1)).toContain('plan mode is on: only read-only tools run');
+    expect(observationAfter(2)).toContain('plan mode is on');
+    expect(observationAfter(3)).toContain('no one can approve a plan in print mode');
+    expect(existsSync(join(project.root, 'new.txt'))).toBe(false);
+    expect(existsSync(join(project.root, 'ran.txt'))).toBe(false);
+    expect(userText(server!.requests[0]!.body)).toContain('Plan mode is active');
+  });
 });

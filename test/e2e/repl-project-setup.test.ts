@@ -41,6 +41,7 @@ describe.runIf(runHere)('mca REPL in tmux: a Claude Code project setup', () => {
     expect(help).toMatch(/\/review <file>\s+Review one file \(project\)/);
 
     first.term.type('/rev');
+    await first.term.waitFor(/^\s+\/review <file>\s+Review one file/m, { what: 'the suggestion list' });
     first.term.keys('Tab');
     await first.term.waitFor(/│ > \/review/, { what: 'Tab completing /review' });
     first.term.type(' src/a.ts');

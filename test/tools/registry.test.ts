@@ -5,7 +5,7 @@ import { successEnvelope } from '../../src/tools/envelope.js';
 import { createDefaultRegistry, ToolRegistry } from '../../src/tools/registry.js';
 import { makeContext, makeProject, type TestProject } from './helpers.js';
 
-const NINE = ['LS', 'Glob', 'Grep', 'Read', 'Write', 'Edit', 'MultiEdit', 'Bash', 'TodoWrite'];
+const ALL_TOOLS = ['LS', 'Glob', 'Grep', 'Read', 'Write', 'Edit', 'MultiEdit', 'Bash', 'TodoWrite', 'ExitPlanMode'];
 let project: TestProject;
 
 beforeEach(async () => {
@@ -24,12 +24,18 @@ const boom = defineTool({
 });
 
 describe('ToolRegistry', () => {
-  it('registers all nine tools with their prompts, read-only flags and names', () => {
+  it('registers all ten tools with their prompts, read-only flags and names', () => {
     const registry = createDefaultRegistry();
-    expect(registry.names()).toEqual(NINE);
-    expect(NINE.filter((name) => registry.isReadOnly(name))).toEqual(['LS', 'Glob', 'Grep', 'Read']);
+    expect(registry.names()).toEqual(ALL_TOOLS);
+    expect(ALL_TOOLS.filter((name) => registry.isReadOnly(name))).toEqual([
+      'LS',
+      'Glob',
+      'Grep',
+      'Read',
+      'ExitPlanMode',
+    ]);
     const prompts = registry.prompts();
-    expect(prompts.map((entry) => entry.name)).toEqual(NINE);
+    expect(prompts.map((entry) => entry.name)).toEqual(ALL_TOOLS);
     for (const { name, prompt } of prompts) {
       expect(prompt.startsWith(`## ${name}`), name).toBe(true);
       expect(prompt, name).toContain(`Action: ${name}[{`);
@@ -72,7 +78,7 @@ describe('ToolRegistry', () => {
     const result = await createDefaultRegistry().run('Cat', {}, makeContext(project.root));
     expect(result.error?.code).toBe('INVALID_PARAM');
     expect(result.error?.message).toContain('Unknown tool "Cat"');
-    expect(result.error?.message).toContain(NINE.join(', '));
+    expect(result.error?.message).toContain(ALL_TOOLS.join(', '));
   });
 
   it('returns an interrupted error envelope when the signal is already aborted', async () => {

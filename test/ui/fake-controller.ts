@@ -2,6 +2,7 @@
  * A scripted AgentController / SessionManager for UI tests: each `run` replays events from a script
  * the test provides, and records what the UI asked for (inputs, signals, approvals, models).
  */
+import type { PermissionMode } from '../../src/config/config.js';
 import type { MemoryEntry } from '../../src/context/memory-files.js';
 import type { AgentController, ContextReport, SessionInfo, SessionManager } from '../../src/agent/controller.js';
 import type { AgentEvent } from '../../src/agent/events.js';
@@ -87,6 +88,11 @@ export class FakeController implements AgentController {
   }
 
   memoryList: MemoryEntry[] = [];
+  permissionMode: PermissionMode = 'default';
+
+  setPermissionMode(mode: PermissionMode): void {
+    this.permissionMode = mode;
+  }
 
   memoryFiles(): readonly MemoryEntry[] {
     return this.memoryList;

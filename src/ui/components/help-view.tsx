@@ -9,6 +9,7 @@ export const KEY_HELP: ReadonlyArray<[string, string]> = [
   ['↑ / ↓', 'history, lines, or the suggestion list'],
   ['Tab', 'complete @path or /command'],
   ['!command', 'run a shell command (sent with your next message)'],
+  ['Shift+Tab', 'mode: default → accept edits → plan'],
   ['Esc', 'drop the last queued message, else interrupt'],
   ['Ctrl-C', 'interrupt · clear · twice to exit'],
   ['Ctrl-D', 'exit (empty prompt)'],

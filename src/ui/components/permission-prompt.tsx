@@ -1,12 +1,13 @@
 import { Box, Text } from 'ink';
 import React from 'react';
 import { neutralizeControlSequences } from '../../text/terminal-safe.js';
+import { EXIT_PLAN_MODE } from '../../tools/exit-plan-mode.js';
 import type { ApprovalRequest } from '../../tools/tool-context.js';
 import type { InputState } from '../input-state.js';
 import { clampScroll, detailRows, detailWindow } from '../permission-detail.js';
 import { InputBox } from './input-box.js';
 
-export type PermissionChoice = 'once' | 'session' | 'always' | 'no';
+export type PermissionChoice = 'once' | 'session' | 'always' | 'no' | 'planAcceptEdits' | 'planDefault';
 
 /**
  * The options for one request. "Don't ask again" is offered only when the approver said what it would cover
@@ -14,6 +15,13 @@ export type PermissionChoice = 'once' | 'session' | 'always' | 'no';
  * project's .mca/settings.local.json.
  */
 export function permissionOptions(request: ApprovalRequest): Array<{ choice: PermissionChoice; label: string }> {
+  if (request.tool === EXIT_PLAN_MODE) {
+    return [
+      { choice: 'planAcceptEdits', label: 'Yes, and auto-accept edits' },
+      { choice: 'planDefault', label: 'Yes, and ask before each edit' },
+      { choice: 'no', label: 'No, keep planning (tell mca what to change)' },
+    ];
+  }
   const options: Array<{ choice: PermissionChoice; label: string }> = [{ choice: 'once', label: 'Yes' }];
   const scope = request.remember;
   if (scope) {
@@ -56,7 +64,7 @@ export function PermissionPrompt({ request, selected, reason, scroll, width, row
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="yellow" width={width} paddingX={1}>
       <Text bold color="yellow" wrap="truncate-end">
-        Allow {neutralizeControlSequences(request.title)}?
+        {request.tool === EXIT_PLAN_MODE ? 'Approve this plan?' : `Allow ${neutralizeControlSequences(request.title)}?`}
       </Text>
       {first > 0 ? <Text dimColor>↑ {first} more lines above (PgUp)</Text> : null}
       {shown.map((row, index) => (
