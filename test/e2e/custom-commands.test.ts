@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeAnthropic, userText } from '../helpers/fake-anthropic-server.js';
 import type { FakeAnthropic } from '../helpers/fake-anthropic-server.js';
+import { finish } from './support/agent-script.js';
 import { runMca } from '../helpers/run-mca.js';
 import { tempProject } from '../helpers/temp-project.js';
 
@@ -17,8 +18,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-const finish = (answer: string) => ({ text: `Thought: done\nAction: Finish[${answer}]` });
 
 function put(path: string, text: string) {
   mkdirSync(dirname(path), { recursive: true });
@@ -33,7 +32,7 @@ function setup() {
 }
 
 async function ask(project: ReturnType<typeof setup>, prompt: string, args: string[] = []) {
-  server = await startFakeAnthropic([finish('ok')]);
+  server = await startFakeAnthropic([finish('done', 'ok')]);
   const run = await runMca(['-p', prompt, ...args], {
     cwd: project.root,
     env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url, MCA_HOME: project.home, HOME: project.userHome },

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SUMMARY_SYSTEM } from '../../src/context/summary-compressor.js';
 import { startFakeAnthropic, systemText, userText } from '../helpers/fake-anthropic-server.js';
 import type { FakeAnthropic, FakeRequestBody, FakeStep } from '../helpers/fake-anthropic-server.js';
+import { act, finish } from './support/agent-script.js';
 import { runMca } from '../helpers/run-mca.js';
 import { tempProject } from '../helpers/temp-project.js';
 
@@ -19,8 +20,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-const action = (tool: string, input: unknown) => ({ text: `Thought: go\nAction: ${tool}[${JSON.stringify(input)}]` });
-const finish = (answer: string) => ({ text: `Thought: done\nAction: Finish[${answer}]` });
 const isSummary = (body: FakeRequestBody) => Array.isArray(body.system) && body.system[0]?.text === SUMMARY_SYSTEM;
 
 function put(path: string, text: string) {
@@ -69,10 +68,10 @@ describe('memory files in the request', () => {
     const reply: FakeStep = (body) => {
       if (isSummary(body)) return { text: summary };
       turns += 1;
-      return { ...finish(`answer ${turns}`), usage: heavy };
+      return { ...finish('done', `answer ${turns}`), usage: heavy };
     };
     server = await startFakeAnthropic([
-      action('Read', { path: 'src/api/handler.ts' }),
+      act('go', 'Read', { path: 'src/api/handler.ts' }),
       ...Array.from({ length: 12 }, () => reply),
     ]);
     const env = {

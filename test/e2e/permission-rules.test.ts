@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeAnthropic, userText } from '../helpers/fake-anthropic-server.js';
 import type { FakeAnthropic, FakeStep } from '../helpers/fake-anthropic-server.js';
+import { act, finish } from './support/agent-script.js';
 import { runMca } from '../helpers/run-mca.js';
 import { tempProject } from '../helpers/temp-project.js';
 
@@ -17,9 +18,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-const action = (tool: string, input: unknown) => ({ text: `Thought: go\nAction: ${tool}[${JSON.stringify(input)}]` });
-const finish = (answer: string) => ({ text: `Thought: done\nAction: Finish[${answer}]` });
 
 const PACKAGE = JSON.stringify({
   name: 'p',
@@ -63,10 +61,10 @@ function observationAfter(index: number): string {
 }
 
 const NPM_SCRIPT: FakeStep[] = [
-  action('Bash', { command: 'npm test && rm -rf x' }),
-  action('Bash', { command: 'npm publish' }),
-  action('Bash', { command: 'npm test' }),
-  finish('done'),
+  act('go', 'Bash', { command: 'npm test && rm -rf x' }),
+  act('go', 'Bash', { command: 'npm publish' }),
+  act('go', 'Bash', { command: 'npm test' }),
+  finish('done', 'done'),
 ];
 
 describe('permission rules in -p', () => {
@@ -103,7 +101,7 @@ describe('permission rules in -p', () => {
     const project = setup({
       '.claude/settings.json': JSON.stringify({ permissions: { allow: ['Bash(npm test:*)'] } }),
     });
-    server = await startFakeAnthropic([action('Bash', { command: 'npm test' }), finish('done')]);
+    server = await startFakeAnthropic([act('go', 'Bash', { command: 'npm test' }), finish('done', 'done')]);
     const result = await runMca(['-p', 'go'], {
       cwd: project.root,
       env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url, MCA_HOME: project.home, HOME: project.userHome },
@@ -124,11 +122,11 @@ describe('permission rules in -p', () => {
     writeJson(join(project.root, '.mca', 'settings.json'), { permissions: { deny: ['Read(./.env)'] } });
     writeJson(join(project.home, 'settings.json'), { permissions: { allow: ['Read', 'Bash(cat:*)'] } });
     const result = await run(project, [
-      action('Read', { path: '.env' }),
-      action('Read', { path: 'x/../.env' }),
-      action('Grep', { pattern: 'SECRET', path: '.env' }),
-      action('Read', { path: 'notes.md' }),
-      finish('done'),
+      act('go', 'Read', { path: '.env' }),
+      act('go', 'Read', { path: 'x/../.env' }),
+      act('go', 'Grep', { pattern: 'SECRET', path: '.env' }),
+      act('go', 'Read', { path: 'notes.md' }),
+      finish('done', 'done'),
     ]);
     expect(result.code).toBe(0);
     for (const step of [0, 1, 2]) {
@@ -143,7 +141,7 @@ describe('permission rules in -p', () => {
     const project = setup({});
     const allowed = await run(
       project,
-      [action('Bash', { command: 'npm test' }), finish('done')],
+      [act('go', 'Bash', { command: 'npm test' }), finish('done', 'done')],
       ['--allowedTools', 'Bash(npm test:*),Read'],
     );
     expect(allowed.code).toBe(0);
@@ -151,7 +149,7 @@ describe('permission rules in -p', () => {
 
     const denied = await run(
       project,
-      [action('Bash', { command: 'echo hi > out.txt' }), finish('done')],
+      [act('go', 'Bash', { command: 'echo hi > out.txt' }), finish('done', 'done')],
       ['--dangerously-skip-permissions', '--disallowedTools', 'Bash(echo:*)'],
     );
     expect(denied.code).toBe(0);
@@ -169,7 +167,7 @@ describe('permission rules in -p', () => {
   it('a broken or hostile settings file is skipped with one line and loses nothing else', async () => {
     const project = setup({ '.claude/settings.json': '{ not json' });
     writeJson(join(project.root, '.claude', 'settings.local.json'), { permissions: { deny: 'Bash', ask: [42] } });
-    const result = await run(project, [finish('fine')]);
+    const result = await run(project, [finish('done', 'fine')]);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ result: 'fine' });
     expect(result.stderr).toMatch(/ignored .*\.claude\/settings\.json: not valid JSON/);
@@ -181,11 +179,11 @@ describe('permission rules in -p', () => {
     const result = await run(
       project,
       [
-        action('Read', { path: 'notes.md' }),
-        action('Write', { path: 'new.txt', content: 'x' }),
-        action('Bash', { command: 'npm test' }),
-        action('ExitPlanMode', { plan: 'do it' }),
-        finish('the plan: do it'),
+        act('go', 'Read', { path: 'notes.md' }),
+        act('go', 'Write', { path: 'new.txt', content: 'x' }),
+        act('go', 'Bash', { command: 'npm test' }),
+        act('go', 'ExitPlanMode', { plan: 'do it' }),
+        finish('done', 'the plan: do it'),
       ],
       ['--permission-mode', 'plan', '--allowedTools', 'Bash(npm test:*)'],
     );
