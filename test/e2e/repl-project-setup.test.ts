@@ -41,7 +41,10 @@ describe.runIf(runHere)('mca REPL in tmux: a Claude Code project setup', () => {
     expect(help).toMatch(/\/review <file>\s+Review one file \(project\)/);
 
     first.term.type('/rev');
-    await first.term.waitFor(/^\s+\/review <file>\s+Review one file/m, { what: 'the suggestion list' });
+    // The suggestion list under the input box (not /help's list above it) shows the command: '/rev' has arrived.
+    await first.term.waitFor((screen) => (screen.split('╰').at(-1) ?? '').includes('/review <file>'), {
+      what: 'the suggestion list',
+    });
     first.term.keys('Tab');
     await first.term.waitFor(/│ > \/review/, { what: 'Tab completing /review' });
     first.term.type(' src/a.ts');
