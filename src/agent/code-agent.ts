@@ -3,12 +3,14 @@
  * build → stream → parse → (approve →) tool → scratchpad + compressed history, until the model finishes or the
  * round is closed by an error, an interrupt or the step limit. Every message is appended as it happens.
  */
-import type { Config } from '../config/config.js';
+import type { Config, PermissionMode } from '../config/config.js';
 import type { ContextEngine } from '../context/context-engine.js';
 import type { FsView } from '../context/input-preprocessor.js';
 import { preprocessInput } from '../context/input-preprocessor.js';
+import type { MemoryEntry } from '../context/memory-files.js';
 import type { Message, RoundEnd } from '../context/message.js';
 import type { BuiltContext } from '../context/context-builder.js';
+import type { PermissionPolicy } from '../permissions/policy.js';
 import type { ModelProvider, ModelRequest, ToolSpec } from '../providers/types.js';
 import { addUsage, totalUsageTokens } from '../providers/types.js';
 import type { SessionWriter } from '../session/session-store.js';
@@ -21,6 +23,8 @@ import type { AgentController, ContextReport } from './controller.js';
 import type { AgentEvent } from './events.js';
 import { contextReportOf } from './context-report.js';
 import { createApprover, type UserApprover } from './permissions.js';
+import { createReadOnlyScreen } from './permission-screen.js';
+import { withPlanModeReminder } from './plan-mode.js';
 import { streamModelCall } from './model-call.js';
 import { applyNativeReply } from './native-step.js';
 import { withToolProtocolHint } from './tool-protocol-hint.js';
@@ -51,6 +55,10 @@ export interface CodeAgentDeps {
   fileState: FileStateRecord;
   /** Asks the user; absent when nobody can answer (print mode). The permission mode decides first. */
   ask?: Approver;
+  /** The memory files of L2; their list backs /memory. */
+  memory?: { read(): string | undefined; entries(): readonly MemoryEntry[] };
+  /** Permission rules (settings files, flags); they decide before the mode does. */
+  policy?: PermissionPolicy;
   /** The model to start with (default: config.model); the session manager keeps `/model` across sessions. */
   model?: string;
   /** Told when `/model` changes the model, so new and resumed sessions, L1 and the summarizer follow it. */
@@ -59,6 +67,8 @@ export interface CodeAgentDeps {
 
 export class CodeAgent implements AgentController {
   private modelName: string;
+  /** Starts as configured; Shift+Tab and an approved plan change it (the approver reads it on every call). */
+  private mode: PermissionMode;
   private approver: Approver;
   /** Set when the person declined a tool and ended the turn (Esc / "No" at the prompt); read after the step. */
   private declinedBy: string | undefined;
@@ -67,7 +77,12 @@ export class CodeAgent implements AgentController {
 
   constructor(private readonly deps: CodeAgentDeps) {
     this.modelName = deps.model ?? deps.config.model;
-    this.approver = createApprover({ mode: deps.config.permissionMode, ...(deps.ask ? { ask: deps.ask } : {}) });
+    this.mode = deps.config.permissionMode;
+    this.approver = createApprover({
+      mode: () => this.mode,
+      ...(deps.ask ? { ask: deps.ask } : {}),
+      ...(deps.policy ? { policy: deps.policy } : {}),
+    });
   }
 
   get sessionId(): string {
@@ -82,6 +97,14 @@ export class CodeAgent implements AgentController {
     return this.modelName;
   }
 
+  get permissionMode(): PermissionMode {
+    return this.mode;
+  }
+
+  setPermissionMode(mode: PermissionMode): void {
+    this.mode = mode;
+  }
+
   setModel(model: string): void {
     this.modelName = model;
     this.deps.onModelChange?.(model);
@@ -94,7 +117,11 @@ export class CodeAgent implements AgentController {
       if (!decision.approved && decision.endTurn) this.declinedBy = request.title;
       return decision;
     };
-    this.approver = createApprover({ mode: this.deps.config.permissionMode, ask: asking });
+    this.approver = createApprover({
+      mode: () => this.mode,
+      ask: asking,
+      ...(this.deps.policy ? { policy: this.deps.policy } : {}),
+    });
   }
 
   /** Flushes and closes the session file; the agent must not be used afterwards. */
@@ -104,6 +131,13 @@ export class CodeAgent implements AgentController {
 
   todos(): readonly TodoItem[] {
     return this.deps.todos.list();
+  }
+
+  memoryFiles(): readonly MemoryEntry[] {
+    const memory = this.deps.memory;
+    if (!memory) return [];
+    memory.read();
+    return memory.entries();
   }
 
   history(): readonly Message[] {
@@ -138,7 +172,7 @@ export class CodeAgent implements AgentController {
 
   private async *runTurn(input: string, signal: AbortSignal, progress: TurnProgress): AsyncGenerator<AgentEvent> {
     const { context, config, session } = this.deps;
-    const processed = preprocessInput(input, this.deps.fsView);
+    const processed = preprocessInput(this.mode === 'plan' ? withPlanModeReminder(input) : input, this.deps.fsView);
 
     this.declinedBy = undefined;
     const turn = new TurnState(config.maxRepeatedActions);
@@ -232,7 +266,8 @@ export class CodeAgent implements AgentController {
 
   /** What a step needs from the agent, handed to TurnState so it stays free of wiring. */
   private stepServices(signal: AbortSignal, outputLimitTokens: number) {
-    const { context, registry, projectRoot, fileState, todos } = this.deps;
+    const { context, registry, projectRoot, fileState, todos, policy } = this.deps;
+    const approve: Approver = (request) => this.approver(request);
     return {
       context,
       outputLimitTokens,
@@ -242,7 +277,8 @@ export class CodeAgent implements AgentController {
         signal,
         fileState,
         todos,
-        approve: (request: Parameters<Approver>[0]) => this.approver(request),
+        approve,
+        ...(policy ? { screenReadOnly: createReadOnlyScreen(policy, approve) } : {}),
         ...(context.toolMemory ? { toolMemory: context.toolMemory } : {}),
       },
     };

@@ -5,7 +5,7 @@ import type { ContextPartId, ContextReport } from './controller.js';
 
 const LABELS: Record<ContextPartId, string> = {
   l1: 'System + tools (L1)',
-  l2: 'Project rules, CODE_LAW (L2)',
+  l2: 'Project rules and memory files (L2)',
   l3: 'History (L3)',
   summaries: 'Archived summaries',
   input: 'Current input',

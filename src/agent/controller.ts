@@ -2,6 +2,8 @@
  * What a front end (the Ink REPL, `-p`) drives. The CLI composes one from config, provider, tools and
  * session store; front ends never construct core objects themselves.
  */
+import type { PermissionMode } from '../config/config.js';
+import type { MemoryEntry } from '../context/memory-files.js';
 import type { Message } from '../context/message.js';
 import type { TodoItem } from '../tools/tool-data.js';
 import type { AgentEvent } from './events.js';
@@ -41,8 +43,14 @@ export interface AgentController {
   compact(options: { focus?: string; signal: AbortSignal }): AsyncGenerator<AgentEvent>;
   contextReport(): ContextReport;
   todos(): readonly TodoItem[];
+  /** The memory files in L2 (as of the last build) with their sizes, for /memory. */
+  memoryFiles(): readonly MemoryEntry[];
   history(): readonly Message[];
   setModel(model: string): void;
+  /** The permission mode now (default, acceptEdits, plan, bypassPermissions). */
+  readonly permissionMode: PermissionMode;
+  /** Shift+Tab in the REPL, or an approved plan. */
+  setPermissionMode(mode: PermissionMode): void;
   /**
    * Called by tools that need permission; front ends replace it (the REPL shows a prompt). A decision with
    * `endTurn` ends the round after that step (reason `interrupted`, error code USER_DECLINED).

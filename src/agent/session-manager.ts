@@ -4,17 +4,18 @@
  */
 import { join } from 'node:path';
 import type { Config } from '../config/config.js';
-import { CodeLaw } from '../context/code-law.js';
 import { detectEnvironment, renderEnvironment } from '../context/environment.js';
 import { ContextBuilder } from '../context/context-builder.js';
 import { composeProtocolLayer } from '../context/system-layer.js';
 import { ContextEngine } from '../context/context-engine.js';
 import { HistoryManager } from '../context/history-manager.js';
+import { MemoryFiles } from '../context/memory-files.js';
 import { createProjectFsView } from '../context/input-preprocessor.js';
 import type { Message } from '../context/message.js';
 import { loadPrompt } from '../context/prompt-loader.js';
 import { SummaryCompressor } from '../context/summary-compressor.js';
 import { estimateTokens } from '../context/token-budget.js';
+import type { PermissionPolicy } from '../permissions/policy.js';
 import type { ModelProvider, ToolSpec } from '../providers/types.js';
 import type { SessionStore, SessionWriter } from '../session/session-store.js';
 import { FileStateRecord } from '../tools/file-state.js';
@@ -33,6 +34,10 @@ export interface SessionManagerDeps {
   store: SessionStore;
   projectRoot: string;
   ask?: Approver;
+  /** Permission rules from settings files and flags, shared by every session of this front end. */
+  policy?: PermissionPolicy;
+  /** The user trusts this project: its memory files may import from the home directory. */
+  trusted?: boolean;
 }
 
 /**
@@ -68,7 +73,6 @@ export class ProjectSessions implements SessionManager {
   private readonly baseLayer: string;
   /** L1 for the current model (the environment block names it); rebuilt only when `/model` changes it. */
   private systemLayer: { model: string; text: string } | undefined;
-  private readonly codeLaw: CodeLaw;
   /** Native tool use: the `tools` definitions every request carries (the summary request too), else undefined. */
   private readonly toolSpecs: ToolSpec[] | undefined;
   /** Native tool use: the estimate of the `tools` definitions, counted into L1. */
@@ -83,7 +87,6 @@ export class ProjectSessions implements SessionManager {
       { name: protocol, section: loadPrompt(`protocol-${protocol}.md`) },
       deps.registry.prompts(),
     );
-    this.codeLaw = new CodeLaw(deps.projectRoot, deps.config.codeLawMaxChars);
     this.toolSpecs = protocol === 'native' ? deps.registry.toolSpecs() : undefined;
     this.toolDefinitionTokens = this.toolSpecs ? estimateTokens(JSON.stringify(this.toolSpecs)) : 0;
     this.model = deps.config.model;
@@ -131,10 +134,18 @@ export class ProjectSessions implements SessionManager {
   }
 
   private activate(writer: SessionWriter, messages: Message[]): CodeAgent {
-    const { config, provider, registry, projectRoot, ask } = this.deps;
+    const { config, provider, registry, projectRoot, ask, policy } = this.deps;
     this.active?.close();
     const history = new HistoryManager({ minRetainRounds: config.minRetainRounds }, messages);
     const todos = new TodoStore();
+    const fileState = new FileStateRecord();
+    const memory = new MemoryFiles({
+      projectRoot,
+      mcaHome: config.mcaHome,
+      maxChars: config.codeLawMaxChars,
+      trusted: this.deps.trusted === true,
+      touched: () => fileState.paths(),
+    });
     todos.set(todosFromHistory(messages));
     history.onAppend((message) => writer.appendMessage(message));
     history.onSnapshot((list) => writer.writeSnapshot([...list]));
@@ -150,7 +161,7 @@ export class ProjectSessions implements SessionManager {
       history,
       builder: new ContextBuilder({
         systemPrompt: () => this.systemLayerText(),
-        codeLaw: this.codeLaw,
+        memory,
         toolDefinitionTokens: this.toolDefinitionTokens,
       }),
       summarizer,
@@ -177,8 +188,10 @@ export class ProjectSessions implements SessionManager {
       projectRoot,
       fsView: createProjectFsView(projectRoot),
       todos,
-      fileState: new FileStateRecord(),
+      fileState,
+      memory,
       ...(ask ? { ask } : {}),
+      ...(policy ? { policy } : {}),
     });
     this.active = agent;
     return agent;

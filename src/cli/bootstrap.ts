@@ -9,7 +9,8 @@ import { ConfigError, credentialSecrets, loadConfig, loadCredentials } from '../
 import type { Config } from '../config/config.js';
 import type { CodeAgent } from '../agent/code-agent.js';
 import { ProjectSessions } from '../agent/session-manager.js';
-import { CodeLaw } from '../context/code-law.js';
+import { loadCustomCommands } from '../commands/custom-commands.js';
+import { MemoryFiles } from '../context/memory-files.js';
 import { HistoryError } from '../context/history-manager.js';
 import type { SessionStart } from '../agent/session-manager.js';
 import { createProvider } from '../providers/create-provider.js';
@@ -17,6 +18,9 @@ import { SessionStore } from '../session/session-store.js';
 import { createDefaultRegistry } from '../tools/registry.js';
 import { sweepStaleTemps } from '../tools/temp-files.js';
 import type { Approver } from '../tools/tool-context.js';
+import type { PermissionPolicy } from '../permissions/policy.js';
+import { loadPermissionPolicy, SettingsFlagError, type LoadedPolicy } from '../permissions/settings-files.js';
+import { recordTrust, trustChoice, TrustStoreError } from '../permissions/trust-store.js';
 import { CliError, EXIT_USAGE } from './exit-codes.js';
 import type { CliOptions } from './program.js';
 
@@ -25,6 +29,10 @@ const TEMP_SWEEP_MS = 1_500;
 export interface Bootstrapped {
   config: Config;
   projectRoot: string;
+  /** The permission rules in force (settings files and flags). */
+  policy: PermissionPolicy;
+  /** The user trusts this project (its allow rules and commands' shell lines apply). */
+  trusted: boolean;
   sessions: ProjectSessions;
   controller: CodeAgent;
   notices: string[];
@@ -57,8 +65,62 @@ function sessionStart(options: CliOptions): SessionStart {
   return { kind: 'new' };
 }
 
+/**
+ * Asks the person whether to trust this project (the REPL, once per project); resolves true for yes. Print mode
+ * has none: an untrusted project's allow rules are ignored with one notice.
+ */
+export type TrustQuestion = (projectRoot: string, widening: readonly string[]) => Promise<boolean>;
+
+function loadPolicy(options: CliOptions, config: Config, projectRoot: string, trusted: boolean): LoadedPolicy {
+  try {
+    return loadPermissionPolicy({
+      projectRoot,
+      mcaHome: config.mcaHome,
+      trusted,
+      allowedTools: options.allowedTools,
+      disallowedTools: options.disallowedTools,
+    });
+  } catch (error) {
+    if (error instanceof SettingsFlagError) throw new CliError(error.message, EXIT_USAGE);
+    throw error;
+  }
+}
+
+/** The project's custom commands that run shell lines: executables the project supplies. */
+function projectShellCommands(projectRoot: string, mcaHome: string): string[] {
+  return [...loadCustomCommands({ projectRoot, mcaHome }).values()]
+    .filter((command) => command.scope === 'project' && /!`[^`\n]+`/.test(command.body))
+    .map((command) => `/${command.name} runs shell commands (${command.path})`);
+}
+
+/** The rules in force; asks about trust once when the project brings allow rules and nobody decided yet. */
+async function permissionPolicy(
+  options: CliOptions,
+  config: Config,
+  projectRoot: string,
+  askTrust: TrustQuestion | undefined,
+): Promise<LoadedPolicy & { trusted: boolean }> {
+  const choice = trustChoice(config.mcaHome, projectRoot);
+  const loaded = loadPolicy(options, config, projectRoot, choice === 'trusted');
+  if (choice !== 'unknown' || !askTrust) return { ...loaded, trusted: choice === 'trusted' };
+  const widening = [
+    ...loaded.ignoredProjectAllows.map((rule) => `${rule.text} (${rule.source})`),
+    ...projectShellCommands(projectRoot, config.mcaHome),
+  ];
+  if (widening.length === 0) return { ...loaded, trusted: false };
+  const trusted = await askTrust(projectRoot, widening);
+  try {
+    recordTrust(config.mcaHome, projectRoot, trusted);
+  } catch (error) {
+    if (error instanceof TrustStoreError)
+      loaded.notices.push(`${error.message}; the choice holds for this session only`);
+    else throw error;
+  }
+  return trusted ? { ...loadPolicy(options, config, projectRoot, true), trusted } : { ...loaded, trusted };
+}
+
 /** `ask` is the interactive approver (REPL); print mode passes none, so asking tools are denied. */
-export async function bootstrap(options: CliOptions, ask?: Approver): Promise<Bootstrapped> {
+export async function bootstrap(options: CliOptions, ask?: Approver, askTrust?: TrustQuestion): Promise<Bootstrapped> {
   const projectRoot = resolveProjectRoot(options.cwd);
   let config: Config;
   const notices: string[] = [];
@@ -74,6 +136,8 @@ export async function bootstrap(options: CliOptions, ask?: Approver): Promise<Bo
     if (error instanceof ConfigError) throw new CliError(error.message, EXIT_USAGE);
     throw error;
   }
+  const { policy, notices: policyNotices, trusted } = await permissionPolicy(options, config, projectRoot, askTrust);
+  notices.push(...policyNotices);
   const credentials = loadCredentials();
   let provider;
   try {
@@ -90,13 +154,15 @@ export async function bootstrap(options: CliOptions, ask?: Approver): Promise<Bo
     registry: createDefaultRegistry({ secrets }),
     store,
     projectRoot,
+    policy,
+    trusted,
     ...(ask ? { ask } : {}),
   });
   await sweepTempsBriefly(projectRoot);
-  const codeLawProblem = new CodeLaw(projectRoot, config.codeLawMaxChars);
-  codeLawProblem.read();
-  const skippedRules = codeLawProblem.problem();
-  if (skippedRules !== undefined) notices.push(skippedRules);
+  // A memory file that cannot be used (a symlink out of the project, a FIFO) is named once, at start.
+  const memory = new MemoryFiles({ projectRoot, mcaHome: config.mcaHome, maxChars: config.codeLawMaxChars, trusted });
+  memory.read();
+  notices.push(...memory.problems());
   const start = sessionStart(options);
   if (start.kind === 'continue' && (await store.latest()) === undefined) {
     notices.push('no earlier session in this directory; starting a new one');
@@ -104,7 +170,7 @@ export async function bootstrap(options: CliOptions, ask?: Approver): Promise<Bo
   try {
     const opened = await sessions.open(start);
     notices.push(...opened.warnings);
-    return { config, projectRoot, sessions, controller: opened.controller, notices };
+    return { config, projectRoot, policy, trusted, sessions, controller: opened.controller, notices };
   } catch (error) {
     if (hasCode(error, 'SESSION_NOT_FOUND')) {
       throw new CliError(`no session "${options.resume ?? ''}" in this project (mca -c continues the latest)`);

@@ -6,6 +6,9 @@ import { terminateTrackedGroups } from '../tools/process-group.js';
 import { bootstrap } from './bootstrap.js';
 import { CliError, EXIT_OK, printError } from './exit-codes.js';
 import { createPathCompleter } from './path-completion.js';
+import { createCustomCommandsPort } from './custom-commands-port.js';
+import { addLocalAllowRule } from '../permissions/settings-writer.js';
+import { askTrustOnce } from './trust-question.js';
 import { createUserShell } from './user-shell.js';
 import type { CliOptions } from './program.js';
 import { installTermination, SIGNAL_EXIT_CODES } from './termination.js';
@@ -14,7 +17,9 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   if (!process.stdin.isTTY) {
     throw new CliError('interactive mode needs a terminal; use mca -p "..." in scripts and pipes');
   }
-  const { sessions, projectRoot, config, notices } = await bootstrap(options);
+  const booted = await bootstrap(options, undefined, askTrustOnce);
+  const { sessions, projectRoot, config, notices, policy } = booted;
+  const customCommands = createCustomCommandsPort(booted, notices);
   for (const notice of notices) printError(notice);
   const { runRepl } = await import('../ui/run-repl.js');
   // The REPL unmounts itself on SIGTERM/SIGHUP; here the running commands end and the session is flushed. A
@@ -26,7 +31,9 @@ export async function runInteractive(options: CliOptions): Promise<number> {
       inputHistoryPath: join(config.mcaHome, 'projects', projectSlug(projectRoot), 'input-history.jsonl'),
       inputHistorySecrets: credentialSecrets(loadCredentials()),
       completePath: createPathCompleter(projectRoot),
-      runShell: createUserShell(projectRoot),
+      runShell: createUserShell(projectRoot, policy),
+      customCommands,
+      saveRule: (rule: string) => addLocalAllowRule(projectRoot, rule),
       openPicker: options.pickSession,
       prices: config.modelPrices,
       ...(options.prompt ? { initialPrompt: options.prompt } : {}),

@@ -6,7 +6,10 @@ import type { AgentEvent } from '../agent/events.js';
 import { credentialSecrets, loadCredentials } from '../config/config.js';
 import type { Usage } from '../providers/types.js';
 import { ZERO_USAGE } from '../providers/types.js';
-import { bootstrap } from './bootstrap.js';
+import { loadCustomCommands, matchCustomCommand } from '../commands/custom-commands.js';
+import { expandCustomCommand } from '../commands/expand-command.js';
+import { bootstrap, type Bootstrapped } from './bootstrap.js';
+import { createCommandShell } from './command-shell.js';
 import { CliError, EXIT_AGENT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, printError } from './exit-codes.js';
 import type { OutputFormat } from './output-format.js';
 import type { CliOptions } from './program.js';
@@ -44,6 +47,42 @@ function stderrLineFor(event: AgentEvent): string | undefined {
   }
 }
 
+interface PermissionDenial {
+  tool: string;
+  input: unknown;
+  reason: string;
+}
+
+/** A tool call the permission rules or the mode refused: listed in JSON, one stderr line in text mode. */
+function permissionDenialOf(event: AgentEvent): PermissionDenial | undefined {
+  if (event.type !== 'tool_end' || event.result.error?.code !== 'PERMISSION_DENIED') return undefined;
+  return { tool: event.tool, input: event.input, reason: event.result.error.message };
+}
+
+/** `mca -p "/review src/a.ts"`: a custom command becomes its expanded prompt; anything else stays as typed. */
+async function expandPrintCommand(
+  prompt: string,
+  booted: Bootstrapped,
+  signal: AbortSignal,
+  err: (text: string) => void,
+): Promise<string> {
+  if (!prompt.trimStart().startsWith('/')) return prompt;
+  const notices: string[] = [];
+  const commands = loadCustomCommands({ projectRoot: booted.projectRoot, mcaHome: booted.config.mcaHome }, notices);
+  for (const notice of notices) err(notice);
+  const matched = matchCustomCommand(prompt, commands);
+  if (!matched) return prompt;
+  if (matched.command.model) booted.controller.setModel(matched.command.model);
+  const shell = createCommandShell({
+    projectRoot: booted.projectRoot,
+    policy: booted.policy,
+    mode: booted.config.permissionMode,
+    trusted: booted.trusted,
+    signal,
+  });
+  return await expandCustomCommand(matched.command, matched.args, shell(matched.command));
+}
+
 async function promptFrom(options: CliOptions): Promise<string> {
   const piped = await readStdinIfPiped();
   const parts = [options.prompt, piped].filter((part): part is string => part !== undefined && part.trim() !== '');
@@ -54,7 +93,8 @@ async function promptFrom(options: CliOptions): Promise<string> {
 export async function runPrintMode(options: CliOptions): Promise<number> {
   const prompt = await promptFrom(options);
   const format: OutputFormat = options.outputFormat;
-  const { controller, notices } = await bootstrap(options);
+  const booted = await bootstrap(options);
+  const { controller, notices } = booted;
   for (const notice of notices) printError(notice);
 
   // The key can reach an answer or a tool result (a model that ran `printenv`); it never reaches the output.
@@ -75,18 +115,26 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
   process.on('SIGINT', onSigint);
   const termination = installTermination({ abortTurn: () => abort.abort(), flush: () => controller.close() });
 
+  const input = await expandPrintCommand(prompt, booted, abort.signal, err);
+
   let end: Extract<AgentEvent, { type: 'turn_end' }> | undefined;
+  const denials: PermissionDenial[] = [];
   // Whatever fails (the loop, closing the session file) becomes the turn's error: the output format still
   // prints its result, with one clear line on stderr.
   let failure: string | undefined;
   try {
-    for await (const event of controller.run(prompt, { signal: abort.signal })) {
+    for await (const event of controller.run(input, { signal: abort.signal })) {
       if (format === 'stream-json') out(`${JSON.stringify(event)}\n`);
       else if (format === 'text') {
         const line = stderrLineFor(event);
         if (line) err(line);
       }
       if (event.type === 'turn_end') end = event;
+      const denial = permissionDenialOf(event);
+      if (denial) {
+        denials.push(denial);
+        if (format === 'text') err(`permission denied: ${denial.reason}`);
+      }
     }
   } catch (error) {
     failure = `The turn failed: ${oneLine(error)}`;
@@ -119,6 +167,7 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
       usage: snakeUsage(end?.usage ?? ZERO_USAGE),
       is_error: failed,
       stop_reason: end?.reason ?? 'error',
+      permission_denials: denials,
     };
     out(`${JSON.stringify(result)}\n`);
   } else if (format === 'text') {

@@ -24,12 +24,19 @@ export interface CliOptions {
   cwd: string | undefined;
   permissionMode: PermissionMode | undefined;
   toolProtocol: ToolProtocol | undefined;
+  /** `--allowedTools` / `--disallowedTools` values as given (each may hold several rules). */
+  allowedTools: string[];
+  disallowedTools: string[];
 }
 
 function positiveInteger(value: string): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
   return parsed;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }
 
 function buildCommand(): Command {
@@ -56,6 +63,18 @@ function buildCommand(): Command {
       '--dangerously-skip-permissions',
       'allow every tool without asking (same as --permission-mode bypassPermissions)',
     )
+    .option(
+      '--allowedTools, --allowed-tools <rules>',
+      'permission rules to allow, e.g. "Bash(npm test:*),Edit" (repeatable)',
+      collect,
+      [],
+    )
+    .option(
+      '--disallowedTools, --disallowed-tools <rules>',
+      'permission rules to deny, e.g. "Bash(git push:*)" (repeatable)',
+      collect,
+      [],
+    )
     .version(`${readPackageVersion()} (mca)`, '-v, --version', 'print the version')
     .helpOption('-h, --help', 'show this help')
     .addHelpText(
@@ -67,6 +86,7 @@ function buildCommand(): Command {
         '  mca -p "why does npm test fail?"      answer once and exit',
         '  git diff | mca -p "review this"       piped input is added to the prompt',
         '  mca -c -p "now add a test"            continue the last session of this directory',
+        '  mca trust [dir]                       trust a project: its allow rules and commands take effect',
         '',
         'Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL, MCA_MODEL, MCA_CONTEXT_WINDOW,',
         '  MCA_COMPRESSION_THRESHOLD, MCA_MIN_RETAIN_ROUNDS, MCA_SUMMARY_TIMEOUT_MS, MCA_MAX_STEPS, MCA_HOME,',
@@ -90,6 +110,8 @@ interface RawOptions {
   permissionMode?: PermissionMode;
   toolProtocol?: ToolProtocol;
   dangerouslySkipPermissions?: boolean;
+  allowedTools: string[];
+  disallowedTools: string[];
 }
 
 export function parseCliArgs(args: readonly string[]): CliOptions | { exitCode: number } {
@@ -125,12 +147,18 @@ export function parseCliArgs(args: readonly string[]): CliOptions | { exitCode: 
     cwd: raw.cwd,
     permissionMode: raw.dangerouslySkipPermissions ? 'bypassPermissions' : raw.permissionMode,
     toolProtocol: raw.toolProtocol,
+    allowedTools: raw.allowedTools,
+    disallowedTools: raw.disallowedTools,
   };
 }
 
 /** Runs the CLI and returns the exit code. Never throws. */
 export async function runCli(args: readonly string[]): Promise<number> {
   try {
+    if (args[0] === 'trust') {
+      const { runTrustCommand } = await import('./trust-command.js');
+      return runTrustCommand(args.slice(1));
+    }
     const parsed = parseCliArgs(args);
     if ('exitCode' in parsed) return parsed.exitCode;
     if (parsed.print) {

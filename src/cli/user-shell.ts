@@ -1,28 +1,32 @@
 /**
- * Runs the REPL's `!command` lines with the Bash tool, so they get what the model's commands get: the project
- * directory, the timeout, the process group ended on Ctrl-C, capped output and credentials withheld. The user typed
- * the command, so it is approved without a prompt.
+ * Runs shell commands the user asked for with the Bash tool, so they get what the model's commands get: the
+ * project directory, the timeout, the process group ended on Ctrl-C, capped output and credentials withheld.
+ * `!command` lines in the REPL: the user typed the command, so it is approved without a prompt, except that the
+ * permission rules' deny rules still hold. Custom commands' `` !`command` `` lines go through `runBashWith` with
+ * their own approver (see command-shell.ts).
  */
+import { createApprover } from '../agent/permissions.js';
+import type { PermissionPolicy } from '../permissions/policy.js';
 import { FileStateRecord } from '../tools/file-state.js';
-import type { ToolEnvelope } from '../tools/envelope.js';
 import { createDefaultRegistry } from '../tools/registry.js';
 import { TodoStore } from '../tools/todo-store.js';
+import type { Approver } from '../tools/tool-context.js';
+import type { ShellRunner } from '../ui/user-shell.js';
 
 /** How long a `!command` may run before it is stopped (Ctrl-C stops it sooner). */
 export const USER_SHELL_TIMEOUT_MS = 600_000;
 
-export function createUserShell(projectRoot: string): (command: string, signal: AbortSignal) => Promise<ToolEnvelope> {
+/** A Bash runner in `projectRoot` whose permission question goes to `approve`. */
+export function runBashWith(projectRoot: string, approve: Approver, timeoutMs = USER_SHELL_TIMEOUT_MS): ShellRunner {
   const registry = createDefaultRegistry();
   return (command, signal) =>
     registry.run(
       'Bash',
-      { command, timeout_ms: USER_SHELL_TIMEOUT_MS },
-      {
-        projectRoot,
-        signal,
-        fileState: new FileStateRecord(),
-        todos: new TodoStore(),
-        approve: async () => ({ approved: true }),
-      },
+      { command, timeout_ms: timeoutMs },
+      { projectRoot, signal, fileState: new FileStateRecord(), todos: new TodoStore(), approve },
     );
+}
+
+export function createUserShell(projectRoot: string, policy?: PermissionPolicy): ShellRunner {
+  return runBashWith(projectRoot, createApprover({ mode: 'bypassPermissions', ...(policy ? { policy } : {}) }));
 }

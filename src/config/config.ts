@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { readProjectConfig, readUserConfig, type ConfigFileResult } from './config-files.js';
 import { DEFAULT_PROFILE, PROFILE_KEYS, profileFor, type ProfileInUse } from './model-profiles.js';
 
-export const PERMISSION_MODES = ['default', 'acceptEdits', 'bypassPermissions'] as const;
+export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions'] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 /** Model backends: the Anthropic Messages API, or any OpenAI-compatible chat completions API. */

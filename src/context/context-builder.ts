@@ -1,7 +1,7 @@
 /**
  * ContextBuilder (spec A1, D4; DESIGN.md "Prompt"): assembles one model request from the layers, in this order:
  *   l1          system prompt + tool prompts (stable prefix)
- *   l2          "# Project Rules (CODE_LAW)" + the file, only when present
+ *   l2          "# Project Rules and Memory" + each memory file under its path (memory-files.ts), when any
  *   l3          "# Conversation history" + closed rounds and summaries as an `[role] …` transcript
  *   input       "# Current request" + this turn's preprocessed user input
  *   scratchpad  "# Work so far this turn" + one `Thought/Action` + `Observation:` block per step
@@ -75,7 +75,6 @@ export interface BuiltContext {
 
 export const PART_SEPARATOR = '\n\n';
 export const HEADINGS = Object.freeze({
-  codeLaw: '# Project Rules (CODE_LAW)',
   history: '# Conversation history',
   input: '# Current request',
   scratchpad: '# Work so far this turn',
@@ -118,21 +117,22 @@ function part(id: ContextPartId, text: string, extra: Partial<ContextPart> = {})
 
 export class ContextBuilder {
   private readonly systemPrompt: string | (() => string);
-  private readonly codeLaw: { read(): string | undefined } | undefined;
+  private readonly memory: { read(): string | undefined } | undefined;
   private readonly toolDefinitionTokens: number;
 
   /**
    * `systemPrompt` may be a function when L1 follows session state (the environment block names the model).
+   * `memory` renders the whole L2 text (the memory files, each labelled with its path; see memory-files.ts).
    * `toolDefinitionTokens`: native tool use sends the tools as definitions beside the system text; their estimate
    * counts into L1 (and every budget), though the text does not carry them.
    */
   constructor(options: {
     systemPrompt: string | (() => string);
-    codeLaw?: { read(): string | undefined };
+    memory?: { read(): string | undefined };
     toolDefinitionTokens?: number;
   }) {
     this.systemPrompt = options.systemPrompt;
-    this.codeLaw = options.codeLaw;
+    this.memory = options.memory;
     this.toolDefinitionTokens = options.toolDefinitionTokens ?? 0;
   }
 
@@ -140,8 +140,8 @@ export class ContextBuilder {
     const system = typeof this.systemPrompt === 'function' ? this.systemPrompt() : this.systemPrompt;
     const l1 = system.trim() === '' ? undefined : part('l1', system);
     if (l1) l1.tokens += this.toolDefinitionTokens;
-    const law = this.codeLaw?.read();
-    const l2 = law === undefined || law.trim() === '' ? undefined : part('l2', `${HEADINGS.codeLaw}\n\n${law}`);
+    const memory = this.memory?.read();
+    const l2 = memory === undefined || memory.trim() === '' ? undefined : part('l2', memory);
 
     let l3: ContextPart | undefined;
     if (input.history.length > 0) {

@@ -5,7 +5,10 @@ import type { ApprovalRequest, ToolContext } from './tool-context.js';
  * Asks for permission before a tool changes anything. Returns undefined when approved, otherwise the
  * PERMISSION_DENIED envelope to hand back to the model (with the user's reason when one was given).
  */
-export async function requestApproval(ctx: ToolContext, request: ApprovalRequest): Promise<ToolEnvelope | undefined> {
+export async function requestApproval(
+  ctx: Pick<ToolContext, 'approve'>,
+  request: ApprovalRequest,
+): Promise<ToolEnvelope | undefined> {
   let decision;
   try {
     decision = await ctx.approve(request);

@@ -44,6 +44,11 @@ export class FileStateRecord {
   clear(): void {
     this.stamps.clear();
   }
+
+  /** Every file the agent has read or written, in the order first seen (memory files of their directories). */
+  paths(): string[] {
+    return [...this.stamps.keys()];
+  }
 }
 
 export interface WriteGuardError {

@@ -9,6 +9,7 @@ import { loadToolPrompt } from './prompt-files.js';
 import type { Approver, ToolContext } from './tool-context.js';
 import { bashTool } from './bash.js';
 import { editTool } from './edit.js';
+import { exitPlanModeTool } from './exit-plan-mode.js';
 import { globTool } from './glob.js';
 import { createGrepTool } from './grep.js';
 import { lsTool } from './ls.js';
@@ -153,6 +154,10 @@ export class ToolRegistry {
         context: { input: rawInput },
       });
     }
+    if (tool.permission === 'none' && ctx.screenReadOnly) {
+      const refused = await ctx.screenReadOnly(name, parsed.data);
+      if (refused) return refused;
+    }
     try {
       return await tool.run(parsed.data, { ...ctx, approve: approverFor(tool, ctx.approve) });
     } catch (error) {
@@ -176,5 +181,6 @@ export function createDefaultRegistry(options: ToolRegistryOptions = {}): ToolRe
     .register(multiEditTool)
     .register(bashTool)
     .register(todoWriteTool)
-    .register(recallTool);
+    .register(recallTool)
+    .register(exitPlanModeTool);
 }

@@ -1,3 +1,4 @@
+import type { ToolEnvelope } from './envelope.js';
 import type { FileStateRecord } from './file-state.js';
 import type { TodoStore } from './todo-store.js';
 import type { ToolMemory } from './tool-memory.js';
@@ -17,11 +18,22 @@ export interface ApprovalRequest {
    */
   controlFile?: boolean;
   /** Stamped by the registry from the tool's definition: what kind of change is asked for. */
-  kind?: 'edit' | 'exec';
+  kind?: 'edit' | 'exec' | 'plan';
+  /**
+   * Set by the approver when it asks: what "yes, don't ask again" would cover (the Bash command's prefix, or the
+   * session's file edits). Absent: that option is not offered.
+   */
+  remember?: { label: string; rule: string };
 }
 
 export type ApprovalDecision =
-  | { approved: true; /** also allow this tool for the rest of the session */ remember?: boolean }
+  | {
+      approved: true;
+      /** also allow what `request.remember` covers for the rest of the session */
+      remember?: boolean;
+      /** and write that rule to the project's .mca/settings.local.json */
+      persist?: boolean;
+    }
   | { approved: false; /** passed to the model so it can adapt */ reason?: string };
 
 export type Approver = (request: ApprovalRequest) => Promise<ApprovalDecision>;
@@ -36,4 +48,9 @@ export interface ToolContext {
   approve: Approver;
   /** The session's stored full tool results (Recall reads them); absent when the session keeps none. */
   toolMemory?: ToolMemory;
+  /**
+   * The permission rules' say on a read-only tool (which never calls `approve` itself): a deny rule refuses it, an
+   * ask rule asks. Returns the PERMISSION_DENIED envelope, or undefined to run. Absent: read-only tools just run.
+   */
+  screenReadOnly?: (tool: string, input: unknown) => Promise<ToolEnvelope | undefined>;
 }

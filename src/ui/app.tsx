@@ -22,6 +22,7 @@ import { useKeyHandler } from './use-key-handler.js';
 import { useRepl } from './use-repl.js';
 import { useScreen } from './use-screen.js';
 import type { ShellRunner } from './user-shell.js';
+import type { CustomCommandsPort } from './custom-commands-port.js';
 
 export interface AppProps {
   sessions: SessionManager;
@@ -36,6 +37,8 @@ export interface AppProps {
   completePath?: (prefix: string) => Promise<string[]>;
   /** Runs `!command` lines; without it shell mode says it is unavailable. */
   runShell?: ShellRunner;
+  customCommands?: CustomCommandsPort;
+  saveRule?: (rule: string) => string;
   /** Price overrides from config (`modelPrices`), over the built-in table. */
   prices?: Readonly<Record<string, ModelPrice>>;
   /** Fixed width (tests); otherwise the terminal's, following resizes. */
@@ -77,6 +80,8 @@ export function App(props: AppProps): React.JSX.Element {
     initialPrompt: props.initialPrompt,
     openPicker: props.openPicker,
     runShell: props.runShell,
+    customCommands: props.customCommands,
+    saveRule: props.saveRule,
     redraw: screen.redraw,
     prices: props.prices,
   });
@@ -91,6 +96,7 @@ export function App(props: AppProps): React.JSX.Element {
     history: props.history ?? [],
     onHistory: props.onHistory ?? noHistory,
     completePath: props.completePath ?? noCompletions,
+    customCommands: props.customCommands?.list ?? [],
     now,
     screen: screenKeys,
     layout: { width, rows: screen.rows },
@@ -147,6 +153,7 @@ export function App(props: AppProps): React.JSX.Element {
       )}
       <StatusLine
         model={core.model}
+        mode={core.mode}
         cwd={controller.projectRoot}
         contextTokens={transcript.contextTokens}
         contextWindow={contextWindow}

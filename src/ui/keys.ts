@@ -19,6 +19,8 @@ export type KeyEvent =
   | { kind: 'pageup' }
   | { kind: 'pagedown' }
   | { kind: 'tab' }
+  /** Shift+Tab (ESC [ Z): cycles the permission mode. */
+  | { kind: 'backtab' }
   | { kind: 'escape' }
   /** Ctrl + a letter, lower case: 'c', 'd', 'a', 'e', 'u', 'k', 'w', 'l', 'o'. */
   | { kind: 'ctrl'; key: string }
@@ -30,6 +32,7 @@ const SEQUENCES: Record<string, KeyEvent> = {
   '\n': { kind: 'newline' },
   '\x1b\n': { kind: 'newline' },
   '\t': { kind: 'tab' },
+  '\x1b[Z': { kind: 'backtab' },
   '\x7f': { kind: 'backspace' },
   '\b': { kind: 'backspace' },
   '\x1b\x7f': { kind: 'backspace' },

@@ -7,6 +7,7 @@ import { loadInputHistory, saveInputHistory } from './input-history.js';
 import { loadHighlighter } from './markdown.js';
 import type { ModelPrice } from '../providers/model-prices.js';
 import type { ShellRunner } from './user-shell.js';
+import type { CustomCommandsPort } from './custom-commands-port.js';
 
 export interface ReplOptions {
   sessions: SessionManager;
@@ -27,6 +28,10 @@ export interface ReplOptions {
   openPicker?: boolean;
   /** Runs `!command` lines in the project directory. */
   runShell?: ShellRunner;
+  /** Custom slash commands from the project and user command directories. */
+  customCommands?: CustomCommandsPort;
+  /** "Always allow" in the permission prompt: writes the rule to .mca/settings.local.json, returns the file. */
+  saveRule?: (rule: string) => string;
   /** Price overrides from config (`modelPrices`). */
   prices?: Readonly<Record<string, ModelPrice>>;
 }
@@ -54,6 +59,8 @@ export async function runRepl(options: ReplOptions): Promise<void> {
       openPicker={options.openPicker === true}
       {...(options.prices ? { prices: options.prices } : {})}
       {...(options.runShell ? { runShell: options.runShell } : {})}
+      {...(options.customCommands ? { customCommands: options.customCommands } : {})}
+      {...(options.saveRule ? { saveRule: options.saveRule } : {})}
       {...(options.initialPrompt ? { initialPrompt: options.initialPrompt } : {})}
     />,
     {

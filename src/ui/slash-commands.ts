@@ -10,6 +10,7 @@ export const SLASH_COMMAND_NAMES = [
   'context',
   'cost',
   'todos',
+  'memory',
   'model',
   'resume',
   'exit',
@@ -29,6 +30,7 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
   { name: 'context', usage: '/context', description: 'Show context usage per layer' },
   { name: 'cost', usage: '/cost', description: "Show this session's tokens and cost" },
   { name: 'todos', usage: '/todos', description: 'Show the todo list' },
+  { name: 'memory', usage: '/memory', description: 'List the memory files in the prompt and their sizes' },
   { name: 'model', usage: '/model [name]', description: 'Show or set the model' },
   { name: 'resume', usage: '/resume [id]', description: 'Resume a past session' },
   { name: 'exit', usage: '/exit', description: 'Quit mca' },
@@ -82,12 +84,25 @@ export function closestCommand(name: string): SlashCommandName | undefined {
   return best && best.distance <= 3 ? best.name : undefined;
 }
 
-/** Suggestions while the user types `/co…` (no space yet). Empty for anything else. */
-export function suggestSlashCommands(text: string): SlashCommandSpec[] {
-  const match = /^\/([\w-]*)$/.exec(text);
+/** A line of /help or of the suggestion list: a built-in command or a custom one (`git:commit`). */
+export interface SlashCommandEntry {
+  name: string;
+  usage: string;
+  description: string;
+}
+
+/**
+ * Suggestions while the user types `/co…` (no space yet): built-in commands, then custom ones a built-in does
+ * not shadow. Empty for anything else.
+ */
+export function suggestSlashCommands(text: string, custom: readonly SlashCommandEntry[] = []): SlashCommandEntry[] {
+  const match = /^\/([\w:.-]*)$/.exec(text);
   if (!match) return [];
   const prefix = (match[1] ?? '').toLowerCase();
-  return SLASH_COMMANDS.filter((command) => command.name.startsWith(prefix));
+  const builtIn: SlashCommandEntry[] = SLASH_COMMANDS.filter((command) => command.name.startsWith(prefix));
+  const names = new Set<string>(SLASH_COMMAND_NAMES);
+  const own = custom.filter((command) => !names.has(command.name) && command.name.toLowerCase().startsWith(prefix));
+  return [...builtIn, ...own];
 }
 
 /** What the command handlers may do; implemented by the app. */
@@ -97,6 +112,7 @@ export interface SlashContext {
   compact(focus: string | undefined): void;
   showContext(): void;
   showTodos(): void;
+  showMemory(): void;
   showCost(): void;
   showModel(): void;
   setModel(name: string): void;
@@ -115,6 +131,7 @@ export const SLASH_HANDLERS: Record<SlashCommandName, Handler> = {
   context: (context) => context.showContext(),
   cost: (context) => context.showCost(),
   todos: (context) => context.showTodos(),
+  memory: (context) => context.showMemory(),
   model: (context, args) => (args ? context.setModel(args) : context.showModel()),
   resume: (context, args) => (args ? context.resumeSession(args) : context.openSessionPicker()),
   exit: (context) => context.exit(),

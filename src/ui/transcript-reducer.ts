@@ -2,6 +2,7 @@
  * AgentEvents → transcript. A pure reducer: finished items are append-only (they go to Ink's <Static>,
  * written once); `live` is the small area redrawn while a step runs.
  */
+import type { SlashCommandEntry } from './slash-commands.js';
 import type { AgentEvent, CompactionReason } from '../agent/events.js';
 import type { ContextReport } from '../agent/controller.js';
 import type { ModelPrice } from '../providers/model-prices.js';
@@ -25,7 +26,7 @@ export type TranscriptEntry =
   | { kind: 'context'; report: ContextReport }
   | { kind: 'todos'; todos: TodoItem[] }
   | { kind: 'cost'; usage: Usage; model: string; prices?: Readonly<Record<string, ModelPrice>> }
-  | { kind: 'help' };
+  | { kind: 'help'; custom?: readonly SlashCommandEntry[] };
 
 export type TranscriptItem = TranscriptEntry & { id: number };
 

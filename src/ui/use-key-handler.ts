@@ -2,10 +2,12 @@
  * Routes key events to whatever has focus: the permission prompt, the session picker, or the input box
  * (editing, history, suggestions, submit, type-ahead, Ctrl-C/Ctrl-D handling).
  */
+import type { CustomCommandInfo } from './custom-commands-port.js';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { KeyEvent } from './keys.js';
 import * as edit from './input-state.js';
 import type { InputState } from './input-state.js';
+import { permissionOptions } from './components/permission-prompt.js';
 import { clampScroll, detailRows, detailWindow } from './permission-detail.js';
 import { useSuggestions } from './use-suggestions.js';
 import { DECLINE } from './use-permission.js';
@@ -20,6 +22,8 @@ export interface KeyHandlerOptions {
   history: readonly string[];
   onHistory: (history: string[]) => void;
   completePath: (prefix: string) => Promise<string[]>;
+  /** Custom slash commands, completed with Tab like the built-in ones. */
+  customCommands?: readonly CustomCommandInfo[];
   now: () => number;
   /** Ctrl-L: clear the screen. Ctrl-O: switch the verbose transcript. */
   screen: { clear(): void; toggleVerbose(): void };
@@ -64,12 +68,21 @@ function editKey(state: InputState, key: KeyEvent, multiline: boolean): InputSta
   }
 }
 
-export function useKeyHandler({ core, history, onHistory, completePath, now, screen, layout }: KeyHandlerOptions) {
+export function useKeyHandler({
+  core,
+  history,
+  onHistory,
+  completePath,
+  customCommands,
+  now,
+  screen,
+  layout,
+}: KeyHandlerOptions) {
   const [inputRef, setInput] = useLatestState<InputState>(() => edit.emptyInput(history));
   const [exitHint, setExitHint] = useState<string | undefined>(undefined);
   const exitArmedAt = useRef<number | null>(null);
   const input = inputRef.current;
-  const suggestions = useSuggestions({ input, inputRef, setInput, completePath });
+  const suggestions = useSuggestions({ input, inputRef, setInput, completePath, customCommands: customCommands ?? [] });
 
   useEffect(() => {
     if (!exitHint) return;
@@ -134,20 +147,32 @@ export function useKeyHandler({ core, history, onHistory, completePath, now, scr
         if (reasonState) core.setPermission({ ...pending, reason: reasonState });
         return;
       }
+      const options = permissionOptions(pending.request);
+      const count = options.length;
       const choose = (index: number): void => {
-        if (index === 0) core.answerPermission({ approved: true });
-        else if (index === 1) core.answerPermission({ approved: true, remember: true });
-        else core.setPermission({ ...pending, selected: 2, reason: edit.emptyInput() });
+        const choice = options[index]?.choice;
+        if (choice === 'planAcceptEdits' || choice === 'planDefault') {
+          core.setMode(choice === 'planAcceptEdits' ? 'acceptEdits' : 'default');
+          return core.answerPermission({ approved: true });
+        }
+        if (choice === 'once') core.answerPermission({ approved: true });
+        else if (choice === 'session') core.answerPermission({ approved: true, remember: true });
+        else if (choice === 'always') {
+          const rule = pending.request.remember?.rule;
+          core.answerPermission({ approved: true, remember: true, persist: true });
+          if (rule) core.saveRule(rule);
+        } else if (choice === 'no') core.setPermission({ ...pending, selected: index, reason: edit.emptyInput() });
       };
       if (key.kind === 'escape') return core.answerPermission(DECLINE);
-      if (key.kind === 'up') return core.setPermission({ ...pending, selected: (pending.selected + 2) % 3 });
-      if (key.kind === 'down') return core.setPermission({ ...pending, selected: (pending.selected + 1) % 3 });
+      if (key.kind === 'up')
+        return core.setPermission({ ...pending, selected: (pending.selected + count - 1) % count });
+      if (key.kind === 'down') return core.setPermission({ ...pending, selected: (pending.selected + 1) % count });
       if (key.kind === 'submit') return choose(pending.selected);
       if (key.kind !== 'text') return;
       const char = key.text.toLowerCase();
-      if (char === '1' || char === 'y') choose(0);
-      else if (char === '2') choose(1);
-      else if (char === '3') choose(2);
+      const digit = Number(char);
+      if (char === 'y') choose(0);
+      else if (Number.isInteger(digit) && digit >= 1 && digit <= count) choose(digit - 1);
       else if (char === 'n') core.answerPermission(DECLINE);
     },
     [core, layout.rows, layout.width],
@@ -179,6 +204,7 @@ export function useKeyHandler({ core, history, onHistory, completePath, now, scr
       if (key.kind === 'ctrl' && key.key === 'c') return ctrlC();
       if (key.kind === 'ctrl' && key.key === 'l') return screen.clear();
       if (key.kind === 'ctrl' && key.key === 'o') return screen.toggleVerbose();
+      if (key.kind === 'backtab') return core.cycleMode();
       const busy = core.busyRef.current;
       if (key.kind === 'escape') {
         if (suggestions.dismiss()) return;

@@ -19,6 +19,10 @@ import {
 import { useLatestState } from './use-raw-keys.js';
 import { historyEntries } from './history-replay.js';
 import { usageOfHistory } from './session-cost.js';
+import type { PermissionMode } from '../config/config.js';
+import { nextPermissionMode } from '../agent/plan-mode.js';
+import type { CustomCommandsPort } from './custom-commands-port.js';
+import { formatMemoryList } from './memory-list.js';
 import { usePermission } from './use-permission.js';
 import { shellCommandOf, shellNote, type ShellRunner } from './user-shell.js';
 
@@ -40,6 +44,9 @@ export interface ReplOptionsInternal {
   /** `mca -r` without an id: the session picker opens first. */
   openPicker?: boolean | undefined;
   runShell?: ShellRunner | undefined;
+  customCommands?: CustomCommandsPort | undefined;
+  /** Writes an allow rule to the project's .mca/settings.local.json ("always allow"); returns the file. */
+  saveRule?: ((rule: string) => string) | undefined;
   /** Clears the terminal and writes the transcript again (at the current width, in the current mode). */
   redraw: () => void;
   /** Price overrides from config, for /cost. */
@@ -67,11 +74,13 @@ function initialTokens(controller: AgentController): number | null {
 }
 
 export function useRepl(options: ReplOptionsInternal) {
-  const { sessions, onExit, now, initialPrompt, openPicker, runShell, redraw, prices } = options;
+  const { sessions, onExit, now, initialPrompt, openPicker, runShell, customCommands, saveRule, redraw, prices } =
+    options;
   const app = useApp();
   const [controllerRef, setController] = useLatestState<AgentController>(() => sessions.current());
   const controller = controllerRef.current;
   const [modelRef, setModel] = useLatestState<string>(() => controller.model);
+  const [modeRef, setModeState] = useLatestState<PermissionMode>(() => controller.permissionMode);
   const [transcript, dispatch] = useReducer(transcriptReducer, controller, (first): TranscriptState => ({
     ...initialTranscript([...historyEntries(first.history()), welcome(first)]),
     contextTokens: initialTokens(first),
@@ -131,9 +140,10 @@ export function useRepl(options: ReplOptionsInternal) {
     [answerPermission, now, setBusy, setStartedAt],
   );
 
+  /** `shown` is what the transcript shows as the user's line when it differs (a custom command's `/name args`). */
   const runTurn = useCallback(
-    (text: string) => {
-      dispatch({ type: 'user', text });
+    (text: string, shown: string = text) => {
+      dispatch({ type: 'user', text: shown });
       const notes = notesRef.current;
       notesRef.current = [];
       const input = notes.length > 0 ? `${notes.join('\n\n')}\n\n${text}` : text;
@@ -167,6 +177,41 @@ export function useRepl(options: ReplOptionsInternal) {
     [append, notice, now, runShell, setBusy, setStartedAt],
   );
 
+  /** `/name args` of a custom command: its `!` lines run (asking when no rule decides), then it is a turn. */
+  const runCustomCommand = useCallback(
+    async (text: string, name: string, args: string) => {
+      if (!customCommands) return;
+      const abort = new AbortController();
+      abortRef.current = abort;
+      setBusy('shell');
+      setStartedAt(now());
+      let prompt: string | undefined;
+      try {
+        prompt = await customCommands.expand(name, args, approver, abort.signal);
+      } catch (error) {
+        notice(`/${name} failed: ${errorText(error)}`, 'error');
+      }
+      if (abortRef.current === abort) abortRef.current = null;
+      setBusy(null);
+      if (prompt !== undefined && !abort.signal.aborted) runTurn(prompt, text);
+      else nextQueued.current();
+    },
+    [approver, customCommands, notice, now, runTurn, setBusy, setStartedAt],
+  );
+
+  /** "Always allow": the rule goes to .mca/settings.local.json; the session already remembers it. */
+  const saveAllowRule = useCallback(
+    (rule: string) => {
+      if (!saveRule) return notice(`${rule} is allowed for this session only (no settings file here).`, 'warning');
+      try {
+        notice(`Saved ${rule} to ${saveRule(rule)} (used in later sessions while the project is trusted).`);
+      } catch (error) {
+        notice(`Could not save ${rule}: ${errorText(error)}`, 'error');
+      }
+    },
+    [notice, saveRule],
+  );
+
   const initialSent = useRef(false);
   useEffect(() => {
     if (!initialPrompt || initialSent.current) return;
@@ -197,13 +242,28 @@ export function useRepl(options: ReplOptionsInternal) {
     (next: AgentController, message: string, clear: boolean) => {
       setController(next);
       setModel(next.model);
+      // The mode the user chose (Shift+Tab, an approved plan) carries over to a new or resumed session.
+      next.setPermissionMode(modeRef.current);
       notesRef.current = [];
       if (clear) redraw();
       dispatch({ type: 'switch_session', tokens: initialTokens(next), usage: usageOfHistory(next.history()), clear });
       for (const entry of historyEntries(next.history())) append(entry);
       notice(message);
     },
-    [append, notice, redraw, setController, setModel],
+    [append, modeRef, notice, redraw, setController, setModel],
+  );
+
+  const setMode = useCallback(
+    (mode: PermissionMode) => {
+      controllerRef.current.setPermissionMode(mode);
+      setModeState(mode);
+    },
+    [controllerRef, setModeState],
+  );
+  /** Shift+Tab: default → acceptEdits → plan → default. */
+  const cycleMode = useCallback(
+    () => setMode(nextPermissionMode(controllerRef.current.permissionMode)),
+    [controllerRef, setMode],
   );
 
   const resumeSession = useCallback(
@@ -243,7 +303,7 @@ export function useRepl(options: ReplOptionsInternal) {
 
   const slash: SlashContext = useMemo(
     () => ({
-      showHelp: () => append({ kind: 'help' }),
+      showHelp: () => append({ kind: 'help', custom: customCommands?.list ?? [] }),
       clearSession: () => {
         // Promise.resolve: the contract's newSession may be sync or async.
         Promise.resolve(sessions.newSession()).then(
@@ -254,6 +314,7 @@ export function useRepl(options: ReplOptionsInternal) {
       compact,
       showContext: () => append({ kind: 'context', report: controllerRef.current.contextReport() }),
       showTodos: () => append({ kind: 'todos', todos: [...controllerRef.current.todos()] }),
+      showMemory: () => notice(formatMemoryList(controllerRef.current.memoryFiles())),
       showCost: () =>
         append({
           kind: 'cost',
@@ -292,12 +353,14 @@ export function useRepl(options: ReplOptionsInternal) {
   const run = useCallback(
     (text: string) => {
       const parsed = parseSlashCommand(text);
+      const custom = parsed?.kind === 'command' ? undefined : customCommands?.match(text);
+      if (custom) return void runCustomCommand(text, custom.name, custom.args);
       if (parsed) return dispatchSlash(parsed, slash);
       const command = shellCommandOf(text);
       if (command !== undefined) return void runShellCommand(command);
       runTurn(text);
     },
-    [runShellCommand, runTurn, slash],
+    [customCommands, runCustomCommand, runShellCommand, runTurn, slash],
   );
 
   /** Enter: run now, or queue while busy (a slash command that only shows something runs at once). */
@@ -339,6 +402,10 @@ export function useRepl(options: ReplOptionsInternal) {
     permissionRef: permission.permissionRef,
     setPermission: permission.setPermission,
     answerPermission,
+    saveRule: saveAllowRule,
+    mode: modeRef.current,
+    setMode,
+    cycleMode,
     pickerRef,
     setPicker,
     submit,

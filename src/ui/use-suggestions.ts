@@ -4,6 +4,7 @@
  * else highlights the first; Enter takes the highlighted entry (a command without arguments runs at once); Esc
  * drops the highlight.
  */
+import type { CustomCommandInfo } from './custom-commands-port.js';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
 import type { KeyEvent } from './keys.js';
@@ -23,9 +24,10 @@ interface Options {
   inputRef: { readonly current: InputState };
   setInput: (next: InputState) => void;
   completePath: (prefix: string) => Promise<string[]>;
+  customCommands: readonly CustomCommandInfo[];
 }
 
-export function useSuggestions({ input, inputRef, setInput, completePath }: Options) {
+export function useSuggestions({ input, inputRef, setInput, completePath, customCommands }: Options) {
   const [paths, setPaths] = useState<string[]>([]);
   // Mirrored in a ref: several keys of one chunk (↓ ↓ Enter) are handled before React renders again.
   const [selectedRef, setSelected] = useLatestState<number | null>(() => null);
@@ -49,19 +51,22 @@ export function useSuggestions({ input, inputRef, setInput, completePath }: Opti
     );
   }, [input.text, input.cursor, completePath]);
 
-  const commands = suggestSlashCommands(input.text);
+  const commands = suggestSlashCommands(input.text, customCommands);
   const items: SuggestionItem[] =
     commands.length > 0
-      ? commands.map((command) => ({ label: command.usage, description: command.description }))
+      ? commands.map((command) => ({
+          label: neutralizeControlSequences(command.usage),
+          description: neutralizeControlSequences(command.description),
+        }))
       : paths.map((path) => ({ label: `@${neutralizeControlSequences(path)}` }));
 
   /** Puts entry `index` into the input; for a command, returns the line to run when it takes no argument. */
   const take = useCallback(
     (index: number): string | undefined => {
       const state = inputRef.current;
-      const command = suggestSlashCommands(state.text)[index];
+      const command = suggestSlashCommands(state.text, customCommands)[index];
       if (command) {
-        const runsAlone = !command.usage.includes('[');
+        const runsAlone = !/[[<]/.test(command.usage);
         setInput(edit.replaceText(state, runsAlone ? `/${command.name}` : `/${command.name} `));
         return runsAlone ? `/${command.name}` : undefined;
       }
@@ -73,13 +78,13 @@ export function useSuggestions({ input, inputRef, setInput, completePath }: Opti
       }
       return undefined;
     },
-    [inputRef, paths, setInput],
+    [inputRef, paths, setInput, customCommands],
   );
 
   /** Tab: the highlighted entry, else the common prefix if it adds something, else highlight the first. */
   const tab = useCallback(() => {
     const state = inputRef.current;
-    const found = suggestSlashCommands(state.text);
+    const found = suggestSlashCommands(state.text, customCommands);
     if (selectedRef.current !== null) return void take(selectedRef.current);
     if (found.length > 0) {
       if (found.length === 1) return void take(0);

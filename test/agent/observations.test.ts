@@ -276,12 +276,12 @@ describe('observations the model reads: search tools, todos, protocol errors', (
 
   it('an unknown tool and a permission refusal', async () => {
     expect(await observe('Deploy', { target: 'prod' })).toMatchInlineSnapshot(
-      `"Error [INVALID_PARAM]: Unknown tool "Deploy". Available tools: LS, Glob, Grep, Read, Write, Edit, MultiEdit, Bash, TodoWrite, Recall."`,
+      `"Error [INVALID_PARAM]: Unknown tool "Deploy". Available tools: LS, Glob, Grep, Read, Write, Edit, MultiEdit, Bash, TodoWrite, Recall, ExitPlanMode."`,
     );
     expect(
       await observe('Write', { path: 'x.txt', content: 'x' }, { env: { MCA_PERMISSION_MODE: 'default' } }),
     ).toMatchInlineSnapshot(
-      `"Error [PERMISSION_DENIED]: Permission to run Write (new file)(x.txt) was denied. Reason: Write (new file)(x.txt) needs permission and no one can approve it in this mode; the user can rerun with --permission-mode acceptEdits (or bypassPermissions) to allow it. Do not retry the same call; change the approach or ask the user how to proceed."`,
+      `"Error [PERMISSION_DENIED]: Permission to run Write (new file)(x.txt) was denied. Reason: Write (new file)(x.txt) needs permission and no one can approve it in this mode; the user can allow it with a permission rule (settings file or --allowedTools) or rerun with --permission-mode acceptEdits (or bypassPermissions). Do not retry the same call; change the approach or ask the user how to proceed."`,
     );
   });
 

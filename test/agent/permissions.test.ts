@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApprover } from '../../src/agent/permissions.js';
+import { PermissionPolicy } from '../../src/permissions/policy.js';
+import { parseRule, type RuleBehavior } from '../../src/permissions/rule.js';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/tools/tool-context.js';
 
 /** As the registry stamps it: the file tools ask for `edit`, Bash for `exec`. */
@@ -46,15 +48,41 @@ describe('createApprover', () => {
     expect(asked).toEqual(['Edit', 'Edit']);
   });
 
-  it('remembers "yes for this session" per tool', async () => {
-    const { ask, asked } = scriptedAsk({ approved: true, remember: true }, { approved: true });
-    const approve = createApprover({ mode: 'default', ask });
-    await approve(request('Bash'));
-    await approve(request('Bash'));
-    await approve(request('Bash'));
-    expect(asked).toEqual(['Bash']);
-    await approve(request('Write'));
-    expect(asked).toEqual(['Bash', 'Write']);
+  it("\"yes, don't ask again\" covers the Bash command's prefix, or the session's file edits, and says so", async () => {
+    const seen: Array<ApprovalRequest['remember']> = [];
+    const { ask, asked } = scriptedAsk(
+      { approved: true, remember: true },
+      { approved: true },
+      { approved: true, remember: true },
+      { approved: true, remember: true },
+      { approved: true },
+    );
+    const approve = createApprover({
+      mode: 'default',
+      ask: async (req) => {
+        seen.push(req.remember);
+        return ask(req);
+      },
+    });
+    const bash = (command: string): ApprovalRequest => ({
+      tool: 'Bash',
+      title: `Bash(${command})`,
+      input: { command },
+    });
+    await approve(bash('npm test -- a.test.ts'));
+    await approve(bash('npm test'));
+    await approve(bash('npm publish'));
+    await approve(bash('npm test && rm -rf x'));
+    expect(asked).toEqual(['Bash', 'Bash', 'Bash']);
+    expect(seen.slice(0, 3)).toEqual([
+      { label: '`npm test` commands', rule: 'Bash(npm test:*)' },
+      { label: '`npm publish` commands', rule: 'Bash(npm publish:*)' },
+      undefined,
+    ]);
+    await approve({ tool: 'Write', title: 'Write(a.ts)', input: { path: 'a.ts' } });
+    await approve({ tool: 'Edit', title: 'Edit(b.ts)', input: { path: 'b.ts' } });
+    expect(asked).toEqual(['Bash', 'Bash', 'Bash', 'Write']);
+    expect(seen[3]).toEqual({ label: 'file edits', rule: 'Edit' });
   });
 
   it('allowForSession allows a tool from then on', async () => {
@@ -109,5 +137,50 @@ describe('createApprover', () => {
       if (!decision.approved) expect(decision.reason).toMatch(/control files.*bypassPermissions/);
     }
     expect(await createApprover({ mode: 'bypassPermissions' })(control)).toEqual({ approved: true });
+  });
+});
+
+describe('createApprover with permission rules', () => {
+  const rules = (entries: Array<[RuleBehavior, string]>) =>
+    new PermissionPolicy(
+      entries.map(([behavior, text]) => {
+        const parsed = parseRule(text, behavior, 'settings.json');
+        if (!parsed.ok) throw new Error(parsed.message);
+        return parsed.rule;
+      }),
+      { projectRoot: '/project' },
+    );
+  const bash = (command: string): ApprovalRequest => ({ tool: 'Bash', title: `Bash(${command})`, input: { command } });
+
+  it('a deny rule holds even in bypassPermissions and names itself', async () => {
+    const approve = createApprover({ mode: 'bypassPermissions', policy: rules([['deny', 'Bash(git push:*)']]) });
+    const decision = await approve(bash('git push origin'));
+    expect(decision).toEqual({
+      approved: false,
+      reason: 'Bash(git push origin) is denied by the rule Bash(git push:*) (deny rule from settings.json)',
+    });
+    expect(await approve(bash('git status'))).toEqual({ approved: true });
+  });
+
+  it('an ask rule asks in acceptEdits and after "yes for this session"; an allow rule needs nobody', async () => {
+    const { ask, asked } = scriptedAsk({ approved: true }, { approved: true });
+    const approve = createApprover({
+      mode: 'acceptEdits',
+      ask,
+      policy: rules([
+        ['ask', 'Edit(./package.json)'],
+        ['allow', 'Bash(npm test:*)'],
+      ]),
+    });
+    approve.allowForSession('Edit');
+    const edit: ApprovalRequest = { tool: 'Edit', title: 'Edit(package.json)', input: { path: 'package.json' } };
+    await approve(edit);
+    await approve(edit);
+    expect(asked).toEqual(['Edit', 'Edit']);
+    expect(
+      await createApprover({ mode: 'default', policy: rules([['allow', 'Bash(npm test:*)']]) })(bash('npm test')),
+    ).toEqual({
+      approved: true,
+    });
   });
 });

@@ -10,13 +10,13 @@ const steps: ScratchpadStep[] = [
 ];
 
 function builder(law?: string): ContextBuilder {
-  return new ContextBuilder({ systemPrompt: 'SYSTEM PROMPT', codeLaw: { read: () => law } });
+  return new ContextBuilder({ systemPrompt: 'SYSTEM PROMPT', memory: { read: () => law } });
 }
 
 describe('ContextBuilder', () => {
   it('renders the parts in the fixed order with their headings', () => {
     const history = [summary(1, 1, 'ARCHIVE'), ...closedRound(2)];
-    const built = builder('LAW TEXT').build({
+    const built = builder('# Project Rules and Memory\n\n## CODE_LAW.md\n\nLAW TEXT').build({
       history,
       scratchpad: steps,
       question: 'QUESTION',
@@ -26,7 +26,7 @@ describe('ContextBuilder', () => {
     const text = built.render();
     const order = [
       'SYSTEM PROMPT',
-      '# Project Rules (CODE_LAW)\n\nLAW TEXT',
+      '# Project Rules and Memory\n\n## CODE_LAW.md\n\nLAW TEXT',
       '# Conversation history',
       '[system] ARCHIVE',
       '[user] question 2',
@@ -68,7 +68,7 @@ describe('ContextBuilder', () => {
     });
     const { system, user } = built.toRequestSegments();
     expect(system.map((segment) => segment.cacheBreakpoint === true)).toEqual([true, false]);
-    expect(system[1]?.text).toBe('# Project Rules (CODE_LAW)\n\nLAW');
+    expect(system[1]?.text).toBe('LAW');
     expect(user.map((segment) => segment.cacheBreakpoint === true)).toEqual([true, false, false, false, true, false]);
     expect(user[2]?.text.startsWith(HEADINGS.scratchpad)).toBe(true);
     expect(user[5]?.text).toBe('# Todo recap\n\nrecap');

@@ -82,8 +82,11 @@ function writeProjectConfig(env: Env, text: string): void {
   writeFileSync(join(env.sandbox.project, '.mca', 'config.json'), text);
 }
 
+/** mca's own warning lines; the one line per permission denial (issue 15) is counted apart. */
 function mcaLines(result: RunResult): string[] {
-  return result.stderr.split('\n').filter((line) => line.startsWith('mca: '));
+  return result.stderr
+    .split('\n')
+    .filter((line) => line.startsWith('mca: ') && !line.startsWith('mca: permission denied: '));
 }
 
 const PWN = act('Bash', { command: 'touch pwned.txt' });
@@ -184,7 +187,7 @@ describe.concurrent('a hostile repository cannot take over mca', () => {
       expect(result.code, result.stderr).toBe(0);
       expect(sentToModel(env.server)).not.toContain(SECRET);
       for (const request of env.server.requests)
-        expect(systemText(request.body)).not.toMatch(/^# Project Rules \(CODE_LAW\)$/m);
+        expect(systemText(request.body)).not.toMatch(/^# Project Rules and Memory$/m);
       const warnings = mcaLines(result);
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toMatch(/^mca: skipped (CODE_LAW|code_law)\.md/);

@@ -258,7 +258,7 @@ describe('input and path safety (real tools)', () => {
       expect(result.code, result.stderr).toBe(0);
       expect(result.stdout).toBe('rules read\n');
       const system = systemText(server.requests[0]?.body ?? {});
-      expect(system).toContain('# Project Rules (CODE_LAW)');
+      expect(system).toContain('# Project Rules and Memory');
       expect(system.length).toBeLessThan(150_000);
       expect((await closedSession(sandbox)).problems).toEqual([]);
       behaviour = `exit 0; CODE_LAW cut to ${system.length} chars of system prompt with a note`;

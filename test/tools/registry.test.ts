@@ -5,7 +5,7 @@ import { successEnvelope } from '../../src/tools/envelope.js';
 import { createDefaultRegistry, ToolRegistry } from '../../src/tools/registry.js';
 import { makeContext, makeProject, type TestProject } from './helpers.js';
 
-const TEN = ['LS', 'Glob', 'Grep', 'Read', 'Write', 'Edit', 'MultiEdit', 'Bash', 'TodoWrite', 'Recall'];
+const TEN = ['LS', 'Glob', 'Grep', 'Read', 'Write', 'Edit', 'MultiEdit', 'Bash', 'TodoWrite', 'Recall', 'ExitPlanMode'];
 let project: TestProject;
 
 beforeEach(async () => {
@@ -24,7 +24,7 @@ const boom = defineTool({
 });
 
 describe('ToolRegistry', () => {
-  it('registers all ten tools with their prompts, read-only flags and names', () => {
+  it('registers all eleven tools with their prompts, read-only flags and names', () => {
     const registry = createDefaultRegistry();
     expect(registry.names()).toEqual(TEN);
     expect(TEN.filter((name) => registry.isReadOnly(name))).toEqual([
@@ -46,6 +46,7 @@ describe('ToolRegistry', () => {
       'exec',
       'none',
       'none',
+      'plan',
     ]);
     const prompts = registry.prompts();
     expect(prompts.map((entry) => entry.name)).toEqual(TEN);

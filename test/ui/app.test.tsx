@@ -102,6 +102,7 @@ describe('App: permission prompt', () => {
         title: 'Bash(rm -rf build)',
         detail: 'rm -rf build',
         input: { command: 'rm -rf build' },
+        remember: { label: '`rm` commands', rule: 'Bash(rm:*)' },
       });
       yield turnEnd('answer', decision.approved ? 'ran it' : 'did not run');
     };
@@ -113,7 +114,9 @@ describe('App: permission prompt', () => {
     await ui.type('clean');
     await ui.type(KEYS.enter);
     await until(() => expect(ui.frame()).toContain('Allow Bash(rm -rf build)?'));
-    expect(ui.frame()).toContain("2. Yes, and don't ask again this session");
+    expect(ui.frame()).toContain("2. Yes, and don't ask again for `rm` commands this session");
+    expect(ui.frame()).toContain('3. Yes, and always allow Bash(rm:*) here (.mca/settings.local.json)');
+    expect(ui.frame()).toContain('4. No, and tell mca what to do differently');
     await ui.type('1');
     await until(() => expect(ui.frame()).toContain('ran it'));
     expect(ui.controller.decisions).toEqual([{ approved: true }]);
@@ -131,18 +134,36 @@ describe('App: permission prompt', () => {
     expect(ui.controller.decisions).toEqual([{ approved: true, remember: true }]);
   });
 
-  it('answers 3 with a reason the model gets', async () => {
+  it('answers 4 with a reason the model gets', async () => {
     const ui = start(new FakeController('s1', askingScript()));
     await settle();
     await ui.type('clean');
     await ui.type(KEYS.enter);
     await until(() => expect(ui.frame()).toContain('Allow Bash'));
-    await ui.type('3');
+    await ui.type('4');
     await until(() => expect(ui.frame()).toContain('Tell mca what to do differently'));
     await ui.type('use make clean');
     await ui.type(KEYS.enter);
     await until(() => expect(ui.frame()).toContain('did not run'));
     expect(ui.controller.decisions).toEqual([{ approved: false, reason: 'use make clean' }]);
+  });
+
+  it('answers 3 = always: allowed, remembered, and the rule handed to saveRule with a notice', async () => {
+    const saved: string[] = [];
+    const saveRule = (rule: string) => {
+      saved.push(rule);
+      return '/p/.mca/settings.local.json';
+    };
+    const ui = start(new FakeController('s1', askingScript()), { saveRule });
+    await settle();
+    await ui.type('clean');
+    await ui.type(KEYS.enter);
+    await until(() => expect(ui.frame()).toContain('Allow Bash'));
+    await ui.type('3');
+    await until(() => expect(ui.frame()).toContain('ran it'));
+    expect(ui.controller.decisions).toEqual([{ approved: true, remember: true, persist: true }]);
+    expect(saved).toEqual(['Bash(rm:*)']);
+    expect(ui.frame()).toContain('Saved Bash(rm:*) to /p/.mca/settings.local.json');
   });
 
   it('Esc denies', async () => {

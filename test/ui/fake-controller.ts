@@ -2,6 +2,8 @@
  * A scripted AgentController / SessionManager for UI tests: each `run` replays events from a script
  * the test provides, and records what the UI asked for (inputs, signals, approvals, models).
  */
+import type { PermissionMode } from '../../src/config/config.js';
+import type { MemoryEntry } from '../../src/context/memory-files.js';
 import type { AgentController, ContextReport, SessionInfo, SessionManager } from '../../src/agent/controller.js';
 import type { AgentEvent } from '../../src/agent/events.js';
 import type { Message } from '../../src/context/message.js';
@@ -84,6 +86,17 @@ export class FakeController implements AgentController {
 
   todos(): readonly TodoItem[] {
     return this.todoList;
+  }
+
+  memoryList: MemoryEntry[] = [];
+  permissionMode: PermissionMode = 'default';
+
+  setPermissionMode(mode: PermissionMode): void {
+    this.permissionMode = mode;
+  }
+
+  memoryFiles(): readonly MemoryEntry[] {
+    return this.memoryList;
   }
 
   history(): readonly Message[] {

@@ -20,6 +20,7 @@ function recordingContext(): { context: SlashContext; calls: string[] } {
     compact: record('compact'),
     showContext: record('context'),
     showTodos: record('todos'),
+    showMemory: record('memory'),
     showCost: record('cost'),
     showModel: record('showModel'),
     setModel: record('setModel'),
@@ -57,7 +58,7 @@ describe('parseSlashCommand', () => {
 describe('suggestSlashCommands', () => {
   it('lists commands matching the typed prefix', () => {
     expect(suggestSlashCommands('/c').map((command) => command.name)).toEqual(['clear', 'compact', 'context', 'cost']);
-    expect(suggestSlashCommands('/')).toHaveLength(9);
+    expect(suggestSlashCommands('/')).toHaveLength(10);
     expect(suggestSlashCommands('/compact now')).toEqual([]);
     expect(suggestSlashCommands('hello')).toEqual([]);
   });

@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import React from 'react';
-import { SLASH_COMMANDS } from '../slash-commands.js';
+import { neutralizeControlSequences } from '../../text/terminal-safe.js';
+import { SLASH_COMMANDS, type SlashCommandEntry } from '../slash-commands.js';
 
 export const KEY_HELP: ReadonlyArray<[string, string]> = [
   ['Enter', 'send (while busy: queue it)'],
@@ -8,6 +9,7 @@ export const KEY_HELP: ReadonlyArray<[string, string]> = [
   ['↑ / ↓', 'history, lines, or the suggestion list'],
   ['Tab', 'complete @path or /command'],
   ['!command', 'run a shell command (sent with your next message)'],
+  ['Shift+Tab', 'mode: default → accept edits → plan'],
   ['Esc', 'drop the last queued message, else interrupt'],
   ['Ctrl-C', 'interrupt · clear · twice to exit'],
   ['Ctrl-D', 'exit (empty prompt)'],
@@ -17,8 +19,17 @@ export const KEY_HELP: ReadonlyArray<[string, string]> = [
 ];
 
 /** `/help`: slash commands and keys. */
-export function HelpView({ width }: { width: number }): React.JSX.Element {
+export function HelpView({
+  width,
+  custom = [],
+}: {
+  width: number;
+  /** Custom commands (project and user command directories), listed after the built-in ones. */
+  custom?: readonly SlashCommandEntry[];
+}): React.JSX.Element {
   const column = Math.min(24, Math.floor(width / 2));
+  const builtIn = new Set<string>(SLASH_COMMANDS.map((command) => command.name));
+  const own = custom.filter((command) => !builtIn.has(command.name));
   return (
     <Box flexDirection="column" width={width}>
       <Text bold>Commands</Text>
@@ -27,6 +38,14 @@ export function HelpView({ width }: { width: number }): React.JSX.Element {
           {'  '}
           {command.usage.padEnd(column)}
           <Text dimColor>{command.description}</Text>
+        </Text>
+      ))}
+      {own.length > 0 ? <Text bold>Custom commands</Text> : null}
+      {own.map((command) => (
+        <Text key={command.name} wrap="truncate-end">
+          {'  '}
+          {neutralizeControlSequences(command.usage).padEnd(column)}
+          <Text dimColor>{neutralizeControlSequences(command.description)}</Text>
         </Text>
       ))}
       <Text bold>Keys</Text>

@@ -1,3 +1,4 @@
+import type { PermissionMode } from '../../config/config.js';
 import { Box, Text } from 'ink';
 import { homedir } from 'node:os';
 import React from 'react';
@@ -7,6 +8,8 @@ import { truncate } from '../text-width.js';
 
 export interface StatusLineProps {
   model: string;
+  /** The permission mode; shown unless default, bypass unmistakably. */
+  mode?: PermissionMode;
   cwd: string;
   /** Tokens in use, or null before anything is known. */
   contextTokens: number | null;
@@ -31,6 +34,24 @@ export function contextPercent(tokens: number | null, window: number): number | 
   return Math.min(999, Math.round((tokens / window) * 100));
 }
 
+/** The permission mode before the status line: plan and accept-edits tagged, bypass in inverse red. */
+export function ModeBadge({ mode }: { mode: PermissionMode }): React.JSX.Element | null {
+  if (mode === 'default') return null;
+  if (mode === 'bypassPermissions') {
+    return (
+      <Text backgroundColor="red" color="white" bold>
+        {' ⚠ BYPASS PERMISSIONS '}
+      </Text>
+    );
+  }
+  const label = mode === 'plan' ? '⏸ plan mode' : '⏵⏵ accept edits';
+  return (
+    <Text color={mode === 'plan' ? 'cyan' : 'magenta'} bold>
+      {label} <Text dimColor>(shift+tab) · </Text>
+    </Text>
+  );
+}
+
 /** One line under the input box: model · cwd · context % · cost · session id (or a hint). */
 export function StatusLine(props: StatusLineProps): React.JSX.Element {
   const percent = contextPercent(props.contextTokens, props.contextWindow);
@@ -52,6 +73,7 @@ export function StatusLine(props: StatusLineProps): React.JSX.Element {
   }
   return (
     <Box width={props.width}>
+      <ModeBadge mode={props.mode ?? 'default'} />
       <Text dimColor wrap="truncate-end">
         {truncate(model, 30)} · {cwd} · <Text color={color}>{context}</Text>
         {cost} · {session}

@@ -83,7 +83,7 @@ export function TranscriptItemView({ item, width, verbose }: TranscriptItemViewP
       body = <TodoList todos={item.todos} width={width} />;
       break;
     case 'help':
-      body = <HelpView width={width} />;
+      body = <HelpView width={width} custom={item.custom ?? []} />;
       break;
   }
   return (

@@ -1,0 +1,63 @@
+/**
+ * How a custom command's `` !`command` `` lines run: with the Bash tool, under the permission rules plus the
+ * command's own `allowed-tools`, in the session's permission mode (the REPL asks, -p denies what no rule allows).
+ * A project's commands are project-supplied executables: their `!` lines run only once the project is trusted.
+ */
+import { createApprover } from '../agent/permissions.js';
+import type { CommandShell } from '../commands/expand-command.js';
+import type { CustomCommand } from '../commands/custom-commands.js';
+import type { PermissionMode } from '../config/config.js';
+import type { PermissionPolicy } from '../permissions/policy.js';
+import { parseRule, type PermissionRule } from '../permissions/rule.js';
+import type { BashData } from '../tools/tool-data.js';
+import type { Approver } from '../tools/tool-context.js';
+import { runBashWith } from './user-shell.js';
+
+/** `!` lines of a custom command stop after this long. */
+export const COMMAND_SHELL_TIMEOUT_MS = 120_000;
+
+export interface CommandShellOptions {
+  projectRoot: string;
+  policy: PermissionPolicy;
+  mode: PermissionMode;
+  trusted: boolean;
+  /** Asks the person (REPL); absent in -p. */
+  ask?: Approver;
+  signal: AbortSignal;
+}
+
+function allowedToolRules(command: CustomCommand): PermissionRule[] {
+  const source = `allowed-tools of ${command.path}`;
+  return command.allowedTools.flatMap((text) => {
+    const parsed = parseRule(text, 'allow', source);
+    return parsed.ok ? [parsed.rule] : [];
+  });
+}
+
+function outputOf(data: unknown): string {
+  const bash = data as Partial<BashData> | undefined;
+  const parts = [bash?.stdout ?? '', bash?.stderr ?? ''].filter((part) => part.trim() !== '');
+  const exit = bash?.exit_code;
+  if (exit !== undefined && exit !== null && exit !== 0) parts.push(`[exit code ${exit}]`);
+  return parts.join('\n');
+}
+
+export function createCommandShell(options: CommandShellOptions): (command: CustomCommand) => CommandShell {
+  return (command) => {
+    const widening = command.scope === 'user' || options.trusted;
+    const policy = widening ? options.policy.with(allowedToolRules(command)) : options.policy;
+    const approve = createApprover({ mode: options.mode, policy, ...(options.ask ? { ask: options.ask } : {}) });
+    const run = runBashWith(options.projectRoot, approve, COMMAND_SHELL_TIMEOUT_MS);
+    return async (line) => {
+      if (!widening) {
+        return `[!\`${line}\` not run: commands from an untrusted project do not run shell lines; \`mca trust\` allows them]`;
+      }
+      const envelope = await run(line, options.signal);
+      if (envelope.error?.code === 'PERMISSION_DENIED') return `[!\`${line}\` not run: ${envelope.error.message}]`;
+      if (envelope.status === 'error' && envelope.data === undefined) {
+        return `[!\`${line}\` failed: ${envelope.error?.message ?? 'unknown error'}]`;
+      }
+      return outputOf(envelope.data);
+    };
+  };
+}

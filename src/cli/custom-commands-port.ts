@@ -1,0 +1,37 @@
+/** The REPL's view of custom slash commands: loaded once at start, expanded under the rules and trust. */
+import { loadCustomCommands, matchCustomCommand } from '../commands/custom-commands.js';
+import { expandCustomCommand } from '../commands/expand-command.js';
+import type { CustomCommandsPort } from '../ui/custom-commands-port.js';
+import type { Bootstrapped } from './bootstrap.js';
+import { createCommandShell } from './command-shell.js';
+
+export function createCustomCommandsPort(booted: Bootstrapped, notices: string[]): CustomCommandsPort {
+  const commands = loadCustomCommands({ projectRoot: booted.projectRoot, mcaHome: booted.config.mcaHome }, notices);
+  const list = [...commands.values()]
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((command) => ({
+      name: command.name,
+      usage: `/${command.name}${command.argumentHint ? ` ${command.argumentHint}` : ''}`,
+      description: `${command.description} (${command.scope})`,
+    }));
+  return {
+    list,
+    match: (text) => {
+      const matched = matchCustomCommand(text, commands);
+      return matched ? { name: matched.command.name, args: matched.args } : undefined;
+    },
+    expand: async (name, args, ask, signal) => {
+      const command = commands.get(name);
+      if (!command) throw new Error(`no custom command /${name}`);
+      const shell = createCommandShell({
+        projectRoot: booted.projectRoot,
+        policy: booted.policy,
+        mode: booted.config.permissionMode,
+        trusted: booted.trusted,
+        ask,
+        signal,
+      });
+      return await expandCustomCommand(command, args, shell(command));
+    },
+  };
+}

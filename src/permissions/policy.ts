@@ -1,0 +1,96 @@
+/**
+ * The permission rules in force and the one decision they make for a tool call: deny > ask > allow, else
+ * `none` (the permission mode decides). A Bash command is allowed only when every simple command in it is
+ * allowed; a command that cannot be split safely is never allowed by a rule (only a rule for the whole tool).
+ */
+import { splitBashCommand } from './bash-parts.js';
+import { bashSpecifierMatches, candidatePaths, pathSpecifierMatches, type PathContext } from './rule-match.js';
+import { ruleCoversTool, type PermissionRule, type RuleBehavior } from './rule.js';
+
+export type PolicyDecision =
+  | { behavior: 'deny'; rule: PermissionRule }
+  | { behavior: 'ask'; rule: PermissionRule }
+  | { behavior: 'allow'; rules: PermissionRule[] }
+  | { behavior: 'none'; /** why no allow rule could match, e.g. an unparseable command */ note?: string };
+
+function inputField(input: unknown, field: string): string | undefined {
+  if (input === null || typeof input !== 'object') return undefined;
+  const value = (input as Record<string, unknown>)[field];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** `Rule (from source)`, the way a denial names the rule that decided. */
+export function describeRule(rule: PermissionRule): string {
+  return `${rule.text} (${rule.behavior} rule from ${rule.source})`;
+}
+
+export class PermissionPolicy {
+  constructor(
+    readonly rules: readonly PermissionRule[],
+    private readonly paths: PathContext,
+  ) {}
+
+  static empty(projectRoot: string): PermissionPolicy {
+    return new PermissionPolicy([], { projectRoot });
+  }
+
+  /** The same policy with more rules (flags, or an approval the user chose to remember). */
+  with(rules: readonly PermissionRule[]): PermissionPolicy {
+    return new PermissionPolicy([...this.rules, ...rules], this.paths);
+  }
+
+  evaluate(tool: string, input: unknown): PolicyDecision {
+    const relevant = this.rules.filter((rule) => ruleCoversTool(rule.tool, tool));
+    if (relevant.length === 0) return { behavior: 'none' };
+    if (tool === 'Bash') return this.evaluateBash(relevant, inputField(input, 'command') ?? '');
+    const paths = candidatePaths(inputField(input, 'path') ?? '.', this.paths.projectRoot);
+    const matchesSome = (rule: PermissionRule) =>
+      rule.specifier === undefined || paths.some((path) => pathSpecifierMatches(rule.specifier!, path, this.paths));
+    const matchesAll = (rule: PermissionRule) =>
+      rule.specifier === undefined ||
+      (paths.length > 0 && paths.every((path) => pathSpecifierMatches(rule.specifier!, path, this.paths)));
+    for (const behavior of ['deny', 'ask'] as const) {
+      const rule = relevant.find((candidate) => candidate.behavior === behavior && matchesSome(candidate));
+      if (rule) return { behavior, rule };
+    }
+    const allow = relevant.find((candidate) => candidate.behavior === 'allow' && matchesAll(candidate));
+    return allow ? { behavior: 'allow', rules: [allow] } : { behavior: 'none' };
+  }
+
+  private evaluateBash(relevant: PermissionRule[], command: string): PolicyDecision {
+    const split = splitBashCommand(command);
+    const parts = split.kind === 'parts' ? split.parts : [...split.roughParts, command];
+    const matchesPart = (rule: PermissionRule, part: string) =>
+      rule.specifier === undefined || bashSpecifierMatches(rule.specifier, part);
+    for (const behavior of ['deny', 'ask'] as const) {
+      const rule = relevant.find(
+        (candidate) => candidate.behavior === behavior && parts.some((part) => matchesPart(candidate, part)),
+      );
+      if (rule) return { behavior, rule };
+    }
+    const allows = relevant.filter((rule) => rule.behavior === 'allow');
+    const wholeTool = allows.find((rule) => rule.specifier === undefined);
+    if (wholeTool) return { behavior: 'allow', rules: [wholeTool] };
+    if (split.kind === 'opaque') {
+      return allows.length > 0
+        ? { behavior: 'none', note: `no allow rule can match it: ${split.reason}` }
+        : { behavior: 'none' };
+    }
+    const used: PermissionRule[] = [];
+    for (const part of split.parts) {
+      const rule = allows.find((candidate) => matchesPart(candidate, part));
+      if (!rule) {
+        return allows.length > 0 && split.parts.length > 1
+          ? { behavior: 'none', note: `\`${part}\` is not covered by an allow rule` }
+          : { behavior: 'none' };
+      }
+      if (!used.includes(rule)) used.push(rule);
+    }
+    return { behavior: 'allow', rules: used };
+  }
+
+  /** Rules of one behavior, for /permissions-style listings and the trust notice. */
+  list(behavior: RuleBehavior): PermissionRule[] {
+    return this.rules.filter((rule) => rule.behavior === behavior);
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * ExitPlanMode (plan mode, issue 15): the model presents its plan and asks the user to approve it. In plan mode
+ * only read-only tools run; the approver shows the plan to the user, who approves it (the front end then switches
+ * the permission mode) or keeps planning with a note. Outside plan mode it only acknowledges. Self-contained so
+ * the tool definitions can be reshaped around it.
+ */
+import { z } from 'zod';
+import { requestApproval } from './approval.js';
+import { defineTool } from './define-tool.js';
+import type { ToolEnvelope } from './envelope.js';
+import { toolResult } from './results.js';
+
+export const EXIT_PLAN_MODE = 'ExitPlanMode';
+export const PLAN_MAX_CHARS = 40_000;
+
+const inputSchema = z.strictObject({
+  plan: z
+    .string()
+    .trim()
+    .min(1, 'plan must not be empty')
+    .max(PLAN_MAX_CHARS)
+    .describe('the plan in Markdown: what you will change, in which files, in which order, and how you will check it.'),
+});
+
+export interface ExitPlanModeData {
+  approved: true;
+  plan_chars: number;
+}
+
+export const exitPlanModeTool = defineTool({
+  name: EXIT_PLAN_MODE,
+  promptFile: 'ExitPlanMode.md',
+  inputSchema,
+  // Changes nothing itself, but asks the user; the approval switches the mode.
+  permission: 'plan',
+  async run(input, ctx): Promise<ToolEnvelope> {
+    const refused = await requestApproval(ctx, {
+      tool: EXIT_PLAN_MODE,
+      title: 'the plan',
+      detail: input.plan,
+      input,
+    });
+    if (refused) return refused;
+    const data: ExitPlanModeData = { approved: true, plan_chars: input.plan.length };
+    return toolResult(
+      data,
+      'The user approved the plan. Plan mode is over: carry it out now, step by step, keeping the todo list current.',
+    );
+  },
+});
