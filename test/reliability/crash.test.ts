@@ -14,7 +14,6 @@ import { hasOpenRound, SessionStore } from '../../src/session/session-store.js';
 import type { Message } from '../../src/context/message.js';
 import {
   startFakeAnthropic,
-  systemText,
   userText,
   type FakePlainStep,
   type FakeRequestBody,
@@ -54,7 +53,7 @@ const STEPS = (task: number) => [
 
 /** The fake model: answers each request from what it asks (which task, how many steps so far). */
 function crashModel(body: FakeRequestBody): FakePlainStep {
-  if (isSummaryRequest(systemText(body))) {
+  if (isSummaryRequest(body)) {
     return { text: '## 📌 Archived Session Summary\n- Earlier tasks rewrote big.txt and appended to bash.log.' };
   }
   const user = userText(body);

@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeAnthropic, systemText, type FakeStep } from '../helpers/fake-anthropic-server.js';
+import { startFakeAnthropic, type FakeStep } from '../helpers/fake-anthropic-server.js';
 import {
   act,
   closedSession,
@@ -124,7 +124,7 @@ const SCENARIOS: Scenario[] = [
     env: COMPACTING_ENV,
     script: [
       { status: 400, message: 'prompt is too long: 210000 tokens > 200000 maximum' },
-      (body) => (isSummaryRequest(systemText(body)) ? SUMMARY : finish('wrong order')),
+      (body) => (isSummaryRequest(body) ? SUMMARY : finish('wrong order')),
       finish('ok after compaction'),
     ],
     code: 0,

@@ -11,6 +11,8 @@ import { historyViolations } from '../../src/context/history-invariants.js';
 import type { Message } from '../../src/context/message.js';
 import { parseSessionText } from '../../src/session/session-records.js';
 import { hasOpenRound, SessionStore } from '../../src/session/session-store.js';
+import { SUMMARY_CLOSING, SUMMARY_SYSTEM } from '../../src/context/summary-request.js';
+import { systemText, userText, type FakeRequestBody } from '../helpers/fake-anthropic-server.js';
 
 export const BIN = resolve('dist/cli/main.js');
 
@@ -198,7 +200,12 @@ export function finish(answer: string): { text: string } {
   return { text: `Thought: done\nAction: Finish[${answer}]` };
 }
 
-/** True for the SummaryCompressor's request (its fixed system prompt), false for agent steps. */
-export function isSummaryRequest(system: string): boolean {
-  return system.includes('You archive finished parts of a coding session');
+/**
+ * True for a summary request, false for agent steps: the standalone one has its fixed system prompt, the one on the
+ * cached prefix has the agent's system blocks and ends with the summary instruction block.
+ */
+export function isSummaryRequest(body: FakeRequestBody): boolean {
+  if (systemText(body).includes(SUMMARY_SYSTEM)) return true;
+  const last = body.messages?.at(-1);
+  return last !== undefined && userText({ messages: [last] }).includes(SUMMARY_CLOSING);
 }
