@@ -12,10 +12,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SessionStore } from '../../src/session/session-store.js';
 import { TmuxSession, tmuxInfo, waitUntil } from '../e2e/support/tmux.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic-server.js';
+import { runsWith } from '../helpers/optional-tools.js';
 import { act, API_KEY, BIN, finish, makeSandbox, processRunning, runMca, type Sandbox } from './harness.js';
 import { ResultLog } from './results.js';
 
 const tmux = tmuxInfo();
+const runHere = runsWith('tmux', tmux.available, 'the REPL trust and session tests');
 const log = new ResultLog('repl-trust');
 const order: string[] = [];
 const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
@@ -62,7 +64,7 @@ function scenario(fault: string, run: (sandbox: Sandbox, server: FakeAnthropic) 
   });
 }
 
-describe('the REPL keeps the trust boundary and the sessions', () => {
+describe.runIf(runHere)('the REPL keeps the trust boundary and the sessions', () => {
   afterAll(() => log.write(order));
 
   scenario('acceptEdits: a Write of .mca/config.json is asked; "no" leaves it unwritten', async (sandbox, server) => {
