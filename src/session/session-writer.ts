@@ -2,7 +2,7 @@
  * Appends records to one session file. Every append is a synchronous write of a whole line, so a crash
  * loses nothing already appended; `syncRoundEnd` makes it durable (fsync) at the end of each round.
  */
-import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import type { Message } from '../context/message.js';
 import { redactSecrets } from '../text/redact-secrets.js';
 import { fileSystemCause, SessionError } from './session-error.js';
@@ -48,9 +48,26 @@ export class JsonlSessionWriter implements SessionWriter {
 
   /** Writes text as is (the store uses it to finish a line a crash left without its newline). */
   writeRaw(text: string): void {
+    const fd = this.openFd();
+    const bytes = Buffer.from(text, 'utf8');
+    // A write may take fewer bytes than asked (a file-size limit, a disk filling up): the rest is written in a loop,
+    // and if the disk refuses it the file is cut back to where this record began, so a half record can never glue
+    // itself to the next one and take both with it.
+    let start: number | undefined;
     try {
-      writeSync(this.openFd(), text);
+      start = fstatSync(fd).size;
+      let written = 0;
+      while (written < bytes.length) {
+        const count = writeSync(fd, bytes, written, bytes.length - written);
+        if (count === 0) throw new Error('the file system accepted no bytes');
+        written += count;
+      }
     } catch (error) {
+      try {
+        if (start !== undefined) ftruncateSync(fd, start);
+      } catch {
+        // The loader cuts a torn tail at the right byte; the error below is what the user needs to hear.
+      }
       if (error instanceof SessionError) throw error;
       throw new SessionError(
         'SESSION_WRITE_FAILED',
