@@ -63,6 +63,11 @@ export interface CodeAgentDeps {
   model?: string;
   /** Told when `/model` changes the model, so new and resumed sessions, L1 and the summarizer follow it. */
   onModelChange?: (model: string) => void;
+  /**
+   * Native tool use: the `tools` definitions, the same value the context engine gives its summary request (so both
+   * start on one cached prefix). Generated from the registry when not given.
+   */
+  toolSpecs?: ToolSpec[];
 }
 
 export class CodeAgent implements AgentController {
@@ -251,7 +256,7 @@ export class CodeAgent implements AgentController {
         stopSequences: [OBSERVATION_STOP],
       };
     }
-    this.toolSpecs ??= registry.toolSpecs();
+    this.toolSpecs ??= this.deps.toolSpecs ?? registry.toolSpecs();
     // The API wants max_tokens above the thinking budget: the budget yields when the window leaves less room.
     const budget = config.thinking === 'off' ? 0 : Math.min(config.thinking, prepared.maxTokens - MIN_THINKING_ROOM);
     const thinking = budget >= MIN_THINKING_BUDGET ? { thinkingBudget: budget } : {};

@@ -192,6 +192,7 @@ export class ProjectSessions implements SessionManager {
       memory,
       ...(ask ? { ask } : {}),
       ...(policy ? { policy } : {}),
+      ...(this.toolSpecs ? { toolSpecs: this.toolSpecs } : {}),
     });
     this.active = agent;
     return agent;
