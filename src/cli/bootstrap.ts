@@ -15,7 +15,7 @@ import { HistoryError } from '../context/history-manager.js';
 import type { SessionStart } from '../agent/session-manager.js';
 import { createProvider } from '../providers/create-provider.js';
 import { SessionStore } from '../session/session-store.js';
-import { createDefaultRegistry } from '../tools/registry.js';
+import { createDefaultRegistry, type ToolRegistry } from '../tools/registry.js';
 import { sweepStaleTemps } from '../tools/temp-files.js';
 import type { Approver } from '../tools/tool-context.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
@@ -36,6 +36,13 @@ export interface Bootstrapped {
   sessions: ProjectSessions;
   controller: CodeAgent;
   notices: string[];
+  /**
+   * The session's tool registry: it redacts the keys below from every result, so shell commands the user runs
+   * (`!command`, custom commands' shell lines) go through it too, never through a registry of their own.
+   */
+  registry: ToolRegistry;
+  /** The exact key values mca holds, for everything else it writes (output, input history). */
+  secrets: readonly string[];
 }
 
 export function resolveProjectRoot(cwd: string | undefined): string {
@@ -148,10 +155,11 @@ export async function bootstrap(options: CliOptions, ask?: Approver, askTrust?: 
   }
   const secrets = credentialSecrets(credentials);
   const store = new SessionStore(config.mcaHome, projectRoot, { secrets });
+  const registry = createDefaultRegistry({ secrets });
   const sessions = new ProjectSessions({
     config,
     provider,
-    registry: createDefaultRegistry({ secrets }),
+    registry,
     store,
     projectRoot,
     policy,
@@ -170,7 +178,17 @@ export async function bootstrap(options: CliOptions, ask?: Approver, askTrust?: 
   try {
     const opened = await sessions.open(start);
     notices.push(...opened.warnings);
-    return { config, projectRoot, policy, trusted, sessions, controller: opened.controller, notices };
+    return {
+      config,
+      projectRoot,
+      policy,
+      trusted,
+      sessions,
+      controller: opened.controller,
+      notices,
+      registry,
+      secrets,
+    };
   } catch (error) {
     if (hasCode(error, 'SESSION_NOT_FOUND')) {
       throw new CliError(`no session "${options.resume ?? ''}" in this project (mca -c continues the latest)`);

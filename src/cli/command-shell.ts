@@ -11,12 +11,15 @@ import type { PermissionPolicy } from '../permissions/policy.js';
 import { parseRule, type PermissionRule } from '../permissions/rule.js';
 import type { BashData } from '../tools/tool-data.js';
 import type { Approver } from '../tools/tool-context.js';
+import type { ToolRegistry } from '../tools/registry.js';
 import { runBashWith } from './user-shell.js';
 
 /** `!` lines of a custom command stop after this long. */
 export const COMMAND_SHELL_TIMEOUT_MS = 120_000;
 
 export interface CommandShellOptions {
+  /** The session's registry (it redacts the keys from the output). */
+  registry: ToolRegistry;
   projectRoot: string;
   policy: PermissionPolicy;
   mode: PermissionMode;
@@ -47,7 +50,7 @@ export function createCommandShell(options: CommandShellOptions): (command: Cust
     const widening = command.scope === 'user' || options.trusted;
     const policy = widening ? options.policy.with(allowedToolRules(command)) : options.policy;
     const approve = createApprover({ mode: options.mode, policy, ...(options.ask ? { ask: options.ask } : {}) });
-    const run = runBashWith(options.projectRoot, approve, COMMAND_SHELL_TIMEOUT_MS);
+    const run = runBashWith(options.registry, options.projectRoot, approve, COMMAND_SHELL_TIMEOUT_MS);
     return async (line) => {
       if (!widening) {
         return `[!\`${line}\` not run: commands from an untrusted project do not run shell lines; \`mca trust\` allows them]`;

@@ -24,6 +24,7 @@ export function createCustomCommandsPort(booted: Bootstrapped, notices: string[]
       const command = commands.get(name);
       if (!command) throw new Error(`no custom command /${name}`);
       const shell = createCommandShell({
+        registry: booted.registry,
         projectRoot: booted.projectRoot,
         policy: booted.policy,
         mode: booted.config.permissionMode,

@@ -1,6 +1,5 @@
 /** `mca` without -p: the Ink REPL. Needs a terminal; the UI modules load only here. */
 import { join } from 'node:path';
-import { credentialSecrets, loadCredentials } from '../config/config.js';
 import { projectSlug } from '../session/session-store.js';
 import { terminateTrackedGroups } from '../tools/process-group.js';
 import { bootstrap } from './bootstrap.js';
@@ -29,9 +28,9 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     await runRepl({
       sessions,
       inputHistoryPath: join(config.mcaHome, 'projects', projectSlug(projectRoot), 'input-history.jsonl'),
-      inputHistorySecrets: credentialSecrets(loadCredentials()),
+      inputHistorySecrets: booted.secrets,
       completePath: createPathCompleter(projectRoot),
-      runShell: createUserShell(projectRoot, policy),
+      runShell: createUserShell(booted.registry, projectRoot, policy),
       customCommands,
       saveRule: (rule: string) => addLocalAllowRule(projectRoot, rule),
       openPicker: options.pickSession,

@@ -3,7 +3,6 @@
  * everything else a person should know (notices, retries, compaction fallbacks, errors) goes to stderr.
  */
 import type { AgentEvent } from '../agent/events.js';
-import { credentialSecrets, loadCredentials } from '../config/config.js';
 import type { Usage } from '../providers/types.js';
 import { ZERO_USAGE } from '../providers/types.js';
 import { loadCustomCommands, matchCustomCommand } from '../commands/custom-commands.js';
@@ -74,6 +73,7 @@ async function expandPrintCommand(
   if (!matched) return prompt;
   if (matched.command.model) booted.controller.setModel(matched.command.model);
   const shell = createCommandShell({
+    registry: booted.registry,
     projectRoot: booted.projectRoot,
     policy: booted.policy,
     mode: booted.config.permissionMode,
@@ -98,7 +98,7 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
   for (const notice of notices) printError(notice);
 
   // The key can reach an answer or a tool result (a model that ran `printenv`); it never reaches the output.
-  const secrets = credentialSecrets(loadCredentials());
+  const { secrets } = booted;
   const out = (text: string): void => void process.stdout.write(redactSecrets(text, secrets));
   // Text output is the model's: its escape sequences (OSC 52 clipboard, OSC 2 title, SGR 8 hidden text) are
   // shown, never acted on. JSON output escapes control characters itself.

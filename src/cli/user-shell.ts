@@ -8,7 +8,7 @@
 import { createApprover } from '../agent/permissions.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import { FileStateRecord } from '../tools/file-state.js';
-import { createDefaultRegistry } from '../tools/registry.js';
+import type { ToolRegistry } from '../tools/registry.js';
 import { TodoStore } from '../tools/todo-store.js';
 import type { Approver } from '../tools/tool-context.js';
 import type { ShellRunner } from '../ui/user-shell.js';
@@ -16,9 +16,16 @@ import type { ShellRunner } from '../ui/user-shell.js';
 /** How long a `!command` may run before it is stopped (Ctrl-C stops it sooner). */
 export const USER_SHELL_TIMEOUT_MS = 600_000;
 
-/** A Bash runner in `projectRoot` whose permission question goes to `approve`. */
-export function runBashWith(projectRoot: string, approve: Approver, timeoutMs = USER_SHELL_TIMEOUT_MS): ShellRunner {
-  const registry = createDefaultRegistry();
+/**
+ * A Bash runner in `projectRoot` whose permission question goes to `approve`. `registry` is the session's: it
+ * redacts the keys mca holds from the output, as it does for the model's own commands.
+ */
+export function runBashWith(
+  registry: ToolRegistry,
+  projectRoot: string,
+  approve: Approver,
+  timeoutMs = USER_SHELL_TIMEOUT_MS,
+): ShellRunner {
   return (command, signal) =>
     registry.run(
       'Bash',
@@ -27,6 +34,10 @@ export function runBashWith(projectRoot: string, approve: Approver, timeoutMs = 
     );
 }
 
-export function createUserShell(projectRoot: string, policy?: PermissionPolicy): ShellRunner {
-  return runBashWith(projectRoot, createApprover({ mode: 'bypassPermissions', ...(policy ? { policy } : {}) }));
+export function createUserShell(registry: ToolRegistry, projectRoot: string, policy?: PermissionPolicy): ShellRunner {
+  return runBashWith(
+    registry,
+    projectRoot,
+    createApprover({ mode: 'bypassPermissions', ...(policy ? { policy } : {}) }),
+  );
 }

@@ -49,6 +49,24 @@ describe.runIf(runHere)('mca REPL in tmux: shell mode, picker, cost, suggestions
     expect(sent).toContain('what did it print?');
   }, 120_000);
 
+  it('a !command that prints the API key shows and sends [REDACTED], never the key', async () => {
+    const key = 'sk-ant-shell-secret-123';
+    const { script, term } = await harness.start([{ text: 'Thought: ok\nAction: Finish[Noted.]' }], {
+      env: { ANTHROPIC_API_KEY: key },
+    });
+    // The command text does not hold the key; only its output does (as a command reading /proc/$PPID/environ would).
+    term.type("!printf '%s-%s\\n' sk-ant-shell secret-123");
+    term.keys('Enter');
+    const shown = await term.waitFor(/^\s+\[REDACTED\]$/m, { what: 'the redacted output' });
+    expect(shown).not.toContain(key);
+    term.type('what was that?');
+    term.keys('Enter');
+    await term.waitFor('Noted.');
+    const sent = JSON.stringify(script.agentRequests[0] ?? {});
+    expect(sent).toContain('[REDACTED]');
+    expect(sent).not.toContain(key);
+  }, 120_000);
+
   it('mca -r opens the picker newest first; the resumed session replays its Bash output; /cost adds it up', async () => {
     const server = await harness.fake([
       { text: 'Thought: ok\nAction: Finish[Alpha answered.]', usage: { input_tokens: 1000, output_tokens: 200 } },
