@@ -5,7 +5,6 @@
 import { complete, type ModelProvider, type Usage } from '../providers/types.js';
 import { estimateTokens } from './token-budget.js';
 import type { Message } from './message.js';
-import { renderTranscript } from './transcript.js';
 import { summaryRequestParts, type SummaryPrefix, type SummaryRequestParts } from './summary-request.js';
 
 export { SUMMARY_SYSTEM, type SummaryPrefix } from './summary-request.js';
@@ -64,11 +63,6 @@ export class SummaryCompressor implements Summarizer {
 
   constructor(options: SummaryCompressorOptions) {
     this.options = options;
-  }
-
-  /** The standalone prompt text for these messages (the whole transcript in the template). */
-  buildPrompt(messages: readonly Message[], focus?: string): string {
-    return this.fill(messages, focus, renderTranscript(messages));
   }
 
   /** The request's blocks: on the last request's prefix when given and usable, else the standalone prompt. */

@@ -18,19 +18,31 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Matches a Bash specifier against one normalised simple command. */
-export function bashSpecifierMatches(specifier: string, command: string): boolean {
+/** A Bash specifier turned into a test of one normalised simple command; built once per specifier. */
+function bashMatcherOf(specifier: string): (part: string) => boolean {
   const spec = normalizeWords(specifier);
-  const part = normalizeWords(command);
   if (spec.endsWith(':*')) {
     const prefix = spec.slice(0, -2).trim();
-    return part === prefix || part.startsWith(`${prefix} `);
+    return (part) => part === prefix || part.startsWith(`${prefix} `);
   }
   if (spec.includes('*')) {
-    const pattern = spec.split('*').map(escapeRegExp).join('.*');
-    return new RegExp(`^${pattern}$`, 's').test(part);
+    const pattern = new RegExp(`^${spec.split('*').map(escapeRegExp).join('.*')}$`, 's');
+    return (part) => pattern.test(part);
   }
-  return part === spec;
+  return (part) => part === spec;
+}
+
+/** Rules are checked on every tool call, for every part of a command: each specifier is compiled once. */
+const bashMatcherCache = new Map<string, (part: string) => boolean>();
+
+/** Matches a Bash specifier against one normalised simple command. */
+export function bashSpecifierMatches(specifier: string, command: string): boolean {
+  let matcher = bashMatcherCache.get(specifier);
+  if (!matcher) {
+    matcher = bashMatcherOf(specifier);
+    bashMatcherCache.set(specifier, matcher);
+  }
+  return matcher(normalizeWords(command));
 }
 
 export interface PathContext {

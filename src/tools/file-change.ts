@@ -95,8 +95,9 @@ export async function loadTarget(ctx: ToolContext, path: string, mustExist: bool
     throw error;
   }
   if (!mustExist) {
-    const text = isUtf8(bytes) ? bytes.toString('utf8') : '';
-    return { ok: true, target: { absolute, relative, stamp, content: text, contentLoaded: isUtf8(bytes) } };
+    const utf8 = isUtf8(bytes);
+    const text = utf8 ? bytes.toString('utf8') : '';
+    return { ok: true, target: { absolute, relative, stamp, content: text, contentLoaded: utf8 } };
   }
   if (looksBinary(bytes.subarray(0, 8192)))
     return fail(
