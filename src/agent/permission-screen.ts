@@ -21,6 +21,7 @@ export function createReadOnlyScreen(
   return async (tool, input) => {
     const decision = policy.evaluate(tool, input);
     if (decision.behavior !== 'deny' && decision.behavior !== 'ask') return undefined;
-    return await requestApproval({ approve }, { tool, title: approvalTitle(tool, subjectOf(input)), input });
+    const title = approvalTitle(tool, subjectOf(input));
+    return await requestApproval({ approve }, { tool, title, input, kind: 'read' });
   };
 }

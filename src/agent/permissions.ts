@@ -121,7 +121,8 @@ export function createApprover(options: ApproverOptions): SessionApprover {
     const ruling = policy.evaluate(request.tool, request.input);
     if (ruling?.behavior === 'deny') return deniedByRule(request.title, ruling.rule);
     if (request.tool === EXIT_PLAN_MODE) return await presentPlan(request, mode, options.ask, askOnce);
-    if (mode === 'plan') return planModeDenied(request);
+    // Plan mode stops what changes something; a read-only tool a rule asks about is a question, not a change.
+    if (mode === 'plan' && request.kind !== 'read') return planModeDenied(request);
     if (mode === 'bypassPermissions') return { approved: true };
     if (request.controlFile === true) {
       if (!options.ask) return controlFileDenied(request);

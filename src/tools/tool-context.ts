@@ -18,7 +18,7 @@ export interface ApprovalRequest {
    */
   controlFile?: boolean;
   /** Stamped by the registry from the tool's definition: what kind of change is asked for. */
-  kind?: 'edit' | 'exec' | 'plan';
+  kind?: 'edit' | 'exec' | 'plan' | 'read';
   /**
    * Set by the approver when it asks: what "yes, don't ask again" would cover (the Bash command's prefix, or the
    * session's file edits). Absent: that option is not offered.

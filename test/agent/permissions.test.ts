@@ -162,6 +162,17 @@ describe('createApprover with permission rules', () => {
     expect(await approve(bash('git status'))).toEqual({ approved: true });
   });
 
+  it('in plan mode a read-only tool an ask rule names is asked about, while writes stay refused', async () => {
+    const { ask, asked } = scriptedAsk({ approved: true });
+    const approve = createApprover({ mode: 'plan', ask, policy: rules([['ask', 'Read(./notes.md)']]) });
+    const read: ApprovalRequest = { tool: 'Read', title: 'Read(notes.md)', input: { path: 'notes.md' }, kind: 'read' };
+    expect(await approve(read)).toEqual({ approved: true });
+    expect(asked).toEqual(['Read']);
+    const write = await approve(request('Write'));
+    expect(write.approved).toBe(false);
+    expect(asked).toEqual(['Read']);
+  });
+
   it('an ask rule asks in acceptEdits and after "yes for this session"; an allow rule needs nobody', async () => {
     const { ask, asked } = scriptedAsk({ approved: true }, { approved: true });
     const approve = createApprover({
