@@ -1,4 +1,4 @@
-import { loadExeca } from './lazy-execa.js';
+import { loadExeca } from './lazy-modules.js';
 import { builtinInput } from './builtin-input.js';
 import { approvalTitle, requestApproval } from './approval.js';
 import { CappedOutput } from './capped-output.js';

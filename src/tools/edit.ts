@@ -21,7 +21,7 @@ export const editTool = defineTool({
     const outcome = applyEdit(target.content, input);
     if (!outcome.ok)
       return errorEnvelope('INVALID_PARAM', `Edit of ${target.relative} failed: ${outcome.message}`, { context });
-    const diff = unifiedDiff(target.relative, target.content, outcome.content);
+    const diff = await unifiedDiff(target.relative, target.content, outcome.content);
     const denied = await requestApproval(ctx, {
       tool: 'Edit',
       title: approvalTitle('Edit', target.relative),

@@ -1,10 +1,10 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import ignore from 'ignore';
 import { builtinInput } from './builtin-input.js';
 import { defineTool } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import { GitignoreRules } from './gitignore.js';
+import { loadIgnore } from './lazy-modules.js';
 import { toolResult } from './results.js';
 import type { LsData } from './tool-data.js';
 import { resolveInProject } from './workspace.js';
@@ -43,7 +43,7 @@ export const lsTool = defineTool({
       throw error;
     }
     const rules = await GitignoreRules.forBase(ctx.projectRoot, relative);
-    const extra = ignore().add(input.ignore);
+    const extra = (await loadIgnore())().add(input.ignore);
     const dirs: string[] = [];
     const files: string[] = [];
     let hidden = 0;

@@ -33,7 +33,7 @@ export const multiEditTool = defineTool({
       content = outcome.content;
       replacements += outcome.replacements;
     }
-    const diff = unifiedDiff(target.relative, target.content, content);
+    const diff = await unifiedDiff(target.relative, target.content, content);
     const denied = await requestApproval(ctx, {
       tool: 'MultiEdit',
       title: approvalTitle('MultiEdit', `${target.relative}, ${input.edits.length} edits`),

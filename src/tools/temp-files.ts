@@ -5,7 +5,7 @@
  */
 import { readdir, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import fastGlob from 'fast-glob';
+import { loadFastGlob } from './lazy-modules.js';
 
 const TEMP_NAME = /^\..+\.mca-(\d+)-[0-9a-f]+\.tmp$/;
 
@@ -53,6 +53,7 @@ export async function removeStaleTemps(dir: string, name?: string): Promise<numb
  * symlinks not followed). Returns how many were removed.
  */
 export async function sweepStaleTemps(projectRoot: string): Promise<number> {
+  const fastGlob = await loadFastGlob();
   const found = await fastGlob('**/.*.mca-*.tmp', {
     cwd: projectRoot,
     dot: true,

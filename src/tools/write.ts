@@ -22,7 +22,7 @@ export const writeTool = defineTool({
     const denied = await requestApproval(ctx, {
       tool: 'Write',
       title: approvalTitle(exists ? 'Write' : 'Write (new file)', target.relative),
-      detail: unifiedDiff(target.relative, before, input.content),
+      detail: await unifiedDiff(target.relative, before, input.content),
       input,
       controlFile: isControlFile(target.relative),
     });

@@ -73,20 +73,20 @@ describe('control files', () => {
 });
 
 describe('bounded diff', () => {
-  it('summarises a rewrite too large to diff instead of computing it', () => {
+  it('summarises a rewrite too large to diff instead of computing it', async () => {
     const before = Array.from({ length: 60_000 }, (_, i) => `old line ${i}`).join('\n');
     const after = Array.from({ length: 60_000 }, (_, i) => `new line ${i}`).join('\n');
-    const diff = unifiedDiff('big.txt', before, after);
+    const diff = await unifiedDiff('big.txt', before, after);
     expect(diff.split('\n')).toHaveLength(3);
     expect(diff).toMatch(
       /\[diff not shown: the change is too large to diff; 60,000 lines, [\d,]+ bytes → 60,000 lines/,
     );
   });
 
-  it('caps the lines of a diff it does compute', () => {
+  it('caps the lines of a diff it does compute', async () => {
     const before = Array.from({ length: 5_000 }, (_, i) => `a${i}`).join('\n');
     const after = Array.from({ length: 5_000 }, (_, i) => `b${i}`).join('\n');
-    const lines = unifiedDiff('mid.txt', before, after).split('\n');
+    const lines = (await unifiedDiff('mid.txt', before, after)).split('\n');
     expect(lines.length).toBeLessThanOrEqual(DIFF_MAX_LINES + 3);
     expect(lines.at(-1)).toMatch(/more diff lines not shown|diff not shown/);
   });
