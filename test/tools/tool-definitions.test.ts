@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool, jsonSchemaOf } from '../../src/tools/define-tool.js';
 import { successEnvelope } from '../../src/tools/envelope.js';
+import { builtinInputSchemas } from '../../src/tools/input-schemas.js';
 import { createDefaultRegistry, ToolRegistry } from '../../src/tools/registry.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -43,6 +44,11 @@ describe('tool definitions sent to the model', () => {
     expect(Object.keys(built)).toEqual(golden.toolSpecs.map((spec) => spec.name));
     for (const spec of golden.toolSpecs) {
       expect(JSON.stringify(built[spec.name]), spec.name).toBe(JSON.stringify(spec.inputSchema));
+    }
+    // And classic zod's own z.toJSONSchema, run on today's (zod/mini) schemas, says the same.
+    for (const [name, schema] of Object.entries(builtinInputSchemas)) {
+      const { $schema: _dialect, ...classic } = z.toJSONSchema(schema, { io: 'input' });
+      expect(JSON.stringify(classic), name).toBe(JSON.stringify(built[name]));
     }
   });
 
