@@ -3,6 +3,7 @@
 // Node resolving hundreds of separate ES modules (see BENCHMARKS.md, start-up). Type checking is `npm run typecheck`.
 import { chmodSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
+import { toolJsonSchemasPlugin } from './tool-json-schemas.mjs'; // issue 17t: tool JSON Schemas computed at build time
 
 const outdir = new URL('../dist/', import.meta.url).pathname;
 rmSync(outdir, { recursive: true, force: true });
@@ -25,6 +26,8 @@ await build({
     js: "import { createRequire as __mcaCreateRequire } from 'node:module'; const require = __mcaCreateRequire(import.meta.url);",
   },
   logLevel: 'warning',
+  // issue 17t: the tools' JSON Schemas are computed here, so the binary loads zod only to validate a tool call.
+  plugins: [toolJsonSchemasPlugin()],
 });
 
 // The bin entry must be executable; the bundle keeps the shebang of src/cli/main.ts.

@@ -1,5 +1,5 @@
-import { loadExeca } from './lazy-execa.js';
-import { z } from 'zod';
+import { loadExeca } from './lazy-modules.js';
+import { builtinInput } from './builtin-input.js';
 import { approvalTitle, requestApproval } from './approval.js';
 import { CappedOutput } from './capped-output.js';
 import { defineTool } from './define-tool.js';
@@ -9,15 +9,8 @@ import { toolResult } from './results.js';
 import type { BashData } from './tool-data.js';
 import { findExecutable } from './which.js';
 
-export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
-export const BASH_MAX_TIMEOUT_MS = 600_000;
 /** How long stdout/stderr may stay open after the shell exits (a background job holding them). */
 const STREAM_GRACE_MS = 250;
-
-const inputSchema = z.strictObject({
-  command: z.string().min(1).describe('the command line; chain with `&&`. Quote paths with spaces.'),
-  timeout_ms: z.number().int().min(100).max(BASH_MAX_TIMEOUT_MS).default(BASH_DEFAULT_TIMEOUT_MS),
-});
 
 type Ending =
   | { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null }
@@ -51,7 +44,7 @@ function commandEnvironment(): Record<string, string> {
 export const bashTool = defineTool({
   name: 'Bash',
   promptFile: 'Bash.md',
-  inputSchema,
+  inputSchema: builtinInput('Bash'),
   permission: 'exec',
   async run(input, ctx): Promise<ToolEnvelope> {
     const denied = await requestApproval(ctx, {

@@ -1,4 +1,4 @@
-import { structuredPatch } from 'diff';
+import { loadDiff } from './lazy-modules.js';
 
 export interface EditSpec {
   old_string: string;
@@ -91,10 +91,11 @@ export function diffSummary(relativePath: string, before: string | undefined, af
  * Unified diff (3 lines of context) without the "Index:" banner; "\r" is not shown. Bounded in input size, time
  * and output lines; `before` undefined means the old text was too big to load.
  */
-export function unifiedDiff(relativePath: string, before: string | undefined, after: string): string {
+export async function unifiedDiff(relativePath: string, before: string | undefined, after: string): Promise<string> {
   if (before === undefined || before.length + after.length > DIFF_MAX_INPUT_CHARS) {
     return diffSummary(relativePath, before, after, 'the change is too large to diff');
   }
+  const { structuredPatch } = await loadDiff();
   const patch = structuredPatch(relativePath, relativePath, before, after, '', '', {
     context: 3,
     timeout: DIFF_TIMEOUT_MS,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { builtinInput } from './builtin-input.js';
 import { approvalTitle, requestApproval } from './approval.js';
 import { defineTool } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
@@ -8,21 +8,10 @@ import { isControlFile } from './workspace.js';
 import { toolResult } from './results.js';
 import type { EditData } from './tool-data.js';
 
-const inputSchema = z.strictObject({
-  path: z.string().describe('file relative to the project root.'),
-  old_string: z
-    .string()
-    .describe(
-      "text copied exactly from the file (indentation included, without Read's line-number prefix). It must occur exactly once: include enough surrounding lines to make it unique.",
-    ),
-  new_string: z.string().describe('the replacement; must differ from `old_string`.'),
-  replace_all: z.boolean().default(false).describe('replace every occurrence instead (e.g. renaming a variable).'),
-});
-
 export const editTool = defineTool({
   name: 'Edit',
   promptFile: 'Edit.md',
-  inputSchema,
+  inputSchema: builtinInput('Edit'),
   permission: 'edit',
   async run(input, ctx): Promise<ToolEnvelope> {
     const loaded = await loadTarget(ctx, input.path, true);
@@ -32,7 +21,7 @@ export const editTool = defineTool({
     const outcome = applyEdit(target.content, input);
     if (!outcome.ok)
       return errorEnvelope('INVALID_PARAM', `Edit of ${target.relative} failed: ${outcome.message}`, { context });
-    const diff = unifiedDiff(target.relative, target.content, outcome.content);
+    const diff = await unifiedDiff(target.relative, target.content, outcome.content);
     const denied = await requestApproval(ctx, {
       tool: 'Edit',
       title: approvalTitle('Edit', target.relative),

@@ -4,23 +4,13 @@
  * the permission mode) or keeps planning with a note. Outside plan mode it only acknowledges. Self-contained so
  * the tool definitions can be reshaped around it.
  */
-import { z } from 'zod';
+import { builtinInput } from './builtin-input.js';
 import { requestApproval } from './approval.js';
 import { defineTool } from './define-tool.js';
 import type { ToolEnvelope } from './envelope.js';
 import { toolResult } from './results.js';
 
 export const EXIT_PLAN_MODE = 'ExitPlanMode';
-export const PLAN_MAX_CHARS = 40_000;
-
-const inputSchema = z.strictObject({
-  plan: z
-    .string()
-    .trim()
-    .min(1, 'plan must not be empty')
-    .max(PLAN_MAX_CHARS)
-    .describe('the plan in Markdown: what you will change, in which files, in which order, and how you will check it.'),
-});
 
 export interface ExitPlanModeData {
   approved: true;
@@ -30,7 +20,7 @@ export interface ExitPlanModeData {
 export const exitPlanModeTool = defineTool({
   name: EXIT_PLAN_MODE,
   promptFile: 'ExitPlanMode.md',
-  inputSchema,
+  inputSchema: builtinInput('ExitPlanMode'),
   // Changes nothing itself, but asks the user; the approval switches the mode.
   permission: 'plan',
   async run(input, ctx): Promise<ToolEnvelope> {

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import type { Ignore } from 'ignore';
+import { loadIgnore } from './lazy-modules.js';
 
 function isAtOrAbove(dir: string, path: string): boolean {
   if (dir === '' || dir === '.') return true;
@@ -44,7 +45,7 @@ export class GitignoreRules {
     let pending = this.perDir.get(dir);
     if (!pending) {
       pending = readFile(join(this.projectRoot, dir, '.gitignore'), 'utf8').then(
-        (text) => ignore().add(text),
+        async (text) => (await loadIgnore())().add(text),
         () => undefined,
       );
       this.perDir.set(dir, pending);

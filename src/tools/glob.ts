@@ -1,31 +1,18 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
-import { z } from 'zod';
+import { builtinInput } from './builtin-input.js';
 import { defineTool } from './define-tool.js';
+import { GLOB_MAX_LIMIT } from './input-limits.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import { toolResult } from './results.js';
 import type { GlobData } from './tool-data.js';
 import { walkProjectFiles } from './walk-files.js';
 import { resolveInProject } from './workspace.js';
 
-export const GLOB_DEFAULT_LIMIT = 50;
-export const GLOB_MAX_LIMIT = 500;
-
-const inputSchema = z.strictObject({
-  pattern: z
-    .string()
-    .min(1)
-    .describe(
-      'glob relative to `path`, e.g. `**/*.ts`, `src/**/*.{ts,tsx}`, `**/package.json`. No `..`, no absolute paths.',
-    ),
-  path: z.string().default('.').describe('directory to search from.'),
-  limit: z.number().int().min(1).max(GLOB_MAX_LIMIT).default(GLOB_DEFAULT_LIMIT).describe('files to return.'),
-});
-
 export const globTool = defineTool({
   name: 'Glob',
   promptFile: 'Glob.md',
-  inputSchema,
+  inputSchema: builtinInput('Glob'),
   permission: 'none',
   async run(input, ctx): Promise<ToolEnvelope> {
     const { pattern } = input;

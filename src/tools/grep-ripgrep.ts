@@ -1,4 +1,4 @@
-import { loadExeca } from './lazy-execa.js';
+import { loadExeca } from './lazy-modules.js';
 import { posix } from 'node:path';
 import type { ToolError } from './envelope.js';
 import { matchText, type MatchCollector } from './grep-matches.js';

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { z } from 'zod';
+import { builtinInput } from './builtin-input.js';
+import type { BuiltinInputSchemas } from './input-schemas.js';
 import { defineTool, type ToolDefinition } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import { grepWithJs } from './grep-js.js';
@@ -15,24 +16,6 @@ export interface GrepToolOptions {
   /** 'auto' (default) uses ripgrep when `rg` is on PATH. Env MCA_GREP_ENGINE=js|ripgrep overrides 'auto'. */
   engine?: GrepEngineChoice;
 }
-
-const inputSchema = z.strictObject({
-  pattern: z
-    .string()
-    .min(1)
-    .describe(
-      'regular expression (ripgrep/JavaScript syntax), matched line by line; escape regex characters for literal text, e.g. `foo\\\\(`.',
-    ),
-  path: z.string().default('.').describe('file or directory to search.'),
-  include: z
-    .string()
-    .min(1)
-    .optional()
-    .describe(
-      'only files matching this glob, e.g. `*.ts` or `*.{ts,tsx}` (matched on the file name; a glob with "/" is matched on the project-relative path).',
-    ),
-  case_sensitive: z.boolean().default(false),
-});
 
 function chooseEngine(choice: GrepEngineChoice): GrepEngineChoice {
   if (choice !== 'auto') return choice;
@@ -60,12 +43,12 @@ function render(data: GrepData): string {
   return lines.join('\n');
 }
 
-export function createGrepTool(options: GrepToolOptions = {}): ToolDefinition<typeof inputSchema> {
+export function createGrepTool(options: GrepToolOptions = {}): ToolDefinition<BuiltinInputSchemas['Grep']> {
   const configured = options.engine ?? 'auto';
   return defineTool({
     name: 'Grep',
     promptFile: 'Grep.md',
-    inputSchema,
+    inputSchema: builtinInput('Grep'),
     permission: 'none',
     async run(input, ctx): Promise<ToolEnvelope> {
       const resolved = resolveInProject(ctx.projectRoot, input.path);

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { $ZodIssue } from 'zod/v4/core';
 
 function fieldName(path: ReadonlyArray<PropertyKey>): string {
   let out = '';
@@ -9,7 +9,7 @@ function fieldName(path: ReadonlyArray<PropertyKey>): string {
   return out === '' ? '(input)' : out;
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
+function describeIssue(issue: $ZodIssue): string {
   const field = fieldName(issue.path);
   switch (issue.code) {
     case 'invalid_type':
@@ -29,9 +29,9 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 }
 
 /** One line naming every bad field and what was expected, for an INVALID_PARAM envelope. */
-export function describeInputError(tool: string, error: z.ZodError, allowed: readonly string[]): string {
-  const problems = error.issues.map(describeIssue);
-  const hasUnknown = error.issues.some((issue) => issue.code === 'unrecognized_keys');
+export function describeInputError(tool: string, issues: readonly $ZodIssue[], allowed: readonly string[]): string {
+  const problems = issues.map(describeIssue);
+  const hasUnknown = issues.some((issue) => issue.code === 'unrecognized_keys');
   const hint = hasUnknown && allowed.length > 0 ? ` Allowed fields: ${allowed.join(', ')}.` : '';
   return `Invalid input for ${tool}: ${problems.join('; ')}.${hint}`;
 }

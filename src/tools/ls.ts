@@ -1,33 +1,16 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import ignore from 'ignore';
-import { z } from 'zod';
+import { builtinInput } from './builtin-input.js';
 import { defineTool } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import { GitignoreRules } from './gitignore.js';
+import { loadIgnore } from './lazy-modules.js';
 import { toolResult } from './results.js';
 import type { LsData } from './tool-data.js';
 import { resolveInProject } from './workspace.js';
 
-export const LS_DEFAULT_LIMIT = 100;
-export const LS_MAX_LIMIT = 1000;
 /** Hidden unless include_hidden: noise for the model in almost every project. */
 const ALWAYS_HIDDEN = new Set(['.git', 'node_modules']);
-
-const inputSchema = z.strictObject({
-  path: z.string().default('.').describe('directory, relative to the project root.'),
-  offset: z.number().int().min(0).default(0).describe('skip this many entries (for paging).'),
-  limit: z.number().int().min(1).max(LS_MAX_LIMIT).default(LS_DEFAULT_LIMIT).describe('entries to return.'),
-  include_hidden: z
-    .boolean()
-    .default(false)
-    .describe("also show dotfiles, `.git`, `node_modules` and .gitignore'd entries."),
-  ignore: z
-    .array(z.string().min(1))
-    .max(100)
-    .default([])
-    .describe('extra gitignore-style patterns to leave out, e.g. `["*.log", "dist/"]`.'),
-});
 
 async function isDirectoryEntry(dir: string, name: string, isDir: boolean, isLink: boolean): Promise<boolean> {
   if (!isLink) return isDir;
@@ -41,7 +24,7 @@ async function isDirectoryEntry(dir: string, name: string, isDir: boolean, isLin
 export const lsTool = defineTool({
   name: 'LS',
   promptFile: 'LS.md',
-  inputSchema,
+  inputSchema: builtinInput('LS'),
   permission: 'none',
   async run(input, ctx): Promise<ToolEnvelope> {
     const resolved = resolveInProject(ctx.projectRoot, input.path);
@@ -60,7 +43,7 @@ export const lsTool = defineTool({
       throw error;
     }
     const rules = await GitignoreRules.forBase(ctx.projectRoot, relative);
-    const extra = ignore().add(input.ignore);
+    const extra = (await loadIgnore())().add(input.ignore);
     const dirs: string[] = [];
     const files: string[] = [];
     let hidden = 0;

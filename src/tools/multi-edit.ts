@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { builtinInput } from './builtin-input.js';
 import { approvalTitle, requestApproval } from './approval.js';
 import { defineTool } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
@@ -8,29 +8,10 @@ import { isControlFile } from './workspace.js';
 import { toolResult } from './results.js';
 import type { MultiEditData } from './tool-data.js';
 
-export const MULTI_EDIT_MAX_EDITS = 50;
-
-const inputSchema = z.strictObject({
-  path: z.string().describe('file relative to the project root.'),
-  edits: z
-    .array(
-      z.strictObject({
-        old_string: z.string(),
-        new_string: z.string(),
-        replace_all: z.boolean().default(false),
-      }),
-    )
-    .min(1)
-    .max(MULTI_EDIT_MAX_EDITS)
-    .describe(
-      '`{"old_string": string, "new_string": string, "replace_all": boolean (default false)}`. Applied in order, each to the result of the previous one, so later `old_string`s must match the text after earlier edits.',
-    ),
-});
-
 export const multiEditTool = defineTool({
   name: 'MultiEdit',
   promptFile: 'MultiEdit.md',
-  inputSchema,
+  inputSchema: builtinInput('MultiEdit'),
   permission: 'edit',
   async run(input, ctx): Promise<ToolEnvelope> {
     const loaded = await loadTarget(ctx, input.path, true);
@@ -52,7 +33,7 @@ export const multiEditTool = defineTool({
       content = outcome.content;
       replacements += outcome.replacements;
     }
-    const diff = unifiedDiff(target.relative, target.content, content);
+    const diff = await unifiedDiff(target.relative, target.content, content);
     const denied = await requestApproval(ctx, {
       tool: 'MultiEdit',
       title: approvalTitle('MultiEdit', `${target.relative}, ${input.edits.length} edits`),

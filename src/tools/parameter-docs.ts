@@ -1,10 +1,10 @@
 /**
- * The "Parameters (JSON):" section of a tool prompt, generated from the tool's zod schema (its JSON Schema, the
- * same one the native `tools` definitions carry): one line per field with its type, range, default or whether it
- * is required, and the field's `.describe()` text. The prompt files keep only the prose and mark the place with
+ * The "Parameters (JSON):" section of a tool prompt, generated from the JSON Schema of the tool's input (the same
+ * one the native `tools` definitions carry): one line per field with its type, range, default or whether it is
+ * required, and the field's `.describe()` text. The prompt files keep only the prose and mark the place with
  * PARAMETERS_PLACEHOLDER, so the text protocol's prompt and the native definitions come from one source.
  */
-import { z } from 'zod';
+import { jsonSchemaOf, type JsonSchemaObject, type SelfDescribingSchema } from './define-tool.js';
 
 export const PARAMETERS_PLACEHOLDER = '{{parameters}}';
 
@@ -51,8 +51,9 @@ function parameterLine(name: string, field: JsonSchema, required: boolean): stri
   return `- \`${name}\` (${facts.join(', ')})${about ? `: ${about}` : '.'}`;
 }
 
-export function parameterSection(schema: z.ZodType): string {
-  const json = z.toJSONSchema(schema, { io: 'input' }) as JsonSchema;
+/** The section for an input given as JSON Schema. */
+export function parameterSectionOf(jsonSchema: JsonSchemaObject): string {
+  const json = jsonSchema as JsonSchema;
   const required = new Set(json.required ?? []);
   const lines = Object.entries(json.properties ?? {}).map(([name, field]) =>
     parameterLine(name, field, required.has(name)),
@@ -60,7 +61,12 @@ export function parameterSection(schema: z.ZodType): string {
   return ['Parameters (JSON):', ...lines].join('\n');
 }
 
+/** The section for an input given as a zod schema that describes itself (classic zod). */
+export function parameterSection(schema: SelfDescribingSchema): string {
+  return parameterSectionOf(jsonSchemaOf(schema));
+}
+
 /** A tool prompt with its parameter section generated in place (a prompt without the placeholder is kept whole). */
-export function withParameters(prompt: string, schema: z.ZodType): string {
-  return prompt.replace(PARAMETERS_PLACEHOLDER, () => parameterSection(schema));
+export function withParameters(prompt: string, jsonSchema: JsonSchemaObject): string {
+  return prompt.replace(PARAMETERS_PLACEHOLDER, () => parameterSectionOf(jsonSchema));
 }

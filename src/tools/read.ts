@@ -1,5 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
-import { z } from 'zod';
+import { builtinInput } from './builtin-input.js';
 import { defineTool } from './define-tool.js';
 import type { ToolContext } from './tool-context.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
@@ -10,8 +10,6 @@ import type { ReadData } from './tool-data.js';
 import { resolveInProject } from './workspace.js';
 import { openFileInside, PathSwapError } from './pinned-directory.js';
 
-export const READ_DEFAULT_LIMIT = 500;
-export const READ_MAX_LIMIT = 2000;
 export const READ_MAX_LINE_CHARS = 2000;
 /**
  * One Read returns at most this much text (≈ 33k tokens), whatever the line limit: 2,000 lines of 2,000
@@ -22,12 +20,6 @@ const BINARY_SNIFF_BYTES = 8 * 1024;
 /** Above this size the line count is not computed (that would mean reading the whole file). */
 export const READ_FULL_SCAN_BYTES = 10 * 1024 * 1024;
 
-const inputSchema = z.strictObject({
-  path: z.string().describe('file relative to the project root.'),
-  start_line: z.number().int().min(1).default(1).describe('first line to show.'),
-  limit: z.number().int().min(1).max(READ_MAX_LIMIT).default(READ_DEFAULT_LIMIT).describe('number of lines.'),
-});
-
 function cutLine(text: string, fullBytes: number): string {
   if (text.length <= READ_MAX_LINE_CHARS && fullBytes <= READ_MAX_LINE_CHARS * 4) return text;
   return `${text.slice(0, READ_MAX_LINE_CHARS)}… [line truncated: ${fullBytes} bytes]`;
@@ -36,7 +28,7 @@ function cutLine(text: string, fullBytes: number): string {
 export const readTool = defineTool({
   name: 'Read',
   promptFile: 'Read.md',
-  inputSchema,
+  inputSchema: builtinInput('Read'),
   permission: 'none',
   async run(input, ctx): Promise<ToolEnvelope> {
     const resolved = resolveInProject(ctx.projectRoot, input.path);

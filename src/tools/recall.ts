@@ -2,21 +2,11 @@
  * Recall (issue 13, deliverable 1): returns a stored full tool result by the reference its compressed history
  * entry carries, in numbered lines with Read's caps. Read-only; it never touches the project.
  */
-import { z } from 'zod';
+import { builtinInput } from './builtin-input.js';
 import { defineTool } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
-import { READ_DEFAULT_LIMIT, READ_MAX_LIMIT, READ_MAX_LINE_CHARS, READ_MAX_OUTPUT_CHARS } from './read.js';
+import { READ_MAX_LINE_CHARS, READ_MAX_OUTPUT_CHARS } from './read.js';
 import { toolResult } from './results.js';
-import { TOOL_REF_PATTERN } from './tool-memory.js';
-
-const inputSchema = z.strictObject({
-  ref: z
-    .string()
-    .regex(TOOL_REF_PATTERN, 'a reference looks like r0123456789ab')
-    .describe('the reference, e.g. `r0123456789ab`.'),
-  start_line: z.number().int().min(1).default(1).describe('first line to show.'),
-  limit: z.number().int().min(1).max(READ_MAX_LIMIT).default(READ_DEFAULT_LIMIT).describe('number of lines.'),
-});
 
 export interface RecallData {
   ref: string;
@@ -36,7 +26,7 @@ function capLine(line: string): string {
 export const recallTool = defineTool({
   name: 'Recall',
   promptFile: 'Recall.md',
-  inputSchema,
+  inputSchema: builtinInput('Recall'),
   permission: 'none',
   async run(input, ctx): Promise<ToolEnvelope> {
     const context = { ref: input.ref, start_line: input.start_line, limit: input.limit };

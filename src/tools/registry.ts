@@ -1,9 +1,9 @@
-import { z } from 'zod';
+import type { $ZodType } from 'zod/v4/core';
 import type { ToolSpec } from '../providers/types.js';
 import { redactValue } from '../text/redact-secrets.js';
 import type { ToolDefinition } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
-import { describeInputError } from './input-errors.js';
+import type * as InputValidation from './input-validation.js';
 import { PARAMETERS_PLACEHOLDER, withParameters } from './parameter-docs.js';
 import { loadToolPrompt } from './prompt-files.js';
 import type { Approver, ToolContext } from './tool-context.js';
@@ -19,13 +19,18 @@ import { recallTool } from './recall.js';
 import { todoWriteTool } from './todo-write.js';
 import { writeTool } from './write.js';
 
+/** The input's field names, in the schema's order (the model is told them in errors). */
 function fieldsOf(tool: ToolDefinition): string[] {
-  const schema: unknown = tool.inputSchema;
-  if (schema !== null && typeof schema === 'object' && 'shape' in schema) {
-    const shape = (schema as { shape: unknown }).shape;
-    if (shape !== null && typeof shape === 'object') return Object.keys(shape);
-  }
-  return [];
+  const properties = tool.input.jsonSchema.properties;
+  return properties !== null && typeof properties === 'object' ? Object.keys(properties) : [];
+}
+
+let inputValidation: Promise<typeof InputValidation> | undefined;
+
+/** The validator, imported on the first tool call: it and the schemas bring zod (mini), which nothing else needs. */
+function loadInputValidation(): Promise<typeof InputValidation> {
+  inputValidation ??= import('./input-validation.js');
+  return inputValidation;
 }
 
 /**
@@ -108,22 +113,20 @@ export class ToolRegistry {
   prompts(): Array<{ name: string; prompt: string }> {
     return this.list().map((tool) => ({
       name: tool.name,
-      prompt: withParameters(loadToolPrompt(tool.promptFile), tool.inputSchema),
+      prompt: withParameters(loadToolPrompt(tool.promptFile), tool.input.jsonSchema),
     }));
   }
 
   /**
    * The native `tools` definitions: each tool's prose (its prompt without the heading and the text protocol's
-   * `Action:` examples) and the JSON Schema of its input, generated from its zod schema.
+   * `Action:` examples) and the JSON Schema of its input (for the built-in tools computed by the build).
    */
   toolSpecs(): ToolSpec[] {
-    return this.list().map((tool) => {
-      const { $schema: _dialect, ...inputSchema } = z.toJSONSchema(tool.inputSchema, { io: 'input' }) as Record<
-        string,
-        unknown
-      >;
-      return { name: tool.name, description: nativeDescription(loadToolPrompt(tool.promptFile)), inputSchema };
-    });
+    return this.list().map((tool) => ({
+      name: tool.name,
+      description: nativeDescription(loadToolPrompt(tool.promptFile)),
+      inputSchema: tool.input.jsonSchema,
+    }));
   }
 
   async run(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolEnvelope> {
@@ -148,12 +151,15 @@ export class ToolRegistry {
         `Invalid input for ${name}: expected a JSON object such as {"${fieldsOf(tool)[0] ?? 'field'}": ...}.`,
       );
     }
-    const parsed = tool.inputSchema.safeParse(rawInput, { reportInput: true });
-    if (!parsed.success) {
-      return errorEnvelope('INVALID_PARAM', describeInputError(name, parsed.error, fieldsOf(tool)), {
-        context: { input: rawInput },
-      });
+    let parsed: InputValidation.InputCheck<$ZodType>;
+    try {
+      const [{ checkInput }, schema] = await Promise.all([loadInputValidation(), tool.input.load()]);
+      parsed = checkInput(name, schema, rawInput, fieldsOf(tool));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return errorEnvelope('INTERNAL_ERROR', `${name} could not check its input: ${message}`);
     }
+    if (!parsed.ok) return errorEnvelope('INVALID_PARAM', parsed.message, { context: { input: rawInput } });
     if (tool.permission === 'none' && ctx.screenReadOnly) {
       const refused = await ctx.screenReadOnly(name, parsed.data);
       if (refused) return refused;

@@ -4,8 +4,7 @@
  * the same file and by the sweep at start-up, but only when its writer is gone (a live writer's are left alone).
  */
 import { readdir, unlink } from 'node:fs/promises';
-import { basename, join } from 'node:path';
-import fastGlob from 'fast-glob';
+import { join } from 'node:path';
 
 const TEMP_NAME = /^\..+\.mca-(\d+)-[0-9a-f]+\.tmp$/;
 
@@ -48,27 +47,41 @@ export async function removeStaleTemps(dir: string, name?: string): Promise<numb
   return removed;
 }
 
+/** Directories the sweep never enters: dependencies and VCS data, where mca writes no files of its own. */
+const SWEEP_SKIPPED = new Set(['node_modules', '.git']);
+const SWEEP_MAX_DEPTH = 32;
+
 /**
  * Start-up sweep: removes every stale mca temp file in the project (dependency and VCS directories skipped,
- * symlinks not followed). Returns how many were removed.
+ * symlinks not followed, unreadable directories passed over). Returns how many were removed. A plain walk, one
+ * level at a time: it runs on every start, and a glob library would cost more to load than the walk of most
+ * projects takes.
  */
 export async function sweepStaleTemps(projectRoot: string): Promise<number> {
-  const found = await fastGlob('**/.*.mca-*.tmp', {
-    cwd: projectRoot,
-    dot: true,
-    onlyFiles: true,
-    followSymbolicLinks: false,
-    suppressErrors: true,
-    deep: 32,
-    ignore: ['**/node_modules/**', '**/.git/**'],
-  });
   let removed = 0;
-  for (const relativePath of found) {
-    if (!isStaleTemp(basename(relativePath))) continue;
-    await unlink(join(projectRoot, relativePath)).then(
-      () => (removed += 1),
-      () => undefined,
+  let level = [projectRoot];
+  for (let depth = 0; depth <= SWEEP_MAX_DEPTH && level.length > 0; depth += 1) {
+    const listed = await Promise.all(
+      level.map((dir) =>
+        readdir(dir, { withFileTypes: true }).then(
+          (entries) => ({ dir, entries }),
+          () => ({ dir, entries: [] }),
+        ),
+      ),
     );
+    level = [];
+    for (const { dir, entries } of listed) {
+      for (const entry of entries) {
+        if (entry.isDirectory()) {
+          if (!SWEEP_SKIPPED.has(entry.name)) level.push(join(dir, entry.name));
+        } else if (entry.isFile() && isStaleTemp(entry.name)) {
+          await unlink(join(dir, entry.name)).then(
+            () => (removed += 1),
+            () => undefined,
+          );
+        }
+      }
+    }
   }
   return removed;
 }

@@ -1,11 +1,10 @@
-import { z } from 'zod';
+import { builtinInput } from './builtin-input.js';
 import { defineTool } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import { toolResult } from './results.js';
 import { todoRecap } from './todo-store.js';
-import { TODO_STATUSES, type TodoItem, type TodoWriteData } from './tool-data.js';
+import type { TodoItem, TodoWriteData } from './tool-data.js';
 
-export const TODO_MAX_ITEMS = 100;
 const MARKS: Record<TodoItem['status'], string> = {
   pending: '[ ]',
   in_progress: '[>]',
@@ -13,24 +12,10 @@ const MARKS: Record<TodoItem['status'], string> = {
   cancelled: '[-]',
 };
 
-const inputSchema = z.strictObject({
-  todos: z
-    .array(
-      z.strictObject({
-        content: z.string().trim().min(1, 'content must not be empty'),
-        status: z.enum(TODO_STATUSES),
-      }),
-    )
-    .max(TODO_MAX_ITEMS)
-    .describe(
-      '`{"content": string (non-empty), "status": "pending" | "in_progress" | "completed" | "cancelled"}`. At most one item may be in_progress.',
-    ),
-});
-
 export const todoWriteTool = defineTool({
   name: 'TodoWrite',
   promptFile: 'TodoWrite.md',
-  inputSchema,
+  inputSchema: builtinInput('TodoWrite'),
   // Changes only the session's todo list, never the project; needs no approval.
   permission: 'none',
   async run(input, ctx): Promise<ToolEnvelope> {

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import fg from 'fast-glob';
+import type { Entry } from 'fast-glob';
 import { GitignoreRules } from './gitignore.js';
+import { loadFastGlob } from './lazy-modules.js';
 
 export interface WalkOptions {
   projectRoot: string;
@@ -54,7 +55,8 @@ export async function* walkProjectFiles(options: WalkOptions): AsyncGenerator<Wa
   const hints = rules.baseIgnored ? [] : await pruneHints(options.projectRoot);
   const fromRoot = options.patternsFromRoot === true && base !== '';
   const cwd = fromRoot ? options.projectRoot : join(options.projectRoot, base);
-  const stream: Readable = fg.stream(options.patterns, {
+  const fastGlob = await loadFastGlob();
+  const stream: Readable = fastGlob.stream(options.patterns, {
     cwd,
     dot: options.dot,
     onlyFiles: true,
@@ -66,7 +68,7 @@ export async function* walkProjectFiles(options: WalkOptions): AsyncGenerator<Wa
   try {
     for await (const raw of stream) {
       if (options.signal?.aborted) return;
-      const entry = raw as unknown as fg.Entry;
+      const entry = raw as unknown as Entry;
       if (entry.stats && !entry.stats.isFile()) continue;
       const relative = base === '' || fromRoot ? entry.path : `${base}/${entry.path}`;
       if (fromRoot && !relative.startsWith(`${base}/`)) continue;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { builtinInput } from './builtin-input.js';
 import { approvalTitle, requestApproval } from './approval.js';
 import { defineTool } from './define-tool.js';
 import type { ToolEnvelope } from './envelope.js';
@@ -8,15 +8,10 @@ import { isControlFile } from './workspace.js';
 import { toolResult } from './results.js';
 import type { WriteData } from './tool-data.js';
 
-const inputSchema = z.strictObject({
-  path: z.string().describe('file relative to the project root; missing parent directories are created.'),
-  content: z.string().describe('the complete new content.'),
-});
-
 export const writeTool = defineTool({
   name: 'Write',
   promptFile: 'Write.md',
-  inputSchema,
+  inputSchema: builtinInput('Write'),
   permission: 'edit',
   async run(input, ctx): Promise<ToolEnvelope> {
     const loaded = await loadTarget(ctx, input.path, false);
@@ -27,7 +22,7 @@ export const writeTool = defineTool({
     const denied = await requestApproval(ctx, {
       tool: 'Write',
       title: approvalTitle(exists ? 'Write' : 'Write (new file)', target.relative),
-      detail: unifiedDiff(target.relative, before, input.content),
+      detail: await unifiedDiff(target.relative, before, input.content),
       input,
       controlFile: isControlFile(target.relative),
     });

@@ -2,11 +2,13 @@
  * The file tools against a hostile or awkward file system: read-only files, kept modes, mca's own temp files,
  * control files, huge overwrites (bounded diff) and secrets in any tool output.
  */
-import { chmod, readdir, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DIFF_MAX_LINES, unifiedDiff } from '../../src/tools/edit-core.js';
 import { createDefaultRegistry } from '../../src/tools/registry.js';
-import { removeStaleTemps } from '../../src/tools/temp-files.js';
+import { removeStaleTemps, sweepStaleTemps } from '../../src/tools/temp-files.js';
 import { makeContext, makeProject, type TestProject } from './helpers.js';
 
 let project: TestProject;
@@ -73,20 +75,20 @@ describe('control files', () => {
 });
 
 describe('bounded diff', () => {
-  it('summarises a rewrite too large to diff instead of computing it', () => {
+  it('summarises a rewrite too large to diff instead of computing it', async () => {
     const before = Array.from({ length: 60_000 }, (_, i) => `old line ${i}`).join('\n');
     const after = Array.from({ length: 60_000 }, (_, i) => `new line ${i}`).join('\n');
-    const diff = unifiedDiff('big.txt', before, after);
+    const diff = await unifiedDiff('big.txt', before, after);
     expect(diff.split('\n')).toHaveLength(3);
     expect(diff).toMatch(
       /\[diff not shown: the change is too large to diff; 60,000 lines, [\d,]+ bytes → 60,000 lines/,
     );
   });
 
-  it('caps the lines of a diff it does compute', () => {
+  it('caps the lines of a diff it does compute', async () => {
     const before = Array.from({ length: 5_000 }, (_, i) => `a${i}`).join('\n');
     const after = Array.from({ length: 5_000 }, (_, i) => `b${i}`).join('\n');
-    const lines = unifiedDiff('mid.txt', before, after).split('\n');
+    const lines = (await unifiedDiff('mid.txt', before, after)).split('\n');
     expect(lines.length).toBeLessThanOrEqual(DIFF_MAX_LINES + 3);
     expect(lines.at(-1)).toMatch(/more diff lines not shown|diff not shown/);
   });
@@ -128,5 +130,40 @@ describe('leftover temp files', () => {
     for (const file of [dead, live, other]) await writeFile(file, 'x');
     expect(await removeStaleTemps(project.root)).toBe(1);
     expect((await readdir(project.root)).sort()).toEqual([`.a.txt.mca-${process.pid}-0a1b2c.tmp`, '.a.txt.other.tmp']);
+  });
+
+  it('the start-up sweep removes dead temps at any depth, in dot directories too, and nothing else', async () => {
+    const dead = (name: string) => `.${name}.mca-999999-0a1b2c.tmp`;
+    const live = `.keep.txt.mca-${process.pid}-0a1b2c.tmp`;
+    project = await makeProject({
+      [dead('root.txt')]: 'x',
+      [`src/deep/er/${dead('notes.md')}`]: 'x',
+      [`.config/${dead('settings.json')}`]: 'x',
+      [live]: 'x',
+      '.a.txt.other.tmp': 'x',
+      'a.mca-999999-0a1b2c.tmp': 'not a hidden temp name',
+      [`node_modules/pkg/${dead('index.js')}`]: 'x',
+      [`.git/${dead('HEAD')}`]: 'x',
+    });
+    await mkdir(project.path(dead('a-directory')));
+    const outside = await mkdtemp(join(tmpdir(), 'mca-sweep-outside-'));
+    try {
+      await writeFile(join(outside, dead('elsewhere.txt')), 'x');
+      await symlink(outside, project.path('linked'));
+      expect(await sweepStaleTemps(project.root)).toBe(3);
+      expect(await readdir(outside)).toEqual([dead('elsewhere.txt')]);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+    const left = (await readdir(project.root, { recursive: true })).filter((name) => name.includes('.mca-')).sort();
+    expect(left).toEqual(
+      [
+        dead('a-directory'),
+        live,
+        'a.mca-999999-0a1b2c.tmp',
+        `.git/${dead('HEAD')}`,
+        `node_modules/pkg/${dead('index.js')}`,
+      ].sort(),
+    );
   });
 });

@@ -147,4 +147,58 @@ describe('ToolRegistry', () => {
       ['Run', 'exec'],
     ]);
   });
+
+  it('loads a lazy input schema on the first call only, never to describe the tools', async () => {
+    const schema = z.strictObject({ word: z.string() });
+    let loads = 0;
+    const lazy = defineTool({
+      name: 'Lazy',
+      promptFile: 'Read.md',
+      inputSchema: {
+        jsonSchema: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] },
+        load: () => {
+          loads += 1;
+          return Promise.resolve(schema);
+        },
+      },
+      permission: 'none',
+      async run(input) {
+        return successEnvelope({ word: input.word }, input.word);
+      },
+    });
+    const registry = new ToolRegistry().register(lazy);
+    expect(registry.toolSpecs()[0]?.inputSchema).toEqual(lazy.input.jsonSchema);
+    expect(registry.prompts()).toHaveLength(1);
+    expect(loads).toBe(0);
+    const ctx = makeContext(project.root);
+    expect(await registry.run('Lazy', [], ctx)).toMatchObject({ status: 'error', error: { code: 'INVALID_PARAM' } });
+    expect(loads).toBe(0);
+    expect((await registry.run('Lazy', { word: 'hi' }, ctx)).data).toEqual({ word: 'hi' });
+    expect(loads).toBe(1);
+    const bad = await registry.run('Lazy', { word: 1 }, ctx);
+    expect(bad.error?.message).toBe('Invalid input for Lazy: "word" must be string, got number.');
+  });
+
+  it('a schema that fails to load is one INTERNAL_ERROR envelope, not a throw, and the tool never runs', async () => {
+    let ran = false;
+    const broken = defineTool({
+      name: 'Broken',
+      promptFile: 'Read.md',
+      inputSchema: {
+        jsonSchema: { type: 'object', properties: {} },
+        load: () => Promise.reject(new Error('chunk input-schemas.js is missing')),
+      },
+      permission: 'none',
+      async run() {
+        ran = true;
+        return successEnvelope({}, 'ran');
+      },
+    });
+    const result = await new ToolRegistry().register(broken).run('Broken', {}, makeContext(project.root));
+    expect(result).toMatchObject({
+      status: 'error',
+      error: { code: 'INTERNAL_ERROR', message: 'Broken could not check its input: chunk input-schemas.js is missing' },
+    });
+    expect(ran).toBe(false);
+  });
 });

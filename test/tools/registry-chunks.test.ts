@@ -1,0 +1,68 @@
+/**
+ * The start path's share of the tools: bundled as the binary is (split at dynamic imports, with the build's
+ * generated tool JSON Schemas), the modules loading the registry pulls in statically include none of the heavy
+ * ones. zod, fast-glob, ignore, diff and execa are still in the bundle, reachable only through a dynamic import
+ * made on the first call of a tool that needs them.
+ */
+import { fileURLToPath } from 'node:url';
+import { build, type Metafile, type Plugin } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const HEAVY = ['zod', 'fast-glob', 'micromatch', 'ignore', 'diff', 'execa'];
+const LAZY_SOURCES = ['src/tools/input-schemas.ts', 'src/tools/input-validation.ts'];
+
+function packageOf(input: string): string | undefined {
+  return /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
+}
+
+/** Every input of the outputs reached from `entry` through static imports only. */
+function staticInputs(metafile: Metafile, entry: string): Set<string> {
+  const seen = new Set<string>();
+  const inputs = new Set<string>();
+  const visit = (output: string) => {
+    if (seen.has(output)) return;
+    seen.add(output);
+    const chunk = metafile.outputs[output];
+    if (!chunk) return;
+    for (const input of Object.keys(chunk.inputs)) inputs.add(input);
+    for (const imported of chunk.imports) if (imported.kind === 'import-statement') visit(imported.path);
+  };
+  visit(entry);
+  return inputs;
+}
+
+describe('loading the tool registry', () => {
+  it('loads no zod, fast-glob, ignore, diff or execa; they stay behind dynamic imports', async () => {
+    const pluginModule = new URL('../../scripts/tool-json-schemas.mjs', import.meta.url).href;
+    const { toolJsonSchemasPlugin } = (await import(pluginModule)) as { toolJsonSchemasPlugin: () => Plugin };
+    const result = await build({
+      absWorkingDir: ROOT,
+      entryPoints: { registry: 'src/tools/registry.ts' },
+      outdir: 'registry-chunks-test-out',
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      plugins: [toolJsonSchemasPlugin()],
+    });
+    const { metafile } = result;
+    const entry = Object.keys(metafile.outputs).find((output) => metafile.outputs[output]?.entryPoint)!;
+    const onStartPath = staticInputs(metafile, entry);
+    const everywhere = new Set(Object.values(metafile.outputs).flatMap((output) => Object.keys(output.inputs)));
+
+    expect(onStartPath.has('src/tools/registry.ts')).toBe(true);
+    expect(onStartPath.has('src/tools/input-json-schemas.ts')).toBe(true);
+    const heavyOnStart = [...onStartPath].map(packageOf).filter((name) => name !== undefined && HEAVY.includes(name));
+    expect(new Set(heavyOnStart)).toEqual(new Set());
+    expect(LAZY_SOURCES.filter((source) => onStartPath.has(source))).toEqual([]);
+
+    const bundled = new Set([...everywhere].map(packageOf));
+    for (const name of HEAVY) expect(bundled.has(name), `${name} is still bundled, behind a dynamic import`).toBe(true);
+    for (const source of LAZY_SOURCES) expect(everywhere.has(source), source).toBe(true);
+  });
+});
