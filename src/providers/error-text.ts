@@ -3,6 +3,8 @@
  * the root cause of a connection failure. No SDK is imported here, so every provider can use it cheaply.
  */
 
+import type { HeaderLookup } from './http-transport.js';
+
 const MAX_MESSAGE_CHARS = 500;
 
 /**
@@ -31,7 +33,7 @@ export function oneLine(text: string, secrets: readonly string[]): string {
  * `retry-after-ms` (milliseconds) wins over `retry-after` (seconds or an HTTP date).
  * Returns undefined when neither header gives a usable non-negative wait.
  */
-export function parseRetryAfter(headers: Headers | undefined, now: number = Date.now()): number | undefined {
+export function parseRetryAfter(headers: HeaderLookup | undefined, now: number = Date.now()): number | undefined {
   if (!headers) return undefined;
   const millis = headers.get('retry-after-ms');
   if (millis !== null && millis.trim() !== '') {

@@ -1,0 +1,214 @@
+/**
+ * The one HTTP client the model providers use, on node:http / node:https: POST a JSON body, get the status, the
+ * headers and the body as bytes that arrive as the server sends them. It replaces Node's fetch, whose first use
+ * loads undici (~14 ms, +12 MB) and makes the process wait ~80 ms at exit for the compile of undici's WASM parser.
+ *
+ * Contract:
+ * - one keep-alive Agent per transport (per provider); Node unrefs idle pooled sockets, so they never keep the
+ *   process alive, and a pooled socket the server already closed is retried once on a fresh one;
+ * - the AbortSignal destroys the request or the body (and its socket) at once; the failure is a TransportError
+ *   with failure 'aborted';
+ * - 307/308 are followed with the same method and body (at most 3 hops); credentials go only to the same origin
+ *   (or its https upgrade). Other 3xx are a TransportError 'redirect' naming the Location;
+ * - gzip, deflate and br bodies are decoded (node:zlib, loaded only then), although we never ask for them;
+ * - HTTPS_PROXY is not honoured, as Node's own fetch does not honour it either.
+ */
+import http from 'node:http';
+import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
+import { connectFailure, TransportError } from './transport-error.js';
+import { decodedBody } from './http-body.js';
+
+/** What the providers read from a response's headers (a subset of the fetch Headers class). */
+export interface HeaderLookup {
+  get(name: string): string | null;
+}
+
+export interface HttpResponse {
+  readonly status: number;
+  readonly headers: HeaderLookup;
+  /** The decoded body. Iterating throws a TransportError ('body_cut', 'decode' or 'aborted') if it breaks off. */
+  readonly body: AsyncIterable<Uint8Array>;
+  /** The whole decoded body as UTF-8 text. */
+  text(): Promise<string>;
+  /** Drops the rest of the body and its connection. */
+  discard(): void;
+}
+
+export interface HttpPost {
+  url: URL;
+  headers: Readonly<Record<string, string>>;
+  body: string;
+  signal: AbortSignal;
+}
+
+export interface HttpTransport {
+  /** Resolves once the response headers arrive; rejects with a TransportError. */
+  post(request: HttpPost): Promise<HttpResponse>;
+}
+
+const MAX_REDIRECTS = 3;
+
+/** Sent only to the origin they were meant for. */
+const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
+  'authorization',
+  'x-api-key',
+  'proxy-authorization',
+  'cookie',
+]);
+
+/** Errors of a pooled socket the server closed while it sat idle: the request never reached the server. */
+const STALE_SOCKET_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE']);
+
+type RequestFunction = (url: URL, options: RequestOptions) => ClientRequest;
+
+interface Client {
+  request: RequestFunction;
+  agent: Agent;
+}
+
+class ResponseHeaders implements HeaderLookup {
+  constructor(private readonly raw: IncomingMessage['headers']) {}
+
+  get(name: string): string | null {
+    const value = this.raw[name.toLowerCase()];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+}
+
+export function abortedTransportError(): TransportError {
+  return new TransportError('aborted', 'the request was cancelled');
+}
+
+/** A redirect keeps credentials only to the same origin, or to the same host and port upgraded to https. */
+function keepsCredentials(from: URL, to: URL): boolean {
+  if (from.origin === to.origin) return true;
+  return from.protocol === 'http:' && to.protocol === 'https:' && from.hostname === to.hostname;
+}
+
+function withoutCredentials(headers: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.has(name.toLowerCase())));
+}
+
+function redirectError(status: number, location: string | undefined, from: URL): TransportError {
+  let target: string | undefined;
+  try {
+    target = location === undefined ? undefined : new URL(location, from).href;
+  } catch {
+    target = location;
+  }
+  const where = target === undefined ? 'without a Location' : `to ${target}`;
+  return new TransportError('redirect', `the server redirected (${status}) ${where}`, {
+    status,
+    ...(target === undefined ? {} : { location: target }),
+  });
+}
+
+export class NodeHttpTransport implements HttpTransport {
+  private httpClient: Client | undefined;
+  private httpsClient: Client | undefined;
+
+  async post(request: HttpPost): Promise<HttpResponse> {
+    let url = request.url;
+    let headers = request.headers;
+    for (let hop = 0; ; hop++) {
+      const response = await this.send(url, headers, request.body, request.signal, true);
+      const status = response.statusCode ?? 0;
+      if (status < 300 || status >= 400) return wrapResponse(response, request.signal);
+      const location = response.headers.location;
+      // The redirect's own body is of no use; dropping it frees nothing we need.
+      response.destroy();
+      if ((status !== 307 && status !== 308) || location === undefined || hop >= MAX_REDIRECTS) {
+        throw redirectError(status, location, url);
+      }
+      let next: URL;
+      try {
+        next = new URL(location, url);
+      } catch {
+        throw redirectError(status, location, url);
+      }
+      if (next.protocol !== 'http:' && next.protocol !== 'https:') throw redirectError(status, location, url);
+      if (!keepsCredentials(url, next)) headers = withoutCredentials(headers);
+      url = next;
+    }
+  }
+
+  private async client(url: URL): Promise<Client> {
+    if (url.protocol === 'http:') {
+      this.httpClient ??= { request: http.request, agent: new http.Agent({ keepAlive: true }) };
+      return this.httpClient;
+    }
+    if (url.protocol === 'https:') {
+      // Loaded on first use: TLS costs start-up time that a loopback or local server never needs.
+      const https = await import('node:https');
+      this.httpsClient ??= { request: https.request, agent: new https.Agent({ keepAlive: true }) };
+      return this.httpsClient;
+    }
+    throw new TransportError('connection', `unsupported protocol ${url.protocol} (use http: or https:)`);
+  }
+
+  /** One request; resolves at the response headers. A stale pooled socket is retried once on a fresh one. */
+  private async send(
+    url: URL,
+    headers: Readonly<Record<string, string>>,
+    body: string,
+    signal: AbortSignal,
+    mayRetryStale: boolean,
+  ): Promise<IncomingMessage> {
+    if (signal.aborted) throw abortedTransportError();
+    const { request, agent } = await this.client(url);
+    return new Promise<IncomingMessage>((resolve, reject) => {
+      let settled = false;
+      const req = request(url, {
+        method: 'POST',
+        agent,
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      });
+      const onAbort = (): void => {
+        req.destroy(abortedTransportError());
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      req.on('response', (response) => {
+        settled = true;
+        signal.removeEventListener('abort', onAbort);
+        resolve(response);
+      });
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        // After the response an error belongs to the body, which reports it itself.
+        if (settled) return;
+        settled = true;
+        signal.removeEventListener('abort', onAbort);
+        if (signal.aborted) reject(abortedTransportError());
+        else if (mayRetryStale && req.reusedSocket && STALE_SOCKET_CODES.has(error.code ?? '')) {
+          resolve(this.send(url, headers, body, signal, false));
+        } else reject(connectFailure(error));
+      });
+      req.end(body);
+    });
+  }
+}
+
+function wrapResponse(response: IncomingMessage, signal: AbortSignal): HttpResponse {
+  const onAbort = (): void => {
+    response.destroy(abortedTransportError());
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
+  // Once the body is read (or dropped) the abort has nothing left to stop, and must not kill the pooled socket.
+  response.once('close', () => signal.removeEventListener('abort', onAbort));
+  if (signal.aborted) onAbort();
+  const body = decodedBody(response);
+  return {
+    status: response.statusCode ?? 0,
+    headers: new ResponseHeaders(response.headers),
+    body,
+    async text(): Promise<string> {
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of body) chunks.push(chunk);
+      return Buffer.concat(chunks).toString('utf8');
+    },
+    discard(): void {
+      if (!response.complete) response.destroy();
+      else response.resume();
+    },
+  };
+}
