@@ -1,7 +1,7 @@
 /**
  * A response body as bytes in arrival order, decompressed when the server chose gzip, deflate or br (we never ask
- * for them, but a proxy may). Each decoder flushes every chunk it gets, so a compressed SSE stream still arrives
- * event by event. node:zlib is loaded only for a compressed body.
+ * for them, but a proxy may). A decoder hands out what each compressed chunk holds as it arrives, so a compressed SSE
+ * stream still arrives event by event. node:zlib is loaded only for a compressed body.
  */
 import type { IncomingMessage } from 'node:http';
 import { pipeline, type Readable, type Transform } from 'node:stream';
@@ -12,15 +12,11 @@ async function decoderFor(encoding: string | undefined): Promise<Transform | und
   if (name === '' || name === 'identity') return undefined;
   if (name !== 'gzip' && name !== 'x-gzip' && name !== 'deflate' && name !== 'br') return undefined;
   const zlib = await import('node:zlib');
-  if (name === 'br') {
-    const flush = zlib.constants.BROTLI_OPERATION_FLUSH;
-    return zlib.createBrotliDecompress({ flush, finishFlush: flush });
-  }
-  // Lenient at the end like browsers: a stream missing its trailer still yields what it decoded.
-  const flush = zlib.constants.Z_SYNC_FLUSH;
-  return name === 'deflate'
-    ? zlib.createInflate({ flush, finishFlush: flush })
-    : zlib.createGunzip({ flush, finishFlush: flush });
+  // Lenient at the end like browsers: a stream missing its trailer still yields what it decoded (a body the
+  // socket cut short is caught by the response's own framing).
+  if (name === 'br') return zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH });
+  const finishFlush = zlib.constants.Z_SYNC_FLUSH;
+  return name === 'deflate' ? zlib.createInflate({ finishFlush }) : zlib.createGunzip({ finishFlush });
 }
 
 /**

@@ -45,6 +45,8 @@ export interface FakeAnthropic {
   url: string;
   requests: FakeRequest[];
   setScript(script: FakeStep[]): void;
+  /** TCP connections the fake accepted so far (a client that keeps connections alive reuses one). */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -177,6 +179,7 @@ export async function startFakeAnthropic(
       steps = [...script];
       next = 0;
     },
+    connections: () => server.connections(),
     close: () => server.close(),
   };
 }

@@ -42,6 +42,8 @@ export function splitChunks(text: string, count: number): string[] {
 
 export interface LoopbackServer {
   port: number;
+  /** TCP connections accepted so far (keep-alive reuse shows as fewer connections than requests). */
+  connections(): number;
   /** Destroys open sockets (hung requests included), then closes the server. */
   close(): Promise<void>;
 }
@@ -54,15 +56,19 @@ export async function listenLoopback(
   name: string,
   handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
   onError: (res: ServerResponse, error: unknown) => void,
+  options: { keepAliveTimeoutMs?: number } = {},
 ): Promise<LoopbackServer> {
   const sockets = new Set<Socket>();
+  let accepted = 0;
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) onError(res, error);
       else res.destroy();
     });
   });
+  if (options.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = options.keepAliveTimeoutMs;
   server.on('connection', (socket) => {
+    accepted++;
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
@@ -74,6 +80,7 @@ export async function listenLoopback(
   if (address === null || typeof address === 'string') throw new Error(`${name}: no TCP address`);
   return {
     port: address.port,
+    connections: () => accepted,
     close(): Promise<void> {
       for (const socket of sockets) socket.destroy();
       return new Promise((resolve) => server.close(() => resolve()));
