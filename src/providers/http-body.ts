@@ -19,36 +19,64 @@ async function decoderFor(encoding: string | undefined): Promise<Transform | und
   return name === 'deflate' ? zlib.createInflate({ finishFlush }) : zlib.createGunzip({ finishFlush });
 }
 
+/** How long a body the caller left early may take to end before its connection is dropped instead of reused. */
+const DRAIN_LIMIT_MS = 2_000;
+
 /**
  * The body, to iterate once. A body that breaks off throws a TransportError ('body_cut'; 'decode' for a corrupt
- * compressed stream; the abort's own error when the caller aborted). Leaving the loop early drops the connection.
+ * compressed stream; the abort's own error when the caller aborted). `release` is called once the caller is done
+ * with the body (read, failed or left), after which an abort no longer concerns it.
  */
-export function decodedBody(response: IncomingMessage): AsyncGenerator<Uint8Array> {
+export function decodedBody(response: IncomingMessage, release: () => void): AsyncGenerator<Uint8Array> {
   // Listening from the start tells a socket failure from a decoder failure, whenever it happens.
   const socket: { error?: unknown } = {};
   response.once('error', (error) => {
     socket.error = error;
   });
-  return iterate(response, socket);
+  return iterate(response, socket, release);
 }
 
-async function* iterate(response: IncomingMessage, socket: { error?: unknown }): AsyncGenerator<Uint8Array> {
+/**
+ * The caller stopped reading before the end (an OpenAI-compatible stream after `[DONE]`): the rest is read in the
+ * background so the connection goes back to the pool, unless it does not end soon. The socket is unref'd meanwhile
+ * so it never holds the process open.
+ */
+function drainInBackground(response: IncomingMessage, source: Readable): void {
+  if (response.destroyed) return;
+  if (!response.complete) {
+    response.socket?.unref();
+    const timer = setTimeout(() => response.destroy(), DRAIN_LIMIT_MS);
+    timer.unref();
+    response.once('close', () => clearTimeout(timer));
+  }
+  source.resume();
+}
+
+async function* iterate(
+  response: IncomingMessage,
+  socket: { error?: unknown },
+  release: () => void,
+): AsyncGenerator<Uint8Array> {
+  let source: Readable = response;
+  let ended = false;
   try {
     const decoder = await decoderFor(response.headers['content-encoding']);
-    let source: Readable = response;
     if (decoder !== undefined) {
       // pipeline destroys both streams when either fails; the error reaches the decoder's iterator.
       pipeline(response, decoder, () => undefined);
       source = decoder;
     }
     try {
-      for await (const chunk of source) yield chunk as Uint8Array;
+      // Not destroyed when the caller leaves early: a body left at its very end can still free its connection.
+      for await (const chunk of source.iterator({ destroyOnReturn: false })) yield chunk as Uint8Array;
     } catch (error) {
       const fromSocket = socket.error !== undefined && error === socket.error;
       throw bodyFailure(error, decoder !== undefined && !fromSocket);
     }
+    ended = true;
     if (!response.complete) throw bodyFailure(new Error('incomplete'), false);
   } finally {
-    if (!response.complete) response.destroy();
+    release();
+    if (!ended) drainInBackground(response, source);
   }
 }

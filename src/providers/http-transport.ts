@@ -5,7 +5,8 @@
  *
  * Contract:
  * - one keep-alive Agent per transport (per provider); Node unrefs idle pooled sockets, so they never keep the
- *   process alive, and a pooled socket the server already closed is retried once on a fresh one;
+ *   process alive, and a pooled socket the server already closed is retried once on a fresh one. A body the caller
+ *   leaves early is read to its end in the background (briefly) so its connection can be reused;
  * - the AbortSignal destroys the request or the body (and its socket) at once; the failure is a TransportError
  *   with failure 'aborted';
  * - 307/308 are followed with the same method and body (at most 3 hops); credentials go only to the same origin
@@ -193,10 +194,11 @@ function wrapResponse(response: IncomingMessage, signal: AbortSignal): HttpRespo
     response.destroy(abortedTransportError());
   };
   signal.addEventListener('abort', onAbort, { once: true });
-  // Once the body is read (or dropped) the abort has nothing left to stop, and must not kill the pooled socket.
-  response.once('close', () => signal.removeEventListener('abort', onAbort));
   if (signal.aborted) onAbort();
-  const body = decodedBody(response);
+  // Once the caller is done with the body the abort has nothing left to stop, and must not kill the pooled socket.
+  const release = (): void => signal.removeEventListener('abort', onAbort);
+  response.once('close', release);
+  const body = decodedBody(response, release);
   return {
     status: response.statusCode ?? 0,
     headers: new ResponseHeaders(response.headers),
@@ -207,8 +209,8 @@ function wrapResponse(response: IncomingMessage, signal: AbortSignal): HttpRespo
       return Buffer.concat(chunks).toString('utf8');
     },
     discard(): void {
-      if (!response.complete) response.destroy();
-      else response.resume();
+      release();
+      response.destroy();
     },
   };
 }

@@ -58,6 +58,9 @@ export async function listenLoopback(
   onError: (res: ServerResponse, error: unknown) => void,
   options: { keepAliveTimeoutMs?: number } = {},
 ): Promise<LoopbackServer> {
+  // Idle keep-alive connections stay open until close() (not Node's 5 s), so a client whose pooled connection held
+  // its process open would hang a test instead of exiting late but green.
+  const keepAliveTimeoutMs = options.keepAliveTimeoutMs ?? 600_000;
   const sockets = new Set<Socket>();
   let accepted = 0;
   const server = createServer((req, res) => {
@@ -66,7 +69,7 @@ export async function listenLoopback(
       else res.destroy();
     });
   });
-  if (options.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = options.keepAliveTimeoutMs;
+  server.keepAliveTimeout = keepAliveTimeoutMs;
   server.on('connection', (socket) => {
     accepted++;
     sockets.add(socket);

@@ -279,6 +279,28 @@ describe('NodeHttpTransport', () => {
     expect(server.connections()).toBe(2);
   });
 
+  it('a body the caller leaves early is read to its end in the background and its connection reused', async () => {
+    const { url, server } = await serve((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: [DONE]\n\n');
+      // The end of the response comes just after the event the caller stops at.
+      setImmediate(() => res.end());
+    });
+    const transport = new NodeHttpTransport();
+    for (let index = 0; index < 2; index++) {
+      const controller = new AbortController();
+      const response = await post(transport, url, controller.signal);
+      for await (const chunk of response.body) {
+        expect(Buffer.from(chunk).toString('utf8')).toBe('data: [DONE]\n\n');
+        break;
+      }
+      controller.abort();
+      // Give the background read time to see the end (the server sends it right away).
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(server.connections()).toBe(1);
+  });
+
   it('retries once on a fresh connection when the pooled one turns out closed by the server', async () => {
     let requests = 0;
     const { url, server } = await serve((req, res) => {
