@@ -64,7 +64,7 @@ export class AnthropicProvider implements ModelProvider {
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.idleTimeoutMs = options.streamIdleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
-    this.transport = options.transport ?? new NodeHttpTransport();
+    this.transport = new NodeHttpTransport();
   }
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {

@@ -1,5 +1,4 @@
 /** When and how long a provider waits before trying a failed call again. */
-import type { HttpTransport } from './http-transport.js';
 import { ProviderError } from './provider-error.js';
 
 /** HTTP statuses worth another attempt; other failures carry no status (network, idle timeout). */
@@ -66,8 +65,6 @@ export interface ProviderConnectionOptions {
   maxRetries?: number;
   /** No bytes (or no response) for this long aborts the attempt with kind 'timeout'. Default 90 s. */
   streamIdleTimeoutMs?: number;
-  /** The HTTP client; default a NodeHttpTransport of the provider's own (tests inject one that records). */
-  transport?: HttpTransport;
   /** Backoff tuning; tests inject a tiny base delay. */
   backoff?: Partial<BackoffOptions>;
 }
