@@ -2,14 +2,13 @@
  * The node:http transport against loopback servers: streaming, abort, redirects, decoding, keep-alive, socket
  * failures, and a child process that must exit on its own with a pooled connection open.
  */
-import { spawn } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, createGzip, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NodeHttpTransport, type HttpResponse } from '../../src/providers/http-transport.js';
 import { TransportError } from '../../src/providers/transport-error.js';
 import { listenLoopback, readBody, type LoopbackServer } from '../helpers/loopback-http.js';
+import { runTransportChild } from '../helpers/transport-child.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => Promise<void> | void;
 
@@ -324,28 +323,7 @@ describe('NodeHttpTransport', () => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end('pong');
     });
-    const transportModule = fileURLToPath(new URL('../../src/providers/http-transport.ts', import.meta.url));
-    const script = `
-      const { NodeHttpTransport } = await import(${JSON.stringify(transportModule)});
-      const transport = new NodeHttpTransport();
-      const url = new URL(${JSON.stringify(url.href)});
-      for (let index = 0; index < 2; index++) {
-        const response = await transport.post({ url, headers: {}, body: '{}', signal: new AbortController().signal });
-        process.stdout.write(await response.text());
-      }
-    `;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    // The server keeps an idle connection for ten minutes; a socket holding the child would hit this kill.
-    const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
-      child.on('close', (exitCode, exitSignal) => resolve([exitCode, exitSignal])),
-    );
-    clearTimeout(killer);
+    const { code, signal, output } = await runTransportChild(url, 2);
     expect({ code, signal, output }).toEqual({ code: 0, signal: null, output: 'pongpong' });
     expect(server.connections()).toBe(1);
   }, 30_000);
