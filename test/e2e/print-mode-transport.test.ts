@@ -40,32 +40,30 @@ async function runListingModules(env: Record<string, string>) {
   return { run, modules: readFileSync(list, 'utf8').split('\n') };
 }
 
-describe('mca -p on the node:http transport', () => {
-  it('Anthropic: answers over one kept-alive connection without loading undici, and exits by itself', async () => {
-    server = await startFakeAnthropic([action('Read', { path: 'notes.txt' }), finish('The notes say 42.')]);
-    const { run, modules } = await runListingModules({
-      ANTHROPIC_API_KEY: 'sk-ant-e2e-transport-0123456789',
-      ANTHROPIC_BASE_URL: server.url,
-    });
-    expect(run).toMatchObject({ code: 0, signal: null, stdout: 'The notes say 42.\n', stderr: '' });
-    expect(server.requests).toHaveLength(2);
-    expect(server.connections()).toBe(1);
-    // The list is real: the transport's own module is in it, the fetch stack is not.
-    expect(modules).toContain('NativeModule http');
-    expect(modules.filter((name) => /undici/i.test(name))).toEqual([]);
-  });
+const PROVIDERS = {
+  Anthropic: async () => {
+    const fake = await startFakeAnthropic([action('Read', { path: 'notes.txt' }), finish('The notes say 42.')]);
+    return { fake, env: { ANTHROPIC_API_KEY: 'sk-ant-e2e-transport-0123456789', ANTHROPIC_BASE_URL: fake.url } };
+  },
+  'OpenAI-compatible': async () => {
+    const fake = await startFakeOpenAI([action('Read', { path: 'notes.txt' }), finish('The notes say 42.')]);
+    return { fake, env: { MCA_PROVIDER: 'openai', OPENAI_API_KEY: 'ollama', OPENAI_BASE_URL: fake.url } };
+  },
+};
 
-  it('OpenAI-compatible: the same', async () => {
-    server = await startFakeOpenAI([action('Read', { path: 'notes.txt' }), finish('The notes say 42.')]);
-    const { run, modules } = await runListingModules({
-      MCA_PROVIDER: 'openai',
-      OPENAI_API_KEY: 'ollama',
-      OPENAI_BASE_URL: server.url,
-    });
-    expect(run).toMatchObject({ code: 0, signal: null, stdout: 'The notes say 42.\n', stderr: '' });
-    expect(server.requests).toHaveLength(2);
-    expect(server.connections()).toBe(1);
-    expect(modules).toContain('NativeModule http');
-    expect(modules.filter((name) => /undici/i.test(name))).toEqual([]);
-  });
+describe('mca -p on the node:http transport', () => {
+  it.each(Object.keys(PROVIDERS) as Array<keyof typeof PROVIDERS>)(
+    '%s: answers over one kept-alive connection without loading undici, and exits by itself',
+    async (provider) => {
+      const { fake, env } = await PROVIDERS[provider]();
+      server = fake;
+      const { run, modules } = await runListingModules(env);
+      expect(run).toMatchObject({ code: 0, signal: null, stdout: 'The notes say 42.\n', stderr: '' });
+      expect(fake.requests).toHaveLength(2);
+      expect(fake.connections()).toBe(1);
+      // The list is real: the transport's own module is in it, the fetch stack is not.
+      expect(modules).toContain('NativeModule http');
+      expect(modules.filter((name) => /undici/i.test(name))).toEqual([]);
+    },
+  );
 });

@@ -1,6 +1,6 @@
 /**
  * A loopback stand-in for the Anthropic Messages API (POST /v1/messages, streaming and not), driven by a
- * script of steps. Every request is recorded. Tests talk to it through the real SDK.
+ * script of steps. Every request is recorded. Tests talk to it through the provider (and the SDK, in the wire test).
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { listenLoopback, readBody, splitChunks, startSse, writeJson } from './loopback-http.js';
