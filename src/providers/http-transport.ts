@@ -160,15 +160,24 @@ export class NodeHttpTransport implements HttpTransport {
     const { request, agent } = await this.client(url);
     return new Promise<IncomingMessage>((resolve, reject) => {
       let settled = false;
-      const req = request(url, {
-        method: 'POST',
-        agent,
-        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-      });
+      let req: ClientRequest;
+      try {
+        req = request(url, {
+          method: 'POST',
+          agent,
+          headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        });
+      } catch (error) {
+        // A header Node refuses (a control character in a key) throws here; its message names the header only.
+        reject(connectFailure(error));
+        return;
+      }
       const onAbort = (): void => {
         req.destroy(abortedTransportError());
       };
       signal.addEventListener('abort', onAbort, { once: true });
+      // The signal may have fired while the https module loaded.
+      if (signal.aborted) onAbort();
       req.on('response', (response) => {
         settled = true;
         signal.removeEventListener('abort', onAbort);

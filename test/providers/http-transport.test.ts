@@ -214,6 +214,20 @@ describe('NodeHttpTransport', () => {
     expect(hops).toBe(4);
   });
 
+  it('never follows a redirect to another protocol, and refuses a header value Node would not send', async () => {
+    const { url } = await serve((req, res) => {
+      res.writeHead(307, { location: 'file:///etc/passwd' });
+      res.end();
+    });
+    const transport = new NodeHttpTransport();
+    expect(await failure(post(transport, url))).toMatchObject({ failure: 'redirect', location: 'file:///etc/passwd' });
+    const secret = 'sk-ant-line\nbreak-0123456789';
+    const refused = await failure(post(transport, url, undefined, { authorization: `Bearer ${secret}` }));
+    expect(refused.failure).toBe('connection');
+    expect(refused.message).toContain('authorization');
+    expect(refused.message).not.toContain('line');
+  });
+
   it('decodes gzip, deflate and br bodies, and a gzip stream flushed per event still arrives event by event', async () => {
     const events = 'data: {"a":1}\n\ndata: {"b":"é"}\n\n';
     const encoded: Record<string, Buffer> = {
