@@ -6,7 +6,7 @@
  */
 import { CONTEXT_TOO_LONG, oneLine, parseRetryAfter, rootCause } from './error-text.js';
 import type { HeaderLookup } from './http-transport.js';
-import { ProviderError, redirectedResponse, type ProviderErrorKind } from './provider-error.js';
+import { ProviderError, redirectedResponse, unsupportedBaseUrl, type ProviderErrorKind } from './provider-error.js';
 import { isTransportError } from './transport-error.js';
 
 // Re-exported: callers and tests knew these helpers here before they became provider-neutral.
@@ -150,6 +150,10 @@ export function toProviderError(error: unknown, secrets: readonly string[], endp
     if (error.failure === 'redirect') {
       const redirect = redirectedResponse(API, endpoint, 'ANTHROPIC_BASE_URL', error);
       return new ProviderError(redirect.kind, oneLine(redirect.message, secrets));
+    }
+    if (error.failure === 'protocol') {
+      const refused = unsupportedBaseUrl(API, error.location ?? endpoint, 'ANTHROPIC_BASE_URL');
+      return new ProviderError(refused.kind, oneLine(refused.message, secrets));
     }
     if (error.beforeResponse) {
       const cause = oneLine(rootCause(error), secrets);

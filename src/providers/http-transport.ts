@@ -145,7 +145,7 @@ export class NodeHttpTransport implements HttpTransport {
       this.httpsClient ??= { request: https.request, agent: new https.Agent({ keepAlive: true }) };
       return this.httpsClient;
     }
-    throw new TransportError('connection', `unsupported protocol ${url.protocol} (use http: or https:)`);
+    throw new TransportError('protocol', `${url.href} is not an http:// or https:// URL`, { location: url.href });
   }
 
   /** One request; resolves at the response headers. A stale pooled socket is retried once on a fresh one. */

@@ -6,7 +6,7 @@
  */
 import { CONTEXT_TOO_LONG, oneLine, parseRetryAfter, rootCause } from './error-text.js';
 import type { HeaderLookup } from './http-transport.js';
-import { ProviderError, redirectedResponse, type ProviderErrorKind } from './provider-error.js';
+import { ProviderError, redirectedResponse, unsupportedBaseUrl, type ProviderErrorKind } from './provider-error.js';
 import { isTransportError } from './transport-error.js';
 
 const API = 'OpenAI-compatible API';
@@ -105,6 +105,10 @@ export function unreachableError(error: unknown, endpoint: string, secrets: read
   if (isTransportError(error) && error.failure === 'redirect') {
     const redirect = redirectedResponse(`The ${API}`, endpoint, 'OPENAI_BASE_URL', error);
     return new ProviderError(redirect.kind, oneLine(redirect.message, secrets));
+  }
+  if (isTransportError(error) && error.failure === 'protocol') {
+    const refused = unsupportedBaseUrl(`The ${API}`, error.location ?? endpoint, 'OPENAI_BASE_URL');
+    return new ProviderError(refused.kind, oneLine(refused.message, secrets));
   }
   const cause = oneLine(rootCause(error), secrets);
   return new ProviderError(

@@ -72,3 +72,11 @@ export function redirectedResponse(
     `${api} at ${endpoint} redirected${code} ${where}; set ${variable} to the address it should use.`,
   );
 }
+
+/** A base URL that is not http(s) (e.g. `localhost:11434` without its scheme): retrying cannot help. */
+export function unsupportedBaseUrl(api: string, url: string, variable: string): ProviderError {
+  return new ProviderError(
+    'bad_request',
+    `${api} URL ${url} is not an http:// or https:// URL; write ${variable} with its scheme.`,
+  );
+}

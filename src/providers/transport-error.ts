@@ -18,6 +18,8 @@ export type TransportFailure =
   | 'decode'
   /** A redirect the transport does not follow (301, 302, 303, or too many 307/308 hops). */
   | 'redirect'
+  /** The URL is not http: or https: (a base URL written without its scheme, e.g. `localhost:11434`). */
+  | 'protocol'
   /** The caller's signal fired. */
   | 'aborted';
 
@@ -26,7 +28,7 @@ const BEFORE_RESPONSE: ReadonlySet<TransportFailure> = new Set(['refused', 'dns'
 
 export class TransportError extends Error {
   readonly failure: TransportFailure;
-  /** For 'redirect': where the server pointed (absolute URL), when it said. */
+  /** For 'redirect': where the server pointed (absolute URL), when it said; for 'protocol': the URL refused. */
   readonly location: string | undefined;
   /** For 'redirect': the status that redirected. */
   readonly status: number | undefined;

@@ -324,4 +324,13 @@ describe('AnthropicProvider (its node:http transport against the loopback fake A
       `The Anthropic API at ${url} redirected (301) to https://api.example.com/v1/messages; set ANTHROPIC_BASE_URL to the address it should use.`,
     );
   });
+  it('a base URL without its scheme fails at once with one bad_request line naming the variable', async () => {
+    const provider = new AnthropicProvider({ apiKey: KEY, baseUrl: 'localhost:8080', maxRetries: 3 });
+    const { events, error } = await run(provider);
+    expect(retries(events)).toHaveLength(0);
+    expect(error?.kind).toBe('bad_request');
+    expect(error?.message).toBe(
+      'The Anthropic API URL localhost:8080/v1/messages is not an http:// or https:// URL; write ANTHROPIC_BASE_URL with its scheme.',
+    );
+  });
 });

@@ -332,4 +332,13 @@ describe('OpenAICompatibleProvider against the loopback fake API', () => {
       await moved.close();
     }
   });
+  it('a base URL without its scheme fails at once with one bad_request line naming the variable', async () => {
+    const provider = new OpenAICompatibleProvider({ apiKey: KEY, baseUrl: 'localhost:11434/v1', maxRetries: 3 });
+    const { events, error } = await run(provider);
+    expect(retries(events)).toHaveLength(0);
+    expect(error?.kind).toBe('bad_request');
+    expect(error?.message).toBe(
+      'The OpenAI-compatible API URL localhost:11434/v1/chat/completions is not an http:// or https:// URL; write OPENAI_BASE_URL with its scheme.',
+    );
+  });
 });
