@@ -29,7 +29,7 @@ export interface HttpResponse {
   readonly headers: HeaderLookup;
   /** The decoded body. Iterating throws a TransportError ('body_cut', 'decode' or 'aborted') if it breaks off. */
   readonly body: AsyncIterable<Uint8Array>;
-  /** The whole decoded body as UTF-8 text. */
+  /** The decoded body as UTF-8 text, at most TEXT_LIMIT_BYTES of it (an error page has no more to say). */
   text(): Promise<string>;
   /** Drops the rest of the body and its connection. */
   discard(): void;
@@ -48,6 +48,9 @@ export interface HttpTransport {
 }
 
 const MAX_REDIRECTS = 3;
+
+/** What text() reads at most; the rest of a larger body is dropped with its connection. */
+export const TEXT_LIMIT_BYTES = 1024 * 1024;
 
 /** Sent only to the origin they were meant for. */
 const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
@@ -117,7 +120,7 @@ export class NodeHttpTransport implements HttpTransport {
       const status = response.statusCode ?? 0;
       if (status < 300 || status >= 400) return wrapResponse(response, request.signal);
       const location = response.headers.location;
-      // The redirect's own body is of no use; dropping it frees nothing we need.
+      // The redirect's own body is of no use: the response and its connection are dropped.
       response.destroy();
       if ((status !== 307 && status !== 308) || location === undefined || hop >= MAX_REDIRECTS) {
         throw redirectError(status, location, url);
@@ -214,8 +217,16 @@ function wrapResponse(response: IncomingMessage, signal: AbortSignal): HttpRespo
     body,
     async text(): Promise<string> {
       const chunks: Uint8Array[] = [];
-      for await (const chunk of body) chunks.push(chunk);
-      return Buffer.concat(chunks).toString('utf8');
+      let size = 0;
+      for await (const chunk of body) {
+        chunks.push(chunk);
+        size += chunk.byteLength;
+        if (size >= TEXT_LIMIT_BYTES) {
+          response.destroy();
+          break;
+        }
+      }
+      return Buffer.concat(chunks).subarray(0, TEXT_LIMIT_BYTES).toString('utf8');
     },
     discard(): void {
       release();

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants, createGzip, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NodeHttpTransport, type HttpResponse } from '../../src/providers/http-transport.js';
+import { NodeHttpTransport, TEXT_LIMIT_BYTES, type HttpResponse } from '../../src/providers/http-transport.js';
 import { TransportError } from '../../src/providers/transport-error.js';
 import { listenLoopback, readBody, type LoopbackServer } from '../helpers/loopback-http.js';
 import { runTransportChild } from '../helpers/transport-child.js';
@@ -226,6 +226,22 @@ describe('NodeHttpTransport', () => {
     expect(refused.failure).toBe('connection');
     expect(refused.message).toContain('authorization');
     expect(refused.message).not.toContain('line');
+  });
+
+  it('text() of an endless error page stops at its limit and drops the connection', async () => {
+    const closed = gate();
+    const { url } = await serve(async (req, res) => {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      req.socket.on('close', closed.open);
+      const page = Buffer.alloc(64 * 1024, 'x');
+      while (!res.destroyed && !req.socket.destroyed) {
+        if (!res.write(page)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+      }
+    });
+    const response = await post(new NodeHttpTransport(), url);
+    const text = await response.text();
+    expect(text.length).toBe(TEXT_LIMIT_BYTES);
+    await closed.opened;
   });
 
   it('decodes gzip, deflate and br bodies, and a gzip stream flushed per event still arrives event by event', async () => {
