@@ -53,7 +53,7 @@ export function parseRetryAfter(headers: HeaderLookup | undefined, now: number =
 export const CONTEXT_TOO_LONG =
   /prompt is too long|context[ _](length|window)|too many (input )?tokens|maximum context|context_length_exceeded/i;
 
-/** The innermost useful reason of a connection failure, e.g. "ECONNREFUSED" or "other side closed". */
+/** The innermost useful reason of a connection failure, e.g. "ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:443". */
 export function rootCause(error: unknown): string {
   let current: unknown = error;
   let reason = '';
