@@ -78,5 +78,7 @@ async function* iterate(
   } finally {
     release();
     if (!ended) drainInBackground(response, source);
+    // A decoded stream that ended before its HTTP body did (bytes after the end of the gzip stream).
+    else if (!response.complete) response.destroy();
   }
 }
