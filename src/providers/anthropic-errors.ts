@@ -1,13 +1,18 @@
 /**
- * Turns whatever the Anthropic SDK (or the network under it) throws into a ProviderError whose message
- * is one line, actionable, and free of the API key.
+ * Turns what the Anthropic API answers (an HTTP error body, an SSE `error` event) or what the transport throws
+ * into a ProviderError whose message is one line, actionable, and free of the API key. The messages are the ones
+ * the SDK-based provider produced: the server's `error.message` when the body has one, else the SDK's
+ * "<status> <body>" rendering.
  */
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import { CONTEXT_TOO_LONG, oneLine, parseRetryAfter, rootCause } from './error-text.js';
-import { ProviderError, type ProviderErrorKind } from './provider-error.js';
+import type { HeaderLookup } from './http-transport.js';
+import { ProviderError, redirectedResponse, unsupportedBaseUrl, type ProviderErrorKind } from './provider-error.js';
+import { isTransportError } from './transport-error.js';
 
 // Re-exported: callers and tests knew these helpers here before they became provider-neutral.
 export { oneLine, parseRetryAfter, scrubSecrets } from './error-text.js';
+
+const API = 'The Anthropic API';
 
 function kindFromStatus(status: number, serverMessage: string): ProviderErrorKind {
   if (status === 401 || status === 403) return 'auth';
@@ -20,7 +25,7 @@ function kindFromStatus(status: number, serverMessage: string): ProviderErrorKin
 }
 
 /** Errors sent as an SSE `error` event after a 200 carry only the error type. */
-function kindFromType(type: string | null, serverMessage: string): ProviderErrorKind {
+function kindFromType(type: string | undefined, serverMessage: string): ProviderErrorKind {
   switch (type) {
     case 'authentication_error':
     case 'permission_error':
@@ -61,30 +66,101 @@ function describe(kind: ProviderErrorKind, status: number | undefined, serverMes
   }
 }
 
-function fromApiError(error: APIError, secrets: readonly string[]): ProviderError {
-  const serverMessage = oneLine(error.apiMessage ?? error.message, secrets) || 'no message';
-  const status = error.status;
-  const kind = status === undefined ? kindFromType(error.type, serverMessage) : kindFromStatus(status, serverMessage);
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The API's error shape `{type: 'error', error: {type, message}}`, read from any JSON (or none). */
+interface ServerError {
+  type: string | undefined;
+  /** `error.message` when the body has one. */
+  apiMessage: string | undefined;
+  /** The body as a whole: a top-level `message`, else the JSON itself, else the raw text. */
+  whole: string;
+}
+
+function readServerError(text: string): ServerError {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  const error = isRecord(json) && isRecord(json.error) ? json.error : undefined;
+  const topMessage = isRecord(json) ? json.message : undefined;
+  let whole = text;
+  if (typeof topMessage === 'string' && topMessage !== '') whole = topMessage;
+  else if (topMessage !== undefined && topMessage !== null && topMessage !== '') whole = JSON.stringify(topMessage);
+  else if (json !== undefined && json !== null && json !== '' && json !== 0 && json !== false) {
+    whole = JSON.stringify(json);
+  }
+  return {
+    type: typeof error?.type === 'string' ? error.type : undefined,
+    apiMessage: typeof error?.message === 'string' ? error.message : undefined,
+    whole,
+  };
+}
+
+function build(
+  kind: ProviderErrorKind,
+  status: number | undefined,
+  serverMessage: string,
+  headers: HeaderLookup | undefined,
+  secrets: readonly string[],
+): ProviderError {
   const options: { status?: number; retryAfterMs?: number } = {};
   if (status !== undefined) options.status = status;
-  const retryAfterMs = parseRetryAfter(error.headers);
+  const retryAfterMs = parseRetryAfter(headers);
   if (retryAfterMs !== undefined) options.retryAfterMs = retryAfterMs;
   return new ProviderError(kind, oneLine(describe(kind, status, serverMessage), secrets), options);
 }
 
-/** Maps an SDK or network failure. Abort and idle-timeout are decided by the caller, which knows why it aborted. */
-export function toProviderError(error: unknown, secrets: readonly string[]): ProviderError {
+/** A non-2xx response, from its status, headers (retry-after) and body text. */
+export function errorFromResponse(
+  status: number,
+  headers: HeaderLookup,
+  bodyText: string,
+  secrets: readonly string[],
+): ProviderError {
+  const error = readServerError(bodyText);
+  const whole = error.whole.trim() === '' ? 'status code (no body)' : error.whole;
+  const serverMessage = oneLine(error.apiMessage ?? `${status} ${whole}`, secrets) || 'no message';
+  return build(kindFromStatus(status, serverMessage), status, serverMessage, headers, secrets);
+}
+
+/** An SSE `error` event inside a 200 stream (e.g. overloaded mid-stream): its data, and the stream's headers. */
+export function errorFromEvent(
+  data: string,
+  headers: HeaderLookup | undefined,
+  secrets: readonly string[],
+): ProviderError {
+  const error = readServerError(data);
+  const serverMessage = oneLine(error.apiMessage ?? error.whole, secrets) || 'no message';
+  return build(kindFromType(error.type, serverMessage), undefined, serverMessage, headers, secrets);
+}
+
+/**
+ * Maps a transport failure or anything else an attempt threw. Abort and idle-timeout are decided by the caller,
+ * which knows why it aborted; `endpoint` names the base URL in a redirect message.
+ */
+export function toProviderError(error: unknown, secrets: readonly string[], endpoint = ''): ProviderError {
   if (error instanceof ProviderError) return error;
-  if (error instanceof APIUserAbortError) return new ProviderError('aborted', 'The request was cancelled.');
-  if (error instanceof APIConnectionTimeoutError) {
-    return new ProviderError('timeout', 'Anthropic API request timed out before a response arrived.');
+  if (isTransportError(error)) {
+    if (error.failure === 'aborted') return new ProviderError('aborted', 'The request was cancelled.');
+    if (error.failure === 'redirect') {
+      const redirect = redirectedResponse(API, endpoint, 'ANTHROPIC_BASE_URL', error);
+      return new ProviderError(redirect.kind, oneLine(redirect.message, secrets));
+    }
+    if (error.failure === 'protocol') {
+      const refused = unsupportedBaseUrl(API, error.location ?? endpoint, 'ANTHROPIC_BASE_URL');
+      return new ProviderError(refused.kind, oneLine(refused.message, secrets));
+    }
+    if (error.beforeResponse) {
+      const cause = oneLine(rootCause(error), secrets);
+      return new ProviderError('network', `Could not reach the Anthropic API${cause ? ` (${cause})` : ''}.`);
+    }
   }
-  if (error instanceof APIConnectionError) {
-    const cause = oneLine(rootCause(error), secrets);
-    return new ProviderError('network', `Could not reach the Anthropic API${cause ? ` (${cause})` : ''}.`);
-  }
-  if (error instanceof APIError) return fromApiError(error, secrets);
-  // A body that breaks off mid-stream surfaces as a plain error from fetch (e.g. TypeError "terminated").
+  // A body that breaks off mid-stream, or anything unforeseen.
   const cause = oneLine(rootCause(error) || String(error), secrets);
   return new ProviderError('network', `Connection to the Anthropic API failed${cause ? ` (${cause})` : ''}.`);
 }

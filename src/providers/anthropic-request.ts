@@ -61,7 +61,7 @@ function toTextBlock(block: Block): TextBlockParam {
 
 /**
  * This SDK's types no longer list `temperature`, but the Messages API still takes it for models that
- * support it and the SDK sends the body as given, so it is added here only when the caller set it.
+ * support it and the body is sent as built, so it is added here only when the caller set it.
  */
 export type AnthropicStreamParams = MessageCreateParamsStreaming & { temperature?: number };
 

@@ -1,12 +1,15 @@
 /**
  * The Anthropic Messages API behind mca's ModelProvider contract: streaming text, all four usage
- * counters, prompt-cache breakpoints, and our own retry loop (the SDK's is off) so every retry is
- * visible to the agent as a `retry` StreamEvent.
+ * counters, prompt-cache breakpoints, and our own retry loop so every retry is visible to the agent as a `retry`
+ * StreamEvent. The request goes out through our node:http transport, not the SDK: the SDK's request building
+ * loads Node's fetch stack (undici), which costs start-up time, memory and a wait at exit. The SDK stays the
+ * source of truth for the wire shapes (`import type` only) and for the headers (test/providers/anthropic-wire).
  */
-import Anthropic from '@anthropic-ai/sdk';
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages.js';
-import { toProviderError } from './anthropic-errors.js';
-import { toMessageParams, type AnthropicStreamParams } from './anthropic-request.js';
+import { errorFromEvent, errorFromResponse, toProviderError } from './anthropic-errors.js';
+import { toMessageParams } from './anthropic-request.js';
+import { ContentBlockAssembler } from './content-blocks.js';
+import { NodeHttpTransport, type HttpResponse, type HttpTransport } from './http-transport.js';
 import { IdleWatch } from './idle-watch.js';
 import { nonStreamResponse, ProviderError } from './provider-error.js';
 import { withRetries } from './retry-loop.js';
@@ -17,8 +20,16 @@ import {
   type BackoffOptions,
   type ProviderConnectionOptions,
 } from './retry-policy.js';
-import { ContentBlockAssembler } from './content-blocks.js';
+import { sseData } from './sse-data.js';
 import type { ModelProvider, ModelRequest, StopReason, StreamEvent, Usage } from './types.js';
+
+/** The API version @anthropic-ai/sdk 1.12 sends; test/providers/anthropic-wire.test.ts keeps the two in step. */
+export const ANTHROPIC_API_VERSION = '2026-10-21';
+
+const API_NAME = 'The Anthropic API';
+
+/** What the stream carries besides the SDK's message events. */
+type StreamPayload = RawMessageStreamEvent | { type: 'ping' } | { type: 'error' };
 
 export type AnthropicProviderOptions = ProviderConnectionOptions;
 
@@ -38,42 +49,67 @@ function toStopReason(reason: string | null | undefined): StopReason {
 
 export class AnthropicProvider implements ModelProvider {
   readonly name = 'anthropic';
-  private readonly client: Anthropic;
   private readonly apiKey: string;
   private readonly maxRetries: number;
   private readonly idleTimeoutMs: number;
   private readonly backoff: BackoffOptions;
   private readonly endpoint: string;
+  private readonly url: URL;
+  private readonly transport: HttpTransport;
 
   constructor(options: AnthropicProviderOptions) {
-    this.endpoint = options.baseUrl ?? 'https://api.anthropic.com';
+    this.endpoint = (options.baseUrl ?? 'https://api.anthropic.com').replace(/\/+$/, '');
+    this.url = new URL(`${this.endpoint}/v1/messages`);
     this.apiKey = options.apiKey;
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.idleTimeoutMs = options.streamIdleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
-    this.client = new Anthropic({
-      apiKey: options.apiKey,
-      // Passed explicitly (even when undefined → the public endpoint) so config decides, not the SDK's env lookup.
-      baseURL: this.endpoint,
-      maxRetries: 0,
-      // The SDK logs to the console by default; core code never writes to the terminal.
-      logLevel: 'off',
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-    });
+    this.transport = new NodeHttpTransport();
   }
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
-    const params = toMessageParams(request);
-    yield* withRetries(() => this.attempt(params, signal), signal, {
+    const payload = JSON.stringify(toMessageParams(request));
+    yield* withRetries(() => this.attempt(payload, signal), signal, {
       maxRetries: this.maxRetries,
       backoff: this.backoff,
-      toError: (error) => toProviderError(error, [this.apiKey]),
+      toError: (error) => toProviderError(error, [this.apiKey], this.endpoint),
     });
   }
 
+  /** The headers @anthropic-ai/sdk sends that the API reads: the version and the key as a bearer token. */
+  private headers(): Record<string, string> {
+    return {
+      'content-type': 'application/json',
+      accept: 'text/event-stream',
+      'anthropic-version': ANTHROPIC_API_VERSION,
+      authorization: `Bearer ${this.apiKey}`,
+      'user-agent': 'mca',
+    };
+  }
+
+  /** Sends the request; resolves with a 200 event stream, throws a ProviderError for anything else. */
+  private async open(payload: string, watch: IdleWatch): Promise<HttpResponse> {
+    const secrets = [this.apiKey];
+    const response = await this.transport.post({
+      url: this.url,
+      headers: this.headers(),
+      body: payload,
+      signal: watch.signal,
+    });
+    if (response.status < 200 || response.status >= 300) {
+      const text = await response.text();
+      throw errorFromResponse(response.status, response.headers, text, secrets);
+    }
+    const notApi = nonStreamResponse(API_NAME, this.endpoint, response.headers.get('content-type'));
+    if (notApi) {
+      response.discard();
+      throw notApi;
+    }
+    return response;
+  }
+
   /** One HTTP call. Throws on any failure; an idle stall becomes a 'timeout' ProviderError. */
-  private async *attempt(params: AnthropicStreamParams, signal: AbortSignal): AsyncGenerator<StreamEvent> {
-    // The SDK ends iteration silently when its signal aborts, so why we aborted is checked via watch.check().
+  private async *attempt(payload: string, signal: AbortSignal): AsyncGenerator<StreamEvent> {
     const watch = new IdleWatch(
       signal,
       this.idleTimeoutMs,
@@ -81,15 +117,9 @@ export class AnthropicProvider implements ModelProvider {
     );
     try {
       watch.arm();
-      let events: AsyncIterable<RawMessageStreamEvent>;
+      let response: HttpResponse;
       try {
-        const { data, response } = await this.client.messages.create(params, { signal: watch.signal }).withResponse();
-        const notApi = nonStreamResponse('The Anthropic API', this.endpoint, response.headers.get('content-type'));
-        if (notApi) {
-          await response.body?.cancel().catch(() => undefined);
-          throw notApi;
-        }
-        events = data;
+        response = await this.open(payload, watch);
       } catch (error) {
         watch.check();
         throw error;
@@ -99,8 +129,9 @@ export class AnthropicProvider implements ModelProvider {
       let stopped = false;
       const blocks = new ContentBlockAssembler();
       try {
-        for await (const event of events) {
+        for await (const data of sseData(response.body)) {
           watch.pause();
+          const event = this.parse(data, response);
           if (event.type === 'message_start') {
             const start = event.message.usage;
             usage.inputTokens = start.input_tokens;
@@ -147,5 +178,20 @@ export class AnthropicProvider implements ModelProvider {
       // Releases the connection if the consumer stopped early or the attempt failed.
       watch.dispose();
     }
+  }
+
+  /** One SSE payload as an event; an `error` event becomes the ProviderError it reports. */
+  private parse(data: string, response: HttpResponse): StreamPayload {
+    let event: unknown;
+    try {
+      event = JSON.parse(data);
+    } catch {
+      throw new ProviderError('server', `The Anthropic API at ${this.endpoint} sent a malformed event.`);
+    }
+    if (typeof event !== 'object' || event === null || typeof (event as { type?: unknown }).type !== 'string') {
+      throw new ProviderError('server', `The Anthropic API at ${this.endpoint} sent a malformed event.`);
+    }
+    if ((event as { type: string }).type === 'error') throw errorFromEvent(data, response.headers, [this.apiKey]);
+    return event as StreamPayload;
   }
 }

@@ -23,7 +23,6 @@ export class MissingApiKeyError extends Error {
 }
 
 export interface CreateProviderOptions {
-  fetch?: typeof fetch;
   backoff?: Partial<BackoffOptions>;
 }
 
@@ -41,7 +40,6 @@ export async function createProvider(
     ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
     maxRetries: config.maxRetries,
     streamIdleTimeoutMs: config.streamIdleTimeoutMs,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
     backoff: { baseDelayMs: config.retryBaseDelayMs, ...options.backoff },
   });
 }
@@ -59,7 +57,6 @@ async function createOpenAIProvider(
     ...(config.openaiBaseUrl ? { baseUrl: config.openaiBaseUrl } : {}),
     maxRetries: config.maxRetries,
     streamIdleTimeoutMs: config.streamIdleTimeoutMs,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
     backoff: { baseDelayMs: config.retryBaseDelayMs, ...options.backoff },
   });
 }

@@ -3,6 +3,8 @@
  * the root cause of a connection failure. No SDK is imported here, so every provider can use it cheaply.
  */
 
+import type { HeaderLookup } from './http-transport.js';
+
 const MAX_MESSAGE_CHARS = 500;
 
 /**
@@ -31,7 +33,7 @@ export function oneLine(text: string, secrets: readonly string[]): string {
  * `retry-after-ms` (milliseconds) wins over `retry-after` (seconds or an HTTP date).
  * Returns undefined when neither header gives a usable non-negative wait.
  */
-export function parseRetryAfter(headers: Headers | undefined, now: number = Date.now()): number | undefined {
+export function parseRetryAfter(headers: HeaderLookup | undefined, now: number = Date.now()): number | undefined {
   if (!headers) return undefined;
   const millis = headers.get('retry-after-ms');
   if (millis !== null && millis.trim() !== '') {
@@ -51,7 +53,7 @@ export function parseRetryAfter(headers: Headers | undefined, now: number = Date
 export const CONTEXT_TOO_LONG =
   /prompt is too long|context[ _](length|window)|too many (input )?tokens|maximum context|context_length_exceeded/i;
 
-/** The innermost useful reason of a connection failure, e.g. "ECONNREFUSED" or "other side closed". */
+/** The innermost useful reason of a connection failure, e.g. "ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:443". */
 export function rootCause(error: unknown): string {
   let current: unknown = error;
   let reason = '';

@@ -27,7 +27,7 @@ export class IdleWatch {
     if (outer.aborted) this.controller.abort();
   }
 
-  /** The signal to hand to fetch / the SDK for this attempt. */
+  /** The signal to hand to the transport for this attempt. */
   get signal(): AbortSignal {
     return this.controller.signal;
   }

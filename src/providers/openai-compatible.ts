@@ -1,8 +1,9 @@
 /**
  * Any OpenAI-compatible chat completions API (OpenAI, OpenRouter, Ollama, vLLM, LM Studio …) behind mca's
- * ModelProvider contract, on Node's native fetch. Retries, backoff, retry-after, the idle timeout and key
+ * ModelProvider contract, on our node:http transport (http-transport.ts). Retries, backoff, retry-after, the idle timeout and key
  * scrubbing are the ones the Anthropic provider uses (retry-loop.ts, idle-watch.ts, error-text.ts).
  */
+import { NodeHttpTransport, type HttpResponse, type HttpTransport } from './http-transport.js';
 import { IdleWatch } from './idle-watch.js';
 import { parseChunk, toStopReason, type ParsedChunk } from './openai-chunk.js';
 import {
@@ -50,7 +51,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
   private readonly maxRetries: number;
   private readonly idleTimeoutMs: number;
   private readonly backoff: BackoffOptions;
-  private readonly fetchImpl: typeof fetch;
+  private readonly transport: HttpTransport;
 
   constructor(options: OpenAICompatibleProviderOptions) {
     this.apiKey = options.apiKey;
@@ -60,7 +61,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.idleTimeoutMs = options.streamIdleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
-    this.fetchImpl = options.fetch ?? fetch;
+    this.transport = new NodeHttpTransport();
   }
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
@@ -85,14 +86,15 @@ export class OpenAICompatibleProvider implements ModelProvider {
     );
     try {
       watch.arm();
-      let response: Response;
+      let response: HttpResponse;
       try {
-        response = await this.fetchImpl(this.url, {
-          method: 'POST',
+        response = await this.transport.post({
+          url: this.url,
           headers: {
             'content-type': 'application/json',
             accept: 'text/event-stream',
             authorization: `Bearer ${this.apiKey}`,
+            'user-agent': 'mca',
           },
           body: payload,
           signal: watch.signal,
@@ -101,7 +103,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
         watch.check();
         throw unreachableError(error, this.endpoint, secrets);
       }
-      if (!response.ok || response.body === null) {
+      if (response.status < 200 || response.status >= 300) {
         let text = '';
         try {
           text = await response.text();
@@ -109,8 +111,6 @@ export class OpenAICompatibleProvider implements ModelProvider {
           watch.check();
           throw error;
         }
-        if (response.ok)
-          throw new ProviderError('server', `The OpenAI-compatible API at ${this.endpoint} sent no body.`);
         throw errorFromResponse(response.status, response.headers, text, secrets);
       }
       const notApi = nonStreamResponse(
@@ -119,7 +119,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
         response.headers.get('content-type'),
       );
       if (notApi) {
-        await response.body.cancel().catch(() => undefined);
+        response.discard();
         throw notApi;
       }
 

@@ -1,11 +1,13 @@
 /**
- * Turns what an OpenAI-compatible server answers (error bodies, error chunks mid-stream) or what fetch
+ * Turns what an OpenAI-compatible server answers (error bodies, error chunks mid-stream) or what the transport
  * throws into a ProviderError whose message is one line, actionable, and free of the API key.
  * Servers differ in their error bodies: OpenAI `{error: {message, code}}`, Ollama `{error: "…"}`,
  * vLLM `{message, code}`, FastAPI `{detail}`; all are read.
  */
 import { CONTEXT_TOO_LONG, oneLine, parseRetryAfter, rootCause } from './error-text.js';
-import { ProviderError, type ProviderErrorKind } from './provider-error.js';
+import type { HeaderLookup } from './http-transport.js';
+import { ProviderError, redirectedResponse, unsupportedBaseUrl, type ProviderErrorKind } from './provider-error.js';
+import { isTransportError } from './transport-error.js';
 
 const API = 'OpenAI-compatible API';
 
@@ -71,7 +73,7 @@ function describe(kind: ProviderErrorKind, status: number | undefined, serverMes
 /** A non-2xx response. A 404 usually means a base URL without its version path, so the message says so. */
 export function errorFromResponse(
   status: number,
-  headers: Headers,
+  headers: HeaderLookup,
   bodyText: string,
   secrets: readonly string[],
 ): ProviderError {
@@ -97,8 +99,17 @@ export function errorFromChunk(value: unknown, secrets: readonly string[]): Prov
   return new ProviderError(kind, oneLine(describe(kind, undefined, serverMessage), secrets));
 }
 
-/** fetch rejected before a response: nothing listens, DNS, TLS, refused. */
+/** No response to use: nothing listens, DNS, TLS, refused, or a redirect the transport does not follow. */
 export function unreachableError(error: unknown, endpoint: string, secrets: readonly string[]): ProviderError {
+  if (error instanceof ProviderError) return error;
+  if (isTransportError(error) && error.failure === 'redirect') {
+    const redirect = redirectedResponse(`The ${API}`, endpoint, 'OPENAI_BASE_URL', error);
+    return new ProviderError(redirect.kind, oneLine(redirect.message, secrets));
+  }
+  if (isTransportError(error) && error.failure === 'protocol') {
+    const refused = unsupportedBaseUrl(`The ${API}`, error.location ?? endpoint, 'OPENAI_BASE_URL');
+    return new ProviderError(refused.kind, oneLine(refused.message, secrets));
+  }
   const cause = oneLine(rootCause(error), secrets);
   return new ProviderError(
     'network',
@@ -106,7 +117,7 @@ export function unreachableError(error: unknown, endpoint: string, secrets: read
   );
 }
 
-/** Anything else an attempt threw, typically a body that broke off mid-stream (fetch: "terminated"). */
+/** Anything else an attempt threw, typically a body that broke off mid-stream. */
 export function toOpenAIProviderError(error: unknown, secrets: readonly string[]): ProviderError {
   if (error instanceof ProviderError) return error;
   const cause = oneLine(rootCause(error) || String(error), secrets);

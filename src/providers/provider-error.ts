@@ -54,3 +54,29 @@ export function nonStreamResponse(
     `${api} at ${endpoint} answered with ${what} instead of an API stream; check the base URL (a proxy or login page may be in the way).`,
   );
 }
+
+/**
+ * A redirect the transport does not follow (301/302/303, or too many hops): the base URL is out of date or
+ * points at a login page. Retrying gets the same answer, so the user is told where it points.
+ */
+export function redirectedResponse(
+  api: string,
+  endpoint: string,
+  variable: string,
+  redirect: { status: number | undefined; location: string | undefined },
+): ProviderError {
+  const code = redirect.status === undefined ? '' : ` (${redirect.status})`;
+  const where = redirect.location === undefined ? 'without saying where' : `to ${redirect.location}`;
+  return new ProviderError(
+    'not_api',
+    `${api} at ${endpoint} redirected${code} ${where}; set ${variable} to the address it should use.`,
+  );
+}
+
+/** A base URL that is not http(s) (e.g. `localhost:11434` without its scheme): retrying cannot help. */
+export function unsupportedBaseUrl(api: string, url: string, variable: string): ProviderError {
+  return new ProviderError(
+    'bad_request',
+    `${api} URL ${url} is not an http:// or https:// URL; write ${variable} with its scheme.`,
+  );
+}

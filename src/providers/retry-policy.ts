@@ -65,7 +65,6 @@ export interface ProviderConnectionOptions {
   maxRetries?: number;
   /** No bytes (or no response) for this long aborts the attempt with kind 'timeout'. Default 90 s. */
   streamIdleTimeoutMs?: number;
-  fetch?: typeof fetch;
   /** Backoff tuning; tests inject a tiny base delay. */
   backoff?: Partial<BackoffOptions>;
 }

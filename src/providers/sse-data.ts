@@ -1,13 +1,20 @@
 /**
  * A minimal Server-Sent Events reader: yields the `data` payload of each event, multi-line data joined
  * with "\n". Comments (`: keep-alive`, sent by some proxies) and other fields are skipped. Handles CRLF,
- * CR and LF line ends and events split across network chunks.
+ * CR and LF line ends and events split across network chunks. An event that grows past MAX_EVENT_CHARS
+ * (a server sending bytes without ever ending a line or an event) throws a 'server' ProviderError instead
+ * of filling memory.
  */
+import { ProviderError } from './provider-error.js';
+
+/** Far above any real event (a delta, or a whole answer sent at once), far below trouble. */
+export const MAX_EVENT_CHARS = 4 * 1024 * 1024;
 
 export async function* sseData(body: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   let buffer = '';
   let data: string[] = [];
+  let dataChars = 0;
   const takeLines = function* (final: boolean): Generator<string> {
     for (;;) {
       const match = /\r\n|\r|\n/.exec(buffer);
@@ -21,6 +28,7 @@ export async function* sseData(body: AsyncIterable<Uint8Array>): AsyncGenerator<
     if (line === '') {
       const event = data.length > 0 ? data.join('\n') : undefined;
       data = [];
+      dataChars = 0;
       return event;
     }
     if (line.startsWith(':')) return undefined;
@@ -30,7 +38,16 @@ export async function* sseData(body: AsyncIterable<Uint8Array>): AsyncGenerator<
     let value = colon < 0 ? '' : line.slice(colon + 1);
     if (value.startsWith(' ')) value = value.slice(1);
     data.push(value);
+    dataChars += value.length;
     return undefined;
+  };
+  const checkSize = (): void => {
+    if (buffer.length + dataChars > MAX_EVENT_CHARS) {
+      throw new ProviderError(
+        'server',
+        `The server sent an event over ${MAX_EVENT_CHARS / 1024 / 1024} MiB without ending it; the stream was abandoned.`,
+      );
+    }
   };
   for await (const chunk of body) {
     buffer += decoder.decode(chunk, { stream: true });
@@ -38,6 +55,7 @@ export async function* sseData(body: AsyncIterable<Uint8Array>): AsyncGenerator<
       const event = onLine(line);
       if (event !== undefined) yield event;
     }
+    checkSize();
   }
   buffer += decoder.decode();
   for (const line of takeLines(true)) {

@@ -1,5 +1,5 @@
 /**
- * `mca -p` end to end on the OpenAI-compatible provider: the built binary, native fetch, a loopback fake
+ * `mca -p` end to end on the OpenAI-compatible provider: the built binary, its node:http transport, a loopback fake
  * chat completions API, real tools in a temp project.
  */
 import { readdirSync, readFileSync } from 'node:fs';

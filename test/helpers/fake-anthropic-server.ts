@@ -1,6 +1,6 @@
 /**
  * A loopback stand-in for the Anthropic Messages API (POST /v1/messages, streaming and not), driven by a
- * script of steps. Every request is recorded. Tests talk to it through the real SDK.
+ * script of steps. Every request is recorded. Tests talk to it through the provider (and the SDK, in the wire test).
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { listenLoopback, readBody, splitChunks, startSse, writeJson } from './loopback-http.js';
@@ -45,6 +45,8 @@ export interface FakeAnthropic {
   url: string;
   requests: FakeRequest[];
   setScript(script: FakeStep[]): void;
+  /** TCP connections the fake accepted so far (a client that keeps connections alive reuses one). */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -177,6 +179,7 @@ export async function startFakeAnthropic(
       steps = [...script];
       next = 0;
     },
+    connections: () => server.connections(),
     close: () => server.close(),
   };
 }

@@ -85,6 +85,8 @@ export interface FakeOpenAI {
   /** Base URL including the version path, e.g. http://127.0.0.1:43210/v1 */
   url: string;
   requests: FakeOpenAIRequest[];
+  /** TCP connections the fake accepted so far (a client that keeps connections alive reuses one). */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -244,6 +246,7 @@ export async function startFakeOpenAI(
   return {
     url: `http://127.0.0.1:${server.port}/v1`,
     requests,
+    connections: () => server.connections(),
     close: () => server.close(),
   };
 }

@@ -42,6 +42,8 @@ export function splitChunks(text: string, count: number): string[] {
 
 export interface LoopbackServer {
   port: number;
+  /** TCP connections accepted so far (keep-alive reuse shows as fewer connections than requests). */
+  connections(): number;
   /** Destroys open sockets (hung requests included), then closes the server. */
   close(): Promise<void>;
 }
@@ -54,15 +56,22 @@ export async function listenLoopback(
   name: string,
   handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
   onError: (res: ServerResponse, error: unknown) => void,
+  options: { keepAliveTimeoutMs?: number } = {},
 ): Promise<LoopbackServer> {
+  // Idle keep-alive connections stay open until close() (not Node's 5 s), so a client whose pooled connection held
+  // its process open would hang a test instead of exiting late but green.
+  const keepAliveTimeoutMs = options.keepAliveTimeoutMs ?? 600_000;
   const sockets = new Set<Socket>();
+  let accepted = 0;
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) onError(res, error);
       else res.destroy();
     });
   });
+  server.keepAliveTimeout = keepAliveTimeoutMs;
   server.on('connection', (socket) => {
+    accepted++;
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
@@ -74,6 +83,7 @@ export async function listenLoopback(
   if (address === null || typeof address === 'string') throw new Error(`${name}: no TCP address`);
   return {
     port: address.port,
+    connections: () => accepted,
     close(): Promise<void> {
       for (const socket of sockets) socket.destroy();
       return new Promise((resolve) => server.close(() => resolve()));

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ServerResponse } from 'node:http';
 import { AnthropicProvider, type AnthropicProviderOptions } from '../../src/providers/anthropic.js';
 import { ProviderError } from '../../src/providers/provider-error.js';
 import type { ModelRequest, StreamEvent } from '../../src/providers/types.js';
@@ -8,6 +9,7 @@ import {
   type FakeAnthropic,
   type FakeStep,
 } from '../helpers/fake-anthropic-server.js';
+import { listenLoopback, type LoopbackServer } from '../helpers/loopback-http.js';
 
 const KEY = 'sk-ant-api03-test-secret-key-0123456789abcdef';
 
@@ -24,10 +26,23 @@ const request: ModelRequest = {
 };
 
 let server: FakeAnthropic | undefined;
+let raw: LoopbackServer | undefined;
 afterEach(async () => {
   await server?.close();
+  await raw?.close();
   server = undefined;
+  raw = undefined;
 });
+
+/** A loopback server that answers every request with `answer`: for what the scripted fake never sends. */
+async function serveRaw(answer: (res: ServerResponse) => void): Promise<string> {
+  raw = await listenLoopback(
+    'raw',
+    async (_req, res) => answer(res),
+    (res) => res.destroy(),
+  );
+  return `http://127.0.0.1:${raw.port}`;
+}
 
 async function setup(script: FakeStep[], options: Partial<AnthropicProviderOptions> = {}): Promise<AnthropicProvider> {
   server = await startFakeAnthropic(script);
@@ -59,7 +74,7 @@ const texts = (events: StreamEvent[]): string[] =>
   events.flatMap((event) => (event.type === 'text' ? [event.text] : []));
 const retries = (events: StreamEvent[]): StreamEvent[] => events.filter((event) => event.type === 'retry');
 
-describe('AnthropicProvider (real SDK against the loopback fake API)', () => {
+describe('AnthropicProvider (its node:http transport against the loopback fake API)', () => {
   it('streams text in deltas and ends with done carrying all four usage counters', async () => {
     const provider = await setup([
       {
@@ -277,5 +292,45 @@ describe('AnthropicProvider (real SDK against the loopback fake API)', () => {
     expect(retries(events)).toHaveLength(1);
     expect(error?.kind).toBe('network');
     expect(error?.message).not.toContain(KEY);
+  });
+  it('reuses one connection for consecutive requests, including after a failed one', async () => {
+    const provider = await setup([{ text: 'one' }, { status: 529 }, { text: 'two' }, { text: 'three' }]);
+    expect(texts((await run(provider)).events).join('')).toBe('one');
+    expect(texts((await run(provider)).events).join('')).toBe('two');
+    expect(texts((await run(provider)).events).join('')).toBe('three');
+    expect(server?.requests).toHaveLength(4);
+    expect(server?.connections()).toBe(1);
+  });
+
+  it('skips ping events and reports a malformed event as one server error line', async () => {
+    const url = await serveRaw((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end('event: ping\ndata: {"type":"ping"}\n\nevent: message_start\ndata: {not json\n\n');
+    });
+    const { error } = await run(new AnthropicProvider({ apiKey: KEY, baseUrl: url, maxRetries: 0 }));
+    expect(error?.kind).toBe('server');
+    expect(error?.message).toBe(`The Anthropic API at ${url} sent a malformed event.`);
+  });
+
+  it('a base URL that redirects (301) fails at once with one not_api line naming the Location', async () => {
+    const url = await serveRaw((res) => {
+      res.writeHead(301, { location: 'https://api.example.com/v1/messages' });
+      res.end();
+    });
+    const { events, error } = await run(new AnthropicProvider({ apiKey: KEY, baseUrl: url, maxRetries: 3 }));
+    expect(retries(events)).toHaveLength(0);
+    expect(error?.kind).toBe('not_api');
+    expect(error?.message).toBe(
+      `The Anthropic API at ${url} redirected (301) to https://api.example.com/v1/messages; set ANTHROPIC_BASE_URL to the address it should use.`,
+    );
+  });
+  it('a base URL without its scheme fails at once with one bad_request line naming the variable', async () => {
+    const provider = new AnthropicProvider({ apiKey: KEY, baseUrl: 'localhost:8080', maxRetries: 3 });
+    const { events, error } = await run(provider);
+    expect(retries(events)).toHaveLength(0);
+    expect(error?.kind).toBe('bad_request');
+    expect(error?.message).toBe(
+      'The Anthropic API URL localhost:8080/v1/messages is not an http:// or https:// URL; write ANTHROPIC_BASE_URL with its scheme.',
+    );
   });
 });

@@ -6,6 +6,7 @@ import {
 import { ProviderError } from '../../src/providers/provider-error.js';
 import type { ModelRequest, StreamEvent } from '../../src/providers/types.js';
 import { startFakeOpenAI, type FakeOpenAI, type FakeOpenAIStep } from '../helpers/fake-openai-server.js';
+import { listenLoopback } from '../helpers/loopback-http.js';
 
 const KEY = 'sk-proj-test-secret-key-0123456789abcdefXYZ';
 
@@ -298,5 +299,46 @@ describe('OpenAICompatibleProvider against the loopback fake API', () => {
     expect(error?.kind).toBe('network');
     expect(error?.message).toContain(url);
     expect(error?.message).not.toContain(KEY);
+  });
+  it('reuses one connection for consecutive requests although it stops reading at [DONE]', async () => {
+    const provider = await setup([{ text: 'one' }, { status: 503 }, { text: 'two' }]);
+    expect(texts((await run(provider)).events).join('')).toBe('one');
+    // The rest of the body (the end of the chunked stream) is read in the background; one turn of the event loop,
+    // as any tool run between two steps gives, lets the connection go back to the pool.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(texts((await run(provider)).events).join('')).toBe('two');
+    expect(server?.requests).toHaveLength(3);
+    expect(server?.connections()).toBe(1);
+  });
+
+  it('a base URL that redirects (302) fails at once with one not_api line naming the Location', async () => {
+    const moved = await listenLoopback(
+      'moved',
+      async (_req, res) => {
+        res.writeHead(302, { location: '/login' });
+        res.end();
+      },
+      (res) => res.destroy(),
+    );
+    try {
+      const base = `http://127.0.0.1:${moved.port}/v1`;
+      const { events, error } = await run(new OpenAICompatibleProvider({ apiKey: KEY, baseUrl: base, maxRetries: 3 }));
+      expect(retries(events)).toHaveLength(0);
+      expect(error?.kind).toBe('not_api');
+      expect(error?.message).toBe(
+        `The OpenAI-compatible API at ${base} redirected (302) to http://127.0.0.1:${moved.port}/login; set OPENAI_BASE_URL to the address it should use.`,
+      );
+    } finally {
+      await moved.close();
+    }
+  });
+  it('a base URL without its scheme fails at once with one bad_request line naming the variable', async () => {
+    const provider = new OpenAICompatibleProvider({ apiKey: KEY, baseUrl: 'localhost:11434/v1', maxRetries: 3 });
+    const { events, error } = await run(provider);
+    expect(retries(events)).toHaveLength(0);
+    expect(error?.kind).toBe('bad_request');
+    expect(error?.message).toBe(
+      'The OpenAI-compatible API URL localhost:11434/v1/chat/completions is not an http:// or https:// URL; write OPENAI_BASE_URL with its scheme.',
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { sseData } from '../../src/providers/sse-data.js';
+import { ProviderError } from '../../src/providers/provider-error.js';
+import { MAX_EVENT_CHARS, sseData } from '../../src/providers/sse-data.js';
 
 async function* bytes(...parts: string[]): AsyncGenerator<Uint8Array> {
   for (const part of parts) yield new TextEncoder().encode(part);
@@ -28,5 +29,30 @@ describe('sseData', () => {
       yield encoded.slice(7);
     }
     expect(await collect(sseData(split()))).toEqual(['é']);
+  });
+
+  it('gives up with a server error on an event that never ends, whether one endless line or endless data lines', async () => {
+    const piece = 'x'.repeat(64 * 1024);
+    const pieces = Math.ceil(MAX_EVENT_CHARS / piece.length) + 2;
+    async function* endless(line: (index: number) => string): AsyncGenerator<Uint8Array> {
+      yield new TextEncoder().encode('data: fine\n\n');
+      for (let index = 0; index < pieces; index++) yield new TextEncoder().encode(line(index));
+      throw new Error('the reader should have stopped before the end');
+    }
+    for (const line of [(index: number) => (index === 0 ? `data: ${piece}` : piece), () => `data: ${piece}\n`]) {
+      const seen: string[] = [];
+      let caught: unknown;
+      try {
+        for await (const event of sseData(endless(line))) seen.push(event);
+      } catch (error) {
+        caught = error;
+      }
+      expect(seen).toEqual(['fine']);
+      expect(caught).toBeInstanceOf(ProviderError);
+      expect(caught).toMatchObject({ kind: 'server' });
+      expect((caught as ProviderError).message).toBe(
+        'The server sent an event over 4 MiB without ending it; the stream was abandoned.',
+      );
+    }
   });
 });

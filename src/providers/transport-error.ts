@@ -1,0 +1,81 @@
+/**
+ * Why an HTTP exchange failed, as a typed value the providers' error mappers turn into one-line ProviderErrors.
+ * `failure` is ours; `cause` keeps Node's own error (its `code`, e.g. ECONNREFUSED, is what the user sees).
+ */
+
+export type TransportFailure =
+  /** Nothing listens at the address (ECONNREFUSED). */
+  | 'refused'
+  /** The host name does not resolve (ENOTFOUND, EAI_AGAIN). */
+  | 'dns'
+  /** The TLS handshake failed: a certificate or protocol problem. */
+  | 'tls'
+  /** The connection broke before a response arrived (ECONNRESET, EPIPE, a socket hang-up, anything else). */
+  | 'connection'
+  /** The response started but its body broke off. */
+  | 'body_cut'
+  /** The body could not be decoded (a corrupt gzip/deflate/br stream). */
+  | 'decode'
+  /** A redirect the transport does not follow (301, 302, 303, or too many 307/308 hops). */
+  | 'redirect'
+  /** The URL is not http: or https: (a base URL written without its scheme, e.g. `localhost:11434`). */
+  | 'protocol'
+  /** The caller's signal fired. */
+  | 'aborted';
+
+/** Failures that happened before any response: the server was never reached (or never answered). */
+const BEFORE_RESPONSE: ReadonlySet<TransportFailure> = new Set(['refused', 'dns', 'tls', 'connection']);
+
+export class TransportError extends Error {
+  readonly failure: TransportFailure;
+  /** For 'redirect': where the server pointed (absolute URL), when it said; for 'protocol': the URL refused. */
+  readonly location: string | undefined;
+  /** For 'redirect': the status that redirected. */
+  readonly status: number | undefined;
+
+  constructor(
+    failure: TransportFailure,
+    message: string,
+    options: { cause?: unknown; location?: string; status?: number } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'TransportError';
+    this.failure = failure;
+    this.location = options.location;
+    this.status = options.status;
+  }
+
+  /** True when the server was never reached or never answered (the providers say "could not reach"). */
+  get beforeResponse(): boolean {
+    return BEFORE_RESPONSE.has(this.failure);
+  }
+}
+
+export function isTransportError(value: unknown): value is TransportError {
+  return value instanceof TransportError;
+}
+
+const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|ERR_OSSL_)/;
+
+function failureOf(code: string | undefined): TransportFailure {
+  if (code === 'ECONNREFUSED') return 'refused';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'dns';
+  if (code !== undefined && TLS_CODE.test(code)) return 'tls';
+  return 'connection';
+}
+
+/** Classifies an error a request emitted before its response (socket, DNS, TLS). */
+export function connectFailure(error: unknown): TransportError {
+  if (error instanceof TransportError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  const failure = failureOf(typeof code === 'string' ? code : undefined);
+  const message = error instanceof Error ? error.message : String(error);
+  return new TransportError(failure, message, { cause: error });
+}
+
+/** Classifies an error that broke a response body off; `inDecoder` when the decompressor, not the socket, failed. */
+export function bodyFailure(error: unknown, inDecoder: boolean): TransportError {
+  if (error instanceof TransportError) return error;
+  if (inDecoder) return new TransportError('decode', 'the response body could not be decoded', { cause: error });
+  return new TransportError('body_cut', 'the server closed the connection before the response was complete');
+}
