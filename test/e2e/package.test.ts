@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { build, transform } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropic, systemText, userText } from '../helpers/fake-anthropic-server.js';
+import { packAndExtract, type PackedPackage } from '../../bench/lib/packed-package.js';
 import { runsWith } from '../helpers/optional-tools.js';
 import { tempProject } from '../helpers/temp-project.js';
 
@@ -28,12 +29,7 @@ const hasNpm = spawnSync('npm', ['--version'], { encoding: 'utf8' }).status === 
  */
 const OPTIONAL_EXTERNALS = new Set(['react-devtools-core', 'bufferutil', 'utf-8-validate']);
 
-interface Packed {
-  tarball: string;
-  files: string[];
-  unpackedSize: number;
-  /** The extracted package/ directory of the tarball. */
-  extracted: string;
+interface Packed extends PackedPackage {
   /** A temp HOME, npm cache and empty npm configs: the user's own are never read or written. */
   npmEnv: Record<string, string>;
   base: string;
@@ -69,31 +65,7 @@ function isolatedNpmEnv(base: string): Record<string, string> {
 function pack(): Packed {
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'mca-pack-')));
   const npmEnv = isolatedNpmEnv(base);
-  const result = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', base], {
-    cwd: repoRoot,
-    env: npmEnv,
-    encoding: 'utf8',
-  });
-  if (result.status !== 0) throw new Error(`npm pack failed: ${result.stderr}`);
-  const [info] = JSON.parse(result.stdout) as Array<{
-    filename: string;
-    unpackedSize: number;
-    files: Array<{ path: string }>;
-  }>;
-  if (info === undefined) throw new Error(`npm pack printed no package: ${result.stdout}`);
-  const tarball = join(base, info.filename);
-  const extracted = join(base, 'extracted');
-  mkdirSync(extracted);
-  const untar = spawnSync('tar', ['-xzf', tarball, '-C', extracted], { encoding: 'utf8' });
-  if (untar.status !== 0) throw new Error(`tar failed: ${untar.stderr}`);
-  return {
-    tarball,
-    files: info.files.map((file) => file.path).sort(),
-    unpackedSize: info.unpackedSize,
-    extracted: join(extracted, 'package'),
-    npmEnv,
-    base,
-  };
+  return { ...packAndExtract(repoRoot, base, npmEnv), npmEnv, base };
 }
 
 /**
@@ -161,18 +133,21 @@ describe.runIf(runsWith('npm', hasNpm, 'the npm pack + npx test'))('the packed p
   });
 
   it('publishes only what runs: the bundle, prompts, README, LICENSE; no source maps and no dependencies', () => {
-    const outside = pkg().files.filter(
+    const outside = pkg().paths.filter(
       (path) =>
         !/^dist\/cli\/[\w-]+\.js$/.test(path) &&
         !/^prompts\/[\w/-]+\.md$/.test(path) &&
         !['package.json', 'README.md', 'LICENSE'].includes(path),
     );
     expect(outside).toEqual([]);
-    expect(pkg().files).toEqual(
+    expect(pkg().paths).toEqual(
       expect.arrayContaining(['dist/cli/main.js', 'prompts/system.md', 'README.md', 'LICENSE', 'package.json']),
     );
-    expect(pkg().files.filter((path) => path.endsWith('.map'))).toEqual([]);
-    const manifest = JSON.parse(readFileSync(join(pkg().extracted, 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(pkg().paths.filter((path) => path.endsWith('.map'))).toEqual([]);
+    const manifest = JSON.parse(readFileSync(join(pkg().packageDir, 'package.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     for (const field of ['dependencies', 'optionalDependencies', 'peerDependencies', 'bundleDependencies']) {
       expect({ field, value: manifest[field] }).toEqual({ field, value: undefined });
     }
@@ -180,7 +155,7 @@ describe.runIf(runsWith('npm', hasNpm, 'the npm pack + npx test'))('the packed p
   });
 
   it('imports no package at run time beyond the optional devtools ones, and those only behind a dynamic import', async () => {
-    const dist = join(pkg().extracted, 'dist', 'cli');
+    const dist = join(pkg().packageDir, 'dist', 'cli');
     const found = await bareImports(dist);
     const unexpected = [...found.keys()].filter((specifier) => !OPTIONAL_EXTERNALS.has(specifier));
     expect(unexpected).toEqual([]);
