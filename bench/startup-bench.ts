@@ -1,167 +1,210 @@
 /**
- * Start-up bench: `mca --version`, `mca --help`, and a one-step `mca -p` task against the loopback fake
- * Anthropic server (test/helpers/fake-anthropic-server.ts), next to `node -e 0` in the same run. Each command is
- * spawned `runs` times (after one warm-up round), round-robin with `node -e 0`; medians are reported.
- *
- * - Time to first request: from spawn until the fake server has read the POST /v1/messages body.
- * - Peak RSS of `-p`: `/usr/bin/time -v` "Maximum resident set size" when that binary exists; otherwise the
- *   child's VmHWM from /proc/<pid>/status, sampled every 5 ms until it exits (may miss a final spike).
+ * Start-up bench. In one run, round-robin (one warm-up round, then `runs` rounds, so background load hits every
+ * command alike), with medians reported:
+ * - `node -e 0`, and a bare node:http script (bench/fixtures/node-http-request.mjs) that sends the very request
+ *   mca sent for the one-shot task to the same fake server and reads its SSE stream to the end: the baselines;
+ * - `mca --version`, `mca --help`;
+ * - a one-shot `mca -p "Say ok."` (one model call, the answer) and an 8-step task (7 read-only tool steps on small
+ *   files, then the answer): wall time, spawn → first request, the fake server's own time, peak RSS.
+ * mca runs from the packed package, extracted to a temp directory with no node_modules above it. The fake server
+ * is test/helpers/fake-anthropic-server.ts; its request times come from bench/lib/server-clock.ts.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startFakeAnthropic } from '../test/helpers/fake-anthropic-server.js';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startFakeAnthropic, type FakeReplyStep } from '../test/helpers/fake-anthropic-server.js';
+import { packAndExtract, type PackageFigures } from './lib/packed-package.js';
+import { watchServer } from './lib/server-clock.js';
 import { median } from './lib/stats.js';
+import { RSS_METHOD, timedSpawn, type RssMethod, type TimedRun } from './lib/timed-spawn.js';
+
+/** Medians over the runs of one command. */
+export interface RequestFigures {
+  wallMs: number;
+  /** Spawn → the fake server has the first request's headers. */
+  firstRequestMs: number;
+  /** The fake server's own time (reading requests, writing answers), summed over the run's requests. */
+  serverMs: number;
+  /** Wall − server time, the median of the per-run differences. */
+  netMs: number;
+  peakRssMb: number;
+}
 
 export interface StartupResult {
   runs: number;
+  rssMethod: RssMethod;
+  /** Tool steps of the multi-step task (its model calls = toolSteps + 1). */
+  toolSteps: number;
   nodeMs: number;
   versionMs: number;
   helpMs: number;
-  printFirstRequestMs: number;
-  printTotalMs: number;
-  printPeakRssMb: number;
-  rssMethod: 'time -v' | 'VmHWM';
-  printExitCodes: number[];
+  script: RequestFigures;
+  oneShot: RequestFigures;
+  multiStep: RequestFigures;
+  /** (multi-step net − one-shot net) / toolSteps: what each further step costs beyond the fake server's time. */
+  perStepMs: number;
+  /** multi-step net / its model calls: start-up spread over the steps. */
+  perStepAllInMs: number;
+  package: PackageFigures;
 }
 
-const TIME_BIN = '/usr/bin/time';
+const SCRIPT = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'node-http-request.mjs');
+const ANSWER = 'ok';
 
-interface RunOutcome {
-  wallMs: number;
-  code: number | null;
-  stderr: string;
-  peakRssKb?: number;
+const act = (tool: string, input: unknown): FakeReplyStep => ({
+  text: `Thought: look at it\nAction: ${tool}[${JSON.stringify(input)}]`,
+});
+const FINISH: FakeReplyStep = { text: `Thought: done\nAction: Finish[${ANSWER}]` };
+
+/** The small project the multi-step task reads. */
+const PROJECT_FILES: Readonly<Record<string, string>> = {
+  'README.md': '# demo\n\nA tiny project for the start-up bench.\n',
+  'src/math.ts': 'export function add(a: number, b: number): number {\n  return a + b;\n}\n',
+  'src/text.ts': 'export function shout(text: string): string {\n  return `${text.toUpperCase()}!`;\n}\n',
+  'src/index.ts': "export { add } from './math.js';\nexport { shout } from './text.js';\n",
+  'test/math.test.ts': "import { add } from '../src/math.js';\nif (add(1, 2) !== 3) throw new Error('add');\n",
+};
+
+/** 7 tool steps that need no approval, then the answer. */
+const MULTI_STEP: FakeReplyStep[] = [
+  act('LS', { path: '.' }),
+  act('Glob', { pattern: '**/*.ts' }),
+  act('Read', { path: 'src/index.ts' }),
+  act('Grep', { pattern: 'export function', path: 'src' }),
+  act('Read', { path: 'src/math.ts' }),
+  act('LS', { path: 'src' }),
+  act('Read', { path: 'test/math.test.ts' }),
+  FINISH,
+];
+
+interface Samples {
+  wall: number[];
+  first: number[];
+  server: number[];
+  net: number[];
+  rss: number[];
 }
 
-function vmHwmKb(pid: number): number | undefined {
-  try {
-    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) : undefined;
-  } catch {
-    return undefined;
+const emptySamples = (): Samples => ({ wall: [], first: [], server: [], net: [], rss: [] });
+
+function figures(samples: Samples): RequestFigures {
+  return {
+    wallMs: median(samples.wall),
+    firstRequestMs: median(samples.first),
+    serverMs: median(samples.server),
+    netMs: median(samples.net),
+    peakRssMb: median(samples.rss),
+  };
+}
+
+/** A clean environment: nothing from the developer's shell (real keys, MCA_*, NODE_OPTIONS) reaches the children. */
+function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const keep = ['PATH', 'HOME', 'LANG', 'TMPDIR'];
+  const base = Object.fromEntries(keep.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
+  return { ...base, ...extra };
+}
+
+function expectAnswer(run: TimedRun, what: string, requests: number, expectedRequests: number): void {
+  if (run.code !== 0 || run.stdout.trim() !== ANSWER || requests !== expectedRequests) {
+    throw new Error(
+      `${what}: exit ${String(run.code)}, ${requests} request(s) (expected ${expectedRequests}), ` +
+        `stdout ${JSON.stringify(run.stdout.slice(0, 200))}, stderr ${JSON.stringify(run.stderr.slice(0, 500))}`,
+    );
   }
 }
 
-function run(
-  command: string,
-  args: string[],
-  options: { env?: NodeJS.ProcessEnv; cwd?: string; measureRss?: boolean; onSpawn?: (at: number) => void },
-): Promise<RunOutcome> {
-  const useTime = options.measureRss === true && existsSync(TIME_BIN);
-  const [bin, argv] = useTime ? [TIME_BIN, ['-v', command, ...args]] : [command, args];
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(bin, argv, {
-      env: options.env ?? process.env,
-      cwd: options.cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    options.onSpawn?.(started);
-    let stderr = '';
-    let peak: number | undefined;
-    child.stdout.resume();
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const sampler =
-      options.measureRss === true && !useTime && child.pid !== undefined
-        ? setInterval(() => {
-            const now = vmHwmKb(child.pid ?? 0);
-            if (now !== undefined) peak = Math.max(peak ?? 0, now);
-          }, 5)
-        : undefined;
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const wallMs = performance.now() - started;
-      if (sampler) clearInterval(sampler);
-      if (useTime) {
-        const match = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
-        if (match) peak = Number(match[1]);
-      }
-      resolve({ wallMs, code, stderr, ...(peak !== undefined ? { peakRssKb: peak } : {}) });
-    });
-  });
-}
-
-/**
- * Runs several commands round-robin (one warm-up round, then `runs` rounds) so that background load hits each
- * of them alike; returns the median wall time of each.
- */
-async function interleavedMedians(runs: number, commands: ReadonlyArray<() => Promise<RunOutcome>>): Promise<number[]> {
-  const samples: number[][] = commands.map(() => []);
-  for (let round = 0; round <= runs; round += 1) {
-    for (const [index, once] of commands.entries()) {
-      const outcome = await once();
-      if (round > 0) samples[index]?.push(outcome.wallMs);
-    }
-  }
-  return samples.map((values) => median(values));
-}
-
-export async function runStartupBench(options: { runs: number; mainJs: string }): Promise<StartupResult> {
+export async function runStartupBench(options: { runs: number; root: string }): Promise<StartupResult> {
   const node = process.execPath;
-  const home = await mkdtemp(join(tmpdir(), 'mca-bench-home-'));
-  const project = await mkdtemp(join(tmpdir(), 'mca-bench-project-'));
-  let spawnedAt = 0;
-  let requestAt: number | undefined;
-  const server = await startFakeAnthropic(
-    [
-      () => {
-        requestAt ??= performance.now();
-        return {
-          text: 'Thought: nothing to do.\nAction: Finish[ok]',
-          usage: { input_tokens: 2000, output_tokens: 12 },
-        };
-      },
-    ],
-    { loop: true },
-  );
+  const scratch = await realpath(await mkdtemp(join(tmpdir(), 'mca-bench-startup-')));
+  const server = await startFakeAnthropic([FINISH], { loop: true });
+  const clock = watchServer(Number(new URL(server.url).port));
   try {
-    const env = {
-      ...process.env,
+    const pkg = packAndExtract(options.root, join(scratch, 'pack'));
+    const home = join(scratch, 'home');
+    const project = join(scratch, 'project');
+    for (const [path, text] of Object.entries(PROJECT_FILES)) {
+      await mkdir(dirname(join(project, path)), { recursive: true });
+      await writeFile(join(project, path), text);
+    }
+    const env = childEnv({
       ANTHROPIC_API_KEY: 'bench-key',
       ANTHROPIC_BASE_URL: server.url,
       MCA_HOME: home,
       NO_COLOR: '1',
+    });
+    const rss = { scratch };
+
+    /** One request-making run: the fake's script is set first, its clock read after. */
+    const requestRun = async (
+      samples: Samples,
+      what: string,
+      script: FakeReplyStep[],
+      args: string[],
+      record: boolean,
+    ): Promise<TimedRun> => {
+      server.setScript(script);
+      clock.reset();
+      const run = await timedSpawn(node, args, { env, cwd: project, rss });
+      expectAnswer(run, what, clock.arrivals.length, script.length);
+      if (record) {
+        samples.wall.push(run.wallMs);
+        samples.first.push((clock.arrivals[0] ?? Number.NaN) - run.spawnedAt);
+        samples.server.push(clock.serverMs());
+        samples.net.push(run.wallMs - clock.serverMs());
+        if (run.peakRssMb !== undefined) samples.rss.push(run.peakRssMb);
+      }
+      return run;
     };
-    const [nodeMs = NaN, versionMs = NaN, helpMs = NaN] = await interleavedMedians(options.runs, [
-      () => run(node, ['-e', '0'], {}),
-      () => run(node, [options.mainJs, '--version'], { env }),
-      () => run(node, [options.mainJs, '--help'], { env }),
-    ]);
-    const first: number[] = [];
-    const total: number[] = [];
-    const rss: number[] = [];
-    const codes: number[] = [];
-    for (let index = 0; index <= options.runs; index += 1) {
-      requestAt = undefined;
-      const outcome = await run(node, [options.mainJs, '-p', 'Say ok.'], {
-        env,
-        cwd: project,
-        measureRss: true,
-        onSpawn: (at) => (spawnedAt = at),
-      });
-      if (index === 0) continue; // warm-up
-      codes.push(outcome.code ?? -1);
-      total.push(outcome.wallMs);
-      if (requestAt !== undefined) first.push(requestAt - spawnedAt);
-      if (outcome.peakRssKb !== undefined) rss.push(outcome.peakRssKb / 1024);
+
+    // The baseline script sends the request mca itself sends for the one-shot task.
+    server.requests.length = 0;
+    await requestRun(emptySamples(), 'mca -p (request capture)', [FINISH], [pkg.mainJs, '-p', 'Say ok.'], false);
+    const body = join(scratch, 'request.json');
+    await writeFile(body, JSON.stringify(server.requests[0]?.body));
+
+    const samples = { script: emptySamples(), oneShot: emptySamples(), multiStep: emptySamples() };
+    const plain = { node: [] as number[], version: [] as number[], help: [] as number[] };
+    for (let round = 0; round <= options.runs; round += 1) {
+      const record = round > 0; // round 0 warms the file cache and the fake server
+      const time = async (list: number[], args: string[]) => {
+        const run = await timedSpawn(node, args, { env, cwd: project });
+        if (run.code !== 0) throw new Error(`node ${args.join(' ')}: exit ${String(run.code)}: ${run.stderr}`);
+        if (record) list.push(run.wallMs);
+      };
+      await time(plain.node, ['-e', '0']);
+      await requestRun(samples.script, 'node-http-request.mjs', [FINISH], [SCRIPT, body], record);
+      await time(plain.version, [pkg.mainJs, '--version']);
+      await time(plain.help, [pkg.mainJs, '--help']);
+      await requestRun(samples.oneShot, 'mca -p (one-shot)', [FINISH], [pkg.mainJs, '-p', 'Say ok.'], record);
+      const task = 'Look around the project, then say ok.';
+      await requestRun(samples.multiStep, 'mca -p (8 steps)', MULTI_STEP, [pkg.mainJs, '-p', task], record);
     }
+    const oneShot = figures(samples.oneShot);
+    const multiStep = figures(samples.multiStep);
+    const toolSteps = MULTI_STEP.length - 1;
     return {
       runs: options.runs,
-      nodeMs,
-      versionMs,
-      helpMs,
-      printFirstRequestMs: median(first),
-      printTotalMs: median(total),
-      printPeakRssMb: median(rss),
-      rssMethod: existsSync(TIME_BIN) ? 'time -v' : 'VmHWM',
-      printExitCodes: codes,
+      rssMethod: RSS_METHOD,
+      toolSteps,
+      nodeMs: median(plain.node),
+      versionMs: median(plain.version),
+      helpMs: median(plain.help),
+      script: figures(samples.script),
+      oneShot,
+      multiStep,
+      perStepMs: (multiStep.netMs - oneShot.netMs) / toolSteps,
+      perStepAllInMs: multiStep.netMs / MULTI_STEP.length,
+      package: {
+        packedBytes: pkg.packedBytes,
+        unpackedBytes: pkg.unpackedBytes,
+        files: pkg.files,
+        dependencies: pkg.dependencies,
+      },
     };
   } finally {
+    clock.close();
     await server.close();
-    await rm(home, { recursive: true, force: true });
-    await rm(project, { recursive: true, force: true });
+    await rm(scratch, { recursive: true, force: true });
   }
 }

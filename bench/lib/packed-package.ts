@@ -4,7 +4,7 @@
  * very files a user installs, in a directory with no node_modules anywhere above it.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface PackageFigures {
@@ -13,6 +13,8 @@ export interface PackageFigures {
   /** The files once installed. */
   unpackedBytes: number;
   files: number;
+  /** Packages its package.json asks npm to install with it (dependencies and optionalDependencies). */
+  dependencies: number;
 }
 
 export interface PackedPackage extends PackageFigures {
@@ -30,6 +32,7 @@ export interface PackedPackage extends PackageFigures {
  * replaces the environment of npm (tests give it a throwaway cache and config).
  */
 export function packAndExtract(root: string, scratch: string, env: NodeJS.ProcessEnv = process.env): PackedPackage {
+  mkdirSync(scratch, { recursive: true });
   const pack = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', scratch], {
     cwd: root,
     env,
@@ -50,7 +53,12 @@ export function packAndExtract(root: string, scratch: string, env: NodeJS.Proces
   const untar = spawnSync('tar', ['-xzf', tarball, '-C', extracted], { encoding: 'utf8' });
   if (untar.status !== 0) throw new Error(`tar failed: ${untar.error?.message ?? untar.stderr}`);
   const packageDir = join(extracted, 'package');
+  const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+    optionalDependencies?: Record<string, string>;
+  };
   return {
+    dependencies: Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies }).length,
     packedBytes: info.size,
     unpackedBytes: info.unpackedSize,
     files: info.entryCount,
