@@ -171,7 +171,11 @@ Heap Δ = heapUsed after − before one build kept alive, after a forced GC.
   PATH, so that step includes spawning \`rg\`), then the answer; checked the same way (8 requests). **Per further
   step** = (median of 8-step (wall − server) − median of one-shot (wall − server)) / 7: what each further step
   costs mca, tool run included, with start-up taken out; the ≤ 5 ms target is checked on it. **Per step all in** =
-  8-step (wall − server) / 8, start-up spread over the steps. Limits: a model call to a real API takes seconds, so
+  8-step (wall − server) / 8, start-up spread over the steps. **Answer finished → next request**, per tool step of
+  the 8-step task: the server's \`response.finish\` of the answer that asked for the tool → the arrival of the next
+  request, the median over the rounds: mca's own time for that step (reading the stream's end, the tool, the
+  session record, building and sending the next request) with none of the server's; the first use of a tool
+  includes loading and compiling its code. Limits: a model call to a real API takes seconds, so
   these milliseconds are mca's own overhead only; the tool calls read tiny files, so a tool's cost on a big tree is
   the Tools section's business.
 - **Peak RSS**: \`/usr/bin/time -f %M\` (the kernel's maximum resident set size of the child, written to a file) when

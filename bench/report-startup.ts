@@ -1,5 +1,5 @@
 /** The start-up part of BENCHMARKS.md: its targets (issue 17) and its tables. */
-import { formatMs, ratio } from './lib/stats.js';
+import { formatMs, median, ratio } from './lib/stats.js';
 import { table } from './report-tables.js';
 import type { StartupResult } from './startup-bench.js';
 
@@ -124,6 +124,13 @@ export function startupSection(startup: StartupResult): string[] {
       [`per step all in (${steps}-step / ${steps}, start-up included)`, '', '', formatMs(startup.perStepAllInMs, 1)],
     ],
   );
+  const gaps = table(
+    ['tool step of the 8-step task', 'answer finished → next request (mca’s own time)'],
+    [
+      ...startup.stepGaps.map((gap, step) => [`${step + 1}. ${gap.tool}`, formatMs(gap.ms, 2)]),
+      ['median of the steps', formatMs(median(startup.stepGaps.map((gap) => gap.ms)), 2)],
+    ],
+  );
   const size = table(
     ['package (`npm pack`)', 'figure'],
     [
@@ -134,5 +141,5 @@ export function startupSection(startup: StartupResult): string[] {
       ['the runs above', 'from the extracted tarball, no node_modules'],
     ],
   );
-  return [commands, '### Per step', perStep, '### Package', size];
+  return [commands, '### Per step', perStep, gaps, '### Package', size];
 }

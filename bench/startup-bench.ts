@@ -46,6 +46,12 @@ export interface StartupResult {
   perStepMs: number;
   /** multi-step net / its model calls: start-up spread over the steps. */
   perStepAllInMs: number;
+  /**
+   * Per tool step of the multi-step task, in order: the fake server finished writing the answer that asked for the
+   * tool → the next request arrived. mca's own time for the step (reading the stream's end, running the tool,
+   * recording, building and sending the next request), with nothing of the server's in it.
+   */
+  stepGaps: Array<{ tool: string; ms: number }>;
   package: PackageFigures;
 }
 
@@ -79,6 +85,8 @@ const MULTI_STEP: FakeReplyStep[] = [
 ];
 
 interface Samples {
+  /** Per tool step: finished answer → next request. */
+  gaps: number[][];
   wall: number[];
   first: number[];
   server: number[];
@@ -86,7 +94,7 @@ interface Samples {
   rss: number[];
 }
 
-const emptySamples = (): Samples => ({ wall: [], first: [], server: [], net: [], rss: [] });
+const emptySamples = (): Samples => ({ gaps: [], wall: [], first: [], server: [], net: [], rss: [] });
 
 function figures(samples: Samples): RequestFigures {
   return {
@@ -153,6 +161,10 @@ export async function runStartupBench(options: { runs: number; root: string }): 
         samples.server.push(clock.serverMs());
         samples.net.push(run.wallMs - clock.serverMs());
         if (run.peakRssMb !== undefined) samples.rss.push(run.peakRssMb);
+        for (let step = 0; step + 1 < clock.arrivals.length; step += 1) {
+          const gap = (clock.arrivals[step + 1] ?? Number.NaN) - (clock.finishes[step] ?? Number.NaN);
+          (samples.gaps[step] ??= []).push(gap);
+        }
       }
       return run;
     };
@@ -195,6 +207,10 @@ export async function runStartupBench(options: { runs: number; root: string }): 
       multiStep,
       perStepMs: (multiStep.netMs - oneShot.netMs) / toolSteps,
       perStepAllInMs: multiStep.netMs / MULTI_STEP.length,
+      stepGaps: samples.multiStep.gaps.map((gaps, step) => ({
+        tool: /Action: (\w+)\[/.exec(MULTI_STEP[step]?.text ?? '')?.[1] ?? '?',
+        ms: median(gaps),
+      })),
       package: {
         packedBytes: pkg.packedBytes,
         unpackedBytes: pkg.unpackedBytes,

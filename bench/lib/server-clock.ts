@@ -12,6 +12,8 @@ import type { Socket } from 'node:net';
 export interface ServerClock {
   /** performance.now() of each request's arrival since the last reset. */
   readonly arrivals: readonly number[];
+  /** performance.now() when each answer was finished, in the order of `arrivals` (NaN while pending). */
+  readonly finishes: readonly number[];
   /** Sum of (answer finished − arrival) over the requests since the last reset, in ms. */
   serverMs(): number;
   /** Requests that arrived since the last reset and have not finished. */
@@ -31,22 +33,26 @@ const FINISH = 'http.server.response.finish';
 /** Watches the server listening on `port` (other servers of this process are ignored). */
 export function watchServer(port: number): ServerClock {
   let arrivals: number[] = [];
-  let open = new Map<IncomingMessage, number>();
+  let finishes: number[] = [];
+  let open = new Map<IncomingMessage, { at: number; index: number }>();
   let total = 0;
   const ours = (message: unknown): message is ServerMessage =>
     (message as ServerMessage).socket?.localPort === port && (message as ServerMessage).request !== undefined;
   const onStart = (message: unknown) => {
     if (!ours(message)) return;
     const now = performance.now();
+    open.set(message.request, { at: now, index: arrivals.length });
     arrivals.push(now);
-    open.set(message.request, now);
+    finishes.push(Number.NaN);
   };
   const onFinish = (message: unknown) => {
     if (!ours(message)) return;
     const started = open.get(message.request);
     if (started === undefined) return;
     open.delete(message.request);
-    total += performance.now() - started;
+    const now = performance.now();
+    finishes[started.index] = now;
+    total += now - started.at;
   };
   subscribe(START, onStart);
   subscribe(FINISH, onFinish);
@@ -54,10 +60,14 @@ export function watchServer(port: number): ServerClock {
     get arrivals() {
       return arrivals;
     },
+    get finishes() {
+      return finishes;
+    },
     serverMs: () => total,
     pending: () => open.size,
     reset() {
       arrivals = [];
+      finishes = [];
       open = new Map();
       total = 0;
     },

@@ -130,6 +130,11 @@ describe('start-up report', () => {
     multiStep: request(186, 101, 2, 70),
     perStepMs: 5,
     perStepAllInMs: 23,
+    stepGaps: [
+      { tool: 'LS', ms: 4 },
+      { tool: 'Grep', ms: 9 },
+      { tool: 'Read', ms: 3 },
+    ],
     package: { packedBytes: 1_400_000, unpackedBytes: 9_999_999, files: 42, dependencies: 0 },
     ...overrides,
   });
@@ -178,6 +183,8 @@ describe('start-up report', () => {
     expect(text).toContain('| `mca -p "Say ok."` (one model call) | 150.0 ms | 3.00× | 100.0 ms (2.50×) | 60.0 MB |');
     expect(text).toContain('| 8 steps (8 model calls) | 186.0 ms | 2.0 ms | 184.0 ms |');
     expect(text).toContain('| **per further step** ((8-step − one-shot) / 7) |  |  | 5.00 ms |');
+    expect(text).toContain('| 2. Grep | 9.00 ms |');
+    expect(text).toContain('| median of the steps | 4.00 ms |');
     expect(text).toContain('| runtime dependencies (its package.json) | 0 |');
     expect(text).toContain('### Start-up (bench/startup-bench.ts)');
   });

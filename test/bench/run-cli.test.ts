@@ -103,6 +103,12 @@ describe('npm run bench --only startup', () => {
     }
     // Eight model calls keep the fake server busier than one.
     expect(startup.multiStep.serverMs).toBeGreaterThan(startup.oneShot.serverMs);
+    // One gap per tool step, named after the tool the answer asked for, each inside the run.
+    expect(startup.stepGaps.map((gap) => gap.tool)).toEqual(['LS', 'Glob', 'Read', 'Grep', 'Read', 'LS', 'Read']);
+    for (const gap of startup.stepGaps) {
+      expect(gap.ms).toBeGreaterThan(0);
+      expect(gap.ms).toBeLessThan(startup.multiStep.wallMs);
+    }
     expect(startup.perStepMs).toBeCloseTo((startup.multiStep.netMs - startup.oneShot.netMs) / 7, 6);
     expect(startup.package).toMatchObject({ dependencies: 0, files: expect.any(Number) as number });
     expect(startup.package.unpackedBytes).toBeGreaterThan(startup.package.packedBytes);
