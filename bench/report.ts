@@ -79,7 +79,8 @@ export function renderReport(results: BenchResults, plots: PlotLinks = {}): stri
       'time, so the timings (sections 2–4) are noisy when the load is high; the replay (section 1) counts tokens and ' +
       'is not affected.\n\n' +
       'This file is rewritten by `npm run bench` (`-- --quick` for a short run, `-- --only replay,scaling,startup,tools`, ' +
-      '`-- --data DIR` to replay other recordings, `-- --json FILE` for every figure as JSON). Targets are what we aim ' +
+      '`-- --runs N` rounds of the start-up section, `-- --data DIR` to replay other recordings, `-- --json FILE` for ' +
+      'every figure as JSON). Targets are what we aim ' +
       'for; figures are what this run measured. Nothing here is tuned by hand.',
     '## Targets',
     table(
