@@ -28,6 +28,8 @@ export interface RequestFigures {
   serverMs: number;
   /** Wall − server time, the median of the per-run differences. */
   netMs: number;
+  /** The last answer finished → the process exited (writing the answer, closing the session, exit waits). */
+  exitMs: number;
   peakRssMb: number;
 }
 
@@ -42,8 +44,16 @@ export interface StartupResult {
   script: RequestFigures;
   oneShot: RequestFigures;
   multiStep: RequestFigures;
-  /** (multi-step net − one-shot net) / toolSteps: what each further step costs beyond the fake server's time. */
+  /**
+   * Per-step overhead: the mean over the tool steps of `stepGaps`, i.e. mca's own time per step of the
+   * multi-step task, first uses of each tool included.
+   */
   perStepMs: number;
+  /**
+   * Cross-check: (multi-step net − one-shot net) / toolSteps. Lower than `perStepMs` when the one-shot has a fixed
+   * cost that the multi-step run hides behind its steps (e.g. a wait at exit for background work).
+   */
+  perStepByDifferenceMs: number;
   /** multi-step net / its model calls: start-up spread over the steps. */
   perStepAllInMs: number;
   /**
@@ -87,6 +97,7 @@ const MULTI_STEP: FakeReplyStep[] = [
 interface Samples {
   /** Per tool step: finished answer → next request. */
   gaps: number[][];
+  exit: number[];
   wall: number[];
   first: number[];
   server: number[];
@@ -94,7 +105,7 @@ interface Samples {
   rss: number[];
 }
 
-const emptySamples = (): Samples => ({ gaps: [], wall: [], first: [], server: [], net: [], rss: [] });
+const emptySamples = (): Samples => ({ gaps: [], exit: [], wall: [], first: [], server: [], net: [], rss: [] });
 
 function figures(samples: Samples): RequestFigures {
   return {
@@ -102,6 +113,7 @@ function figures(samples: Samples): RequestFigures {
     firstRequestMs: median(samples.first),
     serverMs: median(samples.server),
     netMs: median(samples.net),
+    exitMs: median(samples.exit),
     peakRssMb: median(samples.rss),
   };
 }
@@ -160,6 +172,7 @@ export async function runStartupBench(options: { runs: number; root: string }): 
         samples.first.push((clock.arrivals[0] ?? Number.NaN) - run.spawnedAt);
         samples.server.push(clock.serverMs());
         samples.net.push(run.wallMs - clock.serverMs());
+        samples.exit.push(run.spawnedAt + run.wallMs - (clock.finishes.at(-1) ?? Number.NaN));
         if (run.peakRssMb !== undefined) samples.rss.push(run.peakRssMb);
         for (let step = 0; step + 1 < clock.arrivals.length; step += 1) {
           const gap = (clock.arrivals[step + 1] ?? Number.NaN) - (clock.finishes[step] ?? Number.NaN);
@@ -195,6 +208,10 @@ export async function runStartupBench(options: { runs: number; root: string }): 
     const oneShot = figures(samples.oneShot);
     const multiStep = figures(samples.multiStep);
     const toolSteps = MULTI_STEP.length - 1;
+    const stepGaps = samples.multiStep.gaps.map((gaps, step) => ({
+      tool: /Action: (\w+)\[/.exec(MULTI_STEP[step]?.text ?? '')?.[1] ?? '?',
+      ms: median(gaps),
+    }));
     return {
       runs: options.runs,
       rssMethod: RSS_METHOD,
@@ -205,12 +222,10 @@ export async function runStartupBench(options: { runs: number; root: string }): 
       script: figures(samples.script),
       oneShot,
       multiStep,
-      perStepMs: (multiStep.netMs - oneShot.netMs) / toolSteps,
+      perStepMs: stepGaps.reduce((sum, gap) => sum + gap.ms, 0) / stepGaps.length,
+      perStepByDifferenceMs: (multiStep.netMs - oneShot.netMs) / toolSteps,
       perStepAllInMs: multiStep.netMs / MULTI_STEP.length,
-      stepGaps: samples.multiStep.gaps.map((gaps, step) => ({
-        tool: /Action: (\w+)\[/.exec(MULTI_STEP[step]?.text ?? '')?.[1] ?? '?',
-        ms: median(gaps),
-      })),
+      stepGaps,
       package: {
         packedBytes: pkg.packedBytes,
         unpackedBytes: pkg.unpackedBytes,
