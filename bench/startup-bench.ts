@@ -9,11 +9,12 @@
  * mca runs from the packed package, extracted to a temp directory with no node_modules above it. The fake server
  * is test/helpers/fake-anthropic-server.ts; its request times come from bench/lib/server-clock.ts.
  */
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakeAnthropic, type FakeReplyStep } from '../test/helpers/fake-anthropic-server.js';
+import { ANSWER, childEnv, FINISH, MULTI_STEP, MULTI_STEP_TASK, writeProject } from './lib/startup-task.js';
 import { packAndExtract, type PackageFigures } from './lib/packed-package.js';
 import { watchServer } from './lib/server-clock.js';
 import { median } from './lib/stats.js';
@@ -66,34 +67,6 @@ export interface StartupResult {
 }
 
 const SCRIPT = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'node-http-request.mjs');
-const ANSWER = 'ok';
-
-const act = (tool: string, input: unknown): FakeReplyStep => ({
-  text: `Thought: look at it\nAction: ${tool}[${JSON.stringify(input)}]`,
-});
-const FINISH: FakeReplyStep = { text: `Thought: done\nAction: Finish[${ANSWER}]` };
-
-/** The small project the multi-step task reads. */
-const PROJECT_FILES: Readonly<Record<string, string>> = {
-  'README.md': '# demo\n\nA tiny project for the start-up bench.\n',
-  'src/math.ts': 'export function add(a: number, b: number): number {\n  return a + b;\n}\n',
-  'src/text.ts': 'export function shout(text: string): string {\n  return `${text.toUpperCase()}!`;\n}\n',
-  'src/index.ts': "export { add } from './math.js';\nexport { shout } from './text.js';\n",
-  'test/math.test.ts': "import { add } from '../src/math.js';\nif (add(1, 2) !== 3) throw new Error('add');\n",
-};
-
-/** 7 tool steps that need no approval, then the answer. */
-const MULTI_STEP: FakeReplyStep[] = [
-  act('LS', { path: '.' }),
-  act('Glob', { pattern: '**/*.ts' }),
-  act('Read', { path: 'src/index.ts' }),
-  act('Grep', { pattern: 'export function', path: 'src' }),
-  act('Read', { path: 'src/math.ts' }),
-  act('LS', { path: 'src' }),
-  act('Read', { path: 'test/math.test.ts' }),
-  FINISH,
-];
-
 interface Samples {
   /** Per tool step: finished answer → next request. */
   gaps: number[][];
@@ -118,13 +91,6 @@ function figures(samples: Samples): RequestFigures {
   };
 }
 
-/** A clean environment: nothing from the developer's shell (real keys, MCA_*, NODE_OPTIONS) reaches the children. */
-function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const keep = ['PATH', 'HOME', 'LANG', 'TMPDIR'];
-  const base = Object.fromEntries(keep.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
-  return { ...base, ...extra };
-}
-
 function expectAnswer(run: TimedRun, what: string, requests: number, expectedRequests: number): void {
   if (run.code !== 0 || run.stdout.trim() !== ANSWER || requests !== expectedRequests) {
     throw new Error(
@@ -143,10 +109,7 @@ export async function runStartupBench(options: { runs: number; root: string }): 
     const pkg = packAndExtract(options.root, join(scratch, 'pack'));
     const home = join(scratch, 'home');
     const project = join(scratch, 'project');
-    for (const [path, text] of Object.entries(PROJECT_FILES)) {
-      await mkdir(dirname(join(project, path)), { recursive: true });
-      await writeFile(join(project, path), text);
-    }
+    await writeProject(project);
     const env = childEnv({
       ANTHROPIC_API_KEY: 'bench-key',
       ANTHROPIC_BASE_URL: server.url,
@@ -202,8 +165,8 @@ export async function runStartupBench(options: { runs: number; root: string }): 
       await time(plain.version, [pkg.mainJs, '--version']);
       await time(plain.help, [pkg.mainJs, '--help']);
       await requestRun(samples.oneShot, 'mca -p (one-shot)', [FINISH], [pkg.mainJs, '-p', 'Say ok.'], record);
-      const task = 'Look around the project, then say ok.';
-      await requestRun(samples.multiStep, 'mca -p (8 steps)', MULTI_STEP, [pkg.mainJs, '-p', task], record);
+      const task = [pkg.mainJs, '-p', MULTI_STEP_TASK];
+      await requestRun(samples.multiStep, 'mca -p (8 steps)', MULTI_STEP, task, record);
     }
     const oneShot = figures(samples.oneShot);
     const multiStep = figures(samples.multiStep);
