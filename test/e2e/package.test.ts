@@ -97,7 +97,7 @@ async function bareImports(dir: string): Promise<Map<string, Set<string>>> {
     if (specifier.startsWith('.') || specifier.startsWith('/') || isBuiltin(specifier)) return;
     found.set(specifier, (found.get(specifier) ?? new Set()).add(file));
   };
-  const files = readdirSync(dir).filter((name) => name.endsWith('.js'));
+  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => /\.[mc]?js$/.test(name));
   // ES imports: esbuild parses each file (comments and strings cannot fool it) and lists what it imports.
   const { metafile } = await build({
     entryPoints: files.map((name) => join(dir, name)),
@@ -135,7 +135,7 @@ describe.runIf(runsWith('npm', hasNpm, 'the npm pack + npx test'))('the packed p
   it('publishes only what runs: the bundle, prompts, README, LICENSE; no source maps and no dependencies', () => {
     const outside = pkg().paths.filter(
       (path) =>
-        !/^dist\/cli\/[\w-]+\.js$/.test(path) &&
+        !/^dist\/[\w/-]+\.(?:js|mjs|cjs|json)$/.test(path) &&
         !/^prompts\/[\w/-]+\.md$/.test(path) &&
         !['package.json', 'README.md', 'LICENSE'].includes(path),
     );
@@ -155,8 +155,8 @@ describe.runIf(runsWith('npm', hasNpm, 'the npm pack + npx test'))('the packed p
   });
 
   it('imports no package at run time beyond the optional devtools ones, and those only behind a dynamic import', async () => {
+    const found = await bareImports(join(pkg().packageDir, 'dist'));
     const dist = join(pkg().packageDir, 'dist', 'cli');
-    const found = await bareImports(dist);
     const unexpected = [...found.keys()].filter((specifier) => !OPTIONAL_EXTERNALS.has(specifier));
     expect(unexpected).toEqual([]);
     const optionalChunks = new Set(
