@@ -43,25 +43,32 @@ export function profileWindows(profile: CpuProfile, windows: readonly ProfileWin
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
-  const totals = windows.map(() => new Map<string, number>());
-  const sampled = windows.map(() => 0);
-  let at = profile.startTime;
-  for (const [index, sample] of profile.samples.entries()) {
-    at += profile.timeDeltas[index] ?? 0;
-    const window = windows.findIndex((candidate) => at >= candidate.fromUs && at < candidate.toUs);
-    if (window < 0) continue;
-    // A sample stands for the time until the next one.
-    const ms = (profile.timeDeltas[index + 1] ?? profile.timeDeltas[index] ?? 0) / 1000;
-    sampled[window] = (sampled[window] ?? 0) + ms;
-    const seen = new Set<string>();
+  /** The distinct function labels on a sample's stack, without the frames every sample has. */
+  const stackNames = (sample: number): Set<string> => {
+    const names = new Set<string>();
     for (let id: number | undefined = sample; id !== undefined; id = parent.get(id)) {
       const node = byId.get(id);
-      if (node === undefined || NOISE.has(node.callFrame.functionName)) continue;
-      const name = label(node.callFrame);
-      if (seen.has(name)) continue;
-      seen.add(name);
+      if (node !== undefined && !NOISE.has(node.callFrame.functionName)) names.add(label(node.callFrame));
+    }
+    return names;
+  };
+  const totals = windows.map(() => new Map<string, number>());
+  const sampled = windows.map(() => 0);
+  // Sample i stands for the interval from its time to the next sample's; an interval that straddles a window edge
+  // is split by overlap, so a window never gets more sampled time than its wall time.
+  const times: number[] = [];
+  let at = profile.startTime;
+  for (const delta of profile.timeDeltas) times.push((at += delta));
+  for (const [index, sample] of profile.samples.entries()) {
+    const from = times[index] ?? 0;
+    const to = times[index + 1] ?? from + (profile.timeDeltas[index] ?? 0);
+    const names = stackNames(sample);
+    for (const [window, candidate] of windows.entries()) {
+      const ms = (Math.min(to, candidate.toUs) - Math.max(from, candidate.fromUs)) / 1000;
+      if (ms <= 0) continue;
+      sampled[window] = (sampled[window] ?? 0) + ms;
       const map = totals[window] as Map<string, number>;
-      map.set(name, (map.get(name) ?? 0) + ms);
+      for (const name of names) map.set(name, (map.get(name) ?? 0) + ms);
     }
   }
   return windows.map((window, index) => ({

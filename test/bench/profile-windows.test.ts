@@ -45,4 +45,16 @@ describe('profileWindows', () => {
     const [only] = profileWindows(profile, [{ name: 'late', fromUs: 15_500, toUs: 16_500 }], 1);
     expect(only).toMatchObject({ sampledMs: 1, top: [{ fn: 'main (main.js:10)', ms: 1 }] });
   });
+
+  it('splits a sample whose interval straddles a window edge, so no window has more sampled time than wall time', () => {
+    // [13,500, 14,500): half of the work → parse sample at 13,000 and half of the idle sample at 14,000.
+    const [edge] = profileWindows(profile, [{ name: 'edge', fromUs: 13_500, toUs: 14_500 }]);
+    expect(edge).toMatchObject({ wallMs: 1, sampledMs: 1 });
+    expect(edge?.top).toEqual([
+      { fn: '(idle)', ms: 0.5 },
+      { fn: 'main (main.js:10)', ms: 0.5 },
+      { fn: 'parse (chunk.js:10)', ms: 0.5 },
+      { fn: 'work (chunk.js:10)', ms: 0.5 },
+    ]);
+  });
 });
