@@ -2,7 +2,6 @@
 import { pathShare, taskShare, totalDollars, type ReplayMetrics } from './replay/driver.js';
 import type { WorkloadResult } from './replay-bench.js';
 import type { ScalingResult } from './scaling-bench.js';
-import type { StartupResult } from './startup-bench.js';
 import type { ToolsResult } from './tools-bench.js';
 import { formatInt, formatMs, ratio } from './lib/stats.js';
 
@@ -115,24 +114,6 @@ export function scalingTable(result: ScalingResult): string {
         `${row.heapDeltaMb.toFixed(2)} MB`,
       ]),
     ) + `\n\nGrowth: **${result.verdict}**.`
-  );
-}
-
-export function startupTable(result: StartupResult): string {
-  return table(
-    ['command', `median of ${result.runs}`, 'vs `node -e 0`'],
-    [
-      ['`node -e 0`', formatMs(result.nodeMs, 1), '1.00×'],
-      ['`mca --version`', formatMs(result.versionMs, 1), ratio(result.versionMs, result.nodeMs)],
-      ['`mca --help`', formatMs(result.helpMs, 1), ratio(result.helpMs, result.nodeMs)],
-      ['`mca -p` spawn → first POST /v1/messages', formatMs(result.printFirstRequestMs, 1), '—'],
-      [
-        '`mca -p` one-step task, total wall time',
-        formatMs(result.printTotalMs, 1),
-        ratio(result.printTotalMs, result.nodeMs),
-      ],
-      [`\`mca -p\` peak RSS (${result.rssMethod})`, `${result.printPeakRssMb.toFixed(1)} MB`, '—'],
-    ],
   );
 }
 

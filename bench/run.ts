@@ -1,12 +1,12 @@
 /**
- * `npm run bench [-- --quick] [-- --only replay,scaling,startup,tools] [-- --data DIR] [-- --json FILE]`: runs the
- * benchmark sections, prints a summary and rewrites BENCHMARKS.md at the repository root with the replay's
+ * `npm run bench [-- --quick] [-- --only replay,scaling,startup,tools] [-- --runs N] [-- --data DIR] [-- --json FILE]`:
+ * runs the benchmark sections, prints a summary and rewrites BENCHMARKS.md at the repository root with the replay's
  * cost-vs-memory plots in bench/plots/. `--data` replays another directory of recordings (bench/data/README.md
  * format); `--json` also writes every figure of the run as JSON. A run with `--only` or `--data` writes its report
  * to bench/results/ instead (git-ignored), so it never replaces the repository's figures. Benchmarks measure; they
  * assert nothing.
  */
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { composeProtocolLayer } from '../src/context/system-layer.js';
@@ -52,6 +52,8 @@ function hasRecordings(dir: string): boolean {
 
 interface Args {
   quick: boolean;
+  /** `--runs N`: rounds of the start-up section (default 20, 5 with --quick). */
+  runs?: number;
   only: Set<Section>;
   dataDir?: string;
   jsonFile?: string;
@@ -82,6 +84,12 @@ function parseArgs(argv: string[]): Args {
     }
     only = new Set(names as Section[]);
   }
+  const runsText = optionValue(argv, '--runs');
+  const runs = runsText === undefined ? undefined : Number(runsText);
+  if (runs !== undefined && !(Number.isInteger(runs) && runs >= 1)) {
+    process.stderr.write(`bench: --runs ${runsText ?? ''}: give a whole number of rounds, 1 or more\n`);
+    process.exit(2);
+  }
   const data = optionValue(argv, '--data');
   const json = optionValue(argv, '--json');
   if (data !== undefined && !hasRecordings(resolve(data))) {
@@ -91,6 +99,7 @@ function parseArgs(argv: string[]): Args {
   return {
     quick,
     only,
+    ...(runs !== undefined ? { runs } : {}),
     ...(data !== undefined ? { dataDir: resolve(data) } : {}),
     ...(json !== undefined ? { jsonFile: resolve(json) } : {}),
   };
@@ -101,7 +110,7 @@ function log(line: string): void {
 }
 
 async function main(): Promise<void> {
-  const { quick, only, dataDir, jsonFile } = parseArgs(process.argv.slice(2));
+  const { quick, only, runs, dataDir, jsonFile } = parseArgs(process.argv.slice(2));
   const started = performance.now();
   const systemText = composeProtocolLayer(
     loadPrompt('system'),
@@ -132,12 +141,8 @@ async function main(): Promise<void> {
   }
   if (only.has('startup')) {
     ensureBuild(root, log);
-    const mainJs = join(root, 'dist', 'cli', 'main.js');
-    if (!existsSync(mainJs)) log('startup: skipped, dist/cli/main.js is missing (run `npm run build`).');
-    else {
-      log('startup: mca --version / --help / -p against the fake server…');
-      results.startup = await runStartupBench({ runs: quick ? 5 : 10, mainJs });
-    }
+    log('startup: node -e 0, a node:http request script, mca --version / --help / -p (1 and 8 steps), packed…');
+    results.startup = await runStartupBench({ runs: runs ?? (quick ? 5 : 20), root });
   }
   if (only.has('tools')) {
     log('tools: Grep / Glob / Read on a generated tree…');

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { StartupResult } from '../../bench/startup-bench.js';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const tsx = join(root, 'node_modules', '.bin', 'tsx');
@@ -65,5 +66,58 @@ describe('npm run bench --data / --json', () => {
     expect(run.stderr.trim()).toBe(
       `bench: --data ${empty}: not a directory with *.jsonl recordings (see bench/data/README.md)`,
     );
+  });
+
+  it('refuses a --runs that is not a whole number of rounds in one line', () => {
+    for (const runs of ['0', '2.5', 'many']) {
+      const run = spawnSync(tsx, ['bench/run.ts', '--only', 'startup', '--runs', runs], {
+        cwd: root,
+        encoding: 'utf8',
+      });
+      expect(run.status).toBe(2);
+      expect(run.stderr.trim()).toBe(`bench: --runs ${runs}: give a whole number of rounds, 1 or more`);
+    }
+  });
+});
+
+describe('npm run bench --only startup', () => {
+  it('runs the packed package next to both baselines and reports figures that hang together', () => {
+    const json = join(mkdtempSync(join(tmpdir(), 'bench-json-')), 'startup.json');
+    // The bench packs the repository with npm: a throwaway npm cache keeps the user's own untouched.
+    const npmCache = mkdtempSync(join(tmpdir(), 'bench-npm-cache-'));
+    execFileSync(tsx, ['bench/run.ts', '--only', 'startup', '--runs', '1', '--json', json], {
+      cwd: root,
+      env: { ...process.env, npm_config_cache: npmCache },
+    });
+    const { startup } = JSON.parse(readFileSync(json, 'utf8')) as { startup: StartupResult };
+    for (const value of [startup.nodeMs, startup.versionMs, startup.helpMs, startup.perStepAllInMs]) {
+      expect(value).toBeGreaterThan(0);
+    }
+    for (const run of [startup.script, startup.oneShot, startup.multiStep]) {
+      // The first request arrives during the run; the server's own time is a part of the wall time.
+      expect(run.firstRequestMs).toBeGreaterThan(0);
+      expect(run.firstRequestMs).toBeLessThan(run.wallMs);
+      expect(run.serverMs).toBeGreaterThan(0);
+      expect(run.netMs).toBeCloseTo(run.wallMs - run.serverMs, 6);
+      expect(run.exitMs).toBeGreaterThan(0);
+      expect(run.exitMs).toBeLessThan(run.wallMs - run.firstRequestMs);
+      expect(run.peakRssMb).toBeGreaterThan(10);
+    }
+    // Eight model calls keep the fake server busier than one.
+    expect(startup.multiStep.serverMs).toBeGreaterThan(startup.oneShot.serverMs);
+    // One gap per tool step, named after the tool the answer asked for, each inside the run.
+    expect(startup.stepGaps.map((gap) => gap.tool)).toEqual(['LS', 'Glob', 'Read', 'Grep', 'Read', 'LS', 'Read']);
+    for (const gap of startup.stepGaps) {
+      expect(gap.ms).toBeGreaterThan(0);
+      expect(gap.ms).toBeLessThan(startup.multiStep.wallMs);
+    }
+    const meanGap = startup.stepGaps.reduce((sum, gap) => sum + gap.ms, 0) / 7;
+    expect(startup.perStepMs).toBeCloseTo(meanGap, 6);
+    expect(startup.perStepByDifferenceMs).toBeCloseTo((startup.multiStep.netMs - startup.oneShot.netMs) / 7, 6);
+    expect(startup.package).toMatchObject({ dependencies: 0, files: expect.any(Number) as number });
+    expect(startup.package.unpackedBytes).toBeGreaterThan(startup.package.packedBytes);
+    const report = readFileSync(join(root, 'bench', 'results', 'partial.md'), 'utf8');
+    expect(report).toContain('## 3. Start-up');
+    expect(report).toContain('| runtime dependencies (its package.json) | 0 |');
   });
 });
