@@ -1,11 +1,9 @@
 /**
  * The tools' heavy dependencies, each imported on the first call of a tool that needs it, so loading the tool
- * registry (which every `mca -p` does before its first request) loads none of them: execa (Bash, ripgrep; hundreds
- * of ms on a busy machine), fast-glob with micromatch (Glob, the JS Grep, the temp-file sweep; ~200 kB), ignore
+ * registry (which every `mca -p` does before its first request) loads none of them: fast-glob with micromatch (Glob, the JS Grep, the temp-file sweep; ~200 kB), ignore
  * (.gitignore rules, LS) and diff (the diffs Edit, MultiEdit and Write show for approval).
  */
 import type * as Diff from 'diff';
-import type * as Execa from 'execa';
 import type FastGlob from 'fast-glob';
 import type Ignore from 'ignore';
 
@@ -15,7 +13,6 @@ function once<Module>(load: () => Promise<Module>): () => Promise<Module> {
   return () => (module ??= load());
 }
 
-export const loadExeca: () => Promise<typeof Execa> = once(() => import('execa'));
 export const loadFastGlob: () => Promise<typeof FastGlob> = once(async () => (await import('fast-glob')).default);
 export const loadIgnore: () => Promise<typeof Ignore> = once(async () => (await import('ignore')).default);
 export const loadDiff: () => Promise<typeof Diff> = once(() => import('diff'));

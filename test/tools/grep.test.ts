@@ -155,4 +155,29 @@ describe('Grep', () => {
     expect(dataOf<GrepData>(withRg).matches).toEqual([{ file: 'ignored/x.ts', line: 1, text: 'needle ignored' }]);
     expect(withoutEngine(withJs.data)).toEqual(withoutEngine(withRg.data));
   });
+
+  it.runIf(withRipgrep)(
+    'ripgrep stops at 50,000 scanned matches, and a search interrupted mid-run ends promptly as interrupted',
+    async () => {
+      const huge = await makeProject({
+        'a.txt': 'needle\n'.repeat(40_000),
+        'b.txt': 'needle\n'.repeat(40_000),
+      });
+      try {
+        const full = await rg.run('Grep', { pattern: 'needle' }, makeContext(huge.root));
+        expect(full.data).toMatchObject({ engine: 'ripgrep', truncated: true });
+        expect((full.data as GrepData).total).toBeLessThanOrEqual(50_000);
+        expect((full.data as GrepData).matches).toHaveLength(200);
+
+        const ctx = makeContext(huge.root);
+        const running = rg.run('Grep', { pattern: 'needle' }, ctx);
+        ctx.controller.abort();
+        const stopped = await running;
+        expect(stopped.status).toBe('error');
+        expect(stopped.text).toContain('interrupted');
+      } finally {
+        await huge.cleanup();
+      }
+    },
+  );
 });

@@ -1,7 +1,7 @@
 /**
  * The start path's share of the tools: bundled as the binary is (split at dynamic imports, with the build's
  * generated tool JSON Schemas), the modules loading the registry pulls in statically include none of the heavy
- * ones. zod, fast-glob, ignore, diff and execa are still in the bundle, reachable only through a dynamic import
+ * ones. zod, fast-glob, ignore and diff are still in the bundle, reachable only through a dynamic import
  * made on the first call of a tool that needs them.
  */
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,7 @@ import { build, type Metafile, type Plugin } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const HEAVY = ['zod', 'fast-glob', 'micromatch', 'ignore', 'diff', 'execa'];
+const HEAVY = ['zod', 'fast-glob', 'micromatch', 'ignore', 'diff'];
 const LAZY_SOURCES = ['src/tools/input-schemas.ts', 'src/tools/input-validation.ts'];
 
 function packageOf(input: string): string | undefined {
@@ -33,7 +33,7 @@ function staticInputs(metafile: Metafile, entry: string): Set<string> {
 }
 
 describe('loading the tool registry', () => {
-  it('loads no zod, fast-glob, ignore, diff or execa; they stay behind dynamic imports', async () => {
+  it('loads no zod, fast-glob, ignore or diff; they stay behind dynamic imports', async () => {
     const pluginModule = new URL('../../scripts/tool-json-schemas.mjs', import.meta.url).href;
     const { toolJsonSchemasPlugin } = (await import(pluginModule)) as { toolJsonSchemasPlugin: () => Plugin };
     const result = await build({
