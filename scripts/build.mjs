@@ -1,13 +1,23 @@
 // Builds the `mca` binary: one esbuild bundle of src/ and its dependencies, split at the dynamic imports so
 // `mca --version` loads almost nothing and `-p` never loads Ink or React. A bundle starts about twice as fast as
 // Node resolving hundreds of separate ES modules (see BENCHMARKS.md, start-up). Type checking is `npm run typecheck`.
-import { chmodSync, rmSync } from 'node:fs';
+//
+// Outputs:
+// - dist/cli/*.js: the published binary. No source maps by default (they were two thirds of the package);
+//   `MCA_SOURCEMAP=1 npm run build` adds them (with their sources) for debugging a stack trace.
+// - build/meta.json: esbuild's metafile (git-ignored, never published): which source and node_modules files each
+//   dist chunk holds. test/cli/start-path-modules.test.ts reads it to check what each command line loads.
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const outdir = new URL('../dist/', import.meta.url).pathname;
+const metaFile = new URL('../build/meta.json', import.meta.url);
+const withSourceMaps = process.env.MCA_SOURCEMAP === '1';
 rmSync(outdir, { recursive: true, force: true });
 
-await build({
+// Hook point for build-time generators (e.g. tool JSON schemas) that must run before the bundle is made.
+
+const result = await build({
   entryPoints: { 'cli/main': 'src/cli/main.ts' },
   outdir,
   bundle: true,
@@ -17,7 +27,8 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  sourcemap: true,
+  sourcemap: withSourceMaps,
+  metafile: true,
   // Ink imports it only when React DevTools are asked for; it is not a dependency.
   external: ['react-devtools-core'],
   // Bundled CommonJS dependencies call require(); ES module output has none of its own.
@@ -26,6 +37,9 @@ await build({
   },
   logLevel: 'warning',
 });
+
+mkdirSync(new URL('.', metaFile), { recursive: true });
+writeFileSync(metaFile, JSON.stringify(result.metafile));
 
 // The bin entry must be executable; the bundle keeps the shebang of src/cli/main.ts.
 chmodSync(new URL('cli/main.js', new URL('../dist/', import.meta.url)), 0o755);
