@@ -3,8 +3,8 @@
  * the REPL. Every user error ends here as one line on stderr and exit code 2.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { PERMISSION_MODES, TOOL_PROTOCOLS } from '../config/config.js';
-import type { PermissionMode, ToolProtocol } from '../config/config.js';
+import { PERMISSION_MODES, TOOL_PROTOCOLS } from '../config/config-choices.js';
+import type { PermissionMode, ToolProtocol } from '../config/config-choices.js';
 import { CliError, EXIT_AGENT_FAILURE, EXIT_OK, EXIT_USAGE, printError } from './exit-codes.js';
 import { describeKnownFailure } from './known-failures.js';
 import { OUTPUT_FORMATS } from './output-format.js';
