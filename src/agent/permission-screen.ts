@@ -19,7 +19,7 @@ export function createReadOnlyScreen(
   approve: Approver,
 ): (tool: string, input: unknown) => Promise<ToolEnvelope | undefined> {
   return async (tool, input) => {
-    const decision = policy.evaluate(tool, input);
+    const decision = await policy.evaluate(tool, input);
     if (decision.behavior !== 'deny' && decision.behavior !== 'ask') return undefined;
     const title = approvalTitle(tool, subjectOf(input));
     return await requestApproval({ approve }, { tool, title, input, kind: 'read' });

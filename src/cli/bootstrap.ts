@@ -94,8 +94,8 @@ function loadPolicy(options: CliOptions, config: Config, projectRoot: string, tr
 }
 
 /** The project's custom commands that run shell lines: executables the project supplies. */
-function projectShellCommands(projectRoot: string, mcaHome: string): string[] {
-  return [...loadCustomCommands({ projectRoot, mcaHome }).values()]
+async function projectShellCommands(projectRoot: string, mcaHome: string): Promise<string[]> {
+  return [...(await loadCustomCommands({ projectRoot, mcaHome })).values()]
     .filter((command) => command.scope === 'project' && /!`[^`\n]+`/.test(command.body))
     .map((command) => `/${command.name} runs shell commands (${command.path})`);
 }
@@ -112,7 +112,7 @@ async function permissionPolicy(
   if (choice !== 'unknown' || !askTrust) return { ...loaded, trusted: choice === 'trusted' };
   const widening = [
     ...loaded.ignoredProjectAllows.map((rule) => `${rule.text} (${rule.source})`),
-    ...projectShellCommands(projectRoot, config.mcaHome),
+    ...(await projectShellCommands(projectRoot, config.mcaHome)),
   ];
   if (widening.length === 0) return { ...loaded, trusted: false };
   const trusted = await askTrust(projectRoot, widening);

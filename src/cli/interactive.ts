@@ -18,7 +18,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   }
   const booted = await bootstrap(options, undefined, askTrustOnce);
   const { sessions, projectRoot, config, notices, policy } = booted;
-  const customCommands = createCustomCommandsPort(booted, notices);
+  const customCommands = await createCustomCommandsPort(booted, notices);
   for (const notice of notices) printError(notice);
   const { runRepl } = await import('../ui/run-repl.js');
   // The REPL unmounts itself on SIGTERM/SIGHUP; here the running commands end and the session is flushed. A
