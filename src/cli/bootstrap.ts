@@ -24,8 +24,6 @@ import { recordTrust, trustChoice, TrustStoreError } from '../permissions/trust-
 import { CliError, EXIT_USAGE } from './exit-codes.js';
 import type { CliOptions } from './program.js';
 
-const TEMP_SWEEP_MS = 1_500;
-
 export interface Bootstrapped {
   config: Config;
   projectRoot: string;
@@ -43,6 +41,8 @@ export interface Bootstrapped {
   registry: ToolRegistry;
   /** The exact key values mca holds, for everything else it writes (output, input history). */
   secrets: readonly string[];
+  /** Settles when the start-up sweep of stale temp files is done; print mode waits for it before it ends. */
+  tempSweep: Promise<void>;
 }
 
 export function resolveProjectRoot(cwd: string | undefined): string {
@@ -60,10 +60,15 @@ function hasCode(error: unknown, code: string): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
 }
 
-/** The start-up sweep of leftover temp files, given at most a moment so a huge tree never delays start. */
-async function sweepTempsBriefly(projectRoot: string): Promise<void> {
-  const sweep = sweepStaleTemps(projectRoot).catch(() => 0);
-  await Promise.race([sweep, new Promise((resolve) => setTimeout(resolve, TEMP_SWEEP_MS).unref())]);
+/**
+ * The start-up sweep of leftover temp files walks the whole project (about a second for 50,000 files), so it runs
+ * beside the first model request instead of before it. Never rejects.
+ */
+function startTempSweep(projectRoot: string): Promise<void> {
+  return sweepStaleTemps(projectRoot).then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 function sessionStart(options: CliOptions): SessionStart {
@@ -166,7 +171,7 @@ export async function bootstrap(options: CliOptions, ask?: Approver, askTrust?: 
     trusted,
     ...(ask ? { ask } : {}),
   });
-  await sweepTempsBriefly(projectRoot);
+  const tempSweep = startTempSweep(projectRoot);
   // A memory file that cannot be used (a symlink out of the project, a FIFO) is named once, at start.
   const memory = new MemoryFiles({ projectRoot, mcaHome: config.mcaHome, maxChars: config.codeLawMaxChars, trusted });
   memory.read();
@@ -188,6 +193,7 @@ export async function bootstrap(options: CliOptions, ask?: Approver, askTrust?: 
       notices,
       registry,
       secrets,
+      tempSweep,
     };
   } catch (error) {
     if (hasCode(error, 'SESSION_NOT_FOUND')) {

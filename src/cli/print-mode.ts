@@ -180,6 +180,8 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
     if (failed) err(answer);
     else outText(answer.endsWith('\n') ? answer : `${answer}\n`);
   }
+  // The answer is out; the run still ends with the project swept (the sweep ran beside the model request).
+  await booted.tempSweep;
   if (end?.reason === 'interrupted') return EXIT_INTERRUPTED;
   return failed ? EXIT_AGENT_FAILURE : EXIT_OK;
 }
