@@ -41,8 +41,6 @@ export interface Bootstrapped {
   registry: ToolRegistry;
   /** The exact key values mca holds, for everything else it writes (output, input history). */
   secrets: readonly string[];
-  /** Settles when the start-up sweep of stale temp files is done; print mode waits for it before it ends. */
-  tempSweep: Promise<void>;
 }
 
 export function resolveProjectRoot(cwd: string | undefined): string {
@@ -61,10 +59,11 @@ function hasCode(error: unknown, code: string): boolean {
 }
 
 /**
- * The start-up sweep of leftover temp files walks the whole project (about a second for 50,000 files), so it runs
- * beside the first model request instead of before it. Never rejects.
+ * The sweep of temp files left by a killed mca walks the whole project (about a second for 50,000 files, on the
+ * main thread), so it never runs before the first model request: print mode runs it after the answer is out, the
+ * REPL beside its first prompt. Never rejects.
  */
-function startTempSweep(projectRoot: string): Promise<void> {
+export function sweepLeftoverTemps(projectRoot: string): Promise<void> {
   return sweepStaleTemps(projectRoot).then(
     () => undefined,
     () => undefined,
@@ -171,7 +170,6 @@ export async function bootstrap(options: CliOptions, ask?: Approver, askTrust?: 
     trusted,
     ...(ask ? { ask } : {}),
   });
-  const tempSweep = startTempSweep(projectRoot);
   // A memory file that cannot be used (a symlink out of the project, a FIFO) is named once, at start.
   const memory = new MemoryFiles({ projectRoot, mcaHome: config.mcaHome, maxChars: config.codeLawMaxChars, trusted });
   memory.read();
@@ -193,7 +191,6 @@ export async function bootstrap(options: CliOptions, ask?: Approver, askTrust?: 
       notices,
       registry,
       secrets,
-      tempSweep,
     };
   } catch (error) {
     if (hasCode(error, 'SESSION_NOT_FOUND')) {

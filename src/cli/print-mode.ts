@@ -6,7 +6,7 @@ import type { AgentEvent } from '../agent/events.js';
 import type { Usage } from '../providers/types.js';
 import { ZERO_USAGE } from '../providers/types.js';
 import { loadCustomCommands, matchCustomCommand } from '../commands/custom-commands.js';
-import { bootstrap, type Bootstrapped } from './bootstrap.js';
+import { bootstrap, sweepLeftoverTemps, type Bootstrapped } from './bootstrap.js';
 import { CliError, EXIT_AGENT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, printError } from './exit-codes.js';
 import type { OutputFormat } from './output-format.js';
 import type { CliOptions } from './program.js';
@@ -180,8 +180,8 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
     if (failed) err(answer);
     else outText(answer.endsWith('\n') ? answer : `${answer}\n`);
   }
-  // The answer is out; the run still ends with the project swept (the sweep ran beside the model request).
-  await booted.tempSweep;
+  // The answer is out; the run still ends with the project swept of temp files a killed mca left.
+  await sweepLeftoverTemps(booted.projectRoot);
   if (end?.reason === 'interrupted') return EXIT_INTERRUPTED;
   return failed ? EXIT_AGENT_FAILURE : EXIT_OK;
 }
