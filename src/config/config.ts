@@ -12,14 +12,7 @@ import { PROFILE_KEYS, profileFor } from './model-profiles.js';
 
 export { ConfigError } from './config-error.js';
 export { configSchema, DEFAULT_MODEL, type Config, type ModelPriceRow } from './config-schema.js';
-export {
-  PERMISSION_MODES,
-  PROVIDERS,
-  TOOL_PROTOCOLS,
-  type PermissionMode,
-  type ProviderName,
-  type ToolProtocol,
-} from './config-choices.js';
+export * from './config-choices.js';
 
 /** The model when `provider` is 'openai' and no layer names one (the Anthropic default would be refused). */
 export const DEFAULT_OPENAI_MODEL = 'gpt-4.1';
