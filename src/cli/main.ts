@@ -26,5 +26,5 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0]
   process.stdout.write(`${readPackageVersion()} (mca)\n`);
 } else {
   const { runCli } = await import('./program.js');
-  process.exitCode = await runCli(args);
+  process.exitCode = await runCli(args, readPackageVersion());
 }
