@@ -1,14 +1,28 @@
 // Builds the `mca` binary: one esbuild bundle of src/ and its dependencies, split at the dynamic imports so
 // `mca --version` loads almost nothing and `-p` never loads Ink or React. A bundle starts about twice as fast as
 // Node resolving hundreds of separate ES modules (see BENCHMARKS.md, start-up). Type checking is `npm run typecheck`.
-import { chmodSync, rmSync } from 'node:fs';
+//
+// Outputs:
+// - dist/cli/*.js: the published binary. No source maps by default (they were two thirds of the package);
+//   `MCA_SOURCEMAP=1 npm run build` adds them (with their sources) for debugging a stack trace.
+// - build/meta.json: esbuild's metafile (git-ignored, never published): which source and node_modules files each
+//   dist chunk holds. test/cli/start-path-modules.test.ts reads it to check what each command line loads.
+//
+// The code is minified in syntax and whitespace but keeps its identifiers, so a stack trace still names the
+// functions: measured, Node imports the chunks of `mca -p` about 8% faster (62 vs 67 ms median) and dist/ is a
+// third smaller (4.8 vs 7.1 MB).
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 import { toolJsonSchemasPlugin } from './tool-json-schemas.mjs'; // issue 17t: tool JSON Schemas computed at build time
 
 const outdir = new URL('../dist/', import.meta.url).pathname;
+const metaFile = new URL('../build/meta.json', import.meta.url);
+const withSourceMaps = process.env.MCA_SOURCEMAP === '1';
 rmSync(outdir, { recursive: true, force: true });
 
-await build({
+// Hook point for build-time generators (e.g. tool JSON schemas) that must run before the bundle is made.
+
+const result = await build({
   entryPoints: { 'cli/main': 'src/cli/main.ts' },
   outdir,
   bundle: true,
@@ -18,7 +32,10 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  sourcemap: true,
+  sourcemap: withSourceMaps,
+  minifySyntax: true,
+  minifyWhitespace: true,
+  metafile: true,
   // Ink imports it only when React DevTools are asked for; it is not a dependency.
   external: ['react-devtools-core'],
   // Bundled CommonJS dependencies call require(); ES module output has none of its own.
@@ -29,6 +46,9 @@ await build({
   // issue 17t: the tools' JSON Schemas are computed here, so the binary loads zod only to validate a tool call.
   plugins: [toolJsonSchemasPlugin()],
 });
+
+mkdirSync(new URL('.', metaFile), { recursive: true });
+writeFileSync(metaFile, JSON.stringify(result.metafile));
 
 // The bin entry must be executable; the bundle keeps the shebang of src/cli/main.ts.
 chmodSync(new URL('cli/main.js', new URL('../dist/', import.meta.url)), 0o755);

@@ -3,11 +3,14 @@
  * string-aware bracket scan (so text after the action and brackets inside strings do no harm), parsed strictly
  * when possible and repaired (raw newlines in strings, trailing commas, single quotes, a missing brace) with
  * `jsonrepair` before it is refused. Nesting deeper than MAX_ACTION_DEPTH is refused before any parser sees it,
- * so a hostile reply cannot exhaust the stack.
+ * so a hostile reply cannot exhaust the stack. The caller passes the repair function: it is loaded only for a
+ * reply whose JSON is broken (react-protocol.ts `parseReplyRepairing`).
  */
-import { jsonrepair } from 'jsonrepair';
 
 export const MAX_ACTION_DEPTH = 64;
+
+/** jsonrepair's `jsonrepair`: broken JSON text in, valid JSON text out (throws when it cannot). */
+export type JsonRepair = (text: string) => string;
 
 export type ActionJson =
   | {
@@ -15,7 +18,11 @@ export type ActionJson =
       /** True when the text was not valid JSON as written and jsonrepair fixed it. */
       repaired: boolean;
     }
-  | { error: string };
+  | {
+      error: string;
+      /** No candidate was valid JSON and no repair function was given: with one, it may still parse. */
+      repairable?: true;
+    };
 
 /**
  * Scans JSON-like text from `start`, skipping string contents: the deepest bracket nesting (counting stops past
@@ -62,7 +69,7 @@ function strictParse(text: string): unknown {
   }
 }
 
-function repairedParse(text: string): unknown {
+function repairedParse(text: string, jsonrepair: JsonRepair): unknown {
   try {
     return JSON.parse(jsonrepair(text)) as unknown;
   } catch {
@@ -80,10 +87,10 @@ function strictError(text: string): string {
 }
 
 /**
- * Parses the first candidate that is valid JSON, else the first that jsonrepair can fix. Candidates are tried in
- * the caller's order of trust (the bracket-scanned object first).
+ * Parses the first candidate that is valid JSON, else (given `repair`) the first that jsonrepair can fix.
+ * Candidates are tried in the caller's order of trust (the bracket-scanned object first).
  */
-export function parseActionJson(candidates: readonly string[]): ActionJson {
+export function parseActionJson(candidates: readonly string[], repair?: JsonRepair): ActionJson {
   const texts = [...new Set(candidates.map((candidate) => candidate.trim()))].filter((text) => text !== '');
   if (texts.length === 0) return { value: {}, repaired: false };
   for (const text of texts) {
@@ -97,9 +104,12 @@ export function parseActionJson(candidates: readonly string[]): ActionJson {
     value = strictParse(text);
     if (value !== undefined) break;
   }
-  if (value === undefined) {
+  if (value === undefined && repair === undefined) {
+    return { error: `the action input is not valid JSON (${strictError(texts[0] ?? '')})`, repairable: true };
+  }
+  if (value === undefined && repair !== undefined) {
     for (const text of texts) {
-      value = repairedParse(text);
+      value = repairedParse(text, repair);
       if (value !== undefined) {
         repaired = true;
         break;

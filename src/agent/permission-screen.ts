@@ -19,9 +19,17 @@ export function createReadOnlyScreen(
   approve: Approver,
 ): (tool: string, input: unknown) => Promise<ToolEnvelope | undefined> {
   return async (tool, input) => {
-    const decision = policy.evaluate(tool, input);
-    if (decision.behavior !== 'deny' && decision.behavior !== 'ask') return undefined;
     const title = approvalTitle(tool, subjectOf(input));
+    let decision;
+    try {
+      decision = await policy.evaluate(tool, input);
+    } catch (error) {
+      // Rules that cannot be checked (their matcher failed to load) refuse the call: a deny rule may be among them.
+      const reason = `the permission rules could not be checked (${(error as Error).message})`;
+      const refuse: Approver = async () => ({ approved: false, reason });
+      return await requestApproval({ approve: refuse }, { tool, title, input, kind: 'read' });
+    }
+    if (decision.behavior !== 'deny' && decision.behavior !== 'ask') return undefined;
     return await requestApproval({ approve }, { tool, title, input, kind: 'read' });
   };
 }

@@ -1,6 +1,6 @@
 import type { PermissionMode } from '../config/config.js';
 import { EXIT_PLAN_MODE } from '../tools/exit-plan-mode.js';
-import { approvalScope } from '../permissions/approval-scope.js';
+import { approvalScope, toolScope } from '../permissions/approval-scope.js';
 import { describeRule, PermissionPolicy, type PolicyDecision } from '../permissions/policy.js';
 import { parseRule, type PermissionRule } from '../permissions/rule.js';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../tools/tool-context.js';
@@ -118,7 +118,7 @@ export function createApprover(options: ApproverOptions): SessionApprover {
   const approver = async (request: ApprovalRequest): Promise<ApprovalDecision> => {
     const mode = modeNow();
     // Deny rules hold in every mode, bypassPermissions included (as in Claude Code).
-    const ruling = policy.evaluate(request.tool, request.input);
+    const ruling = await policy.evaluate(request.tool, request.input);
     if (ruling?.behavior === 'deny') return deniedByRule(request.title, ruling.rule);
     if (request.tool === EXIT_PLAN_MODE) return await presentPlan(request, mode, options.ask, askOnce);
     // Plan mode stops what changes something; a read-only tool a rule asks about is a question, not a change.
@@ -136,7 +136,7 @@ export function createApprover(options: ApproverOptions): SessionApprover {
     if (allowed.has(request.tool)) return { approved: true };
     if (mode === 'acceptEdits' && isEdit(request)) return { approved: true };
     if (!options.ask) return nobodyToAsk(request, ruling);
-    const scope = approvalScope(request.tool, request.input);
+    const scope = await approvalScope(request.tool, request.input);
     const decision = await askOnce(options.ask, scope ? { ...request, remember: scope } : request);
     // Without a scope (a compound Bash command) nothing is remembered: the option was not offered.
     if (decision.approved && decision.remember && scope) rememberRule(scope.rule);
@@ -144,7 +144,7 @@ export function createApprover(options: ApproverOptions): SessionApprover {
   };
   return Object.assign(approver, {
     allowForSession: (tool: string) => {
-      const scope = approvalScope(tool, {});
+      const scope = toolScope(tool);
       if (scope) rememberRule(scope.rule);
       else allowed.add(tool);
     },

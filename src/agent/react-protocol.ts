@@ -5,12 +5,12 @@
  *    followed by a bracket decides. A label followed by prose ("Action: rename it") is prose, not an action.
  *  - `Finish[`: everything up to the reply's last `]` is the answer, verbatim; nothing inside it is parsed or run.
  *  - A tool's JSON object is found by a string-aware bracket scan; text after the action is ignored; broken JSON
- *    is repaired before it is refused (action-json.ts).
+ *    is repaired before it is refused (action-json.ts); the repairer loads only for such a reply.
  *  - No action line: a reply with a `Thought:` label narrates a next step (the loop nudges once); a reply with no
  *    protocol markers is the answer.
  */
 import type { ToolAction } from '../context/message.js';
-import { balancedEnd, parseActionJson } from './action-json.js';
+import { balancedEnd, parseActionJson, type JsonRepair } from './action-json.js';
 
 export const OBSERVATION_STOP = '\nObservation:';
 
@@ -37,7 +37,14 @@ export type ParsedReply =
    * label (a model describing its next step); the loop asks once for the action before accepting it.
    */
   | { kind: 'answer'; answer: string; text: string; narration: boolean }
-  | { kind: 'invalid'; thought: string; reason: string; text: string };
+  | {
+      kind: 'invalid';
+      thought: string;
+      reason: string;
+      text: string;
+      /** The action's JSON is broken and no repair was tried (parseReplyRepairing tries it). */
+      repairable?: true;
+    };
 
 export const EXPECTED_FORM =
   'Expected exactly: "Thought: <reasoning>" then "Action: ToolName[{"param": "value"}]" with a JSON object, ' +
@@ -108,8 +115,14 @@ function parseFinish(text: string, line: ActionLine, thought: string): ParsedRep
   return { kind: 'finish', thought, answer: text.slice(answerStart, end), text: text.slice(0, end + 1), closed: true };
 }
 
-function parseToolAction(text: string, line: ActionLine, thought: string): ParsedReply {
-  const invalid = (reason: string): ParsedReply => ({ kind: 'invalid', thought, reason, text: text.trim() });
+function parseToolAction(text: string, line: ActionLine, thought: string, repair: JsonRepair | undefined): ParsedReply {
+  const invalid = (reason: string, repairable?: true): ParsedReply => ({
+    kind: 'invalid',
+    thought,
+    reason,
+    text: text.trim(),
+    ...(repairable ? { repairable } : {}),
+  });
   let cursor = line.afterName;
   while (cursor < text.length && /\s/.test(text[cursor] ?? '')) cursor += 1;
   const open = text[cursor];
@@ -136,8 +149,8 @@ function parseToolAction(text: string, line: ActionLine, thought: string): Parse
   const candidates: string[] = [];
   if (objectEnd !== undefined) candidates.push(text.slice(inside, objectEnd + 1));
   candidates.push(stripFenceEnd(lastClose > inside ? text.slice(inside, lastClose) : text.slice(inside)));
-  const parsed = parseActionJson(candidates);
-  if ('error' in parsed) return invalid(parsed.error);
+  const parsed = parseActionJson(candidates, repair);
+  if ('error' in parsed) return invalid(parsed.error, parsed.repairable);
   const closeAfterObject = objectEnd === undefined ? -1 : closingBracketAfter(text, objectEnd + 1, close);
   const exact = !parsed.repaired && objectEnd !== undefined && (close === undefined || closeAfterObject >= 0);
   const end = closeAfterObject >= 0 ? closeAfterObject : objectEnd !== undefined ? objectEnd : lastClose;
@@ -171,7 +184,8 @@ function finishAction(
   return { kind: 'action', thought, action: { tool: line.tool, input }, text: stored, exact };
 }
 
-export function parseReply(raw: string): ParsedReply {
+/** Parses one reply; broken action JSON is repaired only when `repair` is given (else `invalid`, `repairable`). */
+export function parseReply(raw: string, repair?: JsonRepair): ParsedReply {
   const text = normalizeReply(raw);
   const line = firstActionLine(text);
   if (line === undefined) {
@@ -181,7 +195,15 @@ export function parseReply(raw: string): ParsedReply {
   const thought = stripThoughtLabel(text.slice(0, line.labelStart));
   if ('noName' in line) return { kind: 'invalid', thought, reason: 'no tool name after "Action:"', text: text.trim() };
   if (line.tool.toLowerCase() === 'finish') return parseFinish(text, line, thought);
-  return parseToolAction(text, line, thought);
+  return parseToolAction(text, line, thought, repair);
+}
+
+/** parseReply with broken action JSON repaired: jsonrepair loads only when a reply needs it. */
+export async function parseReplyRepairing(raw: string): Promise<ParsedReply> {
+  const parsed = parseReply(raw);
+  if (parsed.kind !== 'invalid' || parsed.repairable !== true) return parsed;
+  const { jsonrepair } = await import('jsonrepair');
+  return parseReply(raw, jsonrepair);
 }
 
 export function formatAction(action: ToolAction): string {

@@ -12,7 +12,7 @@ import { errorEnvelope } from '../tools/envelope.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolContext } from '../tools/tool-context.js';
 import type { AgentEvent } from './events.js';
-import { actionKey, EXPECTED_FORM, formatAction, parseReply } from './react-protocol.js';
+import { actionKey, EXPECTED_FORM, formatAction, parseReplyRepairing } from './react-protocol.js';
 
 /** Consecutive unusable actions (unparseable, bad JSON, unknown tool) that end the turn. */
 export const MAX_INVALID_ACTIONS = 3;
@@ -71,7 +71,7 @@ export class TurnState {
     services: StepServices,
   ): AsyncGenerator<AgentEvent, RoundOutcome | undefined> {
     this.steps = step;
-    const parsed = parseReply(raw);
+    const parsed = await parseReplyRepairing(raw);
     const { context } = services;
     const base = { step, usage: reply.usage };
 

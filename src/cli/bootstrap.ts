@@ -24,8 +24,6 @@ import { recordTrust, trustChoice, TrustStoreError } from '../permissions/trust-
 import { CliError, EXIT_USAGE } from './exit-codes.js';
 import type { CliOptions } from './program.js';
 
-const TEMP_SWEEP_MS = 1_500;
-
 export interface Bootstrapped {
   config: Config;
   projectRoot: string;
@@ -60,10 +58,16 @@ function hasCode(error: unknown, code: string): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
 }
 
-/** The start-up sweep of leftover temp files, given at most a moment so a huge tree never delays start. */
-async function sweepTempsBriefly(projectRoot: string): Promise<void> {
-  const sweep = sweepStaleTemps(projectRoot).catch(() => 0);
-  await Promise.race([sweep, new Promise((resolve) => setTimeout(resolve, TEMP_SWEEP_MS).unref())]);
+/**
+ * The sweep of temp files left by a killed mca walks the whole project (about a second for 50,000 files, on the
+ * main thread), so it never runs before the first model request: print mode runs it after the answer is out, the
+ * REPL beside its first prompt. Never rejects.
+ */
+export function sweepLeftoverTemps(projectRoot: string): Promise<void> {
+  return sweepStaleTemps(projectRoot).then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 function sessionStart(options: CliOptions): SessionStart {
@@ -94,8 +98,8 @@ function loadPolicy(options: CliOptions, config: Config, projectRoot: string, tr
 }
 
 /** The project's custom commands that run shell lines: executables the project supplies. */
-function projectShellCommands(projectRoot: string, mcaHome: string): string[] {
-  return [...loadCustomCommands({ projectRoot, mcaHome }).values()]
+async function projectShellCommands(projectRoot: string, mcaHome: string): Promise<string[]> {
+  return [...(await loadCustomCommands({ projectRoot, mcaHome })).values()]
     .filter((command) => command.scope === 'project' && /!`[^`\n]+`/.test(command.body))
     .map((command) => `/${command.name} runs shell commands (${command.path})`);
 }
@@ -112,7 +116,7 @@ async function permissionPolicy(
   if (choice !== 'unknown' || !askTrust) return { ...loaded, trusted: choice === 'trusted' };
   const widening = [
     ...loaded.ignoredProjectAllows.map((rule) => `${rule.text} (${rule.source})`),
-    ...projectShellCommands(projectRoot, config.mcaHome),
+    ...(await projectShellCommands(projectRoot, config.mcaHome)),
   ];
   if (widening.length === 0) return { ...loaded, trusted: false };
   const trusted = await askTrust(projectRoot, widening);
@@ -166,7 +170,6 @@ export async function bootstrap(options: CliOptions, ask?: Approver, askTrust?: 
     trusted,
     ...(ask ? { ask } : {}),
   });
-  await sweepTempsBriefly(projectRoot);
   // A memory file that cannot be used (a symlink out of the project, a FIFO) is named once, at start.
   const memory = new MemoryFiles({ projectRoot, mcaHome: config.mcaHome, maxChars: config.codeLawMaxChars, trusted });
   memory.read();

@@ -5,8 +5,11 @@ import type { CustomCommandsPort } from '../ui/custom-commands-port.js';
 import type { Bootstrapped } from './bootstrap.js';
 import { createCommandShell } from './command-shell.js';
 
-export function createCustomCommandsPort(booted: Bootstrapped, notices: string[]): CustomCommandsPort {
-  const commands = loadCustomCommands({ projectRoot: booted.projectRoot, mcaHome: booted.config.mcaHome }, notices);
+export async function createCustomCommandsPort(booted: Bootstrapped, notices: string[]): Promise<CustomCommandsPort> {
+  const commands = await loadCustomCommands(
+    { projectRoot: booted.projectRoot, mcaHome: booted.config.mcaHome },
+    notices,
+  );
   const list = [...commands.values()]
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((command) => ({

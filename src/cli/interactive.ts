@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { projectSlug } from '../session/session-store.js';
 import { terminateTrackedGroups } from '../tools/process-group.js';
-import { bootstrap } from './bootstrap.js';
+import { bootstrap, sweepLeftoverTemps } from './bootstrap.js';
 import { CliError, EXIT_OK, printError } from './exit-codes.js';
 import { createPathCompleter } from './path-completion.js';
 import { createCustomCommandsPort } from './custom-commands-port.js';
@@ -17,8 +17,9 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     throw new CliError('interactive mode needs a terminal; use mca -p "..." in scripts and pipes');
   }
   const booted = await bootstrap(options, undefined, askTrustOnce);
+  void sweepLeftoverTemps(booted.projectRoot);
   const { sessions, projectRoot, config, notices, policy } = booted;
-  const customCommands = createCustomCommandsPort(booted, notices);
+  const customCommands = await createCustomCommandsPort(booted, notices);
   for (const notice of notices) printError(notice);
   const { runRepl } = await import('../ui/run-repl.js');
   // The REPL unmounts itself on SIGTERM/SIGHUP; here the running commands end and the session is flushed. A

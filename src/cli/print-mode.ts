@@ -6,9 +6,7 @@ import type { AgentEvent } from '../agent/events.js';
 import type { Usage } from '../providers/types.js';
 import { ZERO_USAGE } from '../providers/types.js';
 import { loadCustomCommands, matchCustomCommand } from '../commands/custom-commands.js';
-import { expandCustomCommand } from '../commands/expand-command.js';
-import { bootstrap, type Bootstrapped } from './bootstrap.js';
-import { createCommandShell } from './command-shell.js';
+import { bootstrap, sweepLeftoverTemps, type Bootstrapped } from './bootstrap.js';
 import { CliError, EXIT_AGENT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, printError } from './exit-codes.js';
 import type { OutputFormat } from './output-format.js';
 import type { CliOptions } from './program.js';
@@ -67,11 +65,19 @@ async function expandPrintCommand(
 ): Promise<string> {
   if (!prompt.trimStart().startsWith('/')) return prompt;
   const notices: string[] = [];
-  const commands = loadCustomCommands({ projectRoot: booted.projectRoot, mcaHome: booted.config.mcaHome }, notices);
+  const commands = await loadCustomCommands(
+    { projectRoot: booted.projectRoot, mcaHome: booted.config.mcaHome },
+    notices,
+  );
   for (const notice of notices) err(notice);
   const matched = matchCustomCommand(prompt, commands);
   if (!matched) return prompt;
   if (matched.command.model) booted.controller.setModel(matched.command.model);
+  // Expanding (argument splitting, `!` lines) needs the shell parser: loaded only for a command that matched.
+  const [{ createCommandShell }, { expandCustomCommand }] = await Promise.all([
+    import('./command-shell.js'),
+    import('../commands/expand-command.js'),
+  ]);
   const shell = createCommandShell({
     registry: booted.registry,
     projectRoot: booted.projectRoot,
@@ -174,6 +180,8 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
     if (failed) err(answer);
     else outText(answer.endsWith('\n') ? answer : `${answer}\n`);
   }
+  // The answer is out; the run still ends with the project swept of temp files a killed mca left.
+  await sweepLeftoverTemps(booted.projectRoot);
   if (end?.reason === 'interrupted') return EXIT_INTERRUPTED;
   return failed ? EXIT_AGENT_FAILURE : EXIT_OK;
 }

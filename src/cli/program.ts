@@ -3,13 +3,12 @@
  * the REPL. Every user error ends here as one line on stderr and exit code 2.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { PERMISSION_MODES, TOOL_PROTOCOLS } from '../config/config.js';
-import type { PermissionMode, ToolProtocol } from '../config/config.js';
+import { PERMISSION_MODES, TOOL_PROTOCOLS } from '../config/config-choices.js';
+import type { PermissionMode, ToolProtocol } from '../config/config-choices.js';
 import { CliError, EXIT_AGENT_FAILURE, EXIT_OK, EXIT_USAGE, printError } from './exit-codes.js';
 import { describeKnownFailure } from './known-failures.js';
 import { OUTPUT_FORMATS } from './output-format.js';
 import type { OutputFormat } from './output-format.js';
-import { readPackageVersion } from './version.js';
 
 export interface CliOptions {
   prompt: string | undefined;
@@ -39,7 +38,7 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-function buildCommand(): Command {
+function buildCommand(version: string): Command {
   return new Command('mca')
     .description('A terminal coding agent. Run it in a project directory to chat; use -p for scripts.')
     .argument('[prompt...]', 'the question or task (with -p: run once and print the answer)')
@@ -75,7 +74,7 @@ function buildCommand(): Command {
       collect,
       [],
     )
-    .version(`${readPackageVersion()} (mca)`, '-v, --version', 'print the version')
+    .version(`${version} (mca)`, '-v, --version', 'print the version')
     .helpOption('-h, --help', 'show this help')
     .addHelpText(
       'after',
@@ -114,8 +113,9 @@ interface RawOptions {
   disallowedTools: string[];
 }
 
-export function parseCliArgs(args: readonly string[]): CliOptions | { exitCode: number } {
-  const command = buildCommand();
+/** `version` is what `-v` prints (main.ts reads it from package.json). */
+export function parseCliArgs(args: readonly string[], version: string): CliOptions | { exitCode: number } {
+  const command = buildCommand(version);
   command.configureOutput({ writeOut: (text) => process.stdout.write(text), writeErr: () => undefined });
   try {
     command.parse([...args], { from: 'user' });
@@ -153,13 +153,13 @@ export function parseCliArgs(args: readonly string[]): CliOptions | { exitCode: 
 }
 
 /** Runs the CLI and returns the exit code. Never throws. */
-export async function runCli(args: readonly string[]): Promise<number> {
+export async function runCli(args: readonly string[], version: string): Promise<number> {
   try {
     if (args[0] === 'trust') {
       const { runTrustCommand } = await import('./trust-command.js');
       return runTrustCommand(args.slice(1));
     }
-    const parsed = parseCliArgs(args);
+    const parsed = parseCliArgs(args, version);
     if ('exitCode' in parsed) return parsed.exitCode;
     if (parsed.print) {
       const { runPrintMode } = await import('./print-mode.js');

@@ -3,12 +3,12 @@
  * `$MCA_HOME/commands/` and the project's `.claude/commands/` and `.mca/commands/` (later wins, so a project
  * command overrides a user one). A subfolder gives a namespace (`git/commit.md` is `/git:commit`). Optional YAML
  * frontmatter: `description`, `argument-hint`, `allowed-tools`, `model`. Files are read like every file mca reads
- * on its own (regular, size-capped, inside their root); a broken one is skipped with one line.
+ * on its own (regular, size-capped, inside their root); a broken one is skipped with one line. The YAML parser
+ * loads only when a file has frontmatter.
  */
 import { readdirSync, realpathSync, type Dirent } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, relative, sep } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { readBoundedFile } from '../fs/bounded-read.js';
 
 export const COMMAND_MAX_BYTES = 256 * 1024;
@@ -60,12 +60,15 @@ function stringList(value: unknown): string[] {
 }
 
 /** Splits `---\nyaml\n---\nbody`; no frontmatter leaves the whole text as the body. */
-export function parseCommandFile(text: string): { front: Record<string, unknown>; body: string } | { error: string } {
+export async function parseCommandFile(
+  text: string,
+): Promise<{ front: Record<string, unknown>; body: string } | { error: string }> {
   const match = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
   if (!match) return { front: {}, body: text };
+  const { parseFrontmatterYaml } = await import('./frontmatter-yaml.js');
   let front: unknown;
   try {
-    front = parseYaml(match[1] ?? '', { maxAliasCount: 10 });
+    front = parseFrontmatterYaml(match[1] ?? '');
   } catch (error) {
     return { error: `its frontmatter is not valid YAML (${(error as Error).message.split('\n')[0]})` };
   }
@@ -80,7 +83,12 @@ function firstLine(body: string): string {
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
 
-function loadDirectory(dir: string, scope: CommandScope, root: string | undefined, notices: string[]): CustomCommand[] {
+async function loadDirectory(
+  dir: string,
+  scope: CommandScope,
+  root: string | undefined,
+  notices: string[],
+): Promise<CustomCommand[]> {
   const files: string[] = [];
   markdownFiles(dir, 0, files);
   const commands: CustomCommand[] = [];
@@ -95,7 +103,7 @@ function loadDirectory(dir: string, scope: CommandScope, root: string | undefine
       notices.push(`ignored command /${name}: ${read.message}`);
       continue;
     }
-    const parsed = parseCommandFile(read.text);
+    const parsed = await parseCommandFile(read.text);
     if ('error' in parsed) {
       notices.push(`ignored command /${name} (${path}): ${parsed.error}`);
       continue;
@@ -120,7 +128,10 @@ function loadDirectory(dir: string, scope: CommandScope, root: string | undefine
 }
 
 /** Every command by name; a later source overrides an earlier one (project over user). */
-export function loadCustomCommands(sources: CommandSources, notices: string[] = []): Map<string, CustomCommand> {
+export async function loadCustomCommands(
+  sources: CommandSources,
+  notices: string[] = [],
+): Promise<Map<string, CustomCommand>> {
   const home = sources.home ?? homedir();
   let root = sources.projectRoot;
   try {
@@ -136,7 +147,7 @@ export function loadCustomCommands(sources: CommandSources, notices: string[] = 
   ];
   const commands = new Map<string, CustomCommand>();
   for (const [dir, scope, fileRoot] of layers) {
-    for (const command of loadDirectory(dir, scope, fileRoot, notices)) commands.set(command.name, command);
+    for (const command of await loadDirectory(dir, scope, fileRoot, notices)) commands.set(command.name, command);
   }
   return commands;
 }

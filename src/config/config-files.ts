@@ -26,8 +26,11 @@ export const PROJECT_SAFE_KEYS: ReadonlySet<string> = new Set([
   'codeLawMaxChars',
 ]);
 
+/** `file` names where the values came from, for error lines (absent when there was no file). */
 export type ConfigFileResult =
-  { ok: true; values: Record<string, unknown> } | { ok: false; error: string } | { ok: 'skipped'; warning: string };
+  | { ok: true; values: Record<string, unknown>; file?: string }
+  | { ok: false; error: string }
+  | { ok: 'skipped'; warning: string };
 
 function parseObject(text: string, label: string): ConfigFileResult {
   let parsed: unknown;
@@ -39,7 +42,7 @@ function parseObject(text: string, label: string): ConfigFileResult {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     return { ok: false, error: `${label} must contain a JSON object` };
   }
-  return { ok: true, values: parsed as Record<string, unknown> };
+  return { ok: true, values: parsed as Record<string, unknown>, file: label };
 }
 
 /** `$MCA_HOME/config.json`: may be a symlink anywhere (dotfile managers), but must be a regular, small file. */
@@ -82,5 +85,5 @@ export function readProjectConfig(projectRoot: string, warnings: string[]): Conf
         'endpoints, credentials, permissions and MCA_HOME come only from your own config, the environment or flags',
     );
   }
-  return { ok: true, values: kept };
+  return { ok: true, values: kept, file };
 }

@@ -4,7 +4,6 @@
  * label; for file edits the session's edits. A compound or unparseable command gets no such option: a prefix rule
  * would not cover it, and guessing would approve more than the user saw.
  */
-import { splitBashCommand } from './bash-parts.js';
 import { EDIT_FAMILY } from './rule.js';
 
 export interface ApprovalScope {
@@ -16,11 +15,19 @@ export interface ApprovalScope {
 
 const SUBCOMMAND = /^[a-z][a-z0-9:-]*$/;
 
-export function approvalScope(tool: string, input: unknown): ApprovalScope | undefined {
-  if (EDIT_FAMILY.has(tool)) return { label: 'file edits', rule: 'Edit' };
+/** What a "yes, for this session" answer covers for a whole tool: the session's edits for the edit family. */
+export function toolScope(tool: string): ApprovalScope | undefined {
+  return EDIT_FAMILY.has(tool) ? { label: 'file edits', rule: 'Edit' } : undefined;
+}
+
+/** The scope of one call; the shell parser loads only for a Bash command. */
+export async function approvalScope(tool: string, input: unknown): Promise<ApprovalScope | undefined> {
+  const whole = toolScope(tool);
+  if (whole) return whole;
   if (tool !== 'Bash') return undefined;
   const command = (input as { command?: unknown } | null)?.command;
   if (typeof command !== 'string') return undefined;
+  const { splitBashCommand } = await import('./bash-parts.js');
   const split = splitBashCommand(command);
   if (split.kind !== 'parts' || split.parts.length !== 1) return undefined;
   const [first, second] = (split.parts[0] ?? '').split(' ');

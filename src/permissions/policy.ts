@@ -2,10 +2,21 @@
  * The permission rules in force and the one decision they make for a tool call: deny > ask > allow, else
  * `none` (the permission mode decides). A Bash command is allowed only when every simple command in it is
  * allowed; a command that cannot be split safely is never allowed by a rule (only a rule for the whole tool).
+ *
+ * The matchers (a shell parser, a glob engine) load with the first call a rule applies to, so a session without
+ * rules never loads them; `evaluate` is async for that reason, and never decides without them.
  */
-import { splitBashCommand } from './bash-parts.js';
-import { bashSpecifierMatches, candidatePaths, pathSpecifierMatches, type PathContext } from './rule-match.js';
+import type * as BashPartsModule from './bash-parts.js';
+import type * as RuleMatchModule from './rule-match.js';
+import type { PathContext } from './rule-match.js';
 import { ruleCoversTool, type PermissionRule, type RuleBehavior } from './rule.js';
+
+type Matchers = typeof BashPartsModule & typeof RuleMatchModule;
+
+async function loadMatchers(): Promise<Matchers> {
+  const [bashParts, ruleMatch] = await Promise.all([import('./bash-parts.js'), import('./rule-match.js')]);
+  return { ...bashParts, ...ruleMatch };
+}
 
 export type PolicyDecision =
   | { behavior: 'deny'; rule: PermissionRule }
@@ -39,10 +50,12 @@ export class PermissionPolicy {
     return new PermissionPolicy([...this.rules, ...rules], this.paths);
   }
 
-  evaluate(tool: string, input: unknown): PolicyDecision {
+  async evaluate(tool: string, input: unknown): Promise<PolicyDecision> {
     const relevant = this.rules.filter((rule) => ruleCoversTool(rule.tool, tool));
     if (relevant.length === 0) return { behavior: 'none' };
-    if (tool === 'Bash') return this.evaluateBash(relevant, inputField(input, 'command') ?? '');
+    const matchers = await loadMatchers();
+    if (tool === 'Bash') return this.evaluateBash(relevant, inputField(input, 'command') ?? '', matchers);
+    const { candidatePaths, pathSpecifierMatches } = matchers;
     const paths = candidatePaths(inputField(input, 'path') ?? '.', this.paths.projectRoot);
     const matchesSome = (rule: PermissionRule) =>
       rule.specifier === undefined || paths.some((path) => pathSpecifierMatches(rule.specifier!, path, this.paths));
@@ -57,7 +70,8 @@ export class PermissionPolicy {
     return allow ? { behavior: 'allow', rules: [allow] } : { behavior: 'none' };
   }
 
-  private evaluateBash(relevant: PermissionRule[], command: string): PolicyDecision {
+  private evaluateBash(relevant: PermissionRule[], command: string, matchers: Matchers): PolicyDecision {
+    const { splitBashCommand, bashSpecifierMatches } = matchers;
     const split = splitBashCommand(command);
     const parts = split.kind === 'parts' ? split.parts : [...split.roughParts, command];
     const matchesPart = (rule: PermissionRule, part: string) =>

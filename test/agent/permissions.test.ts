@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { createReadOnlyScreen } from '../../src/agent/permission-screen.js';
 import { createApprover } from '../../src/agent/permissions.js';
-import { PermissionPolicy } from '../../src/permissions/policy.js';
+import { PermissionPolicy, type PolicyDecision } from '../../src/permissions/policy.js';
 import { parseRule, type RuleBehavior } from '../../src/permissions/rule.js';
+import { requestApproval } from '../../src/tools/approval.js';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/tools/tool-context.js';
 
 /** As the registry stamps it: the file tools ask for `edit`, Bash for `exec`. */
@@ -193,5 +195,33 @@ describe('createApprover with permission rules', () => {
     ).toEqual({
       approved: true,
     });
+  });
+});
+
+/** A policy whose matchers fail to load (a damaged install): its rules cannot be checked. */
+class UncheckablePolicy extends PermissionPolicy {
+  override async evaluate(): Promise<PolicyDecision> {
+    throw new Error('Cannot find module rule-match.js');
+  }
+}
+
+describe('rules that cannot be checked', () => {
+  const policy = new UncheckablePolicy([], { projectRoot: '/' });
+
+  it('refuse a read-only call with the reason, instead of letting it run unchecked', async () => {
+    const { ask, asked } = scriptedAsk();
+    const screen = createReadOnlyScreen(policy, createApprover({ mode: 'bypassPermissions', policy, ask }));
+    const refused = await screen('Read', { path: '.env' });
+    expect(refused?.error?.code).toBe('PERMISSION_DENIED');
+    expect(refused?.error?.message).toContain('the permission rules could not be checked (Cannot find module');
+    expect(asked).toEqual([]);
+  });
+
+  it('never approve a change, even in bypassPermissions: the approver fails and the tool is denied', async () => {
+    const approve = createApprover({ mode: 'bypassPermissions', policy });
+    await expect(approve(request('Bash'))).rejects.toThrow(/Cannot find module/);
+    const denied = await requestApproval({ approve }, request('Bash'));
+    expect(denied?.error?.code).toBe('PERMISSION_DENIED');
+    expect(denied?.error?.message).toContain('Cannot find module');
   });
 });

@@ -4,10 +4,11 @@
  * output limit), each with its expected parse, and a property: any answer text survives `Finish[…]` verbatim.
  */
 import fc from 'fast-check';
+import { jsonrepair } from 'jsonrepair';
 import { describe, expect, it } from 'vitest';
 import { MAX_ACTION_DEPTH } from '../../src/agent/action-json.js';
 import type { ParsedReply } from '../../src/agent/react-protocol.js';
-import { actionKey, formatAction, parseReply } from '../../src/agent/react-protocol.js';
+import { actionKey, formatAction, parseReply, parseReplyRepairing } from '../../src/agent/react-protocol.js';
 
 type Expected =
   | { kind: 'action'; tool: string; input: Record<string, unknown>; exact?: boolean; thought?: string }
@@ -261,13 +262,26 @@ describe('parseReply corpus', () => {
   });
 
   it.each(CORPUS)('%s', (_name, reply, expected) => {
-    const parsed = summarize(parseReply(reply));
+    const parsed = summarize(parseReply(reply, jsonrepair));
     if (expected.kind === 'invalid') {
       expect(parsed.kind).toBe('invalid');
       expect(parsed.reason).toMatch(expected.reason);
     } else {
       expect(parsed).toMatchObject(expected);
     }
+  });
+
+  it('repairs only on request: without a repairer broken JSON is invalid but repairable; the async parse repairs', async () => {
+    let repairable = 0;
+    for (const [name, reply] of CORPUS) {
+      const repaired = parseReply(reply, jsonrepair);
+      const plain = parseReply(reply);
+      expect(repaired, name).not.toHaveProperty('repairable');
+      if (plain.kind === 'invalid' && plain.repairable) repairable += 1;
+      else expect(plain, name).toEqual(repaired);
+      expect(await parseReplyRepairing(reply), name).toEqual(repaired);
+    }
+    expect(repairable).toBeGreaterThan(2);
   });
 
   it('stores an action up to its closing bracket, without text after it', () => {

@@ -4,21 +4,21 @@ import { parseCliArgs } from '../../src/cli/program.js';
 
 describe('-r / --resume', () => {
   it('takes a session id, or alone asks for the picker', () => {
-    expect(parseCliArgs(['-r', 'abc123'])).toMatchObject({ resume: 'abc123', pickSession: false });
-    expect(parseCliArgs(['-r'])).toMatchObject({ resume: undefined, pickSession: true });
-    expect(parseCliArgs([])).toMatchObject({ resume: undefined, pickSession: false });
+    expect(parseCliArgs(['-r', 'abc123'], '0.0.0')).toMatchObject({ resume: 'abc123', pickSession: false });
+    expect(parseCliArgs(['-r'], '0.0.0')).toMatchObject({ resume: undefined, pickSession: true });
+    expect(parseCliArgs([], '0.0.0')).toMatchObject({ resume: undefined, pickSession: false });
   });
 
   it('refuses -r without an id in print mode, and -r with -c', () => {
-    expect(() => parseCliArgs(['-p', 'hi', '-r'])).toThrow(CliError);
-    expect(() => parseCliArgs(['-c', '-r'])).toThrow(/either --continue or --resume/);
+    expect(() => parseCliArgs(['-p', 'hi', '-r'], '0.0.0')).toThrow(CliError);
+    expect(() => parseCliArgs(['-c', '-r'], '0.0.0')).toThrow(/either --continue or --resume/);
   });
 });
 
 describe('--tool-protocol', () => {
   it('takes native or text and refuses anything else in one line', () => {
-    expect(parseCliArgs(['--tool-protocol', 'text', '-p', 'x'])).toMatchObject({ toolProtocol: 'text' });
-    expect(parseCliArgs(['-p', 'x'])).toMatchObject({ toolProtocol: undefined });
-    expect(() => parseCliArgs(['--tool-protocol', 'json', '-p', 'x'])).toThrow(/native, text/);
+    expect(parseCliArgs(['--tool-protocol', 'text', '-p', 'x'], '0.0.0')).toMatchObject({ toolProtocol: 'text' });
+    expect(parseCliArgs(['-p', 'x'], '0.0.0')).toMatchObject({ toolProtocol: undefined });
+    expect(() => parseCliArgs(['--tool-protocol', 'json', '-p', 'x'], '0.0.0')).toThrow(/native, text/);
   });
 });

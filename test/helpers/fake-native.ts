@@ -4,6 +4,7 @@
  * `tool_calls` deltas), or a text-protocol script translated (`Action: Tool[{…}]` → one call with the thought as
  * text, `Action: Finish[answer]` → the answer as text), so every scenario runs in both protocols.
  */
+import { jsonrepair } from 'jsonrepair';
 import { parseReply } from '../../src/agent/react-protocol.js';
 
 export interface FakeToolUse {
@@ -24,7 +25,7 @@ export function nativePlan(text: string, calls: readonly FakeToolUse[] | undefin
   const withIds = (list: readonly FakeToolUse[]): NativePlan['calls'] =>
     list.map((call) => ({ id: call.id ?? `toolu_fake_${++callCounter}`, name: call.name, input: call.input }));
   if (calls !== undefined) return { text, calls: withIds(calls) };
-  const parsed = parseReply(text);
+  const parsed = parseReply(text, jsonrepair);
   if (parsed.kind === 'action') {
     return { text: parsed.thought, calls: withIds([{ name: parsed.action.tool, input: parsed.action.input }]) };
   }

@@ -52,14 +52,14 @@ describe('splitBashCommand', () => {
 });
 
 describe('PermissionPolicy', () => {
-  it('allows a prefix rule only when every part of a compound command matches', () => {
+  it('allows a prefix rule only when every part of a compound command matches', async () => {
     const rules = policy([
       ['allow', 'Bash(npm test:*)'],
       ['allow', 'Bash(git status)'],
     ]);
-    expect(rules.evaluate('Bash', bash('npm test')).behavior).toBe('allow');
-    expect(rules.evaluate('Bash', bash('npm test -- --run a.test.ts')).behavior).toBe('allow');
-    expect(rules.evaluate('Bash', bash('git status && npm test')).behavior).toBe('allow');
+    expect((await rules.evaluate('Bash', bash('npm test'))).behavior).toBe('allow');
+    expect((await rules.evaluate('Bash', bash('npm test -- --run a.test.ts'))).behavior).toBe('allow');
+    expect((await rules.evaluate('Bash', bash('git status && npm test'))).behavior).toBe('allow');
     for (const command of [
       'npm testing',
       'npm test && rm -rf x',
@@ -70,56 +70,56 @@ describe('PermissionPolicy', () => {
       'npm test\nrm -rf x',
       'FOO=1 npm test',
     ]) {
-      expect(rules.evaluate('Bash', bash(command)).behavior, command).toBe('none');
+      expect((await rules.evaluate('Bash', bash(command))).behavior, command).toBe('none');
     }
   });
 
-  it('names why an unparseable or partly covered command found no allow rule', () => {
+  it('names why an unparseable or partly covered command found no allow rule', async () => {
     const rules = policy([['allow', 'Bash(npm test:*)']]);
-    expect(rules.evaluate('Bash', bash('npm test && rm -rf x'))).toEqual({
+    expect(await rules.evaluate('Bash', bash('npm test && rm -rf x'))).toEqual({
       behavior: 'none',
       note: '`rm -rf x` is not covered by an allow rule',
     });
-    expect(rules.evaluate('Bash', bash('npm test `id`'))).toMatchObject({ note: /backtick/ });
+    expect(await rules.evaluate('Bash', bash('npm test `id`'))).toMatchObject({ note: /backtick/ });
   });
 
-  it('puts deny before ask before allow, and a deny finds any part, even in an unparseable command', () => {
+  it('puts deny before ask before allow, and a deny finds any part, even in an unparseable command', async () => {
     const rules = policy([
       ['allow', 'Bash'],
       ['ask', 'Bash(git push:*)'],
       ['deny', 'Bash(rm:*)'],
     ]);
-    expect(rules.evaluate('Bash', bash('ls && rm -rf /'))).toMatchObject({ behavior: 'deny' });
-    expect(rules.evaluate('Bash', bash('echo $(rm -rf /)'))).toMatchObject({ behavior: 'deny' });
-    expect(rules.evaluate('Bash', bash('git push origin main'))).toMatchObject({ behavior: 'ask' });
-    expect(rules.evaluate('Bash', bash('ls `whoami`'))).toMatchObject({ behavior: 'allow' });
+    expect(await rules.evaluate('Bash', bash('ls && rm -rf /'))).toMatchObject({ behavior: 'deny' });
+    expect(await rules.evaluate('Bash', bash('echo $(rm -rf /)'))).toMatchObject({ behavior: 'deny' });
+    expect(await rules.evaluate('Bash', bash('git push origin main'))).toMatchObject({ behavior: 'ask' });
+    expect(await rules.evaluate('Bash', bash('ls `whoami`'))).toMatchObject({ behavior: 'allow' });
   });
 
-  it('matches path rules however the path is spelled, symlinks included', () => {
+  it('matches path rules however the path is spelled, symlinks included', async () => {
     const rules = policy([
       ['allow', 'Read'],
       ['deny', 'Read(./.env)'],
       ['allow', 'Edit(src/**)'],
     ]);
     for (const path of ['.env', './.env', 'src/../.env', join(root, '.env'), 'src/innocent.txt']) {
-      expect(rules.evaluate('Read', { path }).behavior, path).toBe('deny');
+      expect((await rules.evaluate('Read', { path })).behavior, path).toBe('deny');
     }
-    expect(rules.evaluate('Grep', { pattern: 'x', path: '.env' }).behavior).toBe('deny');
-    expect(rules.evaluate('Read', { path: 'src/a.ts' }).behavior).toBe('allow');
-    expect(rules.evaluate('Write', { path: 'src/new/a.ts' }).behavior).toBe('allow');
-    expect(rules.evaluate('MultiEdit', { path: 'test/a.ts' }).behavior).toBe('none');
+    expect((await rules.evaluate('Grep', { pattern: 'x', path: '.env' })).behavior).toBe('deny');
+    expect((await rules.evaluate('Read', { path: 'src/a.ts' })).behavior).toBe('allow');
+    expect((await rules.evaluate('Write', { path: 'src/new/a.ts' })).behavior).toBe('allow');
+    expect((await rules.evaluate('MultiEdit', { path: 'test/a.ts' })).behavior).toBe('none');
     // A symlink inside src/ pointing out of it is not covered by an allow rule for src/**.
-    expect(rules.evaluate('Edit', { path: 'src/innocent.txt' }).behavior).toBe('none');
+    expect((await rules.evaluate('Edit', { path: 'src/innocent.txt' })).behavior).toBe('none');
   });
 
-  it('a pattern without a slash matches at any depth; a directory covers its contents', () => {
+  it('a pattern without a slash matches at any depth; a directory covers its contents', async () => {
     const rules = policy([
       ['deny', 'Read(*.pem)'],
       ['deny', 'Edit(./secrets)'],
     ]);
-    expect(rules.evaluate('Read', { path: 'deep/er/key.pem' }).behavior).toBe('deny');
-    expect(rules.evaluate('Write', { path: 'secrets/a/b.txt' }).behavior).toBe('deny');
-    expect(rules.evaluate('Write', { path: 'secretsX/b.txt' }).behavior).toBe('none');
+    expect((await rules.evaluate('Read', { path: 'deep/er/key.pem' })).behavior).toBe('deny');
+    expect((await rules.evaluate('Write', { path: 'secrets/a/b.txt' })).behavior).toBe('deny');
+    expect((await rules.evaluate('Write', { path: 'secretsX/b.txt' })).behavior).toBe('none');
   });
 });
 

@@ -7,7 +7,7 @@ import { loadPermissionPolicy } from '../../src/permissions/settings-files.js';
 import { addLocalAllowRule } from '../../src/permissions/settings-writer.js';
 
 describe('always allow: .mca/settings.local.json', () => {
-  it('adds the rule once, keeps the other keys, and the rule applies in a trusted project only', () => {
+  it('adds the rule once, keeps the other keys, and the rule applies in a trusted project only', async () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'mca-writer-')));
     mkdirSync(join(root, '.mca'));
     writeFileSync(
@@ -22,10 +22,10 @@ describe('always allow: .mca/settings.local.json', () => {
     });
     const sources = { projectRoot: root, mcaHome: join(root, 'nohome'), home: join(root, 'nohome') };
     const untrusted = loadPermissionPolicy({ ...sources, trusted: false });
-    expect(untrusted.policy.evaluate('Bash', { command: 'npm test' }).behavior).toBe('none');
+    expect((await untrusted.policy.evaluate('Bash', { command: 'npm test' })).behavior).toBe('none');
     const trusted = loadPermissionPolicy({ ...sources, trusted: true });
-    expect(trusted.policy.evaluate('Bash', { command: 'npm test' }).behavior).toBe('allow');
-    expect(trusted.policy.evaluate('Bash', { command: 'rm -rf x' }).behavior).toBe('deny');
+    expect((await trusted.policy.evaluate('Bash', { command: 'npm test' })).behavior).toBe('allow');
+    expect((await trusted.policy.evaluate('Bash', { command: 'rm -rf x' })).behavior).toBe('deny');
   });
 
   it('refuses to overwrite a file that is not a JSON object', () => {
@@ -36,14 +36,14 @@ describe('always allow: .mca/settings.local.json', () => {
     expect(readFileSync(join(root, '.mca', 'settings.local.json'), 'utf8')).toBe('[1,2]');
   });
 
-  it('scopes a simple command to its prefix and offers nothing for a compound one', () => {
-    expect(approvalScope('Bash', { command: 'git status --short' })).toEqual({
+  it('scopes a simple command to its prefix and offers nothing for a compound one', async () => {
+    expect(await approvalScope('Bash', { command: 'git status --short' })).toEqual({
       label: '`git status` commands',
       rule: 'Bash(git status:*)',
     });
-    expect(approvalScope('Bash', { command: 'ls -la' })?.rule).toBe('Bash(ls:*)');
-    expect(approvalScope('Bash', { command: 'npm test && curl x | sh' })).toBeUndefined();
-    expect(approvalScope('Bash', { command: 'npm test $(id)' })).toBeUndefined();
-    expect(approvalScope('MultiEdit', { path: 'a' })).toEqual({ label: 'file edits', rule: 'Edit' });
+    expect((await approvalScope('Bash', { command: 'ls -la' }))?.rule).toBe('Bash(ls:*)');
+    expect(await approvalScope('Bash', { command: 'npm test && curl x | sh' })).toBeUndefined();
+    expect(await approvalScope('Bash', { command: 'npm test $(id)' })).toBeUndefined();
+    expect(await approvalScope('MultiEdit', { path: 'a' })).toEqual({ label: 'file edits', rule: 'Edit' });
   });
 });

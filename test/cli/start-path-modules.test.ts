@@ -1,0 +1,217 @@
+/**
+ * What each command line loads, through the BUILT binary: a loader hook (test/helpers/record-chunks.mjs) lists
+ * the dist chunks a run loaded, and esbuild's metafile (build/meta.json, written by scripts/build.mjs) names the
+ * source and node_modules files inside each chunk. A plain `-p` answer must not load the REPL stack or any heavy
+ * module it does not use; each lazy module has a positive control (the thing that needs it makes it load), so the
+ * checks cannot pass by recording nothing.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeAnthropic } from '../helpers/fake-anthropic-server.js';
+import type { FakeAnthropic, FakeStep } from '../helpers/fake-anthropic-server.js';
+import { act, finish } from '../e2e/support/agent-script.js';
+import { runMca, type McaRun } from '../helpers/run-mca.js';
+import { tempProject, type TempProject } from '../helpers/temp-project.js';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const PRELOAD = fileURLToPath(new URL('../helpers/record-chunks.mjs', import.meta.url));
+const KEY = 'sk-ant-test-start-path-0123456789';
+
+/** Modules a plain `-p` answer never needs: the REPL, rendering, and what only some replies or projects need. */
+const NOT_ON_PRINT_PATH = [
+  'ink',
+  'react',
+  'cli-highlight',
+  'marked',
+  'yaml',
+  'jsonrepair',
+  'execa',
+  'shell-quote',
+  'picomatch',
+];
+
+/**
+ * Still loaded by a plain `-p` because src/tools imports them at module top (the tool schemas in zod, fast-glob,
+ * diff, ignore; fast-glob also by the start-up temp sweep, src/tools/temp-files.ts). Branch issue-17t makes them
+ * load on first use. This list is a tripwire: when a module here stops loading, the test fails and says to move
+ * its name into NOT_ON_PRINT_PATH, so the stronger check switches on at merge and cannot be forgotten.
+ */
+const LOADED_UNTIL_TOOLS_ARE_LAZY = ['zod', 'fast-glob', 'diff', 'ignore'];
+
+interface Metafile {
+  outputs: Record<string, { inputs: Record<string, unknown> }>;
+}
+
+function readMeta(): Metafile {
+  try {
+    return JSON.parse(readFileSync(join(REPO, 'build', 'meta.json'), 'utf8')) as Metafile;
+  } catch (error) {
+    throw new Error(`build/meta.json is missing or unreadable: run npm run build (${(error as Error).message})`);
+  }
+}
+
+const meta = readMeta();
+
+/** The npm package a bundled input file belongs to (`@scope/name` or `name`), or undefined for our sources. */
+function packageOf(input: string): string | undefined {
+  return /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
+}
+
+let server: FakeAnthropic | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+interface Loaded {
+  run: McaRun;
+  /** dist chunks loaded, relative to the repository (`dist/cli/main.js`). */
+  chunks: string[];
+  /** Every bundled input (source or node_modules file) of those chunks. */
+  inputs: Set<string>;
+  packages: Set<string>;
+}
+
+async function loadedBy(args: string[], options: { project?: TempProject; script?: FakeStep[] } = {}): Promise<Loaded> {
+  const project = options.project ?? tempProject('mca-start-path-');
+  const record = join(dirname(project.root), 'loaded-modules.txt');
+  writeFileSync(record, '');
+  server = await startFakeAnthropic(options.script ?? [finish('done', 'ok')]);
+  const run = await runMca(args, {
+    cwd: project.root,
+    env: {
+      ANTHROPIC_API_KEY: KEY,
+      ANTHROPIC_BASE_URL: server.url,
+      MCA_HOME: project.home,
+      HOME: join(dirname(project.root), 'userhome'),
+      NODE_OPTIONS: `--import=${PRELOAD}`,
+      MCA_RECORD_CHUNKS: record,
+    },
+  });
+  const chunks = [
+    ...new Set(
+      readFileSync(record, 'utf8')
+        .split('\n')
+        .map((line) => line.slice(line.indexOf(' ') + 1))
+        .filter((url) => url.startsWith('file://'))
+        .map((url) => relative(REPO, fileURLToPath(url)))
+        .filter((path) => path.startsWith('dist/cli/')),
+    ),
+  ];
+  const inputs = new Set<string>();
+  for (const chunk of chunks) {
+    const output = meta.outputs[chunk];
+    if (!output) throw new Error(`${chunk} is not in build/meta.json: the build and the metafile disagree`);
+    for (const input of Object.keys(output.inputs)) inputs.add(input);
+  }
+  const packages = new Set([...inputs].flatMap((input) => packageOf(input) ?? []));
+  return { run, chunks, inputs, packages };
+}
+
+function project(files: Record<string, string>): TempProject {
+  const made = tempProject('mca-start-path-', files);
+  mkdirSync(join(dirname(made.root), 'userhome'), { recursive: true });
+  return made;
+}
+
+describe('the bundle and its metafile', () => {
+  it('every module name checked below is in some chunk, so no check passes by a misspelt name', () => {
+    const bundled = new Set(
+      Object.values(meta.outputs).flatMap((output) =>
+        Object.keys(output.inputs).flatMap((input) => packageOf(input) ?? []),
+      ),
+    );
+    for (const name of [...NOT_ON_PRINT_PATH, ...LOADED_UNTIL_TOOLS_ARE_LAZY, 'commander', '@anthropic-ai/sdk']) {
+      expect(bundled, name).toContain(name);
+    }
+  });
+});
+
+describe('modules loaded on the start path (built binary)', () => {
+  it('-p with a plain answer loads the program and the provider, and none of the heavy modules it does not use', async () => {
+    const loaded = await loadedBy(['-p', 'say ok']);
+    expect(loaded.run.code, loaded.run.stderr).toBe(0);
+    expect(loaded.run.stdout).toBe('ok\n');
+    // The recorder saw the run: the command line, print mode and the SDK the answer came through.
+    expect(loaded.packages).toContain('commander');
+    expect(loaded.packages).toContain('@anthropic-ai/sdk');
+    expect(loaded.inputs).toContain('src/cli/print-mode.ts');
+    for (const name of NOT_ON_PRINT_PATH) expect(loaded.packages, name).not.toContain(name);
+    // Our own code that only the REPL or a custom command needs stays out as well.
+    const uiOrCommands = [...loaded.inputs].filter((input) => /^src\/(ui\/|commands\/expand-command)/.test(input));
+    expect(uiOrCommands).toEqual([]);
+    const stillLoaded = LOADED_UNTIL_TOOLS_ARE_LAZY.filter((name) => loaded.packages.has(name));
+    expect(
+      stillLoaded,
+      'a module of LOADED_UNTIL_TOOLS_ARE_LAZY no longer loads: move its name into NOT_ON_PRINT_PATH',
+    ).toEqual(LOADED_UNTIL_TOOLS_ARE_LAZY);
+  });
+
+  it('--version loads only the entry and the version reader', async () => {
+    const loaded = await loadedBy(['--version']);
+    expect(loaded.run.code).toBe(0);
+    expect(loaded.run.stdout).toMatch(/^\d+\.\d+\.\d+.* \(mca\)\n$/);
+    expect(loaded.chunks).toContain('dist/cli/main.js');
+    expect([...loaded.inputs].sort()).toEqual(['src/cli/main.ts', 'src/cli/version.ts']);
+  });
+
+  it('--help loads commander and the command line only: no config loader, no zod', async () => {
+    const loaded = await loadedBy(['--help']);
+    expect(loaded.run.code).toBe(0);
+    expect(loaded.run.stdout).toContain('--permission-mode <mode>');
+    expect(loaded.run.stdout).toContain('"bypassPermissions"');
+    expect([...loaded.packages]).toEqual(['commander']);
+    const ours = [...loaded.inputs].filter((input) => packageOf(input) === undefined);
+    // Besides src/cli: the flag choices, and the two leaves every error line needs (its code, its escaping).
+    expect(ours.filter((input) => !input.startsWith('src/cli/')).sort()).toEqual([
+      'src/config/config-choices.ts',
+      'src/session/session-error.ts',
+      'src/text/terminal-safe.ts',
+    ]);
+    expect(loaded.inputs).not.toContain('src/config/config.ts');
+  });
+});
+
+describe('each lazy module loads when something needs it', () => {
+  it('yaml: for a custom command with frontmatter, not for one without', async () => {
+    const plain = project({ '.mca/commands/plain.md': 'Say $ARGUMENTS\n' });
+    const withoutFront = await loadedBy(['-p', '/plain hi'], { project: plain });
+    expect(withoutFront.run.code, withoutFront.run.stderr).toBe(0);
+    expect(withoutFront.inputs).toContain('src/commands/expand-command.ts');
+    expect(withoutFront.packages).not.toContain('yaml');
+
+    const fronted = project({ '.mca/commands/fronted.md': '---\ndescription: greet\n---\nSay $ARGUMENTS\n' });
+    const withFront = await loadedBy(['-p', '/fronted hi'], { project: fronted });
+    expect(withFront.run.code, withFront.run.stderr).toBe(0);
+    expect(withFront.packages).toContain('yaml');
+  });
+
+  it('shell-quote, picomatch and execa: when a rule applies to a command that runs', async () => {
+    const script = [act('look', 'Bash', { command: 'echo hi' }), finish('done', 'ok')];
+    const ruled = await loadedBy(['-p', 'go', '--allowedTools', 'Bash(echo:*)'], { project: project({}), script });
+    expect(ruled.run.code, ruled.run.stderr).toBe(0);
+    expect(server?.requests).toHaveLength(2);
+    for (const name of ['shell-quote', 'picomatch', 'execa']) expect(ruled.packages, name).toContain(name);
+
+    // A rule for another tool does not apply to a plain answer: the matchers stay unloaded.
+    const unrelated = await loadedBy(['-p', 'go', '--disallowedTools', 'Bash(rm:*)'], { project: project({}) });
+    expect(unrelated.run.code, unrelated.run.stderr).toBe(0);
+    expect(unrelated.packages).not.toContain('shell-quote');
+    expect(unrelated.packages).not.toContain('picomatch');
+  });
+
+  it('jsonrepair: for a text-protocol reply whose action JSON is broken, not for a well-formed one', async () => {
+    const broken: FakeStep[] = [{ text: 'Thought: look\nAction: LS[{"path": ".",}]' }, finish('done', 'ok')];
+    const repaired = await loadedBy(['-p', 'go', '--tool-protocol', 'text'], { project: project({}), script: broken });
+    expect(repaired.run.code, repaired.run.stderr).toBe(0);
+    expect(server?.requests).toHaveLength(2);
+    expect(repaired.packages).toContain('jsonrepair');
+
+    const wellFormed = [act('look', 'LS', { path: '.' }), finish('done', 'ok')];
+    const plain = await loadedBy(['-p', 'go', '--tool-protocol', 'text'], { project: project({}), script: wellFormed });
+    expect(plain.run.code, plain.run.stderr).toBe(0);
+    expect(plain.packages).not.toContain('jsonrepair');
+  });
+});
