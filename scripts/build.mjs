@@ -13,14 +13,13 @@
 // third smaller (4.8 vs 7.1 MB).
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
-import { toolJsonSchemasPlugin } from './tool-json-schemas.mjs'; // issue 17t: tool JSON Schemas computed at build time
+// The tools' JSON Schemas are computed at build time, so the binary loads zod only to validate a tool call.
+import { toolJsonSchemasPlugin } from './tool-json-schemas.mjs';
 
 const outdir = new URL('../dist/', import.meta.url).pathname;
 const metaFile = new URL('../build/meta.json', import.meta.url);
 const withSourceMaps = process.env.MCA_SOURCEMAP === '1';
 rmSync(outdir, { recursive: true, force: true });
-
-// Hook point for build-time generators (e.g. tool JSON schemas) that must run before the bundle is made.
 
 const result = await build({
   entryPoints: { 'cli/main': 'src/cli/main.ts' },
@@ -43,7 +42,6 @@ const result = await build({
     js: "import { createRequire as __mcaCreateRequire } from 'node:module'; const require = __mcaCreateRequire(import.meta.url);",
   },
   logLevel: 'warning',
-  // issue 17t: the tools' JSON Schemas are computed here, so the binary loads zod only to validate a tool call.
   plugins: [toolJsonSchemasPlugin()],
 });
 

@@ -27,18 +27,14 @@ const NOT_ON_PRINT_PATH = [
   'marked',
   'yaml',
   'jsonrepair',
-  'execa',
   'shell-quote',
   'picomatch',
+  // The tools' schemas and libraries: loaded on the first call of a tool that needs them.
+  'zod',
+  'fast-glob',
+  'diff',
+  'ignore',
 ];
-
-/**
- * Still loaded by a plain `-p` because src/tools imports them at module top (the tool schemas in zod, fast-glob,
- * diff, ignore; fast-glob also by the start-up temp sweep, src/tools/temp-files.ts). Branch issue-17t makes them
- * load on first use. This list is a tripwire: when a module here stops loading, the test fails and says to move
- * its name into NOT_ON_PRINT_PATH, so the stronger check switches on at merge and cannot be forgotten.
- */
-const LOADED_UNTIL_TOOLS_ARE_LAZY = ['zod', 'fast-glob', 'diff', 'ignore'];
 
 interface Metafile {
   outputs: Record<string, { inputs: Record<string, unknown> }>;
@@ -123,7 +119,7 @@ describe('the bundle and its metafile', () => {
         Object.keys(output.inputs).flatMap((input) => packageOf(input) ?? []),
       ),
     );
-    for (const name of [...NOT_ON_PRINT_PATH, ...LOADED_UNTIL_TOOLS_ARE_LAZY, 'commander', '@anthropic-ai/sdk']) {
+    for (const name of [...NOT_ON_PRINT_PATH, 'commander']) {
       expect(bundled, name).toContain(name);
     }
   });
@@ -134,19 +130,14 @@ describe('modules loaded on the start path (built binary)', () => {
     const loaded = await loadedBy(['-p', 'say ok']);
     expect(loaded.run.code, loaded.run.stderr).toBe(0);
     expect(loaded.run.stdout).toBe('ok\n');
-    // The recorder saw the run: the command line, print mode and the SDK the answer came through.
+    // The recorder saw the run: the command line, print mode and the transport the answer came through.
     expect(loaded.packages).toContain('commander');
-    expect(loaded.packages).toContain('@anthropic-ai/sdk');
     expect(loaded.inputs).toContain('src/cli/print-mode.ts');
+    expect(loaded.inputs).toContain('src/providers/http-transport.ts');
     for (const name of NOT_ON_PRINT_PATH) expect(loaded.packages, name).not.toContain(name);
     // Our own code that only the REPL or a custom command needs stays out as well.
     const uiOrCommands = [...loaded.inputs].filter((input) => /^src\/(ui\/|commands\/expand-command)/.test(input));
     expect(uiOrCommands).toEqual([]);
-    const stillLoaded = LOADED_UNTIL_TOOLS_ARE_LAZY.filter((name) => loaded.packages.has(name));
-    expect(
-      stillLoaded,
-      'a module of LOADED_UNTIL_TOOLS_ARE_LAZY no longer loads: move its name into NOT_ON_PRINT_PATH',
-    ).toEqual(LOADED_UNTIL_TOOLS_ARE_LAZY);
   });
 
   it('--version loads only the entry and the version reader', async () => {
@@ -188,12 +179,14 @@ describe('each lazy module loads when something needs it', () => {
     expect(withFront.packages).toContain('yaml');
   });
 
-  it('shell-quote, picomatch and execa: when a rule applies to a command that runs', async () => {
+  it('shell-quote and picomatch: when a rule applies to a command that runs', async () => {
     const script = [act('look', 'Bash', { command: 'echo hi' }), finish('done', 'ok')];
     const ruled = await loadedBy(['-p', 'go', '--allowedTools', 'Bash(echo:*)'], { project: project({}), script });
     expect(ruled.run.code, ruled.run.stderr).toBe(0);
     expect(server?.requests).toHaveLength(2);
-    for (const name of ['shell-quote', 'picomatch', 'execa']) expect(ruled.packages, name).toContain(name);
+    for (const name of ['shell-quote', 'picomatch']) expect(ruled.packages, name).toContain(name);
+    // The tool call's input was validated: the schemas' zod loads with the first call, not before.
+    expect(ruled.packages).toContain('zod');
 
     // A rule for another tool does not apply to a plain answer: the matchers stay unloaded.
     const unrelated = await loadedBy(['-p', 'go', '--disallowedTools', 'Bash(rm:*)'], { project: project({}) });
