@@ -57,7 +57,7 @@ async function main(): Promise<void> {
     });
     const profileDir = join(scratch, 'profile');
     const args = ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-interval', '250'];
-    const run = await timedSpawn(process.execPath, [...args, pkg.mainJs, '-p', MULTI_STEP_TASK], { env, cwd: project });
+    const run = await timedSpawn(process.execPath, [...args, pkg.bin, '-p', MULTI_STEP_TASK], { env, cwd: project });
     if (run.code !== 0 || clock.arrivals.length !== MULTI_STEP.length) {
       throw new Error(`mca exited ${String(run.code)} after ${clock.arrivals.length} requests: ${run.stderr}`);
     }

@@ -144,7 +144,7 @@ Heap Δ = heapUsed after − before one build kept alive, after a forced GC.
 ### Start-up (bench/startup-bench.ts)
 - **What runs**: the package as users get it: \`npm pack\` of the repository (scripts off, after making sure dist/ is
   fresh), extracted to a temporary directory with no node_modules above it; every mca command below runs its
-  \`dist/cli/main.js\` with the same Node as the bench. The package table is that \`npm pack --json\`: packed =
+  \`dist/cli/mca.cjs\` (the package's bin) with the same Node as the bench. The package table is that \`npm pack --json\`: packed =
   the .tgz, unpacked = the files installed, in MB of 10⁶ bytes; runtime dependencies = entries of \`dependencies\`
   and \`optionalDependencies\` in the packed package.json.
 - **Rounds**: one warm-up round (not counted: it fills the file cache), then N rounds (\`--runs N\`; 20 by default,

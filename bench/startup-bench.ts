@@ -147,7 +147,7 @@ export async function runStartupBench(options: { runs: number; root: string }): 
 
     // The baseline script sends the request mca itself sends for the one-shot task.
     server.requests.length = 0;
-    await requestRun(emptySamples(), 'mca -p (request capture)', [FINISH], [pkg.mainJs, '-p', 'Say ok.'], false);
+    await requestRun(emptySamples(), 'mca -p (request capture)', [FINISH], [pkg.bin, '-p', 'Say ok.'], false);
     const body = join(scratch, 'request.json');
     await writeFile(body, JSON.stringify(server.requests[0]?.body));
 
@@ -162,10 +162,10 @@ export async function runStartupBench(options: { runs: number; root: string }): 
       };
       await time(plain.node, ['-e', '0']);
       await requestRun(samples.script, 'node-http-request.mjs', [FINISH], [SCRIPT, body], record);
-      await time(plain.version, [pkg.mainJs, '--version']);
-      await time(plain.help, [pkg.mainJs, '--help']);
-      await requestRun(samples.oneShot, 'mca -p (one-shot)', [FINISH], [pkg.mainJs, '-p', 'Say ok.'], record);
-      const task = [pkg.mainJs, '-p', MULTI_STEP_TASK];
+      await time(plain.version, [pkg.bin, '--version']);
+      await time(plain.help, [pkg.bin, '--help']);
+      await requestRun(samples.oneShot, 'mca -p (one-shot)', [FINISH], [pkg.bin, '-p', 'Say ok.'], record);
+      const task = [pkg.bin, '-p', MULTI_STEP_TASK];
       await requestRun(samples.multiStep, 'mca -p (8 steps)', MULTI_STEP, task, record);
     }
     const oneShot = figures(samples.oneShot);

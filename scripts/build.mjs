@@ -45,8 +45,30 @@ const result = await build({
   plugins: [toolJsonSchemasPlugin()],
 });
 
-mkdirSync(new URL('.', metaFile), { recursive: true });
-writeFileSync(metaFile, JSON.stringify(result.metafile));
+// The `mca` command: a CommonJS launcher, so `mca --version` does not start Node's ES module loader; it imports
+// main.js (left external, kept as a real import()) for everything else.
+const launcher = await build({
+  entryPoints: ['src/cli/launcher.ts'],
+  outfile: `${outdir}cli/mca.cjs`,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: withSourceMaps,
+  minifySyntax: true,
+  minifyWhitespace: true,
+  metafile: true,
+  external: ['./main.js'],
+  logLevel: 'warning',
+});
 
-// The bin entry must be executable; the bundle keeps the shebang of src/cli/main.ts.
-chmodSync(new URL('cli/main.js', new URL('../dist/', import.meta.url)), 0o755);
+mkdirSync(new URL('.', metaFile), { recursive: true });
+const metafile = {
+  inputs: { ...result.metafile.inputs, ...launcher.metafile.inputs },
+  outputs: { ...result.metafile.outputs, ...launcher.metafile.outputs },
+};
+writeFileSync(metaFile, JSON.stringify(metafile));
+
+// The entries must be executable; each keeps the shebang of its source.
+for (const entry of ['cli/mca.cjs', 'cli/main.js'])
+  chmodSync(new URL(entry, new URL('../dist/', import.meta.url)), 0o755);

@@ -23,8 +23,8 @@ export interface PackedPackage extends PackageFigures {
   paths: string[];
   /** The extracted package directory (holds package.json). */
   packageDir: string;
-  /** dist/cli/main.js of the extracted package. */
-  mainJs: string;
+  /** The `mca` command of the extracted package: the file its package.json `bin` names. */
+  bin: string;
 }
 
 /**
@@ -56,7 +56,10 @@ export function packAndExtract(root: string, scratch: string, env: NodeJS.Proces
   const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
     dependencies?: Record<string, string>;
     optionalDependencies?: Record<string, string>;
+    bin?: Record<string, string>;
   };
+  const bin = manifest.bin?.mca;
+  if (bin === undefined) throw new Error('the packed package.json names no `mca` bin');
   return {
     dependencies: Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies }).length,
     packedBytes: info.size,
@@ -65,6 +68,6 @@ export function packAndExtract(root: string, scratch: string, env: NodeJS.Proces
     tarball,
     paths: info.files.map((file) => file.path).sort(),
     packageDir,
-    mainJs: join(packageDir, 'dist', 'cli', 'main.js'),
+    bin: join(packageDir, bin),
   };
 }

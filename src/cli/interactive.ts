@@ -22,6 +22,9 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   const customCommands = await createCustomCommandsPort(booted, notices);
   for (const notice of notices) printError(notice);
   const { runRepl } = await import('../ui/run-repl.js');
+  // While the user reads the screen and types, the tools' validator and libraries load (after the first render),
+  // so the first tool call does not wait ~10-20 ms for them. Print mode does not do this: it has no idle time.
+  setImmediate(() => void booted.registry.warm());
   // The REPL unmounts itself on SIGTERM/SIGHUP; here the running commands end and the session is flushed. A
   // turn still open then is closed (as stopped unexpectedly) when the session is next loaded.
   const termination = installTermination({ abortTurn: () => undefined, flush: () => sessions.close() });

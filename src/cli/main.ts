@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 /**
- * Entry point. Kept tiny so `mca --version` answers before anything heavy loads; the program (commander, the
- * SDK, Ink) is imported only once we know it is needed.
+ * The program's entry (the `mca` command starts in launcher.ts, which imports this for anything but --version).
+ * Kept tiny so `mca --version` answers before anything heavy loads; the program (commander, the providers, Ink) is
+ * imported only once we know it is needed.
  */
 import * as nodeModule from 'node:module';
-import { readPackageVersion } from './version.js';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isVersionRequest, readPackageVersion } from './version.js';
 
 // Node 22.1+ keeps the compiled bundle in an on-disk cache between runs (os.tmpdir()/node-compile-cache, or
 // NODE_COMPILE_CACHE); older Node has no such function. A cache that cannot be used only costs the saving.
@@ -22,9 +25,10 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 const args = process.argv.slice(2);
-if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0] === '-V')) {
-  process.stdout.write(`${readPackageVersion()} (mca)\n`);
+const cliDirectory = dirname(fileURLToPath(import.meta.url));
+if (isVersionRequest(args)) {
+  process.stdout.write(`${readPackageVersion(cliDirectory)} (mca)\n`);
 } else {
   const { runCli } = await import('./program.js');
-  process.exitCode = await runCli(args, readPackageVersion());
+  process.exitCode = await runCli(args, readPackageVersion(cliDirectory));
 }

@@ -40,6 +40,12 @@ export interface ToolDefinition<Schema extends $ZodType = $ZodType> {
    * `plan` changes nothing itself but asks the user to approve a plan (ExitPlanMode; never run concurrently).
    */
   readonly permission: PermissionKind;
+  /**
+   * Imports the libraries the tool loads on its first call (see lazy-modules.ts). The registry calls it while
+   * mca waits anyway (the first model request, the REPL's first prompt), never before a request; a failure is
+   * ignored here and reported by the call that needs the library.
+   */
+  readonly preload?: () => Promise<unknown>;
   run(input: output<Schema>, ctx: ToolContext): Promise<ToolEnvelope>;
 }
 
@@ -49,6 +55,7 @@ export interface ToolDefinitionInit<Schema extends $ZodType> {
   readonly promptFile: string;
   readonly inputSchema: (Schema & SelfDescribingSchema) | ToolInput<Schema>;
   readonly permission: PermissionKind;
+  readonly preload?: () => Promise<unknown>;
   run(input: output<Schema>, ctx: ToolContext): Promise<ToolEnvelope>;
 }
 

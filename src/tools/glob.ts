@@ -1,3 +1,4 @@
+import { loadFastGlob } from './lazy-modules.js';
 import { stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { builtinInput } from './builtin-input.js';
@@ -14,6 +15,7 @@ export const globTool = defineTool({
   promptFile: 'Glob.md',
   inputSchema: builtinInput('Glob'),
   permission: 'none',
+  preload: loadFastGlob,
   async run(input, ctx): Promise<ToolEnvelope> {
     const { pattern } = input;
     if (isAbsolute(pattern) || pattern.split('/').includes('..')) {

@@ -26,6 +26,7 @@ export const lsTool = defineTool({
   promptFile: 'LS.md',
   inputSchema: builtinInput('LS'),
   permission: 'none',
+  preload: loadIgnore,
   async run(input, ctx): Promise<ToolEnvelope> {
     const resolved = resolveInProject(ctx.projectRoot, input.path);
     if (!resolved.ok) return errorEnvelope(resolved.error.code, resolved.error.message);

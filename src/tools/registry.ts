@@ -81,6 +81,7 @@ export interface ToolRegistryOptions {
 export class ToolRegistry {
   private readonly tools = new Map<string, ToolDefinition>();
   private readonly secrets: readonly string[];
+  private warming: Promise<void> | undefined;
 
   constructor(options: ToolRegistryOptions = {}) {
     this.secrets = options.secrets ?? [];
@@ -90,6 +91,19 @@ export class ToolRegistry {
     if (this.tools.has(tool.name)) throw new ToolRegistryError(`tool ${tool.name} is already registered`);
     this.tools.set(tool.name, tool);
     return this;
+  }
+
+  /**
+   * Imports what the first tool calls would: the validator, every input schema, and each tool's libraries. For
+   * time mca spends waiting anyway (a model request in flight, the REPL's first prompt), so a first call does not
+   * pay ~5-15 ms of module loading. Never rejects: a module that fails to load fails the call that needs it.
+   */
+  warm(): Promise<void> {
+    this.warming ??= Promise.allSettled([
+      loadInputValidation(),
+      ...[...this.tools.values()].flatMap((tool) => [tool.input.load(), ...(tool.preload ? [tool.preload()] : [])]),
+    ]).then(() => undefined);
+    return this.warming;
   }
 
   get(name: string): ToolDefinition | undefined {

@@ -1,3 +1,4 @@
+import { loadDiff } from './lazy-modules.js';
 import { builtinInput } from './builtin-input.js';
 import { approvalTitle, requestApproval } from './approval.js';
 import { defineTool } from './define-tool.js';
@@ -13,6 +14,7 @@ export const writeTool = defineTool({
   promptFile: 'Write.md',
   inputSchema: builtinInput('Write'),
   permission: 'edit',
+  preload: loadDiff,
   async run(input, ctx): Promise<ToolEnvelope> {
     const loaded = await loadTarget(ctx, input.path, false);
     if (!loaded.ok) return loaded.envelope;

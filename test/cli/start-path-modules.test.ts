@@ -16,6 +16,7 @@ import { runMca, type McaRun } from '../helpers/run-mca.js';
 import { tempProject, type TempProject } from '../helpers/temp-project.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const MAIN_JS = join(REPO, 'dist', 'cli', 'main.js');
 const PRELOAD = fileURLToPath(new URL('../helpers/record-chunks.mjs', import.meta.url));
 const KEY = 'sk-ant-test-start-path-0123456789';
 
@@ -70,12 +71,16 @@ interface Loaded {
   packages: Set<string>;
 }
 
-async function loadedBy(args: string[], options: { project?: TempProject; script?: FakeStep[] } = {}): Promise<Loaded> {
+async function loadedBy(
+  args: string[],
+  options: { project?: TempProject; script?: FakeStep[]; entry?: string } = {},
+): Promise<Loaded> {
   const project = options.project ?? tempProject('mca-start-path-');
   const record = join(dirname(project.root), 'loaded-modules.txt');
   writeFileSync(record, '');
   server = await startFakeAnthropic(options.script ?? [finish('done', 'ok')]);
   const run = await runMca(args, {
+    ...(options.entry ? { entry: options.entry } : {}),
     cwd: project.root,
     env: {
       ANTHROPIC_API_KEY: KEY,
@@ -140,8 +145,16 @@ describe('modules loaded on the start path (built binary)', () => {
     expect(uiOrCommands).toEqual([]);
   });
 
-  it('--version loads only the entry and the version reader', async () => {
+  it('--version is answered by the CommonJS launcher alone: no ES module of the bundle loads', async () => {
     const loaded = await loadedBy(['--version']);
+    expect(loaded.run.code).toBe(0);
+    expect(loaded.run.stdout).toMatch(/^\d+\.\d+\.\d+.* \(mca\)\n$/);
+    expect(loaded.chunks).toEqual(['dist/cli/mca.cjs']);
+    expect([...loaded.inputs].sort()).toEqual(['src/cli/launcher.ts', 'src/cli/version.ts']);
+  });
+
+  it('main.js run directly answers --version with the entry and the version reader only', async () => {
+    const loaded = await loadedBy(['--version'], { entry: MAIN_JS });
     expect(loaded.run.code).toBe(0);
     expect(loaded.run.stdout).toMatch(/^\d+\.\d+\.\d+.* \(mca\)\n$/);
     expect(loaded.chunks).toContain('dist/cli/main.js');

@@ -141,7 +141,14 @@ describe.runIf(runsWith('npm', hasNpm, 'the npm pack + npx test'))('the packed p
     );
     expect(outside).toEqual([]);
     expect(pkg().paths).toEqual(
-      expect.arrayContaining(['dist/cli/main.js', 'prompts/system.md', 'README.md', 'LICENSE', 'package.json']),
+      expect.arrayContaining([
+        'dist/cli/mca.cjs',
+        'dist/cli/main.js',
+        'prompts/system.md',
+        'README.md',
+        'LICENSE',
+        'package.json',
+      ]),
     );
     expect(pkg().paths.filter((path) => path.endsWith('.map'))).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(pkg().packageDir, 'package.json'), 'utf8')) as Record<
@@ -151,7 +158,7 @@ describe.runIf(runsWith('npm', hasNpm, 'the npm pack + npx test'))('the packed p
     for (const field of ['dependencies', 'optionalDependencies', 'peerDependencies', 'bundleDependencies']) {
       expect({ field, value: manifest[field] }).toEqual({ field, value: undefined });
     }
-    expect(manifest.bin).toEqual({ mca: 'dist/cli/main.js' });
+    expect(manifest.bin).toEqual({ mca: 'dist/cli/mca.cjs' });
   });
 
   it('imports no package at run time beyond the optional devtools ones, and those only behind a dynamic import', async () => {

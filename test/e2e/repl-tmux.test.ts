@@ -19,7 +19,7 @@ import { processesMatching } from './support/processes.js';
 import { TmuxSession, tmuxInfo, waitUntil } from './support/tmux.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const binary = join(repo, 'dist/cli/main.js');
+const binary = join(repo, 'dist/cli/mca.cjs');
 const tmux = tmuxInfo();
 // Under .ci/run (MCA_REQUIRE_OPTIONAL_TOOLS=1) a missing tmux is a broken setup: the test runs and fails clearly.
 const runHere = runsWith('tmux', tmux.available, 'the tmux REPL e2e test');

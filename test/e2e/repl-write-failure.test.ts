@@ -18,7 +18,7 @@ import { act, agentScript, finish } from './support/agent-script.js';
 import { TmuxSession, tmuxInfo } from './support/tmux.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const binary = join(repo, 'dist/cli/main.js');
+const binary = join(repo, 'dist/cli/mca.cjs');
 /** Whether this process may mount a tmpfs (root with CAP_SYS_ADMIN); probed once with a throwaway mount. */
 function canMountTmpfs(): boolean {
   if (process.platform !== 'linux' || process.getuid?.() !== 0) return false;

@@ -1,10 +1,10 @@
-/** Runs the built `mca` binary (dist/cli/main.js) as a child process, as users and scripts do. */
+/** Runs the built `mca` command (dist/cli/mca.cjs, the package's bin) as a child process, as users and scripts do. */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export const MCA_BIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+export const MCA_BIN = fileURLToPath(new URL('../../dist/cli/mca.cjs', import.meta.url));
 
 export interface McaRun {
   code: number | null;
@@ -20,6 +20,8 @@ export interface McaOptions {
   /** Kill with SIGKILL after this long (default 30 s) so a hung binary fails the test instead of hanging it. */
   timeoutMs?: number;
   onSpawn?: (child: ChildProcess) => void;
+  /** Another built entry to run instead of the bin (e.g. dist/cli/main.js directly). */
+  entry?: string;
 }
 
 /** A clean environment: nothing from the developer's shell leaks in (no real key, no real MCA_HOME). */
@@ -29,14 +31,15 @@ function baseEnv(): Record<string, string> {
 }
 
 export function runMca(args: string[], options: McaOptions = {}): Promise<McaRun> {
-  if (!existsSync(MCA_BIN)) throw new Error(`${MCA_BIN} is missing: run npm run build first`);
+  const entry = options.entry ?? MCA_BIN;
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run npm run build first`);
   const env: Record<string, string> = { ...baseEnv() };
   for (const [name, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[name];
     else env[name] = value;
   }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MCA_BIN, ...args], {
+    const child = spawn(process.execPath, [entry, ...args], {
       cwd: options.cwd ?? process.cwd(),
       env,
       stdio: ['pipe', 'pipe', 'pipe'],

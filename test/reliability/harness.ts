@@ -14,7 +14,7 @@ import { hasOpenRound, SessionStore } from '../../src/session/session-store.js';
 import { SUMMARY_CLOSING, SUMMARY_SYSTEM } from '../../src/context/summary-request.js';
 import { systemText, userText, type FakeRequestBody } from '../helpers/fake-anthropic-server.js';
 
-export const BIN = resolve('dist/cli/main.js');
+export const BIN = resolve('dist/cli/mca.cjs');
 
 /** Not shaped like an Anthropic key on purpose: only the explicit secret list can redact it. */
 export const API_KEY = 'sk-test-reliability-7f3a9c2e5b1d4f60';

@@ -201,4 +201,33 @@ describe('ToolRegistry', () => {
     });
     expect(ran).toBe(false);
   });
+
+  it("warm() loads every schema and each tool's libraries once, and a failing load does not reject it", async () => {
+    const loaded: string[] = [];
+    const tool = (name: string, preload: () => Promise<unknown>) =>
+      defineTool({
+        name,
+        promptFile: 'Read.md',
+        inputSchema: {
+          jsonSchema: { type: 'object', properties: {} },
+          load: () => {
+            loaded.push(`${name} schema`);
+            return Promise.resolve(z.strictObject({}));
+          },
+        },
+        permission: 'none',
+        preload,
+        async run() {
+          return successEnvelope({}, name);
+        },
+      });
+    const registry = new ToolRegistry()
+      .register(tool('Fine', () => Promise.resolve(loaded.push('Fine library'))))
+      .register(tool('Failing', () => Promise.reject(new Error('chunk missing'))));
+    await expect(registry.warm()).resolves.toBeUndefined();
+    await registry.warm();
+    expect(loaded.sort()).toEqual(['Failing schema', 'Fine library', 'Fine schema']);
+    // The tool whose library failed to warm still runs: its own call reports what it needs.
+    expect((await registry.run('Failing', {}, makeContext(project.root))).text).toBe('Failing');
+  });
 });

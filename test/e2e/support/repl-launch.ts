@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { TmuxSession, tmuxInfo } from './tmux.js';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-export const BINARY = join(REPO, 'dist/cli/main.js');
+export const BINARY = join(REPO, 'dist/cli/mca.cjs');
 
 export const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
