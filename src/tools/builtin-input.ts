@@ -5,9 +5,10 @@
  */
 import type { ToolInput } from './define-tool.js';
 import { builtinInputJsonSchemas } from './input-json-schemas.js';
+import type * as InputSchemas from './input-schemas.js';
 import type { BuiltinInputSchemas, BuiltinToolName } from './input-schemas.js';
 
-let schemas: Promise<BuiltinInputSchemas> | undefined;
+let schemas: Promise<typeof InputSchemas> | undefined;
 
 export function builtinInput<Name extends BuiltinToolName>(name: Name): ToolInput<BuiltinInputSchemas[Name]> {
   return {
@@ -15,8 +16,8 @@ export function builtinInput<Name extends BuiltinToolName>(name: Name): ToolInpu
       return builtinInputJsonSchemas()[name];
     },
     async load() {
-      schemas ??= import('./input-schemas.js').then((module) => module.builtinInputSchemas);
-      return (await schemas)[name];
+      schemas ??= import('./input-schemas.js');
+      return (await schemas).builtinInputSchema(name);
     },
   };
 }

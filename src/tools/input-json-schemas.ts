@@ -9,13 +9,13 @@
  */
 import { toJSONSchema } from 'zod/mini';
 import type { JsonSchemaObject } from './define-tool.js';
-import { builtinInputSchemas, type BuiltinToolName } from './input-schemas.js';
+import { allBuiltinInputSchemas, type BuiltinToolName } from './input-schemas.js';
 
 let computed: Readonly<Record<BuiltinToolName, JsonSchemaObject>> | undefined;
 
 export function builtinInputJsonSchemas(): Readonly<Record<BuiltinToolName, JsonSchemaObject>> {
   computed ??= Object.fromEntries(
-    Object.entries(builtinInputSchemas).map(([name, schema]) => {
+    Object.entries(allBuiltinInputSchemas()).map(([name, schema]) => {
       const { $schema: _dialect, ...json } = toJSONSchema(schema, { io: 'input' });
       return [name, json];
     }),

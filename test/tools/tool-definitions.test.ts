@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool, jsonSchemaOf } from '../../src/tools/define-tool.js';
 import { successEnvelope } from '../../src/tools/envelope.js';
-import { builtinInputSchemas } from '../../src/tools/input-schemas.js';
+import { allBuiltinInputSchemas } from '../../src/tools/input-schemas.js';
 import { createDefaultRegistry, ToolRegistry } from '../../src/tools/registry.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -46,7 +46,7 @@ describe('tool definitions sent to the model', () => {
       expect(JSON.stringify(built[spec.name]), spec.name).toBe(JSON.stringify(spec.inputSchema));
     }
     // And classic zod's own z.toJSONSchema, run on today's (zod/mini) schemas, says the same.
-    for (const [name, schema] of Object.entries(builtinInputSchemas)) {
+    for (const [name, schema] of Object.entries(allBuiltinInputSchemas())) {
       const { $schema: _dialect, ...classic } = z.toJSONSchema(schema, { io: 'input' });
       expect(JSON.stringify(classic), name).toBe(JSON.stringify(built[name]));
     }
