@@ -21,45 +21,43 @@ const metaFile = new URL('../build/meta.json', import.meta.url);
 const withSourceMaps = process.env.MCA_SOURCEMAP === '1';
 rmSync(outdir, { recursive: true, force: true });
 
-const result = await build({
-  entryPoints: { 'cli/main': 'src/cli/main.ts' },
-  outdir,
+/** What both outputs share: bundled for Node 20, minified but for identifiers, with a metafile. */
+const common = {
   bundle: true,
-  splitting: true,
-  // Every chunk lives beside main.js, so paths relative to import.meta.url (package.json, prompts/) hold.
-  chunkNames: 'cli/[name]-[hash]',
-  format: 'esm',
   platform: 'node',
   target: 'node20',
   sourcemap: withSourceMaps,
   minifySyntax: true,
   minifyWhitespace: true,
   metafile: true,
+  logLevel: 'warning',
+};
+
+const result = await build({
+  ...common,
+  entryPoints: { 'cli/main': 'src/cli/main.ts' },
+  outdir,
+  splitting: true,
+  // Every chunk lives beside main.js, so paths relative to import.meta.url (package.json, prompts/) hold.
+  chunkNames: 'cli/[name]-[hash]',
+  format: 'esm',
   // Ink imports it only when React DevTools are asked for; it is not a dependency.
   external: ['react-devtools-core'],
   // Bundled CommonJS dependencies call require(); ES module output has none of its own.
   banner: {
     js: "import { createRequire as __mcaCreateRequire } from 'node:module'; const require = __mcaCreateRequire(import.meta.url);",
   },
-  logLevel: 'warning',
   plugins: [toolJsonSchemasPlugin()],
 });
 
 // The `mca` command: a CommonJS launcher, so `mca --version` does not start Node's ES module loader; it imports
 // main.js (left external, kept as a real import()) for everything else.
 const launcher = await build({
+  ...common,
   entryPoints: ['src/cli/launcher.ts'],
   outfile: `${outdir}cli/mca.cjs`,
-  bundle: true,
   format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  sourcemap: withSourceMaps,
-  minifySyntax: true,
-  minifyWhitespace: true,
-  metafile: true,
   external: ['./main.js'],
-  logLevel: 'warning',
 });
 
 mkdirSync(new URL('.', metaFile), { recursive: true });
