@@ -60,13 +60,16 @@ function hasCode(error: unknown, code: string): boolean {
 
 /**
  * The sweep of temp files left by a killed mca walks the whole project (about a second for 50,000 files, on the
- * main thread), so it never runs before the first model request: print mode runs it after the answer is out, the
- * REPL beside its first prompt. Never rejects.
+ * main thread), so it never runs before the first model request: print mode runs it after the answer is out, for
+ * at most `budgetMs` so a script is not kept waiting on a big repository; the REPL beside its first prompt, to the
+ * end. Never rejects.
  */
-export function sweepLeftoverTemps(projectRoot: string): Promise<void> {
-  return sweepStaleTemps(projectRoot).then(
-    () => undefined,
-    () => undefined,
+export function sweepLeftoverTemps(projectRoot: string, budgetMs?: number): Promise<void> {
+  const stop = new AbortController();
+  const timer = budgetMs === undefined ? undefined : setTimeout(() => stop.abort(), budgetMs);
+  return sweepStaleTemps(projectRoot, stop.signal).then(
+    () => clearTimeout(timer),
+    () => clearTimeout(timer),
   );
 }
 

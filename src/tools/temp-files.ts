@@ -50,38 +50,45 @@ export async function removeStaleTemps(dir: string, name?: string): Promise<numb
 /** Directories the sweep never enters: dependencies and VCS data, where mca writes no files of its own. */
 const SWEEP_SKIPPED = new Set(['node_modules', '.git']);
 const SWEEP_MAX_DEPTH = 32;
+/** Directories listed at once; `signal` is checked between batches, so a stop waits for at most one batch. */
+const SWEEP_BATCH = 64;
 
 /**
  * Start-up sweep: removes every stale mca temp file in the project (dependency and VCS directories skipped,
  * symlinks not followed, unreadable directories passed over). Returns how many were removed. A plain walk, one
  * level at a time: it runs on every start, and a glob library would cost more to load than the walk of most
- * projects takes.
+ * projects takes. `signal` stops it between batches of directories (a partial sweep is harmless: the next write of a file also
+ * removes that file's stale temps, and the next start sweeps again).
  */
-export async function sweepStaleTemps(projectRoot: string): Promise<number> {
+export async function sweepStaleTemps(projectRoot: string, signal?: AbortSignal): Promise<number> {
   let removed = 0;
   let level = [projectRoot];
   for (let depth = 0; depth <= SWEEP_MAX_DEPTH && level.length > 0; depth += 1) {
-    const listed = await Promise.all(
-      level.map((dir) =>
-        readdir(dir, { withFileTypes: true }).then(
-          (entries) => ({ dir, entries }),
-          () => ({ dir, entries: [] }),
+    const next: string[] = [];
+    for (let start = 0; start < level.length; start += SWEEP_BATCH) {
+      if (signal?.aborted === true) return removed;
+      const listed = await Promise.all(
+        level.slice(start, start + SWEEP_BATCH).map((dir) =>
+          readdir(dir, { withFileTypes: true }).then(
+            (entries) => ({ dir, entries }),
+            () => ({ dir, entries: [] }),
+          ),
         ),
-      ),
-    );
-    level = [];
-    for (const { dir, entries } of listed) {
-      for (const entry of entries) {
-        if (entry.isDirectory()) {
-          if (!SWEEP_SKIPPED.has(entry.name)) level.push(join(dir, entry.name));
-        } else if (entry.isFile() && isStaleTemp(entry.name)) {
-          await unlink(join(dir, entry.name)).then(
-            () => (removed += 1),
-            () => undefined,
-          );
+      );
+      for (const { dir, entries } of listed) {
+        for (const entry of entries) {
+          if (entry.isDirectory()) {
+            if (!SWEEP_SKIPPED.has(entry.name)) next.push(join(dir, entry.name));
+          } else if (entry.isFile() && isStaleTemp(entry.name)) {
+            await unlink(join(dir, entry.name)).then(
+              () => (removed += 1),
+              () => undefined,
+            );
+          }
         }
       }
     }
+    level = next;
   }
   return removed;
 }

@@ -166,4 +166,21 @@ describe('leftover temp files', () => {
       ].sort(),
     );
   });
+
+  it('a sweep stopped by its signal returns at once with what it removed so far; unstopped, it removes them all', async () => {
+    const dead = (name: string, index: number) => `.${name}.mca-999999-${index.toString(16).padStart(6, '0')}.tmp`;
+    const files: Record<string, string> = {};
+    for (let index = 0; index < 300; index += 1) files[`d${index}/${dead('f.txt', index)}`] = 'x';
+    const project = await makeProject(files);
+    try {
+      const stopped = new AbortController();
+      stopped.abort();
+      expect(await sweepStaleTemps(project.root, stopped.signal)).toBe(0);
+      const leftAfterStop = (await readdir(project.root, { recursive: true })).filter((n) => n.includes('.mca-'));
+      expect(leftAfterStop).toHaveLength(300);
+      expect(await sweepStaleTemps(project.root)).toBe(300);
+    } finally {
+      await project.cleanup();
+    }
+  });
 });
