@@ -39,7 +39,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['scripts/**', '*.config.*'],
+    files: ['scripts/**', 'bench/**/*.mjs', '*.config.*'],
     languageOptions: { globals: { URL: 'readonly', process: 'readonly', console: 'readonly' } },
   },
 );

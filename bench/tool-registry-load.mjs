@@ -2,14 +2,14 @@
 // dynamic imports, tool JSON Schemas computed at build time), then, in fresh processes, times importing the
 // registry chunk, building the `tools` array and the text-protocol tool prompts, and the first and second Read
 // (the first one loads the validator and the schemas). Prints medians and the bytes the registry loads statically.
-//   node scripts/bench-tool-registry.mjs [runs=20]
+//   node bench/tool-registry-load.mjs [runs=20]
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { toolJsonSchemasPlugin } from './tool-json-schemas.mjs';
+import { toolJsonSchemasPlugin } from '../scripts/tool-json-schemas.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const runs = Number(process.argv[2] ?? 20);
