@@ -20,17 +20,19 @@ export type TransportFailure =
   | 'redirect'
   /** The URL is not http: or https: (a base URL written without its scheme, e.g. `localhost:11434`). */
   | 'protocol'
+  /** The proxy refused the tunnel (CONNECT answered other than 2xx; `status` says how) or closed it early. */
+  | 'proxy'
   /** The caller's signal fired. */
   | 'aborted';
 
 /** Failures that happened before any response: the server was never reached (or never answered). */
-const BEFORE_RESPONSE: ReadonlySet<TransportFailure> = new Set(['refused', 'dns', 'tls', 'connection']);
+const BEFORE_RESPONSE: ReadonlySet<TransportFailure> = new Set(['refused', 'dns', 'tls', 'connection', 'proxy']);
 
 export class TransportError extends Error {
   readonly failure: TransportFailure;
   /** For 'redirect': where the server pointed (absolute URL), when it said; for 'protocol': the URL refused. */
   readonly location: string | undefined;
-  /** For 'redirect': the status that redirected. */
+  /** For 'redirect': the status that redirected; for 'proxy': the proxy's answer to CONNECT, when it answered. */
   readonly status: number | undefined;
 
   constructor(

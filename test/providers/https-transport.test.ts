@@ -3,36 +3,23 @@
  * untrusted certificate is a 'tls' failure before any response; trusted (NODE_EXTRA_CA_CERTS, read at start-up, so
  * in a child process) it streams, keeps its connection alive and lets the process exit by itself.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NodeHttpTransport } from '../../src/providers/http-transport.js';
 import { TransportError } from '../../src/providers/transport-error.js';
+import { hasOpenssl, makeSelfSignedCert, type SelfSignedCert } from '../helpers/self-signed-cert.js';
 import { runTransportChild } from '../helpers/transport-child.js';
 
-let dir = '';
+const OPENSSL = hasOpenssl();
+let cert: SelfSignedCert | undefined;
 let server: Server;
 let url: URL;
 let connections = 0;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'mca-https-'));
-  const key = join(dir, 'key.pem');
-  const cert = join(dir, 'cert.pem');
-  execFileSync(
-    'openssl',
-    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1'].concat([
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ]),
-    { stdio: 'ignore' },
-  );
-  server = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {
+  if (!OPENSSL) return;
+  cert = makeSelfSignedCert();
+  server = createServer({ key: cert.key, cert: cert.cert }, (req, res) => {
     req.resume();
     req.on('end', () => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -48,12 +35,13 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  if (!OPENSSL) return;
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
-  rmSync(dir, { recursive: true, force: true });
+  cert?.remove();
 });
 
-describe('NodeHttpTransport over https', () => {
+describe.skipIf(!OPENSSL)('NodeHttpTransport over https (needs openssl)', () => {
   it('refuses an untrusted certificate with failure tls before any response', async () => {
     let caught: unknown;
     try {
@@ -68,7 +56,7 @@ describe('NodeHttpTransport over https', () => {
 
   it('with the certificate trusted, streams over one kept-alive connection and the process exits by itself', async () => {
     const before = connections;
-    const { code, signal, output } = await runTransportChild(url, 2, { NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') });
+    const { code, signal, output } = await runTransportChild(url, 2, { NODE_EXTRA_CA_CERTS: cert?.certPath ?? '' });
     expect({ code, signal, output }).toEqual({ code: 0, signal: null, output: 'data: secure\n\ndata: secure\n\n' });
     expect(connections - before).toBe(1);
   }, 30_000);

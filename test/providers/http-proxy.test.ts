@@ -1,0 +1,320 @@
+/**
+ * The transport through an HTTP proxy (HTTPS_PROXY / HTTP_PROXY / NO_PROXY), against a loopback CONNECT proxy that
+ * records what it saw, in front of a plain http fake and a loopback https server with a self-signed certificate
+ * (trusted through NODE_EXTRA_CA_CERTS in a child process, as users do; skipped without openssl).
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { createServer, type Server } from 'node:https';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AnthropicProvider } from '../../src/providers/anthropic.js';
+import { NodeHttpTransport, type HttpResponse } from '../../src/providers/http-transport.js';
+import { ProviderError } from '../../src/providers/provider-error.js';
+import type { ModelRequest } from '../../src/providers/types.js';
+import { TransportError } from '../../src/providers/transport-error.js';
+import { startConnectProxy, type ConnectProxy } from '../helpers/connect-proxy.js';
+import { listenLoopback, readBody, type LoopbackServer } from '../helpers/loopback-http.js';
+import { hasOpenssl, makeSelfSignedCert, type SelfSignedCert } from '../helpers/self-signed-cert.js';
+import { runTransportChild } from '../helpers/transport-child.js';
+
+const KEY = 'sk-ant-proxy-test-0123456789abcdef';
+const REQUEST: ModelRequest = {
+  model: 'claude-test',
+  system: [{ text: 'sys' }],
+  user: [{ text: 'hi' }],
+  maxTokens: 100,
+};
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  vi.unstubAllEnvs();
+  await Promise.all(closers.splice(0).map((close) => close()));
+});
+
+async function proxy(answer?: Parameters<typeof startConnectProxy>[0]): Promise<ConnectProxy> {
+  const started = await startConnectProxy(answer);
+  closers.push(() => started.close());
+  return started;
+}
+
+/** A plain http fake that streams two SSE chunks and records the headers of every request. */
+async function target(): Promise<{ url: URL; server: LoopbackServer; seen: IncomingHttpHeaders[] }> {
+  const seen: IncomingHttpHeaders[] = [];
+  const server = await listenLoopback(
+    'proxy-target',
+    async (req, res) => {
+      await readBody(req);
+      seen.push(req.headers);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: one\n\n');
+      setTimeout(() => res.end('data: two\n\n'), 5);
+    },
+    (res) => res.destroy(),
+  );
+  closers.push(() => server.close());
+  return { url: new URL(`http://127.0.0.1:${server.port}/v1/messages`), server, seen };
+}
+
+function post(transport: NodeHttpTransport, url: URL): Promise<HttpResponse> {
+  return transport.post({ url, headers: { 'x-api-key': KEY }, body: '{"n":1}', signal: new AbortController().signal });
+}
+
+/** The body's chunks as they arrived. */
+async function chunks(response: HttpResponse): Promise<string[]> {
+  const out: string[] = [];
+  for await (const chunk of response.body) out.push(Buffer.from(chunk).toString('utf8'));
+  return out;
+}
+
+async function failure(promise: Promise<unknown>): Promise<TransportError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof TransportError) return error;
+    throw error;
+  }
+  throw new Error('expected a TransportError');
+}
+
+/** A port nothing listens on: a server bound and closed again. */
+async function closedPort(): Promise<number> {
+  const server = await listenLoopback(
+    'closed',
+    async () => undefined,
+    () => undefined,
+  );
+  const port = server.port;
+  await server.close();
+  return port;
+}
+
+describe('http target through HTTP_PROXY', () => {
+  it('tunnels with CONNECT, streams, and reuses one tunnel for two requests', async () => {
+    const fake = await target();
+    const through = await proxy();
+    const transport = new NodeHttpTransport({ HTTP_PROXY: through.url });
+    const first = await chunks(await post(transport, fake.url));
+    const second = await chunks(await post(transport, fake.url));
+    expect(first.join('')).toBe('data: one\n\ndata: two\n\n');
+    expect(second.join('')).toBe('data: one\n\ndata: two\n\n');
+    expect(first.length).toBeGreaterThanOrEqual(2);
+    expect(through.connects.map((record) => record.target)).toEqual([`127.0.0.1:${fake.url.port}`]);
+    expect(fake.server.connections()).toBe(1);
+    expect(fake.seen).toHaveLength(2);
+    expect(through.plainRequests).toBe(0);
+  });
+
+  it('sends percent-decoded credentials to the proxy on CONNECT only, never to the target', async () => {
+    const fake = await target();
+    const through = await proxy();
+    const withUser = through.url.replace('http://', 'http://us%40er:p%3Ass%20word@');
+    await chunks(await post(new NodeHttpTransport({ http_proxy: withUser }), fake.url));
+    const expected = `Basic ${Buffer.from('us@er:p:ss word').toString('base64')}`;
+    expect(through.connects[0]?.headers['proxy-authorization']).toBe(expected);
+    expect(fake.seen[0]?.['proxy-authorization']).toBeUndefined();
+    expect(fake.seen[0]?.['x-api-key']).toBe(KEY);
+  });
+
+  it('lower-case http_proxy wins over HTTP_PROXY, as in curl', async () => {
+    const fake = await target();
+    const lower = await proxy();
+    const upper = await proxy();
+    await chunks(await post(new NodeHttpTransport({ http_proxy: lower.url, HTTP_PROXY: upper.url }), fake.url));
+    expect([lower.connects.length, upper.connects.length]).toEqual([1, 0]);
+  });
+
+  it('HTTPS_PROXY alone does not carry an http target', async () => {
+    const fake = await target();
+    const through = await proxy();
+    await chunks(await post(new NodeHttpTransport({ HTTPS_PROXY: through.url }), fake.url));
+    expect(through.connects).toEqual([]);
+    expect(fake.seen).toHaveLength(1);
+  });
+
+  it.each([['*'], ['127.0.0.1'], ['example.com, 127.0.0.1'], ['example.com 127.0.0.1'], ['127.0.0.0/8'], ['PORT']])(
+    'NO_PROXY=%s sends the request direct: the proxy sees nothing',
+    async (list) => {
+      const fake = await target();
+      const through = await proxy();
+      const noProxy = list === 'PORT' ? `127.0.0.1:${fake.url.port}` : list;
+      await chunks(await post(new NodeHttpTransport({ HTTP_PROXY: through.url, NO_PROXY: noProxy }), fake.url));
+      expect(through.connects).toEqual([]);
+      expect(fake.seen).toHaveLength(1);
+    },
+  );
+
+  it.each([['example.com'], ['127.0.0.1:1'], ['127.0.0.2'], ['localhost']])(
+    'NO_PROXY=%s does not cover 127.0.0.1 on the fake port: the proxy carries it (loopback is not exempt)',
+    async (noProxy) => {
+      const fake = await target();
+      const through = await proxy();
+      await chunks(await post(new NodeHttpTransport({ HTTP_PROXY: through.url, NO_PROXY: noProxy }), fake.url));
+      expect(through.connects).toHaveLength(1);
+    },
+  );
+
+  it('a proxy that answers 407 is one line naming the proxy, its status, and not the password', async () => {
+    const fake = await target();
+    const through = await proxy({ refuse: 407 });
+    const withUser = through.url.replace('http://', 'http://alice:hunter2-secret@');
+    const error = await failure(post(new NodeHttpTransport({ HTTP_PROXY: withUser }), fake.url));
+    expect(error).toMatchObject({ failure: 'proxy', status: 407, beforeResponse: true });
+    expect(error.message).toBe(
+      `the proxy 127.0.0.1:${through.port} from HTTP_PROXY refused the tunnel to 127.0.0.1:${fake.url.port} ` +
+        '(407 Proxy Authentication Required); it did not accept the credentials in HTTP_PROXY',
+    );
+    expect(fake.seen).toEqual([]);
+  });
+
+  it.each([[403], [502]])('a proxy that answers %i is a proxy failure with that status', async (status) => {
+    const fake = await target();
+    const through = await proxy({ refuse: status });
+    const error = await failure(post(new NodeHttpTransport({ HTTP_PROXY: through.url }), fake.url));
+    expect(error).toMatchObject({ failure: 'proxy', status });
+    expect(error.message).toContain(`the proxy 127.0.0.1:${through.port} from HTTP_PROXY refused the tunnel`);
+  });
+
+  it('a proxy that is down is a refused connection naming the proxy', async () => {
+    const fake = await target();
+    const port = await closedPort();
+    const transport = new NodeHttpTransport({ HTTP_PROXY: `http://bob:pa55-secret@127.0.0.1:${port}` });
+    const error = await failure(post(transport, fake.url));
+    expect(error.failure).toBe('refused');
+    expect(error.message).toMatch(
+      new RegExp(`^could not connect to the proxy 127\\.0\\.0\\.1:${port} from HTTP_PROXY`),
+    );
+    expect(error.message).not.toContain('pa55-secret');
+    expect(fake.seen).toEqual([]);
+  });
+
+  it('an unsupported or broken proxy URL is one line that does not repeat the value', async () => {
+    const fake = await target();
+    const socks = await failure(post(new NodeHttpTransport({ HTTP_PROXY: 'socks5://u:s3cret-pw@h:1080' }), fake.url));
+    expect(socks).toMatchObject({ failure: 'proxy' });
+    expect(socks.message).toBe(
+      'HTTP_PROXY uses socks5:// which mca does not support (expected http://[user:password@]host:port).',
+    );
+    const broken = await failure(post(new NodeHttpTransport({ http_proxy: 'http://u:s3cret-pw@[bad' }), fake.url));
+    expect(broken.message).toBe('http_proxy is not a valid proxy URL (expected http://[user:password@]host:port).');
+    expect(fake.seen).toEqual([]);
+  });
+});
+
+describe('a provider through a failing proxy', () => {
+  it('reports one line naming the proxy without its password, after the usual retries', async () => {
+    const fake = await target();
+    const through = await proxy({ refuse: 407 });
+    vi.stubEnv('HTTPS_PROXY', '');
+    vi.stubEnv('https_proxy', '');
+    vi.stubEnv('NO_PROXY', '');
+    vi.stubEnv('no_proxy', '');
+    vi.stubEnv('http_proxy', '');
+    vi.stubEnv('HTTP_PROXY', through.url.replace('http://', 'http://carol:s3cr3t-pass@'));
+    const provider = new AnthropicProvider({
+      apiKey: KEY,
+      baseUrl: `http://127.0.0.1:${fake.url.port}`,
+      maxRetries: 1,
+      backoff: { baseDelayMs: 1 },
+    });
+    let caught: unknown;
+    const retries: string[] = [];
+    try {
+      for await (const event of provider.stream(REQUEST, new AbortController().signal)) {
+        if (event.type === 'retry') retries.push(event.reason);
+      }
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ProviderError);
+    const message = (caught as ProviderError).message;
+    expect(message).toBe(
+      `Could not reach the Anthropic API (the proxy 127.0.0.1:${through.port} from HTTP_PROXY refused the tunnel to ` +
+        `127.0.0.1:${fake.url.port} (407 Proxy Authentication Required); it did not accept the credentials in HTTP_PROXY).`,
+    );
+    expect(message).not.toContain('s3cr3t-pass');
+    expect(retries).toHaveLength(1);
+    expect(through.connects).toHaveLength(2);
+    expect(fake.seen).toEqual([]);
+  });
+});
+
+const OPENSSL = hasOpenssl();
+
+describe.skipIf(!OPENSSL)('https target through HTTPS_PROXY (needs openssl)', () => {
+  let cert: SelfSignedCert;
+  let secure: Server;
+  let url: URL;
+  let handshakes = 0;
+  const seen: IncomingHttpHeaders[] = [];
+
+  beforeAll(async () => {
+    cert = makeSelfSignedCert();
+    secure = createServer({ key: cert.key, cert: cert.cert }, (req, res) => {
+      seen.push(req.headers);
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end('data: secure\n\n');
+      });
+    });
+    secure.keepAliveTimeout = 600_000;
+    secure.on('secureConnection', () => handshakes++);
+    await new Promise<void>((resolve) => secure.listen(0, '127.0.0.1', resolve));
+    const address = secure.address();
+    if (address === null || typeof address === 'string') throw new Error('no TCP address');
+    url = new URL(`https://127.0.0.1:${address.port}/v1/messages`);
+  });
+
+  afterAll(async () => {
+    secure.closeAllConnections();
+    await new Promise((resolve) => secure.close(resolve));
+    cert.remove();
+  });
+
+  it('streams TLS through one tunnel for two requests; the proxy sees its credentials, never the key', async () => {
+    const through = await proxy();
+    const before = handshakes;
+    const env = {
+      NODE_EXTRA_CA_CERTS: cert.certPath,
+      HTTPS_PROXY: through.url.replace('http://', 'http://dave:tunnel-pw@'),
+      NO_PROXY: '',
+      no_proxy: '',
+      https_proxy: '',
+    };
+    const run = await runTransportChild(url, 2, env, { 'x-api-key': KEY });
+    expect(run).toEqual({ code: 0, signal: null, output: 'data: secure\n\ndata: secure\n\n' });
+    expect(through.connects).toHaveLength(1);
+    expect(through.connects[0]).toMatchObject({
+      target: `127.0.0.1:${url.port}`,
+      headers: { 'proxy-authorization': `Basic ${Buffer.from('dave:tunnel-pw').toString('base64')}` },
+    });
+    expect(handshakes - before).toBe(1);
+    expect(seen.slice(-2).map((headers) => [headers['x-api-key'], headers['proxy-authorization']])).toEqual([
+      [KEY, undefined],
+      [KEY, undefined],
+    ]);
+    // What the proxy carried was TLS: neither the key nor the request line is readable in it.
+    const carried = through.clientBytes();
+    expect(carried.length).toBeGreaterThan(0);
+    expect(carried).not.toContain(KEY);
+    expect(carried).not.toContain('POST /v1/messages');
+  }, 30_000);
+
+  it('an untrusted certificate behind the proxy is still refused (tls), so the tunnel does not skip the checks', async () => {
+    const through = await proxy();
+    const error = await failure(post(new NodeHttpTransport({ HTTPS_PROXY: through.url }), url));
+    expect(error.failure).toBe('tls');
+    expect(through.connects).toHaveLength(1);
+    expect(through.clientBytes()).not.toContain(KEY);
+  });
+
+  it('a tunnel the proxy closes before TLS is one line naming the proxy', async () => {
+    const through = await proxy('close-tunnel');
+    const error = await failure(post(new NodeHttpTransport({ HTTPS_PROXY: through.url }), url));
+    expect(error.failure).toBe('proxy');
+    expect(error.message).toMatch(
+      new RegExp(
+        `^the proxy 127\\.0\\.0\\.1:${through.port} from HTTPS_PROXY closed the tunnel to 127\\.0\\.0\\.1:${url.port} before TLS was set up`,
+      ),
+    );
+  });
+});
