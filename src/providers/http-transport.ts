@@ -21,7 +21,7 @@ import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node
 import { connectFailure, TransportError } from './transport-error.js';
 import { decodedBody } from './http-body.js';
 import { isMisconfigured, ProxySettings, type ProxyRoute } from './proxy-env.js';
-import { tunnellingHttpAgent, tunnellingHttpsAgent } from './proxy-tunnel.js';
+import { DEFAULT_PROXY_ANSWER_TIMEOUT_MS, tunnellingHttpAgent, tunnellingHttpsAgent } from './proxy-tunnel.js';
 
 /** What the providers read from a response's headers (a subset of the fetch Headers class). */
 export interface HeaderLookup {
@@ -118,10 +118,15 @@ export class NodeHttpTransport implements HttpTransport {
   private proxiedHttpClient: Client | undefined;
   private proxiedHttpsClient: Client | undefined;
   private readonly proxies: ProxySettings;
+  private readonly proxyAnswerTimeoutMs: number;
 
   /** `env` is read here, once: the proxy variables (tests pass their own). */
-  constructor(env: Readonly<Record<string, string | undefined>> = process.env) {
+  constructor(
+    env: Readonly<Record<string, string | undefined>> = process.env,
+    options: { proxyAnswerTimeoutMs?: number } = {},
+  ) {
     this.proxies = new ProxySettings(env);
+    this.proxyAnswerTimeoutMs = options.proxyAnswerTimeoutMs ?? DEFAULT_PROXY_ANSWER_TIMEOUT_MS;
   }
 
   async post(request: HttpPost): Promise<HttpResponse> {
@@ -169,11 +174,17 @@ export class NodeHttpTransport implements HttpTransport {
   /** One client per protocol through the proxy (one proxy per protocol: the environment names one each). */
   private async proxiedClient(url: URL, proxy: ProxyRoute): Promise<Client> {
     if (url.protocol === 'http:') {
-      this.proxiedHttpClient ??= { request: http.request, agent: tunnellingHttpAgent(proxy) };
+      this.proxiedHttpClient ??= {
+        request: http.request,
+        agent: tunnellingHttpAgent(proxy, this.proxyAnswerTimeoutMs),
+      };
       return this.proxiedHttpClient;
     }
     const https = await import('node:https');
-    this.proxiedHttpsClient ??= { request: https.request, agent: await tunnellingHttpsAgent(proxy) };
+    this.proxiedHttpsClient ??= {
+      request: https.request,
+      agent: await tunnellingHttpsAgent(proxy, this.proxyAnswerTimeoutMs),
+    };
     return this.proxiedHttpsClient;
   }
 

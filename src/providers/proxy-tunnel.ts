@@ -62,8 +62,20 @@ function refusal(route: ProxyRoute, authority: string, status: number): Transpor
   return new TransportError('proxy', scrubProxySecrets(message, route), { status });
 }
 
-/** Opens a CONNECT tunnel to host:port; resolves with the raw socket once the proxy answers 2xx. */
-export async function openTunnel(route: ProxyRoute, host: string, port: number): Promise<Socket> {
+/** How long the proxy may take to accept the connection and answer CONNECT (proxies give up on a target sooner). */
+export const DEFAULT_PROXY_ANSWER_TIMEOUT_MS = 60_000;
+
+/**
+ * Opens a CONNECT tunnel to host:port; resolves with the raw socket once the proxy answers 2xx. The deadline also
+ * ends a CONNECT whose request was abandoned (an abort cannot reach it through the Agent), so a silent proxy never
+ * holds the process open.
+ */
+export async function openTunnel(
+  route: ProxyRoute,
+  host: string,
+  port: number,
+  answerTimeoutMs: number,
+): Promise<Socket> {
   const authority = authorityOf(host, port);
   // An https:// proxy: the CONNECT itself goes over TLS to the proxy (loaded only then).
   const request = route.protocol === 'https:' ? (await import('node:https')).request : http.request;
@@ -87,6 +99,12 @@ export async function openTunnel(route: ProxyRoute, host: string, port: number):
       reject(proxyFailure(route, `could not connect to ${named(route)}`, error));
       return;
     }
+    req.setTimeout(answerTimeoutMs, () => {
+      const seconds = Math.round(answerTimeoutMs / 100) / 10;
+      req.destroy(
+        proxyFailure(route, `no answer to CONNECT from ${named(route)} within ${seconds} s`, undefined, 'connection'),
+      );
+    });
     req.once('socket', (socket: Socket) => {
       socket.once(route.protocol === 'https:' ? 'secureConnect' : 'connect', () => (reachedProxy = true));
     });
@@ -97,12 +115,15 @@ export async function openTunnel(route: ProxyRoute, host: string, port: number):
         reject(refusal(route, authority, status));
         return;
       }
+      // The deadline was for the answer; the tunnel's own idle time is the pool's and the provider's business.
+      socket.setTimeout(0);
       // Bytes the target sent right behind the proxy's answer belong to the tunnel.
       if (head.length > 0) socket.unshift(head);
       resolve(socket);
     });
     req.once('error', (error) => {
-      if (reachedProxy)
+      if (error instanceof TransportError) reject(error);
+      else if (reachedProxy)
         reject(proxyFailure(route, `${named(route)} closed the connection before answering CONNECT`, error, 'proxy'));
       else reject(proxyFailure(route, `could not connect to ${named(route)}`, error));
     });
@@ -116,11 +137,11 @@ function targetOf(options: ClientRequestArgs): { host: string; port: number } {
 }
 
 /** A keep-alive http Agent whose connections are tunnels through the proxy. */
-export function tunnellingHttpAgent(route: ProxyRoute): http.Agent {
+export function tunnellingHttpAgent(route: ProxyRoute, answerTimeoutMs: number): http.Agent {
   const agent = new http.Agent({ keepAlive: true });
   agent.createConnection = (options: ClientRequestArgs, callback?: ConnectionCallback) => {
     const { host, port } = targetOf(options);
-    openTunnel(route, host, port).then(
+    openTunnel(route, host, port, answerTimeoutMs).then(
       (socket) => callback?.(null, socket),
       (error: Error) => callback?.(error, undefined as unknown as Duplex),
     );
@@ -130,13 +151,13 @@ export function tunnellingHttpAgent(route: ProxyRoute): http.Agent {
 }
 
 /** A keep-alive https Agent whose connections are TLS over a tunnel through the proxy. */
-export async function tunnellingHttpsAgent(route: ProxyRoute): Promise<http.Agent> {
+export async function tunnellingHttpsAgent(route: ProxyRoute, answerTimeoutMs: number): Promise<http.Agent> {
   const [https, tls, net] = await Promise.all([import('node:https'), import('node:tls'), import('node:net')]);
   const agent = new https.Agent({ keepAlive: true });
   agent.createConnection = (options: ClientRequestArgs, callback?: ConnectionCallback) => {
     const { host, port } = targetOf(options);
     const fail = (error: Error): void => callback?.(error, undefined as unknown as Duplex);
-    openTunnel(route, host, port).then((tunnel) => {
+    openTunnel(route, host, port, answerTimeoutMs).then((tunnel) => {
       // SNI carries a host name only; an IP target is still checked against the certificate through `host`.
       const secure = tls.connect({ socket: tunnel, host, ...(net.isIP(host) === 0 ? { servername: host } : {}) });
       const onError = (error: Error): void => {

@@ -1,7 +1,7 @@
 /**
  * A loopback HTTP proxy that only tunnels (CONNECT), as corporate proxies do for https: it records every CONNECT
  * (target and Proxy-Authorization) and every byte the client sent through its tunnels, so a test can say what a
- * proxy could have read. `answer` makes it refuse with a status, or accept and close the tunnel at once.
+ * proxy could have read. `answer` makes it refuse with a status, accept and close the tunnel at once, or never answer.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
@@ -12,7 +12,7 @@ export interface ConnectRecord {
   headers: IncomingHttpHeaders;
 }
 
-export type ProxyAnswer = { refuse: number } | 'close-tunnel' | 'tunnel';
+export type ProxyAnswer = { refuse: number } | 'close-tunnel' | 'silent' | 'tunnel';
 
 export interface ConnectProxy {
   /** http://127.0.0.1:port */
@@ -48,6 +48,7 @@ export async function startConnectProxy(answer: ProxyAnswer = 'tunnel'): Promise
       );
       return;
     }
+    if (current === 'silent') return;
     if (current === 'close-tunnel') {
       client.end('HTTP/1.1 200 Connection Established\r\n\r\n');
       return;

@@ -186,6 +186,18 @@ describe('http target through HTTP_PROXY', () => {
     expect(fake.seen).toEqual([]);
   });
 
+  it('a proxy that never answers CONNECT fails at its deadline with one line naming it', async () => {
+    const fake = await target();
+    const through = await proxy('silent');
+    const transport = new NodeHttpTransport({ HTTP_PROXY: through.url }, { proxyAnswerTimeoutMs: 100 });
+    const error = await failure(post(transport, fake.url));
+    expect(error).toMatchObject({ failure: 'connection', beforeResponse: true });
+    expect(error.message).toBe(
+      `no answer to CONNECT from the proxy 127.0.0.1:${through.port} from HTTP_PROXY within 0.1 s`,
+    );
+    expect(through.connects).toHaveLength(1);
+  });
+
   it('an unsupported or broken proxy URL is one line that does not repeat the value', async () => {
     const fake = await target();
     const socks = await failure(post(new NodeHttpTransport({ HTTP_PROXY: 'socks5://u:s3cret-pw@h:1080' }), fake.url));
