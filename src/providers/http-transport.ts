@@ -21,7 +21,12 @@ import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node
 import { connectFailure, TransportError } from './transport-error.js';
 import { decodedBody } from './http-body.js';
 import { isMisconfigured, ProxySettings, type ProxyRoute } from './proxy-env.js';
-import { DEFAULT_PROXY_ANSWER_TIMEOUT_MS, tunnellingHttpAgent, tunnellingHttpsAgent } from './proxy-tunnel.js';
+import {
+  DEFAULT_PROXY_ANSWER_TIMEOUT_MS,
+  failureThroughProxy,
+  tunnellingHttpAgent,
+  tunnellingHttpsAgent,
+} from './proxy-tunnel.js';
 
 /** What the providers read from a response's headers (a subset of the fetch Headers class). */
 export interface HeaderLookup {
@@ -72,6 +77,8 @@ type RequestFunction = (url: URL, options: RequestOptions) => ClientRequest;
 interface Client {
   request: RequestFunction;
   agent: Agent;
+  /** The proxy its connections go through, named in its failures. */
+  proxy?: ProxyRoute;
 }
 
 class ResponseHeaders implements HeaderLookup {
@@ -177,6 +184,7 @@ export class NodeHttpTransport implements HttpTransport {
       this.proxiedHttpClient ??= {
         request: http.request,
         agent: tunnellingHttpAgent(proxy, this.proxyAnswerTimeoutMs),
+        proxy,
       };
       return this.proxiedHttpClient;
     }
@@ -184,6 +192,7 @@ export class NodeHttpTransport implements HttpTransport {
     this.proxiedHttpsClient ??= {
       request: https.request,
       agent: await tunnellingHttpsAgent(proxy, this.proxyAnswerTimeoutMs),
+      proxy,
     };
     return this.proxiedHttpsClient;
   }
@@ -197,7 +206,9 @@ export class NodeHttpTransport implements HttpTransport {
     mayRetryStale: boolean,
   ): Promise<IncomingMessage> {
     if (signal.aborted) throw abortedTransportError();
-    const { request, agent } = await this.client(url);
+    const { request, agent, proxy } = await this.client(url);
+    const failed = (error: unknown): TransportError =>
+      proxy === undefined ? connectFailure(error) : failureThroughProxy(error, proxy);
     return new Promise<IncomingMessage>((resolve, reject) => {
       let settled = false;
       let req: ClientRequest;
@@ -209,7 +220,7 @@ export class NodeHttpTransport implements HttpTransport {
         });
       } catch (error) {
         // A header Node refuses (a control character in a key) throws here; its message names the header only.
-        reject(connectFailure(error));
+        reject(failed(error));
         return;
       }
       const onAbort = (): void => {
@@ -231,7 +242,7 @@ export class NodeHttpTransport implements HttpTransport {
         if (signal.aborted) reject(abortedTransportError());
         else if (mayRetryStale && req.reusedSocket && STALE_SOCKET_CODES.has(error.code ?? '')) {
           resolve(this.send(url, headers, body, signal, false));
-        } else reject(connectFailure(error));
+        } else reject(failed(error));
       });
       req.end(body);
     });

@@ -49,6 +49,19 @@ function proxyFailure(
   return new TransportError(kind, scrubProxySecrets(`${sentence}${detail}`, route));
 }
 
+/**
+ * A failure on a connection through the proxy that the tunnel did not report itself (a certificate the target
+ * presented, e.g. an intercepting proxy's own; the tunnel dropping under a request): Node's classification, with
+ * the proxy named so the user knows the path it took.
+ */
+export function failureThroughProxy(error: unknown, route: ProxyRoute): TransportError {
+  if (error instanceof TransportError) return error;
+  const code = codeOf(error);
+  const text = error instanceof Error ? error.message : String(error);
+  const message = `${code === undefined ? '' : `${code}: `}${text} (through ${named(route)})`;
+  return new TransportError(connectFailure(error).failure, scrubProxySecrets(message, route));
+}
+
 function refusal(route: ProxyRoute, authority: string, status: number): TransportError {
   const reason = http.STATUS_CODES[status] ?? 'unknown status';
   let hint = '';

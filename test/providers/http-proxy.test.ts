@@ -186,6 +186,17 @@ describe('http target through HTTP_PROXY', () => {
     expect(fake.seen).toEqual([]);
   });
 
+  it('a tunnel the proxy closes under the request is one line naming the proxy', async () => {
+    const fake = await target();
+    const through = await proxy('close-tunnel');
+    const error = await failure(post(new NodeHttpTransport({ HTTP_PROXY: through.url }), fake.url));
+    expect(error).toMatchObject({ failure: 'connection', beforeResponse: true });
+    expect(error.message).toBe(
+      `ECONNRESET: socket hang up (through the proxy 127.0.0.1:${through.port} from HTTP_PROXY)`,
+    );
+    expect(fake.seen).toEqual([]);
+  });
+
   it('a proxy that never answers CONNECT fails at its deadline with one line naming it', async () => {
     const fake = await target();
     const through = await proxy('silent');
@@ -315,6 +326,9 @@ describe.skipIf(!OPENSSL)('https target through HTTPS_PROXY (needs openssl)', ()
     const through = await proxy();
     const error = await failure(post(new NodeHttpTransport({ HTTPS_PROXY: through.url }), url));
     expect(error.failure).toBe('tls');
+    expect(error.message).toBe(
+      `DEPTH_ZERO_SELF_SIGNED_CERT: self-signed certificate (through the proxy 127.0.0.1:${through.port} from HTTPS_PROXY)`,
+    );
     expect(through.connects).toHaveLength(1);
     expect(through.clientBytes()).not.toContain(KEY);
   });
