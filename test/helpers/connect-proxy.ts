@@ -3,7 +3,8 @@
  * (target and Proxy-Authorization) and every byte the client sent through its tunnels, so a test can say what a
  * proxy could have read. `answer` makes it refuse with a status, accept and close the tunnel at once, or never answer.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type RequestListener, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { connect, type Socket } from 'node:net';
 
 export interface ConnectRecord {
@@ -15,7 +16,7 @@ export interface ConnectRecord {
 export type ProxyAnswer = { refuse: number } | 'close-tunnel' | 'silent' | 'tunnel';
 
 export interface ConnectProxy {
-  /** http://127.0.0.1:port */
+  /** http://127.0.0.1:port (https:// for a TLS proxy) */
   url: string;
   port: number;
   connects: ConnectRecord[];
@@ -27,13 +28,18 @@ export interface ConnectProxy {
   close(): Promise<void>;
 }
 
-export async function startConnectProxy(answer: ProxyAnswer = 'tunnel'): Promise<ConnectProxy> {
+/** `tls` makes it an https:// proxy: the client speaks TLS to the proxy itself, and CONNECT inside that. */
+export async function startConnectProxy(
+  answer: ProxyAnswer = 'tunnel',
+  tls?: { key: Buffer; cert: Buffer },
+): Promise<ConnectProxy> {
   const sockets = new Set<Socket>();
   const seen: Buffer[] = [];
-  const server: Server = createServer((_req, res) => {
+  const plain: RequestListener = (_req, res) => {
     proxy.plainRequests++;
     res.writeHead(405).end();
-  });
+  };
+  const server: Server = tls === undefined ? createServer(plain) : createTlsServer(tls, plain);
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -73,7 +79,7 @@ export async function startConnectProxy(answer: ProxyAnswer = 'tunnel'): Promise
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('connect-proxy: no TCP address');
   const proxy: ConnectProxy = {
-    url: `http://127.0.0.1:${address.port}`,
+    url: `${tls === undefined ? 'http' : 'https'}://127.0.0.1:${address.port}`,
     port: address.port,
     connects: [],
     plainRequests: 0,

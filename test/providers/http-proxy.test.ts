@@ -30,8 +30,8 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
-async function proxy(answer?: Parameters<typeof startConnectProxy>[0]): Promise<ConnectProxy> {
-  const started = await startConnectProxy(answer);
+async function proxy(...options: Parameters<typeof startConnectProxy>): Promise<ConnectProxy> {
+  const started = await startConnectProxy(...options);
   closers.push(() => started.close());
   return started;
 }
@@ -331,6 +331,31 @@ describe.skipIf(!OPENSSL)('https target through HTTPS_PROXY (needs openssl)', ()
     );
     expect(through.connects).toHaveLength(1);
     expect(through.clientBytes()).not.toContain(KEY);
+  });
+
+  it('an https:// proxy: TLS to the proxy, CONNECT inside it, TLS to the target inside the tunnel', async () => {
+    const through = await proxy('tunnel', { key: cert.key, cert: cert.cert });
+    const env = {
+      NODE_EXTRA_CA_CERTS: cert.certPath,
+      HTTPS_PROXY: through.url,
+      NO_PROXY: '',
+      no_proxy: '',
+      https_proxy: '',
+    };
+    const run = await runTransportChild(url, 2, env, { 'x-api-key': KEY });
+    expect(run).toEqual({ code: 0, signal: null, output: 'data: secure\n\ndata: secure\n\n' });
+    expect(through.connects.map((record) => record.target)).toEqual([`127.0.0.1:${url.port}`]);
+    expect(through.clientBytes()).not.toContain(KEY);
+  }, 30_000);
+
+  it('an https:// proxy with an untrusted certificate is a tls failure naming the proxy', async () => {
+    const through = await proxy('tunnel', { key: cert.key, cert: cert.cert });
+    const error = await failure(post(new NodeHttpTransport({ HTTPS_PROXY: through.url }), url));
+    expect(error.failure).toBe('tls');
+    expect(error.message).toBe(
+      `could not connect to the proxy 127.0.0.1:${through.port} from HTTPS_PROXY (DEPTH_ZERO_SELF_SIGNED_CERT: self-signed certificate)`,
+    );
+    expect(through.connects).toEqual([]);
   });
 
   it('a tunnel the proxy closes before TLS is one line naming the proxy', async () => {
