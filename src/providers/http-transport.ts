@@ -163,7 +163,7 @@ export class NodeHttpTransport implements HttpTransport {
 
   private async client(url: URL): Promise<Client> {
     const proxy = this.proxies.choose(url);
-    if (isMisconfigured(proxy)) throw new TransportError('proxy', proxy.problem);
+    if (isMisconfigured(proxy)) throw new TransportError('proxy_setting', proxy.problem);
     if (proxy !== undefined) return this.proxiedClient(url, proxy);
     if (url.protocol === 'http:') {
       this.httpClient ??= { request: http.request, agent: new http.Agent({ keepAlive: true }) };

@@ -75,12 +75,12 @@ export function parseProxyUrl(value: string, variable: string): ProxyRoute | Pro
     url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
   } catch {
     // The value itself is not repeated: it may hold a password.
-    return { problem: `${variable} is not a valid proxy URL (${expected}).` };
+    return { problem: `${variable} is not a valid proxy URL; ${expected}` };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return { problem: `${variable} uses ${url.protocol}// which mca does not support (${expected}).` };
+    return { problem: `${variable} uses ${url.protocol}//, which mca does not support; ${expected}` };
   }
-  if (url.hostname === '') return { problem: `${variable} names no proxy host (${expected}).` };
+  if (url.hostname === '') return { problem: `${variable} names no proxy host; ${expected}` };
   const user = decoded(url.username);
   const password = decoded(url.password);
   const hasCredentials = url.username !== '' || url.password !== '';

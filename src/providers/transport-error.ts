@@ -22,6 +22,8 @@ export type TransportFailure =
   | 'protocol'
   /** The proxy refused the tunnel (CONNECT answered other than 2xx; `status` says how) or closed it early. */
   | 'proxy'
+  /** The proxy variable is set but unusable (not a URL, or a scheme we do not speak, e.g. socks5://). */
+  | 'proxy_setting'
   /** The caller's signal fired. */
   | 'aborted';
 
@@ -50,6 +52,16 @@ export class TransportError extends Error {
   /** True when the server was never reached or never answered (the providers say "could not reach"). */
   get beforeResponse(): boolean {
     return BEFORE_RESPONSE.has(this.failure);
+  }
+
+  /**
+   * False when another attempt cannot help: the proxy setting is unusable, or the proxy refused the tunnel with a
+   * 4xx (407 wants other credentials, 403 forbids the target), as the API's own 401/403 are not retried. A proxy
+   * that is down, or answers 5xx, is worth retrying like a refused connection.
+   */
+  get retryWorthy(): boolean {
+    if (this.failure === 'proxy_setting') return false;
+    return !(this.failure === 'proxy' && this.status !== undefined && this.status >= 400 && this.status < 500);
   }
 }
 

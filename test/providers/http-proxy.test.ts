@@ -7,9 +7,10 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AnthropicProvider } from '../../src/providers/anthropic.js';
+import { OpenAICompatibleProvider } from '../../src/providers/openai-compatible.js';
 import { NodeHttpTransport, type HttpResponse } from '../../src/providers/http-transport.js';
 import { ProviderError } from '../../src/providers/provider-error.js';
-import type { ModelRequest } from '../../src/providers/types.js';
+import type { ModelProvider, ModelRequest } from '../../src/providers/types.js';
 import { TransportError } from '../../src/providers/transport-error.js';
 import { startConnectProxy, type ConnectProxy } from '../helpers/connect-proxy.js';
 import { listenLoopback, readBody, type LoopbackServer } from '../helpers/loopback-http.js';
@@ -212,51 +213,73 @@ describe('http target through HTTP_PROXY', () => {
   it('an unsupported or broken proxy URL is one line that does not repeat the value', async () => {
     const fake = await target();
     const socks = await failure(post(new NodeHttpTransport({ HTTP_PROXY: 'socks5://u:s3cret-pw@h:1080' }), fake.url));
-    expect(socks).toMatchObject({ failure: 'proxy' });
+    expect(socks).toMatchObject({ failure: 'proxy_setting', retryWorthy: false });
     expect(socks.message).toBe(
-      'HTTP_PROXY uses socks5:// which mca does not support (expected http://[user:password@]host:port).',
+      'HTTP_PROXY uses socks5://, which mca does not support; expected http://[user:password@]host:port',
     );
     const broken = await failure(post(new NodeHttpTransport({ http_proxy: 'http://u:s3cret-pw@[bad' }), fake.url));
-    expect(broken.message).toBe('http_proxy is not a valid proxy URL (expected http://[user:password@]host:port).');
+    expect(broken.message).toBe('http_proxy is not a valid proxy URL; expected http://[user:password@]host:port');
     expect(fake.seen).toEqual([]);
   });
 });
 
 describe('a provider through a failing proxy', () => {
-  it('reports one line naming the proxy without its password, after the usual retries', async () => {
+  /** Streams one request through a provider built with HTTP_PROXY set; returns its failure and its retries. */
+  async function streamThrough(
+    make: (baseUrl: string) => ModelProvider,
+    answer: { refuse: number },
+  ): Promise<{ error: ProviderError; retries: number; connects: number; port: number; targetPort: string }> {
     const fake = await target();
-    const through = await proxy({ refuse: 407 });
-    vi.stubEnv('HTTPS_PROXY', '');
-    vi.stubEnv('https_proxy', '');
-    vi.stubEnv('NO_PROXY', '');
-    vi.stubEnv('no_proxy', '');
-    vi.stubEnv('http_proxy', '');
+    const through = await proxy(answer);
+    for (const name of ['HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy', 'http_proxy']) vi.stubEnv(name, '');
     vi.stubEnv('HTTP_PROXY', through.url.replace('http://', 'http://carol:s3cr3t-pass@'));
-    const provider = new AnthropicProvider({
-      apiKey: KEY,
-      baseUrl: `http://127.0.0.1:${fake.url.port}`,
-      maxRetries: 1,
-      backoff: { baseDelayMs: 1 },
-    });
-    let caught: unknown;
-    const retries: string[] = [];
+    const provider = make(`http://127.0.0.1:${fake.url.port}`);
+    let retries = 0;
     try {
       for await (const event of provider.stream(REQUEST, new AbortController().signal)) {
-        if (event.type === 'retry') retries.push(event.reason);
+        if (event.type === 'retry') retries++;
       }
     } catch (error) {
-      caught = error;
+      expect(fake.seen).toEqual([]);
+      if (!(error instanceof ProviderError)) throw error;
+      return { error, retries, connects: through.connects.length, port: through.port, targetPort: fake.url.port };
     }
-    expect(caught).toBeInstanceOf(ProviderError);
-    const message = (caught as ProviderError).message;
-    expect(message).toBe(
-      `Could not reach the Anthropic API (the proxy 127.0.0.1:${through.port} from HTTP_PROXY refused the tunnel to ` +
-        `127.0.0.1:${fake.url.port} (407 Proxy Authentication Required); it did not accept the credentials in HTTP_PROXY).`,
+    throw new Error('expected a ProviderError');
+  }
+
+  const options = { apiKey: KEY, maxRetries: 1, backoff: { baseDelayMs: 1 } };
+  const anthropic = (baseUrl: string): ModelProvider => new AnthropicProvider({ ...options, baseUrl });
+  const openai = (baseUrl: string): ModelProvider => new OpenAICompatibleProvider({ ...options, baseUrl });
+
+  it('Anthropic: a 407 is one line naming the proxy without its password, not retried', async () => {
+    const { error, retries, connects, port, targetPort } = await streamThrough(anthropic, { refuse: 407 });
+    expect(error.message).toBe(
+      `Could not reach the Anthropic API (the proxy 127.0.0.1:${port} from HTTP_PROXY refused the tunnel to ` +
+        `127.0.0.1:${targetPort} (407 Proxy Authentication Required); it did not accept the credentials in HTTP_PROXY).`,
     );
-    expect(message).not.toContain('s3cr3t-pass');
-    expect(retries).toHaveLength(1);
-    expect(through.connects).toHaveLength(2);
-    expect(fake.seen).toEqual([]);
+    expect(error.message).not.toContain('s3cr3t-pass');
+    expect(error.kind).toBe('bad_request');
+    expect([retries, connects]).toEqual([0, 1]);
+  });
+
+  it('OpenAI-compatible: a 403 is one line naming the proxy, not retried', async () => {
+    const { error, retries, connects, port } = await streamThrough(openai, { refuse: 403 });
+    expect(error.message).toMatch(
+      /^Could not reach the OpenAI-compatible API at http:\/\/127\.0\.0\.1:\d+ \(the proxy /,
+    );
+    expect(error.message).toContain(`the proxy 127.0.0.1:${port} from HTTP_PROXY refused the tunnel`);
+    expect(error.message).toContain('(403 Forbidden)');
+    expect(error.message).not.toContain('s3cr3t-pass');
+    expect([error.kind, retries, connects]).toEqual(['bad_request', 0, 1]);
+  });
+
+  it.each([
+    ['Anthropic', anthropic],
+    ['OpenAI-compatible', openai],
+  ])('%s: a proxy answering 502 is retried like a refused connection', async (_name, make) => {
+    const { error, retries, connects } = await streamThrough(make, { refuse: 502 });
+    expect(error.message).toContain('(502 Bad Gateway)');
+    expect([error.kind, retries, connects]).toEqual(['network', 1, 2]);
   });
 });
 
