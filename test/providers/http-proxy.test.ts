@@ -4,18 +4,18 @@
  * (trusted through NODE_EXTRA_CA_CERTS in a child process, as users do; skipped without openssl).
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { createServer, type Server } from 'node:https';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AnthropicProvider } from '../../src/providers/anthropic.js';
 import { OpenAICompatibleProvider } from '../../src/providers/openai-compatible.js';
 import { NodeHttpTransport, type HttpResponse } from '../../src/providers/http-transport.js';
 import { ProviderError } from '../../src/providers/provider-error.js';
 import type { ModelProvider, ModelRequest } from '../../src/providers/types.js';
-import { TransportError } from '../../src/providers/transport-error.js';
 import { startConnectProxy, type ConnectProxy } from '../helpers/connect-proxy.js';
 import { listenLoopback, readBody, type LoopbackServer } from '../helpers/loopback-http.js';
-import { hasOpenssl, makeSelfSignedCert, type SelfSignedCert } from '../helpers/self-signed-cert.js';
+import { startHttpsTarget, type HttpsTarget } from '../helpers/https-target.js';
+import { hasOpenssl, type SelfSignedCert } from '../helpers/self-signed-cert.js';
 import { runTransportChild } from '../helpers/transport-child.js';
+import { transportFailure as failure } from '../helpers/transport-failure.js';
 
 const KEY = 'sk-ant-proxy-test-0123456789abcdef';
 const REQUEST: ModelRequest = {
@@ -64,16 +64,6 @@ async function chunks(response: HttpResponse): Promise<string[]> {
   const out: string[] = [];
   for await (const chunk of response.body) out.push(Buffer.from(chunk).toString('utf8'));
   return out;
-}
-
-async function failure(promise: Promise<unknown>): Promise<TransportError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof TransportError) return error;
-    throw error;
-  }
-  throw new Error('expected a TransportError');
 }
 
 /** A port nothing listens on: a server bound and closed again. */
@@ -286,39 +276,21 @@ describe('a provider through a failing proxy', () => {
 const OPENSSL = hasOpenssl();
 
 describe.skipIf(!OPENSSL)('https target through HTTPS_PROXY (needs openssl)', () => {
+  let secure: HttpsTarget;
   let cert: SelfSignedCert;
-  let secure: Server;
   let url: URL;
-  let handshakes = 0;
-  const seen: IncomingHttpHeaders[] = [];
 
   beforeAll(async () => {
-    cert = makeSelfSignedCert();
-    secure = createServer({ key: cert.key, cert: cert.cert }, (req, res) => {
-      seen.push(req.headers);
-      req.resume();
-      req.on('end', () => {
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.end('data: secure\n\n');
-      });
-    });
-    secure.keepAliveTimeout = 600_000;
-    secure.on('secureConnection', () => handshakes++);
-    await new Promise<void>((resolve) => secure.listen(0, '127.0.0.1', resolve));
-    const address = secure.address();
-    if (address === null || typeof address === 'string') throw new Error('no TCP address');
-    url = new URL(`https://127.0.0.1:${address.port}/v1/messages`);
+    secure = await startHttpsTarget();
+    cert = secure.cert;
+    url = secure.url;
   });
 
-  afterAll(async () => {
-    secure.closeAllConnections();
-    await new Promise((resolve) => secure.close(resolve));
-    cert.remove();
-  });
+  afterAll(() => secure.close());
 
   it('streams TLS through one tunnel for two requests; the proxy sees its credentials, never the key', async () => {
     const through = await proxy();
-    const before = handshakes;
+    const before = secure.handshakes();
     const env = {
       NODE_EXTRA_CA_CERTS: cert.certPath,
       HTTPS_PROXY: through.url.replace('http://', 'http://dave:tunnel-pw@'),
@@ -333,8 +305,8 @@ describe.skipIf(!OPENSSL)('https target through HTTPS_PROXY (needs openssl)', ()
       target: `127.0.0.1:${url.port}`,
       headers: { 'proxy-authorization': `Basic ${Buffer.from('dave:tunnel-pw').toString('base64')}` },
     });
-    expect(handshakes - before).toBe(1);
-    expect(seen.slice(-2).map((headers) => [headers['x-api-key'], headers['proxy-authorization']])).toEqual([
+    expect(secure.handshakes() - before).toBe(1);
+    expect(secure.seen.slice(-2).map((headers) => [headers['x-api-key'], headers['proxy-authorization']])).toEqual([
       [KEY, undefined],
       [KEY, undefined],
     ]);
