@@ -75,7 +75,14 @@ function refusal(route: ProxyRoute, authority: string, status: number): Transpor
   return new TransportError('proxy', scrubProxySecrets(message, route), { status });
 }
 
-/** How long the proxy may take to accept the connection and answer CONNECT (proxies give up on a target sooner). */
+function secondsOf(ms: number): number {
+  return Math.round(ms / 100) / 10;
+}
+
+/**
+ * How long the proxy may take to accept the connection and answer CONNECT (proxies give up on a target sooner), and
+ * the target to finish its TLS handshake through the tunnel.
+ */
 export const DEFAULT_PROXY_ANSWER_TIMEOUT_MS = 60_000;
 
 /**
@@ -113,10 +120,8 @@ export async function openTunnel(
       return;
     }
     req.setTimeout(answerTimeoutMs, () => {
-      const seconds = Math.round(answerTimeoutMs / 100) / 10;
-      req.destroy(
-        proxyFailure(route, `no answer to CONNECT from ${named(route)} within ${seconds} s`, undefined, 'connection'),
-      );
+      const sentence = `no answer to CONNECT from ${named(route)} within ${secondsOf(answerTimeoutMs)} s`;
+      req.destroy(proxyFailure(route, sentence, undefined, 'connection'));
     });
     req.once('socket', (socket: Socket) => {
       socket.once(route.protocol === 'https:' ? 'secureConnect' : 'connect', () => (reachedProxy = true));
@@ -136,9 +141,13 @@ export async function openTunnel(
     });
     req.once('error', (error) => {
       if (error instanceof TransportError) reject(error);
-      else if (reachedProxy)
-        reject(proxyFailure(route, `${named(route)} closed the connection before answering CONNECT`, error, 'proxy'));
-      else reject(proxyFailure(route, `could not connect to ${named(route)}`, error));
+      else if (reachedProxy) {
+        // Node's HTTP parser codes (HPE_…): something answered that does not speak HTTP (a SOCKS or TLS port).
+        const what = codeOf(error)?.startsWith('HPE_')
+          ? 'answered CONNECT with something that is not HTTP'
+          : 'closed the connection before answering CONNECT';
+        reject(proxyFailure(route, `${named(route)} ${what}`, error, 'proxy'));
+      } else reject(proxyFailure(route, `could not connect to ${named(route)}`, error));
     });
     req.end();
   });
@@ -183,8 +192,17 @@ export async function tunnellingHttpsAgent(route: ProxyRoute, answerTimeoutMs: n
         }
       };
       secure.once('error', onError);
+      // The same deadline for the handshake: a request abandoned meanwhile cannot end it either.
+      secure.setTimeout(answerTimeoutMs, () => {
+        const within = `within ${secondsOf(answerTimeoutMs)} s`;
+        const sentence = `no TLS answer from ${authorityOf(host, port)} ${within} through ${named(route)}`;
+        secure.off('error', onError);
+        secure.destroy();
+        fail(proxyFailure(route, sentence, undefined, 'connection'));
+      });
       secure.once('secureConnect', () => {
         secure.off('error', onError);
+        secure.setTimeout(0);
         callback?.(null, secure);
       });
     }, fail);

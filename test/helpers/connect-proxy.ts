@@ -1,7 +1,8 @@
 /**
  * A loopback HTTP proxy that only tunnels (CONNECT), as corporate proxies do for https: it records every CONNECT
  * (target and Proxy-Authorization) and every byte the client sent through its tunnels, so a test can say what a
- * proxy could have read. `answer` makes it refuse with a status, accept and close the tunnel at once, or never answer.
+ * proxy could have read. `answer` makes it refuse with a status, accept and close the tunnel at once, never answer,
+ * answer in something that is not HTTP, or accept a tunnel that leads nowhere (nothing ever comes back).
  */
 import { createServer, type IncomingHttpHeaders, type RequestListener, type Server } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
@@ -13,7 +14,7 @@ export interface ConnectRecord {
   headers: IncomingHttpHeaders;
 }
 
-export type ProxyAnswer = { refuse: number } | 'close-tunnel' | 'silent' | 'tunnel';
+export type ProxyAnswer = { refuse: number } | 'close-tunnel' | 'silent' | 'not-http' | 'silent-tunnel' | 'tunnel';
 
 export interface ConnectProxy {
   /** http://127.0.0.1:port (https:// for a TLS proxy) */
@@ -55,6 +56,14 @@ export async function startConnectProxy(
       return;
     }
     if (current === 'silent') return;
+    if (current === 'not-http') {
+      client.end('SSH-2.0-OpenSSH_9.2\r\n');
+      return;
+    }
+    if (current === 'silent-tunnel') {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      return;
+    }
     if (current === 'close-tunnel') {
       client.end('HTTP/1.1 200 Connection Established\r\n\r\n');
       return;

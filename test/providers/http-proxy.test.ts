@@ -200,6 +200,18 @@ describe('http target through HTTP_PROXY', () => {
     expect(through.connects).toHaveLength(1);
   });
 
+  it('something at the proxy address that does not speak HTTP is one line saying so', async () => {
+    const fake = await target();
+    const through = await proxy('not-http');
+    const error = await failure(post(new NodeHttpTransport({ HTTP_PROXY: through.url }), fake.url));
+    expect(error).toMatchObject({ failure: 'proxy', beforeResponse: true });
+    expect(error.message).toMatch(
+      new RegExp(
+        `^the proxy 127\\.0\\.0\\.1:${through.port} from HTTP_PROXY answered CONNECT with something that is not HTTP \\(HPE_`,
+      ),
+    );
+  });
+
   it('an unsupported or broken proxy URL is one line that does not repeat the value', async () => {
     const fake = await target();
     const socks = await failure(post(new NodeHttpTransport({ HTTP_PROXY: 'socks5://u:s3cret-pw@h:1080' }), fake.url));
@@ -351,6 +363,16 @@ describe.skipIf(!OPENSSL)('https target through HTTPS_PROXY (needs openssl)', ()
       `could not connect to the proxy 127.0.0.1:${through.port} from HTTPS_PROXY (DEPTH_ZERO_SELF_SIGNED_CERT: self-signed certificate)`,
     );
     expect(through.connects).toEqual([]);
+  });
+
+  it('a tunnel where the target never answers TLS fails at the deadline naming target and proxy', async () => {
+    const through = await proxy('silent-tunnel');
+    const transport = new NodeHttpTransport({ HTTPS_PROXY: through.url }, { proxyAnswerTimeoutMs: 100 });
+    const error = await failure(post(transport, url));
+    expect(error).toMatchObject({ failure: 'connection', beforeResponse: true });
+    expect(error.message).toBe(
+      `no TLS answer from 127.0.0.1:${url.port} within 0.1 s through the proxy 127.0.0.1:${through.port} from HTTPS_PROXY`,
+    );
   });
 
   it('a tunnel the proxy closes before TLS is one line naming the proxy', async () => {
