@@ -157,7 +157,9 @@ export function toProviderError(error: unknown, secrets: readonly string[], endp
     }
     if (error.beforeResponse) {
       const cause = oneLine(rootCause(error), secrets);
-      return new ProviderError('network', `Could not reach the Anthropic API${cause ? ` (${cause})` : ''}.`);
+      // An unusable proxy setting or a proxy's 4xx: retrying cannot help (a 'network' failure is retried).
+      const kind = error.retryWorthy ? 'network' : 'bad_request';
+      return new ProviderError(kind, `Could not reach the Anthropic API${cause ? ` (${cause})` : ''}.`);
     }
   }
   // A body that breaks off mid-stream, or anything unforeseen.

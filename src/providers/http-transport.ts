@@ -12,12 +12,21 @@
  * - 307/308 are followed with the same method and body (at most 3 hops); credentials go only to the same origin
  *   (or its https upgrade). Other 3xx are a TransportError 'redirect' naming the Location;
  * - gzip, deflate and br bodies are decoded (node:zlib, loaded only then), although we never ask for them;
- * - HTTPS_PROXY is not honoured, as Node's own fetch does not honour it either.
+ * - HTTPS_PROXY / HTTP_PROXY / NO_PROXY (and their lower-case forms) are read once, when the transport is created
+ *   (proxy-env.ts says how); a proxied target is reached through a CONNECT tunnel per pooled connection
+ *   (proxy-tunnel.ts), and every failure on the way names the proxy but never its credentials.
  */
 import http from 'node:http';
 import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import { connectFailure, TransportError } from './transport-error.js';
 import { decodedBody } from './http-body.js';
+import { isMisconfigured, ProxySettings, type ProxyRoute } from './proxy-env.js';
+import {
+  DEFAULT_PROXY_ANSWER_TIMEOUT_MS,
+  failureThroughProxy,
+  tunnellingHttpAgent,
+  tunnellingHttpsAgent,
+} from './proxy-tunnel.js';
 
 /** What the providers read from a response's headers (a subset of the fetch Headers class). */
 export interface HeaderLookup {
@@ -68,6 +77,8 @@ type RequestFunction = (url: URL, options: RequestOptions) => ClientRequest;
 interface Client {
   request: RequestFunction;
   agent: Agent;
+  /** The proxy its connections go through, named in its failures. */
+  proxy?: ProxyRoute;
 }
 
 class ResponseHeaders implements HeaderLookup {
@@ -111,6 +122,19 @@ function redirectError(status: number, location: string | undefined, from: URL):
 export class NodeHttpTransport implements HttpTransport {
   private httpClient: Client | undefined;
   private httpsClient: Client | undefined;
+  private proxiedHttpClient: Client | undefined;
+  private proxiedHttpsClient: Client | undefined;
+  private readonly proxies: ProxySettings;
+  private readonly proxyAnswerTimeoutMs: number;
+
+  /** `env` is read here, once: the proxy variables (tests pass their own). */
+  constructor(
+    env: Readonly<Record<string, string | undefined>> = process.env,
+    options: { proxyAnswerTimeoutMs?: number } = {},
+  ) {
+    this.proxies = new ProxySettings(env);
+    this.proxyAnswerTimeoutMs = options.proxyAnswerTimeoutMs ?? DEFAULT_PROXY_ANSWER_TIMEOUT_MS;
+  }
 
   async post(request: HttpPost): Promise<HttpResponse> {
     let url = request.url;
@@ -138,6 +162,9 @@ export class NodeHttpTransport implements HttpTransport {
   }
 
   private async client(url: URL): Promise<Client> {
+    const proxy = this.proxies.choose(url);
+    if (isMisconfigured(proxy)) throw new TransportError('proxy_setting', proxy.problem);
+    if (proxy !== undefined) return this.proxiedClient(url, proxy);
     if (url.protocol === 'http:') {
       this.httpClient ??= { request: http.request, agent: new http.Agent({ keepAlive: true }) };
       return this.httpClient;
@@ -151,6 +178,25 @@ export class NodeHttpTransport implements HttpTransport {
     throw new TransportError('protocol', `${url.href} is not an http:// or https:// URL`, { location: url.href });
   }
 
+  /** One client per protocol through the proxy (one proxy per protocol: the environment names one each). */
+  private async proxiedClient(url: URL, proxy: ProxyRoute): Promise<Client> {
+    if (url.protocol === 'http:') {
+      this.proxiedHttpClient ??= {
+        request: http.request,
+        agent: tunnellingHttpAgent(proxy, this.proxyAnswerTimeoutMs),
+        proxy,
+      };
+      return this.proxiedHttpClient;
+    }
+    const https = await import('node:https');
+    this.proxiedHttpsClient ??= {
+      request: https.request,
+      agent: await tunnellingHttpsAgent(proxy, this.proxyAnswerTimeoutMs),
+      proxy,
+    };
+    return this.proxiedHttpsClient;
+  }
+
   /** One request; resolves at the response headers. A stale pooled socket is retried once on a fresh one. */
   private async send(
     url: URL,
@@ -160,7 +206,9 @@ export class NodeHttpTransport implements HttpTransport {
     mayRetryStale: boolean,
   ): Promise<IncomingMessage> {
     if (signal.aborted) throw abortedTransportError();
-    const { request, agent } = await this.client(url);
+    const { request, agent, proxy } = await this.client(url);
+    const failed = (error: unknown): TransportError =>
+      proxy === undefined ? connectFailure(error) : failureThroughProxy(error, proxy);
     return new Promise<IncomingMessage>((resolve, reject) => {
       let settled = false;
       let req: ClientRequest;
@@ -172,7 +220,7 @@ export class NodeHttpTransport implements HttpTransport {
         });
       } catch (error) {
         // A header Node refuses (a control character in a key) throws here; its message names the header only.
-        reject(connectFailure(error));
+        reject(failed(error));
         return;
       }
       const onAbort = (): void => {
@@ -194,7 +242,7 @@ export class NodeHttpTransport implements HttpTransport {
         if (signal.aborted) reject(abortedTransportError());
         else if (mayRetryStale && req.reusedSocket && STALE_SOCKET_CODES.has(error.code ?? '')) {
           resolve(this.send(url, headers, body, signal, false));
-        } else reject(connectFailure(error));
+        } else reject(failed(error));
       });
       req.end(body);
     });

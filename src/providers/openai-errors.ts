@@ -111,8 +111,10 @@ export function unreachableError(error: unknown, endpoint: string, secrets: read
     return new ProviderError(refused.kind, oneLine(refused.message, secrets));
   }
   const cause = oneLine(rootCause(error), secrets);
+  // An unusable proxy setting or a proxy's 4xx: retrying cannot help (a 'network' failure is retried).
+  const kind = isTransportError(error) && !error.retryWorthy ? 'bad_request' : 'network';
   return new ProviderError(
-    'network',
+    kind,
     oneLine(`Could not reach the ${API} at ${endpoint}${cause ? ` (${cause})` : ''}.`, secrets),
   );
 }

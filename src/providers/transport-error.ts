@@ -20,17 +20,21 @@ export type TransportFailure =
   | 'redirect'
   /** The URL is not http: or https: (a base URL written without its scheme, e.g. `localhost:11434`). */
   | 'protocol'
+  /** The proxy refused the tunnel (CONNECT answered other than 2xx; `status` says how) or closed it early. */
+  | 'proxy'
+  /** The proxy variable is set but unusable (not a URL, or a scheme we do not speak, e.g. socks5://). */
+  | 'proxy_setting'
   /** The caller's signal fired. */
   | 'aborted';
 
 /** Failures that happened before any response: the server was never reached (or never answered). */
-const BEFORE_RESPONSE: ReadonlySet<TransportFailure> = new Set(['refused', 'dns', 'tls', 'connection']);
+const BEFORE_RESPONSE: ReadonlySet<TransportFailure> = new Set(['refused', 'dns', 'tls', 'connection', 'proxy']);
 
 export class TransportError extends Error {
   readonly failure: TransportFailure;
   /** For 'redirect': where the server pointed (absolute URL), when it said; for 'protocol': the URL refused. */
   readonly location: string | undefined;
-  /** For 'redirect': the status that redirected. */
+  /** For 'redirect': the status that redirected; for 'proxy': the proxy's answer to CONNECT, when it answered. */
   readonly status: number | undefined;
 
   constructor(
@@ -48,6 +52,16 @@ export class TransportError extends Error {
   /** True when the server was never reached or never answered (the providers say "could not reach"). */
   get beforeResponse(): boolean {
     return BEFORE_RESPONSE.has(this.failure);
+  }
+
+  /**
+   * False when another attempt cannot help: the proxy setting is unusable, or the proxy refused the tunnel with a
+   * 4xx (407 wants other credentials, 403 forbids the target), as the API's own 401/403 are not retried. A proxy
+   * that is down, or answers 5xx, is worth retrying like a refused connection.
+   */
+  get retryWorthy(): boolean {
+    if (this.failure === 'proxy_setting') return false;
+    return !(this.failure === 'proxy' && this.status !== undefined && this.status >= 400 && this.status < 500);
   }
 }
 

@@ -38,6 +38,8 @@ export interface FakeAnthropicOptions {
   loop?: boolean;
   /** When set, requests carrying another key (x-api-key or Bearer) get a 401 (without consuming a step). */
   apiKey?: string;
+  /** Serve https with this key and certificate (the url is then https://). */
+  tls?: { key: Buffer; cert: Buffer };
 }
 
 export interface FakeAnthropic {
@@ -168,12 +170,15 @@ export async function startFakeAnthropic(
     await answer(res, typeof step === 'function' ? step(body, index) : step, body);
   };
 
-  const server = await listenLoopback('fake-anthropic', handle, (res, error) =>
-    writeJson(res, 500, errorBody('api_error', `fake-anthropic: ${String(error)}`)),
+  const server = await listenLoopback(
+    'fake-anthropic',
+    handle,
+    (res, error) => writeJson(res, 500, errorBody('api_error', `fake-anthropic: ${String(error)}`)),
+    options.tls === undefined ? {} : { tls: options.tls },
   );
 
   return {
-    url: `http://127.0.0.1:${server.port}`,
+    url: `${options.tls === undefined ? 'http' : 'https'}://127.0.0.1:${server.port}`,
     requests,
     setScript(script: FakeStep[]): void {
       steps = [...script];

@@ -2,7 +2,8 @@
  * The HTTP plumbing the loopback fake APIs share: body reading, JSON and SSE responses, text chunking, and a
  * server on 127.0.0.1 that closes cleanly even with hanging connections open.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { Socket } from 'node:net';
 
 export function readBody(req: IncomingMessage): Promise<string> {
@@ -56,19 +57,21 @@ export async function listenLoopback(
   name: string,
   handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
   onError: (res: ServerResponse, error: unknown) => void,
-  options: { keepAliveTimeoutMs?: number } = {},
+  /** `tls`: serve https with this key and certificate (e.g. test/helpers/self-signed-cert.ts). */
+  options: { keepAliveTimeoutMs?: number; tls?: { key: Buffer; cert: Buffer } } = {},
 ): Promise<LoopbackServer> {
   // Idle keep-alive connections stay open until close() (not Node's 5 s), so a client whose pooled connection held
   // its process open would hang a test instead of exiting late but green.
   const keepAliveTimeoutMs = options.keepAliveTimeoutMs ?? 600_000;
   const sockets = new Set<Socket>();
   let accepted = 0;
-  const server = createServer((req, res) => {
+  const listener: RequestListener = (req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) onError(res, error);
       else res.destroy();
     });
-  });
+  };
+  const server = options.tls === undefined ? createServer(listener) : createTlsServer(options.tls, listener);
   server.keepAliveTimeout = keepAliveTimeoutMs;
   server.on('connection', (socket) => {
     accepted++;

@@ -1,7 +1,7 @@
 /**
- * Runs the node:http transport in a child process that POSTs to `url` `requests` times (printing each body) and
- * then simply returns: the child must exit by itself. It is killed after 20 s, which a test's server, keeping idle
- * connections for ten minutes, would hit if a pooled socket held the process open.
+ * Runs the node:http transport in a child process that POSTs to `url` `requests` times with `headers` (printing each
+ * body) and then simply returns: the child must exit by itself. It is killed after 20 s,
+ * which a test's server, keeping idle connections for ten minutes, would hit if a pooled socket held the process open.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -14,13 +14,18 @@ export interface ChildRun {
   output: string;
 }
 
-export async function runTransportChild(url: URL, requests: number, env: NodeJS.ProcessEnv = {}): Promise<ChildRun> {
+export async function runTransportChild(
+  url: URL,
+  requests: number,
+  env: NodeJS.ProcessEnv = {},
+  headers: Record<string, string> = {},
+): Promise<ChildRun> {
   const script = `
     const { NodeHttpTransport } = await import(${JSON.stringify(TRANSPORT)});
     const transport = new NodeHttpTransport();
     const url = new URL(${JSON.stringify(url.href)});
     for (let index = 0; index < ${requests}; index++) {
-      const response = await transport.post({ url, headers: {}, body: '{}', signal: new AbortController().signal });
+      const response = await transport.post({ url, headers: ${JSON.stringify(headers)}, body: '{}', signal: new AbortController().signal });
       process.stdout.write(await response.text());
     }
   `;

@@ -6,9 +6,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants, createGzip, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NodeHttpTransport, TEXT_LIMIT_BYTES, type HttpResponse } from '../../src/providers/http-transport.js';
-import { TransportError } from '../../src/providers/transport-error.js';
 import { listenLoopback, readBody, type LoopbackServer } from '../helpers/loopback-http.js';
 import { runTransportChild } from '../helpers/transport-child.js';
+import { transportFailure as failure } from '../helpers/transport-failure.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => Promise<void> | void;
 
@@ -43,16 +43,6 @@ function gate(): { opened: Promise<void>; open: () => void } {
   let open = (): void => undefined;
   const opened = new Promise<void>((resolve) => (open = resolve));
   return { opened, open };
-}
-
-async function failure(promise: Promise<unknown>): Promise<TransportError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof TransportError) return error;
-    throw error;
-  }
-  throw new Error('expected a TransportError');
 }
 
 async function drain(response: HttpResponse): Promise<void> {

@@ -3,57 +3,28 @@
  * untrusted certificate is a 'tls' failure before any response; trusted (NODE_EXTRA_CA_CERTS, read at start-up, so
  * in a child process) it streams, keeps its connection alive and lets the process exit by itself.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NodeHttpTransport } from '../../src/providers/http-transport.js';
 import { TransportError } from '../../src/providers/transport-error.js';
+import { startHttpsTarget, type HttpsTarget } from '../helpers/https-target.js';
+import { hasOpenssl } from '../helpers/self-signed-cert.js';
 import { runTransportChild } from '../helpers/transport-child.js';
 
-let dir = '';
-let server: Server;
+const OPENSSL = hasOpenssl();
+let target: HttpsTarget | undefined;
 let url: URL;
-let connections = 0;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'mca-https-'));
-  const key = join(dir, 'key.pem');
-  const cert = join(dir, 'cert.pem');
-  execFileSync(
-    'openssl',
-    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1'].concat([
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ]),
-    { stdio: 'ignore' },
-  );
-  server = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.end('data: secure\n\n');
-    });
-  });
-  server.keepAliveTimeout = 600_000;
-  server.on('secureConnection', () => connections++);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('no TCP address');
-  url = new URL(`https://127.0.0.1:${address.port}/v1/messages`);
+  if (!OPENSSL) return;
+  target = await startHttpsTarget();
+  url = target.url;
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-  rmSync(dir, { recursive: true, force: true });
+  await target?.close();
 });
 
-describe('NodeHttpTransport over https', () => {
+describe.skipIf(!OPENSSL)('NodeHttpTransport over https (needs openssl)', () => {
   it('refuses an untrusted certificate with failure tls before any response', async () => {
     let caught: unknown;
     try {
@@ -67,9 +38,11 @@ describe('NodeHttpTransport over https', () => {
   });
 
   it('with the certificate trusted, streams over one kept-alive connection and the process exits by itself', async () => {
-    const before = connections;
-    const { code, signal, output } = await runTransportChild(url, 2, { NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') });
+    const before = target?.handshakes() ?? 0;
+    const { code, signal, output } = await runTransportChild(url, 2, {
+      NODE_EXTRA_CA_CERTS: target?.cert.certPath ?? '',
+    });
     expect({ code, signal, output }).toEqual({ code: 0, signal: null, output: 'data: secure\n\ndata: secure\n\n' });
-    expect(connections - before).toBe(1);
+    expect((target?.handshakes() ?? 0) - before).toBe(1);
   }, 30_000);
 });
