@@ -8,6 +8,9 @@ export default defineConfig({
   test: {
     include: ['test/reliability/swap-race.test.ts', 'test/reliability/long/**/*.long.test.ts'],
     environment: 'node',
+    // The tests talk to loopback fakes; a proxy set on the machine (CI behind a corporate proxy) must not carry
+    // them. Empty counts as unset for mca's transport.
+    env: { HTTPS_PROXY: '', https_proxy: '', HTTP_PROXY: '', http_proxy: '', NO_PROXY: '', no_proxy: '' },
     testTimeout: 900_000,
     hookTimeout: 60_000,
     maxWorkers: 1,

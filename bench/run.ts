@@ -24,6 +24,9 @@ import { runToolsBench } from './tools-bench.js';
 const SECTIONS = ['replay', 'scaling', 'startup', 'tools'] as const;
 type Section = (typeof SECTIONS)[number];
 
+// Every run talks to loopback fakes: a proxy set on the machine must not carry mca's requests (nor time them).
+for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy']) delete process.env[name];
+
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_DATA_DIR = join(root, 'bench', 'data', 'trajectories');
 
