@@ -10,6 +10,7 @@ import { startConnectProxy, type ConnectProxy } from '../helpers/connect-proxy.j
 import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic-server.js';
 import { runMca } from '../helpers/run-mca.js';
 import { hasOpenssl, makeSelfSignedCert, type SelfSignedCert } from '../helpers/self-signed-cert.js';
+import { runsWith } from '../helpers/optional-tools.js';
 import { tempProject } from '../helpers/temp-project.js';
 
 const KEY = 'sk-ant-e2e-proxy-0123456789abcdef';
@@ -21,7 +22,7 @@ const finish = (answer: string) => ({ text: `Thought: done\nAction: Finish[${ans
 let cert: SelfSignedCert | undefined;
 let fake: FakeAnthropic | undefined;
 let proxy: ConnectProxy | undefined;
-const OPENSSL = hasOpenssl();
+const OPENSSL = runsWith('openssl', hasOpenssl(), 'the mca -p behind HTTPS_PROXY tests');
 
 beforeAll(() => {
   if (OPENSSL) cert = makeSelfSignedCert();

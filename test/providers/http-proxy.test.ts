@@ -14,6 +14,7 @@ import { startConnectProxy, type ConnectProxy } from '../helpers/connect-proxy.j
 import { listenLoopback, readBody, type LoopbackServer } from '../helpers/loopback-http.js';
 import { startHttpsTarget, type HttpsTarget } from '../helpers/https-target.js';
 import { hasOpenssl, type SelfSignedCert } from '../helpers/self-signed-cert.js';
+import { runsWith } from '../helpers/optional-tools.js';
 import { runTransportChild } from '../helpers/transport-child.js';
 import { transportFailure as failure } from '../helpers/transport-failure.js';
 
@@ -285,7 +286,7 @@ describe('a provider through a failing proxy', () => {
   });
 });
 
-const OPENSSL = hasOpenssl();
+const OPENSSL = runsWith('openssl', hasOpenssl(), 'the https-through-proxy tests');
 
 describe.skipIf(!OPENSSL)('https target through HTTPS_PROXY (needs openssl)', () => {
   let secure: HttpsTarget;

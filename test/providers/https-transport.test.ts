@@ -8,9 +8,10 @@ import { NodeHttpTransport } from '../../src/providers/http-transport.js';
 import { TransportError } from '../../src/providers/transport-error.js';
 import { startHttpsTarget, type HttpsTarget } from '../helpers/https-target.js';
 import { hasOpenssl } from '../helpers/self-signed-cert.js';
+import { runsWith } from '../helpers/optional-tools.js';
 import { runTransportChild } from '../helpers/transport-child.js';
 
-const OPENSSL = hasOpenssl();
+const OPENSSL = runsWith('openssl', hasOpenssl(), 'the https transport tests');
 let target: HttpsTarget | undefined;
 let url: URL;
 
