@@ -4,7 +4,7 @@
  * the SDK-based provider produced: the server's `error.message` when the body has one, else the SDK's
  * "<status> <body>" rendering.
  */
-import { CONTEXT_TOO_LONG, oneLine, parseRetryAfter, rootCause } from './error-text.js';
+import { CONTEXT_TOO_LONG, oneLine, rootCause, statusOptions } from './error-text.js';
 import type { HeaderLookup } from './http-transport.js';
 import { ProviderError, redirectedResponse, unsupportedBaseUrl, type ProviderErrorKind } from './provider-error.js';
 import { isTransportError } from './transport-error.js';
@@ -108,11 +108,11 @@ function build(
   headers: HeaderLookup | undefined,
   secrets: readonly string[],
 ): ProviderError {
-  const options: { status?: number; retryAfterMs?: number } = {};
-  if (status !== undefined) options.status = status;
-  const retryAfterMs = parseRetryAfter(headers);
-  if (retryAfterMs !== undefined) options.retryAfterMs = retryAfterMs;
-  return new ProviderError(kind, oneLine(describe(kind, status, serverMessage), secrets), options);
+  return new ProviderError(
+    kind,
+    oneLine(describe(kind, status, serverMessage), secrets),
+    statusOptions(status, headers),
+  );
 }
 
 /** A non-2xx response, from its status, headers (retry-after) and body text. */

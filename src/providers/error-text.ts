@@ -49,6 +49,18 @@ export function parseRetryAfter(headers: HeaderLookup | undefined, now: number =
   return Math.max(0, date - now);
 }
 
+/** The status and the server's requested wait (retry-after) a ProviderError carries, each only when known. */
+export function statusOptions(
+  status: number | undefined,
+  headers: HeaderLookup | undefined,
+): { status?: number; retryAfterMs?: number } {
+  const options: { status?: number; retryAfterMs?: number } = {};
+  if (status !== undefined) options.status = status;
+  const retryAfterMs = parseRetryAfter(headers);
+  if (retryAfterMs !== undefined) options.retryAfterMs = retryAfterMs;
+  return options;
+}
+
 /** Server messages that mean "the prompt does not fit the model's window", across vendors. */
 export const CONTEXT_TOO_LONG =
   /prompt is too long|context[ _](length|window)|too many (input )?tokens|maximum context|context_length_exceeded/i;

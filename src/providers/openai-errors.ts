@@ -4,7 +4,7 @@
  * Servers differ in their error bodies: OpenAI `{error: {message, code}}`, Ollama `{error: "…"}`,
  * vLLM `{message, code}`, FastAPI `{detail}`; all are read.
  */
-import { CONTEXT_TOO_LONG, oneLine, parseRetryAfter, rootCause } from './error-text.js';
+import { CONTEXT_TOO_LONG, oneLine, rootCause, statusOptions } from './error-text.js';
 import type { HeaderLookup } from './http-transport.js';
 import { ProviderError, redirectedResponse, unsupportedBaseUrl, type ProviderErrorKind } from './provider-error.js';
 import { isTransportError } from './transport-error.js';
@@ -81,10 +81,11 @@ export function errorFromResponse(
   let serverMessage = oneLine(error.message, secrets) || 'no message';
   if (status === 404) serverMessage += ' (check OPENAI_BASE_URL: it must end with the API version path, e.g. /v1)';
   const kind = kindFromStatus(status, error);
-  const options: { status: number; retryAfterMs?: number } = { status };
-  const retryAfterMs = parseRetryAfter(headers);
-  if (retryAfterMs !== undefined) options.retryAfterMs = retryAfterMs;
-  return new ProviderError(kind, oneLine(describe(kind, status, serverMessage), secrets), options);
+  return new ProviderError(
+    kind,
+    oneLine(describe(kind, status, serverMessage), secrets),
+    statusOptions(status, headers),
+  );
 }
 
 /** An `{"error": …}` chunk inside a 200 stream (OpenRouter and vLLM report upstream failures this way). */
