@@ -3,7 +3,7 @@
  * configuration failure becomes a CliError (one line, exit 2) before any session file is created.
  */
 import { realpathSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { PermissionMode, ToolProtocol } from '../config/config.js';
 import { ConfigError, credentialSecrets, loadConfig, loadCredentials } from '../config/config.js';
 import type { Config } from '../config/config.js';
@@ -16,7 +16,7 @@ import type { SessionStart } from '../agent/session-manager.js';
 import { createProvider } from '../providers/create-provider.js';
 import { SessionStore } from '../session/session-store.js';
 import { createDefaultRegistry, type ToolRegistry } from '../tools/registry.js';
-import { sweepStaleTemps } from '../tools/temp-files.js';
+import { journalTempsIn, sweepTempJournals } from '../tools/temp-journal.js';
 import type { Approver } from '../tools/tool-context.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import { loadPermissionPolicy, SettingsFlagError, type LoadedPolicy } from '../permissions/settings-files.js';
@@ -58,19 +58,17 @@ function hasCode(error: unknown, code: string): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
 }
 
+/** Where each mca process lists the temp files it creates (temp-journal.ts). */
+export function tempJournalDir(mcaHome: string): string {
+  return join(mcaHome, 'temp-journal');
+}
+
 /**
- * The sweep of temp files left by a killed mca walks the whole project (about a second for 50,000 files, on the
- * main thread), so it never runs before the first model request: print mode runs it after the answer is out, for
- * at most `budgetMs` so a script is not kept waiting on a big repository; the REPL beside its first prompt, to the
- * end. Never rejects.
+ * Removes the temp files killed mca processes left, from their journals: a few small files, not a walk of the
+ * project. Never rejects.
  */
-export function sweepLeftoverTemps(projectRoot: string, budgetMs?: number): Promise<void> {
-  const stop = new AbortController();
-  const timer = budgetMs === undefined ? undefined : setTimeout(() => stop.abort(), budgetMs);
-  return sweepStaleTemps(projectRoot, stop.signal).then(
-    () => clearTimeout(timer),
-    () => clearTimeout(timer),
-  );
+export async function sweepLeftoverTemps(mcaHome: string): Promise<void> {
+  await sweepTempJournals(tempJournalDir(mcaHome));
 }
 
 function sessionStart(options: CliOptions): SessionStart {
@@ -163,6 +161,7 @@ export async function bootstrap(options: CliOptions, ask?: Approver, askTrust?: 
   const secrets = credentialSecrets(credentials);
   const store = new SessionStore(config.mcaHome, projectRoot, { secrets });
   const registry = createDefaultRegistry({ secrets });
+  journalTempsIn(tempJournalDir(config.mcaHome));
   const sessions = new ProjectSessions({
     config,
     provider,

@@ -17,7 +17,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     throw new CliError('interactive mode needs a terminal; use mca -p "..." in scripts and pipes');
   }
   const booted = await bootstrap(options, undefined, askTrustOnce);
-  void sweepLeftoverTemps(booted.projectRoot);
+  void sweepLeftoverTemps(booted.config.mcaHome);
   const { sessions, projectRoot, config, notices, policy } = booted;
   const customCommands = await createCustomCommandsPort(booted, notices);
   for (const notice of notices) printError(notice);

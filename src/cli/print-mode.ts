@@ -15,9 +15,6 @@ import { readStdinIfPiped } from './stdin.js';
 import { installTermination, SIGNAL_EXIT_CODES } from './termination.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
 
-/** How long `-p` may spend, after its answer, removing temp files a killed mca left (see sweepLeftoverTemps). */
-const PRINT_SWEEP_BUDGET_MS = 150;
-
 function oneLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return text.split('\n')[0]?.trim() || 'unknown error';
@@ -183,9 +180,8 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
     if (failed) err(answer);
     else outText(answer.endsWith('\n') ? answer : `${answer}\n`);
   }
-  // The answer is out; the run ends with the project swept of temp files a killed mca left, as far as the sweep
-  // gets in PRINT_SWEEP_BUDGET_MS (all of most projects).
-  await sweepLeftoverTemps(booted.projectRoot, PRINT_SWEEP_BUDGET_MS);
+  // The answer is out; the run ends with the temp files a killed mca left removed (from their journals).
+  await sweepLeftoverTemps(booted.config.mcaHome);
   if (end?.reason === 'interrupted') return EXIT_INTERRUPTED;
   return failed ? EXIT_AGENT_FAILURE : EXIT_OK;
 }

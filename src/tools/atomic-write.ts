@@ -10,8 +10,9 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { removeStaleTemps, tempNameFor } from './temp-files.js';
+import { journalTemp } from './temp-journal.js';
 import { PathSwapError, pinDirectory } from './pinned-directory.js';
 
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
@@ -72,7 +73,10 @@ export async function writeFileAtomic(root: string, absolutePath: string, conten
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
-    const temp = dir.entry(tempNameFor(name, randomBytes(6).toString('hex')));
+    const tempName = tempNameFor(name, randomBytes(6).toString('hex'));
+    const temp = dir.entry(tempName);
+    // Listed before it exists, so a kill at any later moment leaves a temp file the next start can find.
+    journalTemp(join(dirname(absolutePath), tempName));
     const fd = openSync(temp, CREATE_FLAGS, mode ?? 0o666);
     try {
       writeAll(fd, content);

@@ -250,18 +250,24 @@ describe.concurrent('sessions survive anything', () => {
         }
         await run.done;
       }
-      // Also one planted by a writer that is surely dead (pid 2^22 - 1 is above any default pid_max in use).
+      // Also one planted, with its journal line, as a writer that is surely dead (pid 2^22 - 1 is above any default
+      // pid_max in use) leaves them.
       mkdirSync(join(sandbox.project, 'deep', 'er'), { recursive: true });
-      writeFileSync(join(sandbox.project, 'deep', 'er', '.notes.md.mca-4194303-a1b2c3d4e5f6.tmp'), 'half');
+      const planted = join(sandbox.project, 'deep', 'er', '.notes.md.mca-4194303-a1b2c3d4e5f6.tmp');
+      writeFileSync(planted, 'half');
+      mkdirSync(join(sandbox.home, 'temp-journal'), { recursive: true });
+      writeFileSync(join(sandbox.home, 'temp-journal', '4194303-0a1b.txt'), `${planted}\n`);
       server.setScript([finish('clean')]);
       const next = await runMca(sandbox, ['-p', 'hello'], { baseUrl: server.url });
       expect(next.code, next.stderr).toBe(0);
       const left = spawnSync('find', [sandbox.project, '-name', '*.mca-*.tmp'], { encoding: 'utf8' }).stdout.trim();
       expect(left).toBe('');
+      // Every journal is gone: the dead writers' swept, each finished run's removed at its exit.
+      expect(readdirSync(join(sandbox.home, 'temp-journal'))).toEqual([]);
       const big = join(sandbox.project, 'deep', 'big.txt');
       if (existsSync(big)) expect(readFileSync(big, 'utf8')).toBe(content);
       log.fact('kills that caught a Write mid-temp-file', caught);
-      return `no mca temp file left after the next start (${caught} real kill(s) mid-Write + 1 planted); big.txt absent or whole`;
+      return `no mca temp file left after the next start (${caught} real kill(s) mid-Write + 1 planted with its journal line); no journal left; big.txt absent or whole`;
     },
     240_000,
   );

@@ -2,13 +2,14 @@
  * The file tools against a hostile or awkward file system: read-only files, kept modes, mca's own temp files,
  * control files, huge overwrites (bounded diff) and secrets in any tool output.
  */
-import { chmod, mkdir, mkdtemp, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DIFF_MAX_LINES, unifiedDiff } from '../../src/tools/edit-core.js';
 import { createDefaultRegistry } from '../../src/tools/registry.js';
-import { removeStaleTemps, sweepStaleTemps } from '../../src/tools/temp-files.js';
+import { removeStaleTemps } from '../../src/tools/temp-files.js';
+import { sweepTempJournals } from '../../src/tools/temp-journal.js';
 import { makeContext, makeProject, type TestProject } from './helpers.js';
 
 let project: TestProject;
@@ -132,55 +133,56 @@ describe('leftover temp files', () => {
     expect((await readdir(project.root)).sort()).toEqual([`.a.txt.mca-${process.pid}-0a1b2c.tmp`, '.a.txt.other.tmp']);
   });
 
-  it('the start-up sweep removes dead temps at any depth, in dot directories too, and nothing else', async () => {
-    const dead = (name: string) => `.${name}.mca-999999-0a1b2c.tmp`;
-    const live = `.keep.txt.mca-${process.pid}-0a1b2c.tmp`;
+  it('the start-up sweep removes the temps a dead writer journalled, and only those', async () => {
+    const pid = 4194303; // above any default pid_max in use: surely dead
+    const temp = (name: string) => `.${name}.mca-${pid}-0a1b2c.tmp`;
     project = await makeProject({
-      [dead('root.txt')]: 'x',
-      [`src/deep/er/${dead('notes.md')}`]: 'x',
-      [`.config/${dead('settings.json')}`]: 'x',
-      [live]: 'x',
-      '.a.txt.other.tmp': 'x',
-      'a.mca-999999-0a1b2c.tmp': 'not a hidden temp name',
-      [`node_modules/pkg/${dead('index.js')}`]: 'x',
-      [`.git/${dead('HEAD')}`]: 'x',
+      [`src/deep/er/${temp('notes.md')}`]: 'x',
+      [`.config/${temp('settings.json')}`]: 'x',
+      [`unlisted/${temp('stays.txt')}`]: 'x',
+      'victim.txt': 'must stay',
+      [`.other.txt.mca-999999-0a1b2c.tmp`]: 'another writer',
     });
-    await mkdir(project.path(dead('a-directory')));
+    await mkdir(project.path(temp('a-directory')));
     const outside = await mkdtemp(join(tmpdir(), 'mca-sweep-outside-'));
+    const journals = await mkdtemp(join(tmpdir(), 'mca-journals-'));
     try {
-      await writeFile(join(outside, dead('elsewhere.txt')), 'x');
-      await symlink(outside, project.path('linked'));
-      expect(await sweepStaleTemps(project.root)).toBe(3);
-      expect(await readdir(outside)).toEqual([dead('elsewhere.txt')]);
+      await writeFile(join(outside, temp('elsewhere.txt')), 'x');
+      await symlink(join(outside, temp('elsewhere.txt')), project.path(temp('link.txt')));
+      const listed = [
+        project.path(`src/deep/er/${temp('notes.md')}`),
+        project.path(`.config/${temp('settings.json')}`),
+        project.path('victim.txt'), // not a temp name
+        project.path('.other.txt.mca-999999-0a1b2c.tmp'), // another pid's temp
+        project.path(temp('a-directory')), // a directory
+        project.path(temp('link.txt')), // a symlink: removed is the link at most, never its target
+        `relative/${temp('x.txt')}`,
+        '',
+      ];
+      await writeFile(join(journals, `${pid}-00ff.txt`), listed.join('\n'));
+      await writeFile(join(journals, `${process.pid}-00ff.txt`), `${project.path('victim.txt')}\n`);
+      await writeFile(join(journals, 'notes.txt'), `${project.path(`unlisted/${temp('stays.txt')}`)}\n`);
+
+      expect(await sweepTempJournals(journals)).toBe(2);
+      expect(await readdir(outside)).toEqual([temp('elsewhere.txt')]);
+      // The dead writer's journal is gone; a live writer's (this process) and a file not named like one stay.
+      expect((await readdir(journals)).sort()).toEqual([`${process.pid}-00ff.txt`, 'notes.txt'].sort());
     } finally {
       await rm(outside, { recursive: true, force: true });
+      await rm(journals, { recursive: true, force: true });
     }
     const left = (await readdir(project.root, { recursive: true })).filter((name) => name.includes('.mca-')).sort();
     expect(left).toEqual(
       [
-        dead('a-directory'),
-        live,
-        'a.mca-999999-0a1b2c.tmp',
-        `.git/${dead('HEAD')}`,
-        `node_modules/pkg/${dead('index.js')}`,
-      ].sort(),
+        temp('a-directory'),
+        temp('link.txt'),
+        '.other.txt.mca-999999-0a1b2c.tmp',
+        'unlisted',
+        `unlisted/${temp('stays.txt')}`,
+      ]
+        .filter((name) => name.includes('.mca-'))
+        .sort(),
     );
-  });
-
-  it('a sweep stopped by its signal returns at once with what it removed so far; unstopped, it removes them all', async () => {
-    const dead = (name: string, index: number) => `.${name}.mca-999999-${index.toString(16).padStart(6, '0')}.tmp`;
-    const files: Record<string, string> = {};
-    for (let index = 0; index < 300; index += 1) files[`d${index}/${dead('f.txt', index)}`] = 'x';
-    const project = await makeProject(files);
-    try {
-      const stopped = new AbortController();
-      stopped.abort();
-      expect(await sweepStaleTemps(project.root, stopped.signal)).toBe(0);
-      const leftAfterStop = (await readdir(project.root, { recursive: true })).filter((n) => n.includes('.mca-'));
-      expect(leftAfterStop).toHaveLength(300);
-      expect(await sweepStaleTemps(project.root)).toBe(300);
-    } finally {
-      await project.cleanup();
-    }
+    expect(await readFile(project.path('victim.txt'), 'utf8')).toBe('must stay');
   });
 });
