@@ -21,7 +21,7 @@ import { runCompaction } from './run-compaction.js';
 import type { Summarizer, SummaryPrefix } from './summary-compressor.js';
 import { MIN_MESSAGES_FOR_COMPACTION } from './token-budget.js';
 import { compressToolResult } from './tool-result-compressor.js';
-import { buildWithinBudget } from './turn-budget.js';
+import { buildWithinBudget, FULL_TURN, shrinkBatch, type InTurnState } from './turn-budget.js';
 
 /** The least room for a reply a request must leave in the window; a prompt that leaves less is not sent. */
 export const MIN_OUTPUT_TOKENS = 1_024;
@@ -110,8 +110,8 @@ export class ContextEngine {
   private scratchpad: ScratchpadStep[] = [];
   private currentRound = 0;
   private lastStep = 0;
-  /** The in-turn ladder rung (0 = all full); it only rises within a turn, so the cached prefix is not rewritten. */
-  private tightLevel = 0;
+  /** Where this turn stands on the in-turn ladder (turn-budget.ts); it only tightens within a turn. */
+  private inTurn: InTurnState = FULL_TURN;
   /** The one emergency compaction a turn gets after the API refused a request as too long. */
   private emergencyUsed = false;
   private readonly now: () => string;
@@ -147,7 +147,7 @@ export class ContextEngine {
     this.question = input;
     this.scratchpad = [];
     this.lastStep = 0;
-    this.tightLevel = 0;
+    this.inTurn = FULL_TURN;
     this.emergencyUsed = false;
     this.currentRound = history.nextRoundNumber();
     history.append({ role: 'user', content: input, metadata: { round: this.currentRound, ts: this.now() } });
@@ -194,7 +194,7 @@ export class ContextEngine {
   async *recoverFromOverflow(signal: AbortSignal): AsyncGenerator<ContextEvent, boolean> {
     if (this.emergencyUsed) return false;
     this.emergencyUsed = true;
-    this.tightLevel = Math.max(this.tightLevel, 1);
+    this.inTurn = shrinkBatch(this.inTurn, Math.max(this.inTurn.level, 1), this.scratchpad.length);
     yield* this.compactNow('emergency', signal, this.turnView());
     return true;
   }
@@ -312,9 +312,9 @@ export class ContextEngine {
         todoRecap: todoRecap?.(),
       },
       this.thresholdTokens,
-      this.tightLevel,
+      this.inTurn,
     );
-    this.tightLevel = result.level;
+    this.inTurn = result.state;
     return result;
   }
 

@@ -27,7 +27,7 @@ import {
   type SummaryOutcome,
   type SummaryPrefix,
 } from './summary-compressor.js';
-import { shouldCompact } from './token-budget.js';
+import { LOW_WATER, shouldCompact } from './token-budget.js';
 
 export type HistoryErrorCode = 'INVALID_ROUND' | 'INVALID_ORDER' | 'INVALID_HISTORY';
 
@@ -326,12 +326,20 @@ export class HistoryManager {
     const budget = options.budgetTokens;
     const fixed = options.fixedTokens ?? 0;
     // What the entry for `gone` will take: its ledger, plus (`reserve`) room for a model summary.
-    const fits = (list: readonly Message[], gone: readonly Message[], reserve = SUMMARY_RESERVE_TOKENS): boolean => {
+    const fits = (
+      list: readonly Message[],
+      gone: readonly Message[],
+      reserve = SUMMARY_RESERVE_TOKENS,
+      limit = budget,
+    ): boolean => {
       const measured = gone.length === 0 ? list : withArchiveEntry(list, this.summaryMessage(archiveNote(gone), gone));
       const room = gone.length === 0 ? 0 : reserve;
-      return fixed + room + Math.floor(transcriptChars(closedPart(measured)) / 3) <= budget;
+      return fixed + room + Math.floor(transcriptChars(closedPart(measured)) / 3) <= limit;
     };
     if (fits(messages, archive)) return kept(messages);
+    // Shrinking goes down to the low-water mark when it can, so the next turns have room before the next shrink:
+    // each shrink rewrites the cached prompt from the first round it changes, this turn's steps included.
+    const lowWater = Math.floor(budget * LOW_WATER);
     const shrunk = shrinkOlderToolMessages(messages);
     let current = shrunk.messages;
     if (shrunk.shrunk > 0) {
@@ -340,7 +348,7 @@ export class HistoryManager {
         message: `Context still over budget: shrank ${shrunk.shrunk} tool results of older rounds to one line each.`,
       });
     }
-    if (fits(current, archive)) return kept(current);
+    if (fits(current, archive, SUMMARY_RESERVE_TOKENS, lowWater)) return kept(current);
     // The newest closed round shrinks too (its results stay recallable) before rounds leave and before this
     // turn's own steps degrade.
     const newest = shrinkOlderToolMessages(current, 0);
@@ -350,8 +358,8 @@ export class HistoryManager {
         level: 2,
         message: `Context still over budget: shrank ${newest.shrunk} tool results of the newest closed round too.`,
       });
-      if (fits(current, archive)) return kept(current);
     }
+    if (fits(current, archive)) return kept(current);
     // Fewest rounds with room for a summary; else fewest with the ledger alone (then no summary is asked for).
     let summarize = true;
     let dropped = dropOldestRounds(current, (remaining, gone) => fits(remaining, [...archive, ...gone]));

@@ -14,6 +14,13 @@ export function compressionLimit(contextWindow: number, threshold: number): numb
 /** Below this many messages a history is never compacted (spec A6). */
 export const MIN_MESSAGES_FOR_COMPACTION = 3;
 
+/**
+ * Once something must shrink (older steps of this turn, older tool results in history), it shrinks down to this
+ * share of the budget when it can, not just under it: every shrink rewrites the provider's cached prompt from the
+ * first thing it changes, so the turns and steps after it get a quarter of the budget before the next one.
+ */
+export const LOW_WATER = 0.75;
+
 export interface CompactTrigger {
   /** Total tokens of the previous model call (all four usage counters). */
   lastUsage: number;

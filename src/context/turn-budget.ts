@@ -1,10 +1,16 @@
 /**
  * Keeping one turn inside the budget (DESIGN.md degradation ladder, step 1, extended): when this turn's
  * scratchpad pushes the prompt past threshold × window, older steps first show their compressed result, then a
- * one-line result; the newest steps stay full. The rung only rises within a turn, so the cached prefix is not
- * rewritten back and forth. Shared by the agent loop and the replay benchmark.
+ * one-line result; the newest steps stay full. Shared by the agent loop and the replay benchmark.
+ *
+ * Cache contract: the rung only rises within a turn, and the steps shrunk at a rung are shrunk in a batch (all but
+ * the newest `fullSteps`, at that moment) and stay so; later steps stay full until the prompt passes the limit
+ * again, and only then does the next batch shrink. A window of "the newest N" that slid every step would change
+ * the prompt at the step leaving it on every call, and the provider would write everything after it to the cache
+ * again each time.
  */
 import type { BuildInput, BuiltContext, ContextBuilder, ScratchpadStep } from './context-builder.js';
+import { LOW_WATER } from './token-budget.js';
 import { shrinkToolMessage } from './tool-result-shrinker.js';
 
 export interface InTurnRung {
@@ -31,46 +37,78 @@ export const IN_TURN_LADDER: readonly InTurnRung[] = [
   { fullSteps: 1, oneLine: true, message: 'This turn is still too large: only the newest step keeps its full result.' },
 ];
 
-function scratchpadAtRung(steps: readonly ScratchpadStep[], rung: InTurnRung): readonly ScratchpadStep[] {
+/** Where a turn stands on the ladder: the rung, and how many of its first steps are shrunk at that rung. */
+export interface InTurnState {
+  level: number;
+  /** Steps with an index below this show the rung's shorter form; the others their full observation. */
+  shrunkSteps: number;
+}
+
+export const FULL_TURN: InTurnState = { level: 0, shrunkSteps: 0 };
+
+function scratchpadAtRung(
+  steps: readonly ScratchpadStep[],
+  rung: InTurnRung,
+  shrunkSteps: number,
+): readonly ScratchpadStep[] {
   if (!rung.oneLine) return steps;
-  const fullFrom = steps.length - rung.fullSteps;
   return steps.map((step, index) =>
-    index < fullFrom && step.compressed !== undefined
+    index < shrunkSteps && step.compressed !== undefined
       ? { ...step, compressed: shrinkToolMessage(step.compressed, step.tool ?? 'unknown') }
       : step,
   );
 }
 
+/** The state at `level` with every step but the rung's newest `fullSteps` shrunk (never fewer than before). */
+export function shrinkBatch(state: InTurnState, level: number, stepCount: number): InTurnState {
+  const rung = IN_TURN_LADDER[level] ?? IN_TURN_LADDER[0]!;
+  const batch = rung.fullSteps === Infinity ? 0 : Math.max(0, stepCount - rung.fullSteps);
+  return { level, shrunkSteps: Math.max(state.shrunkSteps, batch) };
+}
+
 export interface BudgetedBuild {
   context: BuiltContext;
-  /** The rung reached (pass it back as `startLevel` for the next step of the same turn). */
-  level: number;
+  /** Where the turn stands now (pass it back as `start` for the next step of the same turn). */
+  state: InTurnState;
   /** One message per rung climbed during this build. */
   degraded: string[];
 }
 
-/** Builds at `startLevel` or the lowest higher rung that fits `limitTokens` (the top rung if none does). */
+/**
+ * Builds at `start`. Over `limitTokens`, it first shrinks the next batch at the same rung, then climbs the rungs
+ * (each climb shrinking its batch) until the prompt is under LOW_WATER × the limit or the top rung is reached.
+ */
 export function buildWithinBudget(
   builder: ContextBuilder,
   input: Omit<BuildInput, 'fullObservationSteps'>,
   limitTokens: number,
-  startLevel = 0,
+  start: InTurnState = FULL_TURN,
 ): BudgetedBuild {
-  const buildAt = (level: number): BuiltContext => {
-    const rung = IN_TURN_LADDER[level] ?? IN_TURN_LADDER[0]!;
+  const stepCount = input.scratchpad.length;
+  const buildAt = (state: InTurnState): BuiltContext => {
+    const rung = IN_TURN_LADDER[state.level] ?? IN_TURN_LADDER[0]!;
+    const shrunk = Math.min(state.shrunkSteps, stepCount);
     return builder.build({
       ...input,
-      scratchpad: scratchpadAtRung(input.scratchpad, rung),
-      ...(level > 0 ? { fullObservationSteps: rung.fullSteps } : {}),
+      scratchpad: scratchpadAtRung(input.scratchpad, rung, shrunk),
+      ...(state.level > 0 ? { fullObservationSteps: stepCount - shrunk } : {}),
     });
   };
   const degraded: string[] = [];
-  let level = Math.min(Math.max(0, startLevel), IN_TURN_LADDER.length - 1);
-  let context = buildAt(level);
-  while (context.totalTokens > limitTokens && level < IN_TURN_LADDER.length - 1) {
-    level += 1;
-    degraded.push(IN_TURN_LADDER[level]?.message ?? '');
-    context = buildAt(level);
+  const top = IN_TURN_LADDER.length - 1;
+  let state: InTurnState = { level: Math.min(Math.max(0, start.level), top), shrunkSteps: start.shrunkSteps };
+  let context = buildAt(state);
+  if (context.totalTokens <= limitTokens) return { context, state, degraded };
+  // Over the limit: shrink down to the low-water mark, so the next steps have room to stay full.
+  const lowWater = Math.floor(limitTokens * LOW_WATER);
+  if (state.level > 0) {
+    state = shrinkBatch(state, state.level, stepCount);
+    context = buildAt(state);
   }
-  return { context, level, degraded };
+  while (context.totalTokens > lowWater && state.level < top) {
+    state = shrinkBatch(state, state.level + 1, stepCount);
+    degraded.push(IN_TURN_LADDER[state.level]?.message ?? '');
+    context = buildAt(state);
+  }
+  return { context, state, degraded };
 }

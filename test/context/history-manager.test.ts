@@ -231,6 +231,27 @@ describe('HistoryManager: compaction', () => {
     expect(result.roundsKept).toBe(3);
   });
 
+  it('level 2 shrinks down to the low-water mark: the newest closed round too when older ones leave too little room', async () => {
+    const big = JSON.stringify({ status: 'success', data: { blob: 'x'.repeat(3_000) } });
+    const rounds = [1, 2, 3].flatMap((round) => [
+      user(round),
+      step(round, 1),
+      toolResult(round, 1, 'Read', big),
+      finish(round, 2),
+    ]);
+    const open = [user(4), step(4, 1), toolResult(4, 1, 'Read', big)];
+    // With 1,300 fixed tokens, shrinking rounds 1 and 2 gets under the 3,000 budget but not under 75% of it: the next
+    // turn would be over again and rewrite the cached prompt again, so round 3's result shrinks now too.
+    const history = new HistoryManager({ minRetainRounds: 3 }, [...rounds, ...open]);
+    const result = await history.compact(new FakeSummarizer(), { budgetTokens: 3_000, fixedTokens: 1_300 });
+    expect(result.outcome).toBe('nothing_to_compact');
+    expect(result.degradations.map((d) => d.level)).toEqual([2, 2]);
+    const tools = history.messages.filter((message) => message.role === 'tool');
+    // The open round (this turn) is never touched.
+    expect(tools.map((message) => message.metadata.shrunk === true)).toEqual([true, true, true, false]);
+    expect(result.roundsKept).toBe(3);
+  });
+
   it('ladder level 3 drops the oldest rounds with a warning, never the newest closed or open round', async () => {
     const huge = (round: number) => [user(round, 'q'.repeat(3_000)), finish(round, 1)];
     const history = new HistoryManager({ minRetainRounds: 3 }, [
