@@ -23,7 +23,8 @@ export const POLICY_TEXT =
   'form (request, assistant words, one-line tool results with refs), and writes one archive entry per compaction: ' +
   'the summary followed by the deterministic facts ledger, or the ledger alone when the summary fails or does not ' +
   'fit. Over budget, the ladder shrinks older results, then the newest closed round, and only then moves more rounds ' +
-  'into the same entry. Archive entries past 25% of the budget fold, oldest first, into an index (rounds covered, ' +
+  "into the same entry; a shrink (of older results, or of this turn's older steps, in one batch) goes down to 75% " +
+  'of the budget when it can, so the cached prompt is rewritten once per several steps, not at every step. Archive entries past 25% of the budget fold, oldest first, into an index (rounds covered, ' +
   'first request, Recall ref). These are design choices argued from the cost model, not fitted to these recordings; ' +
   'the quick runs that compared thresholds 0.8 / 0.6 / 0.5 and 10 / 4 / 2 retained rounds are reported in the ' +
   "issue's note. Targets below are computed by this run.";
