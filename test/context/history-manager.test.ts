@@ -208,7 +208,8 @@ describe('HistoryManager: compaction', () => {
     expect(history.lastUsage()).toBe(42);
   });
 
-  it('ladder level 2 shrinks tool messages of older retained rounds', async () => {
+  /** Three closed rounds and an open one, each with a Read result of about 1,000 tokens. */
+  function bigReadRounds(): HistoryManager {
     const big = JSON.stringify({ status: 'success', data: { blob: 'x'.repeat(3_000) } });
     const rounds = [1, 2, 3].flatMap((round) => [
       user(round),
@@ -216,12 +217,11 @@ describe('HistoryManager: compaction', () => {
       toolResult(round, 1, 'Read', big),
       finish(round, 2),
     ]);
-    const history = new HistoryManager({ minRetainRounds: 3 }, [
-      ...rounds,
-      user(4),
-      step(4, 1),
-      toolResult(4, 1, 'Read', big),
-    ]);
+    return new HistoryManager({ minRetainRounds: 3 }, [...rounds, user(4), step(4, 1), toolResult(4, 1, 'Read', big)]);
+  }
+
+  it('ladder level 2 shrinks tool messages of older retained rounds', async () => {
+    const history = bigReadRounds();
     const result = await history.compact(new FakeSummarizer(), { budgetTokens: 3_000, fixedTokens: 100 });
     expect(result.outcome).toBe('nothing_to_compact');
     expect(result.degradations.map((d) => d.level)).toEqual([2]);
@@ -232,17 +232,9 @@ describe('HistoryManager: compaction', () => {
   });
 
   it('level 2 shrinks down to the low-water mark: the newest closed round too when older ones leave too little room', async () => {
-    const big = JSON.stringify({ status: 'success', data: { blob: 'x'.repeat(3_000) } });
-    const rounds = [1, 2, 3].flatMap((round) => [
-      user(round),
-      step(round, 1),
-      toolResult(round, 1, 'Read', big),
-      finish(round, 2),
-    ]);
-    const open = [user(4), step(4, 1), toolResult(4, 1, 'Read', big)];
     // With 1,300 fixed tokens, shrinking rounds 1 and 2 gets under the 3,000 budget but not under 75% of it: the next
     // turn would be over again and rewrite the cached prompt again, so round 3's result shrinks now too.
-    const history = new HistoryManager({ minRetainRounds: 3 }, [...rounds, ...open]);
+    const history = bigReadRounds();
     const result = await history.compact(new FakeSummarizer(), { budgetTokens: 3_000, fixedTokens: 1_300 });
     expect(result.outcome).toBe('nothing_to_compact');
     expect(result.degradations.map((d) => d.level)).toEqual([2, 2]);
