@@ -4,7 +4,7 @@
  * A project's commands are project-supplied executables: their `!` lines run only once the project is trusted.
  */
 import { createApprover } from '../agent/permissions.js';
-import type { CommandShell } from '../commands/expand-command.js';
+import { expandCustomCommand, type CommandShell } from '../commands/expand-command.js';
 import type { CustomCommand } from '../commands/custom-commands.js';
 import type { PermissionMode } from '../config/config.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
@@ -12,6 +12,7 @@ import { parseRule, type PermissionRule } from '../permissions/rule.js';
 import type { BashData } from '../tools/tool-data.js';
 import type { Approver } from '../tools/tool-context.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { Bootstrapped } from './bootstrap.js';
 import { runBashWith } from './user-shell.js';
 
 /** `!` lines of a custom command stop after this long. */
@@ -63,4 +64,27 @@ export function createCommandShell(options: CommandShellOptions): (command: Cust
       return outputOf(envelope.data);
     };
   };
+}
+
+/**
+ * A custom command expanded for this session: its `!` lines run under the session's registry, rules, permission
+ * mode and trust; `ask` is the REPL's (print mode has nobody to ask).
+ */
+export async function expandForSession(
+  booted: Bootstrapped,
+  command: CustomCommand,
+  args: string,
+  signal: AbortSignal,
+  ask?: Approver,
+): Promise<string> {
+  const shell = createCommandShell({
+    registry: booted.registry,
+    projectRoot: booted.projectRoot,
+    policy: booted.policy,
+    mode: booted.config.permissionMode,
+    trusted: booted.trusted,
+    ...(ask ? { ask } : {}),
+    signal,
+  });
+  return await expandCustomCommand(command, args, shell(command));
 }

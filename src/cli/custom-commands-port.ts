@@ -1,9 +1,8 @@
 /** The REPL's view of custom slash commands: loaded once at start, expanded under the rules and trust. */
 import { loadCustomCommands, matchCustomCommand } from '../commands/custom-commands.js';
-import { expandCustomCommand } from '../commands/expand-command.js';
 import type { CustomCommandsPort } from '../ui/custom-commands-port.js';
 import type { Bootstrapped } from './bootstrap.js';
-import { createCommandShell } from './command-shell.js';
+import { expandForSession } from './command-shell.js';
 
 export async function createCustomCommandsPort(booted: Bootstrapped, notices: string[]): Promise<CustomCommandsPort> {
   const commands = await loadCustomCommands(
@@ -26,16 +25,7 @@ export async function createCustomCommandsPort(booted: Bootstrapped, notices: st
     expand: async (name, args, ask, signal) => {
       const command = commands.get(name);
       if (!command) throw new Error(`no custom command /${name}`);
-      const shell = createCommandShell({
-        registry: booted.registry,
-        projectRoot: booted.projectRoot,
-        policy: booted.policy,
-        mode: booted.config.permissionMode,
-        trusted: booted.trusted,
-        ask,
-        signal,
-      });
-      return await expandCustomCommand(command, args, shell(command));
+      return await expandForSession(booted, command, args, signal, ask);
     },
   };
 }

@@ -74,19 +74,8 @@ async function expandPrintCommand(
   if (!matched) return prompt;
   if (matched.command.model) booted.controller.setModel(matched.command.model);
   // Expanding (argument splitting, `!` lines) needs the shell parser: loaded only for a command that matched.
-  const [{ createCommandShell }, { expandCustomCommand }] = await Promise.all([
-    import('./command-shell.js'),
-    import('../commands/expand-command.js'),
-  ]);
-  const shell = createCommandShell({
-    registry: booted.registry,
-    projectRoot: booted.projectRoot,
-    policy: booted.policy,
-    mode: booted.config.permissionMode,
-    trusted: booted.trusted,
-    signal,
-  });
-  return await expandCustomCommand(matched.command, matched.args, shell(matched.command));
+  const { expandForSession } = await import('./command-shell.js');
+  return await expandForSession(booted, matched.command, matched.args, signal);
 }
 
 async function promptFrom(options: CliOptions): Promise<string> {
