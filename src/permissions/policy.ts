@@ -13,9 +13,15 @@ import { ruleCoversTool, type PermissionRule, type RuleBehavior } from './rule.j
 
 type Matchers = typeof BashPartsModule & typeof RuleMatchModule;
 
-async function loadMatchers(): Promise<Matchers> {
-  const [bashParts, ruleMatch] = await Promise.all([import('./bash-parts.js'), import('./rule-match.js')]);
-  return { ...bashParts, ...ruleMatch };
+let matchers: Promise<Matchers> | undefined;
+
+/** The matchers, imported with the first rule that applies and shared by every evaluation after it. */
+function loadMatchers(): Promise<Matchers> {
+  matchers ??= Promise.all([import('./bash-parts.js'), import('./rule-match.js')]).then(([bashParts, ruleMatch]) => ({
+    ...bashParts,
+    ...ruleMatch,
+  }));
+  return matchers;
 }
 
 export type PolicyDecision =

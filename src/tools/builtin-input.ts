@@ -5,10 +5,12 @@
  */
 import type { ToolInput } from './define-tool.js';
 import { builtinInputJsonSchemas } from './input-json-schemas.js';
+import { once } from './lazy-modules.js';
 import type * as InputSchemas from './input-schemas.js';
 import type { BuiltinInputSchemas, BuiltinToolName } from './input-schemas.js';
 
-let schemas: Promise<typeof InputSchemas> | undefined;
+/** The schemas module, imported with the first tool call. */
+const loadSchemas: () => Promise<typeof InputSchemas> = once(() => import('./input-schemas.js'));
 
 export function builtinInput<Name extends BuiltinToolName>(name: Name): ToolInput<BuiltinInputSchemas[Name]> {
   return {
@@ -16,8 +18,7 @@ export function builtinInput<Name extends BuiltinToolName>(name: Name): ToolInpu
       return builtinInputJsonSchemas()[name];
     },
     async load() {
-      schemas ??= import('./input-schemas.js');
-      return (await schemas).builtinInputSchema(name);
+      return (await loadSchemas()).builtinInputSchema(name);
     },
   };
 }

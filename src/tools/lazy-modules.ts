@@ -8,7 +8,7 @@ import type FastGlob from 'fast-glob';
 import type Ignore from 'ignore';
 
 /** A loader that imports once and hands every caller the same module. */
-function once<Module>(load: () => Promise<Module>): () => Promise<Module> {
+export function once<Module>(load: () => Promise<Module>): () => Promise<Module> {
   let module: Promise<Module> | undefined;
   return () => (module ??= load());
 }

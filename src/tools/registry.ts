@@ -4,6 +4,7 @@ import { redactValue } from '../text/redact-secrets.js';
 import type { ToolDefinition } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import type * as InputValidation from './input-validation.js';
+import { once } from './lazy-modules.js';
 import { PARAMETERS_PLACEHOLDER, withParameters } from './parameter-docs.js';
 import { loadToolPrompt } from './prompt-files.js';
 import type { Approver, ToolContext } from './tool-context.js';
@@ -25,13 +26,8 @@ function fieldsOf(tool: ToolDefinition): string[] {
   return properties !== null && typeof properties === 'object' ? Object.keys(properties) : [];
 }
 
-let inputValidation: Promise<typeof InputValidation> | undefined;
-
 /** The validator, imported on the first tool call: it and the schemas bring zod (mini), which nothing else needs. */
-function loadInputValidation(): Promise<typeof InputValidation> {
-  inputValidation ??= import('./input-validation.js');
-  return inputValidation;
-}
+const loadInputValidation: () => Promise<typeof InputValidation> = once(() => import('./input-validation.js'));
 
 /**
  * A tool prompt as native tool prose: no leading heading, no `Action: Tool[…]` example lines of the text protocol,
