@@ -217,8 +217,3 @@ export function validateConfig(
   }
   return config as unknown as Config;
 }
-
-/** The check as one value, for code and tests that build a Config from plain values. Throws ConfigError. */
-export const configSchema = {
-  parse: (values: Readonly<Record<string, unknown>>): Config => validateConfig(values),
-};

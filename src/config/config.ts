@@ -11,7 +11,7 @@ import { DEFAULT_MODEL, validateConfig, type Config } from './config-schema.js';
 import { PROFILE_KEYS, profileFor } from './model-profiles.js';
 
 export { ConfigError } from './config-error.js';
-export { configSchema, DEFAULT_MODEL, type Config, type ModelPriceRow } from './config-schema.js';
+export { DEFAULT_MODEL, validateConfig, type Config, type ModelPriceRow } from './config-schema.js';
 export * from './config-choices.js';
 
 /** The model when `provider` is 'openai' and no layer names one (the Anthropic default would be refused). */

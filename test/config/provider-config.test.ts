@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   ConfigError,
-  configSchema,
+  validateConfig,
   credentialSecrets,
   DEFAULT_OPENAI_MODEL,
   loadConfig,
@@ -69,7 +69,7 @@ describe('provider configuration', () => {
 });
 
 describe('createProvider with provider openai', () => {
-  const config = configSchema.parse({ mcaHome: '/tmp/unused-mca-home', provider: 'openai', model: 'gpt-x' });
+  const config = validateConfig({ mcaHome: '/tmp/unused-mca-home', provider: 'openai', model: 'gpt-x' });
 
   it('refuses a missing OPENAI_API_KEY with MISSING_API_KEY and a one-line message naming it', async () => {
     for (const openaiApiKey of [undefined, ' ']) {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { configSchema } from '../../src/config/config.js';
+import { validateConfig } from '../../src/config/config.js';
 import { createProvider, MissingApiKeyError } from '../../src/providers/create-provider.js';
 import { complete } from '../../src/providers/types.js';
 import { startFakeAnthropic } from '../helpers/fake-anthropic-server.js';
 
-const config = configSchema.parse({ mcaHome: '/tmp/unused-mca-home' });
+const config = validateConfig({ mcaHome: '/tmp/unused-mca-home' });
 
 describe('createProvider', () => {
   it('refuses a missing or blank key with MISSING_API_KEY and the exact message', async () => {
