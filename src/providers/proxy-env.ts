@@ -38,9 +38,14 @@ export function isMisconfigured(choice: ProxyChoice): choice is ProxyMisconfigur
   return choice !== undefined && 'problem' in choice;
 }
 
+/** `host:port` as a CONNECT request and messages name it (IPv6 in brackets). */
+export function authorityOf(host: string, port: number): string {
+  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
 /** `host:port` of the proxy for messages: never its credentials. */
 export function proxyDisplay(route: ProxyRoute): string {
-  return `${route.hostname.includes(':') ? `[${route.hostname}]` : route.hostname}:${route.port}`;
+  return authorityOf(route.hostname, route.port);
 }
 
 /** Replaces the proxy's credentials in a message. */

@@ -12,20 +12,10 @@ import http from 'node:http';
 import type { ClientRequest, ClientRequestArgs, IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { proxyDisplay, scrubProxySecrets, type ProxyRoute } from './proxy-env.js';
-import { connectFailure, TransportError, type TransportFailure } from './transport-error.js';
+import { authorityOf, proxyDisplay, scrubProxySecrets, type ProxyRoute } from './proxy-env.js';
+import { connectFailure, errorCode, TransportError, type TransportFailure } from './transport-error.js';
 
 type ConnectionCallback = (error: Error | null, stream: Duplex) => void;
-
-/** `host:port` as a CONNECT request names it (IPv6 in brackets). */
-function authorityOf(host: string, port: number): string {
-  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
-}
-
-function codeOf(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
 
 /** How messages name the proxy: where it is and where it was set, never its credentials. */
 function named(route: ProxyRoute): string {
@@ -43,7 +33,7 @@ function proxyFailure(
   error?: unknown,
   failure?: TransportFailure,
 ): TransportError {
-  const code = codeOf(error);
+  const code = errorCode(error);
   const detail = error instanceof Error ? ` (${code === undefined ? '' : `${code}: `}${error.message})` : '';
   const kind = failure ?? (error === undefined ? 'proxy' : connectFailure(error).failure);
   return new TransportError(kind, scrubProxySecrets(`${sentence}${detail}`, route));
@@ -56,7 +46,7 @@ function proxyFailure(
  */
 export function failureThroughProxy(error: unknown, route: ProxyRoute): TransportError {
   if (error instanceof TransportError) return error;
-  const code = codeOf(error);
+  const code = errorCode(error);
   const text = error instanceof Error ? error.message : String(error);
   const message = `${code === undefined ? '' : `${code}: `}${text} (through ${named(route)})`;
   return new TransportError(connectFailure(error).failure, scrubProxySecrets(message, route));
@@ -143,7 +133,7 @@ export async function openTunnel(
       if (error instanceof TransportError) reject(error);
       else if (reachedProxy) {
         // Node's HTTP parser codes (HPE_…): something answered that does not speak HTTP (a SOCKS or TLS port).
-        const what = codeOf(error)?.startsWith('HPE_')
+        const what = errorCode(error)?.startsWith('HPE_')
           ? 'answered CONNECT with something that is not HTTP'
           : 'closed the connection before answering CONNECT';
         reject(proxyFailure(route, `${named(route)} ${what}`, error, 'proxy'));

@@ -78,11 +78,16 @@ function failureOf(code: string | undefined): TransportFailure {
   return 'connection';
 }
 
+/** Node's error code (`ECONNREFUSED`, `HPE_…`) of a thrown value, if it has one. */
+export function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
 /** Classifies an error a request emitted before its response (socket, DNS, TLS). */
 export function connectFailure(error: unknown): TransportError {
   if (error instanceof TransportError) return error;
-  const code = (error as { code?: unknown } | null)?.code;
-  const failure = failureOf(typeof code === 'string' ? code : undefined);
+  const failure = failureOf(errorCode(error));
   const message = error instanceof Error ? error.message : String(error);
   return new TransportError(failure, message, { cause: error });
 }
