@@ -22,6 +22,7 @@ import type { TodoStore } from '../tools/todo-store.js';
 import type { AgentController, ContextReport } from './controller.js';
 import type { AgentEvent } from './events.js';
 import { contextReportOf } from './context-report.js';
+import type { SessionSettings } from './session-settings.js';
 import { createApprover, type UserApprover } from './permissions.js';
 import { createReadOnlyScreen } from './permission-screen.js';
 import { withPlanModeReminder } from './plan-mode.js';
@@ -59,10 +60,11 @@ export interface CodeAgentDeps {
   memory?: { read(): string | undefined; entries(): readonly MemoryEntry[] };
   /** Permission rules (settings files, flags); they decide before the mode does. */
   policy?: PermissionPolicy;
-  /** The model to start with (default: config.model); the session manager keeps `/model` across sessions. */
-  model?: string;
-  /** Told when `/model` changes the model, so new and resumed sessions, L1 and the summarizer follow it. */
-  onModelChange?: (model: string) => void;
+  /**
+   * The permission mode and model, shared by every session of one front end (the session manager's one copy);
+   * default: a copy of config's, for an agent made on its own.
+   */
+  settings?: SessionSettings;
   /**
    * Native tool use: the `tools` definitions, the same value the context engine gives its summary request (so both
    * start on one cached prefix). Generated from the registry when not given.
@@ -71,9 +73,8 @@ export interface CodeAgentDeps {
 }
 
 export class CodeAgent implements AgentController {
-  private modelName: string;
-  /** Starts as configured; Shift+Tab and an approved plan change it (the approver reads it on every call). */
-  private mode: PermissionMode;
+  /** Read on every step and every call: Shift+Tab, an approved plan and `/model` take effect at once. */
+  private readonly settings: SessionSettings;
   private approver: Approver;
   /** Set when the person declined a tool and ended the turn (Esc / "No" at the prompt); read after the step. */
   private declinedBy: string | undefined;
@@ -81,10 +82,9 @@ export class CodeAgent implements AgentController {
   private toolSpecs: ToolSpec[] | undefined;
 
   constructor(private readonly deps: CodeAgentDeps) {
-    this.modelName = deps.model ?? deps.config.model;
-    this.mode = deps.config.permissionMode;
+    this.settings = deps.settings ?? { model: deps.config.model, mode: deps.config.permissionMode };
     this.approver = createApprover({
-      mode: () => this.mode,
+      mode: () => this.settings.mode,
       ...(deps.ask ? { ask: deps.ask } : {}),
       ...(deps.policy ? { policy: deps.policy } : {}),
     });
@@ -99,20 +99,19 @@ export class CodeAgent implements AgentController {
   }
 
   get model(): string {
-    return this.modelName;
+    return this.settings.model;
   }
 
   get permissionMode(): PermissionMode {
-    return this.mode;
+    return this.settings.mode;
   }
 
   setPermissionMode(mode: PermissionMode): void {
-    this.mode = mode;
+    this.settings.mode = mode;
   }
 
   setModel(model: string): void {
-    this.modelName = model;
-    this.deps.onModelChange?.(model);
+    this.settings.model = model;
   }
 
   /** Front ends install how to ask the user; the permission mode still decides what needs asking. */
@@ -123,7 +122,7 @@ export class CodeAgent implements AgentController {
       return decision;
     };
     this.approver = createApprover({
-      mode: () => this.mode,
+      mode: () => this.settings.mode,
       ask: asking,
       ...(this.deps.policy ? { policy: this.deps.policy } : {}),
     });
@@ -177,7 +176,10 @@ export class CodeAgent implements AgentController {
 
   private async *runTurn(input: string, signal: AbortSignal, progress: TurnProgress): AsyncGenerator<AgentEvent> {
     const { context, config, session } = this.deps;
-    const processed = preprocessInput(this.mode === 'plan' ? withPlanModeReminder(input) : input, this.deps.fsView);
+    const processed = preprocessInput(
+      this.settings.mode === 'plan' ? withPlanModeReminder(input) : input,
+      this.deps.fsView,
+    );
 
     this.declinedBy = undefined;
     const turn = new TurnState(config.maxRepeatedActions);

@@ -25,6 +25,7 @@ import { DirectoryToolMemory } from '../tools/tool-memory.js';
 import type { Approver } from '../tools/tool-context.js';
 import type { TodoItem } from '../tools/tool-data.js';
 import { CodeAgent } from './code-agent.js';
+import type { SessionSettings } from './session-settings.js';
 import type { AgentController, SessionInfo, SessionManager } from './controller.js';
 
 export interface SessionManagerDeps {
@@ -77,8 +78,11 @@ export class ProjectSessions implements SessionManager {
   private readonly toolSpecs: ToolSpec[] | undefined;
   /** Native tool use: the estimate of the `tools` definitions, counted into L1. */
   private readonly toolDefinitionTokens: number;
-  /** The model of this front end's sessions: `--model`/config at start, then whatever `/model` set. */
-  private model: string;
+  /**
+   * The permission mode and model of this front end's sessions (the one copy): config's at start, then whatever
+   * the driver set; every session opened here shares it.
+   */
+  readonly settings: SessionSettings;
 
   constructor(private readonly deps: SessionManagerDeps) {
     const protocol = deps.config.toolProtocol;
@@ -89,13 +93,13 @@ export class ProjectSessions implements SessionManager {
     );
     this.toolSpecs = protocol === 'native' ? deps.registry.toolSpecs() : undefined;
     this.toolDefinitionTokens = this.toolSpecs ? estimateTokens(JSON.stringify(this.toolSpecs)) : 0;
-    this.model = deps.config.model;
+    this.settings = { model: deps.config.model, mode: deps.config.permissionMode };
   }
 
   private systemLayerText(): string {
-    if (this.systemLayer?.model !== this.model) {
-      const environment = renderEnvironment(detectEnvironment(this.deps.projectRoot, this.model));
-      this.systemLayer = { model: this.model, text: `${this.baseLayer}\n\n${environment}` };
+    if (this.systemLayer?.model !== this.settings.model) {
+      const environment = renderEnvironment(detectEnvironment(this.deps.projectRoot, this.settings.model));
+      this.systemLayer = { model: this.settings.model, text: `${this.baseLayer}\n\n${environment}` };
     }
     return this.systemLayer.text;
   }
@@ -115,7 +119,7 @@ export class ProjectSessions implements SessionManager {
   }
 
   async newSession(): Promise<CodeAgent> {
-    const writer = await this.deps.store.create(this.model);
+    const writer = await this.deps.store.create(this.settings.model);
     return this.activate(writer, []);
   }
 
@@ -152,7 +156,7 @@ export class ProjectSessions implements SessionManager {
     const summarizer = new SummaryCompressor({
       provider,
       // An unset summary model follows the session's current model, also after `/model`.
-      model: config.summaryModel ?? (() => this.model),
+      model: config.summaryModel ?? (() => this.settings.model),
       timeoutMs: config.summaryTimeoutMs,
       contextWindow: config.contextWindow,
       template: loadPrompt('summary.md'),
@@ -180,10 +184,7 @@ export class ProjectSessions implements SessionManager {
       provider,
       registry,
       context,
-      model: this.model,
-      onModelChange: (model: string) => {
-        this.model = model;
-      },
+      settings: this.settings,
       session: writer,
       projectRoot,
       fsView: createProjectFsView(projectRoot),

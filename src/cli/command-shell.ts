@@ -6,6 +6,7 @@
 import { createApprover } from '../agent/permissions.js';
 import { expandCustomCommand, type CommandShell } from '../commands/expand-command.js';
 import type { CustomCommand } from '../commands/custom-commands.js';
+import type { CommandExpansion } from '../driver/custom-commands-port.js';
 import type { PermissionMode } from '../config/config.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import { parseRule, type PermissionRule } from '../permissions/rule.js';
@@ -67,24 +68,24 @@ export function createCommandShell(options: CommandShellOptions): (command: Cust
 }
 
 /**
- * A custom command expanded for this session: its `!` lines run under the session's registry, rules, permission
- * mode and trust; `ask` is the REPL's (print mode has nobody to ask).
+ * A custom command expanded for this session: its `!` lines run under the session's registry, rules and trust, in
+ * the permission mode the driver holds now (`how.mode`, never the start-up one); `how.ask` is the REPL's broker
+ * (print mode has nobody to ask).
  */
 export async function expandForSession(
   booted: Bootstrapped,
   command: CustomCommand,
   args: string,
-  signal: AbortSignal,
-  ask?: Approver,
+  how: CommandExpansion,
 ): Promise<string> {
   const shell = createCommandShell({
     registry: booted.registry,
     projectRoot: booted.projectRoot,
     policy: booted.policy,
-    mode: booted.config.permissionMode,
+    mode: how.mode,
     trusted: booted.trusted,
-    ...(ask ? { ask } : {}),
-    signal,
+    ...(how.ask ? { ask: how.ask } : {}),
+    signal: how.signal,
   });
   return await expandCustomCommand(command, args, shell(command));
 }

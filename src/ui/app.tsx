@@ -21,8 +21,8 @@ import { truncate } from './text-width.js';
 import { useKeyHandler } from './use-key-handler.js';
 import { useRepl } from './use-repl.js';
 import { useScreen } from './use-screen.js';
-import type { ShellRunner } from './user-shell.js';
-import type { CustomCommandsPort } from './custom-commands-port.js';
+import type { ShellRunner } from '../driver/shell-lines.js';
+import type { CustomCommandsPort } from '../driver/custom-commands-port.js';
 
 export interface AppProps {
   sessions: SessionManager;

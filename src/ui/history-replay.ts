@@ -8,7 +8,7 @@ import type { Message } from '../context/message.js';
 import { toRounds } from '../context/message.js';
 import type { ToolEnvelope, ToolError } from '../tools/envelope.js';
 import type { TranscriptEntry } from './transcript-reducer.js';
-import { withoutShellNotes } from './user-shell.js';
+import { withoutShellNotes } from '../driver/shell-lines.js';
 
 const REMINDER = /\n*<system-reminder>[\s\S]*?<\/system-reminder>\s*/g;
 

@@ -6,8 +6,8 @@ import { App } from './app.js';
 import { loadInputHistory, saveInputHistory } from './input-history.js';
 import { loadHighlighter } from './markdown.js';
 import type { ModelPrice } from '../providers/model-prices.js';
-import type { ShellRunner } from './user-shell.js';
-import type { CustomCommandsPort } from './custom-commands-port.js';
+import type { ShellRunner } from '../driver/shell-lines.js';
+import type { CustomCommandsPort } from '../driver/custom-commands-port.js';
 
 export interface ReplOptions {
   sessions: SessionManager;

@@ -1,0 +1,28 @@
+/**
+ * What the session driver knows of custom slash commands (issue 15): their names for /help and Tab completion, and
+ * how to turn `/name args` into the prompt of a turn. The CLI provides it (files, rules, trust stay out of here).
+ */
+import type { PermissionMode } from '../config/config.js';
+import type { Approver } from '../tools/tool-context.js';
+
+export interface CustomCommandInfo {
+  name: string;
+  usage: string;
+  description: string;
+}
+
+/** How a command's `!` lines are judged: the driver's permission mode now, and who answers a question. */
+export interface CommandExpansion {
+  mode: PermissionMode;
+  /** Asks the person (the REPL's broker); absent when nobody can answer (`-p`). */
+  ask?: Approver;
+  signal: AbortSignal;
+}
+
+export interface CustomCommandsPort {
+  list: readonly CustomCommandInfo[];
+  /** `/name args` when `name` is a custom command; `model` is its frontmatter's model, when it names one. */
+  match(text: string): { name: string; args: string; model?: string } | undefined;
+  /** The prompt the command expands to; its `!` lines are judged under `how`. */
+  expand(name: string, args: string, how: CommandExpansion): Promise<string>;
+}
