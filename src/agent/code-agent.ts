@@ -24,7 +24,7 @@ import type { AgentEvent } from './events.js';
 import { contextReportOf } from './context-report.js';
 import type { SessionSettings } from './session-settings.js';
 import { createApprover, type UserApprover } from './permissions.js';
-import { createReadOnlyScreen } from './permission-screen.js';
+import { createDecide } from './permission-screen.js';
 import { withPlanModeReminder } from './plan-mode.js';
 import { streamModelCall } from './model-call.js';
 import { applyNativeReply } from './native-step.js';
@@ -284,8 +284,7 @@ export class CodeAgent implements AgentController {
         signal,
         fileState,
         todos,
-        approve,
-        ...(policy ? { screenReadOnly: createReadOnlyScreen(policy, approve) } : {}),
+        decide: createDecide(approve, policy),
         ...(context.toolMemory ? { toolMemory: context.toolMemory } : {}),
       },
     };
