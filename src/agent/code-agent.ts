@@ -10,21 +10,19 @@ import { preprocessInput } from '../context/input-preprocessor.js';
 import type { MemoryEntry } from '../context/memory-files.js';
 import type { Message, RoundEnd } from '../context/message.js';
 import type { BuiltContext } from '../context/context-builder.js';
-import type { PermissionPolicy } from '../permissions/policy.js';
 import type { ModelProvider, ModelRequest, ToolSpec } from '../providers/types.js';
 import { addUsage, totalUsageTokens } from '../providers/types.js';
 import type { SessionWriter } from '../session/session-store.js';
 import type { FileStateRecord } from '../tools/file-state.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { Approver } from '../tools/tool-context.js';
+import type { DecideFn } from '../tools/define-tool.js';
+import { approvalTitle, callSubject } from '../tools/approval.js';
 import type { TodoItem } from '../tools/tool-data.js';
 import type { TodoStore } from '../tools/todo-store.js';
 import type { AgentController, ContextReport } from './controller.js';
 import type { AgentEvent } from './events.js';
 import { contextReportOf } from './context-report.js';
 import type { SessionSettings } from './session-settings.js';
-import { createApprover, type UserApprover } from './permissions.js';
-import { createDecide } from './permission-screen.js';
 import { withPlanModeReminder } from './plan-mode.js';
 import { streamModelCall } from './model-call.js';
 import { applyNativeReply } from './native-step.js';
@@ -54,12 +52,8 @@ export interface CodeAgentDeps {
   fsView: FsView;
   todos: TodoStore;
   fileState: FileStateRecord;
-  /** Asks the user; absent when nobody can answer (print mode). The permission mode decides first. */
-  ask?: Approver;
   /** The memory files of L2; their list backs /memory. */
   memory?: { read(): string | undefined; entries(): readonly MemoryEntry[] };
-  /** Permission rules (settings files, flags); they decide before the mode does. */
-  policy?: PermissionPolicy;
   /**
    * The permission mode and model, shared by every session of one front end (the session manager's one copy);
    * default: a copy of config's, for an agent made on its own.
@@ -75,7 +69,11 @@ export interface CodeAgentDeps {
 export class CodeAgent implements AgentController {
   /** Read on every step and every call: Shift+Tab, an approved plan and `/model` take effect at once. */
   private readonly settings: SessionSettings;
-  private approver: Approver;
+  /**
+   * The session's decision point (src/driver/decision-point.ts), installed by the session driver; until then
+   * every call is refused, so no call can run unjudged.
+   */
+  private decide: DecideFn = async () => ({ behavior: 'deny', message: 'no decision point is installed' });
   /** Set when the person declined a tool and ended the turn (Esc / "No" at the prompt); read after the step. */
   private declinedBy: string | undefined;
   /** The native `tools` definitions, generated once from the registry's schemas. */
@@ -83,11 +81,6 @@ export class CodeAgent implements AgentController {
 
   constructor(private readonly deps: CodeAgentDeps) {
     this.settings = deps.settings ?? { model: deps.config.model, mode: deps.config.permissionMode };
-    this.approver = createApprover({
-      mode: () => this.settings.mode,
-      ...(deps.ask ? { ask: deps.ask } : {}),
-      ...(deps.policy ? { policy: deps.policy } : {}),
-    });
   }
 
   get sessionId(): string {
@@ -114,18 +107,18 @@ export class CodeAgent implements AgentController {
     this.settings.model = model;
   }
 
-  /** Front ends install how to ask the user; the permission mode still decides what needs asking. */
-  setApprover(ask: UserApprover): void {
-    const asking: Approver = async (request) => {
-      const decision = await ask(request);
-      if (!decision.approved && decision.endTurn) this.declinedBy = request.title;
+  /**
+   * The session driver installs the decision point every call passes. A denial with `interrupt` (the person
+   * declined and stopped the turn) ends the round after that step (reason `interrupted`, code USER_DECLINED).
+   */
+  setDecisionPoint(decide: DecideFn): void {
+    this.decide = async (call, request) => {
+      const decision = await decide(call, request);
+      if (decision.behavior === 'deny' && decision.interrupt) {
+        this.declinedBy = request?.title ?? approvalTitle(call.name, callSubject(call.input));
+      }
       return decision;
     };
-    this.approver = createApprover({
-      mode: () => this.settings.mode,
-      ask: asking,
-      ...(this.deps.policy ? { policy: this.deps.policy } : {}),
-    });
   }
 
   /** Flushes and closes the session file; the agent must not be used afterwards. */
@@ -273,8 +266,7 @@ export class CodeAgent implements AgentController {
 
   /** What a step needs from the agent, handed to TurnState so it stays free of wiring. */
   private stepServices(signal: AbortSignal, outputLimitTokens: number) {
-    const { context, registry, projectRoot, fileState, todos, policy } = this.deps;
-    const approve: Approver = (request) => this.approver(request);
+    const { context, registry, projectRoot, fileState, todos } = this.deps;
     return {
       context,
       outputLimitTokens,
@@ -284,7 +276,7 @@ export class CodeAgent implements AgentController {
         signal,
         fileState,
         todos,
-        decide: createDecide(approve, policy),
+        decide: ((call, request) => this.decide(call, request)) satisfies DecideFn,
         ...(context.toolMemory ? { toolMemory: context.toolMemory } : {}),
       },
     };

@@ -7,7 +7,7 @@ import type { MemoryEntry } from '../context/memory-files.js';
 import type { Message } from '../context/message.js';
 import type { TodoItem } from '../tools/tool-data.js';
 import type { AgentEvent } from './events.js';
-import type { UserApprover } from './permissions.js';
+import type { DecideFn } from '../tools/define-tool.js';
 
 export type ContextPartId = 'l1' | 'l2' | 'l3' | 'summaries' | 'input' | 'scratchpad' | 'todos';
 
@@ -52,10 +52,10 @@ export interface AgentController {
   /** Shift+Tab in the REPL, or an approved plan. */
   setPermissionMode(mode: PermissionMode): void;
   /**
-   * Called by tools that need permission; front ends replace it (the REPL shows a prompt). A decision with
-   * `endTurn` ends the round after that step (reason `interrupted`, error code USER_DECLINED).
+   * Installs the decision point every tool call passes (the session driver's). A denial with `interrupt` ends the
+   * round after that step (reason `interrupted`, error code USER_DECLINED).
    */
-  setApprover(approver: UserApprover): void;
+  setDecisionPoint(decide: DecideFn): void;
 }
 
 /** Session-level operations the REPL's slash commands need. */

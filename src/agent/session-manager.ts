@@ -15,14 +15,12 @@ import type { Message } from '../context/message.js';
 import { loadPrompt } from '../context/prompt-loader.js';
 import { SummaryCompressor } from '../context/summary-compressor.js';
 import { estimateTokens } from '../context/token-budget.js';
-import type { PermissionPolicy } from '../permissions/policy.js';
 import type { ModelProvider, ToolSpec } from '../providers/types.js';
 import type { SessionStore, SessionWriter } from '../session/session-store.js';
 import { FileStateRecord } from '../tools/file-state.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { TodoStore } from '../tools/todo-store.js';
 import { DirectoryToolMemory } from '../tools/tool-memory.js';
-import type { Approver } from '../tools/tool-context.js';
 import type { TodoItem } from '../tools/tool-data.js';
 import { CodeAgent } from './code-agent.js';
 import type { SessionSettings } from './session-settings.js';
@@ -34,9 +32,6 @@ export interface SessionManagerDeps {
   registry: ToolRegistry;
   store: SessionStore;
   projectRoot: string;
-  ask?: Approver;
-  /** Permission rules from settings files and flags, shared by every session of this front end. */
-  policy?: PermissionPolicy;
   /** The user trusts this project: its memory files may import from the home directory. */
   trusted?: boolean;
 }
@@ -138,7 +133,7 @@ export class ProjectSessions implements SessionManager {
   }
 
   private activate(writer: SessionWriter, messages: Message[]): CodeAgent {
-    const { config, provider, registry, projectRoot, ask, policy } = this.deps;
+    const { config, provider, registry, projectRoot } = this.deps;
     this.active?.close();
     const history = new HistoryManager({ minRetainRounds: config.minRetainRounds }, messages);
     const todos = new TodoStore();
@@ -191,8 +186,6 @@ export class ProjectSessions implements SessionManager {
       todos,
       fileState,
       memory,
-      ...(ask ? { ask } : {}),
-      ...(policy ? { policy } : {}),
       ...(this.toolSpecs ? { toolSpecs: this.toolSpecs } : {}),
     });
     this.active = agent;

@@ -17,7 +17,6 @@ import { createProvider } from '../providers/create-provider.js';
 import { SessionStore } from '../session/session-store.js';
 import { createDefaultRegistry, type ToolRegistry } from '../tools/registry.js';
 import { journalTempsIn, sweepTempJournals } from '../tools/temp-journal.js';
-import type { Approver } from '../tools/tool-context.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import { loadPermissionPolicy, SettingsFlagError, type LoadedPolicy } from '../permissions/settings-files.js';
 import { recordTrust, trustChoice, TrustStoreError } from '../permissions/trust-store.js';
@@ -131,8 +130,8 @@ async function permissionPolicy(
   return trusted ? { ...loadPolicy(options, config, projectRoot, true), trusted } : { ...loaded, trusted };
 }
 
-/** `ask` is the interactive approver (REPL); print mode passes none, so asking tools are denied. */
-export async function bootstrap(options: CliOptions, ask?: Approver, askTrust?: TrustQuestion): Promise<Bootstrapped> {
+/** `askTrust` is the REPL's trust question; print mode passes none. Approval is the session driver's business. */
+export async function bootstrap(options: CliOptions, askTrust?: TrustQuestion): Promise<Bootstrapped> {
   const projectRoot = resolveProjectRoot(options.cwd);
   let config: Config;
   const notices: string[] = [];
@@ -168,9 +167,7 @@ export async function bootstrap(options: CliOptions, ask?: Approver, askTrust?: 
     registry,
     store,
     projectRoot,
-    policy,
     trusted,
-    ...(ask ? { ask } : {}),
   });
   // A memory file that cannot be used (a symlink out of the project, a FIFO) is named once, at start.
   const memory = new MemoryFiles({ projectRoot, mcaHome: config.mcaHome, maxChars: config.codeLawMaxChars, trusted });

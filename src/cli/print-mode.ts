@@ -49,7 +49,12 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
     ? await createCustomCommandsPort(booted, commandNotices)
     : undefined;
   for (const notice of commandNotices) err(notice);
-  const driver = new SessionDriver({ sessions: booted.sessions, customCommands, applyCommandModel: true });
+  const driver = new SessionDriver({
+    sessions: booted.sessions,
+    policy: booted.policy,
+    customCommands,
+    applyCommandModel: true,
+  });
 
   let interrupts = 0;
   const onSigint = () => {

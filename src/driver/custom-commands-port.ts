@@ -2,8 +2,7 @@
  * What the session driver knows of custom slash commands (issue 15): their names for /help and Tab completion, and
  * how to turn `/name args` into the prompt of a turn. The CLI provides it (files, rules, trust stay out of here).
  */
-import type { PermissionMode } from '../config/config.js';
-import type { Approver } from '../tools/tool-context.js';
+import type { SessionDecisionPoint } from './decision-point.js';
 
 export interface CustomCommandInfo {
   name: string;
@@ -11,11 +10,9 @@ export interface CustomCommandInfo {
   description: string;
 }
 
-/** How a command's `!` lines are judged: the driver's permission mode now, and who answers a question. */
+/** How a command's `!` lines are judged: by the session's decision point (source `command`). */
 export interface CommandExpansion {
-  mode: PermissionMode;
-  /** Asks the person (the REPL's broker); absent when nobody can answer (`-p`). */
-  ask?: Approver;
+  decisions: SessionDecisionPoint;
   signal: AbortSignal;
 }
 

@@ -3,8 +3,13 @@
  * implements it with its permission dialog (src/ui/use-permission.ts); `mca -p` has no broker, so such calls are
  * denied with a message naming the rule or flag that would allow them.
  */
-import type { UserDecision } from '../agent/permissions.js';
-import type { ApprovalRequest } from '../tools/tool-context.js';
+import type { ApprovalDecision, ApprovalRequest } from '../tools/tool-context.js';
+
+/**
+ * What the person answered. `endTurn` (Esc or "No" at the REPL prompt): the call is denied and the round ends
+ * after this step instead of letting the model carry on; "No, and tell mca what to do" leaves it unset.
+ */
+export type UserDecision = ApprovalDecision & { endTurn?: boolean };
 
 export interface PermissionBroker {
   /** Shows `request` and resolves with the person's answer. */

@@ -7,10 +7,11 @@
  */
 import type { AgentController, SessionInfo, SessionManager } from '../agent/controller.js';
 import type { AgentEvent } from '../agent/events.js';
-import { nextPermissionMode } from '../agent/plan-mode.js';
 import type { PermissionMode } from '../config/config.js';
+import type { PermissionPolicy } from '../permissions/policy.js';
 import { errorEnvelope, type ToolEnvelope } from '../tools/envelope.js';
 import type { CustomCommandsPort } from './custom-commands-port.js';
+import { createDecisionPoint, type SessionDecisionPoint } from './decision-point.js';
 import type { Busy, DriverEvent, DriverListener, NoticeTone } from './driver-events.js';
 import type { PermissionBroker } from './permission-broker.js';
 import { shellCommandOf, shellNote, type ShellRunner } from './shell-lines.js';
@@ -23,6 +24,8 @@ export interface SessionDriverOptions {
   sessions: SessionManager;
   /** Asks the person about calls no rule or mode decides; absent when nobody can answer (`-p`). */
   broker?: PermissionBroker | undefined;
+  /** The permission rules (settings files and flags) the decision point applies; absent: only the mode decides. */
+  policy?: PermissionPolicy | undefined;
   customCommands?: CustomCommandsPort | undefined;
   /**
    * Built-in slash commands (`/help`, `/clear`, …) go to this handler of the front end; absent, such a line is a
@@ -38,6 +41,13 @@ export interface SessionDriverOptions {
   applyCommandModel?: boolean | undefined;
 }
 
+/** Shift+Tab: default → acceptEdits → plan → default. bypassPermissions (only from flags) is left the same way. */
+export function nextPermissionMode(mode: PermissionMode): PermissionMode {
+  if (mode === 'default') return 'acceptEdits';
+  if (mode === 'acceptEdits') return 'plan';
+  return 'default';
+}
+
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -51,10 +61,12 @@ export class SessionDriver {
   /** Shell notes waiting for the next message to the model. */
   private notes: string[] = [];
   private abort: AbortController | null = null;
+  /** The decision point of the open session (answers "yes, don't ask again" belong to one session). */
+  private decisions: SessionDecisionPoint;
 
   constructor(private readonly options: SessionDriverOptions) {
     this.active = options.sessions.current();
-    this.installBroker(this.active);
+    this.decisions = this.installDecisionPoint(this.active);
   }
 
   get controller(): AgentController {
@@ -190,10 +202,15 @@ export class SessionDriver {
     this.emit({ type: 'busy', busy });
   }
 
-  /** The broker belongs to no session: it is installed again on every controller the driver switches to. */
-  private installBroker(controller: AgentController): void {
-    const broker = this.options.broker;
-    if (broker) controller.setApprover((request) => broker.ask(request));
+  /**
+   * Every call of `controller` (the model's, a command's `!` lines, the user's `!` lines) passes one decision point,
+   * which reads the driver's mode and asks the driver's broker.
+   */
+  private installDecisionPoint(controller: AgentController): SessionDecisionPoint {
+    const { policy, broker } = this.options;
+    const point = createDecisionPoint({ policy, broker, mode: () => this.mode });
+    controller.setDecisionPoint(point.decide);
+    return point;
   }
 
   private switchTo(next: AgentController, message: string, clear: boolean): void {
@@ -201,7 +218,7 @@ export class SessionDriver {
     this.active = next;
     // The mode the user chose carries over (the session manager's settings are shared; this holds for any manager).
     if (next.permissionMode !== mode) next.setPermissionMode(mode);
-    this.installBroker(next);
+    this.decisions = this.installDecisionPoint(next);
     this.notes = [];
     this.emit({ type: 'session_switched', controller: next, message, clear });
   }
@@ -261,7 +278,7 @@ export class SessionDriver {
     this.emit({ type: 'shell_start', command });
     let result: ToolEnvelope;
     try {
-      result = await runner(command, abort.signal);
+      result = await runner(command, abort.signal, this.decisions.decide);
     } catch (error) {
       result = errorEnvelope('EXECUTION_ERROR', `The command could not run: ${errorText(error)}`);
     }
@@ -273,8 +290,9 @@ export class SessionDriver {
   }
 
   /**
-   * `/name args` of a custom command: its `!` lines run, judged under the mode the driver holds now (asking the
-   * broker when no rule decides), then the expanded prompt is a turn.
+   * `/name args` of a custom command: its `!` lines pass the session's decision point (source `command`, with the
+   * command's `allowed-tools` as allow rules, in the mode the driver holds when each line runs), then the expanded
+   * prompt is a turn.
    */
   private async runCustomCommand(text: string, custom: { name: string; args: string; model?: string }) {
     const port = this.options.customCommands;
@@ -284,13 +302,8 @@ export class SessionDriver {
     this.abort = abort;
     this.setBusy('shell');
     let prompt: string | undefined;
-    const broker = this.options.broker;
     try {
-      prompt = await port.expand(custom.name, custom.args, {
-        mode: this.mode,
-        ...(broker ? { ask: (request) => broker.ask(request) } : {}),
-        signal: abort.signal,
-      });
+      prompt = await port.expand(custom.name, custom.args, { decisions: this.decisions, signal: abort.signal });
     } catch (error) {
       this.emit({ type: 'command_failed', name: custom.name, error });
     }

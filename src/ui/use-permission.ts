@@ -4,7 +4,7 @@
  * paused milliseconds when it is answered.
  */
 import { useCallback } from 'react';
-import type { UserDecision } from '../agent/permissions.js';
+import type { UserDecision } from '../driver/permission-broker.js';
 import type { ApprovalRequest } from '../tools/tool-context.js';
 import type { InputState } from './input-state.js';
 import { useLatestState } from './use-raw-keys.js';

@@ -8,6 +8,7 @@ import { useApp } from 'ink';
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import type { SessionManager } from '../agent/controller.js';
 import type { PermissionMode } from '../config/config.js';
+import type { PermissionPolicy } from '../permissions/policy.js';
 import type { CustomCommandsPort } from '../driver/custom-commands-port.js';
 import type { DriverEvent } from '../driver/driver-events.js';
 import type { PermissionBroker } from '../driver/permission-broker.js';
@@ -40,6 +41,8 @@ export interface ReplOptionsInternal {
   initialPrompt?: string | undefined;
   /** `mca -r` without an id: the session picker opens first. */
   openPicker?: boolean | undefined;
+  /** The permission rules the session's decision point applies. */
+  policy?: PermissionPolicy | undefined;
   runShell?: ShellRunner | undefined;
   customCommands?: CustomCommandsPort | undefined;
   /** Writes an allow rule to the project's .mca/settings.local.json ("always allow"); returns the file. */
@@ -62,6 +65,7 @@ function useDriver(
     ref.current = new SessionDriver({
       sessions: options.sessions,
       broker,
+      policy: options.policy,
       customCommands: options.customCommands,
       slash: (parsed) => {
         if (slash.current) dispatchSlash(parsed, slash.current);

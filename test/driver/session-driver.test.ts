@@ -8,7 +8,7 @@ import type { DriverEvent } from '../../src/driver/driver-events.js';
 import type { PermissionBroker } from '../../src/driver/permission-broker.js';
 import { SessionDriver } from '../../src/driver/session-driver.js';
 import type { ParsedSlash } from '../../src/driver/slash-parse.js';
-import type { UserDecision } from '../../src/agent/permissions.js';
+import type { UserDecision } from '../../src/driver/permission-broker.js';
 import {
   aborted,
   answerScript,
@@ -27,7 +27,11 @@ function recordingPort(): CustomCommandsPort & { expansions: CommandExpansion[] 
     match: (text) => (text.startsWith('/probe') ? { name: 'probe', args: text.slice(7) } : undefined),
     expand: async (_name, args, how) => {
       expansions.push(how);
-      return `expanded ${args} in ${how.mode}`;
+      const seen = await how.decisions.decide(
+        { id: 'toolu_probe', name: 'Bash', input: { command: 'touch x' }, source: 'command' },
+        { tool: 'Bash', title: 'Bash(touch x)', input: { command: 'touch x' }, kind: 'exec' },
+      );
+      return `expanded ${args}: ${seen.behavior === 'deny' ? (seen.message ?? 'denied') : 'allowed'}`;
     },
   };
 }
@@ -65,7 +69,8 @@ describe('SessionDriver', () => {
     await driver.run('/help');
     await driver.run('!ls');
     await driver.run('/probe x');
-    expect(controller.runs.map((run) => run.input)).toEqual(['/help', '!ls', 'expanded x in default']);
+    expect(controller.runs.map((run) => run.input).slice(0, 2)).toEqual(['/help', '!ls']);
+    expect(controller.runs[2]?.input).toMatch(/^expanded x: Bash\(touch x\) needs permission/);
   });
 
   it('REPL routing: slash commands reach the front, ! lines the shell runner and then the next turn', async () => {
@@ -104,11 +109,11 @@ describe('SessionDriver', () => {
     driver.cycleMode();
     expect(driver.mode).toBe('plan');
     await driver.run('/probe a');
-    expect(port.expansions.map((how) => how.mode)).toEqual(['plan']);
+    expect(sessions.active.runs[0]?.input).toMatch(/^expanded a: plan mode is on/);
     await driver.newSession();
     expect(sessions.created[0]?.permissionMode).toBe('plan');
     await driver.run('/probe b');
-    expect(port.expansions.map((how) => how.mode)).toEqual(['plan', 'plan']);
+    expect(sessions.created[0]?.runs[0]?.input).toMatch(/^expanded b: plan mode is on/);
   });
 
   it('interrupt answers the open question "no" and aborts the turn; the broker follows a new session', async () => {
@@ -142,6 +147,6 @@ describe('SessionDriver', () => {
 });
 
 async function waitFor(check: () => boolean): Promise<void> {
-  for (let attempt = 0; attempt < 200 && !check(); attempt++) await new Promise((resolve) => setImmediate(resolve));
+  for (let attempt = 0; attempt < 500 && !check(); attempt++) await new Promise((resolve) => setTimeout(resolve, 5));
   expect(check()).toBe(true);
 }
