@@ -85,7 +85,12 @@ export class FakeController implements AgentController {
       signal,
       approve: async (request) => {
         if (!this.approver) throw new Error('no decision point installed');
-        const call = { id: `toolu_fake${this.decisions.length}`, name: request.tool, input: request.input, source: 'model' as const };
+        const call = {
+          id: `toolu_fake${this.decisions.length}`,
+          name: request.tool,
+          input: request.input,
+          source: 'model' as const,
+        };
         const decision = userDecisionOf(await this.approver(call, request));
         this.decisions.push(decision);
         return decision;
