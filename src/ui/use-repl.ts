@@ -86,10 +86,11 @@ export function useRepl(options: ReplOptionsInternal) {
   const permission = usePermission({ now, onResume: (paused) => setStartedAt((at) => at + paused) });
   const permissionNow = useRef(permission);
   permissionNow.current = permission;
+  // The driver is made once; it reaches the newest broker through this one.
   const broker = useMemo<PermissionBroker>(
     () => ({
-      ask: (request) => permissionNow.current.approver(request),
-      cancel: (reason) => permissionNow.current.answerPermission({ approved: false, reason }),
+      ask: (request) => permissionNow.current.broker.ask(request),
+      cancel: (reason) => permissionNow.current.broker.cancel(reason),
     }),
     [],
   );
