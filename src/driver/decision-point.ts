@@ -59,7 +59,10 @@ function readRequest(call: ToolCall): ApprovalRequest {
   return { tool: call.name, title: approvalTitle(call.name, callSubject(call.input)), input: call.input, kind: 'read' };
 }
 
-/** Placeholder for PreToolUse hooks (later issue): none are configured, so every call passes on unchanged. */
+/**
+ * Placeholder for PreToolUse hooks (the hooks issue): none exist yet, so every call passes on unchanged. A hook
+ * will answer deny (final), ask (a question, like an ask rule), allow (still subject to ask rules) or nothing.
+ */
 async function runHooks(_call: ToolCall, _request: ApprovalRequest): Promise<Verdict> {
   return undefined;
 }
@@ -88,12 +91,15 @@ export function createDecisionPoint(options: DecisionPointOptions): SessionDecis
   const base = options.policy ?? new PermissionPolicy([], { projectRoot: '/' });
   const { broker } = options;
 
-  const askBroker = async (request: ApprovalRequest, offerScope: boolean): Promise<PermissionDecision> => {
-    if (!broker) throw new Error('no broker');
+  const askBroker = async (
+    asking: PermissionBroker,
+    request: ApprovalRequest,
+    offerScope: boolean,
+  ): Promise<PermissionDecision> => {
     const scope = offerScope ? await approvalScope(request.tool, request.input) : undefined;
     let answer;
     try {
-      answer = await broker.ask(scope ? { ...request, remember: scope } : request);
+      answer = await asking.ask(scope ? { ...request, remember: scope } : request);
     } catch (error) {
       return { behavior: 'deny', message: `the permission prompt failed: ${(error as Error).message}` };
     }
@@ -129,22 +135,23 @@ export function createDecisionPoint(options: DecisionPointOptions): SessionDecis
       if (ruling.behavior === 'deny') return deniedByRule(request.title, ruling.rule);
       // 2. hooks, then the user's own `!` lines
       const hooked = await runHooks(call, request);
-      if (hooked !== undefined && hooked !== 'ask') return hooked;
+      if (hooked !== undefined && hooked !== 'ask' && hooked.behavior === 'deny') return hooked;
       if (call.source === 'user-shell') return { behavior: 'allow' };
-      // 3. ask rules
+      // 3. ask rules (a hook's allow does not skip them)
       if (ruling.behavior === 'ask' || hooked === 'ask') {
-        return broker ? await askBroker(request, false) : nobodyToAsk(request, ruling);
+        return broker ? await askBroker(broker, request, false) : nobodyToAsk(request, ruling);
       }
+      if (hooked !== undefined) return hooked;
       // 4. the permission mode
       const mode = modeVerdict(options.mode(), call, request, broker);
-      if (mode === 'ask') return await askBroker(request, false);
+      if (mode === 'ask') return broker ? await askBroker(broker, request, false) : nobodyToAsk(request, ruling);
       if (mode) return mode;
       // 5. allow rules, and read-only calls no rule named
       if (ruling.behavior === 'allow' || allowedTools.has(call.name) || asked === undefined) {
         return { behavior: 'allow' };
       }
       // 6. the broker
-      return broker ? await askBroker(request, true) : nobodyToAsk(request, ruling);
+      return broker ? await askBroker(broker, request, true) : nobodyToAsk(request, ruling);
     };
 
   return {
