@@ -28,11 +28,12 @@ import {
   type SummaryPrefix,
 } from './summary-compressor.js';
 import { LOW_WATER, shouldCompact } from './token-budget.js';
+import { McaError } from '../errors/mca-error.js';
 
 export type HistoryErrorCode = 'INVALID_ROUND' | 'INVALID_ORDER' | 'INVALID_HISTORY';
 
 /** A message that would break the history's shape. A programming error in the caller, never a user error. */
-export class HistoryError extends Error {
+export class HistoryError extends McaError {
   readonly code: HistoryErrorCode;
   constructor(code: HistoryErrorCode, message: string) {
     super(message);

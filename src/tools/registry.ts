@@ -19,6 +19,7 @@ import { readTool } from './read.js';
 import { recallTool } from './recall.js';
 import { todoWriteTool } from './todo-write.js';
 import { writeTool } from './write.js';
+import { McaError } from '../errors/mca-error.js';
 
 /** The input's field names, in the schema's order (the model is told them in errors). */
 function fieldsOf(tool: ToolDefinition): string[] {
@@ -57,7 +58,7 @@ function approverFor(tool: ToolDefinition, approve: Approver): Approver {
   return (request) => approve({ ...request, kind });
 }
 
-export class ToolRegistryError extends Error {
+export class ToolRegistryError extends McaError {
   readonly code = 'DUPLICATE_TOOL' as const;
   constructor(message: string) {
     super(message);
