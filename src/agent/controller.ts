@@ -25,7 +25,6 @@ export interface ContextReport {
   profile?: { name: string; overridden: string[] };
 }
 
-
 export type { SessionInfo };
 
 export interface AgentController {
