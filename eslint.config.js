@@ -77,6 +77,20 @@ export default tseslint.config(
     },
   },
   {
+    // One error base: every error class in src extends McaError (src/errors/mca-error.ts), never Error itself.
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    ignores: ['src/errors/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ClassDeclaration[superClass.name='Error'], ClassExpression[superClass.name='Error']",
+          message: 'Error classes extend McaError (src/errors/mca-error.ts).',
+        },
+      ],
+    },
+  },
+  {
     files: ['scripts/**', 'bench/**/*.mjs', '*.config.*'],
     languageOptions: { globals: { URL: 'readonly', process: 'readonly', console: 'readonly' } },
   },
