@@ -12,7 +12,7 @@ import type { TurnState } from './turn-state.js';
 /** A code and one line for whatever a turn threw: typed errors (SessionError, HistoryError) keep their code. */
 export function describeFailure(error: unknown): { code: string; message: string } {
   // mca's errors keep their code; a Node system error (ENOSPC from a write) keeps its errno code.
-  const code = error instanceof McaError ? error.code : (nodeErrorCode(error) ?? 'INTERNAL_ERROR');
+  const code = McaError.isInstance(error) ? error.code : (nodeErrorCode(error) ?? 'INTERNAL_ERROR');
   const text = error instanceof Error ? error.message : String(error);
   return { code, message: text.split('\n')[0]?.trim() || 'unknown error' };
 }
