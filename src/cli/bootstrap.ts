@@ -16,7 +16,7 @@ import type { Approver } from '../tools/tool-context.js';
 import { CliError, EXIT_USAGE } from './exit-codes.js';
 import type { CliOptions } from './cli-options.js';
 
-export { sweepLeftoverTemps, tempJournalDir } from '../runtime/create-runtime.js';
+export { sweepLeftoverTemps } from '../runtime/create-runtime.js';
 export type { TrustQuestion } from '../runtime/runtime-options.js';
 
 /** What the CLI's front ends get: the runtime as built. */
@@ -62,6 +62,7 @@ function sessionStart(options: CliOptions): SessionStart {
   return { kind: 'new' };
 }
 
+/** The flags as plain runtime options: `--cwd` (default: here), overrides, rules, the session to open. */
 export function runtimeOptions(options: CliOptions, ask?: Approver, askTrust?: TrustQuestion): RuntimeOptions {
   return {
     cwd: options.cwd ?? process.cwd(),
