@@ -11,7 +11,7 @@ import type { TurnEnd } from '../print/sink.js';
 import { bootstrap, sweepLeftoverTemps } from './bootstrap.js';
 import { createCustomCommandsPort } from './custom-commands-port.js';
 import { CliError, EXIT_AGENT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, printError } from './exit-codes.js';
-import type { CliOptions } from './program.js';
+import type { CliOptions } from './cli-options.js';
 import { redactSecrets } from '../text/redact-secrets.js';
 import { readStdinIfPiped } from './stdin.js';
 import { installTermination, SIGNAL_EXIT_CODES } from './termination.js';
