@@ -1,11 +1,10 @@
 import type { $ZodType, output } from 'zod/v4/core';
 import type { ToolEnvelope } from './envelope.js';
-import type { ApprovalRequest, ToolContext } from './tool-context.js';
+import type { ApprovalRequest, CallSource, ToolContext } from './tool-context.js';
 
 export type PermissionKind = 'none' | 'edit' | 'exec' | 'plan';
 
-/** Who caused a call: the model, a `!` line the user typed, a custom command's `!` line, or a subagent. */
-export type CallSource = 'model' | 'user-shell' | 'command' | 'subagent';
+export type { CallSource };
 
 /** One tool call from parse to result. `id` is the native tool_use id or a generated `toolu_…` (text protocol). */
 export interface ToolCall {
