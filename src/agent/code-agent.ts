@@ -283,7 +283,9 @@ export class CodeAgent implements AgentController {
         fileState,
         todos,
         approve,
-        ...(policy ? { screenReadOnly: createReadOnlyScreen(policy, approve) } : {}),
+        ...(policy
+          ? { screenReadOnly: createReadOnlyScreen(policy, approve), pathScreen: (tool: string) => policy.pathScreen(tool) }
+          : {}),
         ...(context.toolMemory ? { toolMemory: context.toolMemory } : {}),
       },
     };

@@ -1,3 +1,4 @@
+import type { PathScreen } from '../permissions/path-screen.js';
 import type { ToolEnvelope } from './envelope.js';
 import type { FileStateRecord } from './file-state.js';
 import type { TodoStore } from './todo-store.js';
@@ -53,4 +54,9 @@ export interface ToolContext {
    * ask rule asks. Returns the PERMISSION_DENIED envelope, or undefined to run. Absent: read-only tools just run.
    */
   screenReadOnly?: (tool: string, input: unknown) => Promise<ToolEnvelope | undefined>;
+  /**
+   * The deny/ask rules on paths for a tool, applied to every file a walk (Grep, Glob, LS) opens or lists beyond
+   * the path its input names. Absent: no rule withholds anything.
+   */
+  pathScreen?: (tool: string) => PathScreen | undefined;
 }

@@ -1,0 +1,78 @@
+/**
+ * Runs walk jobs (walk-job.ts) in worker threads so a pattern that never finishes cannot hold the main thread:
+ * Ctrl-C, SIGTERM and the tool's deadline all end the job by terminating its worker, which stops even a regex
+ * stuck in a backtracking loop. Idle workers are kept (unref'd) for the next call; one per concurrent job.
+ */
+import { Worker } from 'node:worker_threads';
+import type { WalkJob, WalkJobResult } from './walk-job.js';
+
+/** How long one walking tool call may take before it is stopped with TIMEOUT. */
+export const WALK_DEADLINE_MS = 60_000;
+
+/** The deadline in force: MCA_TOOL_DEADLINE_MS (milliseconds, > 0) overrides the default. */
+export function toolDeadlineMs(): number {
+  const fromEnv = Number(process.env.MCA_TOOL_DEADLINE_MS);
+  return Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : WALK_DEADLINE_MS;
+}
+
+export type WalkOutcome =
+  | { kind: 'done'; result: WalkJobResult }
+  | { kind: 'timeout'; afterMs: number }
+  | { kind: 'interrupted' }
+  | { kind: 'failed'; message: string };
+
+const idle: Worker[] = [];
+let nextId = 1;
+
+function spawnWorker(): Worker {
+  const here = import.meta.url;
+  // Built: dist/cli/walk-worker.js beside this chunk. From source (tests): the .ts file, loaded through tsx.
+  if (here.endsWith('.ts')) {
+    const target = new URL('./walk-worker.ts', here).href;
+    const code = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(target)}); });`;
+    return new Worker(code, { eval: true });
+  }
+  return new Worker(new URL('./walk-worker.js', here));
+}
+
+function release(worker: Worker): void {
+  worker.removeAllListeners('message');
+  worker.removeAllListeners('error');
+  worker.removeAllListeners('exit');
+  worker.on('error', () => undefined);
+  worker.unref();
+  idle.push(worker);
+}
+
+/** Runs one job; resolves when it finishes, the deadline passes or `signal` aborts (the worker is then ended). */
+export function runInWorker(job: WalkJob, signal: AbortSignal, deadlineMs = toolDeadlineMs()): Promise<WalkOutcome> {
+  if (signal.aborted) return Promise.resolve({ kind: 'interrupted' });
+  const worker = idle.pop() ?? spawnWorker();
+  worker.ref();
+  const id = nextId++;
+  return new Promise<WalkOutcome>((resolve) => {
+    let settled = false;
+    const finish = (outcome: WalkOutcome, reusable: boolean): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      if (reusable) release(worker);
+      else {
+        worker.removeAllListeners();
+        worker.on('error', () => undefined);
+        void worker.terminate();
+      }
+      resolve(outcome);
+    };
+    const onAbort = (): void => finish({ kind: 'interrupted' }, false);
+    const timer = setTimeout(() => finish({ kind: 'timeout', afterMs: deadlineMs }, false), deadlineMs);
+    signal.addEventListener('abort', onAbort, { once: true });
+    worker.on('message', (message: { id: number; result: WalkJobResult }) => {
+      if (message.id === id) finish({ kind: 'done', result: message.result }, true);
+    });
+    worker.on('error', (error) => finish({ kind: 'failed', message: error.message }, false));
+    worker.on('exit', (code) => finish({ kind: 'failed', message: `the search thread exited (${code})` }, false));
+    worker.postMessage({ id, job });
+  });
+}
