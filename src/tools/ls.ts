@@ -3,10 +3,12 @@ import { join } from 'node:path';
 import { builtinInput } from './builtin-input.js';
 import { defineTool } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
+import { withheldBy } from '../permissions/path-screen.js';
 import { GitignoreRules } from './gitignore.js';
 import { loadIgnore } from './lazy-modules.js';
 import { toolResult } from './results.js';
 import type { LsData } from './tool-data.js';
+import { withheldNote } from './walk-outcome.js';
 import { resolveInProject } from './workspace.js';
 
 /** Hidden unless include_hidden: noise for the model in almost every project. */
@@ -48,8 +50,15 @@ export const lsTool = defineTool({
     const dirs: string[] = [];
     const files: string[] = [];
     let hidden = 0;
+    // Names a deny/ask rule covers are left out of the listing, like the files Grep and Glob withhold.
+    const screen = ctx.pathScreen?.('LS');
+    let withheld = 0;
     for (const dirent of dirents) {
       const name = dirent.name;
+      if (screen && withheldBy(screen, join(absolute, name))) {
+        withheld += 1;
+        continue;
+      }
       const isDir = await isDirectoryEntry(absolute, name, dirent.isDirectory(), dirent.isSymbolicLink());
       const rel = relative === '.' ? name : `${relative}/${name}`;
       const userIgnored = extra.ignores(isDir ? `${name}/` : name);
@@ -87,9 +96,10 @@ export const lsTool = defineTool({
     }
     if (hidden > 0)
       lines.push(`(${hidden} hidden: dotfiles, node_modules, .git or .gitignore'd; include_hidden=true shows them)`);
+    if (withheld > 0) lines.push(withheldNote(withheld, ['entry', 'entries']));
     return toolResult(data, lines.join('\n'), {
       status: truncated ? 'partial' : 'success',
-      stats: { entries: entries.length, hidden },
+      stats: { entries: entries.length, hidden, withheld },
       context,
     });
   },

@@ -42,6 +42,6 @@ export function timeoutEnvelope(tool: string, afterMs: number, context: Record<s
 }
 
 /** The line a result carries when permission rules kept files out of it. */
-export function withheldNote(count: number): string {
-  return `(${count} file${count === 1 ? '' : 's'} left out: covered by a deny or ask permission rule.)`;
+export function withheldNote(count: number, nouns: [string, string] = ['file', 'files']): string {
+  return `(${count} ${count === 1 ? nouns[0] : nouns[1]} left out: covered by a deny or ask permission rule.)`;
 }
