@@ -5,6 +5,7 @@ import { posix, resolve } from 'node:path';
 import { isInside } from '../fs/contained-path.js';
 import { withheldBy, type PathScreen } from '../permissions/path-screen.js';
 import type { ToolError } from './envelope.js';
+import { GitignoreRules } from './gitignore.js';
 import { matchText, type MatchCollector } from './grep-matches.js';
 import { rgMatchEvents } from './rg-json-lines.js';
 import { findExecutable } from './which.js';
@@ -57,13 +58,14 @@ export type RipgrepOutcome =
   | { kind: 'interrupted' }
   | { kind: 'timeout' };
 
-type FileVerdict = 'ok' | 'withheld' | 'outside';
+type FileVerdict = 'ok' | 'withheld' | 'outside' | 'ignored';
 
 /**
  * Whether a file ripgrep reported may reach the model: inside the project by its real path (rg follows no links
- * while walking; this is the second guard) and not covered by a deny/ask rule. Cached per file.
+ * while walking; this is the second guard), not covered by a deny/ask rule, and, when `include` is given, not
+ * .gitignore'd (rg's --glob overrides .gitignore; the JS engine never does). Cached per file.
  */
-function fileScreen(search: GrepSearch): (file: string) => FileVerdict {
+function fileScreen(search: GrepSearch): (file: string) => Promise<FileVerdict> {
   const verdicts = new Map<string, FileVerdict>();
   let rootReal = search.projectRoot;
   try {
@@ -71,9 +73,11 @@ function fileScreen(search: GrepSearch): (file: string) => FileVerdict {
   } catch {
     // the root was resolved by the caller; keep it as given
   }
-  return (file) => {
-    let verdict = verdicts.get(file);
-    if (verdict) return verdict;
+  const gitignore =
+    search.include !== undefined && !search.baseIsFile
+      ? GitignoreRules.forBase(search.projectRoot, search.baseRel)
+      : undefined;
+  const judge = async (file: string): Promise<FileVerdict> => {
     const absolute = resolve(search.projectRoot, file);
     let real: string | undefined;
     try {
@@ -81,11 +85,17 @@ function fileScreen(search: GrepSearch): (file: string) => FileVerdict {
     } catch {
       real = undefined;
     }
-    if (real === undefined || !isInside(rootReal, real)) verdict = 'outside';
-    else if (search.screen && (withheldBy(search.screen, absolute) ?? withheldBy(search.screen, real))) {
-      verdict = 'withheld';
-    } else verdict = 'ok';
-    verdicts.set(file, verdict);
+    if (real === undefined || !isInside(rootReal, real)) return 'outside';
+    if (search.screen && (withheldBy(search.screen, absolute) ?? withheldBy(search.screen, real))) return 'withheld';
+    if (gitignore && (await (await gitignore).ignores(file, false))) return 'ignored';
+    return 'ok';
+  };
+  return async (file) => {
+    let verdict = verdicts.get(file);
+    if (!verdict) {
+      verdict = await judge(file);
+      verdicts.set(file, verdict);
+    }
     return verdict;
   };
 }
@@ -128,7 +138,7 @@ export async function grepWithRipgrep(
   try {
     for await (const event of rgMatchEvents(child.stdout)) {
       const file = posix.normalize(event.path);
-      const verdict = screen(file);
+      const verdict = await screen(file);
       if (verdict !== 'ok') {
         if (verdict === 'withheld') withheldFiles.add(file);
         continue;

@@ -37,6 +37,8 @@ async function setUp(script: FakeStep[]): Promise<Env> {
   mkdirSync(join(project, 'src', 'deep'), { recursive: true });
   writeFileSync(join(project, 'src', 'a.ts'), 'export const needle = 1;\n');
   writeFileSync(join(project, '.env'), `TOKEN=${DOTENV}\n`);
+  mkdirSync(join(project, 'config'));
+  writeFileSync(join(project, 'config', '.env.production'), `TOKEN=${DOTENV}-production\n`);
   writeFileSync(join(project, '.gitignore'), '.env\n');
   symlinkSync('..', join(project, 'vendor'));
   symlinkSync('../id_rsa', join(project, 'key.txt'));
@@ -138,23 +140,27 @@ describe.concurrent('walking tools stay inside the project (issue 23)', () => {
   });
 
   // --- class 6: deny rules hold for every reader ---------------------------------------------------------------------
-  const DENY = ['--disallowedTools', 'Read(./.env)'];
+  const DENY = ['--disallowedTools', 'Read(./.env) Read(.env.*)'];
   for (const engine of ENGINES) {
-    for (const include of ['.env', '.*', '**/.env', '.e*']) {
-      attack(`Read(./.env) denied; Grep include ${include} (${engine})`, async (env) => {
+    for (const include of ['.env', '.*', '**/.env*', '.e*', '*production', 'config/.env*']) {
+      attack(`Read(./.env) Read(.env.*) denied; Grep include ${include} (${engine})`, async (env) => {
         await runTool(env, 'Grep', { pattern: 'TOKEN', include }, { engine, args: DENY });
         expect(everythingSent(env)).not.toContain(DOTENV);
-        return `${DOTENV.slice(0, 6)}… never sent; ${observation(env).includes('left out') ? 'the result says 1 file was left out by a rule' : 'no match'}`;
+        return `the token was never sent; ${observation(env).includes('left out') ? 'the result says a rule left a file out' : 'no match'}`;
       });
     }
+    attack(
+      `no deny rule: Grep include .env* (${engine}) skips the .gitignore'd .env, finds config/.env.production`,
+      async (env) => {
+        await runTool(env, 'Grep', { pattern: 'TOKEN', include: '**/.env*' }, { engine });
+        expect(observation(env)).toContain(`${DOTENV}-production`);
+        expect(observation(env)).not.toContain(`TOKEN=${DOTENV}\\n`);
+        expect(observation(env)).not.toMatch(/\\n\.env\\n/);
+        return 'the control case: without a rule the unignored file is found, so the guard above is what holds';
+      },
+    );
   }
-  attack('without a deny rule ripgrep with include .env does read it (the guard above is what holds)', async (env) => {
-    if (!hasRg) return 'skipped: no ripgrep';
-    await runTool(env, 'Grep', { pattern: 'TOKEN', include: '.env' }, { engine: 'ripgrep' });
-    expect(observation(env)).toContain(DOTENV);
-    return 'the secret is found: deny rules are the user’s way to protect it';
-  });
-  attack('Read(./.env) denied; Glob **/.env* and LS include_hidden', async (env) => {
+  attack('Read(./.env) Read(.env.*) denied; Glob **/.env* and LS include_hidden', async (env) => {
     env.server.setScript([
       act('Glob', { pattern: '**/.env*' }),
       act('LS', { path: '.', include_hidden: true }),
@@ -164,6 +170,7 @@ describe.concurrent('walking tools stay inside the project (issue 23)', () => {
     expect(result.code, result.stderr).toBe(0);
     const last = JSON.stringify(env.server.requests.at(-1)?.body ?? '');
     expect(last).toContain('No files match');
+    expect(last).toContain('1 file left out');
     expect(last).toContain('1 entry left out');
     expect(last).not.toMatch(/\\n {2}\.env/);
     return 'the name .env is listed by neither; each says what a rule left out';
