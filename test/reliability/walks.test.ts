@@ -55,12 +55,16 @@ function everythingSent(env: Env): string {
   return env.server.requests.map((request) => JSON.stringify(request.body)).join('\n');
 }
 
+/** The issue-23 class the cases declared next belong to (RELIABILITY.md sums attempts and held per class). */
+let walkClass = 'walk escapes the root';
+
 function attack(fault: string, check: (env: Env) => Promise<string>, script?: FakeStep[], timeout = 60_000): void {
   order.push(fault);
+  const group = walkClass;
   it(fault, { timeout }, async () => {
     const env = await setUp(script ?? []);
     try {
-      await log.track('walks', fault, () => check(env));
+      await log.track(group, fault, () => check(env));
     } finally {
       await env.server.close();
       await env.sandbox.cleanup();
@@ -140,6 +144,7 @@ describe.concurrent('walking tools stay inside the project (issue 23)', () => {
   });
 
   // --- class 6: deny rules hold for every reader ---------------------------------------------------------------------
+  walkClass = 'deny rules bypassed by other readers';
   const DENY = ['--disallowedTools', 'Read(./.env) Read(.env.*)'];
   for (const engine of ENGINES) {
     for (const include of ['.env', '.*', '**/.env*', '.e*', '*production', 'config/.env*']) {
@@ -177,6 +182,7 @@ describe.concurrent('walking tools stay inside the project (issue 23)', () => {
   });
 
   // --- class 8: hangs that ignore Ctrl-C ----------------------------------------------------------------------------
+  walkClass = 'hangs that ignore Ctrl-C';
   const redos = (env: Env): void => writeFileSync(join(env.sandbox.project, 'src', 'bad.txt'), `${'a'.repeat(48)}!\n`);
   attack('JS Grep (a+)+$ on a 48-character line: TIMEOUT at the deadline', async (env) => {
     redos(env);
@@ -232,11 +238,12 @@ describe.concurrent('walking tools stay inside the project (issue 23)', () => {
   }
 
   // --- class 9: crashes on big honest input -------------------------------------------------------------------------
+  walkClass = 'crashes on big honest input';
   attack('ripgrep over a 3 MB one-line minified file matching every character', async (env) => {
     if (!hasRg) return 'skipped: no ripgrep';
     writeFileSync(join(env.sandbox.project, 'app.min.js'), `var a="${'a'.repeat(3 * 1024 * 1024)}";\n`);
     await runTool(env, 'Grep', { pattern: 'a', include: '*.js' }, { engine: 'ripgrep' });
     expect(observation(env)).toMatch(/app\.min\.js\\n {2}1: var a=\\"aaaa/);
-    return 'exit 0; the match is reported with its line cut (a ~140 MB --json event read in bounded memory)';
+    return 'exit 0; the match is reported with its line cut (a 168 MB --json event read in bounded memory)';
   });
 });

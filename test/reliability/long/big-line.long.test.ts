@@ -27,7 +27,7 @@ describe('a 13 MB one-line file', () => {
         const sandbox = await makeSandbox('mca-bigline');
         const server = await startFakeAnthropic([act('Grep', { pattern, include: '*.js' }), finish('done')]);
         try {
-          await log.track('walks', fault, async () => {
+          await log.track('crashes on big honest input', fault, async () => {
             writeFileSync(join(sandbox.project, 'bundle.min.js'), `var a="${'a'.repeat(13 * 1024 * 1024)}";\n`);
             const result = await runMca(sandbox, ['-p', 'search'], {
               baseUrl: server.url,
