@@ -21,6 +21,12 @@ export type WalkOutcome =
   | { kind: 'interrupted' }
   | { kind: 'failed'; message: string };
 
+/**
+ * A worker's own heap: a pattern that expands without end (`{a,b}` 24 times is 16 million globs) ends that worker
+ * with ERR_WORKER_OUT_OF_MEMORY instead of growing mca to gigabytes.
+ */
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 64 };
+
 const idle: Worker[] = [];
 let nextId = 1;
 
@@ -30,9 +36,9 @@ function spawnWorker(): Worker {
   if (here.endsWith('.ts')) {
     const target = new URL('./walk-worker.ts', here).href;
     const code = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(target)}); });`;
-    return new Worker(code, { eval: true });
+    return new Worker(code, { eval: true, resourceLimits: WORKER_LIMITS });
   }
-  return new Worker(new URL('./walk-worker.js', here));
+  return new Worker(new URL('./walk-worker.js', here), { resourceLimits: WORKER_LIMITS });
 }
 
 function release(worker: Worker): void {
@@ -71,7 +77,13 @@ export function runInWorker(job: WalkJob, signal: AbortSignal, deadlineMs = tool
     worker.on('message', (message: { id: number; result: WalkJobResult }) => {
       if (message.id === id) finish({ kind: 'done', result: message.result }, true);
     });
-    worker.on('error', (error) => finish({ kind: 'failed', message: error.message }, false));
+    worker.on('error', (error: Error & { code?: string }) => {
+      const message =
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? `the search ran out of memory (${WORKER_LIMITS.maxOldGenerationSizeMb} MB); a pattern with many {a,b} groups expands to millions of patterns`
+          : error.message;
+      finish({ kind: 'failed', message }, false);
+    });
     worker.on('exit', (code) => finish({ kind: 'failed', message: `the search thread exited (${code})` }, false));
     worker.postMessage({ id, job });
   });

@@ -247,3 +247,23 @@ describe('class 8: a pattern that never finishes is stopped', () => {
     expect(result.data).toMatchObject({ total: 1 });
   });
 });
+
+describe('patterns that expand without end are refused before any walk', () => {
+  for (const pattern of ['{a,b}'.repeat(24), '{1..100000}', `${'{a,b,c,d}'.repeat(7)}.ts`, '{a..z}{a..z}{a..z}']) {
+    it(`Glob and Grep include ${pattern.slice(0, 24)}…`, async () => {
+      const glob = await registry.run('Glob', { pattern }, makeContext(project.root));
+      expect(glob.error?.code).toBe('INVALID_PARAM');
+      expect(glob.error?.message).toContain('expands to about');
+      const grep = await registry.run('Grep', { pattern: 'x', include: pattern }, makeContext(project.root));
+      expect(grep.error?.code).toBe('INVALID_PARAM');
+    });
+  }
+
+  it('ordinary braces and ranges still work: *.{ts,tsx}, f{1..3}.txt', async () => {
+    await project.write('ranges/f2.txt', 'needle\n');
+    const glob = await registry.run('Glob', { pattern: 'ranges/f{1..3}.txt' }, makeContext(project.root));
+    expect(glob.data).toMatchObject({ files: ['ranges/f2.txt'] });
+    const grep = await registry.run('Grep', { pattern: 'needle', include: '*.{ts,tsx}' }, makeContext(project.root));
+    expect(grep.data).toMatchObject({ total: 1 });
+  });
+});
