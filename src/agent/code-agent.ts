@@ -284,7 +284,10 @@ export class CodeAgent implements AgentController {
         todos,
         approve,
         ...(policy
-          ? { screenReadOnly: createReadOnlyScreen(policy, approve), pathScreen: (tool: string) => policy.pathScreen(tool) }
+          ? {
+              screenReadOnly: createReadOnlyScreen(policy, approve),
+              pathScreen: (tool: string) => policy.pathScreen(tool),
+            }
           : {}),
         ...(context.toolMemory ? { toolMemory: context.toolMemory } : {}),
       },

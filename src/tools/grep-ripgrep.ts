@@ -3,9 +3,10 @@ import { once } from 'node:events';
 import { realpathSync } from 'node:fs';
 import { posix, resolve } from 'node:path';
 import { isInside } from '../fs/contained-path.js';
-import { withheldBy, type PathScreen } from '../permissions/path-screen.js';
+import type { PathScreen } from '../permissions/path-screen.js';
 import type { ToolError } from './envelope.js';
 import { GitignoreRules } from './gitignore.js';
+import { loadPathScreen } from './lazy-modules.js';
 import { matchText, type MatchCollector } from './grep-matches.js';
 import { rgMatchEvents } from './rg-json-lines.js';
 import { findExecutable } from './which.js';
@@ -86,7 +87,10 @@ function fileScreen(search: GrepSearch): (file: string) => Promise<FileVerdict> 
       real = undefined;
     }
     if (real === undefined || !isInside(rootReal, real)) return 'outside';
-    if (search.screen && (withheldBy(search.screen, absolute) ?? withheldBy(search.screen, real))) return 'withheld';
+    if (search.screen) {
+      const { withheldBy } = await loadPathScreen();
+      if (withheldBy(search.screen, absolute) ?? withheldBy(search.screen, real)) return 'withheld';
+    }
     if (gitignore && (await (await gitignore).ignores(file, false))) return 'ignored';
     return 'ok';
   };

@@ -3,9 +3,8 @@ import { join } from 'node:path';
 import { builtinInput } from './builtin-input.js';
 import { defineTool } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
-import { withheldBy } from '../permissions/path-screen.js';
 import { GitignoreRules } from './gitignore.js';
-import { loadIgnore } from './lazy-modules.js';
+import { loadIgnore, loadPathScreen } from './lazy-modules.js';
 import { toolResult } from './results.js';
 import type { LsData } from './tool-data.js';
 import { withheldNote } from './walk-outcome.js';
@@ -52,10 +51,11 @@ export const lsTool = defineTool({
     let hidden = 0;
     // Names a deny/ask rule covers are left out of the listing, like the files Grep and Glob withhold.
     const screen = ctx.pathScreen?.('LS');
+    const withheldBy = screen ? (await loadPathScreen()).withheldBy : undefined;
     let withheld = 0;
     for (const dirent of dirents) {
       const name = dirent.name;
-      if (screen && withheldBy(screen, join(absolute, name))) {
+      if (screen && withheldBy?.(screen, join(absolute, name))) {
         withheld += 1;
         continue;
       }
