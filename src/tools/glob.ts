@@ -1,4 +1,3 @@
-import { loadFastGlob } from './lazy-modules.js';
 import { stat } from 'node:fs/promises';
 import { builtinInput } from './builtin-input.js';
 import { defineTool } from './define-tool.js';
@@ -8,6 +7,7 @@ import { toolResult } from './results.js';
 import type { GlobData } from './tool-data.js';
 import { walkInWorker, withheldNote } from './walk-outcome.js';
 import { checkWalkPattern } from './walk-pattern.js';
+import { warmWalkWorker } from './walk-runner.js';
 import { resolveInProject } from './workspace.js';
 
 export const globTool = defineTool({
@@ -15,7 +15,7 @@ export const globTool = defineTool({
   promptFile: 'Glob.md',
   inputSchema: builtinInput('Glob'),
   permission: 'none',
-  preload: loadFastGlob,
+  preload: warmWalkWorker,
   async run(input, ctx): Promise<ToolEnvelope> {
     const { pattern } = input;
     const refused = checkWalkPattern('pattern', pattern, '{"pattern": "**/*.ts", "path": "src"}');

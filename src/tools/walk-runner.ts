@@ -3,6 +3,7 @@
  * Ctrl-C, SIGTERM and the tool's deadline all end the job by terminating its worker, which stops even a regex
  * stuck in a backtracking loop. Idle workers are kept (unref'd) for the next call; one per concurrent job.
  */
+import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import type { WalkJob, WalkJobResult } from './walk-job.js';
 
@@ -41,13 +42,33 @@ function spawnWorker(): Worker {
   return new Worker(new URL('./walk-worker.js', here), { resourceLimits: WORKER_LIMITS });
 }
 
+/** Parks a worker for the next job; one that dies while parked leaves the pool. */
 function release(worker: Worker): void {
   worker.removeAllListeners('message');
   worker.removeAllListeners('error');
   worker.removeAllListeners('exit');
   worker.on('error', () => undefined);
+  worker.once('exit', () => {
+    const at = idle.indexOf(worker);
+    if (at !== -1) idle.splice(at, 1);
+  });
   worker.unref();
   idle.push(worker);
+}
+
+/**
+ * Starts a worker ahead of the first walk (the REPL warms its tools while the user types), so the first Glob or
+ * JS Grep does not pay the thread's start-up. Never rejects.
+ */
+export async function warmWalkWorker(): Promise<void> {
+  if (idle.length > 0) return;
+  try {
+    const worker = spawnWorker();
+    release(worker);
+    await once(worker, 'online');
+  } catch {
+    // the first real job will try again and report what fails
+  }
 }
 
 /** Runs one job; resolves when it finishes, the deadline passes or `signal` aborts (the worker is then ended). */

@@ -4,7 +4,11 @@
  * past its deadline or is interrupted (walk-runner.ts).
  */
 import { parentPort } from 'node:worker_threads';
+import { loadFastGlob } from './lazy-modules.js';
 import { runWalkJob, type WalkJob, type WalkJobResult } from './walk-job.js';
+
+// Almost every job walks: load the walker while the thread would otherwise wait for its first message.
+void loadFastGlob();
 
 parentPort?.on('message', (message: { id: number; job: WalkJob }) => {
   void runWalkJob(message.job).then(
