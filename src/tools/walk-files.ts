@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Entry } from 'fast-glob';
 import { isInside } from '../fs/contained-path.js';
@@ -72,7 +72,7 @@ function confinedFs(rootReal: string): Partial<typeof fs> {
   const readdir = (path: string, ...rest: unknown[]): void => {
     const callback = rest[rest.length - 1] as ReaddirCallback;
     const options = (rest.length > 1 ? rest[0] : undefined) as { withFileTypes: true };
-    fs.realpath(path, (error, real) => {
+    fs.realpath.native(path, (error, real) => {
       if (error || !isInside(rootReal, real)) {
         const refused: NodeJS.ErrnoException = new Error(`${path} is outside the project`);
         refused.code = 'ENOENT';
@@ -85,11 +85,30 @@ function confinedFs(rootReal: string): Partial<typeof fs> {
   return { ...fs, readdir: readdir as unknown as typeof fs.readdir };
 }
 
-/** The real path of a walked entry when it is a regular file inside the root; undefined otherwise. */
-function confinedRealPath(rootReal: string, absolute: string): string | undefined {
+/**
+ * The real path of a walked entry when it is inside the root; undefined otherwise. An entry whose lstat says
+ * "regular file" is no symlink, so its real path is its directory's real path plus its name: one realpath per
+ * directory (cached), not one per file (20,000 files cost 0.5 s of realpath calls otherwise).
+ */
+function confinedRealPath(
+  rootReal: string,
+  absolute: string,
+  plainFile: boolean,
+  dirs: Map<string, string | undefined>,
+): string | undefined {
   try {
-    const real = fs.realpathSync(absolute);
-    return isInside(rootReal, real) ? real : undefined;
+    if (!plainFile) {
+      const real = fs.realpathSync.native(absolute);
+      return isInside(rootReal, real) ? real : undefined;
+    }
+    const dir = dirname(absolute);
+    let dirReal = dirs.get(dir);
+    if (!dirs.has(dir)) {
+      const real = fs.realpathSync.native(dir);
+      dirReal = isInside(rootReal, real) ? real : undefined;
+      dirs.set(dir, dirReal);
+    }
+    return dirReal === undefined ? undefined : join(dirReal, basename(absolute));
   } catch {
     return undefined;
   }
@@ -119,13 +138,15 @@ export async function* walkProjectFiles(options: WalkOptions, tally?: WalkTally)
     fs: confinedFs(rootReal),
     ignore: ['**/.git/**', '.git/**', ...(options.ignore ?? []), ...hints],
   }) as Readable;
+  const dirs = new Map<string, string | undefined>();
   try {
     for await (const raw of stream) {
       if (options.signal?.aborted) return;
       const entry = raw as unknown as Entry;
       if (entry.stats && !entry.stats.isFile()) continue;
       const absolute = resolve(cwd, entry.path);
-      const real = isInside(baseAbsolute, absolute) ? confinedRealPath(rootReal, absolute) : undefined;
+      const inBase = isInside(baseAbsolute, absolute);
+      const real = inBase ? confinedRealPath(rootReal, absolute, entry.stats?.isFile() === true, dirs) : undefined;
       if (real === undefined) {
         if (tally) tally.outside += 1;
         continue;
