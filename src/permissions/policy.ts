@@ -8,6 +8,7 @@
  */
 import type * as BashPartsModule from './bash-parts.js';
 import type * as RuleMatchModule from './rule-match.js';
+import type { PathScreen } from './path-screen.js';
 import type { PathContext } from './rule-match.js';
 import { ruleCoversTool, type PermissionRule, type RuleBehavior } from './rule.js';
 
@@ -107,6 +108,18 @@ export class PermissionPolicy {
       if (!used.includes(rule)) used.push(rule);
     }
     return { behavior: 'allow', rules: used };
+  }
+
+  /**
+   * The deny and ask rules with a path specifier that speak about `tool`, for the files a walk opens or lists
+   * without naming them in its input (see path-screen.ts); undefined when there are none.
+   */
+  pathScreen(tool: string): PathScreen | undefined {
+    const rules = this.rules
+      .filter((rule) => rule.behavior !== 'allow' && rule.specifier !== undefined && ruleCoversTool(rule.tool, tool))
+      .map((rule) => ({ text: rule.text, specifier: rule.specifier! }));
+    if (rules.length === 0) return undefined;
+    return { projectRoot: this.paths.projectRoot, ...(this.paths.home ? { home: this.paths.home } : {}), rules };
   }
 
   /** Rules of one behavior, for /permissions-style listings and the trust notice. */

@@ -5,6 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { walkClassTable } from './report-walk-classes.js';
 import { RESULTS_DIR, type ResultRow, type SuiteResults } from './results.js';
 
 const SUITES: ReadonlyArray<{ suite: string; title: string; about: string }> = [
@@ -45,6 +46,22 @@ const SUITES: ReadonlyArray<{ suite: string; title: string; about: string }> = [
       'The user only runs `mca -p` in a repository someone else wrote. Each attack class goes through the built binary ' +
       'against the loopback fake API; the checks look at what the model was sent, what reached stdout and stderr, ' +
       'and what is on disk (test/reliability/hostile-repo.test.ts).',
+  },
+  {
+    suite: 'walks',
+    title: 'Walking tools against hostile repositories and patterns',
+    about:
+      'Grep (ripgrep and the JS fallback), Glob and LS through the built binary, scripted by the loopback fake model: ' +
+      'patterns climbing out, symlinks the repository ships, `include` against deny rules, patterns that never ' +
+      'finish, signals meanwhile; each case checks what the model received and that the key beside the project never ' +
+      'reached it (test/reliability/walks.test.ts).',
+  },
+  {
+    suite: 'walks-long',
+    title: 'Walking tools: a 13 MB one-line file',
+    about:
+      'Grep over a 13 MB minified line through the built binary, both engines (test/reliability/long/big-line.long.test.ts, ' +
+      '`npm run test:reliability` only).',
   },
   {
     suite: 'race',
@@ -149,6 +166,7 @@ export function render(results: readonly SuiteResults[]): string {
     'the API key appeared nowhere.',
     '',
     ...THREAT_MODEL,
+    ...walkClassTable(results),
   ];
   for (const { suite, title, about } of SUITES) {
     const result = bySuite.get(suite);
