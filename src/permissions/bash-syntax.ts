@@ -6,57 +6,19 @@
  * Whatever it does not model exactly (case, [[ ]], (( )), functions, arrays, coproc, a here-document inside a
  * substitution, …) fails with a reason: the caller then never lets an allow rule match the command.
  */
+import { BashLexer } from './bash-lexer.js';
+import { METACHAR, Unsupported, type Redirect, type SimpleCommand, type WordScan } from './bash-words.js';
 
-/** literal: known exactly; expanded: glob, brace or tilde (runs nothing, value unknown); dynamic: expansion. */
-export type WordKind = 'literal' | 'expanded' | 'dynamic';
-
-export interface Word {
-  /** The value after quote removal when literal; the source text of expansions otherwise. */
-  text: string;
-  kind: WordKind;
-  /** For a dynamic word: the construct that made it so ("a variable expansion"). */
-  why?: string;
-}
-
-export interface Redirect {
-  /** `>`, `>>`, `<`, `<>`, `>|`, `>&`, `<&`, `&>`, `&>>`, `<<`, `<<-`, `<<<`. */
-  op: string;
-  fd: string | undefined;
-  /** The target word (the delimiter of a here-document). */
-  target: Word;
-}
-
-export interface SimpleCommand {
-  /** Assignment words first (`FOO=1`), then the command and its arguments. */
-  words: Word[];
-  assignments: number;
-  redirects: Redirect[];
-  /** Set when bash evaluates text as code at run time in a way this parser cannot follow. */
-  unknown?: string;
-}
+export type { Redirect, SimpleCommand, Word, WordKind } from './bash-words.js';
 
 export type ParseResult = { ok: true; commands: SimpleCommand[] } | { ok: false; reason: string };
 
-class Unsupported extends Error {}
-
-const BLANK = new Set([' ', '\t']);
-/** Characters that end an unquoted word. */
-const METACHAR = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>']);
 /** Reserved words that only open or continue a compound command: what follows them is a command. */
 const PREFIX_WORDS = new Set(['!', '{', 'if', 'then', 'else', 'elif', 'do', 'while', 'until', 'time']);
 /** Reserved words that close a compound command: only redirects or an operator may follow. */
 const CLOSING_WORDS = new Set(['}', 'fi', 'done']);
 const UNSUPPORTED_WORDS = new Set(['case', 'esac', 'select', 'function', 'coproc', '[[', ']]', 'in']);
 const MAX_DEPTH = 16;
-
-interface WordScan {
-  word: Word;
-  /** Unquoted digits only: a file descriptor when a redirect operator follows directly. */
-  digits: boolean;
-  quoted: boolean;
-  /** The unquoted characters, quoted ones replaced by a placeholder (for brace, tilde and assignment shapes). */
-  shape: string;
-}
 
 interface PendingHeredoc {
   delimiter: string;
@@ -65,64 +27,17 @@ interface PendingHeredoc {
   level: number;
 }
 
-const ANSI_SIMPLE: Record<string, string> = {
-  a: '\x07',
-  b: '\b',
-  e: '\x1b',
-  E: '\x1b',
-  f: '\f',
-  n: '\n',
-  r: '\r',
-  t: '\t',
-  v: '\v',
-  '\\': '\\',
-  "'": "'",
-  '"': '"',
-  '?': '?',
-};
-
-/** Globs (`*`, `?`, `[…]`), tilde (at the start or after = or : in an assignment) and braces (`{a,b}`, `{1..3}`). */
-function expandsByShape(shape: string): boolean {
-  return (
-    /[*?]|\[[^]*\]/.test(shape) ||
-    /^~/.test(shape) ||
-    /\{[^]*(,|\.\.)[^]*\}/.test(shape) ||
-    /^[A-Za-z_][A-Za-z0-9_]*\+?=(.*[:=])?~/.test(shape)
-  );
-}
-
-class Parser {
-  pos = 0;
+class Parser extends BashLexer {
   private pending: PendingHeredoc[] = [];
   private level = 0;
 
   constructor(
-    private readonly src: string,
-    readonly commands: SimpleCommand[],
+    src: string,
+    commands: SimpleCommand[],
     private readonly depth: number,
   ) {
+    super(src, commands);
     if (depth > MAX_DEPTH) throw new Unsupported('it nests substitutions too deeply');
-  }
-
-  private peek(offset = 0): string {
-    return this.src[this.pos + offset] ?? '';
-  }
-
-  /** Skips `\` newline pairs (bash removes them before tokenising, outside single quotes). */
-  private skipContinuations(): void {
-    while (this.src[this.pos] === '\\' && this.src[this.pos + 1] === '\n') this.pos += 2;
-  }
-
-  private skipBlanks(): void {
-    for (;;) {
-      this.skipContinuations();
-      if (!BLANK.has(this.peek())) return;
-      this.pos += 1;
-    }
-  }
-
-  private at(text: string): boolean {
-    return this.src.startsWith(text, this.pos);
   }
 
   /** Parses a command list up to the end, or up to the `)` that closes a subshell or substitution. */
@@ -340,237 +255,8 @@ class Parser {
     }
   }
 
-  /** Reads one word (the caller has checked it does not start with an operator or a comment). */
-  readWord(): WordScan {
-    let text = '';
-    let shape = '';
-    let quoted = false;
-    let kind: WordKind = 'literal';
-    let why: string | undefined;
-    const dynamic = (reason: string): void => {
-      if (kind !== 'dynamic') why = reason;
-      kind = 'dynamic';
-    };
-    const start = this.pos;
-    for (;;) {
-      this.skipContinuations();
-      const c = this.peek();
-      if (c === '') break;
-      if ((c === '<' || c === '>') && this.peek(1) === '(') {
-        const from = this.pos;
-        this.pos += 2;
-        this.substitution();
-        text += this.src.slice(from, this.pos);
-        shape += 'Q';
-        dynamic('a process substitution');
-        continue;
-      }
-      if (METACHAR.has(c)) {
-        if (c === '(') throw new Unsupported('it uses ( inside a word');
-        break;
-      }
-      if (c === '\\') {
-        const next = this.peek(1);
-        this.pos += next === '' ? 1 : 2;
-        text += next === '' ? '\\' : next;
-        shape += 'Q';
-        quoted = true;
-        continue;
-      }
-      if (c === "'") {
-        const end = this.src.indexOf("'", this.pos + 1);
-        if (end === -1) throw new Unsupported('a single quote is not closed');
-        text += this.src.slice(this.pos + 1, end);
-        shape += 'Q';
-        quoted = true;
-        this.pos = end + 1;
-        continue;
-      }
-      if (c === '"') {
-        this.pos += 1;
-        const inner = this.readDoubleQuoted('"');
-        text += inner.text;
-        if (inner.why) dynamic(inner.why);
-        shape += 'Q';
-        quoted = true;
-        continue;
-      }
-      if (c === '$' && this.peek(1) === "'") {
-        this.pos += 2;
-        text += this.readAnsiC();
-        shape += 'Q';
-        quoted = true;
-        continue;
-      }
-      if (c === '$' && this.peek(1) === '"') {
-        this.pos += 2;
-        const inner = this.readDoubleQuoted('"');
-        text += inner.text;
-        dynamic(inner.why ?? 'a $"…" locale translation');
-        shape += 'Q';
-        quoted = true;
-        continue;
-      }
-      if (c === '$' || c === '`') {
-        const from = this.pos;
-        const reason = this.expansion();
-        if (reason !== undefined) {
-          text += this.src.slice(from, this.pos);
-          shape += 'Q';
-          dynamic(reason);
-          continue;
-        }
-      }
-      text += c;
-      shape += c;
-      this.pos += 1;
-    }
-    if (this.pos === start) throw new Unsupported('it has an empty word where a word was expected');
-    const word: Word =
-      (kind as WordKind) === 'dynamic'
-        ? { text, kind: 'dynamic', why: why ?? 'an expansion' }
-        : { text, kind: expandsByShape(shape) ? 'expanded' : 'literal' };
-    return { word, digits: !quoted && /^\d+$/.test(text), quoted, shape };
-  }
-
-  /**
-   * The inside of "…" (or, with no terminator, an expanding here-document body): `\` escapes only $ ` " \ and
-   * newline; $ and ` expand. Returns the text and, when something expands, why the value is dynamic.
-   */
-  readDoubleQuoted(terminator: '"' | undefined): { text: string; why?: string } {
-    let text = '';
-    let why: string | undefined;
-    for (;;) {
-      const c = this.peek();
-      if (c === '') {
-        if (terminator) throw new Unsupported('a double quote is not closed');
-        return why === undefined ? { text } : { text, why };
-      }
-      if (c === terminator) {
-        this.pos += 1;
-        return why === undefined ? { text } : { text, why };
-      }
-      if (c === '\\') {
-        const next = this.peek(1);
-        const escapes = terminator ? '$`"\\\n' : '$`\\\n';
-        if (next !== '' && escapes.includes(next)) {
-          if (next !== '\n') text += next;
-          this.pos += 2;
-        } else {
-          text += c;
-          this.pos += 1;
-        }
-        continue;
-      }
-      if (c === '$' || c === '`') {
-        const from = this.pos;
-        const reason = this.expansion();
-        if (reason !== undefined) {
-          text += this.src.slice(from, this.pos);
-          why ??= reason;
-          continue;
-        }
-      }
-      text += c;
-      this.pos += 1;
-    }
-  }
-
-  /** At `$` or a backtick: consumes an expansion and says what it is, or undefined for a literal `$`. */
-  private expansion(): string | undefined {
-    const c = this.peek();
-    if (c === '`') {
-      this.pos += 1;
-      this.backtick();
-      return 'a backtick command substitution';
-    }
-    const next = this.peek(1);
-    if (next === '(' && this.peek(2) === '(') {
-      this.pos += 3;
-      const inside = this.arithmeticBody();
-      if (/[`$]/.test(inside)) throw new Unsupported('an arithmetic expansion contains an expansion');
-      if (/[A-Za-z_]/.test(inside)) this.markUnknown('an arithmetic expansion evaluates variables');
-      return 'an arithmetic expansion';
-    }
-    if (next === '(') {
-      this.pos += 2;
-      this.substitution();
-      return 'a $( ) command substitution';
-    }
-    if (next === '[') throw new Unsupported('it uses a $[ ] arithmetic expansion');
-    if (next === '{') {
-      this.pos += 2;
-      const inside = this.braceBody();
-      if (/[`]|\$[({[]|[<>]\(/.test(inside)) throw new Unsupported('a ${ } expansion contains a substitution');
-      if (/@P|\[|^[!#]?[A-Za-z_0-9]*:[^-=?+]/.test(inside)) {
-        this.markUnknown('a ${ } expansion evaluates its value');
-      }
-      return 'a ${ } expansion';
-    }
-    if (/[A-Za-z_]/.test(next)) {
-      this.pos += 1;
-      while (/[A-Za-z0-9_]/.test(this.peek())) this.pos += 1;
-      return 'a variable expansion';
-    }
-    if (/[0-9@*#?$!-]/.test(next) && next !== '') {
-      this.pos += 2;
-      return 'a variable expansion';
-    }
-    return undefined;
-  }
-
-  private markUnknown(reason: string): void {
-    this.commands.push({ words: [], assignments: 0, redirects: [], unknown: reason });
-  }
-
-  /** After `$((`: the text up to the `))` that closes it. */
-  private arithmeticBody(): string {
-    const from = this.pos;
-    let depth = 0;
-    while (this.pos < this.src.length) {
-      const c = this.peek();
-      if (c === '(') depth += 1;
-      if (c === ')') {
-        if (depth === 0) {
-          if (this.peek(1) !== ')') break;
-          const inside = this.src.slice(from, this.pos);
-          this.pos += 2;
-          return inside;
-        }
-        depth -= 1;
-      }
-      this.pos += 1;
-    }
-    throw new Unsupported('a $(( is not closed by ))');
-  }
-
-  /** After `${`: the text up to the `}` that closes it; quotes and escapes are skipped over. */
-  private braceBody(): string {
-    const from = this.pos;
-    let depth = 0;
-    while (this.pos < this.src.length) {
-      const c = this.peek();
-      if (c === '\\') {
-        this.pos += 2;
-        continue;
-      }
-      if (c === "'" || c === '"') throw new Unsupported('a ${ } expansion holds quotes');
-      if (c === '{') depth += 1;
-      if (c === '}') {
-        if (depth === 0) {
-          const inside = this.src.slice(from, this.pos);
-          this.pos += 1;
-          return inside;
-        }
-        depth -= 1;
-      }
-      this.pos += 1;
-    }
-    throw new Unsupported('a ${ is not closed');
-  }
-
   /** After `$(`, `<(` or `>(`: the command list inside, recorded like any other. */
-  private substitution(): void {
+  protected substitution(): void {
     if (this.pending.length > 0) throw new Unsupported('a substitution follows a here-document on its line');
     this.level += 1;
     this.parseList(')');
@@ -578,7 +264,7 @@ class Parser {
   }
 
   /** After an opening backtick: the text up to the closing one, with \` \$ \\ unescaped, parsed as commands. */
-  private backtick(): void {
+  protected backtick(): void {
     let inner = '';
     for (;;) {
       const c = this.peek();
@@ -596,64 +282,6 @@ class Parser {
     if (/\\\n/.test(inner)) throw new Unsupported('a backtick substitution continues a line');
     const parser = new Parser(inner, this.commands, this.depth + 1);
     parser.parseList(undefined);
-  }
-
-  /** After `$'`: the ANSI-C quoted text with its escapes decoded. */
-  private readAnsiC(): string {
-    let text = '';
-    for (;;) {
-      const c = this.peek();
-      if (c === '') throw new Unsupported("a $' quote is not closed");
-      this.pos += 1;
-      if (c === "'") return text;
-      if (c !== '\\') {
-        text += c;
-        continue;
-      }
-      const e = this.peek();
-      this.pos += 1;
-      const simple = ANSI_SIMPLE[e];
-      if (simple !== undefined) {
-        text += simple;
-        continue;
-      }
-      const code = this.ansiNumber(e);
-      if (code === undefined) {
-        text += `\\${e}`;
-        continue;
-      }
-      if (code === 0) throw new Unsupported("a $' quote holds a NUL character");
-      text += String.fromCodePoint(code);
-    }
-  }
-
-  private ansiNumber(e: string): number | undefined {
-    const take = (pattern: RegExp, max: number): string => {
-      let digits = '';
-      while (digits.length < max && pattern.test(this.peek())) {
-        digits += this.peek();
-        this.pos += 1;
-      }
-      return digits;
-    };
-    if (/[0-7]/.test(e)) {
-      this.pos -= 1;
-      const value = Number.parseInt(take(/[0-7]/, 3), 8) & 0xff;
-      if (value > 0x7f) throw new Unsupported("a $' quote holds a raw byte");
-      return value;
-    }
-    const hexMax = e === 'x' ? 2 : e === 'u' ? 4 : e === 'U' ? 8 : 0;
-    if (hexMax > 0) {
-      const digits = take(/[0-9A-Fa-f]/, hexMax);
-      if (digits === '') return undefined;
-      const value = Number.parseInt(digits, 16);
-      if (e === 'x' && value > 0x7f) throw new Unsupported("a $' quote holds a raw byte");
-      if (value > 0x10ffff || (value >= 0xd800 && value <= 0xdfff))
-        throw new Unsupported("a $' quote holds an invalid code point");
-      return value;
-    }
-    if (e === 'c') throw new Unsupported("a $' quote uses a \\c control escape");
-    return undefined;
   }
 }
 
