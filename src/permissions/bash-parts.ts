@@ -66,6 +66,8 @@ const SHELLS: ReadonlySet<string> = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh',
 const EVALUATORS: ReadonlySet<string> = new Set(['eval', 'trap', 'alias']);
 const FIND_EXEC: ReadonlySet<string> = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 const MAX_NESTING = 4;
+/** Beyond this many arguments a wrapper's command is not searched for (quadratic); it may be anything. */
+const MAX_WRAPPED_WORDS = 256;
 
 function joinWords(words: readonly Word[]): string {
   return words.map((word) => word.text).join(' ');
@@ -118,6 +120,10 @@ function baseName(text: string): string {
 /** The deny candidates for one simple command's words (assignments already removed). */
 function candidatesOf(words: Word[], nesting: number, out: Word[][]): void {
   if (words.length === 0) return;
+  if (nesting > MAX_NESTING) {
+    out.push(UNKNOWN);
+    return;
+  }
   out.push(words);
   const [first, ...rest] = words;
   if (first === undefined) return;
@@ -125,14 +131,26 @@ function candidatesOf(words: Word[], nesting: number, out: Word[][]): void {
   const name = baseName(first.text);
   if (name !== first.text && name !== '') candidatesOf([{ text: name, kind: 'literal' }, ...rest], nesting, out);
   if (WRAPPERS.has(name)) {
-    // Options of wrappers vary; every suffix may be the command they run.
-    for (let index = 0; index < rest.length; index += 1) out.push(rest.slice(index));
-    for (let index = 0; index < rest.length; index += 1) {
-      const word = rest[index];
-      if (word?.kind === 'literal' && word.text.includes('/')) candidatesOf(rest.slice(index), nesting, out);
+    // Options of wrappers vary; every suffix may be the command they run. A suffix that is itself a wrapper is
+    // covered by these suffixes; one that is a path, a shell or eval is looked into.
+    if (rest.length > MAX_WRAPPED_WORDS) {
+      out.push(UNKNOWN);
+      return;
     }
+    rest.forEach((word, index) => {
+      const suffix = rest.slice(index);
+      out.push(suffix);
+      if (word.kind !== 'literal' || WRAPPERS.has(word.text)) return;
+      if (word.text.includes('/') || SHELLS.has(word.text) || EVALUATORS.has(word.text) || word.text === 'find') {
+        candidatesOf(suffix, nesting + 1, out);
+      }
+    });
   }
   if (name === 'find') {
+    if (rest.length > MAX_WRAPPED_WORDS) {
+      out.push(UNKNOWN);
+      return;
+    }
     rest.forEach((word, index) => {
       if (word.kind === 'literal' && FIND_EXEC.has(word.text)) candidatesOf(rest.slice(index + 1), nesting, out);
     });

@@ -19,6 +19,8 @@ const PREFIX_WORDS = new Set(['!', '{', 'if', 'then', 'else', 'elif', 'do', 'whi
 const CLOSING_WORDS = new Set(['}', 'fi', 'done']);
 const UNSUPPORTED_WORDS = new Set(['case', 'esac', 'select', 'function', 'coproc', '[[', ']]', 'in']);
 const MAX_DEPTH = 16;
+/** Nested ( and $( levels followed; deeper is unknown (and the stack stays small). */
+const MAX_LEVEL = 64;
 
 interface PendingHeredoc {
   delimiter: string;
@@ -83,6 +85,7 @@ class Parser extends BashLexer {
         if (this.peek(1) === '(') throw new Unsupported('it uses a (( )) arithmetic command');
         this.pos += 1;
         this.level += 1;
+        if (this.level > MAX_LEVEL) throw new Unsupported('it nests ( and $( too deeply');
         this.parseList(')');
         this.level -= 1;
         this.parseCommand(true);
@@ -259,6 +262,7 @@ class Parser extends BashLexer {
   protected substitution(): void {
     if (this.pending.length > 0) throw new Unsupported('a substitution follows a here-document on its line');
     this.level += 1;
+    if (this.level > MAX_LEVEL) throw new Unsupported('it nests ( and $( too deeply');
     this.parseList(')');
     this.level -= 1;
   }

@@ -65,12 +65,25 @@ const ANSI_SIMPLE: Record<string, string> = {
 
 /** Globs (`*`, `?`, `[…]`), tilde (at the start or after = or : in an assignment) and braces (`{a,b}`, `{1..3}`). */
 export function expandsByShape(shape: string): boolean {
-  return (
-    /[*?]|\[[^]*\]/.test(shape) ||
-    /^~/.test(shape) ||
-    /\{[^]*(,|\.\.)[^]*\}/.test(shape) ||
-    /^[A-Za-z_][A-Za-z0-9_]*\+?=(.*[:=])?~/.test(shape)
-  );
+  // Index checks, not backtracking patterns: a word may be megabytes long.
+  if (/[*?~]/.test(shape) && (/[*?]/.test(shape) || tildeExpands(shape))) return true;
+  const bracket = shape.indexOf('[');
+  if (bracket !== -1 && shape.indexOf(']', bracket + 1) !== -1) return true;
+  const brace = shape.indexOf('{');
+  if (brace === -1) return false;
+  const close = shape.lastIndexOf('}');
+  if (close <= brace) return false;
+  const inside = shape.slice(brace + 1, close);
+  return inside.includes(',') || inside.includes('..');
+}
+
+/** A tilde at the start, or in an assignment's value at its start or after a colon. */
+function tildeExpands(shape: string): boolean {
+  if (shape.startsWith('~')) return true;
+  const assignment = /^[A-Za-z_][A-Za-z0-9_]*\+?=/.exec(shape);
+  if (!assignment) return false;
+  const value = shape.slice(assignment[0].length);
+  return value.startsWith('~') || value.includes(':~');
 }
 
 /** Decodes the ANSI-C quoted text starting at `from` (just after `$'`); returns it and the index after the `'`. */
