@@ -31,6 +31,7 @@ export interface SandboxRun {
   /** The work directory's files (name → content) after the run. */
   files: Map<string, string>;
   status: number | null;
+  stdout: string;
 }
 
 export class BashSandbox {
@@ -77,7 +78,7 @@ export class BashSandbox {
     }
     for (const name of readdirSync(work)) files.set(name, readFileSync(join(work, name), 'utf8'));
     rmSync(join(this.root, `w${this.count}`), { recursive: true, force: true });
-    return { executed, files, status: result.status };
+    return { executed, files, status: result.status, stdout: result.stdout.toString('utf8') };
   }
 
   dispose(): void {
