@@ -14,6 +14,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PermissionPolicy } from '../../src/permissions/policy.js';
 import { parseRule, type RuleBehavior } from '../../src/permissions/rule.js';
+import { ResultLog } from '../reliability/results.js';
 import { BashSandbox } from './bash-sandbox.js';
 
 const RUNS = Number(process.env.MCA_BASH_FUZZ_RUNS ?? 300);
@@ -176,9 +177,11 @@ const commands = fc.oneof({ weight: 4, arbitrary: list }, { weight: 1, arbitrary
 
 const sandbox = new BashSandbox();
 const tally = { commands: 0, allowed: 0, executed: 0, denyChecks: 0 };
+const log = new ResultLog('bash-fuzz');
 afterAll(() => {
   sandbox.dispose();
   process.stdout.write(`bash differential: ${JSON.stringify(tally)}\n`);
+  log.write();
 });
 
 /** The oracle: what ALLOW_RULES mean for an argv bash executed, written out independently of the engine. */
@@ -192,38 +195,52 @@ function covered(argv: string[]): boolean {
 
 describe('the Bash rule engine agrees with bash', () => {
   it(`allows only what its rules cover and sees every command for deny rules (${RUNS} generated commands)`, async () => {
-    await fc.assert(
-      fc.asyncProperty(commands, async (command) => {
-        const run = sandbox.run(command);
-        const decision = await allowPolicy.evaluate('Bash', { command });
-        tally.commands += 1;
-        tally.executed += run.executed.length;
-        if (decision.behavior === 'allow') {
-          tally.allowed += 1;
-          for (const argv of run.executed) {
-            expect(covered(argv), `allowed, but bash ran ${JSON.stringify(argv)}`).toBe(true);
-          }
-          expect([...run.files.keys()].sort(), 'allowed, but it changed files').toEqual(['in.txt']);
-          expect(run.files.get('in.txt')).toBe('input\n');
-        }
-        for (const argv of run.executed) {
-          const name = argv[0] ?? '';
-          tally.denyChecks += 1;
-          const denied = await policyOf([
-            ['allow', 'Bash'],
-            ['deny', `Bash(${name}:*)`],
-          ]).evaluate('Bash', { command });
-          expect(denied.behavior, `a deny rule for ${name} did not see ${JSON.stringify(argv)}`).toBe('deny');
-          const second = argv[1];
-          if (second !== undefined && /^[\w.-]+$/.test(second)) {
-            const exact = await policyOf([['deny', `Bash(${name} ${second}:*)`]]).evaluate('Bash', { command });
-            expect(exact.behavior, `a deny rule for ${name} ${second} did not see ${JSON.stringify(argv)}`).toBe(
-              'deny',
-            );
-          }
-        }
-      }),
-      { numRuns: RUNS },
+    const seed = Number(process.env.MCA_BASH_FUZZ_SEED ?? Date.now() % 2 ** 31);
+    log.fact('seed', seed);
+    const fault = 'generated commands run under bash -c, compared with the rule engine';
+    await log.track(
+      'property',
+      fault,
+      async () => {
+        await fc.assert(
+          fc.asyncProperty(commands, async (command) => {
+            const run = sandbox.run(command);
+            const decision = await allowPolicy.evaluate('Bash', { command });
+            tally.commands += 1;
+            tally.executed += run.executed.length;
+            if (decision.behavior === 'allow') {
+              tally.allowed += 1;
+              for (const argv of run.executed) {
+                expect(covered(argv), `allowed, but bash ran ${JSON.stringify(argv)}`).toBe(true);
+              }
+              expect([...run.files.keys()].sort(), 'allowed, but it changed files').toEqual(['in.txt']);
+              expect(run.files.get('in.txt')).toBe('input\n');
+            }
+            for (const argv of run.executed) {
+              const name = argv[0] ?? '';
+              tally.denyChecks += 1;
+              const denied = await policyOf([
+                ['allow', 'Bash'],
+                ['deny', `Bash(${name}:*)`],
+              ]).evaluate('Bash', { command });
+              expect(denied.behavior, `a deny rule for ${name} did not see ${JSON.stringify(argv)}`).toBe('deny');
+              const second = argv[1];
+              if (second !== undefined && /^[\w.-]+$/.test(second)) {
+                const exact = await policyOf([['deny', `Bash(${name} ${second}:*)`]]).evaluate('Bash', { command });
+                expect(exact.behavior, `a deny rule for ${name} ${second} did not see ${JSON.stringify(argv)}`).toBe(
+                  'deny',
+                );
+              }
+            }
+          }),
+          { numRuns: RUNS, seed },
+        );
+        return (
+          `${tally.commands} commands, ${tally.allowed} allowed by the rules, ${tally.executed} commands bash ran; ` +
+          'every allowed one covered, no file written, every command bash ran met by a deny rule naming it'
+        );
+      },
+      RUNS,
     );
   }, 600_000);
 });
