@@ -4,6 +4,8 @@
  * becomes one single-quoted word ('it'\''s'); inside '…' it closes and reopens the quote around an escaped `'`;
  * inside "…" `$`, `` ` ``, `"` and `\` are escaped; inside $'…' `\` and `'` are. In a comment it is left out: a
  * newline in the value would end the comment and start a command. A `\$ARGUMENTS` (escaped `$`) stays as written.
+ * Inside or after a `${…}` (where quotes nest in ways this does not follow) a value keeps only letters, digits and
+ * `._,:=+@%/-`, which mean nothing in any quoting context.
  */
 
 type Context = 'plain' | 'substitution' | 'single' | 'double' | 'ansi' | 'comment';
@@ -32,12 +34,14 @@ export function quoteArgumentsInto(line: string, valueOf: (placeholder: string) 
   const stack: Context[] = ['plain'];
   let out = '';
   let index = 0;
+  let afterParameter = false;
   while (index < line.length) {
     const context = stack[stack.length - 1] ?? 'plain';
     PLACEHOLDER.lastIndex = index;
     const placeholder = PLACEHOLDER.exec(line);
     if (placeholder) {
-      out += quoted(valueOf(placeholder[0]), context);
+      const value = valueOf(placeholder[0]);
+      out += afterParameter ? value.replace(/[^A-Za-z0-9_.,:=+@%/-]/g, '') : quoted(value, context);
       index += placeholder[0].length;
       continue;
     }
@@ -52,6 +56,8 @@ export function quoteArgumentsInto(line: string, valueOf: (placeholder: string) 
       stack.pop();
     } else if (context === 'double' && c === '"') {
       stack.pop();
+    } else if ((unquoted || context === 'double') && line.startsWith('${', index)) {
+      afterParameter = true;
     } else if ((unquoted || context === 'double') && line.startsWith('$(', index)) {
       stack.push('substitution');
       take = 2;

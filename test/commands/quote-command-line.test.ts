@@ -49,6 +49,8 @@ const TEMPLATES: Array<[string, (value: string) => string]> = [
   ['printf \'[%s]\' "$(printf %s $ARGUMENTS)"', (value) => `[${value.replace(/\n+$/, '')}]`],
   ["printf '[%s]' x # $ARGUMENTS", () => '[x]'],
   ["printf '[%s]' \\$ARGUMENTS", () => '[$ARGUMENTS]'],
+  ['printf \'[%s]\' "${NOT_SET:-"$ARGUMENTS"}"', (value) => `[${value.replace(/[^A-Za-z0-9_.,:=+@%/-]/g, '')}]`],
+  ["printf '[%s]' \"${NOT_SET:-'$ARGUMENTS'}\"", (value) => `['${value.replace(/[^A-Za-z0-9_.,:=+@%/-]/g, '')}']`],
 ];
 
 const sandbox = new BashSandbox();
