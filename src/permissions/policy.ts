@@ -1,7 +1,9 @@
 /**
  * The permission rules in force and the one decision they make for a tool call: deny > ask > allow, else
- * `none` (the permission mode decides). A Bash command is allowed only when every simple command in it is
- * allowed; a command that cannot be split safely is never allowed by a rule (only a rule for the whole tool).
+ * `none` (the permission mode decides). A Bash command is allowed only when every simple command bash would run
+ * is covered (bash-parts.ts); one with a blocker (a run-time word, a file redirect, an unmodelled construct) only
+ * by a rule for the whole tool. Deny and ask rules are checked against every command it may run, wrapped and
+ * evaluated ones included; a command known only at run time meets every one of them.
  *
  * The matchers (a shell parser, a glob engine) load with the first call a rule applies to, so a session without
  * rules never loads them; `evaluate` is async for that reason, and never decides without them.
