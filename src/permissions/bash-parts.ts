@@ -94,7 +94,11 @@ function redirectEffect(redirect: Redirect): string | undefined {
   const literal = target.kind === 'literal' ? target.text : undefined;
   if ((op === '>&' || op === '<&') && literal !== undefined && /^(?:\d+-?|-)$/.test(literal)) return undefined;
   if (literal === '/dev/null') return undefined;
-  if (op === '<' && literal !== undefined && !/(?:^|\/)(?:dev|proc)\//.test(literal)) return undefined;
+  // Reading a file by a relative path inside the project is what the command's arguments could do too; an absolute
+  // path, `..`, /dev/tcp or /proc is not.
+  if (op === '<' && literal !== undefined && !literal.startsWith('/') && !/(?:^|\/)\.\.(?:\/|$)/.test(literal)) {
+    return undefined;
+  }
   const shown = target.text;
   if (op === '<') return `it reads from ${shown}`;
   if (op === '<>') return `it opens ${shown} for reading and writing`;

@@ -170,6 +170,8 @@ describe('redirects', () => {
       'npm test 5>out',
       'npm test < /dev/tcp/127.0.0.1/9',
       'npm test < /proc/self/environ',
+      'npm test < /home/someone/.ssh/id_rsa',
+      'npm test < ../../secret',
       'npm test > $X',
       'npm test > ~/.bashrc',
       '> out',
