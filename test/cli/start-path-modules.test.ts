@@ -192,7 +192,7 @@ describe('each lazy module loads when something needs it', () => {
     expect(withFront.packages).toContain('yaml');
   });
 
-  it('picomatch (the bash parser is mca\'s own code): when a rule applies to a command that runs', async () => {
+  it("picomatch (the bash parser is mca's own code): when a rule applies to a command that runs", async () => {
     const script = [act('look', 'Bash', { command: 'echo hi' }), finish('done', 'ok')];
     const ruled = await loadedBy(['-p', 'go', '--allowedTools', 'Bash(echo:*)'], { project: project({}), script });
     expect(ruled.run.code, ruled.run.stderr).toBe(0);
