@@ -22,6 +22,7 @@ import type { TodoStore } from '../tools/todo-store.js';
 import type { AgentController, ContextReport } from './controller.js';
 import type { AgentEvent } from './events.js';
 import { contextReportOf } from './context-report.js';
+import type { CallGate } from './controller.js';
 import type { SessionSettings } from './session-settings.js';
 import { withPlanModeReminder } from './plan-mode.js';
 import { streamModelCall } from './model-call.js';
@@ -61,23 +62,22 @@ export interface CodeAgentDeps {
   settings?: SessionSettings;
   /**
    * Native tool use: the `tools` definitions, the same value the context engine gives its summary request (so both
-   * start on one cached prefix). Generated from the registry when not given.
+   * start on one cached prefix); a function when the list can change while the session runs. The registry's
+   * current list when not given.
    */
-  toolSpecs?: ToolSpec[];
+  toolSpecs?: ToolSpec[] | (() => ToolSpec[]);
 }
 
 export class CodeAgent implements AgentController {
   /** Read on every step and every call: Shift+Tab, an approved plan and `/model` take effect at once. */
   private readonly settings: SessionSettings;
   /**
-   * The session's decision point (src/driver/decision-point.ts), installed by the session driver; until then
-   * every call is refused, so no call can run unjudged.
+   * The session's decision point and path screen (src/driver/decision-point.ts), installed by the session driver;
+   * until then every call is refused, so no call can run unjudged.
    */
-  private decide: DecideFn = async () => ({ behavior: 'deny', message: 'no decision point is installed' });
+  private gate: CallGate = { decide: async () => ({ behavior: 'deny', message: 'no decision point is installed' }) };
   /** Set when the person declined a tool and ended the turn (Esc / "No" at the prompt); read after the step. */
   private declinedBy: string | undefined;
-  /** The native `tools` definitions, generated once from the registry's schemas. */
-  private toolSpecs: ToolSpec[] | undefined;
 
   constructor(private readonly deps: CodeAgentDeps) {
     this.settings = deps.settings ?? { model: deps.config.model, mode: deps.config.permissionMode };
@@ -108,17 +108,19 @@ export class CodeAgent implements AgentController {
   }
 
   /**
-   * The session driver installs the decision point every call passes. A denial with `interrupt` (the person
-   * declined and stopped the turn) ends the round after that step (reason `interrupted`, code USER_DECLINED).
+   * The session driver installs the decision point every call passes (and the rules' path screen). A denial with
+   * `interrupt` (the person declined and stopped the turn) ends the round after that step (reason `interrupted`,
+   * code USER_DECLINED).
    */
-  setDecisionPoint(decide: DecideFn): void {
-    this.decide = async (call, request) => {
-      const decision = await decide(call, request);
+  setDecisionPoint(gate: CallGate): void {
+    const decide: DecideFn = async (call, request) => {
+      const decision = await gate.decide(call, request);
       if (decision.behavior === 'deny' && decision.interrupt) {
         this.declinedBy = request?.title ?? approvalTitle(call.name, callSubject(call.input));
       }
       return decision;
     };
+    this.gate = { ...gate, decide };
   }
 
   /** Flushes and closes the session file; the agent must not be used afterwards. */
@@ -251,14 +253,16 @@ export class CodeAgent implements AgentController {
         stopSequences: [OBSERVATION_STOP],
       };
     }
-    this.toolSpecs ??= this.deps.toolSpecs ?? registry.toolSpecs();
+    const given = this.deps.toolSpecs;
+    // Read at every step: a tool registered or removed while the session runs is in (or out of) the next request.
+    const tools = typeof given === 'function' ? given() : (given ?? registry.toolSpecs());
     // The API wants max_tokens above the thinking budget: the budget yields when the window leaves less room.
     const budget = config.thinking === 'off' ? 0 : Math.min(config.thinking, prepared.maxTokens - MIN_THINKING_ROOM);
     const thinking = budget >= MIN_THINKING_BUDGET ? { thinkingBudget: budget } : {};
     return {
       model: this.model,
       ...prepared.context.toNativeRequest(),
-      tools: this.toolSpecs,
+      tools,
       maxTokens: prepared.maxTokens,
       ...thinking,
     };
@@ -267,6 +271,7 @@ export class CodeAgent implements AgentController {
   /** What a step needs from the agent, handed to TurnState so it stays free of wiring. */
   private stepServices(signal: AbortSignal, outputLimitTokens: number) {
     const { context, registry, projectRoot, fileState, todos } = this.deps;
+    const { gate } = this;
     return {
       context,
       outputLimitTokens,
@@ -276,7 +281,8 @@ export class CodeAgent implements AgentController {
         signal,
         fileState,
         todos,
-        decide: ((call, request) => this.decide(call, request)) satisfies DecideFn,
+        decide: gate.decide,
+        ...(gate.pathScreen ? { pathScreen: gate.pathScreen } : {}),
         ...(context.toolMemory ? { toolMemory: context.toolMemory } : {}),
       },
     };

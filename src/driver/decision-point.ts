@@ -17,6 +17,7 @@
  */
 import type { PermissionMode } from '../config/config.js';
 import { approvalScope, toolScope } from '../permissions/approval-scope.js';
+import type { PathScreen } from '../permissions/path-screen.js';
 import { PermissionPolicy, type PolicyDecision } from '../permissions/policy.js';
 import { parseRule, type PermissionRule } from '../permissions/rule.js';
 import { approvalTitle, callSubject } from '../tools/approval.js';
@@ -52,6 +53,8 @@ export interface SessionDecisionPoint {
   withAllowRules(rules: readonly PermissionRule[]): DecideFn;
   /** From now on this tool is allowed without asking (a "yes, for this session" answer). */
   allowForSession(tool: string): void;
+  /** The deny and ask rules on paths, for the files a walk (Grep, Glob, LS) lists beyond its input's path. */
+  pathScreen(tool: string): PathScreen | undefined;
 }
 
 /** The request a call without its own (a read-only tool) is asked or refused under. */
@@ -157,6 +160,7 @@ export function createDecisionPoint(options: DecisionPointOptions): SessionDecis
   return {
     decide: decideWith([]),
     withAllowRules: (rules) => decideWith(rules),
+    pathScreen: (tool) => base.pathScreen(tool),
     allowForSession: (tool) => {
       const scope = toolScope(tool);
       if (scope) remember(scope.rule);

@@ -209,7 +209,7 @@ export class SessionDriver {
   private installDecisionPoint(controller: AgentController): SessionDecisionPoint {
     const { policy, broker } = this.options;
     const point = createDecisionPoint({ policy, broker, mode: () => this.mode });
-    controller.setDecisionPoint(point.decide);
+    controller.setDecisionPoint(point);
     return point;
   }
 

@@ -4,10 +4,14 @@ import { builtinInput } from './builtin-input.js';
 import { defineTool } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import { GitignoreRules } from './gitignore.js';
-import { loadIgnore } from './lazy-modules.js';
+import { loadIgnore, loadPathScreen } from './lazy-modules.js';
 import { toolResult } from './results.js';
 import type { LsData } from './tool-data.js';
+import { withheldNote } from './walk-outcome.js';
 import { resolveInProject } from './workspace.js';
+import { clip, isFiniteNumber, isString, isStringArray } from '../text/json-guards.js';
+import type { ToolMembers } from './define-tool.js';
+import { COMPRESSION_LIMITS as LIMIT, count, numberField, plural, stringField, truncatedNote } from './result-forms.js';
 
 /** Hidden unless include_hidden: noise for the model in almost every project. */
 const ALWAYS_HIDDEN = new Set(['.git', 'node_modules']);
@@ -21,11 +25,33 @@ async function isDirectoryEntry(dir: string, name: string, isDir: boolean, isLin
   }
 }
 
+/** What history, the ledger and the transcript make of an LS result (DESIGN.md "ToolResultCompressor"). */
+const lsMembers: ToolMembers = {
+  compress: (data) => {
+    const { path, total, entries } = data;
+    if (!isString(path) || !isFiniteNumber(total) || !isStringArray(entries)) return undefined;
+    const kept = entries.slice(0, LIMIT.lsEntries).map((entry) => clip(entry, LIMIT.entryChars));
+    return {
+      path: clip(path, LIMIT.pathChars),
+      total,
+      entries: kept,
+      truncated: data.truncated === true || kept.length < total,
+    };
+  },
+  shrink: (data) => (isString(data.path) ? `listed ${data.path}: ${count(data.total)} entries` : undefined),
+  display: {
+    title: (input) => stringField(input, 'path') ?? '.',
+    summary: (data) =>
+      `${plural(numberField(data, 'total') ?? 0, 'entry').replace('entrys', 'entries')}${truncatedNote(data)}`,
+  },
+};
+
 export const lsTool = defineTool({
   name: 'LS',
   promptFile: 'LS.md',
   inputSchema: builtinInput('LS'),
   permission: 'none',
+  ...lsMembers,
   preload: loadIgnore,
   async run(input, ctx): Promise<ToolEnvelope> {
     const resolved = resolveInProject(ctx.projectRoot, input.path);
@@ -48,8 +74,16 @@ export const lsTool = defineTool({
     const dirs: string[] = [];
     const files: string[] = [];
     let hidden = 0;
+    // Names a deny/ask rule covers are left out of the listing, like the files Grep and Glob withhold.
+    const screen = ctx.pathScreen?.('LS');
+    const withheldBy = screen ? (await loadPathScreen()).withheldBy : undefined;
+    let withheld = 0;
     for (const dirent of dirents) {
       const name = dirent.name;
+      if (screen && withheldBy?.(screen, join(absolute, name))) {
+        withheld += 1;
+        continue;
+      }
       const isDir = await isDirectoryEntry(absolute, name, dirent.isDirectory(), dirent.isSymbolicLink());
       const rel = relative === '.' ? name : `${relative}/${name}`;
       const userIgnored = extra.ignores(isDir ? `${name}/` : name);
@@ -87,9 +121,10 @@ export const lsTool = defineTool({
     }
     if (hidden > 0)
       lines.push(`(${hidden} hidden: dotfiles, node_modules, .git or .gitignore'd; include_hidden=true shows them)`);
+    if (withheld > 0) lines.push(withheldNote(withheld, ['entry', 'entries']));
     return toolResult(data, lines.join('\n'), {
       status: truncated ? 'partial' : 'success',
-      stats: { entries: entries.length, hidden },
+      stats: { entries: entries.length, hidden, withheld },
       context,
     });
   },

@@ -13,7 +13,7 @@ import { loadConfig } from '../../src/config/config.js';
 import type { Config } from '../../src/config/config.js';
 import type { ModelRequest } from '../../src/providers/types.js';
 import { SessionStore } from '../../src/session/session-store.js';
-import { createDefaultRegistry } from '../../src/tools/registry.js';
+import { createDefaultRegistry, type ToolRegistry } from '../../src/tools/registry.js';
 import { createDecisionPoint } from '../../src/driver/decision-point.js';
 import type { PermissionBroker, UserDecision } from '../../src/driver/permission-broker.js';
 import type { ApprovalRequest } from '../../src/tools/tool-context.js';
@@ -28,6 +28,8 @@ export interface Harness {
   provider: ScriptedProvider;
   store: SessionStore;
   sessions: ProjectSessions;
+  /** The session's tool registry: tests add and remove tools on it while the session runs. */
+  registry: ToolRegistry;
   agent: CodeAgent;
   /** Runs one turn to its end and returns every event. */
   turn(input: string, signal?: AbortSignal): Promise<AgentEvent[]>;
@@ -44,7 +46,7 @@ export type PersonAnswer = (request: ApprovalRequest) => Promise<UserDecision>;
 /** Installs the session driver's decision point on `agent`, as the driver does: the agent's mode, no rules. */
 export function judgeCalls(agent: CodeAgent, ask?: PersonAnswer): void {
   const broker: PermissionBroker | undefined = ask ? { ask, cancel: () => undefined } : undefined;
-  agent.setDecisionPoint(createDecisionPoint({ mode: () => agent.permissionMode, broker }).decide);
+  agent.setDecisionPoint(createDecisionPoint({ mode: () => agent.permissionMode, broker }));
 }
 
 export function userText(request: ModelRequest | undefined): string {
@@ -88,10 +90,11 @@ export async function createHarness(
   });
   const provider = new ScriptedProvider(steps);
   const store = new SessionStore(mcaHome, projectRoot);
+  const registry = createDefaultRegistry();
   const sessions = new ProjectSessions({
     config,
     provider,
-    registry: createDefaultRegistry(),
+    registry,
     store,
     projectRoot,
   });
@@ -103,6 +106,7 @@ export async function createHarness(
     provider,
     store,
     sessions,
+    registry,
     agent: (await sessions.open({ kind: 'new' })).controller,
     setBroker: (next) => {
       ask = next;

@@ -4,7 +4,13 @@
  */
 import type { PermissionMode } from '../../src/config/config.js';
 import type { MemoryEntry } from '../../src/context/memory-files.js';
-import type { AgentController, ContextReport, SessionInfo, SessionManager } from '../../src/agent/controller.js';
+import type {
+  AgentController,
+  CallGate,
+  ContextReport,
+  SessionInfo,
+  SessionManager,
+} from '../../src/agent/controller.js';
 import type { AgentEvent } from '../../src/agent/events.js';
 import type { Message } from '../../src/context/message.js';
 import { ZERO_USAGE } from '../../src/providers/types.js';
@@ -135,8 +141,8 @@ export class FakeController implements AgentController {
     this.model = model;
   }
 
-  setDecisionPoint(decide: DecideFn): void {
-    this.approver = decide;
+  setDecisionPoint(gate: CallGate): void {
+    this.approver = gate.decide;
   }
 }
 
