@@ -57,7 +57,12 @@ function workloadRows(workload: WorkloadResult): string[][] {
   const rows: string[][] = [[name, 'zero overflows', String(mca.overflows), mark(mca.overflows === 0)]];
   const paths = pathShare(mca.memory.overall);
   const bestPaths = bestPeer(workload, (metrics) => pathShare(metrics.memory.overall));
-  rows.push([name, 'path recall ≥ best peer', `${percent(paths)} vs ${percent(bestPaths)}`, mark(!(paths < bestPaths))]);
+  rows.push([
+    name,
+    'path recall ≥ best peer',
+    `${percent(paths)} vs ${percent(bestPaths)}`,
+    mark(!(paths < bestPaths)),
+  ]);
   const content = contentShare(mca.memory.overall);
   const bestContent = bestPeer(workload, (metrics) => contentShare(metrics.memory.overall));
   rows.push([

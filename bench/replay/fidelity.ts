@@ -73,7 +73,8 @@ export function contentNeeds(conversation: readonly ReplayTask[]): Map<ReplaySte
         if (action?.tool === 'Read' && typeof action.input.path === 'string') {
           const before = views.get(action.input.path);
           const lines = before === undefined ? [] : sample(telling(before));
-          if (before !== undefined && lines.length > 0) found.push({ kind: 'reread', path: action.input.path, lines, recovered: before });
+          if (before !== undefined && lines.length > 0)
+            found.push({ kind: 'reread', path: action.input.path, lines, recovered: before });
         }
         for (const path of step.call === undefined ? [] : pathsNamedBy(step.call)) {
           if (seenBefore(path)) found.push({ kind: 'path', path, lines: [path], recovered: path });

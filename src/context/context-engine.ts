@@ -98,11 +98,15 @@ interface TurnView {
 }
 
 /** The system blocks and the L3 blocks (the first user blocks, one per L3 segment) of a built request. */
-function prefixOf(context: BuiltContext, tools: readonly ToolSpec[] | undefined): SummaryPrefix {
+function prefixOf(
+  context: BuiltContext,
+  tools: readonly ToolSpec[] | undefined,
+  form: SummaryPrefix['form'],
+): SummaryPrefix {
   const { system, user } = context.toRequestSegments();
   const l3 = context.parts.find((part) => part.id === 'l3');
   const count = l3 === undefined ? 0 : (l3.segments?.length ?? 1);
-  return { system, history: user.slice(0, count), ...(tools ? { tools } : {}) };
+  return { system, history: user.slice(0, count), ...(tools ? { tools } : {}), ...(form ? { form } : {}) };
 }
 
 export class ContextEngine {
@@ -182,7 +186,7 @@ export class ContextEngine {
         return { kind: 'too_large', context, code: 'CONTEXT_TOO_LARGE', message };
       }
     }
-    this.lastPrefix = prefixOf(context, this.options.requestTools);
+    this.lastPrefix = prefixOf(context, this.options.requestTools, this.options.builder.historyForm);
     // Prompt + max_tokens must fit the window (the API refuses the request otherwise).
     return { kind: 'ready', context, maxTokens: Math.min(maxOutputTokens, contextWindow - context.totalTokens) };
   }

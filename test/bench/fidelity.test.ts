@@ -11,7 +11,9 @@ import { bashStep, options, readingTask } from './replay-fixtures.js';
 const VIEW = ['def total(items):', '    result = sum(item.price for item in items)', '    return result'].join('\n');
 
 function read(path: string): ReplayStep {
-  const numbered = VIEW.split('\n').map((line, index) => `${index + 1}\t${line}`).join('\n');
+  const numbered = VIEW.split('\n')
+    .map((line, index) => `${index + 1}\t${line}`)
+    .join('\n');
   const data = { path, start_line: 1, end_line: 3, total_lines: 3, content: numbered, truncated: false, mtime_ms: 0 };
   const action: MappedAction = { tool: 'Read', input: { path }, envelope: successEnvelope(data, numbered) };
   const call = { tool: 'bash', input: { command: `cat ${path}` }, output: numbered };

@@ -13,7 +13,14 @@ function metrics(dollars: number, pathsPresent: number, overflows = 0): ReplayMe
     overflows,
     memory: {
       overall: { calls: 4, pathsAsked: 10, pathsPresent, taskPresent: 2, contentAsked: 0, contentPresent: 0 },
-      afterFirstCompaction: { calls: 0, pathsAsked: 0, pathsPresent: 0, taskPresent: 0, contentAsked: 0, contentPresent: 0 },
+      afterFirstCompaction: {
+        calls: 0,
+        pathsAsked: 0,
+        pathsPresent: 0,
+        taskPresent: 0,
+        contentAsked: 0,
+        contentPresent: 0,
+      },
     },
     forgetting: { misses: 0, dollars: 0, inputTokens: 0 },
     cacheRewrites: 0,

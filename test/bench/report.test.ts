@@ -17,7 +17,14 @@ function metrics(dollars: number, overflows = 0): ReplayMetrics {
     overflows,
     memory: {
       overall: { calls: 10, pathsAsked: 8, pathsPresent: 6, taskPresent: 5, contentAsked: 0, contentPresent: 0 },
-      afterFirstCompaction: { calls: 4, pathsAsked: 4, pathsPresent: 2, taskPresent: 0, contentAsked: 0, contentPresent: 0 },
+      afterFirstCompaction: {
+        calls: 4,
+        pathsAsked: 4,
+        pathsPresent: 2,
+        taskPresent: 0,
+        contentAsked: 0,
+        contentPresent: 0,
+      },
     },
     forgetting: { misses: 0, dollars: 0, inputTokens: 0 },
     cacheRewrites: 0,
