@@ -3,7 +3,8 @@
  *   l1          system prompt + tool prompts (stable prefix)
  *   l2          "# Project Rules and Memory" + each memory file under its path (memory-files.ts), when any
  *   l3          "# Conversation history" + closed rounds and summaries as an `[role] …` transcript (native tool
- *               use: without text-protocol forms, transcript.ts)
+ *               use: without text-protocol forms, transcript.ts; Reads a later step of their round made stale
+ *               show the lines around its edits, retention.ts)
  *   input       "# Current request" + this turn's preprocessed user input
  *   scratchpad  "# Work so far this turn" + one `Thought/Action` + `Observation:` block per step
  *   todos       "# Todo recap" + the one-line recap, only when there are todos
@@ -14,6 +15,7 @@ import type { PromptSegment, TurnMessage } from '../providers/types.js';
 import type { Message } from './message.js';
 import { nativeTurnMessages, type NativeStep } from './native-turn.js';
 import { estimateTokens } from './token-budget.js';
+import { withoutStaleReads } from './retention.js';
 import { renderMessage, renderTranscriptAs, TRANSCRIPT_SEPARATOR, type TranscriptForm } from './transcript.js';
 
 export { composeSystemLayer } from './system-layer.js';
@@ -155,7 +157,9 @@ export class ContextBuilder {
       for (const message of input.history) {
         if (message.role === 'summary') summaryTokens += estimateTokens(renderMessage(message));
       }
-      const segments = transcriptUnits(input.history).map((unit) => renderTranscriptAs(unit, this.historyForm));
+      const segments = transcriptUnits(input.history).map((unit) =>
+        renderTranscriptAs(withoutStaleReads(unit), this.historyForm),
+      );
       segments[0] = `${HEADINGS.history}\n\n${segments[0] ?? ''}`;
       l3 = part('l3', segments.join(TRANSCRIPT_SEPARATOR), { summaryTokens, segments });
     }

@@ -166,3 +166,27 @@ export function retainForCompaction(
   const target = budget.budgetTokens * RETENTION_LIMITS.keptShare - (budget.fixedTokens ?? 0);
   return retainWithinBudget(retained, target).messages;
 }
+
+/**
+ * A closed round as L3 shows it: a Read of a file that a later step of the same round edited, wrote or read again
+ * shows only the lines around those edits (or its one-line form), with its reference. It depends on the round alone,
+ * so a round renders the same in every request (the cached prefix stays stable), and it costs no cache rewrite:
+ * the round enters L3 in this form. History keeps the stored result; Recall brings the full one back.
+ */
+export function withoutStaleReads(round: readonly Message[]): readonly Message[] {
+  let result: Message[] | undefined;
+  round.forEach((message, index) => {
+    if (message.role !== 'tool' || message.metadata.action?.tool !== 'Read' || message.metadata.shrunk === true) return;
+    const path = pathOf(message);
+    if (path === undefined) return;
+    const later = round.slice(index + 1).filter((other) => other.role === 'tool' && pathOf(other) === path);
+    const changes = later.filter((other) => CHANGES.has(other.metadata.action?.tool ?? ''));
+    if (changes.length === 0 && !later.some((other) => other.metadata.action?.tool === 'Read')) return;
+    const anchored = shrinkReadAround(message.content, changes.flatMap(anchorsOf));
+    const content = anchored ?? shrinkToolMessage(message.content, 'Read');
+    if (content.length >= message.content.length) return;
+    result ??= [...round];
+    result[index] = { ...message, content };
+  });
+  return result ?? round;
+}

@@ -10,6 +10,7 @@
 import type { PromptSegment, ToolSpec } from '../providers/types.js';
 import { toRounds, type Message } from './message.js';
 import { estimateTokens } from './token-budget.js';
+import { withoutStaleReads } from './retention.js';
 import { renderTranscript, renderTranscriptAs, type TranscriptForm } from './transcript.js';
 
 /** The parts of the last request the summary may reuse, as they were sent. */
@@ -64,7 +65,9 @@ function scopeOnPrefix(archived: readonly Message[], prefixText: string, form: T
   const rounds = toRounds(archived);
   const last = rounds.at(-1)?.messages.find((message) => message.role === 'user');
   if (last === undefined) return undefined;
-  const missing = rounds.filter((round) => !prefixText.includes(renderTranscriptAs(round.messages, form)));
+  // Rounds as L3 renders them (retention.ts: stale Reads in their short form), to be found in the prefix.
+  const asSent = (messages: readonly Message[]) => renderTranscriptAs(withoutStaleReads(messages), form);
+  const missing = rounds.filter((round) => !prefixText.includes(asSent(round.messages)));
   // Nothing of the archive is above: the prefix would only add tokens.
   if (missing.length === rounds.length) return undefined;
   const scope =
@@ -72,10 +75,9 @@ function scopeOnPrefix(archived: readonly Message[], prefixText: string, form: T
     `whose user request begins: "[user] ${firstLine(last.content)}". The rounds after that one stay in the ` +
     'agent context verbatim and are not part of this archive; earlier [system] summaries are already archived.';
   if (missing.length === 0) return scope;
-  return `${scope}\nThese rounds of the archive are not shown above; they belong to it too:\n\n${renderTranscriptAs(
-    missing.flatMap((round) => round.messages),
-    form,
-  )}`;
+  return `${scope}\nThese rounds of the archive are not shown above; they belong to it too:\n\n${missing
+    .map((round) => asSent(round.messages))
+    .join('\n\n')}`;
 }
 
 export function summaryRequestParts(

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { transcriptChars } from '../../src/context/compaction.js';
 import type { Message } from '../../src/context/message.js';
+import { ContextBuilder } from '../../src/context/context-builder.js';
 import { retainWithinBudget, shrinkReadAround } from '../../src/context/retention.js';
 
 const TS = '2026-01-01T00:00:00.000Z';
@@ -81,5 +82,22 @@ describe('token-budgeted retention', () => {
 
   it('gives no anchored form when no line matches', () => {
     expect(shrinkReadAround(read(1, 'a.ts', 'r').content, ['nothing like this line'])).toBeUndefined();
+  });
+});
+
+describe('a closed round in L3', () => {
+  it('shows a Read that a later step of its round edited as the lines around the edit, with its ref', () => {
+    const history = [...round(1, [read(1, 'a.ts', 'r_a'), { ...edit, metadata: { ...edit.metadata, round: 1 } }])];
+    const l3 = (list: Message[]) =>
+      new ContextBuilder({ systemPrompt: 'sys' })
+        .build({ history: list, scratchpad: [], question: 'q' })
+        .parts.find((part) => part.id === 'l3')?.text ?? '';
+    const shown = l3(history);
+    expect(shown).toContain('"ref":"r_a"');
+    expect(shown).toContain('21\\tconst value20 = compute(20);');
+    expect(shown).not.toContain('10\\tconst value9 ');
+    // History keeps the stored result; a Read nothing later touched shows in full.
+    expect(history[2]!.content).toContain('10\\tconst value9 ');
+    expect(l3(round(1, [read(1, 'b.ts', 'r_b')]))).toContain('10\\tconst value9 ');
   });
 });
