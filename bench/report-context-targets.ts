@@ -15,20 +15,20 @@ const COST_FACTOR = 0.8;
 const SUMMARY_CACHE_SHARE = 0.9;
 
 export const POLICY_TEXT =
-  "**mca's policy (issue 13).** Every full tool result is kept in tool memory by reference; history keeps the " +
-  'compressed result with its ref. Compaction triggers at the profile threshold: **0.5 of the window for every ' +
-  'model family** (src/config/model-profiles.ts). With prompt caching each call pays for reading its whole prompt, ' +
-  'so cost follows the average prompt size; a compaction costs little once the summary is asked on the cached ' +
-  'prefix (one instruction block after the blocks the cache holds) and the rounds it keeps are cheap. A compaction ' +
-  'archives the rounds beyond the newest 10 (spec A4), keeps retained rounds older than the newest 3 in one-line ' +
-  'form (request, assistant words, one-line tool results with refs), and writes one archive entry per compaction: ' +
-  'the summary followed by the deterministic facts ledger, or the ledger alone when the summary fails or does not ' +
-  'fit. Over budget, the ladder shrinks older results, then the newest closed round, and only then moves more rounds ' +
-  "into the same entry; a shrink (of older results, or of this turn's older steps, in one batch) goes down to 75% " +
-  'of the budget when it can, so the cached prompt is rewritten once per several steps, not at every step. Archive entries past 25% of the budget fold, oldest first, into an index (rounds covered, ' +
-  'first request, Recall ref). These are design choices argued from the cost model, not fitted to these recordings; ' +
-  'the quick runs that compared thresholds 0.8 / 0.6 / 0.5 and 10 / 4 / 2 retained rounds are reported in the ' +
-  "issue's note. Targets below are computed by this run.";
+  "**mca's policy (engine v3, issue 30).** Every full tool result is kept in tool memory by reference; history keeps " +
+  'the compressed result with its ref. Compaction triggers at the profile threshold at the start of a turn (**0.5 of ' +
+  "the window**, src/config/model-profiles.ts); within a turn the prompt may grow to spec A6's 0.8 of the window " +
+  "before the turn's older steps or the history shrink, because a shrink in the middle of a turn rewrites the cache " +
+  "through the turn's steps. A compaction archives the rounds beyond the newest 10 (spec A4) into one archive entry " +
+  '(the summary, asked on the cached prefix, and the deterministic facts ledger) and keeps the rounds it retains ' +
+  'whole within half the budget: their results shrink, stale Reads first (a Read of a file a later kept step edited ' +
+  'or read again keeps only the lines around those edits), then bulky results, oldest first, the newest round ' +
+  'never; every shrunk result keeps its ref. A closed round enters L3 with its own stale Reads already in that short ' +
+  'form, so it is written to the cache once, small. Over budget, the ladder shrinks older results, then the newest ' +
+  'closed round, and only then moves more rounds into the same entry; a shrink goes down to 75% of the budget, so ' +
+  'the cache is rewritten once per several steps. Archive entries past 25% of the budget fold into an index. These ' +
+  'are design choices argued from the cost model, not fitted to these recordings; the figures will be measured on ' +
+  'other recordings. Targets below are computed by this run.';
 
 function cheapestPeer(workload: WorkloadResult): { name: StrategyName; dollars: number } | undefined {
   const candidates = PEERS.map((name) => ({ name, metrics: workload.byStrategy[name] }))
