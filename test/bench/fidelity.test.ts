@@ -98,3 +98,30 @@ describe('revisit workload', () => {
     expect(revisit?.task).not.toContain('t0/f0.py');
   });
 });
+
+describe('cache rewrites', () => {
+  it('counts a call that did not read all of the previous cached prefix, and none for an append-only chat', async () => {
+    const steps = [
+      read('src/cart.py'),
+      bashStep('pytest', 3_000),
+      bashStep('pytest -x', 3_000),
+      { thought: '', answer: 'ok' },
+    ];
+    const appendOnly = await replay([[task('t', steps)]], () => new NaiveStrategy(options(200_000)), 200_000);
+    expect(appendOnly.cacheRewrites).toBe(0);
+    // Before its third call this strategy rewrites the first tool result (as a pruning policy would).
+    const pruning = () => {
+      const strategy = new NaiveStrategy(options(200_000));
+      const nextCall = strategy.nextCall.bind(strategy);
+      let calls = 0;
+      strategy.nextCall = async () => {
+        calls += 1;
+        const first = strategy.messages[2];
+        if (calls === 3 && first !== undefined) first.text = '[pruned]';
+        return nextCall();
+      };
+      return strategy;
+    };
+    expect((await replay([[task('t', steps)]], pruning, 200_000)).cacheRewrites).toBe(1);
+  });
+});
