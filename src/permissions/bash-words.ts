@@ -2,6 +2,7 @@
  * What a Bash word is to the permission rules, and the pure helpers of the lexer: ANSI-C quote decoding and the
  * shapes that make bash expand a word (globs, braces, tilde).
  */
+import { McaError } from '../errors/mca-error.js';
 
 /** literal: known exactly; expanded: glob, brace or tilde (runs nothing, value unknown); dynamic: expansion. */
 export type WordKind = 'literal' | 'expanded' | 'dynamic';
@@ -32,7 +33,9 @@ export interface SimpleCommand {
 }
 
 /** A construct the parser does not model exactly: the caller treats the command as unknown. */
-export class Unsupported extends Error {}
+export class Unsupported extends McaError {
+  readonly code = 'UNSUPPORTED_SHELL_SYNTAX' as const;
+}
 
 export const BLANK: ReadonlySet<string> = new Set([' ', '\t']);
 /** Characters that end an unquoted word. */
