@@ -37,7 +37,7 @@ function controlFileDenied(request: ApprovalRequest): ApprovalDecision {
   return {
     approved: false,
     reason:
-      `${request.title} changes one of mca's own control files (.mca/, .claude/), which could widen what mca may ` +
+      `${request.title} changes one of mca's own control files (.mca/, .claude/, .git/), which could widen what mca may ` +
       'do; that is only allowed after asking the user, or with --permission-mode bypassPermissions',
   };
 }
