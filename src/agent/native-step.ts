@@ -15,6 +15,7 @@ import type { AgentEvent } from './events.js';
 import { newCallId } from './call-id.js';
 import { formatAction } from './react-protocol.js';
 import { outputLimitMessage, type RoundOutcome, type StepServices, type TurnState } from './turn-state.js';
+import { keepAnswerOnFailure } from './turn-failure.js';
 
 export interface NativeReply {
   text: string;
@@ -80,7 +81,7 @@ export async function* applyNativeReply(
       : turn.countInvalid('the reply was cut at the output limit', 'OUTPUT_LIMIT');
   }
   if (reply.calls.length === 0) {
-    context.recordReply({ ...base, text: reply.text, roundEnd: 'answer' });
+    keepAnswerOnFailure(reply.text.trim(), () => context.recordReply({ ...base, text: reply.text, roundEnd: 'answer' }));
     yield { type: 'assistant_step', step, thought: '', action: null, raw: reply.text };
     return { reason: 'answer', answer: reply.text.trim() };
   }

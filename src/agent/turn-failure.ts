@@ -17,6 +17,32 @@ export function describeFailure(error: unknown): { code: string; message: string
   return { code, message: text.split('\n')[0]?.trim() || 'unknown error' };
 }
 
+/**
+ * A session write failed after the model's final answer had arrived (MCA_HOME full or read-only): the answer is
+ * carried to the `turn_end` so the front end still shows it, then reports the write failure.
+ */
+export class UnsavedAnswerError extends Error {
+  readonly code: string;
+  constructor(
+    readonly answer: string,
+    readonly writeError: unknown,
+  ) {
+    const failure = describeFailure(writeError);
+    super(failure.message);
+    this.name = 'UnsavedAnswerError';
+    this.code = failure.code;
+  }
+}
+
+/** Runs `write` (recording or syncing the final answer); its failure becomes an UnsavedAnswerError. */
+export function keepAnswerOnFailure(answer: string, write: () => void): void {
+  try {
+    write();
+  } catch (error) {
+    throw new UnsavedAnswerError(answer, error);
+  }
+}
+
 export function* failTurn(context: ContextEngine, turn: TurnState | undefined, error: unknown): Generator<AgentEvent> {
   const failure = describeFailure(error);
   const message = `The turn failed: ${failure.message}`;
@@ -32,5 +58,6 @@ export function* failTurn(context: ContextEngine, turn: TurnState | undefined, e
     steps: turn?.steps ?? 0,
     usage: turn?.usage ?? { ...ZERO_USAGE },
     error: { code: failure.code, message },
+    ...(error instanceof UnsavedAnswerError ? { unsavedAnswer: error.answer } : {}),
   };
 }

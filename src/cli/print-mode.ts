@@ -85,6 +85,15 @@ async function promptFrom(options: CliOptions): Promise<string> {
   return parts.join('\n\n');
 }
 
+/**
+ * The answer had arrived and only saving it failed (MCA_HOME full or read-only): stdout still gets it, and the
+ * caller then reports the failure on stderr and exits 1.
+ */
+function printUnsavedAnswer(end: Extract<AgentEvent, { type: 'turn_end' }> | undefined, out: (text: string) => void) {
+  const answer = end?.unsavedAnswer;
+  if (answer !== undefined && answer !== '') out(answer.endsWith('\n') ? answer : `${answer}\n`);
+}
+
 export async function runPrintMode(options: CliOptions): Promise<number> {
   const prompt = await promptFrom(options);
   const format: OutputFormat = options.outputFormat;
@@ -156,7 +165,9 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
   const answer = end?.answer ?? 'the turn ended without an answer';
   if (format === 'json') {
     const result = {
-      result: answer,
+      // An answer that arrived but could not be saved is still the result; is_error and `error` say what failed.
+      result: end?.unsavedAnswer ?? answer,
+      ...(end?.unsavedAnswer !== undefined ? { error: answer } : {}),
       session_id: controller.sessionId,
       steps: end?.steps ?? 0,
       usage: snakeUsage(end?.usage ?? ZERO_USAGE),
@@ -166,6 +177,7 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
     };
     out(`${JSON.stringify(result)}\n`);
   } else if (format === 'text') {
+    if (failed) printUnsavedAnswer(end, outText);
     if (failed) err(answer);
     else outText(answer.endsWith('\n') ? answer : `${answer}\n`);
   }

@@ -88,9 +88,6 @@ function wholeNumber(min: number, max?: number): Check {
       : expected;
 }
 
-const nonEmptyText: Check = (value) =>
-  typeof value === 'string' && value.length > 0 ? undefined : 'expected a non-empty string';
-
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 

@@ -106,7 +106,8 @@ function flushThinking(state: TranscriptState): TranscriptState {
 
 export function initialTranscript(items: TranscriptEntry[] = []): TranscriptState {
   return {
-    items: items.map((entry, index) => ({ ...entry, id: index + 1 })),
+    // The first items (the header naming the model, replayed history) go through the same neutralising as the rest.
+    items: items.map((entry, index) => ({ ...safe(entry), id: index + 1 })),
     live: IDLE_LIVE,
     nextId: items.length + 1,
     contextTokens: null,
