@@ -81,7 +81,9 @@ export async function* applyNativeReply(
       : turn.countInvalid('the reply was cut at the output limit', 'OUTPUT_LIMIT');
   }
   if (reply.calls.length === 0) {
-    keepAnswerOnFailure(reply.text.trim(), () => context.recordReply({ ...base, text: reply.text, roundEnd: 'answer' }));
+    keepAnswerOnFailure(reply.text.trim(), () =>
+      context.recordReply({ ...base, text: reply.text, roundEnd: 'answer' }),
+    );
     yield { type: 'assistant_step', step, thought: '', action: null, raw: reply.text };
     return { reason: 'answer', answer: reply.text.trim() };
   }

@@ -56,7 +56,9 @@ const oracle = z
   .strict();
 
 /** Every bound of every key, one either side, and the in-betweens of the fraction. */
-const BOUNDARY_NUMBERS = [0, 1, 2, 4, 20, 100, 256, 1_000, 1_024, 4_000, 60_000, 64_000, 128_000, 200_000, 3_600_000, 10_000_000, 21_600_000]
+const BOUNDARY_NUMBERS = [
+  0, 1, 2, 4, 20, 100, 256, 1_000, 1_024, 4_000, 60_000, 64_000, 128_000, 200_000, 3_600_000, 10_000_000, 21_600_000,
+]
   .flatMap((bound) => [bound - 1, bound, bound + 1])
   .concat([0.5, 1.5, -0, 1e-9, 0.999, 1.0001, 2 ** 53, Number.NaN, Number.POSITIVE_INFINITY, -1.5]);
 
