@@ -85,6 +85,23 @@ const SUITES: ReadonlyArray<{ suite: string; title: string; about: string }> = [
       '(test/permissions/bash-differential.property.test.ts).',
   },
   {
+    suite: 'hostile-2',
+    title: 'Hostile repository, round two: control files, git, memory imports, model names',
+    about:
+      'Issue 23 classes 4, 5, 6 (memory half), 7 and 10, each in several variants. The built binary against the ' +
+      'loopback fake API (the settings writer, input history and tool memory in-process, where only the REPL ' +
+      'reaches them); the checks look at what the model was sent, stdout and stderr, and the files outside the ' +
+      'project (test/reliability/hostile-round2.test.ts).',
+  },
+  {
+    suite: 'hangs-2',
+    title: 'Streams that never end, and an answer MCA_HOME cannot hold',
+    about:
+      'Issue 23 class 8 (provider half) and class 11: the built binary against loopback servers that keep a stream ' +
+      'alive without progress or trickle forever, SIGINT sent during them, and a tmpfs MCA_HOME too small for the ' +
+      'final answer (test/reliability/hangs-round2.test.ts).',
+  },
+  {
     suite: 'race',
     title: 'Check-then-use race',
     about:
@@ -143,6 +160,13 @@ const THREAT_MODEL: readonly string[] = [
   "| Bash permission rules | A command an allow rule seems to cover runs more: `npm test x#; touch ../OUT` (a `#` inside a word), a newline, `> 5`, `>-`, `< /dev/tcp/…`, a substitution; a deny rule dodged by `env`/`xargs`/`eval`/`sh -c`/`find -exec`, an escape (`t\\ouch`, `$'touch'`), an assignment, a variable, a group or a keyword | The rule engine parses commands with bash's own lexing and grammar (src/permissions/bash-syntax.ts): every simple command, nested ones included, must be covered by an allow rule; a redirect that is not a stream duplication or /dev/null, a word known only at run time, or a construct it does not model (case, [[ ]], functions, arrays, …) is never allowed by a rule (asked, or denied in `-p`). Deny and ask rules are checked against every command bash may run, the command behind assignments, wrappers, paths and eval/`sh -c` text included; one whose name is only known at run time meets every deny rule. Limits: a script or program run by name (`bash x.sh`, `npm test` running package scripts, `git` aliases) is not looked into; wrappers beyond the known list (src/permissions/bash-parts.ts) are matched by their own name only |",
   "| Custom-command arguments | Text piped into `mca -p /review` adds a line holding `` !`…` ``, or closes a quote inside a `!` line (`'; touch x`, `\"…`, `$( )`, backticks, a newline after a `#`) | The `!` lines are found in the command file before anything is substituted; `$ARGUMENTS` and `$1`…`$9` go into them as data quoted for where they stand (unquoted, `'…'`, `\"…\"`, `$'…'`, inside `$( )`; left out in a comment), and the prose keeps plain substitution (src/commands/quote-command-line.ts) |",
   '| The endpoint | A 200 response that is an HTML page (captive portal, wrong base URL) | One line naming the endpoint and the content type; not retried (src/providers/provider-error.ts) |',
+  // Issue 23 classes 4, 5, 6 (memory half), 7, 8 (provider half), 10, 11: rows of the misc helper.
+  "| Control files written through links | A symlink planted at `.mca/settings.local.json.<pid>.tmp` (to `~/.bashrc`), `.mca` itself a symlink, the settings file or an MCA_HOME file (trust store, input history, tool memory, temp journal, session lock) a link | Every control file is written through a random temp name created O_CREAT\\|O_EXCL\\|O_NOFOLLOW (0600 under MCA_HOME) and renamed over the target, so a link is replaced, never followed; a project's `.mca` must be a real directory whose real path (read through its descriptor) is inside the project (src/fs/control-write.ts). Limit: MCA_HOME itself may be a symlink (the user's choice) |",
+  '| Git as a control directory | An auto-approved (acceptEdits) Write of `.git/config` (`core.fsmonitor`) or `.git/hooks/*`, then an allowed `git status` runs it; `.GIT/`, a symlink into `.git`, a nested `sub/.git/`, the gitdir a `.git` file names | A path with a `.git` component at any depth (real path, any case), or inside the gitdir a root `.git` file names, is a control file: always asked, denied in `-p` unless bypassPermissions (src/tools/workspace.ts `isControlFile`). Limit: a gitdir outside the project is already refused as outside; `core.hooksPath` pointing at an ordinary project directory is not followed |',
+  "| Memory files mca reads on its own | Thousands of symlinked `@imports` of one big file (heap exhaustion), hundreds of big distinct imports, `codeLawMaxChars: 10000000`, `@../.ssh/id_rsa` when a repository root above the project is the home directory, `@.env` under a `Read(./.env)` deny rule | Each real file is read once (deduplicated by real path before reading); at most 200 files and 2 × the total cap in characters are read, the rest listed as left out; `codeLawMaxChars` is capped at 200,000; an untrusted project's files and imports must really lie inside the project (a directory above it: inside that directory); an import a Read deny rule covers is skipped with one warning (src/context/memory-files.ts, src/permissions/read-deny.ts) |",
+  '| Streams without progress | A stream that sends only `ping` events, empty deltas, SSE comments or unknown events; one that trickles text forever; retries that would go on past any limit | Only new content restarts the idle countdown (others let it run on); every model call, retries included, has an overall deadline (`modelCallTimeoutMs`, default 30 min) ending in one line; SIGINT ends the call at once (src/providers/idle-watch.ts, call-deadline.ts) |',
+  "| Terminal control from config | A project `.mca/config.json` whose `model` or `summaryModel` carries OSC 52, OSC 2, a C1 CSI or a bidi override (printed in the REPL header); a command file whose `model:` does | `model` and `summaryModel` must be printable (one config error line naming the key and the file); a command file's unprintable `model:` is not used; the REPL header, the replayed history and `/cost` are neutralised like every other notice (src/config/config-schema.ts, src/ui/transcript-reducer.ts) |",
+  "| Small ones | A whole-tool `Bash` allow rule listed 12th in a project's settings (the trust question showed 10); MCA_HOME filling up as the final answer is saved | The trust question lists whole-tool rules, shell commands and wildcard rules first, all of them (up to 40, then counted), exact rules after (src/cli/trust-question.ts); an answer whose save failed is still printed (text: stdout; json: `result`, with `is_error` and `error`), then the failure line, exit 1 (src/agent/turn-failure.ts, src/cli/print-mode.ts) |",
 ];
 
 function cell(text: string): string {
