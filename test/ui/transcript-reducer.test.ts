@@ -333,3 +333,14 @@ describe('transcriptReducer: a streaming answer', () => {
     expect(texts).toContain('think ␛[8mhidden');
   });
 });
+
+describe('the first items (the header naming the model, replayed history)', () => {
+  it('are neutralised like every later notice', () => {
+    const state = initialTranscript([
+      { kind: 'notice', tone: 'dim', text: 'mca · claude\u001b]52;c;cm0=\u0007 · session 1234' },
+      { kind: 'user', text: 'hi\u009b2J' },
+    ]);
+    const texts = state.items.map((item) => ('text' in item ? item.text : ''));
+    expect(texts).toEqual(['mca · claude␛]52;c;cm0=␇ · session 1234', 'hi<U+009B>2J']);
+  });
+});
