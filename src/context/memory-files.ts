@@ -9,8 +9,8 @@
  * covers is not read. Every file is labelled with its path, re-read when it changes, never in history.
  *
  * Bounded whatever the files say: each real file is read once (deduplicated by real path before reading), at most
- * MAX_MEMORY_FILES files are visited, and once the characters read reach MEMORY_READ_BUDGET_FACTOR × the total
- * cap nothing more is read (the rest is listed as left out).
+ * MAX_MEMORY_FILES files are visited, and once the bytes read reach MEMORY_READ_BUDGET_FACTOR × the total cap
+ * nothing more is read (the rest is listed as left out).
  */
 import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -26,8 +26,11 @@ export const MAX_IMPORT_DEPTH = 5;
 export const DEFAULT_MEMORY_TOTAL_MAX_CHARS = 120_000;
 /** Memory files (imports included) visited per read; past this the rest is not even opened. */
 export const MAX_MEMORY_FILES = 200;
-/** Characters read across all memory files, as a multiple of the total cap (read-but-left-out files count). */
-export const MEMORY_READ_BUDGET_FACTOR = 2;
+/**
+ * Bytes read across all memory files, per character of the total cap (read-but-left-out and blank files count):
+ * twice the cap at up to 4 bytes a character.
+ */
+export const MEMORY_READ_BUDGET_FACTOR = 8;
 /** Left-out files named in the note; the rest are counted. */
 const NAMED_OMISSIONS = 10;
 
@@ -125,7 +128,7 @@ export class MemoryFiles {
     const loaded = new Set<string>();
     const tried = new Set<string>();
     let total = 0;
-    let readChars = 0;
+    let bytesRead = 0;
     let visited = 0;
     const omitted: string[] = [];
     const readBudget = this.totalMaxChars * MEMORY_READ_BUDGET_FACTOR;
@@ -141,7 +144,7 @@ export class MemoryFiles {
       if (loaded.has(realPath) || tried.has(attempt)) return;
       tried.add(attempt);
       const label = this.labelOf(candidate.path);
-      if (visited >= MAX_MEMORY_FILES || readChars >= readBudget) {
+      if (visited >= MAX_MEMORY_FILES || bytesRead >= readBudget) {
         omitted.push(label);
         return;
       }
@@ -160,8 +163,8 @@ export class MemoryFiles {
       }
       if (read.kind === 'missing') return;
       loaded.add(realPath);
+      bytesRead += read.bytesRead;
       if (read.kind === 'empty') return;
-      readChars += read.text.length;
       const heading = `## ${label}${importedBy ? ` (imported by ${importedBy})` : ''}`;
       const fits = total + read.text.length <= this.totalMaxChars;
       entries.push({
