@@ -53,6 +53,9 @@ function attack(fault: string, script: FakeStep[], check: (env: Env) => Promise<
   });
 }
 
+/** Many binaries run side by side on a small machine: a slow first byte is load, not the attack under test. */
+const PATIENT = { MCA_STREAM_IDLE_TIMEOUT_MS: '30000' };
+
 function sentToModel(server: FakeAnthropic): string {
   return server.requests.map((request) => JSON.stringify(request.body)).join('\n');
 }
@@ -209,13 +212,16 @@ describe.concurrent('hostile repository, round two', () => {
         const before = existsSync(join(project, lands)) ? readFileSync(join(project, lands), 'utf8') : undefined;
         const result = await runMca(env.sandbox, ['--permission-mode', 'acceptEdits', '-p', 'hi'], {
           baseUrl: env.server.url,
+          env: PATIENT,
+          timeoutMs: 60_000,
         });
         expect(result.code, result.stderr).toBe(0);
         const after = existsSync(join(project, lands)) ? readFileSync(join(project, lands), 'utf8') : undefined;
         expect(after).toBe(before);
         expect(readFileSync(join(project, 'ok.txt'), 'utf8')).toBe('fine');
         const denied = /PERMISSION_DENIED.{0,200}control files \(\.mca\/, \.claude\/, \.git\/\)/;
-        expect(denied.test(sentToModel(env.server)), 'the Write was refused as a control file').toBe(true);
+        const results = sentToModel(env.server).match(/(PERMISSION_DENIED|CONFLICT|ACCESS_DENIED|success).{0,160}/g);
+        expect(denied.test(sentToModel(env.server)), `refused as a control file: ${results?.join(' | ')}`).toBe(true);
         execFileSync('git', ['status'], { cwd: project, stdio: 'ignore' });
         expect(existsSync(join(env.outside, 'PWNED'))).toBe(false);
         return 'PERMISSION_DENIED (control file), nothing written; the ordinary Write beside it allowed';
@@ -234,7 +240,8 @@ describe.concurrent('hostile repository, round two', () => {
     put(join(project, 'CLAUDE.md'), `root imports ${links.map((link) => `@${link}`).join(' ')}`);
     const result = await runMca(env.sandbox, ['-p', 'hi'], {
       baseUrl: env.server.url,
-      env: { NODE_OPTIONS: '--max-old-space-size=96' },
+      env: { ...PATIENT, NODE_OPTIONS: '--max-old-space-size=96' },
+      timeoutMs: 60_000,
     });
     expect(result.code, result.stderr.slice(-400)).toBe(0);
     expect(result.stdout).toBe('ok\n');
@@ -248,7 +255,11 @@ describe.concurrent('hostile repository, round two', () => {
     const names = Array.from({ length: 400 }, (_, index) => `m/${index}.md`);
     for (const name of names) put(join(project, name), `FILE-${name} `.padEnd(40_000, 'y'));
     put(join(project, 'CLAUDE.md'), names.map((name) => `@${name}`).join('\n'));
-    const result = await runMca(env.sandbox, ['-p', 'hi'], { baseUrl: env.server.url });
+    const result = await runMca(env.sandbox, ['-p', 'hi'], {
+      baseUrl: env.server.url,
+      env: PATIENT,
+      timeoutMs: 60_000,
+    });
     expect(result.code, result.stderr.slice(-400)).toBe(0);
     const system = JSON.stringify(env.server.requests[0]?.body.system ?? '');
     expect(system.length).toBeLessThan(200_000);
@@ -258,7 +269,11 @@ describe.concurrent('hostile repository, round two', () => {
 
   attack('codeLawMaxChars 10,000,000 in a project config', [finish('ok')], async (env) => {
     put(join(env.sandbox.project, '.mca', 'config.json'), JSON.stringify({ codeLawMaxChars: 10_000_000 }));
-    const result = await runMca(env.sandbox, ['-p', 'hi'], { baseUrl: env.server.url });
+    const result = await runMca(env.sandbox, ['-p', 'hi'], {
+      baseUrl: env.server.url,
+      env: PATIENT,
+      timeoutMs: 60_000,
+    });
     expect(result.code).not.toBe(0);
     expect(mcaLines(result)).toHaveLength(1);
     expect(mcaLines(result)[0]).toMatch(/"codeLawMaxChars" .*\.mca\/config\.json.*from 100 to 200000/);
@@ -288,7 +303,11 @@ describe.concurrent('hostile repository, round two', () => {
           : '@../.ssh/id_rsa';
       if (!name.startsWith('CLAUDE.md is')) put(join(env.sandbox.project, 'CLAUDE.md'), `rules ${importLine}`);
       plant(env);
-      const result = await runMca(env.sandbox, ['-p', 'hi'], { baseUrl: env.server.url, env: { HOME: env.outside } });
+      const result = await runMca(env.sandbox, ['-p', 'hi'], {
+        baseUrl: env.server.url,
+        env: { ...PATIENT, HOME: env.outside },
+        timeoutMs: 60_000,
+      });
       expect(result.code, result.stderr).toBe(0);
       expect(sentToModel(env.server)).not.toContain(SECRET);
       expect(result.stdout + result.stderr).not.toContain(SECRET);
@@ -314,7 +333,11 @@ describe.concurrent('hostile repository, round two', () => {
       put(join(project, '.mca', 'settings.json'), JSON.stringify({ permissions: { deny: ['Read(./.env)'] } }));
       put(join(project, 'CLAUDE.md'), `project rules ${line}`);
       prepare(project);
-      const result = await runMca(env.sandbox, ['-p', 'hi'], { baseUrl: env.server.url });
+      const result = await runMca(env.sandbox, ['-p', 'hi'], {
+        baseUrl: env.server.url,
+        env: PATIENT,
+        timeoutMs: 60_000,
+      });
       expect(result.code, result.stderr).toBe(0);
       expect(sentToModel(env.server)).toContain('project rules');
       expect(sentToModel(env.server)).not.toContain(SECRET);
@@ -333,7 +356,11 @@ describe.concurrent('hostile repository, round two', () => {
   for (const [name, config] of evilModels) {
     attack(`.mca/config.json sets a ${name}`, [finish('ok')], async (env) => {
       put(join(env.sandbox.project, '.mca', 'config.json'), JSON.stringify(config));
-      const result = await runMca(env.sandbox, ['-p', 'hi'], { baseUrl: env.server.url });
+      const result = await runMca(env.sandbox, ['-p', 'hi'], {
+        baseUrl: env.server.url,
+        env: PATIENT,
+        timeoutMs: 60_000,
+      });
       expect(result.code).not.toBe(0);
       expect(env.server.requests).toHaveLength(0);
       expect(result.stderr).not.toMatch(/[\u001b\u0007\u009b\u202e]/);
@@ -348,7 +375,11 @@ describe.concurrent('hostile repository, round two', () => {
       join(env.sandbox.project, '.claude', 'commands', 'go.md'),
       '---\nmodel: "x\\u001b]2;owned\\u0007"\n---\nsay ok\n',
     );
-    const result = await runMca(env.sandbox, ['-p', '/go'], { baseUrl: env.server.url });
+    const result = await runMca(env.sandbox, ['-p', '/go'], {
+      baseUrl: env.server.url,
+      env: PATIENT,
+      timeoutMs: 60_000,
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.stringify(env.server.requests[0]?.body.model)).not.toContain('owned');
     expect(result.stdout + result.stderr).not.toMatch(/[\u001b\u0007]/);
