@@ -223,6 +223,8 @@ function endTurn(state: TranscriptState, event: Extract<AgentEvent, { type: 'tur
       break;
     }
     case 'error': {
+      // The answer arrived and only saving it failed (MCA_HOME full): it is shown, then the failure.
+      if (event.unsavedAnswer) entries.push(...answerEntries(shown, event.unsavedAnswer));
       const code = event.error?.code ? `${event.error.code}: ` : '';
       entries.push({ kind: 'notice', tone: 'error', text: `Error ${code}${event.error?.message ?? event.answer}` });
       break;
