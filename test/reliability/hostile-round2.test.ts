@@ -268,6 +268,24 @@ describe.concurrent('hostile repository, round two', () => {
     return `exit 0; system prompt ${Math.round(system.length / 1000)} K characters, the rest left out with a note`;
   });
 
+  attack('300 small distinct imported files (the file cap)', [finish('ok')], async (env) => {
+    const project = env.sandbox.project;
+    const names = Array.from({ length: 300 }, (_, index) => `s/${index}.md`);
+    for (const name of names) put(join(project, name), `SMALL-${name}`);
+    put(join(project, 'CLAUDE.md'), names.map((name) => `@${name}`).join('\n'));
+    const result = await runMca(env.sandbox, ['-p', 'hi'], {
+      baseUrl: env.server.url,
+      env: PATIENT,
+      timeoutMs: 60_000,
+    });
+    expect(result.code, result.stderr.slice(-400)).toBe(0);
+    const system = JSON.stringify(env.server.requests[0]?.body.system ?? '');
+    const sent = system.match(/SMALL-s\//g)?.length ?? 0;
+    expect(sent).toBeLessThan(200);
+    expect(system).toMatch(/memory file\(s\) left out because .* or 200 files: /);
+    return `exit 0; ${sent} of 300 imports sent (200 files visited, CLAUDE.md included), the rest named in a note`;
+  });
+
   attack('codeLawMaxChars 10,000,000 in a project config', [finish('ok')], async (env) => {
     put(join(env.sandbox.project, '.mca', 'config.json'), JSON.stringify({ codeLawMaxChars: 10_000_000 }));
     const result = await runMca(env.sandbox, ['-p', 'hi'], {
