@@ -23,8 +23,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { addLocalAllowRule } from '../../src/permissions/settings-writer.js';
 import { DirectoryToolMemory, toolRefOf } from '../../src/tools/tool-memory.js';
 import { saveInputHistory } from '../../src/ui/input-history.js';
+import { TmuxSession, tmuxInfo, waitUntil } from '../e2e/support/tmux.js';
 import { startFakeAnthropic, type FakeAnthropic, type FakeStep } from '../helpers/fake-anthropic-server.js';
-import { act, BIN, finish, makeSandbox, runMca, type RunResult, type Sandbox } from './harness.js';
+import { act, API_KEY, BIN, finish, makeSandbox, runMca, type RunResult, type Sandbox } from './harness.js';
 import { ResultLog } from './results.js';
 
 const log = new ResultLog('hostile-2');
@@ -137,6 +138,54 @@ describe.concurrent('hostile repository, round two', () => {
       return 'rule saved in a regular file through a random O_EXCL temp name; the planted link never followed';
     });
   }
+
+  attack(
+    'REPL "always allow" with a symlink planted at .mca/settings.local.json.<pid>.tmp (tmux)',
+    [act('Bash', { command: 'npm test' }), finish('done')],
+    async (env) => {
+      expect(tmuxInfo().available, 'tmux is required for this test (see .ci/run)').toBe(true);
+      const bashrc = put(join(env.outside, 'bashrc'), BASHRC);
+      mkdirSync(join(env.sandbox.project, '.mca'));
+      const launcher = put(
+        join(env.outside, 'mca.sh'),
+        `#!/bin/sh\nexec env -u CI ANTHROPIC_API_KEY=${API_KEY} ANTHROPIC_BASE_URL=${env.server.url} ` +
+          `MCA_HOME=${env.sandbox.home} HOME=${env.outside} ${process.execPath} ${BIN}\n`,
+      );
+      execFileSync('chmod', ['755', launcher]);
+      const term = new TmuxSession();
+      term.start({
+        command: `env -u CI PS1='t$ ' bash --norc --noprofile`,
+        columns: 120,
+        rows: 40,
+        cwd: env.sandbox.project,
+      });
+      try {
+        await term.waitFor(/t\$$/, { what: 'the shell prompt' });
+        term.type(`${launcher}; echo "[exit $?]"`);
+        term.keys('Enter');
+        await term.waitFor('Ask anything', { what: 'the input box' });
+        // The launcher execs node: mca is the shell's only child, and its pid names the old temp file.
+        const pid = Number(spawnSync('pgrep', ['-P', String(term.panePid())], { encoding: 'utf8' }).stdout.trim());
+        symlinkSync(bashrc, join(env.sandbox.project, '.mca', `settings.local.json.${pid}.tmp`));
+        term.type('run the tests');
+        term.keys('Enter');
+        await term.waitFor(/always allow/, { what: 'the permission prompt' });
+        term.type('3');
+        const written = join(env.sandbox.project, '.mca', 'settings.local.json');
+        await waitUntil(() => existsSync(written), 'the local settings file');
+        await term.waitFor('Ask anything', { what: 'the input box after the turn' });
+        term.keys('C-d');
+        await term.waitFor(/\[exit 0\]/, { what: 'the exit' });
+        expect(readFileSync(bashrc, 'utf8')).toBe(BASHRC);
+        expect(lstatSync(written).isFile()).toBe(true);
+        expect(readFileSync(written, 'utf8')).toContain('npm test');
+        return 'the rule saved in a regular .mca/settings.local.json; the planted <pid>.tmp link (to ~/.bashrc) untouched';
+      } finally {
+        term.kill();
+      }
+    },
+    120_000,
+  );
 
   attack('MCA_HOME files written through planted links (trust store, history, tool memory)', [], async (env) => {
     const bashrc = put(join(env.outside, 'bashrc'), BASHRC);
