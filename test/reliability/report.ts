@@ -89,8 +89,8 @@ const SUITES: ReadonlyArray<{ suite: string; title: string; about: string }> = [
     title: 'Hostile repository, round two: control files, git, memory imports, model names',
     about:
       'Issue 23 classes 4, 5, 6 (memory half), 7 and 10, each in several variants. The built binary against the ' +
-      'loopback fake API (the settings writer, input history and tool memory in-process, where only the REPL ' +
-      'reaches them); the checks look at what the model was sent, stdout and stderr, and the files outside the ' +
+      'loopback fake API, the "always allow" of the REPL in tmux, and the input history and tool memory in-process ' +
+      '(only the REPL reaches them); the checks look at what the model was sent, stdout and stderr, and the files outside the ' +
       'project (test/reliability/hostile-round2.test.ts).',
   },
   {
