@@ -29,7 +29,8 @@ import { streamModelCall } from './model-call.js';
 import { applyNativeReply } from './native-step.js';
 import { withToolProtocolHint } from './tool-protocol-hint.js';
 import { OBSERVATION_STOP } from './react-protocol.js';
-import { failTurn, keepAnswerOnFailure } from './turn-failure.js';
+import { failTurn } from './turn-failure.js';
+import { keepAnswerOnFailure } from './unsaved-answer.js';
 import { TurnState } from './turn-state.js';
 
 /** The API's least thinking budget, and the room for the visible reply max_tokens keeps beside it. */

@@ -15,7 +15,7 @@ import type { AgentEvent } from './events.js';
 import { newCallId } from './call-id.js';
 import { formatAction } from './react-protocol.js';
 import { outputLimitMessage, type RoundOutcome, type StepServices, type TurnState } from './turn-state.js';
-import { keepAnswerOnFailure } from './turn-failure.js';
+import { keepAnswerOnFailure } from './unsaved-answer.js';
 
 export interface NativeReply {
   text: string;

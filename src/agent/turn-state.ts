@@ -13,7 +13,7 @@ import type { RunContext, ToolRegistry } from '../tools/registry.js';
 import type { AgentEvent } from './events.js';
 import { newCallId } from './call-id.js';
 import { actionKey, EXPECTED_FORM, formatAction, parseReplyRepairing } from './react-protocol.js';
-import { keepAnswerOnFailure } from './turn-failure.js';
+import { keepAnswerOnFailure } from './unsaved-answer.js';
 
 /** Consecutive unusable actions (unparseable, bad JSON, unknown tool) that end the turn. */
 export const MAX_INVALID_ACTIONS = 3;
