@@ -4,9 +4,9 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Entry } from 'fast-glob';
 import { isInside } from '../fs/contained-path.js';
-import { withheldBy, type PathScreen } from '../permissions/path-screen.js';
+import type { PathScreen } from '../permissions/path-screen.js';
 import { GitignoreRules } from './gitignore.js';
-import { loadFastGlob } from './lazy-modules.js';
+import { loadFastGlob, loadPathScreen } from './lazy-modules.js';
 
 export interface WalkOptions {
   projectRoot: string;
@@ -128,6 +128,8 @@ export async function* walkProjectFiles(options: WalkOptions, tally?: WalkTally)
   const rootReal = fs.realpathSync(options.projectRoot);
   const baseAbsolute = resolve(options.projectRoot, base);
   const fastGlob = await loadFastGlob();
+  // The rules' matcher (picomatch) loads only when there are rules.
+  const withheldBy = options.screen ? (await loadPathScreen()).withheldBy : undefined;
   const stream: Readable = fastGlob.stream(options.patterns, {
     cwd,
     dot: options.dot,
@@ -139,6 +141,9 @@ export async function* walkProjectFiles(options: WalkOptions, tally?: WalkTally)
     ignore: ['**/.git/**', '.git/**', ...(options.ignore ?? []), ...hints],
   }) as Readable;
   const dirs = new Map<string, string | undefined>();
+  // Stopped from outside (deadline, Ctrl-C on the main thread): end the walk now, not at the next matching entry.
+  const stop = (): void => void stream.destroy();
+  options.signal?.addEventListener('abort', stop, { once: true });
   try {
     for await (const raw of stream) {
       if (options.signal?.aborted) return;
@@ -153,13 +158,14 @@ export async function* walkProjectFiles(options: WalkOptions, tally?: WalkTally)
       }
       const rel = relative(options.projectRoot, absolute).split(sep).join('/');
       if (await rules.ignores(rel, false)) continue;
-      if (options.screen && (withheldBy(options.screen, absolute) ?? withheldBy(options.screen, real))) {
+      if (options.screen && withheldBy && (withheldBy(options.screen, absolute) ?? withheldBy(options.screen, real))) {
         if (tally) tally.withheld += 1;
         continue;
       }
       yield { relative: rel, absolute, mtimeMs: entry.stats?.mtimeMs ?? 0 };
     }
   } finally {
+    options.signal?.removeEventListener('abort', stop);
     stream.destroy();
   }
 }
