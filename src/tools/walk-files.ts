@@ -48,6 +48,11 @@ const SIMPLE_NAME = /^[A-Za-z0-9._-]+\/?$/;
  * only pruning, and it is safe because git never re-includes files below an ignored directory.
  */
 async function pruneHints(projectRoot: string): Promise<string[]> {
+  return (await pruneNames(projectRoot)).map((name) => `**/${name}/**`);
+}
+
+/** The plain names of pruneHints: each excludes an entry of that name at any depth below the walked directory. */
+export async function pruneNames(projectRoot: string): Promise<string[]> {
   let text: string;
   try {
     text = await readFile(join(projectRoot, '.gitignore'), 'utf8');
@@ -58,7 +63,7 @@ async function pruneHints(projectRoot: string): Promise<string[]> {
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => SIMPLE_NAME.test(line) && line !== '.' && line !== '..')
-    .map((line) => `**/${line.replace(/\/$/, '')}/**`);
+    .map((line) => line.replace(/\/$/, ''));
 }
 
 type ReaddirCallback = (error: NodeJS.ErrnoException | null, entries?: fs.Dirent[]) => void;
@@ -141,9 +146,6 @@ export async function* walkProjectFiles(options: WalkOptions, tally?: WalkTally)
     ignore: ['**/.git/**', '.git/**', ...(options.ignore ?? []), ...hints],
   }) as Readable;
   const dirs = new Map<string, string | undefined>();
-  // Stopped from outside (deadline, Ctrl-C on the main thread): end the walk now, not at the next matching entry.
-  const stop = (): void => void stream.destroy();
-  options.signal?.addEventListener('abort', stop, { once: true });
   try {
     for await (const raw of stream) {
       if (options.signal?.aborted) return;
@@ -165,7 +167,6 @@ export async function* walkProjectFiles(options: WalkOptions, tally?: WalkTally)
       yield { relative: rel, absolute, mtimeMs: entry.stats?.mtimeMs ?? 0 };
     }
   } finally {
-    options.signal?.removeEventListener('abort', stop);
     stream.destroy();
   }
 }

@@ -11,6 +11,7 @@
  * plain names; .gitignore rules are matched by the `ignore` engine, which LS already runs on the main thread. A job
  * with deny/ask path rules (user or project settings, any picomatch pattern) goes to a worker.
  */
+import type { WalkedFile } from './walk-files.js';
 import type { WalkJob } from './walk-job.js';
 import type { WalkOutcome } from './walk-runner.js';
 
@@ -25,7 +26,7 @@ const MAX_ALTERNATIVES = 32;
 /** Literal characters, `*`, `?`, `/` and one-level brace lists: nothing of extglobs, classes or escapes. */
 const SIMPLE_CHARS = /^[A-Za-z0-9 ._\-/*?{},]+$/;
 /** A segment's one brace group: literal alternatives, at least two. */
-const BRACE_GROUP = /\{([A-Za-z0-9 ._-]*(?:,[A-Za-z0-9 ._-]*)+)\}/;
+const BRACE_GROUP = /\{([A-Za-z0-9 ._-]+(?:,[A-Za-z0-9 ._-]+)+)\}/;
 
 /** Whether `pattern` is simple enough that matching it cannot run long on any path (see the module comment). */
 export function isSimpleGlob(pattern: string): boolean {
@@ -51,24 +52,45 @@ export function isSimpleGlob(pattern: string): boolean {
   return unbounded <= MAX_UNBOUNDED && single <= MAX_SINGLE && alternatives <= MAX_ALTERNATIVES;
 }
 
-/** Whether `job` may run on the main thread: a Glob with a simple pattern and no path rules to apply. */
+// fast-glob ignore patterns that exclude one plain name at any depth (`**/node_modules/**`).
+const EXCLUDED_NAME = /^\*\*\/([A-Za-z0-9._-]+)\/\*\*$/;
+
+/** Whether `job` may run on the main thread: a Glob with one simple pattern and no path rules to apply. */
 export function runsInline(job: WalkJob): boolean {
+  if (job.kind !== 'glob') return false;
+  const { walk } = job;
   return (
-    job.kind === 'glob' &&
-    job.walk.screen === undefined &&
-    (job.walk.ignore ?? []).every(isSimpleGlob) &&
-    job.walk.patterns.every(isSimpleGlob)
+    walk.screen === undefined &&
+    walk.dot &&
+    walk.patternsFromRoot !== true &&
+    walk.patterns.length === 1 &&
+    walk.patterns.every(isSimpleGlob) &&
+    (walk.ignore ?? []).every((pattern) => EXCLUDED_NAME.test(pattern))
   );
 }
 
 /**
- * Runs `job` here; resolves when it finishes, the deadline passes or `signal` aborts (the walk is then stopped),
- * with the same outcomes as a worker's run.
+ * Runs a job runsInline accepted, here; resolves when it finishes, the deadline passes or `signal` aborts (the walk
+ * is then stopped), with the same outcomes as a worker's run.
  */
 export async function runInline(job: WalkJob, signal: AbortSignal, deadlineMs: number): Promise<WalkOutcome> {
-  const { runWalkJob } = await import('./walk-job.js');
+  const { walkSimple } = await import('./walk-simple.js');
   if (signal.aborted) return { kind: 'interrupted' };
+  if (job.kind !== 'glob') return { kind: 'failed', message: 'only a Glob runs on the main thread' };
+  const { walk } = job;
   const stop = new AbortController();
+  const listed = async (): Promise<WalkedFile[]> => {
+    const files: WalkedFile[] = [];
+    const walker = walkSimple({
+      projectRoot: walk.projectRoot,
+      baseRel: walk.baseRel,
+      pattern: walk.patterns[0] ?? '',
+      excludeNames: (walk.ignore ?? []).map((pattern) => EXCLUDED_NAME.exec(pattern)?.[1] ?? ''),
+      signal: stop.signal,
+    });
+    for await (const file of walker) files.push(file);
+    return files;
+  };
   return new Promise<WalkOutcome>((resolve) => {
     let settled = false;
     const finish = (outcome: WalkOutcome): void => {
@@ -82,8 +104,8 @@ export async function runInline(job: WalkJob, signal: AbortSignal, deadlineMs: n
     const onAbort = (): void => finish({ kind: 'interrupted' });
     const timer = setTimeout(() => finish({ kind: 'timeout', afterMs: deadlineMs }), deadlineMs);
     signal.addEventListener('abort', onAbort, { once: true });
-    runWalkJob(job, stop.signal).then(
-      (result) => finish({ kind: 'done', result }),
+    listed().then(
+      (files) => finish({ kind: 'done', result: { kind: 'glob', files, tally: { withheld: 0, outside: 0 } } }),
       (error: unknown) => finish({ kind: 'failed', message: error instanceof Error ? error.message : String(error) }),
     );
   });

@@ -19,15 +19,12 @@ export type WalkJobResult =
   | { kind: 'grep'; total: number; matches: GrepMatch[]; tally: WalkTally }
   | { kind: 'error'; error: ToolError };
 
-/** Runs `job`; `signal` stops it (a worker is terminated instead; a job on the main thread is stopped by it). */
-export async function runWalkJob(job: WalkJob, signal = new AbortController().signal): Promise<WalkJobResult> {
+export async function runWalkJob(job: WalkJob): Promise<WalkJobResult> {
   const tally: WalkTally = { withheld: 0, outside: 0 };
+  const signal = new AbortController().signal;
   if (job.kind === 'glob') {
     const files: WalkedFile[] = [];
-    for await (const file of walkProjectFiles({ ...job.walk, signal }, tally)) {
-      if (signal.aborted) break;
-      files.push(file);
-    }
+    for await (const file of walkProjectFiles({ ...job.walk, signal }, tally)) files.push(file);
     return { kind: 'glob', files, tally };
   }
   const collector = new MatchCollector();

@@ -210,6 +210,17 @@ describe('each lazy module loads when something needs it', () => {
     expect(unrelated.packages).not.toContain('picomatch');
   });
 
+  it('a Glob with a simple pattern walks on the main thread: no fast-glob, no walk worker; the result reaches the model', async () => {
+    const files = { 'src/a.ts': 'export const a = 1;\n', 'src/b.md': '# b\n' };
+    const script = [act('look', 'Glob', { pattern: '**/*.ts' }), finish('done', 'ok')];
+    const loaded = await loadedBy(['-p', 'go'], { project: project(files), script });
+    expect(loaded.run.code, loaded.run.stderr).toBe(0);
+    expect(JSON.stringify(server?.requests[1]?.body)).toContain('src/a.ts');
+    expect(loaded.inputs).toContain('src/tools/walk-simple.ts');
+    expect(loaded.packages).not.toContain('fast-glob');
+    expect(loaded.chunks).not.toContain('dist/cli/walk-worker.js');
+  });
+
   it('jsonrepair: for a text-protocol reply whose action JSON is broken, not for a well-formed one', async () => {
     const broken: FakeStep[] = [{ text: 'Thought: look\nAction: LS[{"path": ".",}]' }, finish('done', 'ok')];
     const repaired = await loadedBy(['-p', 'go', '--tool-protocol', 'text'], { project: project({}), script: broken });

@@ -1,7 +1,8 @@
 /**
- * Glob on the main thread (src/tools/walk-inline.ts): which patterns may run there, and that a job run there
- * lists exactly what the same job lists in a worker thread (.gitignore, dotfiles, node_modules, symlinks out of
- * the project, nested directories), so the choice of thread never changes what the model is told.
+ * Glob on the main thread (src/tools/walk-inline.ts, walk-simple.ts): which patterns may run there, and that a
+ * job run there lists exactly what the same job lists in a worker thread through fast-glob (.gitignore with nested
+ * rules and prune hints, dotfiles, node_modules, `.git` files, symlinks in and out of the project, nested
+ * directories), so the choice of thread and walker never changes what the model is told.
  */
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,6 +28,13 @@ beforeAll(async () => {
     'logs/.gitignore': '*.log\n',
     'node_modules/pkg/index.ts': 'dependency\n',
     'README.md': '# r\n',
+    'src/dist/kept.ts': 'a nested rule re-includes it, the root hint still prunes it\n',
+    'src/.gitignore': '!dist\n',
+    'lib/dist': 'a file named like a hint\n',
+    'lib/node_modules': 'a file named node_modules\n',
+    'lib/.git': 'gitdir: elsewhere\n',
+    'lib/weird name [1].ts': 'brackets in a name\n',
+    'src/.ts': 'a name that is only an extension\n',
     'docs/guide.md': 'g\n',
     '.gitignore': 'dist/\n',
   });
@@ -35,6 +43,8 @@ beforeAll(async () => {
   writeFileSync(join(outside, 'leak.ts'), 'outside\n');
   symlinkSync(outside, join(project.root, 'src', 'linked'));
   symlinkSync(join(outside, 'leak.ts'), join(project.root, 'src', 'leak.ts'));
+  symlinkSync(join(project.root, 'src', 'a.ts'), join(project.root, 'src', 'alias.ts'));
+  symlinkSync(join(project.root, 'src', 'deep'), join(project.root, 'docs', 'deep-link'));
 });
 afterAll(async () => {
   await project.cleanup();
@@ -85,6 +95,7 @@ describe('which Glob patterns run on the main thread', () => {
     ['src/\\*.ts', 'an escape'],
     ['src/*.{ts,{js,mjs}}', 'nested braces'],
     ['file{1..9}.txt', 'a range'],
+    ['src/{,x}.ts', 'an empty alternative'],
     ['!src/*.ts', 'a negation'],
     ['src//*.ts', 'an empty segment'],
     ['./src/*.ts', 'a "." segment'],
@@ -116,6 +127,16 @@ describe('a Glob on the main thread lists what a worker lists', () => {
     ['**/.*', '.'],
     ['**/*.md', 'docs'],
     ['**/*.ts', 'dist'],
+    ['**/dist', '.'],
+    ['lib/*', '.'],
+    ['**/node_modules', '.'],
+    ['**', 'lib'],
+    ['src/**', '.'],
+    ['**/*.{ts,md}', '.'],
+    ['*/*.ts', '.'],
+    ['**/?.ts', '.'],
+    ['**/*.ts', 'docs'],
+    ['missing/**/*.ts', '.'],
   ] as const) {
     it(`${pattern} in ${base}`, async () => {
       const job = globJob(pattern, base);
@@ -129,7 +150,9 @@ describe('a Glob on the main thread lists what a worker lists', () => {
 
   it('the walk is found at all (the comparison above cannot pass on two empty lists)', async () => {
     expect(files(await runInline(globJob('**/*.ts'), never, 30_000))).toEqual([
+      'lib/weird name [1].ts',
       'src/.hidden/e.ts',
+      'src/.ts',
       'src/a.ts',
       'src/deep/c.ts',
       'src/deep/er/d.test.ts',
