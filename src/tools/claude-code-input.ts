@@ -97,7 +97,18 @@ const TO_CLAUDE_CODE: Readonly<Record<string, Mapper>> = {
 };
 
 /** Claude Code fields mca has no use for, dropped on the way in (mca's schemas are strict). */
-const GREP_CLAUDE_ONLY = ['output_mode', '-n', '-A', '-B', '-C', 'context', 'head_limit', 'offset', 'type', 'multiline'];
+const GREP_CLAUDE_ONLY = [
+  'output_mode',
+  '-n',
+  '-A',
+  '-B',
+  '-C',
+  'context',
+  'head_limit',
+  'offset',
+  'type',
+  'multiline',
+];
 
 const FROM_CLAUDE_CODE: Readonly<Record<string, Mapper>> = {
   Read: (input, root) => {

@@ -94,11 +94,15 @@ describe('Claude Code tool input back in mca names', () => {
 
   it('Claude Code-only fields mca cannot honour are dropped; Grep without -i is case-sensitive', () => {
     expect(
-      fromClaudeCodeInput('Bash', { command: 'ls', description: 'list', run_in_background: false, timeout: 9000 }, ROOT),
+      fromClaudeCodeInput(
+        'Bash',
+        { command: 'ls', description: 'list', run_in_background: false, timeout: 9000 },
+        ROOT,
+      ),
     ).toEqual({ command: 'ls', timeout_ms: 9000 });
-    expect(fromClaudeCodeInput('Grep', { pattern: 'x', output_mode: 'content', '-n': true, glob: '*.md' }, ROOT)).toEqual(
-      { pattern: 'x', include: '*.md', case_sensitive: true },
-    );
+    expect(
+      fromClaudeCodeInput('Grep', { pattern: 'x', output_mode: 'content', '-n': true, glob: '*.md' }, ROOT),
+    ).toEqual({ pattern: 'x', include: '*.md', case_sensitive: true });
     expect(
       fromClaudeCodeInput('TodoWrite', { todos: [{ content: 'a', status: 'pending', activeForm: 'Doing a' }] }, ROOT),
     ).toEqual({ todos: [{ content: 'a', status: 'pending' }] });
