@@ -12,7 +12,7 @@ export interface HookEventResult {
   readonly ran: number;
   /** The combined decision, if any hook made one. */
   readonly decision?: HookDecision;
-  /** Why, for deny, ask and block (never empty when decision is deny or block). */
+  /** Why: the deciders' reasons; for deny, ask and block never empty (a default names the hooks). */
   readonly reason?: string;
   /** The tool input to use instead, in mca's names (the engine maps it back); never with deny. */
   readonly updatedInput?: unknown;
@@ -31,7 +31,7 @@ const RANK: Readonly<Record<HookDecision, number>> = { block: 4, deny: 3, ask: 2
 
 function defaultReason(event: HookEventName, decision: HookDecision, deciders: readonly HookRunOutcome[]): string {
   const names = deciders.map((outcome) => shortCommand(outcome.hook.command)).join(', ');
-  const verb = decision === 'ask' ? 'asks for confirmation' : decision === 'allow' ? 'allowed it' : 'blocked it';
+  const verb = decision === 'ask' ? 'asks for confirmation' : 'blocked it';
   return `${event} hook ${names} ${verb}`;
 }
 
@@ -70,7 +70,8 @@ export function combineOutcomes(
   } = { ran: outcomes.length, context, messages, outcomes };
   if (decision) {
     result.decision = decision;
-    result.reason = reasons.length > 0 ? reasons.join('\n') : defaultReason(event, decision, deciders);
+    if (reasons.length > 0) result.reason = reasons.join('\n');
+    else if (decision !== 'allow') result.reason = defaultReason(event, decision, deciders);
   }
   if (updated?.updatedInput && decision !== 'deny' && decision !== 'block') {
     result.updatedInput = mapInput(updated.updatedInput);

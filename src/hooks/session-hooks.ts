@@ -34,9 +34,18 @@ export interface PreToolVerdict {
   readonly stop?: string;
 }
 
+export interface PermissionVerdict {
+  readonly decision?: 'allow' | 'deny';
+  readonly reason?: string;
+  readonly updatedInput?: unknown;
+}
+
 export interface PostToolVerdict {
-  /** Text for the model after the result (additionalContext, a block's reason, exit 2's stderr). */
-  readonly context: readonly string[];
+  /**
+   * The result the model reads: the tool's own, with the hooks' text for the model (PreToolUse and PostToolUse
+   * additionalContext, a PostToolUse block's reason or exit 2's stderr) appended as one `<system-reminder>`.
+   */
+  readonly envelope: ToolEnvelope;
   readonly stop?: string;
 }
 
@@ -61,7 +70,17 @@ export function reminder(event: string, context: readonly string[]): string {
   return ['<system-reminder>', `${event} hook additional context:`, ...context, '</system-reminder>'].join('\n');
 }
 
+/** `envelope` with the hooks' text for the model appended to the text it reads, one block per event. */
+function withContext(envelope: ToolEnvelope, groups: ReadonlyArray<[string, readonly string[]]>): ToolEnvelope {
+  const blocks = groups.map(([event, lines]) => reminder(event, lines)).filter((block) => block !== '');
+  if (blocks.length === 0) return envelope;
+  return { ...envelope, text: [envelope.text, ...blocks].filter((part) => part !== '').join('\n\n') };
+}
+
 export class SessionHooks {
+  /** PreToolUse context by call id, given to the model with the call's result. */
+  private readonly preContext = new Map<string, readonly string[]>();
+
   constructor(
     private readonly loaded: LoadedHooks,
     private readonly engine: HookEngine | undefined,
@@ -91,6 +110,7 @@ export class SessionHooks {
     );
     if (!result) return NOTHING;
     const decision = result.decision === 'block' ? 'deny' : result.decision;
+    if (result.context.length > 0 && decision !== 'deny') this.preContext.set(call.id, result.context);
     return {
       ...(decision ? { decision } : {}),
       ...(result.reason ? { reason: result.reason } : {}),
@@ -100,9 +120,34 @@ export class SessionHooks {
     };
   }
 
+  /**
+   * A call is about to be put to the person (or, with nobody to ask, refused): PermissionRequest hooks may answer
+   * for them. undefined decision: ask (or refuse) as without hooks.
+   */
+  async permissionRequest(call: HookedCall, signal?: AbortSignal): Promise<PermissionVerdict> {
+    if (call.source === 'user-shell') return {};
+    const event = {
+      name: 'PermissionRequest',
+      toolName: call.name,
+      toolInput: call.input,
+      toolUseId: call.id,
+    } as const;
+    const result = await this.fire(event, signal);
+    if (result?.decision !== 'allow' && result?.decision !== 'deny') return {};
+    return {
+      decision: result.decision,
+      ...(result.reason ? { reason: result.reason } : {}),
+      ...(result.updatedInput !== undefined && result.decision === 'allow'
+        ? { updatedInput: result.updatedInput }
+        : {}),
+    };
+  }
+
   /** PostToolUse for a result that is not an error, PostToolUseFailure for one that is. */
   async afterTool(call: HookedCall, envelope: ToolEnvelope, signal?: AbortSignal): Promise<PostToolVerdict> {
-    if (call.source === 'user-shell') return NOTHING;
+    if (call.source === 'user-shell') return { envelope };
+    const before = this.preContext.get(call.id) ?? [];
+    this.preContext.delete(call.id);
     const base = { toolName: call.name, toolInput: call.input, toolUseId: call.id };
     const event: HookEvent =
       envelope.status === 'error'
@@ -114,9 +159,14 @@ export class SessionHooks {
           }
         : { name: 'PostToolUse', ...base, envelope };
     const result = await this.fire(event, signal);
-    if (!result) return NOTHING;
-    const context = result.decision === 'block' && result.reason ? [result.reason, ...result.context] : result.context;
-    return { context, ...(result.stop ? { stop: result.stop.reason } : {}) };
+    const after = result?.decision === 'block' && result.reason ? [result.reason, ...result.context] : result?.context;
+    return {
+      envelope: withContext(envelope, [
+        ['PreToolUse', before],
+        [event.name, after ?? []],
+      ]),
+      ...(result?.stop ? { stop: result.stop.reason } : {}),
+    };
   }
 
   async promptSubmitted(prompt: string, signal?: AbortSignal): Promise<PromptVerdict> {

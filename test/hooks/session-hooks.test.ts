@@ -60,6 +60,44 @@ describe('SessionHooks', () => {
     ]);
   });
 
+  it("PreToolUse additionalContext reaches the model with the call's result", async () => {
+    const { hooks } = await sessionWith(
+      { PreToolUse: group('./pre.sh') },
+      {
+        'pre.sh':
+          'echo \'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","additionalContext":"prefer rg"}}\'',
+      },
+    );
+    const call = { id: 'toolu_7', name: 'Bash', input: { command: 'grep -r x' }, source: 'model' as const };
+    expect(await hooks.beforeTool(call)).toEqual({ decision: 'allow', context: ['prefer rg'] });
+    const after = await hooks.afterTool(call, successEnvelope({}, 'out'));
+    expect(after.envelope.text).toBe(
+      'out\n\n<system-reminder>\nPreToolUse hook additional context:\nprefer rg\n</system-reminder>',
+    );
+    expect((await hooks.afterTool(call, successEnvelope({}, 'again'))).envelope.text).toBe('again');
+  });
+
+  it('PermissionRequest hooks answer for the person: allow with updatedInput, deny with a message', async () => {
+    const { hooks } = await sessionWith(
+      { PermissionRequest: group('./answer.sh', 'Bash') },
+      {
+        'answer.sh': [
+          'case "$(cat)" in',
+          '  *publish*) echo \'{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no publishing"}}}\' ;;',
+          '  *) echo \'{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"npm test --silent"}}}}\' ;;',
+          'esac',
+        ].join('\n'),
+      },
+    );
+    const call = (command: string) => ({ id: 't', name: 'Bash', input: { command }, source: 'model' as const });
+    expect(await hooks.permissionRequest(call('npm publish'))).toEqual({ decision: 'deny', reason: 'no publishing' });
+    expect(await hooks.permissionRequest(call('npm test'))).toEqual({
+      decision: 'allow',
+      updatedInput: { command: 'npm test --silent' },
+    });
+    expect(await hooks.permissionRequest({ ...call('npm test'), source: 'user-shell' })).toEqual({});
+  });
+
   it('after a call: PostToolUse for a result, PostToolUseFailure with the error for a failure', async () => {
     const { root, hooks } = await sessionWith(
       { PostToolUse: group('./log.sh'), PostToolUseFailure: group('./fail.sh') },
@@ -69,8 +107,10 @@ describe('SessionHooks', () => {
       },
     );
     const call = { id: 'toolu_1', name: 'Read', input: { path: 'a.ts' }, source: 'model' as const };
-    const ok = await hooks.afterTool(call, successEnvelope({ path: 'a.ts', content: '1\tx' }, ''));
-    expect(ok.context).toEqual(['lint failed']);
+    const ok = await hooks.afterTool(call, successEnvelope({ path: 'a.ts', content: '1\tx' }, '1\tx'));
+    expect(ok.envelope.text).toBe(
+      '1\tx\n\n<system-reminder>\nPostToolUse hook additional context:\nlint failed\n</system-reminder>',
+    );
     await hooks.afterTool(call, errorEnvelope('NOT_FOUND', 'a.ts does not exist'));
     expect(JSON.parse(readFileSync(join(root, 'fail.jsonl'), 'utf8'))).toMatchObject({
       hook_event_name: 'PostToolUseFailure',
