@@ -8,6 +8,8 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fg from 'fast-glob';
+import type { $ZodType, output } from 'zod/v4/core';
+import type { ToolDefinition } from '../src/tools/define-tool.js';
 import type { ToolEnvelope } from '../src/tools/envelope.js';
 import { FileStateRecord } from '../src/tools/file-state.js';
 import { globTool } from '../src/tools/glob.js';
@@ -75,8 +77,19 @@ function context(projectRoot: string): ToolContext {
     signal: new AbortController().signal,
     fileState: new FileStateRecord(),
     todos: new TodoStore(),
-    approve: async () => ({ approved: true }),
+    callId: 'toolu_bench',
+    source: 'model',
   };
+}
+
+/** Runs a tool's plan without a decision point (these tools only read: they ask nothing). */
+async function direct<Schema extends $ZodType>(
+  tool: ToolDefinition<Schema>,
+  input: output<Schema>,
+  ctx: ToolContext,
+): Promise<ToolEnvelope> {
+  const plan = await tool.prepare(input, ctx);
+  return plan.ok ? await plan.execute() : plan.envelope;
 }
 
 function expectOk(envelope: ToolEnvelope, what: string): ToolEnvelope {
@@ -93,30 +106,30 @@ export async function runToolsBench(options: { files: number; runs: number }): P
     const grepInput = { pattern: 'needle_marker', path: '.', case_sensitive: false };
     const rgTool = createGrepTool({ engine: 'ripgrep' });
     const jsTool = createGrepTool({ engine: 'js' });
-    const probe = expectOk(await jsTool.run(grepInput, ctx), 'Grep (js)');
+    const probe = expectOk(await direct(jsTool, grepInput, ctx), 'Grep (js)');
     const result: ToolsResult = {
       files: options.files,
       rgAvailable: rg !== undefined,
       grepMatches: Number((probe.data as { total?: unknown }).total ?? 0),
-      grepJs: await timeRuns(options.runs, async () => expectOk(await jsTool.run(grepInput, ctx), 'Grep (js)')),
+      grepJs: await timeRuns(options.runs, async () => expectOk(await direct(jsTool, grepInput, ctx), 'Grep (js)')),
       rawFastGlob: await timeRuns(options.runs, () => fg('**/*.ts', { cwd: root, dot: false })),
       glob: await timeRuns(options.runs, async () =>
-        expectOk(await globTool.run({ pattern: '**/*.ts', path: '.', limit: 50 }, ctx), 'Glob'),
+        expectOk(await direct(globTool, { pattern: '**/*.ts', path: '.', limit: 50 }, ctx), 'Glob'),
       ),
       globTotal: 0,
       readFirst: await timeRuns(options.runs, async () =>
-        expectOk(await readTool.run({ path: 'big.txt', start_line: 1, limit: 2000 }, ctx), 'Read'),
+        expectOk(await direct(readTool, { path: 'big.txt', start_line: 1, limit: 2000 }, ctx), 'Read'),
       ),
       readLast: await timeRuns(options.runs, async () =>
-        expectOk(await readTool.run({ path: 'big.txt', start_line: 98_001, limit: 2000 }, ctx), 'Read'),
+        expectOk(await direct(readTool, { path: 'big.txt', start_line: 98_001, limit: 2000 }, ctx), 'Read'),
       ),
     };
-    const globProbe = await globTool.run({ pattern: '**/*.ts', path: '.', limit: 50 }, ctx);
+    const globProbe = await direct(globTool, { pattern: '**/*.ts', path: '.', limit: 50 }, ctx);
     result.globTotal = Number((globProbe.data as { total?: unknown }).total ?? 0);
     if (rg !== undefined) {
       result.rawRg = await timeRuns(options.runs, () => runRawRg(rg, root));
       result.grepRipgrep = await timeRuns(options.runs, async () =>
-        expectOk(await rgTool.run(grepInput, ctx), 'Grep (rg)'),
+        expectOk(await direct(rgTool, grepInput, ctx), 'Grep (rg)'),
       );
     }
     return result;

@@ -23,7 +23,7 @@ import type { AgentController, ContextReport } from './controller.js';
 import type { AgentEvent } from './events.js';
 import { contextReportOf } from './context-report.js';
 import { createApprover, type UserApprover } from './permissions.js';
-import { createReadOnlyScreen } from './permission-screen.js';
+import { createDecide } from './permission-screen.js';
 import { withPlanModeReminder } from './plan-mode.js';
 import { streamModelCall } from './model-call.js';
 import { applyNativeReply } from './native-step.js';
@@ -282,8 +282,7 @@ export class CodeAgent implements AgentController {
         signal,
         fileState,
         todos,
-        approve,
-        ...(policy ? { screenReadOnly: createReadOnlyScreen(policy, approve) } : {}),
+        decide: createDecide(approve, policy),
         ...(context.toolMemory ? { toolMemory: context.toolMemory } : {}),
       },
     };

@@ -19,8 +19,21 @@ export type AgentEvent =
   | { type: 'thinking_delta'; step: number; text: string }
   | { type: 'retry'; step: number; attempt: number; delayMs: number; reason: string }
   | { type: 'assistant_step'; step: number; thought: string; action: ToolAction | null; raw: string }
-  | { type: 'tool_start'; step: number; tool: string; input: unknown }
-  | { type: 'tool_end'; step: number; tool: string; input: unknown; result: ToolEnvelope; compressed: string }
+  /**
+   * `id`: the call's id (the native tool_use id, or one generated when the text protocol parsed the action); a
+   * call's `tool_end` carries its `tool_start`'s id. A reply that ran nothing is answered by a `tool_end` of the
+   * pseudo-tool `ReAct` with an id of its own.
+   */
+  | { type: 'tool_start'; step: number; id: string; tool: string; input: unknown }
+  | {
+      type: 'tool_end';
+      step: number;
+      id: string;
+      tool: string;
+      input: unknown;
+      result: ToolEnvelope;
+      compressed: string;
+    }
   | { type: 'usage'; step: number; usage: Usage; contextTokens: number }
   | { type: 'warning'; message: string }
   | {

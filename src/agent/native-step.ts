@@ -12,6 +12,7 @@ import type { StopReason, ThinkingBlock, ToolCall, Usage } from '../providers/ty
 import type { ToolEnvelope } from '../tools/envelope.js';
 import { errorEnvelope } from '../tools/envelope.js';
 import type { AgentEvent } from './events.js';
+import { newCallId } from './call-id.js';
 import { formatAction } from './react-protocol.js';
 import { outputLimitMessage, type RoundOutcome, type StepServices, type TurnState } from './turn-state.js';
 
@@ -72,7 +73,8 @@ export async function* applyNativeReply(
     const envelope = errorEnvelope('INVALID_PARAM', observation);
     const action = { tool: 'ReAct', input: {} };
     const compressed = context.recordObservation({ step, assistantText: text, action, envelope, native });
-    yield { type: 'tool_end', step, tool: action.tool, input: action.input, result: envelope, compressed };
+    const id = newCallId();
+    yield { type: 'tool_end', step, id, tool: action.tool, input: action.input, result: envelope, compressed };
     return empty
       ? turn.countInvalid('the reply was empty')
       : turn.countInvalid('the reply was cut at the output limit', 'OUTPUT_LIMIT');
@@ -97,9 +99,11 @@ export async function* applyNativeReply(
     });
     for (const entry of stored) {
       yield { type: 'assistant_step', step, thought: entry.thought, action: entry.action, raw: entry.text };
-      yield { type: 'tool_start', step, tool: entry.call.name, input: entry.action.input };
+      yield { type: 'tool_start', step, id: entry.call.id, tool: entry.call.name, input: entry.action.input };
     }
-    const envelopes = await Promise.all(group.map((call) => registry.run(call.name, call.input, services.toolContext)));
+    const envelopes = await Promise.all(
+      group.map((call) => registry.run({ ...call, source: 'model' }, services.toolContext)),
+    );
     for (const [index, entry] of stored.entries()) {
       const envelope = envelopes[index] as ToolEnvelope;
       const native: NativeStep = {
@@ -123,6 +127,7 @@ export async function* applyNativeReply(
       yield {
         type: 'tool_end',
         step,
+        id: entry.call.id,
         tool: entry.action.tool,
         input: entry.action.input,
         result: envelope,

@@ -1,35 +1,43 @@
 /**
- * The permission rules' check for read-only tools (Read, Grep, Glob, LS), which never ask on their own: a deny
- * rule such as `Read(./.env)` refuses the call, an ask rule turns it into a question. Everything else runs.
+ * Today's decision point, as the registry calls it (`DecideFn`): a call that brings an approval request goes to
+ * the approver (rules, then mode, then the person); a read-only call (no request) passes the permission rules'
+ * screen: a deny rule such as `Read(./.env)` refuses it, an ask rule turns it into a question, everything else runs.
  */
 import type { PermissionPolicy } from '../permissions/policy.js';
-import { approvalTitle, requestApproval } from '../tools/approval.js';
-import type { ToolEnvelope } from '../tools/envelope.js';
-import type { Approver } from '../tools/tool-context.js';
+import { approvalTitle, callSubject } from '../tools/approval.js';
+import type { DecideFn, PermissionDecision } from '../tools/define-tool.js';
+import type { ApprovalDecision, ApprovalRequest, Approver } from '../tools/tool-context.js';
 
-function subjectOf(input: unknown): string {
-  if (input === null || typeof input !== 'object') return '.';
-  const { path, pattern } = input as { path?: unknown; pattern?: unknown };
-  if (typeof path === 'string') return path;
-  return typeof pattern === 'string' ? pattern : '.';
+/** The approver's answer as the decision point gives it. */
+export function decisionOf(decision: ApprovalDecision): PermissionDecision {
+  if (!decision.approved)
+    return decision.reason === undefined ? { behavior: 'deny' } : { behavior: 'deny', message: decision.reason };
+  return {
+    behavior: 'allow',
+    ...(decision.remember === undefined ? {} : { remember: decision.remember }),
+    ...(decision.persist === undefined ? {} : { persist: decision.persist }),
+  };
 }
 
-export function createReadOnlyScreen(
-  policy: PermissionPolicy,
-  approve: Approver,
-): (tool: string, input: unknown) => Promise<ToolEnvelope | undefined> {
-  return async (tool, input) => {
-    const title = approvalTitle(tool, subjectOf(input));
-    let decision;
+/** `approve` decides what a call asks; `policy` (when there are rules) screens read-only calls. */
+export function createDecide(approve: Approver, policy?: PermissionPolicy): DecideFn {
+  return async (call, request) => {
+    if (request) return decisionOf(await approve(request));
+    if (!policy) return { behavior: 'allow' };
+    const readRequest: ApprovalRequest = {
+      tool: call.name,
+      title: approvalTitle(call.name, callSubject(call.input)),
+      input: call.input,
+      kind: 'read',
+    };
+    let ruling;
     try {
-      decision = await policy.evaluate(tool, input);
+      ruling = await policy.evaluate(call.name, call.input);
     } catch (error) {
       // Rules that cannot be checked (their matcher failed to load) refuse the call: a deny rule may be among them.
-      const reason = `the permission rules could not be checked (${(error as Error).message})`;
-      const refuse: Approver = async () => ({ approved: false, reason });
-      return await requestApproval({ approve: refuse }, { tool, title, input, kind: 'read' });
+      return { behavior: 'deny', message: `the permission rules could not be checked (${(error as Error).message})` };
     }
-    if (decision.behavior !== 'deny' && decision.behavior !== 'ask') return undefined;
-    return await requestApproval({ approve }, { tool, title, input, kind: 'read' });
+    if (ruling.behavior !== 'deny' && ruling.behavior !== 'ask') return { behavior: 'allow' };
+    return decisionOf(await approve(readRequest));
   };
 }

@@ -9,9 +9,9 @@ import type { StopReason, Usage } from '../providers/types.js';
 import { ZERO_USAGE } from '../providers/types.js';
 import type { ToolEnvelope } from '../tools/envelope.js';
 import { errorEnvelope } from '../tools/envelope.js';
-import type { ToolRegistry } from '../tools/registry.js';
-import type { ToolContext } from '../tools/tool-context.js';
+import type { RunContext, ToolRegistry } from '../tools/registry.js';
 import type { AgentEvent } from './events.js';
+import { newCallId } from './call-id.js';
 import { actionKey, EXPECTED_FORM, formatAction, parseReplyRepairing } from './react-protocol.js';
 
 /** Consecutive unusable actions (unparseable, bad JSON, unknown tool) that end the turn. */
@@ -43,7 +43,8 @@ export interface StepServices {
   /** The request's max_tokens, named in the output-limit observation. */
   outputLimitTokens: number;
   registry: ToolRegistry;
-  toolContext: ToolContext;
+  /** The session's tool environment and decision point, the same for every call of the step. */
+  toolContext: RunContext;
 }
 
 export interface RoundOutcome {
@@ -104,21 +105,24 @@ export class TurnState {
       return yield* this.refuseReply(text, thought, observation, step, services, { reason, code: 'INVALID_ACTIONS' });
     }
 
+    // The call's id exists from here on: events, history and the session file all carry it.
+    const callId = newCallId();
     const { action, shortened } = storedAction(parsed.action);
     const text = shortened ? storedActionText(parsed.thought, action) : parsed.text;
     this.noteAction(parsed.action);
-    context.recordReply({ ...base, text, action });
+    context.recordReply({ ...base, text, action, callId });
     yield { type: 'assistant_step', step, thought: parsed.thought, action, raw: text };
     if (this.repeats >= this.maxRepeatedActions) {
       const message = `The model repeated the same action ${this.repeats} times in a row (${action.tool}); stopping.`;
       const envelope = errorEnvelope('INVALID_PARAM', `${message} Try a different approach.`);
-      yield* this.recordObservation(text, action, envelope, step, services);
+      yield* this.recordObservation(text, action, envelope, step, services, callId);
       return { reason: 'error', answer: message, error: { code: 'REPEATED_ACTION', message } };
     }
 
-    yield { type: 'tool_start', step, tool: action.tool, input: action.input };
-    const envelope = await services.registry.run(parsed.action.tool, parsed.action.input, services.toolContext);
-    yield* this.recordObservation(text, action, envelope, step, services);
+    yield { type: 'tool_start', step, id: callId, tool: action.tool, input: action.input };
+    const call = { id: callId, name: parsed.action.tool, input: parsed.action.input, source: 'model' as const };
+    const envelope = await services.registry.run(call, services.toolContext);
+    yield* this.recordObservation(text, action, envelope, step, services, callId);
     if (services.toolContext.signal.aborted) return { reason: 'interrupted', answer: 'Interrupted by user.' };
     if (services.registry.get(action.tool) === undefined) return this.countInvalid(`unknown tool "${action.tool}"`);
     this.resetInvalid();
@@ -180,8 +184,16 @@ export class TurnState {
     envelope: ToolEnvelope,
     step: number,
     { context }: StepServices,
+    callId?: string,
   ): Generator<AgentEvent> {
-    const compressed = context.recordObservation({ step, assistantText, action, envelope });
-    yield { type: 'tool_end', step, tool: action.tool, input: action.input, result: envelope, compressed };
+    const compressed = context.recordObservation({
+      step,
+      assistantText,
+      action,
+      envelope,
+      ...(callId ? { callId } : {}),
+    });
+    const id = callId ?? newCallId();
+    yield { type: 'tool_end', step, id, tool: action.tool, input: action.input, result: envelope, compressed };
   }
 }

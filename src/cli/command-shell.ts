@@ -51,7 +51,7 @@ export function createCommandShell(options: CommandShellOptions): (command: Cust
     const widening = command.scope === 'user' || options.trusted;
     const policy = widening ? options.policy.with(allowedToolRules(command)) : options.policy;
     const approve = createApprover({ mode: options.mode, policy, ...(options.ask ? { ask: options.ask } : {}) });
-    const run = runBashWith(options.registry, options.projectRoot, approve, COMMAND_SHELL_TIMEOUT_MS);
+    const run = runBashWith(options.registry, options.projectRoot, approve, COMMAND_SHELL_TIMEOUT_MS, 'command');
     return async (line) => {
       if (!widening) {
         return `[!\`${line}\` not run: commands from an untrusted project do not run shell lines; \`mca trust\` allows them]`;

@@ -5,7 +5,10 @@
  * permission rules' deny rules still hold. Custom commands' `` !`command` `` lines go through `runBashWith` with
  * their own approver (see command-shell.ts).
  */
+import { newCallId } from '../agent/call-id.js';
+import { createDecide } from '../agent/permission-screen.js';
 import { createApprover } from '../agent/permissions.js';
+import type { CallSource } from '../tools/define-tool.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import { FileStateRecord } from '../tools/file-state.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -17,20 +20,21 @@ import type { ShellRunner } from '../ui/user-shell.js';
 export const USER_SHELL_TIMEOUT_MS = 600_000;
 
 /**
- * A Bash runner in `projectRoot` whose permission question goes to `approve`. `registry` is the session's: it
- * redacts the keys mca holds from the output, as it does for the model's own commands.
+ * A Bash runner in `projectRoot` whose permission question goes to `approve`; its calls come from `source`.
+ * `registry` is the session's: it redacts the keys mca holds from the output, as it does for the model's own commands.
  */
 export function runBashWith(
   registry: ToolRegistry,
   projectRoot: string,
   approve: Approver,
   timeoutMs = USER_SHELL_TIMEOUT_MS,
+  source: CallSource = 'user-shell',
 ): ShellRunner {
+  const decide = createDecide(approve);
   return (command, signal) =>
     registry.run(
-      'Bash',
-      { command, timeout_ms: timeoutMs },
-      { projectRoot, signal, fileState: new FileStateRecord(), todos: new TodoStore(), approve },
+      { id: newCallId(), name: 'Bash', input: { command, timeout_ms: timeoutMs }, source },
+      { projectRoot, signal, fileState: new FileStateRecord(), todos: new TodoStore(), decide },
     );
 }
 

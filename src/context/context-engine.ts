@@ -73,7 +73,7 @@ export interface StepReply {
   action?: ToolAction;
   /** Set when the reply ends the turn (a Finish or a direct answer). */
   roundEnd?: 'answer' | 'finish';
-  /** Native tool use: the id of the call this stored step makes (kept in metadata; pairs it with its result). */
+  /** The id of the call this stored step makes (kept in metadata; pairs it with its result). */
   callId?: string;
 }
 
@@ -86,6 +86,8 @@ export interface StepObservation {
   envelope: ToolEnvelope;
   /** Native tool use: the reply and call this result answers, so the current turn renders as native blocks. */
   native?: NativeStep;
+  /** The id of the call this result answers (text protocol: generated when the action was parsed). */
+  callId?: string;
 }
 
 /** Read access to the history; every write goes through the engine. */
@@ -232,7 +234,7 @@ export class ContextEngine {
         ts: this.now(),
         toolName: action.tool,
         action,
-        ...(observation.native?.call ? { callId: observation.native.call.id } : {}),
+        ...callIdOf(observation),
       },
     });
     this.scratchpad.push({
@@ -341,4 +343,10 @@ export class ContextEngine {
       measure: () => this.measure(turn),
     });
   }
+}
+
+/** The id a stored result carries: its call's, given or native. */
+function callIdOf(observation: StepObservation): { callId?: string } {
+  const callId = observation.callId ?? observation.native?.call?.id;
+  return callId === undefined ? {} : { callId };
 }

@@ -24,7 +24,10 @@ export interface MessageMetadata {
   action?: ToolAction;
   /** Set on the message that closes its round. */
   roundEnd?: RoundEnd;
-  /** Native tool use: the id of the call an assistant step makes and its tool message answers. */
+  /**
+   * The id of the call an assistant step makes and its tool message answers: the native tool_use id, or one
+   * generated when the text protocol parsed the action. Absent in session files written before ids existed.
+   */
   callId?: string;
   /** Assistant messages: the usage of the model call that produced them. */
   usage?: Usage;

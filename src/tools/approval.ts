@@ -1,27 +1,16 @@
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
-import type { ApprovalRequest, ToolContext } from './tool-context.js';
 
 /**
- * Asks for permission before a tool changes anything. Returns undefined when approved, otherwise the
- * PERMISSION_DENIED envelope to hand back to the model (with the user's reason when one was given).
+ * The PERMISSION_DENIED envelope handed back to the model when the decision point refused a call titled `title`
+ * (with its reason, when one was given).
  */
-export async function requestApproval(
-  ctx: Pick<ToolContext, 'approve'>,
-  request: ApprovalRequest,
-): Promise<ToolEnvelope | undefined> {
-  let decision;
-  try {
-    decision = await ctx.approve(request);
-  } catch (error) {
-    decision = { approved: false as const, reason: `the permission prompt failed: ${(error as Error).message}` };
-  }
-  if (decision.approved) return undefined;
-  const reason = decision.reason?.trim().replace(/[.\s]+$/, '');
+export function deniedEnvelope(tool: string, title: string, message: string | undefined): ToolEnvelope {
+  const reason = message?.trim().replace(/[.\s]+$/, '');
   const because = reason ? ` Reason: ${reason}.` : '';
   return errorEnvelope(
     'PERMISSION_DENIED',
-    `Permission to run ${request.title} was denied.${because} Do not retry the same call; change the approach or ask the user how to proceed.`,
-    { context: { tool: request.tool } },
+    `Permission to run ${title} was denied.${because} Do not retry the same call; change the approach or ask the user how to proceed.`,
+    { context: { tool } },
   );
 }
 
@@ -29,4 +18,12 @@ export async function requestApproval(
 export function approvalTitle(tool: string, argument: string): string {
   const oneLine = argument.replace(/\s+/g, ' ').trim();
   return `${tool}(${oneLine.length > 80 ? `${oneLine.slice(0, 79)}…` : oneLine})`;
+}
+
+/** What a call without its own approval request is about: its `path`, else its `pattern`, else the project. */
+export function callSubject(input: unknown): string {
+  if (input === null || typeof input !== 'object') return '.';
+  const { path, pattern } = input as { path?: unknown; pattern?: unknown };
+  if (typeof path === 'string') return path;
+  return typeof pattern === 'string' ? pattern : '.';
 }

@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
 import { builtinInput } from './builtin-input.js';
-import { approvalTitle, requestApproval } from './approval.js';
+import { approvalTitle } from './approval.js';
 import { CappedOutput } from './capped-output.js';
-import { defineTool } from './define-tool.js';
+import { defineTool, readyPlan, type ToolPlan } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import { terminateGroup, trackGroup, untrackGroup } from './process-group.js';
 import { toolResult } from './results.js';
+import type { ToolContext } from './tool-context.js';
 import type { BashData } from './tool-data.js';
 import { findExecutable } from './which.js';
 
@@ -46,105 +47,104 @@ export const bashTool = defineTool({
   promptFile: 'Bash.md',
   inputSchema: builtinInput('Bash'),
   permission: 'exec',
-  async run(input, ctx): Promise<ToolEnvelope> {
-    const denied = await requestApproval(ctx, {
-      tool: 'Bash',
-      title: approvalTitle('Bash', input.command),
-      detail: input.command,
-      input,
-    });
-    if (denied) return denied;
-    if (ctx.signal.aborted)
-      return errorEnvelope('EXECUTION_ERROR', 'Bash was interrupted before it started.', {
-        data: { interrupted: true },
-      });
-
-    const stdout = new CappedOutput();
-    const stderr = new CappedOutput();
-    // Own process group (detached) so a timeout or abort can kill the shell and everything it started.
-    // node:child_process directly: loading a process library cost the first command ~17 ms for nothing we use.
-    const child = spawn(findExecutable('bash') ?? '/bin/sh', ['-c', input.command], {
-      cwd: ctx.projectRoot,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: commandEnvironment(),
-    });
-    // A late 'error' (after the exit was seen) must not become an uncaught exception.
-    child.on('error', () => undefined);
-    const pgid = child.pid;
-    if (pgid !== undefined) trackGroup(pgid);
-    child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
-    const streamsClosed = Promise.all(
-      [child.stdout, child.stderr].map((stream) =>
-        stream ? new Promise<void>((resolve) => stream.once('close', () => resolve())) : Promise.resolve(),
-      ),
-    );
-
-    let timer: NodeJS.Timeout | undefined;
-    let onAbort: (() => void) | undefined;
-    const ending = await new Promise<Ending>((resolve) => {
-      child.once('exit', (code, signal) => resolve({ kind: 'exit', code, signal }));
-      child.once('error', (error: Error) => resolve({ kind: 'spawn_error', message: error.message }));
-      timer = setTimeout(() => resolve({ kind: 'timeout' }), input.timeout_ms);
-      onAbort = () => resolve({ kind: 'abort' });
-      // A listener added after the abort would never fire.
-      if (ctx.signal.aborted) onAbort();
-      else ctx.signal.addEventListener('abort', onAbort, { once: true });
-    });
-    clearTimeout(timer);
-    if (onAbort) ctx.signal.removeEventListener('abort', onAbort);
-
-    let exitCode: number | null = null;
-    let signal: NodeJS.Signals | null = null;
-    if (ending.kind === 'timeout' || ending.kind === 'abort') {
-      if (child.pid !== undefined) await terminateGroup(child.pid);
-    } else if (ending.kind === 'exit') {
-      exitCode = ending.code;
-      signal = ending.signal;
-    }
-    // The grace timer is cleared once the streams close: a pending timer would keep `-p` alive after its answer.
-    let grace: NodeJS.Timeout | undefined;
-    await Promise.race([streamsClosed, new Promise((resolve) => (grace = setTimeout(resolve, STREAM_GRACE_MS)))]);
-    clearTimeout(grace);
-    if (pgid !== undefined) untrackGroup(pgid);
-    child.stdout?.destroy();
-    child.stderr?.destroy();
-    stdout.end();
-    stderr.end();
-
-    const data: BashData = {
-      command: input.command,
-      exit_code: exitCode,
-      stdout: stdout.text(),
-      stderr: stderr.text(),
-    };
-    if (signal) data.signal = signal;
-    if (stdout.truncated) data.stdout_truncated = true;
-    if (stderr.truncated) data.stderr_truncated = true;
-    const context = { command: input.command, timeout_ms: input.timeout_ms };
-    const raw = data as unknown as Record<string, unknown>;
-    const failure = (code: 'TIMEOUT' | 'EXECUTION_ERROR', message: string): ToolEnvelope => {
-      const envelope = errorEnvelope(code, message, { data: raw, context });
-      return { ...envelope, text: `${envelope.text}\n${render(data)}` };
-    };
-    if (ending.kind === 'spawn_error')
-      return errorEnvelope('EXECUTION_ERROR', `Could not start the command: ${ending.message}`, { data: raw, context });
-    if (ending.kind === 'timeout') {
-      data.timed_out = true;
-      return failure('TIMEOUT', `Command timed out after ${input.timeout_ms} ms and was killed.`);
-    }
-    if (ending.kind === 'abort') {
-      data.interrupted = true;
-      return failure('EXECUTION_ERROR', 'Command interrupted by the user and killed.');
-    }
-    if (exitCode !== 0) {
-      const why = exitCode === null ? `was killed by ${signal ?? 'a signal'}` : `exited with code ${exitCode}`;
-      return failure('EXECUTION_ERROR', `Command ${why}.`);
-    }
-    return toolResult(data, render(data), {
-      stats: { exitCode: 0, stdoutChars: data.stdout.length, stderrChars: data.stderr.length },
-      context,
-    });
+  prepare(input, ctx): Promise<ToolPlan> {
+    const request = { tool: 'Bash', title: approvalTitle('Bash', input.command), detail: input.command, input };
+    return Promise.resolve(readyPlan(request, () => runCommand(input, ctx)));
   },
 });
+
+/** Runs an approved command in its own process group, bounded by its timeout and the call's signal. */
+async function runCommand(input: { command: string; timeout_ms: number }, ctx: ToolContext): Promise<ToolEnvelope> {
+  if (ctx.signal.aborted)
+    return errorEnvelope('EXECUTION_ERROR', 'Bash was interrupted before it started.', {
+      data: { interrupted: true },
+    });
+
+  const stdout = new CappedOutput();
+  const stderr = new CappedOutput();
+  // Own process group (detached) so a timeout or abort can kill the shell and everything it started.
+  // node:child_process directly: loading a process library cost the first command ~17 ms for nothing we use.
+  const child = spawn(findExecutable('bash') ?? '/bin/sh', ['-c', input.command], {
+    cwd: ctx.projectRoot,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: commandEnvironment(),
+  });
+  // A late 'error' (after the exit was seen) must not become an uncaught exception.
+  child.on('error', () => undefined);
+  const pgid = child.pid;
+  if (pgid !== undefined) trackGroup(pgid);
+  child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+  const streamsClosed = Promise.all(
+    [child.stdout, child.stderr].map((stream) =>
+      stream ? new Promise<void>((resolve) => stream.once('close', () => resolve())) : Promise.resolve(),
+    ),
+  );
+
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const ending = await new Promise<Ending>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ kind: 'exit', code, signal }));
+    child.once('error', (error: Error) => resolve({ kind: 'spawn_error', message: error.message }));
+    timer = setTimeout(() => resolve({ kind: 'timeout' }), input.timeout_ms);
+    onAbort = () => resolve({ kind: 'abort' });
+    // A listener added after the abort would never fire.
+    if (ctx.signal.aborted) onAbort();
+    else ctx.signal.addEventListener('abort', onAbort, { once: true });
+  });
+  clearTimeout(timer);
+  if (onAbort) ctx.signal.removeEventListener('abort', onAbort);
+
+  let exitCode: number | null = null;
+  let signal: NodeJS.Signals | null = null;
+  if (ending.kind === 'timeout' || ending.kind === 'abort') {
+    if (child.pid !== undefined) await terminateGroup(child.pid);
+  } else if (ending.kind === 'exit') {
+    exitCode = ending.code;
+    signal = ending.signal;
+  }
+  // The grace timer is cleared once the streams close: a pending timer would keep `-p` alive after its answer.
+  let grace: NodeJS.Timeout | undefined;
+  await Promise.race([streamsClosed, new Promise((resolve) => (grace = setTimeout(resolve, STREAM_GRACE_MS)))]);
+  clearTimeout(grace);
+  if (pgid !== undefined) untrackGroup(pgid);
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+  stdout.end();
+  stderr.end();
+
+  const data: BashData = {
+    command: input.command,
+    exit_code: exitCode,
+    stdout: stdout.text(),
+    stderr: stderr.text(),
+  };
+  if (signal) data.signal = signal;
+  if (stdout.truncated) data.stdout_truncated = true;
+  if (stderr.truncated) data.stderr_truncated = true;
+  const context = { command: input.command, timeout_ms: input.timeout_ms };
+  const raw = data as unknown as Record<string, unknown>;
+  const failure = (code: 'TIMEOUT' | 'EXECUTION_ERROR', message: string): ToolEnvelope => {
+    const envelope = errorEnvelope(code, message, { data: raw, context });
+    return { ...envelope, text: `${envelope.text}\n${render(data)}` };
+  };
+  if (ending.kind === 'spawn_error')
+    return errorEnvelope('EXECUTION_ERROR', `Could not start the command: ${ending.message}`, { data: raw, context });
+  if (ending.kind === 'timeout') {
+    data.timed_out = true;
+    return failure('TIMEOUT', `Command timed out after ${input.timeout_ms} ms and was killed.`);
+  }
+  if (ending.kind === 'abort') {
+    data.interrupted = true;
+    return failure('EXECUTION_ERROR', 'Command interrupted by the user and killed.');
+  }
+  if (exitCode !== 0) {
+    const why = exitCode === null ? `was killed by ${signal ?? 'a signal'}` : `exited with code ${exitCode}`;
+    return failure('EXECUTION_ERROR', `Command ${why}.`);
+  }
+  return toolResult(data, render(data), {
+    stats: { exitCode: 0, stdoutChars: data.stdout.length, stderrChars: data.stderr.length },
+    context,
+  });
+}

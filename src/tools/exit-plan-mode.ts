@@ -5,9 +5,7 @@
  * the tool definitions can be reshaped around it.
  */
 import { builtinInput } from './builtin-input.js';
-import { requestApproval } from './approval.js';
-import { defineTool } from './define-tool.js';
-import type { ToolEnvelope } from './envelope.js';
+import { defineTool, readyPlan, type ToolPlan } from './define-tool.js';
 import { toolResult } from './results.js';
 
 export const EXIT_PLAN_MODE = 'ExitPlanMode';
@@ -23,18 +21,18 @@ export const exitPlanModeTool = defineTool({
   inputSchema: builtinInput('ExitPlanMode'),
   // Changes nothing itself, but asks the user; the approval switches the mode.
   permission: 'plan',
-  async run(input, ctx): Promise<ToolEnvelope> {
-    const refused = await requestApproval(ctx, {
-      tool: EXIT_PLAN_MODE,
-      title: 'the plan',
-      detail: input.plan,
-      input,
-    });
-    if (refused) return refused;
+  prepare(input): Promise<ToolPlan> {
+    const request = { tool: EXIT_PLAN_MODE, title: 'the plan', detail: input.plan, input };
     const data: ExitPlanModeData = { approved: true, plan_chars: input.plan.length };
-    return toolResult(
-      data,
-      'The user approved the plan. Plan mode is over: carry it out now, step by step, keeping the todo list current.',
+    return Promise.resolve(
+      readyPlan(request, () =>
+        Promise.resolve(
+          toolResult(
+            data,
+            'The user approved the plan. Plan mode is over: carry it out now, step by step, keeping the todo list current.',
+          ),
+        ),
+      ),
     );
   },
 });

@@ -1,7 +1,7 @@
 import { loadDiff } from './lazy-modules.js';
 import { builtinInput } from './builtin-input.js';
-import { approvalTitle, requestApproval } from './approval.js';
-import { defineTool } from './define-tool.js';
+import { approvalTitle } from './approval.js';
+import { defineTool, failedPlan, readyPlan, type ToolPlan } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import { applyEdit, unifiedDiff } from './edit-core.js';
 import { commitChange, loadTarget } from './file-change.js';
@@ -15,9 +15,9 @@ export const multiEditTool = defineTool({
   inputSchema: builtinInput('MultiEdit'),
   permission: 'edit',
   preload: loadDiff,
-  async run(input, ctx): Promise<ToolEnvelope> {
+  async prepare(input, ctx): Promise<ToolPlan> {
     const loaded = await loadTarget(ctx, input.path, true);
-    if (!loaded.ok) return loaded.envelope;
+    if (!loaded.ok) return failedPlan(loaded.envelope);
     const target = loaded.target;
     const context = { path: target.relative, edits: input.edits.length };
     // All edits apply in order to an in-memory copy; the file is written only if every one succeeds.
@@ -26,34 +26,34 @@ export const multiEditTool = defineTool({
     for (const [index, edit] of input.edits.entries()) {
       const outcome = applyEdit(content, edit);
       if (!outcome.ok) {
-        return errorEnvelope(
-          'INVALID_PARAM',
-          `MultiEdit of ${target.relative} failed at edits[${index}]: ${outcome.message} No edit was applied; the file is unchanged.`,
-          { context, data: { failed_edit: index, applied: false } },
+        return failedPlan(
+          errorEnvelope(
+            'INVALID_PARAM',
+            `MultiEdit of ${target.relative} failed at edits[${index}]: ${outcome.message} No edit was applied; the file is unchanged.`,
+            { context, data: { failed_edit: index, applied: false } },
+          ),
         );
       }
       content = outcome.content;
       replacements += outcome.replacements;
     }
     const diff = await unifiedDiff(target.relative, target.content, content);
-    const denied = await requestApproval(ctx, {
+    const request = {
       tool: 'MultiEdit',
       title: approvalTitle('MultiEdit', `${target.relative}, ${input.edits.length} edits`),
       detail: diff,
       input,
       controlFile: isControlFile(target.relative),
-    });
-    if (denied) return denied;
-    const conflict = await commitChange(ctx, target, content);
-    if (conflict) return conflict;
-    const data: MultiEditData = { path: target.relative, applied: true, replacements, edits: input.edits.length, diff };
-    return toolResult(
-      data,
-      `Applied ${input.edits.length} edits to ${target.relative} (${replacements} replacements).\n${diff}`,
-      {
-        stats: { edits: input.edits.length, replacements },
+    };
+    const edits = input.edits.length;
+    return readyPlan(request, async (): Promise<ToolEnvelope> => {
+      const conflict = await commitChange(ctx, target, content);
+      if (conflict) return conflict;
+      const data: MultiEditData = { path: target.relative, applied: true, replacements, edits, diff };
+      return toolResult(data, `Applied ${edits} edits to ${target.relative} (${replacements} replacements).\n${diff}`, {
+        stats: { edits, replacements },
         context,
-      },
-    );
+      });
+    });
   },
 });

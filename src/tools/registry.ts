@@ -1,13 +1,14 @@
 import type { $ZodType } from 'zod/v4/core';
 import type { ToolSpec } from '../providers/types.js';
 import { redactValue } from '../text/redact-secrets.js';
-import type { ToolDefinition } from './define-tool.js';
+import { approvalTitle, callSubject, deniedEnvelope } from './approval.js';
+import type { DecideFn, PermissionDecision, ToolCall, ToolDefinition, ToolPlan } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import type * as InputValidation from './input-validation.js';
 import { once } from './lazy-modules.js';
 import { PARAMETERS_PLACEHOLDER, withParameters } from './parameter-docs.js';
 import { loadToolPrompt } from './prompt-files.js';
-import type { Approver, ToolContext } from './tool-context.js';
+import type { ApprovalRequest, ToolContext, ToolEnvironment } from './tool-context.js';
 import { bashTool } from './bash.js';
 import { editTool } from './edit.js';
 import { exitPlanModeTool } from './exit-plan-mode.js';
@@ -42,19 +43,6 @@ export function nativeDescription(prompt: string): string {
     .join('\n')
     .replace(/\n*Examples?:\s*$/i, '')
     .trim();
-}
-
-/**
- * The permission kind is the registry's to enforce: a `none` tool asking for approval is refused (it declared it
- * changes nothing), any other request is stamped with the tool's kind, which the permission mode decides on.
- */
-function approverFor(tool: ToolDefinition, approve: Approver): Approver {
-  if (tool.permission === 'none') {
-    return () =>
-      Promise.resolve({ approved: false, reason: `${tool.name} declares no permission and may not ask for one` });
-  }
-  const kind = tool.permission;
-  return (request) => approve({ ...request, kind });
 }
 
 export class ToolRegistryError extends Error {
@@ -139,13 +127,18 @@ export class ToolRegistry {
     }));
   }
 
-  async run(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolEnvelope> {
+  /**
+   * Runs one call: validates its input, lets the tool work out its plan (a call that fails anyway ends here,
+   * without asking), asks `ctx.decide` (every call, read-only ones with no request), then runs the plan.
+   */
+  async run(call: ToolCall, ctx: RunContext): Promise<ToolEnvelope> {
     const started = performance.now();
-    const envelope = redactValue(await this.runGuarded(name, rawInput, ctx), this.secrets);
+    const envelope = redactValue(await this.runGuarded(call, ctx), this.secrets);
     return { ...envelope, stats: { ...envelope.stats, durationMs: Math.round(performance.now() - started) } };
   }
 
-  private async runGuarded(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolEnvelope> {
+  private async runGuarded(call: ToolCall, ctx: RunContext): Promise<ToolEnvelope> {
+    const { name } = call;
     const tool = this.tools.get(name);
     if (!tool) {
       return errorEnvelope('INVALID_PARAM', `Unknown tool "${name}". Available tools: ${this.names().join(', ')}.`);
@@ -155,11 +148,47 @@ export class ToolRegistry {
         data: { interrupted: true },
       });
     }
+    const { decide, ...environment } = ctx;
+    const toolContext: ToolContext = { ...environment, callId: call.id, source: call.source };
+    const validated = await this.validate(tool, call.input);
+    if (!validated.ok) return validated.envelope;
+    return await guardThrows(name, ctx.signal, async () => {
+      const plan = await tool.prepare(validated.data, toolContext);
+      if (!plan.ok) return plan.envelope;
+      const request = requestOf(tool, plan, validated.data);
+      if (request === 'refused') {
+        return deniedEnvelope(
+          name,
+          plan.request?.title ?? name,
+          `${name} declares no permission and may not ask for one`,
+        );
+      }
+      const decision = await decideSafely(decide, { ...call, input: validated.data }, request);
+      if (decision.behavior === 'deny') {
+        return deniedEnvelope(
+          name,
+          request?.title ?? approvalTitle(name, callSubject(validated.data)),
+          decision.message,
+        );
+      }
+      if (decision.updatedInput === undefined) return await plan.execute();
+      // The decision point rewrote the input: it is checked and planned again, and runs as allowed.
+      const updated = await this.validate(tool, decision.updatedInput);
+      if (!updated.ok) return updated.envelope;
+      const replanned = await tool.prepare(updated.data, toolContext);
+      return replanned.ok ? await replanned.execute() : replanned.envelope;
+    });
+  }
+
+  /** Checks a call's input against the tool's schema: the parsed input, or the INVALID_PARAM envelope. */
+  private async validate(
+    tool: ToolDefinition,
+    rawInput: unknown,
+  ): Promise<{ ok: true; data: unknown } | { ok: false; envelope: ToolEnvelope }> {
+    const { name } = tool;
     if (rawInput === null || typeof rawInput !== 'object' || Array.isArray(rawInput)) {
-      return errorEnvelope(
-        'INVALID_PARAM',
-        `Invalid input for ${name}: expected a JSON object such as {"${fieldsOf(tool)[0] ?? 'field'}": ...}.`,
-      );
+      const message = `Invalid input for ${name}: expected a JSON object such as {"${fieldsOf(tool)[0] ?? 'field'}": ...}.`;
+      return { ok: false, envelope: errorEnvelope('INVALID_PARAM', message) };
     }
     let parsed: InputValidation.InputCheck<$ZodType>;
     try {
@@ -167,22 +196,62 @@ export class ToolRegistry {
       parsed = checkInput(name, schema, rawInput, fieldsOf(tool));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      return errorEnvelope('INTERNAL_ERROR', `${name} could not check its input: ${message}`);
+      return { ok: false, envelope: errorEnvelope('INTERNAL_ERROR', `${name} could not check its input: ${message}`) };
     }
-    if (!parsed.ok) return errorEnvelope('INVALID_PARAM', parsed.message, { context: { input: rawInput } });
-    if (tool.permission === 'none' && ctx.screenReadOnly) {
-      const refused = await ctx.screenReadOnly(name, parsed.data);
-      if (refused) return refused;
+    if (!parsed.ok) {
+      return { ok: false, envelope: errorEnvelope('INVALID_PARAM', parsed.message, { context: { input: rawInput } }) };
     }
-    try {
-      return await tool.run(parsed.data, { ...ctx, approve: approverFor(tool, ctx.approve) });
-    } catch (error) {
-      if (ctx.signal.aborted) {
-        return errorEnvelope('EXECUTION_ERROR', `${name} was interrupted.`, { data: { interrupted: true } });
-      }
-      const message = error instanceof Error ? error.message : String(error);
-      return errorEnvelope('INTERNAL_ERROR', `${name} failed unexpectedly: ${message}`);
+    return { ok: true, data: parsed.data };
+  }
+}
+
+/** What `run` needs beside the call: the session's environment and its decision point. */
+export interface RunContext extends ToolEnvironment {
+  decide: DecideFn;
+}
+
+/**
+ * The request the decision point sees, stamped with the tool's permission kind: the plan's own; for a tool that
+ * changes something but planned no request, its title; undefined for a read-only tool; `refused` when a
+ * read-only tool asks anyway (it declared it changes nothing).
+ */
+function requestOf(
+  tool: ToolDefinition,
+  plan: Extract<ToolPlan, { ok: true }>,
+  input: unknown,
+): ApprovalRequest | undefined | 'refused' {
+  if (tool.permission === 'none') return plan.request ? 'refused' : undefined;
+  const request = plan.request ?? { tool: tool.name, title: approvalTitle(tool.name, callSubject(input)), input };
+  return { ...request, kind: tool.permission };
+}
+
+/** A decision point that throws (a prompt that failed) denies the call with the reason. */
+async function decideSafely(
+  decide: DecideFn,
+  call: ToolCall,
+  request: ApprovalRequest | undefined,
+): Promise<PermissionDecision> {
+  try {
+    return await decide(call, request);
+  } catch (error) {
+    return { behavior: 'deny', message: `the permission prompt failed: ${(error as Error).message}` };
+  }
+}
+
+/** A tool that throws still answers with an envelope: interrupted when its signal fired, else INTERNAL_ERROR. */
+async function guardThrows(
+  name: string,
+  signal: AbortSignal,
+  work: () => Promise<ToolEnvelope>,
+): Promise<ToolEnvelope> {
+  try {
+    return await work();
+  } catch (error) {
+    if (signal.aborted) {
+      return errorEnvelope('EXECUTION_ERROR', `${name} was interrupted.`, { data: { interrupted: true } });
     }
+    const message = error instanceof Error ? error.message : String(error);
+    return errorEnvelope('INTERNAL_ERROR', `${name} failed unexpectedly: ${message}`);
   }
 }
 

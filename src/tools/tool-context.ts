@@ -1,9 +1,12 @@
-import type { ToolEnvelope } from './envelope.js';
+import type { CallSource } from './define-tool.js';
 import type { FileStateRecord } from './file-state.js';
 import type { TodoStore } from './todo-store.js';
 import type { ToolMemory } from './tool-memory.js';
 
-/** What a tool asks the user (or the permission mode) before it changes something. */
+/**
+ * What a tool would ask the user (or the permission mode) before it changes something. The tool's definition
+ * computes it before anything runs (`prepare`); the registry hands it to the session's decision point.
+ */
 export interface ApprovalRequest {
   tool: string;
   /** One line, e.g. `Bash(npm test)` or `Edit(src/a.ts)`. */
@@ -38,19 +41,24 @@ export type ApprovalDecision =
 
 export type Approver = (request: ApprovalRequest) => Promise<ApprovalDecision>;
 
-/** Everything a tool may touch. Tools get nothing else: no globals, no process.cwd(). */
-export interface ToolContext {
+/** The session's side of a tool context: the same for every call of a step. */
+export interface ToolEnvironment {
   /** Absolute, symlink-resolved project root. Every path a tool touches resolves inside it. */
   projectRoot: string;
   signal: AbortSignal;
   fileState: FileStateRecord;
   todos: TodoStore;
-  approve: Approver;
   /** The session's stored full tool results (Recall reads them); absent when the session keeps none. */
   toolMemory?: ToolMemory;
-  /**
-   * The permission rules' say on a read-only tool (which never calls `approve` itself): a deny rule refuses it, an
-   * ask rule asks. Returns the PERMISSION_DENIED envelope, or undefined to run. Absent: read-only tools just run.
-   */
-  screenReadOnly?: (tool: string, input: unknown) => Promise<ToolEnvelope | undefined>;
+}
+
+/**
+ * Everything a tool may touch. Tools get nothing else: no globals, no process.cwd(). A tool never asks for
+ * permission itself: its definition says what it would ask, and the registry asks before `execute`.
+ */
+export interface ToolContext extends ToolEnvironment {
+  /** The call's id: the native tool_use id, or one generated when the reply was parsed (text protocol). */
+  callId: string;
+  /** Who caused the call. */
+  source: CallSource;
 }

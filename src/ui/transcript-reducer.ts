@@ -30,6 +30,13 @@ export type TranscriptEntry =
 
 export type TranscriptItem = TranscriptEntry & { id: number };
 
+/** A call that started and has not ended yet. */
+export interface LiveTool {
+  id: string;
+  tool: string;
+  input: unknown;
+}
+
 export interface LiveState {
   running: boolean;
   step: number;
@@ -37,7 +44,11 @@ export interface LiveState {
   streamText: string;
   /** The thought of a step with no action: shown before the answer unless it is the answer. */
   pendingThought: string;
-  tool: { tool: string; input: unknown } | null;
+  /**
+   * The calls running now, in the order they started: concurrent read-only calls of one native reply run side by
+   * side, each shown on its own line until its own `tool_end` (matched by id) writes it to the transcript.
+   */
+  tools: readonly LiveTool[];
   compacting: { reason: CompactionReason; tokensBefore: number; roundsToArchive: number } | null;
   /** Output tokens of this turn so far. */
   turnTokens: number;
@@ -78,7 +89,7 @@ export const IDLE_LIVE: LiveState = Object.freeze({
   step: 0,
   streamText: '',
   pendingThought: '',
-  tool: null,
+  tools: [],
   compacting: null,
   turnTokens: 0,
   answerShown: '',
@@ -283,14 +294,17 @@ function reduceEvent(state: TranscriptState, event: AgentEvent): TranscriptState
       return thought ? append(cleared, { kind: 'thought', text: thought }) : cleared;
     }
     case 'tool_start':
-      return withLive(state, { tool: { tool: event.tool, input: event.input } });
+      return withLive(state, { tools: [...state.live.tools, { id: event.id, tool: event.tool, input: event.input }] });
     case 'tool_end':
-      return append(withLive(flushPendingThought(state), { tool: null }), {
-        kind: 'tool',
-        tool: event.tool,
-        input: event.input,
-        result: event.result,
-      });
+      return append(
+        withLive(flushPendingThought(state), { tools: state.live.tools.filter((t) => t.id !== event.id) }),
+        {
+          kind: 'tool',
+          tool: event.tool,
+          input: event.input,
+          result: event.result,
+        },
+      );
     case 'usage':
       return {
         ...withLive(state, { turnTokens: state.live.turnTokens + event.usage.outputTokens }),
@@ -335,7 +349,11 @@ export function transcriptReducer(state: TranscriptState, action: TranscriptActi
     case 'shell_start':
       return {
         ...state,
-        live: { ...IDLE_LIVE, running: true, tool: { tool: 'Bash', input: { command: action.command } } },
+        live: {
+          ...IDLE_LIVE,
+          running: true,
+          tools: [{ id: 'shell', tool: 'Bash', input: { command: action.command } }],
+        },
       };
     case 'clear_items':
       return { ...state, items: [] };

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createReadOnlyScreen } from '../../src/agent/permission-screen.js';
+import { createDecide } from '../../src/agent/permission-screen.js';
 import { createApprover } from '../../src/agent/permissions.js';
 import { PermissionPolicy, type PolicyDecision } from '../../src/permissions/policy.js';
 import { parseRule, type RuleBehavior } from '../../src/permissions/rule.js';
-import { requestApproval } from '../../src/tools/approval.js';
+import { createDefaultRegistry } from '../../src/tools/registry.js';
+import { makeContext, runTool } from '../tools/helpers.js';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/tools/tool-context.js';
 
 /** As the registry stamps it: the file tools ask for `edit`, Bash for `exec`. */
@@ -210,8 +211,9 @@ describe('rules that cannot be checked', () => {
 
   it('refuse a read-only call with the reason, instead of letting it run unchecked', async () => {
     const { ask, asked } = scriptedAsk();
-    const screen = createReadOnlyScreen(policy, createApprover({ mode: 'bypassPermissions', policy, ask }));
-    const refused = await screen('Read', { path: '.env' });
+    const decide = createDecide(createApprover({ mode: 'bypassPermissions', policy, ask }), policy);
+    const ctx = { ...makeContext('/'), decide };
+    const refused = await runTool(createDefaultRegistry(), 'Read', { path: '.env' }, ctx);
     expect(refused?.error?.code).toBe('PERMISSION_DENIED');
     expect(refused?.error?.message).toContain('the permission rules could not be checked (Cannot find module');
     expect(asked).toEqual([]);
@@ -220,7 +222,8 @@ describe('rules that cannot be checked', () => {
   it('never approve a change, even in bypassPermissions: the approver fails and the tool is denied', async () => {
     const approve = createApprover({ mode: 'bypassPermissions', policy });
     await expect(approve(request('Bash'))).rejects.toThrow(/Cannot find module/);
-    const denied = await requestApproval({ approve }, request('Bash'));
+    const ctx = { ...makeContext('/'), decide: createDecide(approve) };
+    const denied = await runTool(createDefaultRegistry(), 'Bash', { command: 'true' }, ctx);
     expect(denied?.error?.code).toBe('PERMISSION_DENIED');
     expect(denied?.error?.message).toContain('Cannot find module');
   });

@@ -10,9 +10,9 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolEnvelope } from '../../src/tools/envelope.js';
 import { FileStateRecord } from '../../src/tools/file-state.js';
-import { createDefaultRegistry } from '../../src/tools/registry.js';
+import { createDefaultRegistry, type RunContext } from '../../src/tools/registry.js';
+import { runTool } from '../tools/helpers.js';
 import { TodoStore } from '../../src/tools/todo-store.js';
-import type { ToolContext } from '../../src/tools/tool-context.js';
 import { startFakeAnthropic, systemText } from '../helpers/fake-anthropic-server.js';
 import { closedSession, finish, makeSandbox, processRunning, runMca, type Sandbox } from './harness.js';
 import { ResultLog } from './results.js';
@@ -25,13 +25,13 @@ const order: string[] = [];
 let sandbox: Sandbox;
 let outside: string;
 
-function context(): ToolContext {
+function context(): RunContext {
   return {
     projectRoot: sandbox.project,
     signal: new AbortController().signal,
     fileState: new FileStateRecord(),
     todos: new TodoStore(),
-    approve: () => Promise.resolve({ approved: true }),
+    decide: () => Promise.resolve({ behavior: 'allow' }),
   };
 }
 
@@ -49,7 +49,7 @@ function describeEnvelope(envelope: ToolEnvelope): string {
 
 interface Case {
   fault: string;
-  run: (ctx: ToolContext) => Promise<string>;
+  run: (ctx: RunContext) => Promise<string>;
 }
 
 /** A tool call that must be refused with `code` and leave the outside alone. */
@@ -62,7 +62,7 @@ function refused(
   return {
     fault,
     run: async (ctx) => {
-      const envelope = await registry.run(tool, typeof input === 'function' ? input() : input, ctx);
+      const envelope = await runTool(registry, tool, typeof input === 'function' ? input() : input, ctx);
       expect(envelope.status).toBe('error');
       expect(envelope.error?.code).toBe(code);
       return `${tool} → ${describeEnvelope(envelope)}`;
@@ -106,7 +106,7 @@ const CASES: Case[] = [
   {
     fault: 'Glob pattern reaching out with ../',
     run: async (ctx) => {
-      const envelope = await registry.run('Glob', { pattern: '../outside/*' }, ctx);
+      const envelope = await runTool(registry, 'Glob', { pattern: '../outside/*' }, ctx);
       expect(JSON.stringify(envelope.data ?? {})).not.toContain('secret.txt');
       return `Glob → ${describeEnvelope(envelope)}, no outside file listed`;
     },
@@ -116,7 +116,7 @@ const CASES: Case[] = [
   {
     fault: 'Read a 1 GB file with a text head (sparse)',
     run: async (ctx) => {
-      const envelope = await registry.run('Read', { path: 'huge.log' }, ctx);
+      const envelope = await runTool(registry, 'Read', { path: 'huge.log' }, ctx);
       expect(envelope.status).toBe('success');
       expect(envelope.text.length).toBeLessThan(200_000);
       expect(envelope.text).toContain('line count not computed');
@@ -126,7 +126,7 @@ const CASES: Case[] = [
   {
     fault: 'Grep a project holding 1 GB sparse files',
     run: async (ctx) => {
-      const envelope = await registry.run('Grep', { pattern: 'needle-42' }, ctx);
+      const envelope = await runTool(registry, 'Grep', { pattern: 'needle-42' }, ctx);
       expect(envelope.status).not.toBe('error');
       expect(envelope.text.length).toBeLessThan(50_000);
       return `Grep → ${describeEnvelope(envelope)}`;
@@ -135,7 +135,7 @@ const CASES: Case[] = [
   {
     fault: 'Read a file with invalid UTF-8',
     run: async (ctx) => {
-      const envelope = await registry.run('Read', { path: 'latin1.txt' }, ctx);
+      const envelope = await runTool(registry, 'Read', { path: 'latin1.txt' }, ctx);
       expect(envelope.status).toBe('success');
       expect(envelope.text).toContain('\uFFFD');
       return `Read → ${describeEnvelope(envelope)}, bad bytes shown as U+FFFD`;
@@ -145,8 +145,9 @@ const CASES: Case[] = [
     fault: 'Edit a file with invalid UTF-8 elsewhere in it',
     run: async (ctx) => {
       const before = await readFile(join(sandbox.project, 'latin1.txt'));
-      await registry.run('Read', { path: 'latin1.txt' }, ctx);
-      const envelope = await registry.run(
+      await runTool(registry, 'Read', { path: 'latin1.txt' }, ctx);
+      const envelope = await runTool(
+        registry,
         'Edit',
         { path: 'latin1.txt', old_string: 'plain', new_string: 'PLAIN' },
         ctx,
@@ -162,7 +163,7 @@ const CASES: Case[] = [
     fault: '10 MB of Bash output',
     run: async (ctx) => {
       const command = "head -c 10485760 /dev/zero | tr '\\0' 'a'; echo; echo tail-marker";
-      const envelope = await registry.run('Bash', { command }, ctx);
+      const envelope = await runTool(registry, 'Bash', { command }, ctx);
       expect(envelope.status).not.toBe('error');
       expect(envelope.text.length).toBeLessThan(40_000);
       expect(envelope.text).toContain('tail-marker');
@@ -175,7 +176,7 @@ const CASES: Case[] = [
     run: async (ctx) => {
       const pids = join(sandbox.project, 'pids.txt');
       const command = `for i in 1 2 3; do (trap '' TERM; exec sleep 120) & echo $! >> pids.txt; done; wait`;
-      const envelope = await registry.run('Bash', { command, timeout_ms: 1_000 }, ctx);
+      const envelope = await runTool(registry, 'Bash', { command, timeout_ms: 1_000 }, ctx);
       expect(envelope.status).toBe('error');
       expect(envelope.error?.code).toBe('TIMEOUT');
       const alive = (await readFile(pids, 'utf8'))

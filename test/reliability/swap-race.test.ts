@@ -10,9 +10,9 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FileStateRecord } from '../../src/tools/file-state.js';
-import { createDefaultRegistry } from '../../src/tools/registry.js';
+import { createDefaultRegistry, type RunContext } from '../../src/tools/registry.js';
+import { runTool } from '../tools/helpers.js';
 import { TodoStore } from '../../src/tools/todo-store.js';
-import type { ToolContext } from '../../src/tools/tool-context.js';
 import { makeSandbox } from './harness.js';
 import { ResultLog } from './results.js';
 
@@ -56,12 +56,12 @@ function raceCase(name: string, swapped: string, fileDir: string): void {
       writeFileSync(join(sandbox.project, fileDir, file), 'inside\n');
     }
     const before = outsideState(outside);
-    const ctx: ToolContext = {
+    const ctx: RunContext = {
       projectRoot: sandbox.project,
       signal: new AbortController().signal,
       fileState: new FileStateRecord(),
       todos: new TodoStore(),
-      approve: () => Promise.resolve({ approved: true }),
+      decide: () => Promise.resolve({ behavior: 'allow' }),
     };
     const outcomes = new Map<string, number>();
     const count = (tool: string, status: string, code?: string): void => {
@@ -75,14 +75,15 @@ function raceCase(name: string, swapped: string, fileDir: string): void {
     try {
       for (let run = 0; run < RUNS; run += 1) {
         const rel = (file: string): string => `${fileDir}/${file}`;
-        const written = await registry.run('Write', { path: rel(`new-${run}.txt`), content: `run ${run}\n` }, ctx);
+        const written = await runTool(registry, 'Write', { path: rel(`new-${run}.txt`), content: `run ${run}\n` }, ctx);
         count('Write', written.status, written.error?.code);
-        const read = await registry.run('Read', { path: rel('data.txt') }, ctx);
+        const read = await runTool(registry, 'Read', { path: rel('data.txt') }, ctx);
         count('Read', read.status, read.error?.code);
         if (JSON.stringify(read).includes(SECRET)) leaks += 1;
-        const target = await registry.run('Read', { path: rel('target.txt') }, ctx);
+        const target = await runTool(registry, 'Read', { path: rel('target.txt') }, ctx);
         if (JSON.stringify(target).includes(SECRET)) leaks += 1;
-        const edited = await registry.run(
+        const edited = await runTool(
+          registry,
           'Edit',
           { path: rel('target.txt'), old_string: 'inside', new_string: 'inside' + '!' },
           ctx,
@@ -90,8 +91,13 @@ function raceCase(name: string, swapped: string, fileDir: string): void {
         count('Edit', edited.status, edited.error?.code);
         if (edited.status === 'success') {
           // Put it back so the next run's old_string matches again.
-          await registry.run('Read', { path: rel('target.txt') }, ctx);
-          await registry.run('Edit', { path: rel('target.txt'), old_string: 'inside!', new_string: 'inside' }, ctx);
+          await runTool(registry, 'Read', { path: rel('target.txt') }, ctx);
+          await runTool(
+            registry,
+            'Edit',
+            { path: rel('target.txt'), old_string: 'inside!', new_string: 'inside' },
+            ctx,
+          );
         }
       }
     } finally {

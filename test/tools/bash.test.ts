@@ -2,12 +2,12 @@ import { readFile, stat } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDefaultRegistry } from '../../src/tools/registry.js';
 import type { BashData } from '../../src/tools/tool-data.js';
-import { dataOf, isAlive, makeContext, makeProject, type TestContext, type TestProject } from './helpers.js';
+import { dataOf, isAlive, makeContext, makeProject, type TestContext, type TestProject, runTool } from './helpers.js';
 
 let project: TestProject;
 let ctx: TestContext;
 const registry = createDefaultRegistry();
-const bash = (input: Record<string, unknown>) => registry.run('Bash', input, ctx);
+const bash = (input: Record<string, unknown>) => runTool(registry, 'Bash', input, ctx);
 
 beforeEach(async () => {
   project = await makeProject({ 'dir with space/ü.txt': 'unicode content\n' });

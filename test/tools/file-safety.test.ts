@@ -10,7 +10,7 @@ import { DIFF_MAX_LINES, unifiedDiff } from '../../src/tools/edit-core.js';
 import { createDefaultRegistry } from '../../src/tools/registry.js';
 import { removeStaleTemps } from '../../src/tools/temp-files.js';
 import { sweepTempJournals } from '../../src/tools/temp-journal.js';
-import { makeContext, makeProject, type TestProject } from './helpers.js';
+import { makeContext, makeProject, type TestProject, runTool } from './helpers.js';
 
 let project: TestProject;
 afterEach(async () => project.cleanup());
@@ -22,13 +22,13 @@ describe('read-only files and modes', () => {
       project = await makeProject({ 'ro.txt': 'keep me\n' });
       await chmod(project.path('ro.txt'), 0o444);
       const ctx = makeContext(project.root);
-      await registry.run('Read', { path: 'ro.txt' }, ctx);
+      await runTool(registry, 'Read', { path: 'ro.txt' }, ctx);
       const input = {
         Write: { path: 'ro.txt', content: 'replaced\n' },
         Edit: { path: 'ro.txt', old_string: 'keep', new_string: 'lose' },
         MultiEdit: { path: 'ro.txt', edits: [{ old_string: 'keep', new_string: 'lose' }] },
       }[tool];
-      const result = await registry.run(tool, input, ctx);
+      const result = await runTool(registry, tool, input, ctx);
       expect(result.error?.code).toBe('ACCESS_DENIED');
       expect(result.error?.message).toMatch(/read-only \(mode 0444\)/);
       expect(await project.read('ro.txt')).toBe('keep me\n');
@@ -40,8 +40,8 @@ describe('read-only files and modes', () => {
     project = await makeProject({ 'run.sh': 'echo a\n' });
     await chmod(project.path('run.sh'), 0o750);
     const ctx = makeContext(project.root);
-    await registry.run('Read', { path: 'run.sh' }, ctx);
-    const result = await registry.run('Edit', { path: 'run.sh', old_string: 'echo a', new_string: 'echo b' }, ctx);
+    await runTool(registry, 'Read', { path: 'run.sh' }, ctx);
+    const result = await runTool(registry, 'Edit', { path: 'run.sh', old_string: 'echo a', new_string: 'echo b' }, ctx);
     expect(result.status).toBe('success');
     expect((await stat(project.path('run.sh'))).mode & 0o777).toBe(0o750);
     expect(await project.read('run.sh')).toBe('echo b\n');
@@ -53,7 +53,7 @@ describe('control files', () => {
     it(`marks a write of ${path} as a control-file change`, async () => {
       project = await makeProject();
       const ctx = makeContext(project.root);
-      await registry.run('Write', { path, content: '{}' }, ctx);
+      await runTool(registry, 'Write', { path, content: '{}' }, ctx);
       expect(ctx.requests.map((request) => request.controlFile)).toEqual([true]);
     });
   }
@@ -63,14 +63,14 @@ describe('control files', () => {
     const { symlink } = await import('node:fs/promises');
     await symlink(project.path('.mca'), project.path('innocent'));
     const ctx = makeContext(project.root);
-    await registry.run('Write', { path: 'innocent/new.json', content: '{}' }, ctx);
+    await runTool(registry, 'Write', { path: 'innocent/new.json', content: '{}' }, ctx);
     expect(ctx.requests.map((request) => request.controlFile)).toEqual([true]);
   });
 
   it('does not flag ordinary files', async () => {
     project = await makeProject();
     const ctx = makeContext(project.root);
-    await registry.run('Write', { path: 'src/mca/config.json', content: '{}' }, ctx);
+    await runTool(registry, 'Write', { path: 'src/mca/config.json', content: '{}' }, ctx);
     expect(ctx.requests.map((request) => request.controlFile)).toEqual([false]);
   });
 });
@@ -97,8 +97,8 @@ describe('bounded diff', () => {
   it('Write over a 5 MB file asks with a summary, not a diff, and writes it', async () => {
     project = await makeProject({ 'big.txt': 'x'.repeat(5 * 1024 * 1024) });
     const ctx = makeContext(project.root);
-    await registry.run('Read', { path: 'big.txt', limit: 1 }, ctx);
-    const result = await registry.run('Write', { path: 'big.txt', content: 'small\n' }, ctx);
+    await runTool(registry, 'Read', { path: 'big.txt', limit: 1 }, ctx);
+    const result = await runTool(registry, 'Write', { path: 'big.txt', content: 'small\n' }, ctx);
     expect(result.status).toBe('success');
     expect(ctx.requests[0]?.detail).toMatch(
       /diff not shown: the change is too large to diff; the current file → 1 lines/,
@@ -113,8 +113,8 @@ describe('secrets in tool output', () => {
     project = await makeProject({ 'leak.txt': `token=${key}\n` });
     const secretRegistry = createDefaultRegistry({ secrets: [key] });
     const ctx = makeContext(project.root);
-    const read = await secretRegistry.run('Read', { path: 'leak.txt' }, ctx);
-    const grep = await secretRegistry.run('Grep', { pattern: 'token' }, ctx);
+    const read = await runTool(secretRegistry, 'Read', { path: 'leak.txt' }, ctx);
+    const grep = await runTool(secretRegistry, 'Grep', { pattern: 'token' }, ctx);
     for (const result of [read, grep]) {
       expect(JSON.stringify(result)).not.toContain(key);
       expect(JSON.stringify(result)).toContain('[REDACTED]');

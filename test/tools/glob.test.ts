@@ -1,11 +1,11 @@
 import { symlink, utimes } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDefaultRegistry } from '../../src/tools/registry.js';
-import { dataOf, makeContext, makeProject, type TestProject } from './helpers.js';
+import { dataOf, makeContext, makeProject, type TestProject, runTool } from './helpers.js';
 
 let project: TestProject;
 const registry = createDefaultRegistry();
-const glob = (input: Record<string, unknown>) => registry.run('Glob', input, makeContext(project.root));
+const glob = (input: Record<string, unknown>) => runTool(registry, 'Glob', input, makeContext(project.root));
 
 beforeEach(async () => {
   project = await makeProject({

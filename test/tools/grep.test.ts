@@ -4,7 +4,7 @@ import { findRipgrep } from '../../src/tools/grep-ripgrep.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import type { GrepData } from '../../src/tools/tool-data.js';
 import { runsWith } from '../helpers/optional-tools.js';
-import { dataOf, makeContext, makeProject, type TestProject } from './helpers.js';
+import { dataOf, makeContext, makeProject, type TestProject, runTool } from './helpers.js';
 
 const withRipgrep = runsWith('ripgrep (rg)', findRipgrep() !== undefined, 'the two Grep tests that need ripgrep');
 
@@ -41,7 +41,7 @@ afterEach(() => {
 
 async function both(input: Record<string, unknown>) {
   const ctx = makeContext(project.root);
-  const [withRg, withJs] = await Promise.all([rg.run('Grep', input, ctx), js.run('Grep', input, ctx)]);
+  const [withRg, withJs] = await Promise.all([runTool(rg, 'Grep', input, ctx), runTool(js, 'Grep', input, ctx)]);
   return { withRg, withJs };
 }
 
@@ -53,7 +53,7 @@ function withoutEngine(data: unknown): Omit<GrepData, 'engine'> {
 describe('Grep', () => {
   it.runIf(withRipgrep)('uses ripgrep when it is installed (`apt-get install -y ripgrep`)', async () => {
     expect(findRipgrep(), 'ripgrep (rg) is not on PATH; install it (apt-get install -y ripgrep)').toBeDefined();
-    const result = await auto.run('Grep', { pattern: 'needle', path: 'src/util' }, makeContext(project.root));
+    const result = await runTool(auto, 'Grep', { pattern: 'needle', path: 'src/util' }, makeContext(project.root));
     expect(result.data).toMatchObject({ engine: 'ripgrep', total: 1 });
   });
 
@@ -140,13 +140,13 @@ describe('Grep', () => {
 
   it('returns NOT_FOUND for a missing path and ACCESS_DENIED outside the project', async () => {
     const ctx = makeContext(project.root);
-    expect((await auto.run('Grep', { pattern: 'x', path: 'missing' }, ctx)).error?.code).toBe('NOT_FOUND');
-    expect((await auto.run('Grep', { pattern: 'x', path: '../' }, ctx)).error?.code).toBe('ACCESS_DENIED');
+    expect((await runTool(auto, 'Grep', { pattern: 'x', path: 'missing' }, ctx)).error?.code).toBe('NOT_FOUND');
+    expect((await runTool(auto, 'Grep', { pattern: 'x', path: '../' }, ctx)).error?.code).toBe('ACCESS_DENIED');
   });
 
   it('can be forced to the JS engine with MCA_GREP_ENGINE=js', async () => {
     process.env.MCA_GREP_ENGINE = 'js';
-    const result = await auto.run('Grep', { pattern: 'needle', path: 'src/util' }, makeContext(project.root));
+    const result = await runTool(auto, 'Grep', { pattern: 'needle', path: 'src/util' }, makeContext(project.root));
     expect(result.data).toMatchObject({ engine: 'js', total: 1 });
   });
 
@@ -164,13 +164,13 @@ describe('Grep', () => {
         'b.txt': 'needle\n'.repeat(40_000),
       });
       try {
-        const full = await rg.run('Grep', { pattern: 'needle' }, makeContext(huge.root));
+        const full = await runTool(rg, 'Grep', { pattern: 'needle' }, makeContext(huge.root));
         expect(full.data).toMatchObject({ engine: 'ripgrep', truncated: true });
         expect((full.data as unknown as GrepData).total).toBeLessThanOrEqual(50_000);
         expect((full.data as unknown as GrepData).matches).toHaveLength(200);
 
         const ctx = makeContext(huge.root);
-        const running = rg.run('Grep', { pattern: 'needle' }, ctx);
+        const running = runTool(rg, 'Grep', { pattern: 'needle' }, ctx);
         ctx.controller.abort();
         const stopped = await running;
         expect(stopped.status).toBe('error');

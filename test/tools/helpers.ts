@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { FileStateRecord } from '../../src/tools/file-state.js';
 import { TodoStore } from '../../src/tools/todo-store.js';
-import type { ApprovalRequest, Approver, ToolContext } from '../../src/tools/tool-context.js';
+import { newCallId } from '../../src/agent/call-id.js';
+import { createDecide } from '../../src/agent/permission-screen.js';
+import type { RunContext, ToolRegistry } from '../../src/tools/registry.js';
+import type { ToolEnvelope } from '../../src/tools/envelope.js';
+import type { ApprovalRequest, Approver } from '../../src/tools/tool-context.js';
 
 export interface TestProject {
   root: string;
@@ -32,12 +36,15 @@ export async function makeProject(files: Record<string, string | Buffer> = {}): 
   return project;
 }
 
-export interface TestContext extends ToolContext {
+export interface TestContext extends RunContext {
   requests: ApprovalRequest[];
   controller: AbortController;
 }
 
-/** A tool context that approves everything unless `approve` is given, and records every approval request. */
+/**
+ * A run context whose decision point is mca's own adapter over an approver that approves everything unless
+ * `approve` is given, and records every approval request.
+ */
 export function makeContext(projectRoot: string, approve?: Approver): TestContext {
   const controller = new AbortController();
   const requests: ApprovalRequest[] = [];
@@ -48,11 +55,16 @@ export function makeContext(projectRoot: string, approve?: Approver): TestContex
     fileState: new FileStateRecord(),
     todos: new TodoStore(),
     requests,
-    approve: async (request) => {
+    decide: createDecide(async (request) => {
       requests.push(request);
       return approve ? approve(request) : { approved: true };
-    },
+    }),
   };
+}
+
+/** Runs one model call of `name` with `input` (a fresh id) through the registry. */
+export function runTool(registry: ToolRegistry, name: string, input: unknown, ctx: RunContext): Promise<ToolEnvelope> {
+  return registry.run({ id: newCallId(), name, input, source: 'model' }, ctx);
 }
 
 /**

@@ -1,12 +1,12 @@
 import { symlink } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { lsTool } from '../../src/tools/ls.js';
-import { createDefaultRegistry } from '../../src/tools/registry.js';
-import { dataOf, makeContext, makeProject, type TestProject } from './helpers.js';
+import { createDefaultRegistry, ToolRegistry } from '../../src/tools/registry.js';
+import { dataOf, makeContext, makeProject, type TestProject, runTool } from './helpers.js';
 
 let project: TestProject;
 const registry = createDefaultRegistry();
-const ls = (input: Record<string, unknown>) => registry.run('LS', input, makeContext(project.root));
+const ls = (input: Record<string, unknown>) => runTool(registry, 'LS', input, makeContext(project.root));
 
 beforeEach(async () => {
   project = await makeProject({
@@ -79,7 +79,9 @@ describe('LS', () => {
 
   it('marks symlinked directories inside the project as directories', async () => {
     await symlink(project.path('src'), project.path('alias'));
-    const result = await lsTool.run(
+    const result = await runTool(
+      new ToolRegistry().register(lsTool),
+      'LS',
       { path: '.', offset: 0, limit: 100, include_hidden: false, ignore: [] },
       makeContext(project.root),
     );

@@ -3,12 +3,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { READ_MAX_OUTPUT_CHARS } from '../../src/tools/read.js';
 import { createDefaultRegistry } from '../../src/tools/registry.js';
 import type { ReadData } from '../../src/tools/tool-data.js';
-import { dataOf, makeContext, makeProject, type TestContext, type TestProject } from './helpers.js';
+import { dataOf, makeContext, makeProject, type TestContext, type TestProject, runTool } from './helpers.js';
 
 let project: TestProject;
 let ctx: TestContext;
 const registry = createDefaultRegistry();
-const read = (input: Record<string, unknown>) => registry.run('Read', input, ctx);
+const read = (input: Record<string, unknown>) => runTool(registry, 'Read', input, ctx);
 const lines = (count: number) => Array.from({ length: count }, (_, index) => `line ${index + 1}`).join('\n') + '\n';
 
 beforeEach(async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDefaultRegistry } from '../../src/tools/registry.js';
 import { DirectoryToolMemory, InMemoryToolMemory, toolRefOf } from '../../src/tools/tool-memory.js';
-import { makeContext } from './helpers.js';
+import { makeContext, runTool } from './helpers.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -21,7 +21,7 @@ const numbered = (count: number) => Array.from({ length: count }, (_, index) => 
 
 async function recall(memory: InMemoryToolMemory | DirectoryToolMemory | undefined, input: Record<string, unknown>) {
   const context = { ...makeContext(tempDir()), ...(memory ? { toolMemory: memory } : {}) };
-  return createDefaultRegistry().run('Recall', input, context);
+  return runTool(createDefaultRegistry(), 'Recall', input, context);
 }
 
 describe('tool memory', () => {

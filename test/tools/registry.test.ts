@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool } from '../../src/tools/define-tool.js';
+import { defineTool, readyPlan } from '../../src/tools/define-tool.js';
 import { successEnvelope } from '../../src/tools/envelope.js';
 import { createDefaultRegistry, ToolRegistry } from '../../src/tools/registry.js';
-import { makeContext, makeProject, type TestProject } from './helpers.js';
+import { makeContext, makeProject, type TestProject, runTool } from './helpers.js';
 
 const TEN = ['LS', 'Glob', 'Grep', 'Read', 'Write', 'Edit', 'MultiEdit', 'Bash', 'TodoWrite', 'Recall', 'ExitPlanMode'];
 let project: TestProject;
@@ -61,7 +61,7 @@ describe('ToolRegistry', () => {
 
   it('turns a throwing tool into INTERNAL_ERROR and fills durationMs', async () => {
     const registry = new ToolRegistry().register(boom);
-    const result = await registry.run('Boom', { n: 1 }, makeContext(project.root));
+    const result = await runTool(registry, 'Boom', { n: 1 }, makeContext(project.root));
     expect(result.status).toBe('error');
     expect(result.error?.code).toBe('INTERNAL_ERROR');
     expect(result.error?.message).toContain('kaboom');
@@ -71,25 +71,25 @@ describe('ToolRegistry', () => {
   it('names each bad field and what was expected', async () => {
     const registry = createDefaultRegistry();
     const ctx = makeContext(project.root);
-    const missing = await registry.run('Read', { limit: 'ten' }, ctx);
+    const missing = await runTool(registry, 'Read', { limit: 'ten' }, ctx);
     expect(missing.error?.code).toBe('INVALID_PARAM');
     expect(missing.error?.message).toContain('"path" is required');
     expect(missing.error?.message).toContain('"limit" must be number');
-    const tooBig = await registry.run('Read', { path: 'a.txt', limit: 5000 }, ctx);
+    const tooBig = await runTool(registry, 'Read', { path: 'a.txt', limit: 5000 }, ctx);
     expect(tooBig.error?.message).toMatch(/"limit" is too big/);
-    const unknown = await registry.run('Read', { file_path: 'a.txt' }, ctx);
+    const unknown = await runTool(registry, 'Read', { file_path: 'a.txt' }, ctx);
     expect(unknown.error?.message).toContain('unknown field "file_path"');
     expect(unknown.error?.message).toContain('Allowed fields: path, start_line, limit');
-    const nested = await registry.run('MultiEdit', { path: 'a.txt', edits: [{ old_string: 'a' }] }, ctx);
+    const nested = await runTool(registry, 'MultiEdit', { path: 'a.txt', edits: [{ old_string: 'a' }] }, ctx);
     expect(nested.error?.message).toContain('"edits[0].new_string" is required');
-    const enumError = await registry.run('TodoWrite', { todos: [{ content: 'x', status: 'doing' }] }, ctx);
+    const enumError = await runTool(registry, 'TodoWrite', { todos: [{ content: 'x', status: 'doing' }] }, ctx);
     expect(enumError.error?.message).toContain('"todos[0].status" must be one of "pending"');
-    const notObject = await registry.run('Read', 'a.txt', ctx);
+    const notObject = await runTool(registry, 'Read', 'a.txt', ctx);
     expect(notObject.error?.message).toContain('expected a JSON object');
   });
 
   it('lists the available tools for an unknown tool', async () => {
-    const result = await createDefaultRegistry().run('Cat', {}, makeContext(project.root));
+    const result = await runTool(createDefaultRegistry(), 'Cat', {}, makeContext(project.root));
     expect(result.error?.code).toBe('INVALID_PARAM');
     expect(result.error?.message).toContain('Unknown tool "Cat"');
     expect(result.error?.message).toContain(TEN.join(', '));
@@ -98,7 +98,7 @@ describe('ToolRegistry', () => {
   it('returns an interrupted error envelope when the signal is already aborted', async () => {
     const ctx = makeContext(project.root);
     ctx.controller.abort();
-    const result = await createDefaultRegistry().run('Read', { path: 'a.txt' }, ctx);
+    const result = await runTool(createDefaultRegistry(), 'Read', { path: 'a.txt' }, ctx);
     expect(result.status).toBe('error');
     expect(result.data).toMatchObject({ interrupted: true });
   });
@@ -118,7 +118,7 @@ describe('ToolRegistry', () => {
         return successEnvelope({ out: input.word.repeat(input.times) }, 'ok');
       },
     });
-    const result = await new ToolRegistry().register(echo).run('Echo', { word: 'ab' }, makeContext(project.root));
+    const result = await runTool(new ToolRegistry().register(echo), 'Echo', { word: 'ab' }, makeContext(project.root));
     expect(result.data).toEqual({ out: 'abab' });
   });
 
@@ -129,19 +129,23 @@ describe('ToolRegistry', () => {
         promptFile: 'Read.md',
         inputSchema: z.strictObject({}),
         permission,
-        async run(_input, ctx) {
-          const decision = await ctx.approve({ tool: name, title: `${name}()`, input: {} });
-          return successEnvelope({ approved: decision.approved }, decision.approved ? 'yes' : 'no');
-        },
+        prepare: () =>
+          Promise.resolve(
+            readyPlan({ tool: name, title: `${name}()`, input: {} }, () =>
+              Promise.resolve(successEnvelope({ approved: true }, 'yes')),
+            ),
+          ),
       });
     const registry = new ToolRegistry()
       .register(asking('Sneaky', 'none'))
       .register(asking('Change', 'edit'))
       .register(asking('Run', 'exec'));
     const ctx = makeContext(project.root);
-    expect((await registry.run('Sneaky', {}, ctx)).data).toEqual({ approved: false });
-    expect((await registry.run('Change', {}, ctx)).data).toEqual({ approved: true });
-    expect((await registry.run('Run', {}, ctx)).data).toEqual({ approved: true });
+    const sneaky = await runTool(registry, 'Sneaky', {}, ctx);
+    expect(sneaky.error?.code).toBe('PERMISSION_DENIED');
+    expect(sneaky.error?.message).toContain('Sneaky declares no permission and may not ask for one');
+    expect((await runTool(registry, 'Change', {}, ctx)).data).toEqual({ approved: true });
+    expect((await runTool(registry, 'Run', {}, ctx)).data).toEqual({ approved: true });
     expect(ctx.requests.map((request) => [request.tool, request.kind])).toEqual([
       ['Change', 'edit'],
       ['Run', 'exec'],
@@ -171,11 +175,14 @@ describe('ToolRegistry', () => {
     expect(registry.prompts()).toHaveLength(1);
     expect(loads).toBe(0);
     const ctx = makeContext(project.root);
-    expect(await registry.run('Lazy', [], ctx)).toMatchObject({ status: 'error', error: { code: 'INVALID_PARAM' } });
+    expect(await runTool(registry, 'Lazy', [], ctx)).toMatchObject({
+      status: 'error',
+      error: { code: 'INVALID_PARAM' },
+    });
     expect(loads).toBe(0);
-    expect((await registry.run('Lazy', { word: 'hi' }, ctx)).data).toEqual({ word: 'hi' });
+    expect((await runTool(registry, 'Lazy', { word: 'hi' }, ctx)).data).toEqual({ word: 'hi' });
     expect(loads).toBe(1);
-    const bad = await registry.run('Lazy', { word: 1 }, ctx);
+    const bad = await runTool(registry, 'Lazy', { word: 1 }, ctx);
     expect(bad.error?.message).toBe('Invalid input for Lazy: "word" must be string, got number.');
   });
 
@@ -194,7 +201,7 @@ describe('ToolRegistry', () => {
         return successEnvelope({}, 'ran');
       },
     });
-    const result = await new ToolRegistry().register(broken).run('Broken', {}, makeContext(project.root));
+    const result = await runTool(new ToolRegistry().register(broken), 'Broken', {}, makeContext(project.root));
     expect(result).toMatchObject({
       status: 'error',
       error: { code: 'INTERNAL_ERROR', message: 'Broken could not check its input: chunk input-schemas.js is missing' },
@@ -228,6 +235,6 @@ describe('ToolRegistry', () => {
     await registry.warm();
     expect(loaded.sort()).toEqual(['Failing schema', 'Fine library', 'Fine schema']);
     // The tool whose library failed to warm still runs: its own call reports what it needs.
-    expect((await registry.run('Failing', {}, makeContext(project.root))).text).toBe('Failing');
+    expect((await runTool(registry, 'Failing', {}, makeContext(project.root))).text).toBe('Failing');
   });
 });

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDefaultRegistry } from '../../src/tools/registry.js';
-import { makeContext, makeProject, type TestContext, type TestProject } from './helpers.js';
+import { makeContext, makeProject, type TestContext, type TestProject, runTool } from './helpers.js';
 
 let project: TestProject;
 let ctx: TestContext;
 const registry = createDefaultRegistry();
-const todo = (input: unknown) => registry.run('TodoWrite', input, ctx);
+const todo = (input: unknown) => runTool(registry, 'TodoWrite', input, ctx);
 
 beforeEach(async () => {
   project = await makeProject();

@@ -1,12 +1,12 @@
 import { chmod, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDefaultRegistry } from '../../src/tools/registry.js';
-import { makeContext, makeProject, type TestContext, type TestProject } from './helpers.js';
+import { makeContext, makeProject, type TestContext, type TestProject, runTool } from './helpers.js';
 
 let project: TestProject;
 let ctx: TestContext;
 const registry = createDefaultRegistry();
-const run = (tool: string, input: Record<string, unknown>) => registry.run(tool, input, ctx);
+const run = (tool: string, input: Record<string, unknown>) => runTool(registry, tool, input, ctx);
 
 beforeEach(async () => {
   project = await makeProject({ 'script.sh': '#!/bin/sh\necho old\n', 'notes.txt': 'old\n' });

@@ -48,10 +48,10 @@ describe('App: turns', () => {
       yield { type: 'step_start', step: 1, estimatedTokens: 1 };
       const action = { tool: 'Edit', input: { path: 'src/a.ts', old_string: 'a', new_string: 'b' } };
       yield { type: 'assistant_step', step: 1, thought: 'rename it', action, raw: '' };
-      yield { type: 'tool_start', step: 1, tool: 'Edit', input: action.input };
+      yield { type: 'tool_start', step: 1, id: 'toolu_1', tool: 'Edit', input: action.input };
       const diff = '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,2 +1,2 @@\n keep\n-const old = 1;\n+const fresh = 2;';
       const result = envelope({ path: 'src/a.ts', applied: true, replacements: 1, diff });
-      yield { type: 'tool_end', step: 1, tool: 'Edit', input: action.input, result, compressed: '{}' };
+      yield { type: 'tool_end', step: 1, id: 'toolu_1', tool: 'Edit', input: action.input, result, compressed: '{}' };
       yield turnEnd('finish', 'Renamed.');
     };
     const ui = start(new FakeController('s1', script));
@@ -367,7 +367,7 @@ describe('App: narrow terminals', () => {
       const action = { tool: 'Bash', input: { command: `npm run ${'very-long-script-name-'.repeat(6)}` } };
       yield { type: 'assistant_step', step: 1, thought: 'run the build', action, raw: '' };
       const result = envelope({ command: 'x', exit_code: 1, stdout: 'y'.repeat(150), stderr: `E ${'z'.repeat(150)}` });
-      yield { type: 'tool_end', step: 1, tool: 'Bash', input: action.input, result, compressed: '{}' };
+      yield { type: 'tool_end', step: 1, id: 'toolu_1', tool: 'Bash', input: action.input, result, compressed: '{}' };
       yield turnEnd('answer', long);
     };
     const ui = start(new FakeController('s1', script, compactionScript(), `/very/long/project/${'dir/'.repeat(20)}`), {

@@ -96,15 +96,64 @@ describe('transcriptReducer', () => {
         action: { tool: 'Read', input: { path: 'a.ts' } },
         raw: '',
       },
-      { type: 'tool_start', step: 1, tool: 'Read', input: { path: 'a.ts' } },
+      { type: 'tool_start', step: 1, id: 'toolu_a', tool: 'Read', input: { path: 'a.ts' } },
     ]);
-    expect(state.live.tool).toEqual({ tool: 'Read', input: { path: 'a.ts' } });
+    expect(state.live.tools).toEqual([{ id: 'toolu_a', tool: 'Read', input: { path: 'a.ts' } }]);
     const ended = play(
-      [{ type: 'tool_end', step: 1, tool: 'Read', input: { path: 'a.ts' }, result, compressed: '{}' }],
+      [{ type: 'tool_end', step: 1, id: 'toolu_a', tool: 'Read', input: { path: 'a.ts' }, result, compressed: '{}' }],
       state,
     );
     expect(kinds(ended)).toEqual(['thought', 'tool']);
-    expect(ended.live.tool).toBeNull();
+    expect(ended.live.tools).toEqual([]);
+  });
+
+  it('keeps concurrent calls apart: each is live until its own tool_end, matched by id', () => {
+    const input = (path: string) => ({ path });
+    const running = play([
+      turnStart('go'),
+      { type: 'step_start', step: 1, estimatedTokens: 10, native: true },
+      { type: 'tool_start', step: 1, id: 'toolu_a', tool: 'Read', input: input('a.ts') },
+      { type: 'tool_start', step: 1, id: 'toolu_b', tool: 'Read', input: input('b.ts') },
+    ]);
+    expect(running.live.tools.map((call) => call.id)).toEqual(['toolu_a', 'toolu_b']);
+    const result = envelope({ path: 'a.ts', start_line: 1, end_line: 3, total_lines: 3, content: '' });
+    const resultOf = (text: string) => ({ ...result, text });
+    // The second call ends first: the first one stays live, and each entry carries its own input and result.
+    const oneDone = play(
+      [
+        {
+          type: 'tool_end',
+          step: 1,
+          id: 'toolu_b',
+          tool: 'Read',
+          input: input('b.ts'),
+          result: resultOf('B'),
+          compressed: '{}',
+        },
+      ],
+      running,
+    );
+    expect(oneDone.live.tools.map((call) => call.id)).toEqual(['toolu_a']);
+    const bothDone = play(
+      [
+        {
+          type: 'tool_end',
+          step: 1,
+          id: 'toolu_a',
+          tool: 'Read',
+          input: input('a.ts'),
+          result: resultOf('A'),
+          compressed: '{}',
+        },
+      ],
+      oneDone,
+    );
+    expect(bothDone.live.tools).toEqual([]);
+    const tools = bothDone.items.flatMap((item) => (item.kind === 'tool' ? [[item.input, item.result.text]] : []));
+    expect(tools).toEqual([
+      [input('b.ts'), 'B'],
+      [input('a.ts'), 'A'],
+    ]);
   });
 
   it('shows a Finish thought before the answer unless it repeats it', () => {

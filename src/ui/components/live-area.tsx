@@ -65,12 +65,15 @@ export function LiveArea({ live, width, startedAt, pausedAt, now }: LiveAreaProp
   const answering = liveAnswer(live.streamText) !== undefined;
   const thought = answering && live.answerShown ? '' : liveThought(live.streamText);
   const waiting = pausedAt !== null && pausedAt !== undefined;
-  const label = waiting ? 'Waiting for your answer…' : live.tool ? `Running ${live.tool.tool}…` : 'Thinking…';
+  const running = live.tools.map((call) => call.tool).join(', ');
+  const label = waiting ? 'Waiting for your answer…' : running ? `Running ${running}…` : 'Thinking…';
   return (
     <Box flexDirection="column" width={width} marginTop={1}>
       {thought ? <ThoughtLine text={neutralizeControlSequences(tail(thought))} width={width} /> : null}
       {answering ? <GrowingAnswer live={live} width={width} /> : null}
-      {live.tool ? <ToolCallView tool={live.tool.tool} input={live.tool.input} width={width} /> : null}
+      {live.tools.map((call) => (
+        <ToolCallView key={call.id} tool={call.tool} input={call.input} width={width} />
+      ))}
       <Spinner
         label={label}
         startedAt={startedAt}
