@@ -1,5 +1,27 @@
 import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
+
+/**
+ * The floors of DESIGN.md "Layout", top to bottom. A file may import from its own floor or any floor below it,
+ * never from one above (`boundaries/dependencies`). Folders that do not exist yet are listed so work that adds
+ * them is checked from its first file.
+ */
+const FLOORS = [
+  ['cli', 'ui', 'print', 'headless', 'acp'],
+  ['driver'],
+  ['runtime'],
+  ['hooks', 'mcp', 'agents', 'checkpoints'],
+  ['agent'],
+  ['session'],
+  ['context'],
+  ['tools'],
+  ['providers'],
+  ['permissions', 'commands', 'config', 'fs', 'text', 'errors'],
+];
+const FOLDERS = FLOORS.flat();
+const FRONTS = FLOORS[0];
+const CORE = FOLDERS.filter((folder) => !FRONTS.includes(folder));
 
 export default tseslint.config(
   { ignores: ['dist/', 'build/', 'node_modules/', 'coverage/', 'bench/results/'] },
@@ -13,16 +35,7 @@ export default tseslint.config(
     },
   },
   {
-    files: [
-      'src/context/**',
-      'src/tools/**',
-      'src/agent/**',
-      'src/providers/**',
-      'src/session/**',
-      'src/config/**',
-      'src/text/**',
-      'src/fs/**',
-    ],
+    files: CORE.map((folder) => `src/${folder}/**`),
     rules: {
       'no-restricted-imports': [
         'error',
@@ -34,6 +47,45 @@ export default tseslint.config(
             },
             { group: ['**/ui/**', '**/cli/**'], message: 'Core modules must not import from ui/ or cli/.' },
           ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    plugins: { boundaries },
+    settings: {
+      'boundaries/elements': FOLDERS.map((folder) => ({ type: folder, pattern: `src/${folder}` })),
+      // Imports are written `./x.js` for `./x.ts`: the TypeScript resolver finds the source file.
+      'import/resolver': { typescript: { project: './tsconfig.json' } },
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'disallow',
+          policies: [
+            // Packages and Node built-ins are not floors (the no-restricted-imports rule above limits those).
+            { allow: { to: { module: { origin: ['external', 'core'] } } } },
+            ...FLOORS.map((floor, index) => ({
+              from: { element: { type: floor } },
+              allow: { to: { element: { type: FLOORS.slice(index).flat() } } },
+            })),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // One error base: every error class in src extends McaError (src/errors/mca-error.ts), never Error itself.
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    ignores: ['src/errors/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ClassDeclaration[superClass.name='Error'], ClassExpression[superClass.name='Error']",
+          message: 'Error classes extend McaError (src/errors/mca-error.ts).',
         },
       ],
     },

@@ -8,6 +8,7 @@ import type { Message } from '../context/message.js';
 import type { TodoItem } from '../tools/tool-data.js';
 import type { AgentEvent } from './events.js';
 import type { UserApprover } from './permissions.js';
+import type { SessionInfo } from '../session/session-info.js';
 
 export type ContextPartId = 'l1' | 'l2' | 'l3' | 'summaries' | 'input' | 'scratchpad' | 'todos';
 
@@ -24,14 +25,7 @@ export interface ContextReport {
   profile?: { name: string; overridden: string[] };
 }
 
-export interface SessionInfo {
-  id: string;
-  /** ISO time of the last write. */
-  updatedAt: string;
-  /** First user message, one line, for pickers. */
-  title: string;
-  messages: number;
-}
+export type { SessionInfo };
 
 export interface AgentController {
   readonly sessionId: string;

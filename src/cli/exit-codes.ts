@@ -1,4 +1,5 @@
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
+import { McaError } from '../errors/mca-error.js';
 
 /** Process exit codes, as documented in the README. */
 export const EXIT_OK = 0;
@@ -10,7 +11,8 @@ export const EXIT_USAGE = 2;
 export const EXIT_INTERRUPTED = 130;
 
 /** A user-facing failure: one line on stderr and an exit code, never a stack trace. */
-export class CliError extends Error {
+export class CliError extends McaError {
+  readonly code = 'CLI_ERROR' as const;
   constructor(
     message: string,
     readonly exitCode: number = EXIT_USAGE,

@@ -9,7 +9,7 @@ import { createCustomCommandsPort } from './custom-commands-port.js';
 import { addLocalAllowRule } from '../permissions/settings-writer.js';
 import { askTrustOnce } from './trust-question.js';
 import { createUserShell } from './user-shell.js';
-import type { CliOptions } from './program.js';
+import type { CliOptions } from './cli-options.js';
 import { installTermination, SIGNAL_EXIT_CODES } from './termination.js';
 
 export async function runInteractive(options: CliOptions): Promise<number> {

@@ -9,7 +9,7 @@ import { loadCustomCommands, matchCustomCommand } from '../commands/custom-comma
 import { bootstrap, sweepLeftoverTemps, type Bootstrapped } from './bootstrap.js';
 import { CliError, EXIT_AGENT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, printError } from './exit-codes.js';
 import type { OutputFormat } from './output-format.js';
-import type { CliOptions } from './program.js';
+import type { CliOptions } from './cli-options.js';
 import { redactSecrets } from '../text/redact-secrets.js';
 import { readStdinIfPiped } from './stdin.js';
 import { installTermination, SIGNAL_EXIT_CODES } from './termination.js';

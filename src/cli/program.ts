@@ -9,24 +9,9 @@ import { CliError, EXIT_AGENT_FAILURE, EXIT_OK, EXIT_USAGE, printError } from '.
 import { describeKnownFailure } from './known-failures.js';
 import { OUTPUT_FORMATS } from './output-format.js';
 import type { OutputFormat } from './output-format.js';
+import type { CliOptions } from './cli-options.js';
 
-export interface CliOptions {
-  prompt: string | undefined;
-  print: boolean;
-  outputFormat: OutputFormat;
-  continueLast: boolean;
-  resume: string | undefined;
-  /** `-r` without an id (REPL only): open the session picker. */
-  pickSession: boolean;
-  model: string | undefined;
-  maxSteps: number | undefined;
-  cwd: string | undefined;
-  permissionMode: PermissionMode | undefined;
-  toolProtocol: ToolProtocol | undefined;
-  /** `--allowedTools` / `--disallowedTools` values as given (each may hold several rules). */
-  allowedTools: string[];
-  disallowedTools: string[];
-}
+export type { CliOptions } from './cli-options.js';
 
 function positiveInteger(value: string): number {
   const parsed = Number(value);

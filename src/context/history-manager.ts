@@ -9,8 +9,6 @@ import type { ToolMemory } from '../tools/tool-memory.js';
 import { boundArchive } from './archive-bound.js';
 import { archiveNote, summaryWithLedger } from './facts-ledger.js';
 import {
-  closedPart,
-  dropOldestRounds,
   planCompaction,
   shrinkOlderToolMessages,
   splitRounds,
@@ -27,12 +25,16 @@ import {
   type SummaryOutcome,
   type SummaryPrefix,
 } from './summary-compressor.js';
-import { LOW_WATER, shouldCompact } from './token-budget.js';
+import { shouldCompact } from './token-budget.js';
+import { degradeToBudget, type Degradation } from './degradation-ladder.js';
+
+export { SUMMARY_RESERVE_TOKENS } from './degradation-ladder.js';
+import { McaError } from '../errors/mca-error.js';
 
 export type HistoryErrorCode = 'INVALID_ROUND' | 'INVALID_ORDER' | 'INVALID_HISTORY';
 
 /** A message that would break the history's shape. A programming error in the caller, never a user error. */
-export class HistoryError extends Error {
+export class HistoryError extends McaError {
   readonly code: HistoryErrorCode;
   constructor(code: HistoryErrorCode, message: string) {
     super(message);
@@ -68,7 +70,7 @@ export interface CompactionResult {
   /** Estimated tokens of the whole history before and after. */
   tokensBefore: number;
   tokensAfter: number;
-  degradations: Array<{ level: 2 | 3; message: string }>;
+  degradations: Degradation[];
 }
 
 const CLOSING_TEXT: Readonly<Record<RoundEnd, string>> = {
@@ -85,9 +87,6 @@ const CLOSING_TEXT: Readonly<Record<RoundEnd, string>> = {
  * results with references (Recall brings the detail back).
  */
 export const RETENTION = Object.freeze({ fullRounds: 3 });
-
-/** Room the ladder keeps for a model-written summary beside its ledger (a typical A5 summary). */
-export const SUMMARY_RESERVE_TOKENS = 1_500;
 
 function historyTokens(messages: readonly Message[]): number {
   return Math.floor(transcriptChars(messages) / 3);
@@ -233,7 +232,9 @@ export class HistoryManager {
     if (plan.roundsArchived > 0) retained = shrinkOlderToolMessages(retained, RETENTION.fullRounds).messages;
     // The ladder runs before the summary call, measuring with the entry to come, so rounds it drops join the
     // same archive entry: one summary call covers everything that leaves.
-    const ladder = this.degrade(retained, plan.archive, options);
+    const ladder = degradeToBudget(retained, plan.archive, options, this.minRetainRounds, (gone) =>
+      this.summaryMessage(archiveNote(gone), gone),
+    );
     retained = ladder.messages;
     const archived = ladder.archive;
     let outcome: CompactionOutcome = 'nothing_to_compact';
@@ -307,82 +308,6 @@ export class HistoryManager {
     const first = archive[0]?.metadata.round ?? this.highestRound;
     const last = archive.reduce((highest, entry) => Math.max(highest, entry.metadata.round), first);
     return { role: 'summary', content: text, metadata: { round: last, ts: nowIso(), coversRounds: [first, last] } };
-  }
-
-  /**
-   * Degradation levels 2 and 3, applied only while the history (with the archive entry to come for `archive`) is
-   * over the budget. Only the closed part is measured: the open round is this turn's input and scratchpad, already
-   * counted in `fixedTokens`. Returns the retained list (no entry yet), everything that leaves the prompt, and
-   * whether a summary fits beside it (when only the ledger does, no summary is asked for).
-   */
-  private degrade(
-    messages: Message[],
-    archive: readonly Message[],
-    options: CompactOptions,
-  ): { messages: Message[]; archive: Message[]; applied: CompactionResult['degradations']; summarize: boolean } {
-    const applied: CompactionResult['degradations'] = [];
-    const kept = (list: Message[]) => ({ messages: list, archive: [...archive], applied, summarize: true });
-    if (options.budgetTokens === undefined) return kept(messages);
-    const budget = options.budgetTokens;
-    const fixed = options.fixedTokens ?? 0;
-    // What the entry for `gone` will take: its ledger, plus (`reserve`) room for a model summary.
-    const fits = (
-      list: readonly Message[],
-      gone: readonly Message[],
-      reserve = SUMMARY_RESERVE_TOKENS,
-      limit = budget,
-    ): boolean => {
-      const measured = gone.length === 0 ? list : withArchiveEntry(list, this.summaryMessage(archiveNote(gone), gone));
-      const room = gone.length === 0 ? 0 : reserve;
-      return fixed + room + Math.floor(transcriptChars(closedPart(measured)) / 3) <= limit;
-    };
-    if (fits(messages, archive)) return kept(messages);
-    // Shrinking goes down to the low-water mark when it can, so the next turns have room before the next shrink:
-    // each shrink rewrites the cached prompt from the first round it changes, this turn's steps included.
-    const lowWater = Math.floor(budget * LOW_WATER);
-    const shrunk = shrinkOlderToolMessages(messages);
-    let current = shrunk.messages;
-    if (shrunk.shrunk > 0) {
-      applied.push({
-        level: 2,
-        message: `Context still over budget: shrank ${shrunk.shrunk} tool results of older rounds to one line each.`,
-      });
-    }
-    if (fits(current, archive, SUMMARY_RESERVE_TOKENS, lowWater)) return kept(current);
-    // The newest closed round shrinks too (its results stay recallable) before rounds leave and before this
-    // turn's own steps degrade.
-    const newest = shrinkOlderToolMessages(current, 0);
-    if (newest.shrunk > 0) {
-      current = newest.messages;
-      applied.push({
-        level: 2,
-        message: `Context still over budget: shrank ${newest.shrunk} tool results of the newest closed round too.`,
-      });
-    }
-    if (fits(current, archive)) return kept(current);
-    // Fewest rounds with room for a summary; else fewest with the ledger alone (then no summary is asked for).
-    let summarize = true;
-    let dropped = dropOldestRounds(current, (remaining, gone) => fits(remaining, [...archive, ...gone]));
-    if (dropped === undefined) {
-      summarize = false;
-      dropped = dropOldestRounds(current, (remaining, gone) => fits(remaining, [...archive, ...gone], 0));
-    }
-    if (dropped === undefined) {
-      applied.push({
-        level: 3,
-        message:
-          'Warning: context still over budget, and dropping older rounds would not bring it under; ' +
-          'all rounds were kept.',
-      });
-      return kept(current);
-    }
-    applied.push({
-      level: 3,
-      message:
-        `Warning: context still over budget; archived the ${dropped.dropped} oldest rounds too, keeping ` +
-        `${dropped.kept} (fewer than the minimum of ${this.minRetainRounds}).`,
-    });
-    return { messages: dropped.messages, archive: [...archive, ...dropped.gone], applied, summarize };
   }
 
   /** Installs a compacted list: checks the invariants, marks old usage as superseded, notifies listeners. */

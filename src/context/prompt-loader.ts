@@ -6,10 +6,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { McaError } from '../errors/mca-error.js';
 
 export type PromptErrorCode = 'PROMPTS_DIR_NOT_FOUND' | 'PROMPT_NOT_FOUND' | 'INVALID_PROMPT_NAME';
 
-export class PromptError extends Error {
+export class PromptError extends McaError {
   readonly code: PromptErrorCode;
   constructor(code: PromptErrorCode, message: string) {
     super(message);

@@ -6,6 +6,7 @@ import { complete, type ModelProvider, type Usage } from '../providers/types.js'
 import { estimateTokens } from './token-budget.js';
 import type { Message } from './message.js';
 import { summaryRequestParts, type SummaryPrefix, type SummaryRequestParts } from './summary-request.js';
+import { McaError } from '../errors/mca-error.js';
 
 export { SUMMARY_SYSTEM, type SummaryPrefix } from './summary-request.js';
 
@@ -56,7 +57,9 @@ function focusText(focus: string | undefined): string {
   return trimmed ? `The user asked this summary to focus on: ${trimmed}` : '';
 }
 
-class TimeoutSignal extends Error {}
+class TimeoutSignal extends McaError {
+  readonly code = 'SUMMARY_TIMEOUT' as const;
+}
 
 export class SummaryCompressor implements Summarizer {
   private readonly options: SummaryCompressorOptions;

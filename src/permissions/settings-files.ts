@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { readBoundedFile } from '../fs/bounded-read.js';
 import { PermissionPolicy } from './policy.js';
 import { parseRule, splitRuleList, type PermissionRule, type RuleBehavior } from './rule.js';
+import { McaError } from '../errors/mca-error.js';
 
 export const SETTINGS_MAX_BYTES = 1024 * 1024;
 const BEHAVIORS: readonly RuleBehavior[] = ['deny', 'ask', 'allow'];
@@ -89,7 +90,7 @@ function flagRules(values: readonly string[] | undefined, behavior: RuleBehavior
   return rules;
 }
 
-export class SettingsFlagError extends Error {
+export class SettingsFlagError extends McaError {
   readonly code = 'INVALID_RULE_FLAG' as const;
 }
 

@@ -7,10 +7,11 @@ import { mkdirSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readBoundedFile } from '../fs/bounded-read.js';
 import { SETTINGS_MAX_BYTES } from './settings-files.js';
+import { McaError } from '../errors/mca-error.js';
 
 export const LOCAL_SETTINGS_FILE = '.mca/settings.local.json';
 
-export class SettingsWriteError extends Error {
+export class SettingsWriteError extends McaError {
   readonly code = 'SETTINGS_UNWRITABLE' as const;
 }
 

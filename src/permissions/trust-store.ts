@@ -6,6 +6,7 @@
 import { chmodSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readBoundedFile } from '../fs/bounded-read.js';
+import { McaError } from '../errors/mca-error.js';
 
 export const TRUST_FILE = 'trusted-projects.json';
 const TRUST_MAX_BYTES = 4 * 1024 * 1024;
@@ -17,7 +18,7 @@ interface TrustRecord {
   at: string;
 }
 
-export class TrustStoreError extends Error {
+export class TrustStoreError extends McaError {
   readonly code = 'TRUST_STORE_UNWRITABLE' as const;
 }
 

@@ -5,7 +5,7 @@
  * "<status> <body>" rendering.
  */
 import { CONTEXT_TOO_LONG, oneLine, rootCause, statusOptions } from './error-text.js';
-import type { HeaderLookup } from './http-transport.js';
+import type { HeaderLookup } from './header-lookup.js';
 import { ProviderError, redirectedResponse, unsupportedBaseUrl, type ProviderErrorKind } from './provider-error.js';
 import { isTransportError } from './transport-error.js';
 

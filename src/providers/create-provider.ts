@@ -6,6 +6,7 @@
 import type { Config, Credentials } from '../config/config.js';
 import type { BackoffOptions } from './retry-policy.js';
 import type { ModelProvider } from './types.js';
+import { McaError } from '../errors/mca-error.js';
 
 export const MISSING_API_KEY_MESSAGE =
   'ANTHROPIC_API_KEY is not set. Export it (or put it in your shell profile) and run mca again.';
@@ -14,7 +15,7 @@ export const MISSING_OPENAI_API_KEY_MESSAGE =
   'OPENAI_API_KEY is not set. Export it (any non-empty value, e.g. "ollama", for a local server that needs none) and run mca again.';
 
 /** A user error: the CLI prints the message as one line and exits 2. */
-export class MissingApiKeyError extends Error {
+export class MissingApiKeyError extends McaError {
   readonly code = 'MISSING_API_KEY' as const;
   constructor(message: string = MISSING_API_KEY_MESSAGE) {
     super(message);

@@ -3,7 +3,8 @@
  * the root cause of a connection failure. No SDK is imported here, so every provider can use it cheaply.
  */
 
-import type { HeaderLookup } from './http-transport.js';
+import type { HeaderLookup } from './header-lookup.js';
+import { nodeErrorCode } from '../errors/mca-error.js';
 
 const MAX_MESSAGE_CHARS = 500;
 
@@ -70,8 +71,9 @@ export function rootCause(error: unknown): string {
   let current: unknown = error;
   let reason = '';
   for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    const code = (current as { code?: unknown }).code;
-    reason = typeof code === 'string' ? `${code}: ${current.message}` : current.message;
+    // Node's codes only: mca's own errors (a TransportError in the chain) name their cause in the message.
+    const code = nodeErrorCode(current);
+    reason = code !== undefined ? `${code}: ${current.message}` : current.message;
     current = current.cause;
   }
   return reason;

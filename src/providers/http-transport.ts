@@ -28,10 +28,9 @@ import {
   tunnellingHttpsAgent,
 } from './proxy-tunnel.js';
 
-/** What the providers read from a response's headers (a subset of the fetch Headers class). */
-export interface HeaderLookup {
-  get(name: string): string | null;
-}
+import type { HeaderLookup } from './header-lookup.js';
+
+export type { HeaderLookup } from './header-lookup.js';
 
 export interface HttpResponse {
   readonly status: number;

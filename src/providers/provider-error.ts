@@ -1,3 +1,4 @@
+import { McaError } from '../errors/mca-error.js';
 export type ProviderErrorKind =
   | 'auth'
   | 'rate_limit'
@@ -14,7 +15,8 @@ export type ProviderErrorKind =
 const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set(['rate_limit', 'overloaded', 'server', 'network', 'timeout']);
 
 /** Every failure a provider reports. `message` is one line a user can act on; it never contains a secret. */
-export class ProviderError extends Error {
+export class ProviderError extends McaError {
+  readonly code = 'PROVIDER_FAILED' as const;
   readonly kind: ProviderErrorKind;
   readonly status: number | undefined;
   /** Server-requested wait before retrying, from retry-after. */

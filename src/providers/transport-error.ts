@@ -2,6 +2,7 @@
  * Why an HTTP exchange failed, as a typed value the providers' error mappers turn into one-line ProviderErrors.
  * `failure` is ours; `cause` keeps Node's own error (its `code`, e.g. ECONNREFUSED, is what the user sees).
  */
+import { McaError, nodeErrorCode } from '../errors/mca-error.js';
 
 export type TransportFailure =
   /** Nothing listens at the address (ECONNREFUSED). */
@@ -30,7 +31,8 @@ export type TransportFailure =
 /** Failures that happened before any response: the server was never reached (or never answered). */
 const BEFORE_RESPONSE: ReadonlySet<TransportFailure> = new Set(['refused', 'dns', 'tls', 'connection', 'proxy']);
 
-export class TransportError extends Error {
+export class TransportError extends McaError {
+  readonly code = 'TRANSPORT_FAILED' as const;
   readonly failure: TransportFailure;
   /** For 'redirect': where the server pointed (absolute URL), when it said; for 'protocol': the URL refused. */
   readonly location: string | undefined;
@@ -80,8 +82,7 @@ function failureOf(code: string | undefined): TransportFailure {
 
 /** Node's error code (`ECONNREFUSED`, `HPE_…`) of a thrown value, if it has one. */
 export function errorCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
+  return nodeErrorCode(error);
 }
 
 /** Classifies an error a request emitted before its response (socket, DNS, TLS). */

@@ -1,3 +1,4 @@
+import { McaError } from '../errors/mca-error.js';
 export type SessionErrorCode =
   | 'SESSION_NOT_FOUND'
   | 'SESSION_AMBIGUOUS'
@@ -7,7 +8,7 @@ export type SessionErrorCode =
   | 'SESSION_LOCKED';
 
 /** Every session-store failure. `message` is one line a user can act on. */
-export class SessionError extends Error {
+export class SessionError extends McaError {
   readonly code: SessionErrorCode;
 
   constructor(code: SessionErrorCode, message: string, options?: { cause?: unknown }) {

@@ -7,7 +7,7 @@ import { chmodSync, existsSync, mkdirSync, realpathSync, writeFileSync } from 'n
 import { truncate } from 'node:fs/promises';
 import { redactSecrets } from '../text/redact-secrets.js';
 import { join, resolve } from 'node:path';
-import type { SessionInfo } from '../agent/controller.js';
+import type { SessionInfo } from './session-info.js';
 import type { Message } from '../context/message.js';
 import { legacyProjectSlug, projectSlug } from './project-slug.js';
 import { fileContains, listSessionFiles, SESSION_EXTENSION as EXTENSION, type SessionFile } from './session-files.js';

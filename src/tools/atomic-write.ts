@@ -14,11 +14,12 @@ import { basename, dirname, join } from 'node:path';
 import { removeStaleTemps, tempNameFor } from './temp-files.js';
 import { journalTemp } from './temp-journal.js';
 import { PathSwapError, pinDirectory } from './pinned-directory.js';
+import { McaError } from '../errors/mca-error.js';
 
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
 /** Why an atomic write failed, as a code a tool can return and a line a person can act on. */
-export class AtomicWriteError extends Error {
+export class AtomicWriteError extends McaError {
   constructor(
     readonly code: 'ACCESS_DENIED' | 'EXECUTION_ERROR',
     message: string,

@@ -5,7 +5,9 @@ import type { ApprovalRequest, ToolContext } from './tool-context.js';
 export type PermissionKind = 'none' | 'edit' | 'exec' | 'plan';
 
 /** Who caused a call: the model, a `!` line the user typed, a custom command's `!` line, or a subagent. */
-export type CallSource = 'model' | 'user-shell' | 'command' | 'subagent';
+import type { CallSource } from './tool-context.js';
+
+export type { CallSource };
 
 /** One tool call from parse to result. `id` is the native tool_use id or a generated `toolu_…` (text protocol). */
 export interface ToolCall {

@@ -10,6 +10,7 @@ import { closeSync, constants, existsSync, mkdirSync, openSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { descriptorInside } from '../fs/contained-path.js';
+import { McaError } from '../errors/mca-error.js';
 
 const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 const HAS_PROC_FD = existsSync('/proc/self/fd');
@@ -28,7 +29,7 @@ function makeAndOpen(path: string, directory: string): number {
   }
 }
 
-export class PathSwapError extends Error {
+export class PathSwapError extends McaError {
   readonly code = 'ACCESS_DENIED' as const;
 }
 

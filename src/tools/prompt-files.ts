@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { McaError } from '../errors/mca-error.js';
 
-export class ToolPromptError extends Error {
+export class ToolPromptError extends McaError {
   readonly code = 'TOOL_PROMPT_MISSING' as const;
   constructor(message: string) {
     super(message);

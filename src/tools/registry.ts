@@ -20,6 +20,7 @@ import { readTool } from './read.js';
 import { recallTool } from './recall.js';
 import { todoWriteTool } from './todo-write.js';
 import { writeTool } from './write.js';
+import { McaError } from '../errors/mca-error.js';
 
 /** The input's field names, in the schema's order (the model is told them in errors). */
 function fieldsOf(tool: ToolDefinition): string[] {
@@ -45,7 +46,7 @@ export function nativeDescription(prompt: string): string {
     .trim();
 }
 
-export class ToolRegistryError extends Error {
+export class ToolRegistryError extends McaError {
   readonly code = 'DUPLICATE_TOOL' as const;
   constructor(message: string) {
     super(message);

@@ -1,4 +1,3 @@
-import type { CallSource } from './define-tool.js';
 import type { FileStateRecord } from './file-state.js';
 import type { TodoStore } from './todo-store.js';
 import type { ToolMemory } from './tool-memory.js';
@@ -40,6 +39,9 @@ export type ApprovalDecision =
   | { approved: false; /** passed to the model so it can adapt */ reason?: string };
 
 export type Approver = (request: ApprovalRequest) => Promise<ApprovalDecision>;
+
+/** Who caused a tool call: the model, the user's own `!` line, a custom command's `!` line, or a subagent. */
+export type CallSource = 'model' | 'user-shell' | 'command' | 'subagent';
 
 /** The session's side of a tool context: the same for every call of a step. */
 export interface ToolEnvironment {

@@ -2,6 +2,7 @@ import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { isInside } from '../fs/contained-path.js';
 import type { ToolError } from './envelope.js';
+import { McaError } from '../errors/mca-error.js';
 
 export type ResolvedPath = { ok: true; absolute: string; relative: string } | { ok: false; error: ToolError };
 
@@ -10,7 +11,9 @@ const MAX_LINK_HOPS = 40;
 // eslint-disable-next-line no-control-regex -- the point is to find control characters
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
-class LinkLoopError extends Error {}
+class LinkLoopError extends McaError {
+  readonly code = 'LINK_LOOP' as const;
+}
 
 /**
  * Real path of `target` even when it does not exist yet: the realpath of the deepest existing ancestor plus the

@@ -1,5 +1,5 @@
 /**
- * Turns one raw terminal input event (as Ink's input parser splits stdin) into editor key events.
+ * Turns one raw terminal input event (as key-splitter.ts splits stdin) into editor key events.
  * We parse raw sequences ourselves because Ink's `useInput` reports both Backspace (\x7f) and Delete
  * (ESC[3~) as `delete`, and cannot tell a paste from typing.
  */

@@ -1,29 +1,50 @@
 import { useStdin } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { createKeySplitter } from './key-splitter.js';
 import { parseKey, type KeyEvent } from './keys.js';
 
 /**
- * Subscribes to raw terminal input (Ink's parsed chunks) and hands out editor key events. Raw mode is on
- * while the component is mounted; Ink turns it off again on unmount, so no exit path leaves it on.
+ * Subscribes to raw terminal input and hands out editor key events. Raw mode is on while the component is mounted;
+ * Ink turns it off again on unmount, so no exit path leaves it on.
+ *
+ * The input is read through Ink's public `useStdin().stdin`: Ink pulls it with `read()` from its 'readable'
+ * listener, and a Node stream emits every chunk `read()` returns as 'data' too, so listening to 'data' sees each
+ * chunk once without taking it from Ink or switching the stream to flowing mode. Ink's own `useInput` is not used:
+ * in Ink 6 it reports Backspace (\x7f) and Delete (ESC[3~) alike and cannot tell a paste from typing (`usePaste`
+ * arrives with Ink 7, which needs Node 22).
  */
 export function useRawKeys(handler: (key: KeyEvent) => void): void {
-  const { internal_eventEmitter: emitter, setRawMode, isRawModeSupported } = useStdin();
+  const { stdin, setRawMode, isRawModeSupported } = useStdin();
   const latest = useRef(handler);
   latest.current = handler;
   useEffect(() => {
+    // Without raw mode Ink never reads the input; neither does this hook (a 'data' listener would start the flow).
     if (!isRawModeSupported) return;
     setRawMode(true);
-    return () => setRawMode(false);
-  }, [isRawModeSupported, setRawMode]);
-  useEffect(() => {
-    const onInput = (raw: string): void => {
-      for (const key of parseKey(raw)) latest.current(key);
+    const splitter = createKeySplitter();
+    let flushing: NodeJS.Immediate | undefined;
+    const deliver = (events: readonly string[]): void => {
+      for (const raw of events) for (const key of parseKey(raw)) latest.current(key);
     };
-    emitter.on('input', onInput);
+    // An escape sequence cut at a chunk's end waits one tick for its rest; then it is a key of its own (Esc).
+    const flush = (): void => {
+      flushing = undefined;
+      const rest = splitter.flush();
+      if (rest !== undefined) deliver([rest]);
+    };
+    const onData = (chunk: string | Buffer): void => {
+      if (flushing !== undefined) clearImmediate(flushing);
+      flushing = undefined;
+      deliver(splitter.push(typeof chunk === 'string' ? chunk : chunk.toString('utf8')));
+      if (splitter.hasPending()) flushing = setImmediate(flush);
+    };
+    stdin.on('data', onData);
     return () => {
-      emitter.off('input', onInput);
+      stdin.off('data', onData);
+      if (flushing !== undefined) clearImmediate(flushing);
+      setRawMode(false);
     };
-  }, [emitter]);
+  }, [isRawModeSupported, setRawMode, stdin]);
 }
 
 /**

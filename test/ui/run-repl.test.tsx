@@ -31,8 +31,11 @@ class FakeTtyIn extends EventEmitter {
   pause(): this {
     return this;
   }
+  /** As a Node Readable does, every chunk `read()` returns is emitted as 'data' too. */
   read(): string | null {
-    return this.queue.shift() ?? null;
+    const chunk = this.queue.shift() ?? null;
+    if (chunk !== null) this.emit('data', chunk);
+    return chunk;
   }
   send(data: string): void {
     this.queue.push(data);

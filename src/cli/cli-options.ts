@@ -1,0 +1,24 @@
+/**
+ * The parsed command line (program.ts builds it). Its own file so the modes (print, REPL) and bootstrap can take
+ * it without importing the program that imports them.
+ */
+import type { PermissionMode, ToolProtocol } from '../config/config-choices.js';
+import type { OutputFormat } from './output-format.js';
+
+export interface CliOptions {
+  prompt: string | undefined;
+  print: boolean;
+  outputFormat: OutputFormat;
+  continueLast: boolean;
+  resume: string | undefined;
+  /** `-r` without an id (REPL only): open the session picker. */
+  pickSession: boolean;
+  model: string | undefined;
+  maxSteps: number | undefined;
+  cwd: string | undefined;
+  permissionMode: PermissionMode | undefined;
+  toolProtocol: ToolProtocol | undefined;
+  /** `--allowedTools` / `--disallowedTools` values as given (each may hold several rules). */
+  allowedTools: string[];
+  disallowedTools: string[];
+}

@@ -1,0 +1,33 @@
+/**
+ * What a front end (the CLI, later a headless or ACP server) gives createRuntime: plain values, no flag parser's
+ * types. Every field but `cwd` is optional; an absent one means "as the settings and environment say".
+ */
+import type { PermissionMode, ToolProtocol } from '../config/config.js';
+import type { SessionStart } from '../agent/session-manager.js';
+import type { Approver } from '../tools/tool-context.js';
+
+export type { SessionStart } from '../agent/session-manager.js';
+
+/**
+ * Asks the person whether to trust this project (the REPL, once per project); resolves true for yes. A front end
+ * without a person (print mode) passes none: an untrusted project's allow rules are ignored with one notice.
+ */
+export type TrustQuestion = (projectRoot: string, widening: readonly string[]) => Promise<boolean>;
+
+export interface RuntimeOptions {
+  /** The project directory (resolved and made real); each runtime has its own, several may live in one process. */
+  cwd: string;
+  /** Override the configured model / step limit / permission mode / tool protocol. */
+  model?: string;
+  maxSteps?: number;
+  permissionMode?: PermissionMode;
+  toolProtocol?: ToolProtocol;
+  /** Extra permission rules, each string possibly holding several rules (`"Bash(npm test:*),Edit"`). */
+  allowedTools?: readonly string[];
+  disallowedTools?: readonly string[];
+  /** Which session to open; a new one when absent. */
+  session?: SessionStart;
+  /** The interactive approver; without one, tools that would ask are denied. */
+  ask?: Approver;
+  askTrust?: TrustQuestion;
+}
