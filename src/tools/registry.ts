@@ -171,7 +171,7 @@ export class ToolRegistry {
         data: { interrupted: true },
       });
     }
-    const { decide, ...environment } = ctx;
+    const { decide, afterRun: _afterRun, ...environment } = ctx;
     const toolContext: ToolContext = { ...environment, callId: call.id, source: call.source };
     const validated = await this.validate(tool, call.input);
     if (!validated.ok) return validated.envelope;
