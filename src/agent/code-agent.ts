@@ -284,6 +284,7 @@ export class CodeAgent implements AgentController {
         fileState,
         todos,
         decide: createDecide(approve, policy),
+        ...(policy ? { pathScreen: (tool: string) => policy.pathScreen(tool) } : {}),
         ...(context.toolMemory ? { toolMemory: context.toolMemory } : {}),
       },
     };

@@ -190,6 +190,8 @@ export class ProjectSessions implements SessionManager {
         systemPrompt: () => this.systemLayerText(),
         memory,
         toolDefinitionTokens: () => this.toolDefinitionTokens(),
+        // Native tool use renders closed rounds without the text protocol's `Action:` form.
+        historyForm: this.native ? 'native' : 'text',
       }),
       summarizer,
       contextWindow: config.contextWindow,

@@ -88,6 +88,35 @@ describe('createApprover', () => {
     expect(seen[3]).toEqual({ label: 'file edits', rule: 'Edit' });
   });
 
+  it('a remembered Bash prefix never covers what bash runs past a # inside a word or behind a wrapper', async () => {
+    const { ask, asked } = scriptedAsk(
+      { approved: true, remember: true },
+      { approved: false },
+      { approved: false },
+      { approved: false },
+    );
+    const seen: Array<ApprovalRequest['remember']> = [];
+    const approve = createApprover({
+      mode: 'default',
+      ask: async (req) => {
+        seen.push(req.remember);
+        return ask(req);
+      },
+    });
+    const bash = (command: string): ApprovalRequest => ({
+      tool: 'Bash',
+      title: `Bash(${command})`,
+      input: { command },
+    });
+    expect(await approve(bash('npm test x#'))).toEqual({ approved: true, remember: true });
+    expect((await approve(bash('npm test x#; touch ../OUT'))).approved).toBe(false);
+    expect((await approve(bash('npm test a#b\ntouch ../OUT'))).approved).toBe(false);
+    expect((await approve(bash('env npm test'))).approved).toBe(false);
+    expect(asked).toHaveLength(4);
+    // Only the first offered a "don't ask again" scope; a wrapper would have made it a blanket allow.
+    expect(seen).toEqual([{ label: '`npm test` commands', rule: 'Bash(npm test:*)' }, undefined, undefined, undefined]);
+  });
+
   it('allowForSession allows a tool from then on', async () => {
     const { ask, asked } = scriptedAsk();
     const approve = createApprover({ mode: 'default', ask });
