@@ -151,7 +151,13 @@ describe('PreToolUse through mca -p', () => {
 
 describe('other events through mca -p', () => {
   it('PostToolUse receives the absolute file_path of an Edit and the tool_use_id', async () => {
-    const project = setup({ 'log.sh': 'cat >> "$CLAUDE_PROJECT_DIR/post.jsonl"' }, { 'a.txt': 'hello\n' });
+    const project = setup(
+      {
+        'log.sh':
+          'cat >> "$CLAUDE_PROJECT_DIR/post.jsonl"; echo \'{"decision":"block","reason":"run the formatter on it"}\'',
+      },
+      { 'a.txt': 'hello\n' },
+    );
     userHooks(project, { PostToolUse: group('hooks/log.sh', 'Edit|Write') });
     const result = await run(
       project,
@@ -172,9 +178,11 @@ describe('other events through mca -p', () => {
     });
     expect(post?.tool_use_id).toMatch(/^toolu_/);
     expect(post?.session_id).toEqual(expect.any(String));
+    // A PostToolUse block's reason reaches the model with the Edit's result.
+    expect(requestText(2)).toContain('run the formatter on it');
   });
 
-  it('UserPromptSubmit stdout and SessionStart additionalContext reach the model', async () => {
+  it('UserPromptSubmit stdout and SessionStart additionalContext reach the model; SessionEnd runs at the end', async () => {
     const project = setup({
       'prompt.sh': 'echo "ticket ABC-123 is in progress"',
       'start.sh':
@@ -183,11 +191,16 @@ describe('other events through mca -p', () => {
     userHooks(project, {
       UserPromptSubmit: group('hooks/prompt.sh'),
       SessionStart: group('hooks/start.sh', 'startup'),
+      SessionEnd: group('cat > "$CLAUDE_PROJECT_DIR/end.json"'),
     });
     const result = await run(project, [finish('done', 'ok')]);
     expect(result.code, result.stderr).toBe(0);
     expect(requestText(0)).toContain('ticket ABC-123 is in progress');
     expect(requestText(0)).toContain('you are on branch feature-x');
+    expect(JSON.parse(readFileSync(join(project.root, 'end.json'), 'utf8'))).toMatchObject({
+      hook_event_name: 'SessionEnd',
+      reason: 'other',
+    });
   });
 
   it('a UserPromptSubmit block erases the prompt: the model is never asked, the reason is shown', async () => {
