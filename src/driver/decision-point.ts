@@ -50,6 +50,8 @@ export interface DecisionPointOptions {
   broker?: PermissionBroker | undefined;
   /** The session's hooks; absent when none is configured (nothing is spawned then). */
   hooks?: SessionHooks | undefined;
+  /** A PostToolUse hook answered `continue: false`: the driver ends the turn (as an interrupt). */
+  onHookStop?: (() => void) | undefined;
 }
 
 export interface SessionDecisionPoint {
@@ -218,7 +220,15 @@ export function createDecisionPoint(options: DecisionPointOptions): SessionDecis
     decide: decideWith([]),
     withAllowRules: (rules) => decideWith(rules),
     pathScreen: (tool) => base.pathScreen(tool),
-    ...(hooks?.active ? { afterRun: async (call, envelope) => (await hooks.afterTool(call, envelope)).envelope } : {}),
+    ...(hooks?.active
+      ? {
+          afterRun: async (call: ToolCall, envelope: ToolEnvelope) => {
+            const after = await hooks.afterTool(call, envelope);
+            if (after.stop !== undefined) options.onHookStop?.();
+            return after.envelope;
+          },
+        }
+      : {}),
     allowForSession: (tool) => {
       const scope = toolScope(tool);
       if (scope) remember(scope.rule);

@@ -11,9 +11,10 @@
  * - PreCompact: before each compaction (`manual` for /compact with its focus, `auto` otherwise);
  * - SessionEnd: when a session is left (/clear) or the front closes the driver.
  */
+import type { AgentEvent } from '../agent/events.js';
 import type { PermissionMode } from '../config/config.js';
 import type { SessionEndReason, SessionStartSource } from '../hooks/hook-events.js';
-import { hooksReport } from '../hooks/hook-listing.js';
+import { hooksReport as report } from '../hooks/hook-listing.js';
 import type { OpenedHooks } from '../hooks/hook-sources.js';
 import { reminder, SessionHooks } from '../hooks/session-hooks.js';
 
@@ -32,6 +33,13 @@ export interface DriverState {
   sessionId(): string;
   mode(): PermissionMode;
   model(): string;
+}
+
+export type TurnEnd = Extract<AgentEvent, { type: 'turn_end' }>;
+
+/** `/hooks` of a driver without an engine: nothing configured, or all held back or disabled. */
+export function hooksReport(entries: [], loaded: OpenedHooks['loaded'] | undefined): string[] {
+  return loaded ? report(entries, loaded) : ['No hooks in effect.'];
 }
 
 export type PromptOutcome = { readonly input: string } | { readonly blocked: string };
@@ -113,6 +121,21 @@ export class DriverHooks {
     return verdict.continueWith;
   }
 
+  /**
+   * A turn ended: while it ended with an answer and a Stop hook blocks, `goOn` runs a continuation with the hook's
+   * reason (once per prompt; the stop after it has `stop_hook_active: true`).
+   */
+  async afterTurn(end: TurnEnd | undefined, goOn: (note: string) => Promise<TurnEnd | undefined>): Promise<void> {
+    let last = end;
+    let continued = false;
+    while (last && (last.reason === 'finish' || last.reason === 'answer')) {
+      const instruction = await this.stopping(last.answer, continued);
+      if (instruction === undefined) return;
+      continued = true;
+      last = await goOn(`<system-reminder>\nA Stop hook blocked stopping: ${instruction}\n</system-reminder>`);
+    }
+  }
+
   async end(reason: SessionEndReason): Promise<void> {
     await this.session.sessionEnded(reason);
   }
@@ -120,6 +143,6 @@ export class DriverHooks {
   /** `/hooks`: the hooks in effect with their source file and last outcome, and those held back. */
   report(): string[] {
     const { entries, loaded } = this.session.listing();
-    return hooksReport(entries, loaded);
+    return report(entries, loaded);
   }
 }

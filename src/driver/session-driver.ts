@@ -8,19 +8,17 @@
 import type { AgentController, SessionInfo, SessionManager } from '../agent/controller.js';
 import type { AgentEvent } from '../agent/events.js';
 import type { SessionEndReason } from '../hooks/hook-events.js';
-import { hooksReport } from '../hooks/hook-listing.js';
+import { hooksReport } from './driver-hooks.js';
 import type { PermissionMode } from '../config/config.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import { errorEnvelope, type ToolEnvelope } from '../tools/envelope.js';
 import type { CustomCommandsPort } from './custom-commands-port.js';
 import { createDecisionPoint, type SessionDecisionPoint } from './decision-point.js';
 import type { Busy, DriverEvent, DriverListener, NoticeTone } from './driver-events.js';
-import { DriverHooks, type DriverHooksOptions } from './driver-hooks.js';
+import { DriverHooks, type DriverHooksOptions, type TurnEnd } from './driver-hooks.js';
 import type { PermissionBroker } from './permission-broker.js';
 import { shellCommandOf, shellNote, type ShellRunner } from './shell-lines.js';
 import { parseSlashCommand, type ParsedSlash } from './slash-parse.js';
-
-type TurnEnd = Extract<AgentEvent, { type: 'turn_end' }>;
 
 /** Slash commands that only show something: they run at once even while a turn is busy. */
 const SHOW_COMMANDS = new Set(['help', 'context', 'todos', 'cost', 'hooks']);
@@ -181,9 +179,7 @@ export class SessionDriver {
 
   /** `/hooks`: the hooks in effect, each with its source file and last outcome. */
   hooksReport(): string[] {
-    if (this.hooks) return this.hooks.report();
-    const loaded = this.options.hooks?.opened.loaded;
-    return loaded ? hooksReport([], loaded) : ['No hooks in effect.'];
+    return this.hooks?.report() ?? hooksReport([], this.options.hooks?.opened.loaded);
   }
 
   /** Whether some hook is in effect (fronts then wait for SessionEnd hooks before they exit). */
@@ -254,7 +250,13 @@ export class SessionDriver {
    */
   private installDecisionPoint(controller: AgentController): SessionDecisionPoint {
     const { policy, broker } = this.options;
-    const point = createDecisionPoint({ policy, broker, mode: () => this.mode, hooks: this.hooks?.session });
+    const point = createDecisionPoint({
+      policy,
+      broker,
+      mode: () => this.mode,
+      hooks: this.hooks?.session,
+      onHookStop: () => this.abort?.abort(),
+    });
     controller.setDecisionPoint(point);
     return point;
   }
@@ -338,16 +340,7 @@ export class SessionDriver {
     const input = notes.length > 0 ? `${notes.join('\n\n')}\n\n${prompt}` : prompt;
     const end = await this.drive('turn', (signal) => this.active.run(input, { signal }), !this.hooks);
     if (!this.hooks) return;
-    // Stop hooks: a block goes on with its reason as the next instruction, once per prompt.
-    let last = end;
-    let continued = false;
-    while (last && (last.reason === 'finish' || last.reason === 'answer')) {
-      const instruction = await this.hooks.stopping(last.answer, continued);
-      if (instruction === undefined) break;
-      continued = true;
-      const note = `<system-reminder>\nA Stop hook blocked stopping: ${instruction}\n</system-reminder>`;
-      last = await this.drive('turn', (signal) => this.active.run(note, { signal }), false);
-    }
+    await this.hooks.afterTurn(end, (note) => this.drive('turn', (signal) => this.active.run(note, { signal }), false));
     this.next();
   }
 

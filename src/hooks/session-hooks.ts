@@ -97,9 +97,12 @@ export class SessionHooks {
     if (!this.engine?.has(event.name)) return undefined;
     const result = await this.engine.run(event, this.session(), signal);
     for (const line of result.messages) this.notify(line);
-    if (result.stop)
-      this.notify(`${event.name} hook stopped the agent${result.stop.reason ? `: ${result.stop.reason}` : ''}`);
     return result;
+  }
+
+  /** `continue: false` where it is honoured (a tool call, a stop): the person learns why the turn ended. */
+  private stopped(event: string, reason: string): void {
+    this.notify(`a ${event} hook ended the turn${reason ? `: ${reason}` : ''}`);
   }
 
   async beforeTool(call: HookedCall, signal?: AbortSignal): Promise<PreToolVerdict> {
@@ -109,6 +112,7 @@ export class SessionHooks {
       signal,
     );
     if (!result) return NOTHING;
+    if (result.stop) this.stopped('PreToolUse', result.stop.reason);
     const decision = result.decision === 'block' ? 'deny' : result.decision;
     if (result.context.length > 0 && decision !== 'deny') this.preContext.set(call.id, result.context);
     return {
@@ -159,6 +163,7 @@ export class SessionHooks {
           }
         : { name: 'PostToolUse', ...base, envelope };
     const result = await this.fire(event, signal);
+    if (result?.stop) this.stopped(event.name, result.stop.reason);
     const after = result?.decision === 'block' && result.reason ? [result.reason, ...result.context] : result?.context;
     return {
       envelope: withContext(envelope, [
@@ -191,6 +196,7 @@ export class SessionHooks {
   ): Promise<StopVerdict> {
     const name = subagent ? 'SubagentStop' : 'Stop';
     const result = await this.fire({ name, stopHookActive, lastAssistantMessage }, signal);
+    if (result?.stop) this.stopped(name, result.stop.reason);
     if (!result || result.stop || result.decision !== 'block') return {};
     return { continueWith: result.reason ?? `a ${name} hook asked to go on` };
   }

@@ -149,6 +149,22 @@ describe('PreToolUse through mca -p', () => {
   });
 });
 
+describe('continue: false through mca -p', () => {
+  it('a PreToolUse continue:false stops the call and ends the turn with the reason shown', async () => {
+    const project = setup({ 'halt.sh': 'echo \'{"continue":false,"stopReason":"budget reached"}\'' });
+    userHooks(project, { PreToolUse: group('hooks/halt.sh', 'Bash') });
+    const result = await run(
+      project,
+      [act('a', 'Bash', { command: 'touch ran.txt' }), finish('d', 'never reached')],
+      ['--dangerously-skip-permissions'],
+    );
+    expect(existsSync(join(project.root, 'ran.txt'))).toBe(false);
+    expect(server?.requests).toHaveLength(1);
+    expect(result.stderr).toContain('a PreToolUse hook ended the turn: budget reached');
+    expect(result.stdout).not.toContain('never reached');
+  });
+});
+
 describe('other events through mca -p', () => {
   it('PostToolUse receives the absolute file_path of an Edit and the tool_use_id', async () => {
     const project = setup(
