@@ -48,7 +48,8 @@ export class DriverHooks {
   readonly session: SessionHooks;
   /** SessionStart context waiting for the next prompt. */
   private context: string[] = [];
-  private started = false;
+  /** The first session's SessionStart, once begun: a prompt submitted meanwhile waits for its context. */
+  private starting: Promise<void> | undefined;
 
   constructor(
     private readonly options: DriverHooksOptions,
@@ -74,18 +75,19 @@ export class DriverHooks {
   }
 
   private async sessionStart(source: SessionStartSource): Promise<void> {
-    this.started = true;
     this.context.push(...(await this.session.sessionStarted(source, this.state.model())));
   }
 
   /** SessionStart of the driver's first session, once; the front may call it at launch, else the first prompt does. */
   async start(): Promise<void> {
-    if (!this.started) await this.sessionStart(this.options.startSource ?? 'startup');
+    this.starting ??= this.sessionStart(this.options.startSource ?? 'startup');
+    await this.starting;
   }
 
   /** /clear or /resume: the old session ends (on /clear), the new one starts. */
   async switched(source: 'clear' | 'resume'): Promise<void> {
     if (source === 'clear') await this.session.sessionEnded('clear');
+    this.starting ??= Promise.resolve();
     this.context = [];
     await this.sessionStart(source);
   }
