@@ -84,9 +84,8 @@ export class DriverHooks {
     await this.starting;
   }
 
-  /** /clear or /resume: the old session ends (on /clear), the new one starts. */
+  /** /clear or /resume switched to another session (SessionEnd of the old one came before the switch). */
   async switched(source: 'clear' | 'resume'): Promise<void> {
-    if (source === 'clear') await this.session.sessionEnded('clear');
     this.starting ??= Promise.resolve();
     this.context = [];
     await this.sessionStart(source);

@@ -205,6 +205,7 @@ export class SessionDriver {
     try {
       // Promise.resolve: the contract's newSession may be sync or async.
       const next = await Promise.resolve(this.options.sessions.newSession());
+      await this.hooks?.end('clear');
       this.switchTo(next, `Started a new session ${next.sessionId.slice(0, 8)}.`, true);
       await this.hooks?.switched('clear');
     } catch (error) {
