@@ -235,6 +235,23 @@ describe('each lazy module loads when something needs it', () => {
     expect(loaded.chunks).not.toContain('dist/cli/walk-worker.js');
   });
 
+  it('the hook engine: only when a hook is configured, and no hook process without one', async () => {
+    const plain = await loadedBy(['-p', 'say ok'], { project: project({}) });
+    expect(plain.run.code, plain.run.stderr).toBe(0);
+    // The settings loader ran (it reads the hooks key) but the engine was not imported.
+    expect(plain.inputs).toContain('src/hooks/hook-sources.ts');
+    expect(plain.inputs).not.toContain('src/hooks/hook-engine.ts');
+    expect(plain.inputs).not.toContain('src/hooks/hook-process.ts');
+
+    const hooked = project({});
+    mkdirSync(hooked.home, { recursive: true });
+    const settings = { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'exit 0' }] }] } };
+    writeFileSync(join(hooked.home, 'settings.json'), JSON.stringify(settings));
+    const withHook = await loadedBy(['-p', 'say ok'], { project: hooked });
+    expect(withHook.run.code, withHook.run.stderr).toBe(0);
+    expect(withHook.inputs).toContain('src/hooks/hook-engine.ts');
+  });
+
   it('jsonrepair: for a text-protocol reply whose action JSON is broken, not for a well-formed one', async () => {
     const broken: FakeStep[] = [{ text: 'Thought: look\nAction: LS[{"path": ".",}]' }, finish('done', 'ok')];
     const repaired = await loadedBy(['-p', 'go', '--tool-protocol', 'text'], { project: project({}), script: broken });
