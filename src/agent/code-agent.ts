@@ -197,6 +197,9 @@ export class CodeAgent implements AgentController {
         mentions: processed.mentions.map((mention) => mention.display),
       };
     }
+    // Tools still arriving (MCP servers connecting, at most MCP_TIMEOUT): the first request waits for them.
+    await this.deps.registry.toolsArrived();
+    for (const message of this.deps.registry.takeNotices()) yield { type: 'warning', message };
 
     for (let step = 1; step <= config.maxSteps; step += 1) {
       if (signal.aborted) return yield* this.closeRound(turn, 'interrupted', 'Interrupted by user.');

@@ -72,6 +72,8 @@ export function runtimeOptions(options: CliOptions, ask?: Approver, askTrust?: T
     ...(options.toolProtocol ? { toolProtocol: options.toolProtocol } : {}),
     allowedTools: options.allowedTools,
     disallowedTools: options.disallowedTools,
+    ...(options.mcpConfigs.length > 0 ? { mcpConfigs: options.mcpConfigs } : {}),
+    ...(options.strictMcpConfig ? { strictMcpConfig: true } : {}),
     session: sessionStart(options),
     ...(ask ? { ask } : {}),
     ...(askTrust ? { askTrust } : {}),

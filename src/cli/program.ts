@@ -59,6 +59,13 @@ function buildCommand(version: string): Command {
       collect,
       [],
     )
+    .option(
+      '--mcp-config <file-or-json>',
+      'MCP servers from a JSON file or inline JSON {"mcpServers": {...}} (repeatable)',
+      collect,
+      [],
+    )
+    .option('--strict-mcp-config', 'use only the MCP servers of --mcp-config, none from settings or .mcp.json')
     .version(`${version} (mca)`, '-v, --version', 'print the version')
     .helpOption('-h, --help', 'show this help')
     .addHelpText(
@@ -74,7 +81,7 @@ function buildCommand(version: string): Command {
         '',
         'Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL, MCA_MODEL, MCA_CONTEXT_WINDOW,',
         '  MCA_COMPRESSION_THRESHOLD, MCA_MIN_RETAIN_ROUNDS, MCA_SUMMARY_TIMEOUT_MS, MCA_MAX_STEPS, MCA_HOME,',
-        '  MCA_TOOL_PROTOCOL (native|text).',
+        '  MCA_TOOL_PROTOCOL (native|text). MCP: MCP_TIMEOUT, MCP_TOOL_TIMEOUT (ms), MAX_MCP_OUTPUT_TOKENS.',
         '  Other providers: MCA_PROVIDER=openai with OPENAI_API_KEY and OPENAI_BASE_URL (OpenAI, OpenRouter, Ollama).',
         'Exit codes: 0 ok, 1 agent or API failure, 2 usage or configuration error, 130 interrupted.',
       ].join('\n'),
@@ -96,6 +103,8 @@ interface RawOptions {
   dangerouslySkipPermissions?: boolean;
   allowedTools: string[];
   disallowedTools: string[];
+  mcpConfig: string[];
+  strictMcpConfig?: boolean;
 }
 
 /** `version` is what `-v` prints (main.ts reads it from package.json). */
@@ -134,6 +143,8 @@ export function parseCliArgs(args: readonly string[], version: string): CliOptio
     toolProtocol: raw.toolProtocol,
     allowedTools: raw.allowedTools,
     disallowedTools: raw.disallowedTools,
+    mcpConfigs: raw.mcpConfig,
+    strictMcpConfig: raw.strictMcpConfig === true,
   };
 }
 

@@ -22,6 +22,8 @@ import { journalTempsIn, sweepTempJournals } from '../tools/temp-journal.js';
 import { projectRootOf } from './project-root.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import { permissionPolicy } from './trust-policy.js';
+import { planMcp, startMcp } from './mcp-servers.js';
+import type { McpManager } from '../mcp/mcp-manager.js';
 
 export interface Runtime {
   config: Config;
@@ -41,6 +43,8 @@ export interface Runtime {
   registry: ToolRegistry;
   /** The exact key values mca holds, for everything else it writes (output, input history). */
   secrets: readonly string[];
+  /** The MCP servers (absent when none is configured); `close()` ends them before the process exits. */
+  mcp?: McpManager;
 }
 
 /** Where each mca process lists the temp files it creates (temp-journal.ts). */
@@ -69,17 +73,20 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const projectRoot = projectRootOf(options.cwd);
   const notices: string[] = [];
   const config = loadConfig({ cwd: projectRoot, flags: configFlags(options), warnings: notices });
+  const mcpPlan = planMcp(options, config, projectRoot, notices);
   const {
     policy,
     notices: policyNotices,
     trusted,
-  } = await permissionPolicy(options, config, projectRoot, options.askTrust);
+    asked,
+  } = await permissionPolicy(options, config, projectRoot, options.askTrust, mcpPlan.widening);
   notices.push(...policyNotices);
   const credentials = loadCredentials();
   const provider = await createProvider(config, credentials);
   const secrets = credentialSecrets(credentials);
   const store = new SessionStore(config.mcaHome, projectRoot, { secrets });
   const registry = createDefaultRegistry({ secrets });
+  const mcp = await startMcp(mcpPlan, { config, projectRoot, trusted, approvedNow: asked && trusted, registry }, notices);
   journalTempsIn(tempJournalDir(config.mcaHome));
   const sessions = new ProjectSessions({
     config,
@@ -101,5 +108,16 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   }
   const opened = await sessions.open(start);
   notices.push(...opened.warnings);
-  return { config, projectRoot, policy, trusted, sessions, controller: opened.controller, notices, registry, secrets };
+  return {
+    config,
+    projectRoot,
+    policy,
+    trusted,
+    sessions,
+    controller: opened.controller,
+    notices,
+    registry,
+    secrets,
+    ...(mcp ? { mcp } : {}),
+  };
 }
