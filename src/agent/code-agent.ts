@@ -65,9 +65,10 @@ export interface CodeAgentDeps {
   onModelChange?: (model: string) => void;
   /**
    * Native tool use: the `tools` definitions, the same value the context engine gives its summary request (so both
-   * start on one cached prefix). Generated from the registry when not given.
+   * start on one cached prefix); a function when the list can change while the session runs. The registry's
+   * current list when not given.
    */
-  toolSpecs?: ToolSpec[];
+  toolSpecs?: ToolSpec[] | (() => ToolSpec[]);
 }
 
 export class CodeAgent implements AgentController {
@@ -77,8 +78,6 @@ export class CodeAgent implements AgentController {
   private approver: Approver;
   /** Set when the person declined a tool and ended the turn (Esc / "No" at the prompt); read after the step. */
   private declinedBy: string | undefined;
-  /** The native `tools` definitions, generated once from the registry's schemas. */
-  private toolSpecs: ToolSpec[] | undefined;
 
   constructor(private readonly deps: CodeAgentDeps) {
     this.modelName = deps.model ?? deps.config.model;
@@ -259,14 +258,16 @@ export class CodeAgent implements AgentController {
         stopSequences: [OBSERVATION_STOP],
       };
     }
-    this.toolSpecs ??= this.deps.toolSpecs ?? registry.toolSpecs();
+    const given = this.deps.toolSpecs;
+    // Read at every step: a tool registered or removed while the session runs is in (or out of) the next request.
+    const tools = typeof given === 'function' ? given() : (given ?? registry.toolSpecs());
     // The API wants max_tokens above the thinking budget: the budget yields when the window leaves less room.
     const budget = config.thinking === 'off' ? 0 : Math.min(config.thinking, prepared.maxTokens - MIN_THINKING_ROOM);
     const thinking = budget >= MIN_THINKING_BUDGET ? { thinkingBudget: budget } : {};
     return {
       model: this.model,
       ...prepared.context.toNativeRequest(),
-      tools: this.toolSpecs,
+      tools,
       maxTokens: prepared.maxTokens,
       ...thinking,
     };

@@ -70,34 +70,61 @@ export type SessionStart = { kind: 'new' } | { kind: 'continue' } | { kind: 'res
 
 export class ProjectSessions implements SessionManager {
   private active: CodeAgent | undefined;
-  private readonly baseLayer: string;
-  /** L1 for the current model (the environment block names it); rebuilt only when `/model` changes it. */
-  private systemLayer: { model: string; text: string } | undefined;
-  /** Native tool use: the `tools` definitions every request carries (the summary request too), else undefined. */
-  private readonly toolSpecs: ToolSpec[] | undefined;
-  /** Native tool use: the estimate of the `tools` definitions, counted into L1. */
-  private readonly toolDefinitionTokens: number;
+  /** The system text without the environment, for the tool prompts it was composed with (text protocol: L1 lists them). */
+  private baseLayer: { prompts: Array<{ name: string; prompt: string }>; text: string } | undefined;
+  /** L1 for the current model and base text (the environment block names the model); rebuilt when either changes. */
+  private systemLayer: { model: string; base: string; text: string } | undefined;
+  /** Native tool use: the estimate of the current `tools` definitions (counted into L1), for the specs measured. */
+  private toolTokens: { specs: ToolSpec[]; tokens: number } | undefined;
   /** The model of this front end's sessions: `--model`/config at start, then whatever `/model` set. */
   private model: string;
 
   constructor(private readonly deps: SessionManagerDeps) {
-    const protocol = deps.config.toolProtocol;
-    this.baseLayer = composeProtocolLayer(
-      loadPrompt('system.md'),
-      { name: protocol, section: loadPrompt(`protocol-${protocol}.md`) },
-      deps.registry.prompts(),
-    );
-    this.toolSpecs = protocol === 'native' ? deps.registry.toolSpecs() : undefined;
-    this.toolDefinitionTokens = this.toolSpecs ? estimateTokens(JSON.stringify(this.toolSpecs)) : 0;
     this.model = deps.config.model;
   }
 
+  private get native(): boolean {
+    return this.deps.config.toolProtocol === 'native';
+  }
+
+  /**
+   * The tool list is read at every step, not frozen at start: a tool registered or removed while the session runs
+   * (an MCP server connecting late) changes the next request. The registry keeps its prompts and specs until its
+   * list changes, so an unchanged list gives byte-identical requests.
+   */
+  private baseLayerText(): string {
+    const prompts = this.deps.registry.prompts();
+    if (this.baseLayer?.prompts !== prompts) {
+      const protocol = this.deps.config.toolProtocol;
+      const text = composeProtocolLayer(
+        loadPrompt('system.md'),
+        { name: protocol, section: loadPrompt(`protocol-${protocol}.md`) },
+        prompts,
+      );
+      this.baseLayer = { prompts, text };
+    }
+    return this.baseLayer.text;
+  }
+
   private systemLayerText(): string {
-    if (this.systemLayer?.model !== this.model) {
+    const base = this.baseLayerText();
+    if (this.systemLayer?.model !== this.model || this.systemLayer.base !== base) {
       const environment = renderEnvironment(detectEnvironment(this.deps.projectRoot, this.model));
-      this.systemLayer = { model: this.model, text: `${this.baseLayer}\n\n${environment}` };
+      this.systemLayer = { model: this.model, base, text: `${base}\n\n${environment}` };
     }
     return this.systemLayer.text;
+  }
+
+  /** Native tool use: the `tools` definitions every request carries now (the summary request too). */
+  private toolSpecs(): ToolSpec[] {
+    return this.deps.registry.toolSpecs();
+  }
+
+  private toolDefinitionTokens(): number {
+    if (!this.native) return 0;
+    const specs = this.toolSpecs();
+    if (this.toolTokens?.specs !== specs) this.toolTokens = { specs, tokens: estimateTokens(JSON.stringify(specs)) };
+    return this.toolTokens.tokens;
   }
 
   /** Opens the session `start` names. `continue` with no earlier session starts a new one. */
@@ -162,14 +189,14 @@ export class ProjectSessions implements SessionManager {
       builder: new ContextBuilder({
         systemPrompt: () => this.systemLayerText(),
         memory,
-        toolDefinitionTokens: this.toolDefinitionTokens,
+        toolDefinitionTokens: () => this.toolDefinitionTokens(),
       }),
       summarizer,
       contextWindow: config.contextWindow,
       compressionThreshold: config.compressionThreshold,
       maxOutputTokens: config.maxOutputTokens,
       todoRecap: () => promptTodoRecap(todos),
-      ...(this.toolSpecs ? { requestTools: this.toolSpecs } : {}),
+      ...(this.native ? { requestTools: () => this.toolSpecs() } : {}),
       // Beside the session file, named by its id: `-c`/`--resume` reopen the same references.
       toolMemory: new DirectoryToolMemory(join(this.deps.store.dir, `${writer.sessionId}.tools`), (text) =>
         this.deps.store.redact(text),
@@ -192,7 +219,7 @@ export class ProjectSessions implements SessionManager {
       memory,
       ...(ask ? { ask } : {}),
       ...(policy ? { policy } : {}),
-      ...(this.toolSpecs ? { toolSpecs: this.toolSpecs } : {}),
+      ...(this.native ? { toolSpecs: () => this.toolSpecs() } : {}),
     });
     this.active = agent;
     return agent;

@@ -118,28 +118,30 @@ function part(id: ContextPartId, text: string, extra: Partial<ContextPart> = {})
 export class ContextBuilder {
   private readonly systemPrompt: string | (() => string);
   private readonly memory: { read(): string | undefined } | undefined;
-  private readonly toolDefinitionTokens: number;
+  private readonly toolTokens: number | (() => number);
 
   /**
    * `systemPrompt` may be a function when L1 follows session state (the environment block names the model).
    * `memory` renders the whole L2 text (the memory files, each labelled with its path; see memory-files.ts).
    * `toolDefinitionTokens`: native tool use sends the tools as definitions beside the system text; their estimate
-   * counts into L1 (and every budget), though the text does not carry them.
+   * counts into L1 (and every budget), though the text does not carry them; a function when the tool list can
+   * change while the session runs.
    */
   constructor(options: {
     systemPrompt: string | (() => string);
     memory?: { read(): string | undefined };
-    toolDefinitionTokens?: number;
+    toolDefinitionTokens?: number | (() => number);
   }) {
     this.systemPrompt = options.systemPrompt;
     this.memory = options.memory;
-    this.toolDefinitionTokens = options.toolDefinitionTokens ?? 0;
+    this.toolTokens = options.toolDefinitionTokens ?? 0;
   }
 
   build(input: BuildInput): BuiltContext {
     const system = typeof this.systemPrompt === 'function' ? this.systemPrompt() : this.systemPrompt;
+    const toolTokens = typeof this.toolTokens === 'function' ? this.toolTokens() : this.toolTokens;
     const l1 = system.trim() === '' ? undefined : part('l1', system);
-    if (l1) l1.tokens += this.toolDefinitionTokens;
+    if (l1) l1.tokens += toolTokens;
     const memory = this.memory?.read();
     const l2 = memory === undefined || memory.trim() === '' ? undefined : part('l2', memory);
 
@@ -172,8 +174,7 @@ export class ContextBuilder {
     const chars = parts.reduce((sum, entry) => sum + entry.text.length, 0);
     // estimateTokens(render()) without building the string.
     const totalTokens =
-      Math.floor((chars + PART_SEPARATOR.length * Math.max(0, parts.length - 1)) / 3) +
-      (l1 ? this.toolDefinitionTokens : 0);
+      Math.floor((chars + PART_SEPARATOR.length * Math.max(0, parts.length - 1)) / 3) + (l1 ? toolTokens : 0);
 
     /** L1 and L2 as system segments, L3 (one segment per unit) and the input as user segments. */
     const layers = (): { system: PromptSegment[]; user: PromptSegment[] } => {

@@ -20,6 +20,7 @@ import { observationText } from './observation.js';
 import { runCompaction } from './run-compaction.js';
 import type { Summarizer, SummaryPrefix } from './summary-compressor.js';
 import { MIN_MESSAGES_FOR_COMPACTION } from './token-budget.js';
+import { toolNamed } from '../tools/tool-catalog.js';
 import { compressToolResult } from './tool-result-compressor.js';
 import { buildWithinBudget, FULL_TURN, shrinkBatch, type InTurnState } from './turn-budget.js';
 
@@ -44,13 +45,11 @@ export interface ContextEngineOptions {
   toolMemory?: ToolMemory;
   /**
    * Native tool use: the `tools` every model request carries. The summary request carries them too, so it starts
-   * with the exact prefix the provider's cache holds.
+   * with the exact prefix the provider's cache holds. A function when the tool list can change while the session
+   * runs (each step reads the current list).
    */
-  requestTools?: readonly ToolSpec[];
+  requestTools?: readonly ToolSpec[] | (() => readonly ToolSpec[]);
 }
-
-/** Tools whose full result is not stored again: Recall's output is already a stored result. */
-const NOT_STORED = new Set(['Recall']);
 
 /** What the next model call sends, or why nothing may be sent. */
 export type PreparedStep =
@@ -184,7 +183,7 @@ export class ContextEngine {
         return { kind: 'too_large', context, code: 'CONTEXT_TOO_LARGE', message };
       }
     }
-    this.lastPrefix = prefixOf(context, this.options.requestTools);
+    this.lastPrefix = prefixOf(context, this.requestTools());
     // Prompt + max_tokens must fit the window (the API refuses the request otherwise).
     return { kind: 'ready', context, maxTokens: Math.min(maxOutputTokens, contextWindow - context.totalTokens) };
   }
@@ -223,7 +222,9 @@ export class ContextEngine {
   recordObservation(observation: StepObservation): string {
     const { action, step } = observation;
     const full = observationText(observation.envelope);
-    const ref = NOT_STORED.has(action.tool) ? undefined : this.options.toolMemory?.store(full);
+    // A tool may say its full result is not stored again (Recall: its output already is a stored result).
+    const stored = toolNamed(action.tool)?.storeResult !== false;
+    const ref = stored ? this.options.toolMemory?.store(full) : undefined;
     const compressed = compressToolResult(action.tool, observation.envelope, ref);
     this.options.history.append({
       role: 'tool',
@@ -274,6 +275,11 @@ export class ContextEngine {
   /** The prompt as the closed history alone would build it (for `/context`). */
   closedContext(): BuiltContext {
     return this.options.builder.build({ history: this.options.history.closedHistory(), scratchpad: [], question: '' });
+  }
+
+  private requestTools(): readonly ToolSpec[] | undefined {
+    const tools = this.options.requestTools;
+    return typeof tools === 'function' ? tools() : tools;
   }
 
   private turnView(): TurnView {

@@ -5,7 +5,9 @@
  * followed by a success of the same action, and the tool-memory references of the results that left the prompt.
  * When no summary could be written, the ledger alone is the archive entry (`archiveNote`): never nothing.
  */
-import { isRecord, isString } from './json-guards.js';
+import { isRecord, isString } from '../text/json-guards.js';
+import type { FileTouch } from '../tools/define-tool.js';
+import { toolNamed } from '../tools/tool-catalog.js';
 import type { Message } from './message.js';
 import { toRounds } from './message.js';
 
@@ -24,7 +26,7 @@ export const LEDGER_LIMITS = Object.freeze({
   refs: 40,
 });
 
-type FileKind = 'read' | 'edited' | 'created' | 'deleted';
+type FileKind = FileTouch['kind'];
 const FILE_KINDS: readonly FileKind[] = ['read', 'edited', 'created', 'deleted'];
 
 interface ParsedResult {
@@ -66,25 +68,6 @@ function parseResult(content: string): ParsedResult {
   return result;
 }
 
-/** Paths a shell command deletes (`rm`, `git rm`, `unlink`), read from its words; flags are skipped. */
-function deletedByCommand(command: string): string[] {
-  const paths: string[] = [];
-  for (const clause of command.split(/&&|\|\||;|\n/)) {
-    const words = clause.trim().split(/\s+/);
-    const start = words[0] === 'git' && words[1] === 'rm' ? 2 : words[0] === 'rm' || words[0] === 'unlink' ? 1 : -1;
-    if (start < 0) continue;
-    for (const word of words.slice(start)) if (word !== '' && !word.startsWith('-')) paths.push(word);
-  }
-  return paths;
-}
-
-function fileKindOf(tool: string, data: Record<string, unknown>): FileKind | undefined {
-  if (tool === 'Read') return 'read';
-  if (tool === 'Edit' || tool === 'MultiEdit') return data.applied === false ? undefined : 'edited';
-  if (tool === 'Write') return data.action === 'created' ? 'created' : 'edited';
-  return undefined;
-}
-
 /** The action an error or success belongs to: the tool and its path or command. */
 function actionKey(tool: string, input: Record<string, unknown>): string {
   const target = isString(input.path) ? input.path : isString(input.command) ? input.command : JSON.stringify(input);
@@ -117,11 +100,12 @@ class LedgerBuilder {
     if (result.ref !== undefined) this.refs.push(`${result.ref} (${key}, R${round})`);
     const failed =
       result.status === 'error' || (typeof result.data.exit_code === 'number' && result.data.exit_code !== 0);
-    if (tool === 'Bash' && isString(input.command)) {
+    const members = toolNamed(tool);
+    const command = members?.command?.(input);
+    if (command !== undefined) {
       const exit = result.data.exit_code;
       const code = typeof exit === 'number' ? `exit ${exit}` : result.status === 'error' ? 'error' : 'no exit code';
-      this.commands.push(`\`${oneLine(input.command, LEDGER_LIMITS.commandChars)}\` → ${code} (R${round})`);
-      if (!failed) for (const path of deletedByCommand(input.command)) this.addFile('deleted', path, round);
+      this.commands.push(`\`${oneLine(command, LEDGER_LIMITS.commandChars)}\` → ${code} (R${round})`);
     }
     if (failed) {
       const why =
@@ -130,8 +114,8 @@ class LedgerBuilder {
       return;
     }
     this.openErrors.delete(key);
-    const kind = fileKindOf(tool, result.data);
-    if (kind !== undefined && isString(input.path)) this.addFile(kind, input.path, round);
+    // The files the call touched, as its own definition reads them (a tool without `locations` touches none).
+    for (const touch of members?.locations?.(input, result.data) ?? []) this.addFile(touch.kind, touch.path, round);
   }
 
   render(): string {

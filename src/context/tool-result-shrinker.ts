@@ -1,50 +1,15 @@
 /**
  * Degradation level 2 (DESIGN.md "Compaction", from spec 004): a compressed tool message shrinks further to
- * `{"status", "tool", "ref"?, "summary": "<one line>"}`. Works on any content, including malformed JSON.
+ * `{"status", "tool", "ref"?, "summary": "<one line>"}`. Works on any content, including malformed JSON. The line
+ * is the tool's own `shrink` member; a tool without one gets `result of <n> characters`.
  */
-import { clip, isFiniteNumber, isRecord, isString, type JsonRecord } from './json-guards.js';
+import { clip, isRecord, isString } from '../text/json-guards.js';
+import { toolNamed } from '../tools/tool-catalog.js';
 
 const SUMMARY_CHARS = 200;
 
 function oneLine(text: string): string {
   return clip(text.replace(/\s+/g, ' ').trim(), SUMMARY_CHARS);
-}
-
-function count(value: unknown): string {
-  return isFiniteNumber(value) ? String(value) : '?';
-}
-
-function describe(toolName: string, data: JsonRecord): string | undefined {
-  switch (toolName) {
-    case 'LS':
-      return isString(data.path) ? `listed ${data.path}: ${count(data.total)} entries` : undefined;
-    case 'Glob':
-      return isString(data.pattern) ? `glob ${data.pattern}: ${count(data.total)} files` : undefined;
-    case 'Grep':
-      return isString(data.pattern) ? `grep ${data.pattern}: ${count(data.total)} matches` : undefined;
-    case 'Read':
-      return isString(data.path)
-        ? `read ${data.path} lines ${count(data.start_line)}-${count(data.end_line)} of ${count(data.total_lines)}`
-        : undefined;
-    case 'Edit':
-    case 'MultiEdit':
-      if (!isString(data.path)) return undefined;
-      return data.applied === false
-        ? `edit of ${data.path} not applied`
-        : `edited ${data.path}: ${count(data.replacements)} replacements`;
-    case 'Write':
-      return isString(data.path)
-        ? `${String(data.action ?? 'wrote')} ${data.path} (${count(data.lines)} lines)`
-        : undefined;
-    case 'Bash':
-      return isString(data.command)
-        ? `$ ${clip(data.command, 80)} -> exit ${data.exit_code === null ? 'none' : count(data.exit_code)}`
-        : undefined;
-    case 'TodoWrite':
-      return isString(data.recap) ? `todos ${data.recap}` : undefined;
-    default:
-      return undefined;
-  }
 }
 
 function parse(content: string): unknown {
@@ -64,7 +29,11 @@ export function shrinkToolMessage(content: string, toolName: string): string {
   if (record !== undefined && isRecord(record.error)) {
     summary = `${String(record.error.code ?? 'ERROR')}: ${String(record.error.message ?? '')}`;
   } else if (record !== undefined && isRecord(record.data)) {
-    summary = describe(toolName, record.data);
+    try {
+      summary = toolNamed(toolName)?.shrink?.(record.data);
+    } catch {
+      summary = undefined;
+    }
   }
   summary ??= `result of ${content.length} characters`;
   // The tool-memory reference survives shrinking: the one-line form names what it dropped.

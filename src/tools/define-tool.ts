@@ -1,11 +1,8 @@
 import type { $ZodType, output } from 'zod/v4/core';
 import type { ToolEnvelope } from './envelope.js';
-import type { ApprovalRequest, ToolContext } from './tool-context.js';
+import type { ApprovalRequest, CallSource, ToolContext } from './tool-context.js';
 
 export type PermissionKind = 'none' | 'edit' | 'exec' | 'plan';
-
-/** Who caused a call: the model, a `!` line the user typed, a custom command's `!` line, or a subagent. */
-import type { CallSource } from './tool-context.js';
 
 export type { CallSource };
 
@@ -47,6 +44,53 @@ export function readyPlan(request: ApprovalRequest | undefined, execute: () => P
   return request ? { ok: true, request, execute } : { ok: true, execute };
 }
 
+/** A file a call touched, as the facts ledger lists it. */
+export interface FileTouch {
+  readonly path: string;
+  readonly kind: 'read' | 'edited' | 'created' | 'deleted';
+}
+
+/** Plain JSON data: a tool's input or its result's `data`, which claim a shape but are checked before use. */
+export type JsonRecord = Record<string, unknown>;
+
+/**
+ * How the transcript shows a tool's calls. Every member is optional: without one the generic default applies
+ * (the input as JSON in `Tool(…)`, the result's first text line, no diff).
+ */
+export interface ToolDisplay {
+  /** The argument in `Tool(arg)`: a path, a pattern, a command. */
+  title?(input: JsonRecord): string;
+  /** The `⎿` line of a result that did not fail. */
+  summary?(data: JsonRecord, result: ToolEnvelope): string;
+  /** A diff to show under a successful result (an edit's, or a new file's lines as added lines). */
+  diff?(data: JsonRecord): string | undefined;
+  /**
+   * The result is a command's `stdout`/`stderr`: their tail is shown under the call instead of the text, and a
+   * non-zero `exit_code` is a failure even in a replayed result.
+   */
+  streams?: boolean;
+  /** A resumed session's transcript: the data shown, rebuilt from the compressed form history kept. */
+  replay?(compressed: JsonRecord): JsonRecord;
+}
+
+/**
+ * What the context engine, the facts ledger and the transcript know about a tool's results, held by the tool
+ * itself. Each member is optional; a tool without one gets DESIGN.md's generic behaviour (unknown-tool rule).
+ */
+export interface ToolMembers {
+  /** The history form of a result's data (DESIGN.md "ToolResultCompressor"); undefined: the data had the wrong shape. */
+  readonly compress?: (data: JsonRecord) => JsonRecord | undefined;
+  /** The one-line form of compressed data (degradation level 2); undefined: no better line than the generic one. */
+  readonly shrink?: (data: JsonRecord) => string | undefined;
+  /** Files a successful call touched (the ledger's Files lines). */
+  readonly locations?: (input: JsonRecord, data: JsonRecord) => FileTouch[];
+  /** The command a call ran, for the ledger's Commands line (with its exit code). */
+  readonly command?: (input: JsonRecord) => string | undefined;
+  readonly display?: ToolDisplay;
+  /** False when the full result is not kept for Recall again (Recall's own output already is a stored result). */
+  readonly storeResult?: boolean;
+}
+
 /** A JSON Schema object, as the native `tools` definitions carry it (no `$schema` key). */
 export type JsonSchemaObject = Record<string, unknown>;
 
@@ -58,6 +102,20 @@ export type JsonSchemaObject = Record<string, unknown>;
 export interface ToolInput<Schema extends $ZodType = $ZodType> {
   readonly jsonSchema: JsonSchemaObject;
   load(): Promise<Schema>;
+}
+
+/**
+ * A tool input given only as a JSON Schema (an MCP tool's, or a tool written without zod): the model is told the
+ * schema as it is, and a call is checked against it by ajv, loaded on the first call of such a tool.
+ */
+export interface JsonSchemaInput {
+  readonly jsonSchema: JsonSchemaObject;
+  readonly validator: 'json-schema';
+}
+
+/** The input of a tool defined with a JSON Schema only. */
+export function jsonSchemaInput(jsonSchema: JsonSchemaObject): JsonSchemaInput {
+  return { jsonSchema, validator: 'json-schema' };
 }
 
 /** A zod schema that can describe itself as JSON Schema (Standard JSON Schema; classic zod's schemas can). */
@@ -72,12 +130,12 @@ export interface SelfDescribingSchema {
  * call's plan: a failure, or the approval it needs and the work to run. The registry asks the session's decision
  * point between the two; it still guards against throws.
  */
-export interface ToolDefinition<Schema extends $ZodType = $ZodType> {
+export interface ToolDefinition<Schema extends $ZodType = $ZodType> extends ToolMembers {
   /** The name the model writes in `Action: Name[{...}]`. */
   readonly name: string;
-  /** File name under prompts/tools/, e.g. "Read.md". */
-  readonly promptFile: string;
-  readonly input: ToolInput<Schema>;
+  /** The description the model is told: a prompt file under prompts/tools/ (e.g. "Read.md"), or the text itself. */
+  readonly description: ToolDescription;
+  readonly input: ToolInput<Schema> | JsonSchemaInput;
   /**
    * What the tool may do, enforced by the registry: `none` never asks (it only reads, so several run concurrently;
    * a plan that asks anyway is refused), `edit` changes files (`acceptEdits` allows it), `exec` runs commands,
@@ -93,19 +151,26 @@ export interface ToolDefinition<Schema extends $ZodType = $ZodType> {
   prepare(input: output<Schema>, ctx: ToolContext): Promise<ToolPlan>;
 }
 
-interface ToolDefinitionBase<Schema extends $ZodType> {
+/** Where a tool's description comes from: a file under prompts/tools/, or text given with the definition. */
+export type ToolDescription = { readonly promptFile: string } | { readonly text: string };
+
+interface ToolDefinitionBase<Schema extends $ZodType> extends ToolMembers {
   readonly name: string;
-  readonly promptFile: string;
-  readonly inputSchema: (Schema & SelfDescribingSchema) | ToolInput<Schema>;
+  readonly inputSchema: (Schema & SelfDescribingSchema) | ToolInput<Schema> | JsonSchemaInput;
   readonly permission: PermissionKind;
   readonly preload?: () => Promise<unknown>;
 }
 
 /**
- * What defineTool takes: the input either as a whole zod schema that describes itself, or as a lazy ToolInput;
- * then `prepare` (a tool that asks before it changes something) or just `run` (a tool with nothing to ask).
+ * What defineTool takes: a prompt file or a description text; the input either as a whole zod schema that
+ * describes itself, or as a lazy ToolInput (a JSON Schema tool's: json-schema-input.ts); then `prepare` (a tool
+ * that asks before it changes something) or just `run` (a tool with nothing to ask).
  */
 export type ToolDefinitionInit<Schema extends $ZodType> = ToolDefinitionBase<Schema> &
+  (
+    | { readonly promptFile: string; readonly description?: never }
+    | { readonly description: string; readonly promptFile?: never }
+  ) &
   (
     | { prepare(input: output<Schema>, ctx: ToolContext): Promise<ToolPlan>; run?: never }
     | { run(input: output<Schema>, ctx: ToolContext): Promise<ToolEnvelope>; prepare?: never }
@@ -117,25 +182,38 @@ export function jsonSchemaOf(schema: SelfDescribingSchema): JsonSchemaObject {
   return json;
 }
 
-function isToolInput<Schema extends $ZodType>(
-  input: (Schema & SelfDescribingSchema) | ToolInput<Schema>,
-): input is ToolInput<Schema> {
-  return !('_zod' in input);
+function isZodSchema<Schema extends $ZodType>(
+  input: (Schema & SelfDescribingSchema) | ToolInput<Schema> | JsonSchemaInput,
+): input is Schema & SelfDescribingSchema {
+  return '_zod' in input;
 }
 
 export function defineTool<Schema extends $ZodType>(definition: ToolDefinitionInit<Schema>): ToolDefinition<Schema> {
-  const { name, promptFile, inputSchema, permission, preload } = definition;
-  const input: ToolInput<Schema> = isToolInput(inputSchema)
-    ? inputSchema
-    : { jsonSchema: jsonSchemaOf(inputSchema), load: () => Promise.resolve(inputSchema) };
+  const { name, inputSchema, permission, preload } = definition;
+  const input: ToolInput<Schema> | JsonSchemaInput = isZodSchema(inputSchema)
+    ? { jsonSchema: jsonSchemaOf(inputSchema), load: () => Promise.resolve(inputSchema) }
+    : inputSchema;
+  const members: ToolMembers = {
+    ...(definition.compress ? { compress: definition.compress } : {}),
+    ...(definition.shrink ? { shrink: definition.shrink } : {}),
+    ...(definition.locations ? { locations: definition.locations } : {}),
+    ...(definition.command ? { command: definition.command } : {}),
+    ...(definition.display ? { display: definition.display } : {}),
+    ...(definition.storeResult === undefined ? {} : { storeResult: definition.storeResult }),
+  };
   return Object.freeze({
     name,
-    promptFile,
+    description: descriptionOf(definition),
     input,
     permission,
     ...(preload ? { preload } : {}),
+    ...members,
     prepare: planner(definition),
   });
+}
+
+function descriptionOf<Schema extends $ZodType>(definition: ToolDefinitionInit<Schema>): ToolDescription {
+  return definition.promptFile !== undefined ? { promptFile: definition.promptFile } : { text: definition.description };
 }
 
 /** A tool given as `run` only has nothing to ask: its plan is to run. */

@@ -8,12 +8,22 @@ import { commitChange, loadTarget } from './file-change.js';
 import { isControlFile } from './workspace.js';
 import { toolResult } from './results.js';
 import type { EditData } from './tool-data.js';
+import { editMembers } from './edit-results.js';
+import { numberField, plural } from './result-forms.js';
 
 export const editTool = defineTool({
   name: 'Edit',
   promptFile: 'Edit.md',
   inputSchema: builtinInput('Edit'),
   permission: 'edit',
+  compress: editMembers.compress,
+  shrink: editMembers.shrink,
+  locations: editMembers.locations,
+  display: {
+    title: editMembers.title,
+    summary: (data) => plural(numberField(data, 'replacements') ?? 1, 'replacement'),
+    diff: editMembers.diff,
+  },
   preload: loadDiff,
   async prepare(input, ctx): Promise<ToolPlan> {
     const loaded = await loadTarget(ctx, input.path, true);

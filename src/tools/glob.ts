@@ -9,12 +9,36 @@ import { toolResult } from './results.js';
 import type { GlobData } from './tool-data.js';
 import { walkProjectFiles } from './walk-files.js';
 import { resolveInProject } from './workspace.js';
+import { clip, isFiniteNumber, isString, isStringArray } from '../text/json-guards.js';
+import type { ToolMembers } from './define-tool.js';
+import { COMPRESSION_LIMITS as LIMIT, count, numberField, plural, searchTitle, truncatedNote } from './result-forms.js';
+
+/** What history, the ledger and the transcript make of a Glob result (DESIGN.md "ToolResultCompressor"). */
+const globMembers: ToolMembers = {
+  compress: (data) => {
+    const { pattern, total, files } = data;
+    if (!isString(pattern) || !isFiniteNumber(total) || !isStringArray(files)) return undefined;
+    const kept = files.slice(0, LIMIT.globFiles).map((file) => clip(file, LIMIT.entryChars));
+    return {
+      pattern: clip(pattern, LIMIT.pathChars),
+      total,
+      files: kept,
+      truncated: data.truncated === true || kept.length < total,
+    };
+  },
+  shrink: (data) => (isString(data.pattern) ? `glob ${data.pattern}: ${count(data.total)} files` : undefined),
+  display: {
+    title: searchTitle,
+    summary: (data) => `${plural(numberField(data, 'total') ?? 0, 'file')}${truncatedNote(data)}`,
+  },
+};
 
 export const globTool = defineTool({
   name: 'Glob',
   promptFile: 'Glob.md',
   inputSchema: builtinInput('Glob'),
   permission: 'none',
+  ...globMembers,
   preload: loadFastGlob,
   async run(input, ctx): Promise<ToolEnvelope> {
     const { pattern } = input;

@@ -9,6 +9,9 @@ import { findRipgrep, grepWithRipgrep, type GrepSearch } from './grep-ripgrep.js
 import { toolResult } from './results.js';
 import type { GrepData, GrepMatch } from './tool-data.js';
 import { resolveInProject } from './workspace.js';
+import { clip, isFiniteNumber, isRecord, isString } from '../text/json-guards.js';
+import type { ToolMembers } from './define-tool.js';
+import { COMPRESSION_LIMITS as LIMIT, count, numberField, plural, searchTitle, truncatedNote } from './result-forms.js';
 
 export type GrepEngineChoice = 'auto' | 'ripgrep' | 'js';
 
@@ -43,6 +46,33 @@ function render(data: GrepData): string {
   return lines.join('\n');
 }
 
+/** What history, the ledger and the transcript make of a Grep result (DESIGN.md "ToolResultCompressor"). */
+const grepMembers: ToolMembers = {
+  compress: (data) => {
+    const { pattern, total, matches } = data;
+    if (!isString(pattern) || !isFiniteNumber(total) || !Array.isArray(matches)) return undefined;
+    const lines: string[] = [];
+    for (const match of matches.slice(0, LIMIT.grepMatches)) {
+      if (!isRecord(match) || !isString(match.file) || !isFiniteNumber(match.line) || !isString(match.text)) {
+        return undefined;
+      }
+      lines.push(`${clip(match.file, LIMIT.entryChars)}:${match.line}:${clip(match.text, LIMIT.grepLineChars)}`);
+    }
+    return {
+      pattern: clip(pattern, LIMIT.pathChars),
+      total,
+      matches: lines,
+      truncated: data.truncated === true || lines.length < total,
+    };
+  },
+  shrink: (data) => (isString(data.pattern) ? `grep ${data.pattern}: ${count(data.total)} matches` : undefined),
+  display: {
+    title: searchTitle,
+    summary: (data) =>
+      `${plural(numberField(data, 'total') ?? 0, 'match').replace('matchs', 'matches')}${truncatedNote(data)}`,
+  },
+};
+
 export function createGrepTool(options: GrepToolOptions = {}): ToolDefinition<BuiltinInputSchemas['Grep']> {
   const configured = options.engine ?? 'auto';
   return defineTool({
@@ -50,6 +80,7 @@ export function createGrepTool(options: GrepToolOptions = {}): ToolDefinition<Bu
     promptFile: 'Grep.md',
     inputSchema: builtinInput('Grep'),
     permission: 'none',
+    ...grepMembers,
     async run(input, ctx): Promise<ToolEnvelope> {
       const resolved = resolveInProject(ctx.projectRoot, input.path);
       if (!resolved.ok) return errorEnvelope(resolved.error.code, resolved.error.message);

@@ -8,6 +8,9 @@ import { loadIgnore } from './lazy-modules.js';
 import { toolResult } from './results.js';
 import type { LsData } from './tool-data.js';
 import { resolveInProject } from './workspace.js';
+import { clip, isFiniteNumber, isString, isStringArray } from '../text/json-guards.js';
+import type { ToolMembers } from './define-tool.js';
+import { COMPRESSION_LIMITS as LIMIT, count, numberField, plural, stringField, truncatedNote } from './result-forms.js';
 
 /** Hidden unless include_hidden: noise for the model in almost every project. */
 const ALWAYS_HIDDEN = new Set(['.git', 'node_modules']);
@@ -21,11 +24,33 @@ async function isDirectoryEntry(dir: string, name: string, isDir: boolean, isLin
   }
 }
 
+/** What history, the ledger and the transcript make of an LS result (DESIGN.md "ToolResultCompressor"). */
+const lsMembers: ToolMembers = {
+  compress: (data) => {
+    const { path, total, entries } = data;
+    if (!isString(path) || !isFiniteNumber(total) || !isStringArray(entries)) return undefined;
+    const kept = entries.slice(0, LIMIT.lsEntries).map((entry) => clip(entry, LIMIT.entryChars));
+    return {
+      path: clip(path, LIMIT.pathChars),
+      total,
+      entries: kept,
+      truncated: data.truncated === true || kept.length < total,
+    };
+  },
+  shrink: (data) => (isString(data.path) ? `listed ${data.path}: ${count(data.total)} entries` : undefined),
+  display: {
+    title: (input) => stringField(input, 'path') ?? '.',
+    summary: (data) =>
+      `${plural(numberField(data, 'total') ?? 0, 'entry').replace('entrys', 'entries')}${truncatedNote(data)}`,
+  },
+};
+
 export const lsTool = defineTool({
   name: 'LS',
   promptFile: 'LS.md',
   inputSchema: builtinInput('LS'),
   permission: 'none',
+  ...lsMembers,
   preload: loadIgnore,
   async run(input, ctx): Promise<ToolEnvelope> {
     const resolved = resolveInProject(ctx.projectRoot, input.path);

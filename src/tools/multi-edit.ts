@@ -8,12 +8,23 @@ import { commitChange, loadTarget } from './file-change.js';
 import { isControlFile } from './workspace.js';
 import { toolResult } from './results.js';
 import type { MultiEditData } from './tool-data.js';
+import { editMembers } from './edit-results.js';
+import { numberField, plural } from './result-forms.js';
 
 export const multiEditTool = defineTool({
   name: 'MultiEdit',
   promptFile: 'MultiEdit.md',
   inputSchema: builtinInput('MultiEdit'),
   permission: 'edit',
+  compress: editMembers.compress,
+  shrink: editMembers.shrink,
+  locations: editMembers.locations,
+  display: {
+    title: editMembers.title,
+    summary: (data) =>
+      `${plural(numberField(data, 'edits') ?? 0, 'edit')} · ${plural(numberField(data, 'replacements') ?? 0, 'replacement')}`,
+    diff: editMembers.diff,
+  },
   preload: loadDiff,
   async prepare(input, ctx): Promise<ToolPlan> {
     const loaded = await loadTarget(ctx, input.path, true);

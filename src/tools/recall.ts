@@ -7,6 +7,8 @@ import { defineTool } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import { READ_MAX_LINE_CHARS, READ_MAX_OUTPUT_CHARS } from './read.js';
 import { toolResult } from './results.js';
+import { clip, isFiniteNumber, isString } from '../text/json-guards.js';
+import type { ToolMembers } from './define-tool.js';
 
 export interface RecallData {
   ref: string;
@@ -23,11 +25,24 @@ function capLine(line: string): string {
     : `${line.slice(0, READ_MAX_LINE_CHARS)}… [line truncated: ${line.length} chars]`;
 }
 
+/** Recall's result is itself stored: history keeps where it pointed, not the text again. */
+const recallMembers: ToolMembers = {
+  storeResult: false,
+  compress: (data) => {
+    const { ref, start_line, end_line, total_lines } = data;
+    if (!isString(ref) || !isFiniteNumber(start_line) || !isFiniteNumber(end_line) || !isFiniteNumber(total_lines)) {
+      return undefined;
+    }
+    return { ref: clip(ref, 40), start_line, end_line, total_lines };
+  },
+};
+
 export const recallTool = defineTool({
   name: 'Recall',
   promptFile: 'Recall.md',
   inputSchema: builtinInput('Recall'),
   permission: 'none',
+  ...recallMembers,
   async run(input, ctx): Promise<ToolEnvelope> {
     const context = { ref: input.ref, start_line: input.start_line, limit: input.limit };
     const stored = ctx.toolMemory?.recall(input.ref);

@@ -5,21 +5,13 @@ import { approvalTitle, callSubject, deniedEnvelope } from './approval.js';
 import type { DecideFn, PermissionDecision, ToolCall, ToolDefinition, ToolPlan } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import type * as InputValidation from './input-validation.js';
+import type { JsonInputCheck } from './json-schema-validation.js';
 import { once } from './lazy-modules.js';
 import { PARAMETERS_PLACEHOLDER, withParameters } from './parameter-docs.js';
 import { loadToolPrompt } from './prompt-files.js';
 import type { ApprovalRequest, ToolContext, ToolEnvironment } from './tool-context.js';
-import { bashTool } from './bash.js';
-import { editTool } from './edit.js';
-import { exitPlanModeTool } from './exit-plan-mode.js';
-import { globTool } from './glob.js';
-import { createGrepTool } from './grep.js';
-import { lsTool } from './ls.js';
-import { multiEditTool } from './multi-edit.js';
-import { readTool } from './read.js';
-import { recallTool } from './recall.js';
-import { todoWriteTool } from './todo-write.js';
-import { writeTool } from './write.js';
+import { builtinTools } from './builtin-tools.js';
+import { rememberTool } from './tool-catalog.js';
 import { McaError } from '../errors/mca-error.js';
 
 /** The input's field names, in the schema's order (the model is told them in errors). */
@@ -46,6 +38,16 @@ export function nativeDescription(prompt: string): string {
     .trim();
 }
 
+/**
+ * A tool's prompt in the text protocol's shape: its prompt file, or its description under a heading with the
+ * parameter section after it (the native definition drops both again).
+ */
+function promptOf(tool: ToolDefinition): string {
+  const { description } = tool;
+  if ('promptFile' in description) return loadToolPrompt(description.promptFile);
+  return `## ${tool.name}\n${description.text.trim()}\n\n${PARAMETERS_PLACEHOLDER}\n`;
+}
+
 export class ToolRegistryError extends McaError {
   readonly code = 'DUPLICATE_TOOL' as const;
   constructor(message: string) {
@@ -69,6 +71,8 @@ export class ToolRegistry {
   private warming: Promise<void> | undefined;
   private readonly arrivals = new Set<Promise<void>>();
   private readonly pendingNotices: string[] = [];
+  /** The prompts and native definitions of the current list, rebuilt only after the list changed. */
+  private described: { prompts?: Array<{ name: string; prompt: string }>; specs?: ToolSpec[] } = {};
 
   constructor(options: ToolRegistryOptions = {}) {
     this.secrets = options.secrets ?? [];
@@ -77,7 +81,19 @@ export class ToolRegistry {
   register(tool: ToolDefinition): this {
     if (this.tools.has(tool.name)) throw new ToolRegistryError(`tool ${tool.name} is already registered`);
     this.tools.set(tool.name, tool);
+    rememberTool(tool);
+    this.described = {};
     return this;
+  }
+
+  /**
+   * Removes a tool while the session runs (an MCP server went away, or its list changed): the next model request
+   * no longer offers it, and a call to it is answered as an unknown tool. False when no such tool was registered.
+   */
+  unregister(name: string): boolean {
+    const removed = this.tools.delete(name);
+    if (removed) this.described = {};
+    return removed;
   }
 
   /**
@@ -88,7 +104,10 @@ export class ToolRegistry {
   warm(): Promise<void> {
     this.warming ??= Promise.allSettled([
       loadInputValidation(),
-      ...[...this.tools.values()].flatMap((tool) => [tool.input.load(), ...(tool.preload ? [tool.preload()] : [])]),
+      ...[...this.tools.values()].flatMap((tool) => [
+        ...('load' in tool.input ? [tool.input.load()] : []),
+        ...(tool.preload ? [tool.preload()] : []),
+      ]),
     ]).then(() => undefined);
     return this.warming;
   }
@@ -139,10 +158,11 @@ export class ToolRegistry {
 
   /** Each tool's prompt: its prose from prompts/tools/<file> with the parameter section generated from its schema. */
   prompts(): Array<{ name: string; prompt: string }> {
-    return this.list().map((tool) => ({
+    this.described.prompts ??= this.list().map((tool) => ({
       name: tool.name,
-      prompt: withParameters(loadToolPrompt(tool.promptFile), tool.input.jsonSchema),
+      prompt: withParameters(promptOf(tool), tool.input.jsonSchema),
     }));
+    return this.described.prompts;
   }
 
   /**
@@ -150,11 +170,13 @@ export class ToolRegistry {
    * `Action:` examples) and the JSON Schema of its input (for the built-in tools computed by the build).
    */
   toolSpecs(): ToolSpec[] {
-    return this.list().map((tool) => ({
+    // The same array until the list changes: the request prefix (and the provider's cache) stays byte-identical.
+    this.described.specs ??= this.list().map((tool) => ({
       name: tool.name,
-      description: nativeDescription(loadToolPrompt(tool.promptFile)),
+      description: nativeDescription(promptOf(tool)),
       inputSchema: tool.input.jsonSchema,
     }));
+    return this.described.specs;
   }
 
   /**
@@ -220,10 +242,15 @@ export class ToolRegistry {
       const message = `Invalid input for ${name}: expected a JSON object such as {"${fieldsOf(tool)[0] ?? 'field'}": ...}.`;
       return { ok: false, envelope: errorEnvelope('INVALID_PARAM', message) };
     }
-    let parsed: InputValidation.InputCheck<$ZodType>;
+    let parsed: InputValidation.InputCheck<$ZodType> | JsonInputCheck;
     try {
-      const [{ checkInput }, schema] = await Promise.all([loadInputValidation(), tool.input.load()]);
-      parsed = checkInput(name, schema, rawInput, fieldsOf(tool));
+      const { input } = tool;
+      if ('load' in input) {
+        const [{ checkInput }, schema] = await Promise.all([loadInputValidation(), input.load()]);
+        parsed = checkInput(name, schema, rawInput, fieldsOf(tool));
+      } else {
+        parsed = (await jsonSchemaCheck(tool))(rawInput);
+      }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       return { ok: false, envelope: errorEnvelope('INTERNAL_ERROR', `${name} could not check its input: ${message}`) };
@@ -233,6 +260,22 @@ export class ToolRegistry {
     }
     return { ok: true, data: parsed.data };
   }
+}
+
+const jsonSchemaChecks = new WeakMap<ToolDefinition, Promise<(raw: unknown) => JsonInputCheck>>();
+
+/** A JSON Schema tool's compiled check: ajv is imported, and the schema compiled, on the tool's first call. */
+function jsonSchemaCheck(tool: ToolDefinition): Promise<(raw: unknown) => JsonInputCheck> {
+  let check = jsonSchemaChecks.get(tool);
+  if (!check) {
+    check = import('./json-schema-validation.js').then(({ compileJsonSchema }) =>
+      compileJsonSchema(tool.name, tool.input.jsonSchema, fieldsOf(tool)),
+    );
+    // A schema that does not compile fails this call; the next call tries again.
+    check.catch(() => jsonSchemaChecks.delete(tool));
+    jsonSchemaChecks.set(tool, check);
+  }
+  return check;
 }
 
 /** What `run` needs beside the call: the session's environment and its decision point. */
@@ -286,16 +329,7 @@ async function guardThrows(
 }
 
 export function createDefaultRegistry(options: ToolRegistryOptions = {}): ToolRegistry {
-  return new ToolRegistry(options)
-    .register(lsTool)
-    .register(globTool)
-    .register(createGrepTool())
-    .register(readTool)
-    .register(writeTool)
-    .register(editTool)
-    .register(multiEditTool)
-    .register(bashTool)
-    .register(todoWriteTool)
-    .register(recallTool)
-    .register(exitPlanModeTool);
+  const registry = new ToolRegistry(options);
+  for (const tool of builtinTools()) registry.register(tool);
+  return registry;
 }

@@ -4,6 +4,9 @@ import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import { toolResult } from './results.js';
 import { todoRecap } from './todo-store.js';
 import type { TodoItem, TodoWriteData } from './tool-data.js';
+import { clip, isString } from '../text/json-guards.js';
+import type { ToolMembers } from './define-tool.js';
+import { COMPRESSION_LIMITS as LIMIT, plural, stringField } from './result-forms.js';
 
 const MARKS: Record<TodoItem['status'], string> = {
   pending: '[ ]',
@@ -12,12 +15,23 @@ const MARKS: Record<TodoItem['status'], string> = {
   cancelled: '[-]',
 };
 
+/** What history and the transcript make of a TodoWrite result: its recap line. */
+const todoWriteMembers: ToolMembers = {
+  compress: (data) => (isString(data.recap) ? { recap: clip(data.recap, LIMIT.recapChars) } : undefined),
+  shrink: (data) => (isString(data.recap) ? `todos ${data.recap}` : undefined),
+  display: {
+    title: (input) => (Array.isArray(input.todos) ? plural(input.todos.length, 'todo') : ''),
+    summary: (data) => stringField(data, 'recap') ?? 'Todos updated',
+  },
+};
+
 export const todoWriteTool = defineTool({
   name: 'TodoWrite',
   promptFile: 'TodoWrite.md',
   inputSchema: builtinInput('TodoWrite'),
   // Changes only the session's todo list, never the project; needs no approval.
   permission: 'none',
+  ...todoWriteMembers,
   async run(input, ctx): Promise<ToolEnvelope> {
     const active = input.todos.filter((todo) => todo.status === 'in_progress');
     if (active.length > 1) {

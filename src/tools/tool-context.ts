@@ -40,7 +40,7 @@ export type ApprovalDecision =
 
 export type Approver = (request: ApprovalRequest) => Promise<ApprovalDecision>;
 
-/** Who caused a tool call: the model, the user's own `!` line, a custom command's `!` line, or a subagent. */
+/** Who caused a call: the model, a `!` line the user typed, a custom command's `!` line, or a subagent. */
 export type CallSource = 'model' | 'user-shell' | 'command' | 'subagent';
 
 /** The session's side of a tool context: the same for every call of a step. */

@@ -9,12 +9,59 @@ import { isControlFile } from './workspace.js';
 import { toolResult } from './results.js';
 import type { ToolContext } from './tool-context.js';
 import type { WriteData } from './tool-data.js';
+import { clip, isFiniteNumber, isString } from '../text/json-guards.js';
+import type { JsonRecord, ToolMembers } from './define-tool.js';
+import {
+  COMPRESSION_LIMITS as LIMIT,
+  count,
+  displayLines,
+  headLines,
+  numberField,
+  plural,
+  stringField,
+  withCut,
+} from './result-forms.js';
+
+/** What history, the ledger and the transcript make of a Write result (DESIGN.md "ToolResultCompressor"). */
+const writeMembers: ToolMembers = {
+  compress: (data) => {
+    const { path, action } = data;
+    if (!isString(path) || (action !== 'created' && action !== 'overwritten')) return undefined;
+    const result: JsonRecord = { path: clip(path, LIMIT.pathChars), action };
+    if (isFiniteNumber(data.lines)) result.lines = data.lines;
+    if (action === 'created' && isString(data.content)) {
+      const head = headLines(data.content, LIMIT.writeLines, LIMIT.writeChars);
+      result.content = head.text;
+      withCut(result, 'content_lines_cut', head.cut);
+    }
+    return result;
+  },
+  shrink: (data) =>
+    isString(data.path) ? `${String(data.action ?? 'wrote')} ${data.path} (${count(data.lines)} lines)` : undefined,
+  locations: (input, data) =>
+    isString(input.path) ? [{ path: input.path, kind: data.action === 'created' ? 'created' : 'edited' }] : [],
+  display: {
+    title: (input) => stringField(input, 'path') ?? '',
+    summary: (data) => {
+      const verb = stringField(data, 'action') === 'overwritten' ? 'Overwrote' : 'Created';
+      return `${verb} · ${plural(numberField(data, 'lines') ?? 0, 'line')}`;
+    },
+    diff: (data) => {
+      const content = stringField(data, 'content');
+      if (content === undefined) return undefined;
+      return displayLines(content)
+        .map((line) => `+${line}`)
+        .join('\n');
+    },
+  },
+};
 
 export const writeTool = defineTool({
   name: 'Write',
   promptFile: 'Write.md',
   inputSchema: builtinInput('Write'),
   permission: 'edit',
+  ...writeMembers,
   preload: loadDiff,
   async prepare(input, ctx): Promise<ToolPlan> {
     const loaded = await loadTarget(ctx, input.path, false);

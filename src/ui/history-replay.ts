@@ -7,19 +7,16 @@ import { parseReply } from '../agent/react-protocol.js';
 import type { Message } from '../context/message.js';
 import { toRounds } from '../context/message.js';
 import type { ToolEnvelope, ToolError } from '../tools/envelope.js';
+import { toolNamed } from '../tools/tool-catalog.js';
 import type { TranscriptEntry } from './transcript-reducer.js';
 import { withoutShellNotes } from './user-shell.js';
 
 const REMINDER = /\n*<system-reminder>[\s\S]*?<\/system-reminder>\s*/g;
 
-/**
- * The compressed Bash result keeps the head of stdout (`stdout_head`, with `stdout_lines` counting all of it) and the
- * tail of stderr (`stderr_tail`); the transcript reads `stdout`/`stderr`, so the replay shows what was kept.
- */
+/** The data the transcript shows for a stored (compressed) result: the tool's own `display.replay`, else as stored. */
 function replayedData(tool: string, data: Record<string, unknown>): Record<string, unknown> {
-  if (tool !== 'Bash') return data;
-  const text = (key: string): string => (typeof data[key] === 'string' ? data[key] : '');
-  return { ...data, stdout: text('stdout') || text('stdout_head'), stderr: text('stderr') || text('stderr_tail') };
+  const replay = toolNamed(tool)?.display?.replay;
+  return replay ? replay(data) : data;
 }
 
 function envelopeOf(content: string, tool: string): ToolEnvelope {

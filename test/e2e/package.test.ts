@@ -117,8 +117,9 @@ async function bareImports(dir: string): Promise<Map<string, Set<string>>> {
   // scan the code with its comments removed.
   for (const name of files) {
     const { code } = await transform(readFileSync(join(dir, name), 'utf8'), { minifyWhitespace: true, format: 'esm' });
-    // The banner's own `const require` makes esbuild rename the bundle's calls to `require2(…)`.
-    for (const match of code.matchAll(/\b(?:__)?require\d*\(\s*["'`]([^"'`]+)["'`]\s*\)/g))
+    // The banner's own `const require` makes esbuild rename the bundle's calls to `require2(…)`. A call that opens a
+    // string is code a library generates as text, not one it makes (ajv's `'require("ajv/dist/runtime/equal")'`).
+    for (const match of code.matchAll(/(?<!["'`])\b(?:__)?require\d*\(\s*["'`]([^"'`]+)["'`]\s*\)/g))
       note(match[1] as string, name);
   }
   return found;

@@ -13,7 +13,7 @@ import { loadConfig } from '../../src/config/config.js';
 import type { Config } from '../../src/config/config.js';
 import type { ModelRequest } from '../../src/providers/types.js';
 import { SessionStore } from '../../src/session/session-store.js';
-import { createDefaultRegistry } from '../../src/tools/registry.js';
+import { createDefaultRegistry, type ToolRegistry } from '../../src/tools/registry.js';
 import type { Approver } from '../../src/tools/tool-context.js';
 import { ScriptedProvider } from './scripted-provider.js';
 import type { ScriptedStep } from './scripted-provider.js';
@@ -26,6 +26,8 @@ export interface Harness {
   provider: ScriptedProvider;
   store: SessionStore;
   sessions: ProjectSessions;
+  /** The session's tool registry: tests add and remove tools on it while the session runs. */
+  registry: ToolRegistry;
   agent: CodeAgent;
   /** Runs one turn to its end and returns every event. */
   turn(input: string, signal?: AbortSignal): Promise<AgentEvent[]>;
@@ -75,10 +77,11 @@ export async function createHarness(
   });
   const provider = new ScriptedProvider(steps);
   const store = new SessionStore(mcaHome, projectRoot);
+  const registry = createDefaultRegistry();
   const sessions = new ProjectSessions({
     config,
     provider,
-    registry: createDefaultRegistry(),
+    registry,
     store,
     projectRoot,
     ...(options.ask ? { ask: options.ask } : {}),
@@ -90,6 +93,7 @@ export async function createHarness(
     provider,
     store,
     sessions,
+    registry,
     agent: (await sessions.open({ kind: 'new' })).controller,
     turn: (input, signal) => drain(harness.agent.run(input, { signal: signal ?? new AbortController().signal })),
     reopen: async (start = { kind: 'continue' }) => {

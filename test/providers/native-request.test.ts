@@ -192,7 +192,8 @@ describe('tool definitions', () => {
       ].join('\n'),
     );
     for (const tool of createDefaultRegistry().list()) {
-      const file = readFileSync(join(toolPromptsDir(), tool.promptFile), 'utf8');
+      const promptFile = 'promptFile' in tool.description ? tool.description.promptFile : '';
+      const file = readFileSync(join(toolPromptsDir(), promptFile), 'utf8');
       expect(file, tool.name).toContain(PARAMETERS_PLACEHOLDER);
       expect(file, tool.name).not.toContain('Parameters (JSON)');
     }

@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import React from 'react';
 import type { ToolEnvelope } from '../../tools/envelope.js';
-import { bashTail, fullOutput, resultDiff, summarizeCall, summarizeResult } from '../format-tool.js';
+import { bashTail, fullOutput, resultDiff, streams, summarizeCall, summarizeResult } from '../format-tool.js';
 import { DiffView } from './diff-view.js';
 
 export interface ToolCallViewProps {
@@ -38,7 +38,7 @@ export function ToolCallView({ tool, input, result, width, verbose, title }: Too
   const bullet = !result ? 'yellow' : result.status === 'error' ? 'red' : 'green';
   const summary = result ? summarizeResult(tool, result) : null;
   const diff = result ? resultDiff(tool, result) : undefined;
-  const tail = result && tool === 'Bash' ? bashTail(result, verbose ? Infinity : TAIL_LINES) : null;
+  const tail = result && streams(tool) ? bashTail(result, verbose ? Infinity : TAIL_LINES) : null;
   const text = result && verbose ? fullOutput(tool, result) : '';
   const inner = width - GUTTER.length;
   return (
