@@ -8,7 +8,11 @@ import { chmodSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MCA_MCP_FILE, readJsonObject } from './config-sources.js';
 
-export function recordProjectApproval(mcaHome: string, projectRoot: string, names: readonly string[]): string | undefined {
+export function recordProjectApproval(
+  mcaHome: string,
+  projectRoot: string,
+  names: readonly string[],
+): string | undefined {
   const file = join(mcaHome, MCA_MCP_FILE);
   const notices: string[] = [];
   const config = readJsonObject(file, notices) ?? {};

@@ -41,6 +41,10 @@ export class McpConnection {
     transport.onerror = (error: Error) => {
       closedReason = error.message;
     };
+    // The library reports protocol errors here; mca keeps the last as the reason if the connection then ends.
+    client.onerror = (error: Error) => {
+      closedReason = error.message;
+    };
     client.onclose = () => {
       if (opened) options.onClosed(closedReason ?? stderrOf(transport) ?? 'the connection closed');
     };

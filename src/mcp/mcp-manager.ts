@@ -64,6 +64,7 @@ export class McpManager {
   private readonly connections = new Map<string, McpConnection>();
   private readonly connecting: Array<Promise<void>> = [];
   private closing = false;
+  private readonly refreshing = new Map<string, Promise<void>>();
 
   constructor(private readonly options: McpManagerOptions) {
     for (const { config, gate } of options.servers) {
@@ -101,7 +102,9 @@ export class McpManager {
     clearTimeout(timer);
     if (outcome === 'timeout') {
       for (const status of this.statuses.filter((entry) => entry.state === 'connecting')) {
-        this.options.notice(`MCP server "${status.name}" is still connecting after ${timeoutMs} ms (MCP_TIMEOUT); its tools come when it is ready`);
+        this.options.notice(
+          `MCP server "${status.name}" is still connecting after ${timeoutMs} ms (MCP_TIMEOUT); its tools come when it is ready`,
+        );
       }
     }
   }
@@ -156,8 +159,15 @@ export class McpManager {
     await this.refresh(config.name);
   }
 
-  /** Lists the server's tools and replaces its registered ones. */
-  private async refresh(name: string): Promise<void> {
+  /** Lists the server's tools and replaces its registered ones; one listing per server at a time, in order. */
+  private refresh(name: string): Promise<void> {
+    const previous = this.refreshing.get(name) ?? Promise.resolve();
+    const next = previous.then(() => this.relist(name));
+    this.refreshing.set(name, next);
+    return next;
+  }
+
+  private async relist(name: string): Promise<void> {
     const connection = this.connections.get(name);
     if (!connection) return;
     let listed: { tools: Tool[]; dropped: number };
@@ -171,7 +181,9 @@ export class McpManager {
     const status = this.status(name);
     this.removeTools(status);
     if (listed.dropped > 0) {
-      this.options.notice(`MCP server "${name}" offers more than ${MAX_TOOLS_PER_SERVER} tools; ${listed.dropped} left out`);
+      this.options.notice(
+        `MCP server "${name}" offers more than ${MAX_TOOLS_PER_SERVER} tools; ${listed.dropped} left out`,
+      );
     }
     const taken = new Set(this.options.registry.names());
     for (const tool of listed.tools) {
@@ -185,7 +197,9 @@ export class McpManager {
         connection: () => this.connections.get(name),
       });
       if (!definition.ok) {
-        this.options.notice(`MCP server "${name}": tool ${JSON.stringify(oneLine(tool.name))} left out: ${definition.message}`);
+        this.options.notice(
+          `MCP server "${name}": tool ${JSON.stringify(oneLine(tool.name))} left out: ${definition.message}`,
+        );
         continue;
       }
       this.options.registry.register(definition.tool);

@@ -38,7 +38,8 @@ export type BuiltTool = { ok: true; tool: ToolDefinition } | { ok: false; messag
 
 function schemaOf(tool: Tool): JsonSchemaObject | string {
   const schema: unknown = tool.inputSchema;
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return 'its input schema is not an object';
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema))
+    return 'its input schema is not an object';
   const size = JSON.stringify(schema).length;
   if (size > MAX_SCHEMA_CHARS) return `its input schema is ${size} characters (at most ${MAX_SCHEMA_CHARS})`;
   const { $schema: _dialect, ...rest } = schema as Record<string, unknown>;
@@ -71,16 +72,28 @@ export function mcpToolDefinition(options: McpToolOptions): BuiltTool {
   if (typeof schema === 'string') return { ok: false, message: schema };
   const { name, server, limits } = options;
   const remoteName = options.tool.name;
-  const run = async (input: JsonRecord, signal: AbortSignal, memory: Parameters<typeof resultEnvelope>[1]['toolMemory']): Promise<ToolEnvelope> => {
+  const run = async (
+    input: JsonRecord,
+    signal: AbortSignal,
+    memory: Parameters<typeof resultEnvelope>[1]['toolMemory'],
+  ): Promise<ToolEnvelope> => {
     const connection = options.connection();
     if (!connection) return errorEnvelope('EXECUTION_ERROR', `MCP server "${server}" is not connected.`);
     try {
       const result = await connection.callTool(remoteName, input, options.timeoutMs, signal);
-      return resultEnvelope(result, { server, tool: remoteName, maxOutputTokens: limits.maxOutputTokens, toolMemory: memory });
+      return resultEnvelope(result, {
+        server,
+        tool: remoteName,
+        maxOutputTokens: limits.maxOutputTokens,
+        toolMemory: memory,
+      });
     } catch (error) {
       const message = neutralizeControlSequences(error instanceof Error ? error.message : String(error));
       if (/timed? ?out/i.test(message)) {
-        return errorEnvelope('TIMEOUT', `${name} did not answer within ${options.timeoutMs} ms (MCP_TOOL_TIMEOUT): ${message}`);
+        return errorEnvelope(
+          'TIMEOUT',
+          `${name} did not answer within ${options.timeoutMs} ms (MCP_TOOL_TIMEOUT): ${message}`,
+        );
       }
       return errorEnvelope('EXECUTION_ERROR', `${name} failed: ${message}`);
     }

@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { terminateGroup, trackGroup, untrackGroup } from '../tools/process-group.js';
 import type { McpLibrary } from './load-client.js';
+import { LineReader } from './line-reader.js';
 
 /** One JSON-RPC message may be at most this large (a tool result with an image fits; a flood does not). */
 export const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
@@ -40,14 +41,13 @@ export class GroupStdioTransport implements Transport {
   private child: ChildProcess | undefined;
   private stderrTail = '';
   private closed = false;
-  private readonly buffer: InstanceType<McpLibrary['ReadBuffer']>;
+  private readonly buffer = new LineReader(MAX_MESSAGE_BYTES);
+  private finished = false;
 
   constructor(
     private readonly launch: StdioLaunch,
     private readonly library: McpLibrary,
-  ) {
-    this.buffer = new library.ReadBuffer({ maxBufferSize: MAX_MESSAGE_BYTES });
-  }
+  ) {}
 
   /** The last few KB the server wrote to stderr, for a failure message. */
   stderr(): string {
@@ -82,23 +82,25 @@ export class GroupStdioTransport implements Transport {
   }
 
   private receive(chunk: Buffer): void {
+    let lines: string[];
     try {
-      this.buffer.append(chunk);
+      lines = this.buffer.push(chunk);
     } catch (error) {
       this.onerror?.(error as Error);
       void this.close();
       return;
     }
-    for (;;) {
-      let message: JSONRPCMessage | null;
+    for (const line of lines) {
+      if (line.trim() === '') continue;
+      let message: JSONRPCMessage;
       try {
-        message = this.buffer.readMessage();
+        message = this.library.deserializeMessage(line);
       } catch (error) {
-        // A line of JSON that is not JSON-RPC: reported, skipped; the connection goes on.
-        this.onerror?.(error as Error);
+        // A line that is not JSON (a server's log line) is skipped, as the library does; JSON that is not
+        // JSON-RPC is reported and skipped. Either way the connection goes on.
+        if (!(error instanceof SyntaxError)) this.onerror?.(error as Error);
         continue;
       }
-      if (message === null) return;
       this.onmessage?.(message);
     }
   }
@@ -139,5 +141,4 @@ export class GroupStdioTransport implements Transport {
     this.finished = true;
     this.onclose?.();
   }
-  private finished = false;
 }

@@ -86,7 +86,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const secrets = credentialSecrets(credentials);
   const store = new SessionStore(config.mcaHome, projectRoot, { secrets });
   const registry = createDefaultRegistry({ secrets });
-  const mcp = await startMcp(mcpPlan, { config, projectRoot, trusted, approvedNow: asked && trusted, registry }, notices);
+  const mcp = await startMcp(
+    mcpPlan,
+    { config, projectRoot, trusted, approvedNow: asked && trusted, registry },
+    notices,
+  );
   journalTempsIn(tempJournalDir(config.mcaHome));
   const sessions = new ProjectSessions({
     config,
