@@ -51,6 +51,8 @@ export interface McpManagerOptions {
   limits: McpLimits;
   /** One line for the person (a server that failed, dropped tools). */
   notice: (line: string) => void;
+  /** Tools are on their way (a list being fetched again): the next model request should wait for `arrival`. */
+  expect: (arrival: Promise<unknown>) => void;
 }
 
 const PENDING_DETAIL: Record<Exclude<ServerGate, 'start'>, string> = {
@@ -140,7 +142,8 @@ export class McpManager {
       connection = await McpConnection.open(config, {
         projectRoot,
         timeoutMs: limits.connectTimeoutMs,
-        onToolsChanged: () => void this.refresh(config.name),
+        // The next model request waits for the new list (bounded by MCP_TIMEOUT), so it never offers a stale one.
+        onToolsChanged: () => this.options.expect(this.refresh(config.name)),
         onClosed: (reason) => {
           this.connections.delete(config.name);
           if (!this.closing) this.fail(config.name, `the server stopped (${reason})`);

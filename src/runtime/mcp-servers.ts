@@ -81,6 +81,7 @@ export async function startMcp(
     registry,
     limits,
     notice: (line) => registry.notice(line),
+    expect: (arrival) => registry.expectTools(arrival),
   });
   if (servers.some((server) => server.gate === 'start')) {
     void manager.start();

@@ -221,6 +221,90 @@ describe('MCP servers from npm', () => {
   });
 });
 
+describe('lifecycle', () => {
+  it('notifications/tools/list_changed updates the tool list of the next request', async () => {
+    const project = setup();
+    const result = await run(
+      project,
+      [call('mcp__grow__work', {}), call('mcp__grow__added', {}), done],
+      [
+        '--mcp-config',
+        servers({ grow: { command: process.execPath, args: [HOSTILE, 'grow'] } }),
+        '--allowedTools',
+        'mcp__grow',
+      ],
+    );
+    expect(result.code).toBe(0);
+    expect(toolNames(0)).toContain('mcp__grow__work');
+    expect(toolNames(1)).toContain('mcp__grow__added');
+    expect(toolNames(1)).not.toContain('mcp__grow__work');
+    expect(resultAfter(1)).toContain('worked');
+  });
+
+  it('SIGTERM while a turn waits on the model ends every server process group', async () => {
+    const project = setup();
+    const pidFile = join(project.root, 'server.pid');
+    const childFile = join(project.root, 'child.pid');
+    fake = await startFakeAnthropic([{ hang: true }]);
+    const result = await runMca(
+      [
+        '-p',
+        'go',
+        '--mcp-config',
+        servers({
+          held: {
+            command: process.execPath,
+            args: [HOSTILE, 'work'],
+            env: { HOSTILE_PID_FILE: pidFile, HOSTILE_CHILD_PID_FILE: childFile },
+          },
+        }),
+      ],
+      {
+        cwd: project.root,
+        env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: fake.url, MCA_HOME: project.home, HOME: project.userHome },
+        timeoutMs: 60_000,
+        onSpawn: (child) => {
+          const poll = setInterval(() => {
+            if ((fake?.requests.length ?? 0) > 0 && existsSync(childFile)) {
+              clearInterval(poll);
+              child.kill('SIGTERM');
+            }
+          }, 50);
+        },
+      },
+    );
+    expect(result.code).toBe(143);
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    expect(await groupAlive(pid)).toBe(false);
+  });
+
+  it('legacy SSE transport (server-everything sse)', async () => {
+    const project = setup();
+    const port = await freePort();
+    const server = spawn(process.execPath, [EVERYTHING, 'sse'], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    try {
+      await waitForOutput(server, /running on port/i);
+      const result = await run(
+        project,
+        [call('mcp__old__echo', { message: 'over-sse' }), done],
+        [
+          '--mcp-config',
+          servers({ old: { type: 'sse', url: `http://127.0.0.1:${port}/sse` } }),
+          '--allowedTools',
+          'mcp__old',
+        ],
+      );
+      expect(result.code, result.stderr).toBe(0);
+      expect(resultAfter(0)).toContain('Echo: over-sse');
+    } finally {
+      server.kill('SIGKILL');
+    }
+  });
+});
+
 describe('project .mcp.json and trust', () => {
   it("an untrusted project's .mcp.json starts nothing (listed as not started); trusted and approved, it starts", async () => {
     const marker = 'started-marker.txt';
