@@ -1,9 +1,9 @@
 /**
  * The cost-vs-memory plot of one replay workload as a self-contained SVG: x = dollars of all calls (model and
- * summary), y = share of recalled file paths the requests carried. One numbered point per strategy, explained in a
+ * summary) plus the forgetting charge, y = share of recalled file paths the requests carried. One numbered point per strategy, explained in a
  * legend with its cost, memory and task figures; a strategy with requests over the window is drawn hollow.
  */
-import { pathShare, taskShare, totalDollars, type ReplayMetrics } from './replay/driver.js';
+import { chargedDollars, pathShare, taskShare, type ReplayMetrics } from './replay/driver.js';
 
 export interface PlotPoint {
   name: string;
@@ -29,7 +29,7 @@ function axisFloor(shares: readonly number[]): number {
 }
 
 export function costMemorySvg(title: string, points: readonly PlotPoint[]): string {
-  const costs = points.map((point) => totalDollars(point.metrics));
+  const costs = points.map((point) => chargedDollars(point.metrics));
   const shares = points.map((point) => pathShare(point.metrics.memory.overall));
   const maxCost = Math.max(...costs, 0.01) * 1.1;
   const minShare = axisFloor(shares.filter(Number.isFinite));

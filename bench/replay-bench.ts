@@ -14,7 +14,7 @@ import { PRICED_MODEL } from './replay/pricing.js';
 import { toReplayTask } from './replay/replay-task.js';
 import type { ReplayTask, Strategy, StrategyName, StrategyOptions } from './replay/strategy.js';
 import { loadSessions } from './replay/trajectory.js';
-import { toDays, toInteractive } from './replay/workloads.js';
+import { REVISIT_GAP, toDays, toInteractive, toRevisitDays } from './replay/workloads.js';
 
 export const TASKS_PER_DAY = 15;
 
@@ -74,6 +74,7 @@ function workloadsOf(tasks: readonly ReplayTask[]): Workload[] {
     tasks.map((task) => toInteractive(task)),
     TASKS_PER_DAY,
   );
+  const revisitDays = toRevisitDays(tasks, TASKS_PER_DAY);
   return [
     { label: 'Each session alone', slug: 'alone-200k', window: 200_000, conversations: tasks.map((task) => [task]) },
     { label: `Long days (${TASKS_PER_DAY} tasks per day)`, slug: 'days-200k', window: 200_000, conversations: days },
@@ -83,6 +84,12 @@ function workloadsOf(tasks: readonly ReplayTask[]): Workload[] {
       slug: `interactive-days-${window / 1000}k`,
       window,
       conversations: interactiveDays,
+    })),
+    ...[200_000, 64_000].map((window) => ({
+      label: `Revisit days (${TASKS_PER_DAY} tasks per day, each task revisited ${REVISIT_GAP} tasks later)`,
+      slug: `revisit-days-${window / 1000}k`,
+      window,
+      conversations: revisitDays,
     })),
   ];
 }

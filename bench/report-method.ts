@@ -37,6 +37,12 @@ export const METHOD = `## Reading the replay figures (mechanisms, not tuning)
   ("go on", "now run the tests", "ok, continue with the fix", "keep going", in turn). Steps and outputs are
   unchanged; only user messages are added, so memory across turns of one task counts. A turn that the split ends after a tool step
   closes in mca as answered ("(The turn ended.)"); the chat strategies just append the next user message.
+  **Revisit days** (200k and 64k; the workload where memory across rounds matters, generated from the same
+  recordings, nothing recorded changed): the long days, and after every task from the 6th on a return to the task 5
+  before it: the person types "Back to an earlier task ("<its first line>"): look at that change again and check
+  it." (no path named), and the model replays that task's newest recorded Read and Edit steps on the file it edited
+  most (else read most), at most 4, with their recorded results, then answers. Those Edits need text the model read
+  rounds earlier; those Reads ask again for what an earlier view showed.
 - **Model profile** (the peers' thresholds subtract the output limit): 200k = a Claude Sonnet as the tools
   configure it, 32,000 output tokens; 64k = a model with a 64k window and an 8,192-token output limit. Every
   strategy sees the same profile.
@@ -126,6 +132,18 @@ export const METHOD = `## Reading the replay figures (mechanisms, not tuning)
   step), "summary calls" the extra calls a compaction makes, "degradation events" shrinking without a model call
   (mca's levels 1–3, gemini-cli's masking, opencode's pruning), "compactions" the times conversation content left
   the request (a summary replacing it, or mca's level 3 dropping the oldest rounds, which leaves no archive entry).
+- **Content and forgetting** (bench/replay/fidelity.ts, tested): at each model call, the earlier content the
+  recorded action needs: an Edit's \`old_string\` whose lines appeared earlier in the conversation; for a Read of a
+  file an earlier step read, what the newest earlier view of it showed (5 lines spread over it); a path named earlier
+  (the path figure below). Content is carried when every one of its lines (trimmed, 8 characters or more) is in the
+  request, verbatim or as it reads inside a JSON string ("content recall"). Each need the request lacks is a miss,
+  priced as one more call: the same request again (read from the cache) plus the recovered content as a new cached
+  block (the earlier recorded view, or the path), and 40 output tokens, through the same cache and prices; a missing
+  path whose file also misses its content is one miss. A reference in the request does not count as carrying the
+  content: bringing it back (Recall) is a call too. The replay then goes on as recorded. "Cost with forgetting
+  charged" = all calls + these. **Cache rewrites**: model calls that did not read from the cache all of the previous
+  call's cached prefix (something already cached changed: a compaction, a shrink, a pruned or masked result, and for
+  mca the turn's full results replaced by their history form when the next turn starts).
 - **Memory** (bench/replay/memory.ts, bench/replay/path-extraction.ts, tested on fixed examples): at each model call,
   the file paths that the recorded action of that step names and that already appeared earlier in the recorded
   conversation (user texts, earlier thoughts, calls and outputs); the share of them the request carries verbatim;

@@ -1,5 +1,12 @@
 /** Markdown tables of each bench section. */
-import { pathShare, taskShare, totalDollars, type ReplayMetrics } from './replay/driver.js';
+import {
+  chargedDollars,
+  contentShare,
+  pathShare,
+  taskShare,
+  totalDollars,
+  type ReplayMetrics,
+} from './replay/driver.js';
 import type { WorkloadResult } from './replay-bench.js';
 import type { ScalingResult } from './scaling-bench.js';
 import type { ToolsResult } from './tools-bench.js';
@@ -27,32 +34,40 @@ function strategyLabel(name: string, metrics: ReplayMetrics): string {
 export function workloadTables(workload: WorkloadResult, plot?: string): string {
   const entries = Object.entries(workload.byStrategy) as Array<[string, ReplayMetrics]>;
   const mca = workload.byStrategy.mca;
+  const both = (share: (memory: ReplayMetrics['memory']['overall']) => number, m: ReplayMetrics) =>
+    `${percent(share(m.memory.overall))} / ${percent(share(m.memory.afterFirstCompaction))}`;
   const main = table(
     [
       'strategy',
-      'cost (model + summary calls)',
+      'cost with forgetting charged',
       'vs mca',
-      'model calls',
-      'summary calls',
+      'cost without (model + summary calls)',
+      'forgetting: misses ($)',
+      'overflows',
+      'cache rewrites',
+      'model / summary calls',
       'compactions',
       'degradation events',
-      'overflows',
       'peak request',
-      'recalled paths in request: all / after 1st compaction',
+      'path recall: all / after 1st compaction',
+      'content recall: all / after 1st compaction',
       'task text in request: all / after 1st compaction',
     ],
     entries.map(([name, m]) => [
       strategyLabel(name, m),
+      dollars(chargedDollars(m)),
+      ratio(chargedDollars(m), chargedDollars(mca)),
       `${dollars(totalDollars(m))} (${dollars(m.model.dollars)} + ${dollars(m.summary.dollars)})`,
-      ratio(totalDollars(m), totalDollars(mca)),
-      formatInt(m.model.calls),
-      formatInt(m.summary.calls),
+      `${formatInt(m.forgetting.misses)} (${dollars(m.forgetting.dollars)})`,
+      formatInt(m.overflows),
+      formatInt(m.cacheRewrites),
+      `${formatInt(m.model.calls)} / ${formatInt(m.summary.calls)}`,
       formatInt(m.compactions),
       formatInt(m.degradations),
-      formatInt(m.overflows),
       formatInt(m.model.peakRequest),
-      `${percent(pathShare(m.memory.overall))} / ${percent(pathShare(m.memory.afterFirstCompaction))}`,
-      `${percent(taskShare(m.memory.overall))} / ${percent(taskShare(m.memory.afterFirstCompaction))}`,
+      both(pathShare, m),
+      both(contentShare, m),
+      both(taskShare, m),
     ]),
   );
   const tokens = table(
@@ -76,6 +91,7 @@ export function workloadTables(workload: WorkloadResult, plot?: string): string 
     ]),
   );
   const asked = mca.memory.overall.pathsAsked;
+  const content = mca.memory.overall.contentAsked;
   const heading =
     `### ${workload.label}, ${formatInt(workload.window)}-token window ` +
     `(${workload.conversations} conversations, ${formatInt(workload.userTurns)} user turns, ` +
@@ -83,7 +99,8 @@ export function workloadTables(workload: WorkloadResult, plot?: string): string 
   return [
     heading,
     main,
-    `${formatInt(asked)} recalled paths asked for in ${formatInt(mca.memory.overall.calls)} model calls.` +
+    `${formatInt(asked)} recalled paths and ${formatInt(content)} pieces of earlier content asked for in ` +
+      `${formatInt(mca.memory.overall.calls)} model calls.` +
       (plot ? ` Plot: [cost vs memory](${plot}).` : ''),
     plot ? `![cost vs memory, ${workload.label}, ${formatInt(workload.window)}](${plot})` : '',
     `<details><summary>Tokens</summary>\n\n${tokens}\n\n</details>`,

@@ -86,12 +86,13 @@ export type PlotLinks = Readonly<Record<string, string>>;
 function replaySection(replay: ReplayResult, plots: PlotLinks): string[] {
   return [
     '## 1. Context replay',
-    `${replay.sessions} recorded sessions from \`${replay.dataDir}\`, ${replay.steps} model calls per workload ` +
+    `${replay.sessions} recorded sessions from \`${replay.dataDir}\`, ${replay.steps} model calls per workload (more in revisit days, whose returns replay steps again) ` +
       `(${replay.droppedNags} harness nags dropped; ${formatInt(replay.removedInstructionTokens)} tokens of recording-harness ` +
       `instructions removed from each task on average); L1 = ${formatInt(replay.systemTokens)} tokens, the same for ` +
       `every strategy. Cost: every model call and every summary call, its request through the same prompt-cache ` +
       `model and its output tokens, at ${replay.pricedModel} prices (input $3, output $15 per million tokens; cache ` +
-      'write 1.25×, read 0.1× the input price). The figures are token counts, not timings: the load of the shared ' +
+      'write 1.25×, read 0.1× the input price), and with forgetting charged: one more call for each piece of earlier ' +
+      'content or path a request lacked. The figures are token counts, not timings: the load of the shared ' +
       "machine does not change them. The context engine's targets are checked right below; the tables after them " +
       'measure. Method: "How this is measured" below.',
     ...contextTargetsSection(replay),

@@ -53,7 +53,8 @@ export function syntheticHistory(count: number): HistoryManager {
       });
     } else {
       step += 1;
-      const action = { tool: 'Read', input: { path: `src/f${round}.ts` } };
+      // A different file per step: no Read is made stale by a later one, so L3 keeps the size it measures.
+      const action = { tool: 'Read', input: { path: `src/f${round}-${step}.ts` } };
       history.append({
         role: 'assistant',
         content: text('Thought', step, 400),

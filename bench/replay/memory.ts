@@ -5,6 +5,7 @@
  * the recorded conversation (the user texts, and each earlier step's thought, call and output), never on a strategy.
  */
 import type { Segment } from './prefix-cache.js';
+import { carriesNeed, type ContentNeed } from './fidelity.js';
 import { pathsNamedBy } from './path-extraction.js';
 import type { ReplayStep, ReplayTask } from './strategy.js';
 
@@ -17,10 +18,14 @@ export interface MemoryTotals {
   pathsPresent: number;
   /** Calls whose request carries the current task's text verbatim. */
   taskPresent: number;
+  /** Earlier content asked for (an Edit's old text, a re-read file's earlier view; fidelity.ts), summed over calls. */
+  contentAsked: number;
+  /** Of those, carried by the request. */
+  contentPresent: number;
 }
 
 export function emptyMemory(): MemoryTotals {
-  return { calls: 0, pathsAsked: 0, pathsPresent: 0, taskPresent: 0 };
+  return { calls: 0, pathsAsked: 0, pathsPresent: 0, taskPresent: 0, contentAsked: 0, contentPresent: 0 };
 }
 
 /** For every step of a conversation: the paths its action names that appeared earlier in the conversation. */
@@ -51,8 +56,14 @@ export function addMemory(
   segments: readonly Segment[],
   paths: readonly string[],
   task: string,
+  needs: readonly ContentNeed[] = [],
 ): void {
   totals.calls += 1;
+  for (const need of needs) {
+    if (need.kind === 'path') continue;
+    totals.contentAsked += 1;
+    if (carriesNeed(segments, need)) totals.contentPresent += 1;
+  }
   totals.pathsAsked += paths.length;
   for (const path of paths) if (carries(segments, path)) totals.pathsPresent += 1;
   if (task !== '' && carries(segments, task)) totals.taskPresent += 1;

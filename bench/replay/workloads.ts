@@ -35,3 +35,57 @@ export function toInteractive(task: ReplayTask, every = STEPS_PER_INTERACTIVE_TU
   }
   return { ...task, turns };
 }
+
+/** Tasks between a task and the person's return to it in the revisit workload. */
+export const REVISIT_GAP = 5;
+/** At most this many recorded steps are replayed again on a return. */
+export const REVISIT_STEPS = 4;
+
+/** The file a task worked on most: the most edited path, else the most read one; undefined when it touched none. */
+function focusPath(task: ReplayTask): string | undefined {
+  const counts = new Map<string, number>();
+  for (const step of task.turns.flatMap((turn) => turn.steps)) {
+    const action = step.action;
+    const path = action?.input.path;
+    if (typeof path !== 'string' || (action?.tool !== 'Edit' && action?.tool !== 'Read')) continue;
+    counts.set(path, (counts.get(path) ?? 0) + (action.tool === 'Edit' ? 100 : 1));
+  }
+  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+}
+
+/**
+ * A return to `earlier`: the person asks to look at that task's work again; the model re-reads and re-edits its
+ * main file as it did then (copies of that task's recorded Read and Edit steps on the file, at most REVISIT_STEPS,
+ * the newest ones, with their recorded results), then answers. Undefined when the task touched no file.
+ */
+export function revisitOf(earlier: ReplayTask): ReplayTask | undefined {
+  const path = focusPath(earlier);
+  if (path === undefined) return undefined;
+  const steps = earlier.turns
+    .flatMap((turn) => turn.steps)
+    .filter((step) => step.action !== undefined && step.action.input.path === path)
+    .slice(-REVISIT_STEPS)
+    .map((step) => ({ ...step }));
+  const first = earlier.task.split('\n').find((line) => line.trim() !== '') ?? earlier.name;
+  const text = `Back to an earlier task ("${first.trim().slice(0, 100)}"): look at that change again and check it.`;
+  return {
+    name: `${earlier.name} (revisit)`,
+    task: text,
+    turns: [{ text, steps: [...steps, { thought: '', answer: 'Checked the earlier change again; it is in place.' }] }],
+  };
+}
+
+/**
+ * Revisit days (the workload where memory across rounds matters): each day of `perDay` tasks, in order, and after
+ * every task from the (REVISIT_GAP + 1)th on, a return to the task REVISIT_GAP before it (revisitOf). Generated
+ * from the recordings; no recorded step or result is changed, the returns only replay some of them again.
+ */
+export function toRevisitDays(tasks: readonly ReplayTask[], perDay: number): ReplayTask[][] {
+  return toDays(tasks, perDay).map((day) =>
+    day.flatMap((task, index) => {
+      const earlier = index >= REVISIT_GAP ? day[index - REVISIT_GAP] : undefined;
+      const revisit = earlier === undefined ? undefined : revisitOf(earlier);
+      return revisit === undefined ? [task] : [task, revisit];
+    }),
+  );
+}

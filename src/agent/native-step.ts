@@ -13,7 +13,7 @@ import type { ToolEnvelope } from '../tools/envelope.js';
 import { errorEnvelope } from '../tools/envelope.js';
 import type { AgentEvent } from './events.js';
 import { newCallId } from './call-id.js';
-import { formatAction } from './react-protocol.js';
+import { formatAction, parseReply } from './react-protocol.js';
 import { outputLimitMessage, type RoundOutcome, type StepServices, type TurnState } from './turn-state.js';
 
 export interface NativeReply {
@@ -32,6 +32,33 @@ export interface NativeStepServices extends StepServices {
 /** What tells the model an empty reply ran nothing. */
 export const EMPTY_NATIVE_REPLY =
   'Your reply was empty: it had neither text nor a tool call. Call a tool to continue, or answer the user in text.';
+
+/**
+ * What a native-mode model is told when its reply wrote a tool call as text (the text protocol's action line)
+ * instead of calling the tool: nothing ran, and how to do it the native way.
+ */
+export function protocolSlipNudge(tool: string): string {
+  return (
+    `Nothing ran: your reply wrote a call to ${tool} as text, in the ReAct text form, and text is never run in ` +
+    `this session. Call ${tool} through the tool-calling interface instead (a tool call with its input as JSON), ` +
+    'or, if you are done, answer in plain text.'
+  );
+}
+
+/** A reply that wrote a tool call as text already got its nudge in this turn (one per turn). */
+const slipNudged = new WeakSet<TurnState>();
+
+/**
+ * A protocol slip: a reply with no calls whose text ends in a text-protocol action naming a known tool (a
+ * `Thought:` or a few words, then the `Action: Tool[{…}]` line, nothing after it). Returns the tool and the
+ * thought, or undefined. A reply that merely quotes such a line amid other text stays an answer.
+ */
+function protocolSlip(text: string, isTool: (name: string) => boolean): { tool: string; thought: string } | undefined {
+  const parsed = parseReply(text);
+  if (parsed.kind !== 'action' || !isTool(parsed.action.tool)) return undefined;
+  if (text.trim() !== parsed.text.trim()) return undefined;
+  return { tool: parsed.action.tool, thought: parsed.thought };
+}
 
 /** The stored assistant text of one call: the reply's text as the Thought (first call only), then the Action. */
 function storedStepText(thought: string, action: ToolAction): string {
@@ -78,6 +105,29 @@ export async function* applyNativeReply(
     return empty
       ? turn.countInvalid('the reply was empty')
       : turn.countInvalid('the reply was cut at the output limit', 'OUTPUT_LIMIT');
+  }
+  const slip =
+    reply.calls.length === 0 ? protocolSlip(reply.text, (name) => registry.get(name) !== undefined) : undefined;
+  if (slip !== undefined) {
+    // Never the answer: the first slip of a turn gets one nudge with the native way; a second ends the turn.
+    if (slipNudged.has(turn)) {
+      const message =
+        'The model wrote tool calls as text instead of calling the tools, again after being told how; stopping.';
+      context.recordReply({ ...base, text: slip.thought === '' ? '(a tool call written as text)' : slip.thought });
+      return { reason: 'error', answer: message, error: { code: 'PROTOCOL_SLIP', message } };
+    }
+    slipNudged.add(turn);
+    // The step shows the reply's words only: the text form is not echoed back into the prompt.
+    const text = slip.thought === '' ? '(a tool call written as text; nothing ran)' : slip.thought;
+    context.recordReply({ ...base, text });
+    yield { type: 'assistant_step', step, thought: slip.thought, action: null, raw: text };
+    const native: NativeStep = { reply: step, replyText: text, isError: true, ...thinking };
+    const envelope = errorEnvelope('INVALID_PARAM', protocolSlipNudge(slip.tool));
+    const action = { tool: 'ReAct', input: {} };
+    const compressed = context.recordObservation({ step, assistantText: text, action, envelope, native });
+    const id = newCallId();
+    yield { type: 'tool_end', step, id, tool: action.tool, input: action.input, result: envelope, compressed };
+    return turn.countInvalid('a tool call written as text');
   }
   if (reply.calls.length === 0) {
     context.recordReply({ ...base, text: reply.text, roundEnd: 'answer' });

@@ -2,7 +2,9 @@
  * ContextBuilder (spec A1, D4; DESIGN.md "Prompt"): assembles one model request from the layers, in this order:
  *   l1          system prompt + tool prompts (stable prefix)
  *   l2          "# Project Rules and Memory" + each memory file under its path (memory-files.ts), when any
- *   l3          "# Conversation history" + closed rounds and summaries as an `[role] …` transcript
+ *   l3          "# Conversation history" + closed rounds and summaries as an `[role] …` transcript (native tool
+ *               use: without text-protocol forms, transcript.ts; Reads a later step of their round made stale
+ *               show the lines around its edits, retention.ts)
  *   input       "# Current request" + this turn's preprocessed user input
  *   scratchpad  "# Work so far this turn" + one `Thought/Action` + `Observation:` block per step
  *   todos       "# Todo recap" + the one-line recap, only when there are todos
@@ -13,7 +15,8 @@ import type { PromptSegment, TurnMessage } from '../providers/types.js';
 import type { Message } from './message.js';
 import { nativeTurnMessages, type NativeStep } from './native-turn.js';
 import { estimateTokens } from './token-budget.js';
-import { renderMessage, renderTranscript, TRANSCRIPT_SEPARATOR } from './transcript.js';
+import { withoutStaleReads } from './retention.js';
+import { renderMessage, renderTranscriptAs, TRANSCRIPT_SEPARATOR, type TranscriptForm } from './transcript.js';
 
 export { composeSystemLayer } from './system-layer.js';
 
@@ -119,6 +122,8 @@ export class ContextBuilder {
   private readonly systemPrompt: string | (() => string);
   private readonly memory: { read(): string | undefined } | undefined;
   private readonly toolTokens: number | (() => number);
+  /** How L3 renders closed rounds: the E1 transcript, or native tool use's form without `Action:` text. */
+  readonly historyForm: TranscriptForm;
 
   /**
    * `systemPrompt` may be a function when L1 follows session state (the environment block names the model).
@@ -126,12 +131,15 @@ export class ContextBuilder {
    * `toolDefinitionTokens`: native tool use sends the tools as definitions beside the system text; their estimate
    * counts into L1 (and every budget), though the text does not carry them; a function when the tool list can
    * change while the session runs.
+   * `historyForm`: `native` for native tool use (transcript.ts), `text` (default) for the text protocol.
    */
   constructor(options: {
     systemPrompt: string | (() => string);
     memory?: { read(): string | undefined };
     toolDefinitionTokens?: number | (() => number);
+    historyForm?: TranscriptForm;
   }) {
+    this.historyForm = options.historyForm ?? 'text';
     this.systemPrompt = options.systemPrompt;
     this.memory = options.memory;
     this.toolTokens = options.toolDefinitionTokens ?? 0;
@@ -151,7 +159,9 @@ export class ContextBuilder {
       for (const message of input.history) {
         if (message.role === 'summary') summaryTokens += estimateTokens(renderMessage(message));
       }
-      const segments = transcriptUnits(input.history).map(renderTranscript);
+      const segments = transcriptUnits(input.history).map((unit) =>
+        renderTranscriptAs(withoutStaleReads(unit), this.historyForm),
+      );
       segments[0] = `${HEADINGS.history}\n\n${segments[0] ?? ''}`;
       l3 = part('l3', segments.join(TRANSCRIPT_SEPARATOR), { summaryTokens, segments });
     }

@@ -19,10 +19,10 @@ import { nowIso, type RoundEnd, type ToolAction } from './message.js';
 import { observationText } from './observation.js';
 import { runCompaction } from './run-compaction.js';
 import type { Summarizer, SummaryPrefix } from './summary-compressor.js';
-import { MIN_MESSAGES_FOR_COMPACTION } from './token-budget.js';
+import { MIN_MESSAGES_FOR_COMPACTION, TURN_CEILING } from './token-budget.js';
 import { toolNamed } from '../tools/tool-catalog.js';
 import { compressToolResult } from './tool-result-compressor.js';
-import { buildWithinBudget, FULL_TURN, shrinkBatch, type InTurnState } from './turn-budget.js';
+import { buildAtState, buildWithinBudget, FULL_TURN, shrinkBatch, type InTurnState } from './turn-budget.js';
 
 /** The least room for a reply a request must leave in the window; a prompt that leaves less is not sent. */
 export const MIN_OUTPUT_TOKENS = 1_024;
@@ -99,11 +99,15 @@ interface TurnView {
 }
 
 /** The system blocks and the L3 blocks (the first user blocks, one per L3 segment) of a built request. */
-function prefixOf(context: BuiltContext, tools: readonly ToolSpec[] | undefined): SummaryPrefix {
+function prefixOf(
+  context: BuiltContext,
+  tools: readonly ToolSpec[] | undefined,
+  form: SummaryPrefix['form'],
+): SummaryPrefix {
   const { system, user } = context.toRequestSegments();
   const l3 = context.parts.find((part) => part.id === 'l3');
   const count = l3 === undefined ? 0 : (l3.segments?.length ?? 1);
-  return { system, history: user.slice(0, count), ...(tools ? { tools } : {}) };
+  return { system, history: user.slice(0, count), ...(tools ? { tools } : {}), ...(form ? { form } : {}) };
 }
 
 export class ContextEngine {
@@ -165,7 +169,7 @@ export class ContextEngine {
     const { contextWindow, maxOutputTokens } = this.options;
     // The last usage already covers everything before the newest observation; only that one is new.
     const newest = this.scratchpad.at(-1);
-    if (newest !== undefined && this.overBudget(newest.observation ?? '')) {
+    if (newest !== undefined && this.overBudget(newest.observation ?? '', this.turnLimitTokens)) {
       yield* this.compactNow('threshold', signal, this.turnView());
     }
     const first = this.buildStep();
@@ -183,7 +187,7 @@ export class ContextEngine {
         return { kind: 'too_large', context, code: 'CONTEXT_TOO_LARGE', message };
       }
     }
-    this.lastPrefix = prefixOf(context, this.requestTools());
+    this.lastPrefix = prefixOf(context, this.requestTools(), this.options.builder.historyForm);
     // Prompt + max_tokens must fit the window (the API refuses the request otherwise).
     return { kind: 'ready', context, maxTokens: Math.min(maxOutputTokens, contextWindow - context.totalTokens) };
   }
@@ -290,6 +294,11 @@ export class ContextEngine {
     return this.options.contextWindow * this.options.compressionThreshold;
   }
 
+  /** How far the prompt may grow within a turn (TURN_CEILING), never below the threshold. */
+  private get turnLimitTokens(): number {
+    return this.options.contextWindow * Math.max(this.options.compressionThreshold, TURN_CEILING);
+  }
+
   private measure(turn: TurnView): number {
     const { builder, history } = this.options;
     return builder.build({ history: history.closedHistory(), scratchpad: turn.scratchpad, question: turn.question })
@@ -301,12 +310,12 @@ export class ContextEngine {
    * under three messages. With no usage to go on (a new or just-compacted session) the estimate of the prompt as
    * it would be built stands in.
    */
-  private overBudget(pendingText: string): boolean {
-    const { history, contextWindow, compressionThreshold } = this.options;
+  private overBudget(pendingText: string, limitTokens = this.thresholdTokens): boolean {
+    const { history, contextWindow } = this.options;
     if (history.messages.length < MIN_MESSAGES_FOR_COMPACTION) return false;
     if (history.lastUsage() > 0)
-      return history.shouldCompress(pendingText, { contextWindow, threshold: compressionThreshold });
-    return this.measure(this.turnView()) >= this.thresholdTokens;
+      return history.shouldCompress(pendingText, { contextWindow, threshold: limitTokens / contextWindow });
+    return this.measure(this.turnView()) >= limitTokens;
   }
 
   private buildStep(): { context: BuiltContext; degraded: string[] } {
@@ -319,7 +328,7 @@ export class ContextEngine {
         question: this.question,
         todoRecap: todoRecap?.(),
       },
-      this.thresholdTokens,
+      this.turnLimitTokens,
       this.inTurn,
     );
     this.inTurn = result.state;
@@ -334,16 +343,26 @@ export class ContextEngine {
     const { history, builder, summarizer } = this.options;
     // The last real usage is the truest size of the prompt that triggered this; estimates stand in without one.
     const before = Math.max(history.lastUsage(), this.measure(turn));
-    const fixed = builder.build({ history: [], scratchpad: turn.scratchpad, question: turn.question }).totalTokens;
+    // What this turn takes as the ladder shows it now (its older steps may already be shrunk).
+    const fixed = buildAtState(
+      builder,
+      { history: [], scratchpad: turn.scratchpad, question: turn.question },
+      turn.scratchpad === this.scratchpad ? this.inTurn : FULL_TURN,
+    ).totalTokens;
     const prefix = this.lastPrefix;
     this.lastPrefix = undefined;
+    // An emergency whose turn alone passes the threshold could never reach it: it aims at what may be sent at all.
+    const budget =
+      reason === 'emergency' && fixed >= this.thresholdTokens
+        ? this.options.contextWindow - MIN_OUTPUT_TOKENS
+        : this.thresholdTokens;
     yield* runCompaction(history, summarizer, {
       ...(prefix ? { prefix } : {}),
       ...(this.options.toolMemory ? { toolMemory: this.options.toolMemory } : {}),
       reason,
       ...(turn.focus ? { focus: turn.focus } : {}),
       signal,
-      budgetTokens: Math.floor(this.thresholdTokens),
+      budgetTokens: Math.floor(budget),
       fixedTokens: fixed,
       tokensBefore: before,
       measure: () => this.measure(turn),

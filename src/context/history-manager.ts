@@ -10,13 +10,13 @@ import { boundArchive } from './archive-bound.js';
 import { archiveNote, summaryWithLedger } from './facts-ledger.js';
 import {
   planCompaction,
-  shrinkOlderToolMessages,
   splitRounds,
   transcriptChars,
   withArchiveEntry,
   type CompactionPlan,
 } from './compaction.js';
 import { historyViolations } from './history-invariants.js';
+import { retainForCompaction } from './retention.js';
 import { lastRoundOf, nowIso, toRounds, type Message, type Round, type RoundEnd } from './message.js';
 import {
   SUMMARY_TIMEOUT_MESSAGE,
@@ -227,9 +227,9 @@ export class HistoryManager {
     const tokensBefore = historyTokens(this.list);
     const plan = this.planCompaction();
     let retained = plan.retain;
-    // Retention within the budget: when rounds are archived anyway, retained rounds older than the newest few keep
-    // one-line tool results (with their references), in the same rewrite of the cached prefix.
-    if (plan.roundsArchived > 0) retained = shrinkOlderToolMessages(retained, RETENTION.fullRounds).messages;
+    // Retention within the budget (retention.ts): when rounds are archived anyway, retained rounds keep shorter
+    // tool results (with their references), in the same rewrite of the cached prefix.
+    if (plan.roundsArchived > 0) retained = retainForCompaction(retained, options, RETENTION.fullRounds);
     // The ladder runs before the summary call, measuring with the entry to come, so rounds it drops join the
     // same archive entry: one summary call covers everything that leaves.
     const ladder = degradeToBudget(retained, plan.archive, options, this.minRetainRounds, (gone) =>

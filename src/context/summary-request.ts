@@ -10,7 +10,8 @@
 import type { PromptSegment, ToolSpec } from '../providers/types.js';
 import { toRounds, type Message } from './message.js';
 import { estimateTokens } from './token-budget.js';
-import { renderTranscript } from './transcript.js';
+import { withoutStaleReads } from './retention.js';
+import { renderTranscript, renderTranscriptAs, type TranscriptForm } from './transcript.js';
 
 /** The parts of the last request the summary may reuse, as they were sent. */
 export interface SummaryPrefix {
@@ -23,6 +24,8 @@ export interface SummaryPrefix {
    * system, then messages), so a summary request without them would read nothing from the cache.
    */
   tools?: readonly ToolSpec[];
+  /** How the L3 blocks rendered the rounds (default `text`), so rounds are found in them as they were sent. */
+  form?: TranscriptForm;
 }
 
 export interface SummaryRequestParts {
@@ -58,11 +61,13 @@ function firstLine(text: string): string {
  * The transcript field of the template when the rounds are above: which rounds (from the start of the history to
  * the named last one) and, verbatim, those the prefix lacks.
  */
-function scopeOnPrefix(archived: readonly Message[], prefixText: string): string | undefined {
+function scopeOnPrefix(archived: readonly Message[], prefixText: string, form: TranscriptForm): string | undefined {
   const rounds = toRounds(archived);
   const last = rounds.at(-1)?.messages.find((message) => message.role === 'user');
   if (last === undefined) return undefined;
-  const missing = rounds.filter((round) => !prefixText.includes(renderTranscript(round.messages)));
+  // Rounds as L3 renders them (retention.ts: stale Reads in their short form), to be found in the prefix.
+  const asSent = (messages: readonly Message[]) => renderTranscriptAs(withoutStaleReads(messages), form);
+  const missing = rounds.filter((round) => !prefixText.includes(asSent(round.messages)));
   // Nothing of the archive is above: the prefix would only add tokens.
   if (missing.length === rounds.length) return undefined;
   const scope =
@@ -70,9 +75,9 @@ function scopeOnPrefix(archived: readonly Message[], prefixText: string): string
     `whose user request begins: "[user] ${firstLine(last.content)}". The rounds after that one stay in the ` +
     'agent context verbatim and are not part of this archive; earlier [system] summaries are already archived.';
   if (missing.length === 0) return scope;
-  return `${scope}\nThese rounds of the archive are not shown above; they belong to it too:\n\n${renderTranscript(
-    missing.flatMap((round) => round.messages),
-  )}`;
+  return `${scope}\nThese rounds of the archive are not shown above; they belong to it too:\n\n${missing
+    .map((round) => asSent(round.messages))
+    .join('\n\n')}`;
 }
 
 export function summaryRequestParts(
@@ -83,7 +88,7 @@ export function summaryRequestParts(
   const { prefix } = limits;
   if (prefix !== undefined && prefix.history.length > 0) {
     const prefixText = prefix.history.map((segment) => segment.text).join('\n');
-    const scope = scopeOnPrefix(archived, prefixText);
+    const scope = scopeOnPrefix(archived, prefixText, prefix.form ?? 'text');
     if (scope !== undefined) {
       const tools = prefix.tools !== undefined && prefix.tools.length > 0 ? [...prefix.tools] : undefined;
       const instruction = tools ? `${NO_TOOL_CALLS}\n\n${fill(scope)}` : fill(scope);

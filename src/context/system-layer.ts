@@ -18,17 +18,29 @@ export function composeSystemLayer(systemMd: string, tools: ReadonlyArray<{ name
 
 /** The placeholder in prompts/system.md where the protocol's section goes. */
 export const PROTOCOL_PLACEHOLDER = '{{protocol}}';
+/** The placeholder in prompts/system.md where the protocol's description of the context goes. */
+export const CONTEXT_PLACEHOLDER = '{{context}}';
+/**
+ * A protocol file holds two parts: how to answer (at PROTOCOL_PLACEHOLDER) and, after this marker line, what the
+ * context looks like in that protocol (at CONTEXT_PLACEHOLDER), so native tool use never reads text-protocol forms.
+ */
+export const CONTEXT_MARKER = '<!-- context -->';
 
 /**
- * L1 for a tool protocol. `text`: the system prompt with the ReAct section, then the tool prompts (`# Tools`).
- * `native`: the system prompt with the tool-calling section and no tool prompts (their prose and schemas travel
- * as the request's `tools`).
+ * L1 for a tool protocol. `text`: the system prompt with the ReAct section and its context description, then the
+ * tool prompts (`# Tools`). `native`: the system prompt with the tool-calling section and its context description
+ * and no tool prompts (their prose and schemas travel as the request's `tools`).
  */
 export function composeProtocolLayer(
   systemMd: string,
   protocol: { name: 'native' | 'text'; section: string },
   tools: ReadonlyArray<{ name: string; prompt: string }>,
 ): string {
-  const system = systemMd.replace(PROTOCOL_PLACEHOLDER, protocol.section.trim());
+  const at = protocol.section.indexOf(CONTEXT_MARKER);
+  const answering = at < 0 ? protocol.section : protocol.section.slice(0, at);
+  const context = at < 0 ? '' : protocol.section.slice(at + CONTEXT_MARKER.length);
+  const system = systemMd
+    .replace(PROTOCOL_PLACEHOLDER, answering.trim())
+    .replace(`${CONTEXT_PLACEHOLDER}\n\n`, context.trim() === '' ? '' : `${context.trim()}\n\n`);
   return protocol.name === 'native' ? system.trim() : composeSystemLayer(system, tools);
 }

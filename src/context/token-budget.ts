@@ -21,6 +21,14 @@ export const MIN_MESSAGES_FOR_COMPACTION = 3;
  */
 export const LOW_WATER = 0.75;
 
+/**
+ * Within a turn the prompt may grow to this share of the window (spec A6's own 0.8) before this turn's steps or the
+ * history shrink; the profile's threshold decides at the start of a turn. A shrink in the middle of a turn rewrites
+ * the provider's cached prompt from the first thing it changes to the end, this turn's steps included; at the start
+ * of the next turn only the new input follows it. A profile whose threshold is higher keeps its threshold.
+ */
+export const TURN_CEILING = 0.8;
+
 export interface CompactTrigger {
   /** Total tokens of the previous model call (all four usage counters). */
   lastUsage: number;

@@ -3,6 +3,11 @@
  * SummaryCompressor: one entry per message, `[role] content`, entries separated by a blank line. Tool
  * messages hold compressed JSON; summaries are rendered as `[system]` because they are archived context,
  * not something a user said.
+ *
+ * Native tool use renders the same history in its own form (issue 30): history stores every step as the text
+ * protocol writes it (`Thought: …` / `Action: Tool[{…}]`), but a model that calls tools natively must not see that
+ * form, or it imitates it. There an assistant step shows only its words, and each result is labelled with the call
+ * it answers: `[tool Read {"path":"a.ts"}] {compressed result}`, a record no model writes as its own reply.
  */
 import type { Message, Role } from './message.js';
 
@@ -15,6 +20,9 @@ const LABELS: Readonly<Record<Role, string>> = {
 
 export const TRANSCRIPT_SEPARATOR = '\n\n';
 
+/** `text`: the E1 transcript; `native`: the same without any text-protocol form (see above). */
+export type TranscriptForm = 'text' | 'native';
+
 export function renderMessage(message: Message): string {
   return `${LABELS[message.role]} ${message.content}`;
 }
@@ -22,4 +30,42 @@ export function renderMessage(message: Message): string {
 /** Linear in the total size: one join over all entries. */
 export function renderTranscript(messages: readonly Message[]): string {
   return messages.map(renderMessage).join(TRANSCRIPT_SEPARATOR);
+}
+
+const ACTION_LINE = /^\s*(?:\*\*)?Action\s*:/;
+const THOUGHT_LABEL = /^\s*(?:\*\*)?Thought\s*:(?:\*\*)?\s*/;
+const FINISH = /^\s*(?:\*\*)?Action\s*:(?:\*\*)?\s*Finish\[([\s\S]*)\]\s*$/;
+
+/** A stored reply without its protocol labels: the thought's words, and a Finish's answer. */
+export function replyWords(content: string): string {
+  const lines = content.split('\n');
+  const at = lines.findIndex((line) => ACTION_LINE.test(line));
+  const before = (at < 0 ? lines : lines.slice(0, at)).join('\n').replace(THOUGHT_LABEL, '').trim();
+  const finish = at < 0 ? null : FINISH.exec(lines.slice(at).join('\n'));
+  return [before, finish?.[1]?.trim() ?? ''].filter((part) => part !== '').join('\n');
+}
+
+/** One message in the native form, or undefined when nothing of it is shown (a step with no words of its own). */
+export function renderNativeMessage(message: Message): string | undefined {
+  const { role, metadata } = message;
+  if (role === 'tool') {
+    const action = metadata.action;
+    const call =
+      action === undefined ? (metadata.toolName ?? 'tool') : `${action.tool} ${JSON.stringify(action.input)}`;
+    return `[tool ${call}] ${message.content}`;
+  }
+  // A direct answer is the model's own text, shown as written; every other stored reply may carry protocol labels.
+  if (role !== 'assistant' || metadata.roundEnd === 'answer') return renderMessage(message);
+  const words = replyWords(message.content);
+  return words === '' ? undefined : `${LABELS.assistant} ${words}`;
+}
+
+export function renderTranscriptAs(messages: readonly Message[], form: TranscriptForm): string {
+  if (form === 'text') return renderTranscript(messages);
+  const entries: string[] = [];
+  for (const message of messages) {
+    const entry = renderNativeMessage(message);
+    if (entry !== undefined) entries.push(entry);
+  }
+  return entries.join(TRANSCRIPT_SEPARATOR);
 }

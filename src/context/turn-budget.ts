@@ -66,6 +66,22 @@ export function shrinkBatch(state: InTurnState, level: number, stepCount: number
   return { level, shrunkSteps: Math.max(state.shrunkSteps, batch) };
 }
 
+/** The request as the turn's ladder state shows it (the steps shrunk at its rung). */
+export function buildAtState(
+  builder: ContextBuilder,
+  input: Omit<BuildInput, 'fullObservationSteps'>,
+  state: InTurnState,
+): BuiltContext {
+  const stepCount = input.scratchpad.length;
+  const rung = IN_TURN_LADDER[state.level] ?? IN_TURN_LADDER[0]!;
+  const shrunk = Math.min(state.shrunkSteps, stepCount);
+  return builder.build({
+    ...input,
+    scratchpad: scratchpadAtRung(input.scratchpad, rung, shrunk),
+    ...(state.level > 0 ? { fullObservationSteps: stepCount - shrunk } : {}),
+  });
+}
+
 export interface BudgetedBuild {
   context: BuiltContext;
   /** Where the turn stands now (pass it back as `start` for the next step of the same turn). */
@@ -85,15 +101,7 @@ export function buildWithinBudget(
   start: InTurnState = FULL_TURN,
 ): BudgetedBuild {
   const stepCount = input.scratchpad.length;
-  const buildAt = (state: InTurnState): BuiltContext => {
-    const rung = IN_TURN_LADDER[state.level] ?? IN_TURN_LADDER[0]!;
-    const shrunk = Math.min(state.shrunkSteps, stepCount);
-    return builder.build({
-      ...input,
-      scratchpad: scratchpadAtRung(input.scratchpad, rung, shrunk),
-      ...(state.level > 0 ? { fullObservationSteps: stepCount - shrunk } : {}),
-    });
-  };
+  const buildAt = (state: InTurnState): BuiltContext => buildAtState(builder, input, state);
   const degraded: string[] = [];
   const top = IN_TURN_LADDER.length - 1;
   let state: InTurnState = { level: Math.min(Math.max(0, start.level), top), shrunkSteps: start.shrunkSteps };

@@ -2,7 +2,8 @@
  * What "yes, don't ask again" covers in the REPL (issue 15): for Bash the command's prefix (`npm test` for
  * `npm test -- a.test.ts`, `git status` for `git status --short`, `rm` for `rm -rf x`), shown in the option's
  * label; for file edits the session's edits. A compound or unparseable command gets no such option: a prefix rule
- * would not cover it, and guessing would approve more than the user saw.
+ * would not cover it, and guessing would approve more than the user saw. Nor does a command that runs the command in
+ * its arguments (`env`, `xargs`, `eval`, `sh`): its prefix rule would be a blanket allow.
  */
 import { EDIT_FAMILY } from './rule.js';
 
@@ -30,11 +31,16 @@ export async function approvalScope(tool: string, input: unknown): Promise<Appro
   if (tool !== 'Bash') return undefined;
   const command = (input as { command?: unknown } | null)?.command;
   if (typeof command !== 'string') return undefined;
-  const { splitBashCommand } = await import('./bash-parts.js');
-  const split = splitBashCommand(command);
-  if (split.kind !== 'parts' || split.parts.length !== 1) return undefined;
-  const [first, second] = (split.parts[0] ?? '').split(' ');
-  if (!first || /[()]/.test(first)) return undefined;
-  const prefix = second !== undefined && SUBCOMMAND.test(second) ? `${first} ${second}` : first;
+  const { analyzeBashCommand, runsOtherCommands } = await import('./bash-parts.js');
+  const analysis = analyzeBashCommand(command);
+  if (analysis.blocker !== undefined || analysis.parts.length !== 1) return undefined;
+  const words = analysis.parts[0]?.words ?? [];
+  const [first, second] = words;
+  // A rule for `env:*`, `eval:*`, `bash:*` or `FOO=1:*` would allow every command; only "yes, once" is offered.
+  if (first?.kind !== 'literal' || first.text === '' || /[()=\s]/.test(first.text) || runsOtherCommands(first.text)) {
+    return undefined;
+  }
+  const prefix =
+    second?.kind === 'literal' && SUBCOMMAND.test(second.text) ? `${first.text} ${second.text}` : first.text;
   return { label: `\`${prefix}\` commands`, rule: `Bash(${prefix}:*)` };
 }

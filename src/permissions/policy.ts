@@ -1,13 +1,16 @@
 /**
  * The permission rules in force and the one decision they make for a tool call: deny > ask > allow, else
- * `none` (the permission mode decides). A Bash command is allowed only when every simple command in it is
- * allowed; a command that cannot be split safely is never allowed by a rule (only a rule for the whole tool).
+ * `none` (the permission mode decides). A Bash command is allowed only when every simple command bash would run
+ * is covered (bash-parts.ts); one with a blocker (a run-time word, a file redirect, an unmodelled construct) only
+ * by a rule for the whole tool. Deny and ask rules are checked against every command it may run, wrapped and
+ * evaluated ones included; a command known only at run time meets every one of them.
  *
  * The matchers (a shell parser, a glob engine) load with the first call a rule applies to, so a session without
  * rules never loads them; `evaluate` is async for that reason, and never decides without them.
  */
 import type * as BashPartsModule from './bash-parts.js';
 import type * as RuleMatchModule from './rule-match.js';
+import type { PathScreen } from './path-screen.js';
 import type { PathContext } from './rule-match.js';
 import { ruleCoversTool, type PermissionRule, type RuleBehavior } from './rule.js';
 
@@ -77,36 +80,50 @@ export class PermissionPolicy {
   }
 
   private evaluateBash(relevant: PermissionRule[], command: string, matchers: Matchers): PolicyDecision {
-    const { splitBashCommand, bashSpecifierMatches } = matchers;
-    const split = splitBashCommand(command);
-    const parts = split.kind === 'parts' ? split.parts : [...split.roughParts, command];
-    const matchesPart = (rule: PermissionRule, part: string) =>
-      rule.specifier === undefined || bashSpecifierMatches(rule.specifier, part);
+    const { analyzeBashCommand, bashSpecifierCovers, bashSpecifierMayMatch } = matchers;
+    const analysis = analyzeBashCommand(command);
+    // Deny and ask rules see every command bash may run, wrapped or nested ones too; one whose command is only
+    // known at run time may be anything, so it meets every such rule.
     for (const behavior of ['deny', 'ask'] as const) {
       const rule = relevant.find(
-        (candidate) => candidate.behavior === behavior && parts.some((part) => matchesPart(candidate, part)),
+        (candidate) =>
+          candidate.behavior === behavior &&
+          (candidate.specifier === undefined ||
+            analysis.denyCandidates.some((words) => bashSpecifierMayMatch(candidate.specifier!, words))),
       );
       if (rule) return { behavior, rule };
     }
     const allows = relevant.filter((rule) => rule.behavior === 'allow');
     const wholeTool = allows.find((rule) => rule.specifier === undefined);
     if (wholeTool) return { behavior: 'allow', rules: [wholeTool] };
-    if (split.kind === 'opaque') {
+    if (analysis.blocker !== undefined) {
       return allows.length > 0
-        ? { behavior: 'none', note: `no allow rule can match it: ${split.reason}` }
+        ? { behavior: 'none', note: `no allow rule can match it: ${analysis.blocker}` }
         : { behavior: 'none' };
     }
     const used: PermissionRule[] = [];
-    for (const part of split.parts) {
-      const rule = allows.find((candidate) => matchesPart(candidate, part));
+    for (const part of analysis.parts) {
+      const rule = allows.find((candidate) => bashSpecifierCovers(candidate.specifier!, part.words));
       if (!rule) {
-        return allows.length > 0 && split.parts.length > 1
-          ? { behavior: 'none', note: `\`${part}\` is not covered by an allow rule` }
+        return allows.length > 0 && analysis.parts.length > 1
+          ? { behavior: 'none', note: `\`${part.text}\` is not covered by an allow rule` }
           : { behavior: 'none' };
       }
       if (!used.includes(rule)) used.push(rule);
     }
     return { behavior: 'allow', rules: used };
+  }
+
+  /**
+   * The deny and ask rules with a path specifier that speak about `tool`, for the files a walk opens or lists
+   * without naming them in its input (see path-screen.ts); undefined when there are none.
+   */
+  pathScreen(tool: string): PathScreen | undefined {
+    const rules = this.rules
+      .filter((rule) => rule.behavior !== 'allow' && rule.specifier !== undefined && ruleCoversTool(rule.tool, tool))
+      .map((rule) => ({ text: rule.text, specifier: rule.specifier! }));
+    if (rules.length === 0) return undefined;
+    return { projectRoot: this.paths.projectRoot, ...(this.paths.home ? { home: this.paths.home } : {}), rules };
   }
 
   /** Rules of one behavior, for /permissions-style listings and the trust notice. */

@@ -9,6 +9,7 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import picomatch from 'picomatch';
+import type { Word } from './bash-syntax.js';
 
 function normalizeWords(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
@@ -18,31 +19,86 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** A Bash specifier turned into a test of one normalised simple command; built once per specifier. */
-function bashMatcherOf(specifier: string): (part: string) => boolean {
+type BashSpecifier =
+  | { kind: 'prefix'; words: string[] }
+  | { kind: 'exact'; words: string[] }
+  | { kind: 'wildcard'; pattern: RegExp; head: string };
+
+function compileBashSpecifier(specifier: string): BashSpecifier {
   const spec = normalizeWords(specifier);
-  if (spec.endsWith(':*')) {
-    const prefix = spec.slice(0, -2).trim();
-    return (part) => part === prefix || part.startsWith(`${prefix} `);
-  }
+  if (spec.endsWith(':*')) return { kind: 'prefix', words: spec.slice(0, -2).trim().split(' ') };
   if (spec.includes('*')) {
     const pattern = new RegExp(`^${spec.split('*').map(escapeRegExp).join('.*')}$`, 's');
-    return (part) => pattern.test(part);
+    return { kind: 'wildcard', pattern, head: spec.slice(0, spec.indexOf('*')) };
   }
-  return (part) => part === spec;
+  return { kind: 'exact', words: spec.split(' ') };
 }
 
 /** Rules are checked on every tool call, for every part of a command: each specifier is compiled once. */
-const bashMatcherCache = new Map<string, (part: string) => boolean>();
+const specifierCache = new Map<string, BashSpecifier>();
 
-/** Matches a Bash specifier against one normalised simple command. */
-export function bashSpecifierMatches(specifier: string, command: string): boolean {
-  let matcher = bashMatcherCache.get(specifier);
-  if (!matcher) {
-    matcher = bashMatcherOf(specifier);
-    bashMatcherCache.set(specifier, matcher);
+function specifierOf(specifier: string): BashSpecifier {
+  let compiled = specifierCache.get(specifier);
+  if (!compiled) {
+    compiled = compileBashSpecifier(specifier);
+    specifierCache.set(specifier, compiled);
   }
-  return matcher(normalizeWords(command));
+  return compiled;
+}
+
+/**
+ * Whether an allow rule covers one simple command for certain. Words are compared as bash splits them (a quoted
+ * `"test x"` is one word, not `test` and `x`); the words a prefix or exact rule names must be literal, and a word
+ * whose value is only known at run time (a variable, a substitution) is never covered.
+ */
+export function bashSpecifierCovers(specifier: string, words: readonly Word[]): boolean {
+  if (words.some((word) => word.kind === 'dynamic')) return false;
+  const spec = specifierOf(specifier);
+  const literalAt = (index: number, text: string | undefined): boolean =>
+    words[index]?.kind === 'literal' && words[index]?.text === text;
+  if (spec.kind === 'prefix') {
+    return words.length >= spec.words.length && spec.words.every((text, index) => literalAt(index, text));
+  }
+  if (spec.kind === 'exact') {
+    return words.length === spec.words.length && spec.words.every((text, index) => words[index]?.text === text);
+  }
+  const firstSpecWord = spec.head.split(' ')[0] ?? '';
+  if (!spec.head.startsWith(`${firstSpecWord} `) || literalAt(0, firstSpecWord)) {
+    return spec.pattern.test(words.map((word) => word.text).join(' '));
+  }
+  return false;
+}
+
+/**
+ * Whether a deny or ask rule may apply to one command: true when it matches, and also when a word it names is
+ * only known at run time (`$CMD -rf x` may be `rm -rf x`), so such a rule is never dodged by an expansion.
+ */
+export function bashSpecifierMayMatch(specifier: string, words: readonly Word[]): boolean {
+  const spec = specifierOf(specifier);
+  const unknownFrom = words.findIndex((word) => word.kind !== 'literal');
+  const known = unknownFrom === -1 ? words.length : unknownFrom;
+  const texts = words.map((word) => word.text);
+  if (spec.kind === 'wildcard') {
+    if (unknownFrom === -1) return spec.pattern.test(texts.join(' '));
+    const head = texts.slice(0, known).join(' ');
+    return spec.head.startsWith(head) || head.startsWith(spec.head.trimEnd());
+  }
+  const agrees = spec.words.slice(0, known).every((text, index) => texts[index] === text);
+  if (!agrees) return false;
+  if (unknownFrom !== -1 && unknownFrom < Math.max(spec.words.length, spec.kind === 'exact' ? words.length : 0)) {
+    return true;
+  }
+  if (spec.kind === 'prefix') return words.length >= spec.words.length;
+  return words.length === spec.words.length;
+}
+
+/** Matches a Bash specifier against one command written as plain words separated by blanks. */
+export function bashSpecifierMatches(specifier: string, command: string): boolean {
+  const words: Word[] = normalizeWords(command)
+    .split(' ')
+    .filter((text) => text !== '')
+    .map((text) => ({ text, kind: 'literal' }));
+  return bashSpecifierCovers(specifier, words);
 }
 
 export interface PathContext {

@@ -4,7 +4,6 @@
  */
 import type { PermissionMode, ToolProtocol } from '../config/config.js';
 import type { SessionStart } from '../agent/session-manager.js';
-import type { Approver } from '../tools/tool-context.js';
 
 export type { SessionStart } from '../agent/session-manager.js';
 
@@ -30,7 +29,5 @@ export interface RuntimeOptions {
   strictMcpConfig?: boolean;
   /** Which session to open; a new one when absent. */
   session?: SessionStart;
-  /** The interactive approver; without one, tools that would ask are denied. */
-  ask?: Approver;
   askTrust?: TrustQuestion;
 }

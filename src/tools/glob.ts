@@ -1,13 +1,13 @@
-import { loadFastGlob } from './lazy-modules.js';
 import { stat } from 'node:fs/promises';
-import { isAbsolute } from 'node:path';
 import { builtinInput } from './builtin-input.js';
 import { defineTool } from './define-tool.js';
 import { GLOB_MAX_LIMIT } from './input-limits.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import { toolResult } from './results.js';
 import type { GlobData } from './tool-data.js';
-import { walkProjectFiles } from './walk-files.js';
+import { walkInWorker, withheldNote } from './walk-outcome.js';
+import { checkWalkPattern } from './walk-pattern.js';
+import { warmWalkWorker } from './walk-runner.js';
 import { resolveInProject } from './workspace.js';
 import { clip, isFiniteNumber, isString, isStringArray } from '../text/json-guards.js';
 import type { ToolMembers } from './define-tool.js';
@@ -39,15 +39,11 @@ export const globTool = defineTool({
   inputSchema: builtinInput('Glob'),
   permission: 'none',
   ...globMembers,
-  preload: loadFastGlob,
+  preload: warmWalkWorker,
   async run(input, ctx): Promise<ToolEnvelope> {
     const { pattern } = input;
-    if (isAbsolute(pattern) || pattern.split('/').includes('..')) {
-      return errorEnvelope(
-        'INVALID_PARAM',
-        `pattern "${pattern}" must be relative to "path" and must not contain "..": e.g. {"pattern": "**/*.ts", "path": "src"}.`,
-      );
-    }
+    const refused = checkWalkPattern('pattern', pattern, '{"pattern": "**/*.ts", "path": "src"}');
+    if (refused) return errorEnvelope(refused.code, refused.message);
     const resolved = resolveInProject(ctx.projectRoot, input.path);
     if (!resolved.ok) return errorEnvelope(resolved.error.code, resolved.error.message);
     const { absolute, relative } = resolved;
@@ -60,19 +56,22 @@ export const globTool = defineTool({
       return errorEnvelope('NOT_FOUND', `Directory not found: ${relative}.`, { context });
     }
     const wantsNodeModules = pattern.includes('node_modules') || relative.split('/').includes('node_modules');
-    const found: Array<{ file: string; mtimeMs: number }> = [];
-    for await (const file of walkProjectFiles({
-      projectRoot: ctx.projectRoot,
-      baseRel: relative,
-      patterns: [pattern],
-      dot: true,
-      ignore: wantsNodeModules ? [] : ['**/node_modules/**'],
-      signal: ctx.signal,
-    })) {
-      found.push({ file: file.relative, mtimeMs: file.mtimeMs });
-    }
-    if (ctx.signal.aborted)
-      return errorEnvelope('EXECUTION_ERROR', 'Glob was interrupted.', { data: { interrupted: true }, context });
+    const screen = ctx.pathScreen?.('Glob');
+    const walked = await walkInWorker('Glob', context, ctx.signal, {
+      kind: 'glob',
+      walk: {
+        projectRoot: ctx.projectRoot,
+        baseRel: relative,
+        patterns: [pattern],
+        dot: true,
+        ignore: wantsNodeModules ? [] : ['**/node_modules/**'],
+        ...(screen ? { screen } : {}),
+      },
+    });
+    if (!walked.ok) return walked.envelope;
+    if (walked.result.kind !== 'glob') return errorEnvelope('INTERNAL_ERROR', 'Glob got the wrong result', { context });
+    const withheld = walked.result.tally.withheld;
+    const found = walked.result.files.map((file) => ({ file: file.relative, mtimeMs: file.mtimeMs }));
     found.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
     const files = found.slice(0, input.limit).map((entry) => entry.file);
     const truncated = found.length > files.length;
@@ -85,9 +84,10 @@ export const globTool = defineTool({
     const tail = truncated
       ? [`(Showing ${files.length} of ${found.length}. Narrow the pattern or raise limit, max ${GLOB_MAX_LIMIT}.)`]
       : [];
+    if (withheld > 0) tail.push(withheldNote(withheld));
     return toolResult(data, [head, ...files, ...tail].join('\n'), {
       status: truncated ? 'partial' : 'success',
-      stats: { files: found.length },
+      stats: { files: found.length, withheld },
       context,
     });
   },

@@ -3,11 +3,13 @@ import { builtinInput } from './builtin-input.js';
 import type { BuiltinInputSchemas } from './input-schemas.js';
 import { defineTool, type ToolDefinition } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
-import { grepWithJs } from './grep-js.js';
 import { GREP_MAX_RESULTS, GREP_MAX_SCANNED, MatchCollector } from './grep-matches.js';
 import { findRipgrep, grepWithRipgrep, type GrepSearch } from './grep-ripgrep.js';
 import { toolResult } from './results.js';
 import type { GrepData, GrepMatch } from './tool-data.js';
+import { timeoutEnvelope, walkInWorker, withheldNote } from './walk-outcome.js';
+import { checkWalkPattern } from './walk-pattern.js';
+import { toolDeadlineMs } from './walk-runner.js';
 import { resolveInProject } from './workspace.js';
 import { clip, isFiniteNumber, isRecord, isString } from '../text/json-guards.js';
 import type { ToolMembers } from './define-tool.js';
@@ -28,9 +30,10 @@ function chooseEngine(choice: GrepEngineChoice): GrepEngineChoice {
   return 'auto';
 }
 
-function render(data: GrepData): string {
+function render(data: GrepData, withheld: number): string {
   const where = data.path === '.' ? 'the project root' : data.path;
-  if (data.total === 0) return `No matches for /${data.pattern}/ in ${where}.`;
+  const note = withheld > 0 ? `\n${withheldNote(withheld)}` : '';
+  if (data.total === 0) return `No matches for /${data.pattern}/ in ${where}.${note}`;
   const lines = [
     `${data.total >= GREP_MAX_SCANNED ? `${data.total}+ (search stopped)` : data.total} matching line${data.total === 1 ? '' : 's'} for /${data.pattern}/ in ${where}` +
       (data.truncated ? ` (showing the first ${data.matches.length}; narrow path, include or pattern):` : ':'),
@@ -43,7 +46,7 @@ function render(data: GrepData): string {
     }
     lines.push(`  ${match.line}: ${match.text}`);
   }
-  return lines.join('\n');
+  return lines.join('\n') + note;
 }
 
 /** What history, the ledger and the transcript make of a Grep result (DESIGN.md "ToolResultCompressor"). */
@@ -82,6 +85,10 @@ export function createGrepTool(options: GrepToolOptions = {}): ToolDefinition<Bu
     permission: 'none',
     ...grepMembers,
     async run(input, ctx): Promise<ToolEnvelope> {
+      if (input.include !== undefined) {
+        const refused = checkWalkPattern('include', input.include, '{"include": "*.ts", "path": "src"}');
+        if (refused) return errorEnvelope(refused.code, refused.message);
+      }
       const resolved = resolveInProject(ctx.projectRoot, input.path);
       if (!resolved.ok) return errorEnvelope(resolved.error.code, resolved.error.message);
       const context = {
@@ -92,10 +99,18 @@ export function createGrepTool(options: GrepToolOptions = {}): ToolDefinition<Bu
       };
       let baseIsFile: boolean;
       try {
-        baseIsFile = (await stat(resolved.absolute)).isFile();
+        const kind = await stat(resolved.absolute);
+        // A FIFO, socket or device would block the search (ripgrep opens a named path whatever it is).
+        if (!kind.isFile() && !kind.isDirectory()) {
+          return errorEnvelope('INVALID_PARAM', `${resolved.relative} is not a regular file or directory.`, {
+            context,
+          });
+        }
+        baseIsFile = kind.isFile();
       } catch {
         return errorEnvelope('NOT_FOUND', `Path not found: ${resolved.relative}.`, { context });
       }
+      const screen = ctx.pathScreen?.('Grep');
       const search: GrepSearch = {
         projectRoot: ctx.projectRoot,
         baseRel: resolved.relative,
@@ -105,37 +120,49 @@ export function createGrepTool(options: GrepToolOptions = {}): ToolDefinition<Bu
         include: input.include,
         caseSensitive: input.case_sensitive,
         excludeNodeModules: !resolved.relative.split('/').includes('node_modules'),
+        ...(screen ? { screen } : {}),
         signal: ctx.signal,
       };
       const choice = chooseEngine(configured);
       const rgPath = choice === 'js' ? undefined : findRipgrep();
       let collector = new MatchCollector();
       let engine: GrepData['engine'] = 'js';
+      let withheld = 0;
       if (rgPath) {
-        const outcome = await grepWithRipgrep(rgPath, search, collector);
+        const deadlineMs = toolDeadlineMs();
+        const outcome = await grepWithRipgrep(rgPath, search, collector, deadlineMs);
         if (outcome.kind === 'error') return errorEnvelope(outcome.error.code, outcome.error.message, { context });
-        if (outcome.kind === 'done' || outcome.kind === 'interrupted') engine = 'ripgrep';
-        else collector = new MatchCollector();
+        if (outcome.kind === 'timeout') return timeoutEnvelope('Grep', deadlineMs, context);
+        if (outcome.kind === 'done' || outcome.kind === 'interrupted') {
+          engine = 'ripgrep';
+          withheld = outcome.kind === 'done' ? outcome.withheld : 0;
+        } else collector = new MatchCollector();
       }
+      let jsResult: { total: number; matches: GrepMatch[] } | undefined;
       if (engine === 'js' && !ctx.signal.aborted) {
-        const failure = await grepWithJs(search, collector);
-        if (failure) return errorEnvelope(failure.code, failure.message, { context });
+        const { signal: _signal, ...plain } = search;
+        const walked = await walkInWorker('Grep', context, ctx.signal, { kind: 'grep', search: plain });
+        if (!walked.ok) return walked.envelope;
+        if (walked.result.kind !== 'grep') return errorEnvelope('INTERNAL_ERROR', 'Grep got the wrong result');
+        jsResult = walked.result;
+        withheld = walked.result.tally.withheld;
       }
       if (ctx.signal.aborted)
         return errorEnvelope('EXECUTION_ERROR', 'Grep was interrupted.', { data: { interrupted: true }, context });
-      const matches: GrepMatch[] = collector.results();
-      const truncated = collector.total > matches.length;
+      const matches: GrepMatch[] = jsResult ? jsResult.matches : collector.results();
+      const total = jsResult ? jsResult.total : collector.total;
+      const truncated = total > matches.length;
       const data: GrepData = {
         pattern: input.pattern,
         path: resolved.relative,
-        total: collector.total,
+        total,
         matches,
         truncated,
         engine,
       };
-      return toolResult(data, render(data), {
+      return toolResult(data, render(data, withheld), {
         status: truncated ? 'partial' : 'success',
-        stats: { matches: collector.total, shown: matches.length, limit: GREP_MAX_RESULTS },
+        stats: { matches: total, shown: matches.length, limit: GREP_MAX_RESULTS, withheld },
         context,
       });
     },

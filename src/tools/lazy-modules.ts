@@ -6,6 +6,7 @@
 import type * as Diff from 'diff';
 import type FastGlob from 'fast-glob';
 import type Ignore from 'ignore';
+import type * as PathScreenModule from '../permissions/path-screen.js';
 
 /** A loader that imports once and hands every caller the same module. */
 export function once<Module>(load: () => Promise<Module>): () => Promise<Module> {
@@ -16,3 +17,7 @@ export function once<Module>(load: () => Promise<Module>): () => Promise<Module>
 export const loadFastGlob: () => Promise<typeof FastGlob> = once(async () => (await import('fast-glob')).default);
 export const loadIgnore: () => Promise<typeof Ignore> = once(async () => (await import('ignore')).default);
 export const loadDiff: () => Promise<typeof Diff> = once(() => import('diff'));
+/** The path-rule test (picomatch) for walks; loaded only when a deny/ask path rule exists. */
+export const loadPathScreen: () => Promise<typeof PathScreenModule> = once(
+  () => import('../permissions/path-screen.js'),
+);

@@ -4,9 +4,10 @@ import { builtinInput } from './builtin-input.js';
 import { defineTool } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import { GitignoreRules } from './gitignore.js';
-import { loadIgnore } from './lazy-modules.js';
+import { loadIgnore, loadPathScreen } from './lazy-modules.js';
 import { toolResult } from './results.js';
 import type { LsData } from './tool-data.js';
+import { withheldNote } from './walk-outcome.js';
 import { resolveInProject } from './workspace.js';
 import { clip, isFiniteNumber, isString, isStringArray } from '../text/json-guards.js';
 import type { ToolMembers } from './define-tool.js';
@@ -73,8 +74,16 @@ export const lsTool = defineTool({
     const dirs: string[] = [];
     const files: string[] = [];
     let hidden = 0;
+    // Names a deny/ask rule covers are left out of the listing, like the files Grep and Glob withhold.
+    const screen = ctx.pathScreen?.('LS');
+    const withheldBy = screen ? (await loadPathScreen()).withheldBy : undefined;
+    let withheld = 0;
     for (const dirent of dirents) {
       const name = dirent.name;
+      if (screen && withheldBy?.(screen, join(absolute, name))) {
+        withheld += 1;
+        continue;
+      }
       const isDir = await isDirectoryEntry(absolute, name, dirent.isDirectory(), dirent.isSymbolicLink());
       const rel = relative === '.' ? name : `${relative}/${name}`;
       const userIgnored = extra.ignores(isDir ? `${name}/` : name);
@@ -112,9 +121,10 @@ export const lsTool = defineTool({
     }
     if (hidden > 0)
       lines.push(`(${hidden} hidden: dotfiles, node_modules, .git or .gitignore'd; include_hidden=true shows them)`);
+    if (withheld > 0) lines.push(withheldNote(withheld, ['entry', 'entries']));
     return toolResult(data, lines.join('\n'), {
       status: truncated ? 'partial' : 'success',
-      stats: { entries: entries.length, hidden },
+      stats: { entries: entries.length, hidden, withheld },
       context,
     });
   },

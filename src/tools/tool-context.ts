@@ -1,3 +1,4 @@
+import type { PathScreen } from '../permissions/path-screen.js';
 import type { FileStateRecord } from './file-state.js';
 import type { TodoStore } from './todo-store.js';
 import type { ToolMemory } from './tool-memory.js';
@@ -52,6 +53,11 @@ export interface ToolEnvironment {
   todos: TodoStore;
   /** The session's stored full tool results (Recall reads them); absent when the session keeps none. */
   toolMemory?: ToolMemory;
+  /**
+   * The deny/ask rules on paths for a tool, applied to every file a walk (Grep, Glob, LS) opens or lists beyond
+   * the path its input names. Absent: no rule withholds anything.
+   */
+  pathScreen?: (tool: string) => PathScreen | undefined;
 }
 
 /**

@@ -58,6 +58,13 @@ describe('memory figure', () => {
     const request = [{ text: 'system' }, { text: 'Task: fix it\n[tool] a/f0.py …' }];
     addMemory(totals, request, ['a/f0.py', 'a/f1.py'], 'Task: fix it');
     addMemory(totals, request, [], 'Task: something else');
-    expect(totals).toEqual({ calls: 2, pathsAsked: 2, pathsPresent: 1, taskPresent: 1 });
+    expect(totals).toEqual({
+      calls: 2,
+      pathsAsked: 2,
+      pathsPresent: 1,
+      taskPresent: 1,
+      contentAsked: 0,
+      contentPresent: 0,
+    });
   });
 });

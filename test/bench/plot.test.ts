@@ -12,9 +12,18 @@ function metrics(dollars: number, pathsPresent: number, overflows = 0): ReplayMe
     degradations: 0,
     overflows,
     memory: {
-      overall: { calls: 4, pathsAsked: 10, pathsPresent, taskPresent: 2 },
-      afterFirstCompaction: { calls: 0, pathsAsked: 0, pathsPresent: 0, taskPresent: 0 },
+      overall: { calls: 4, pathsAsked: 10, pathsPresent, taskPresent: 2, contentAsked: 0, contentPresent: 0 },
+      afterFirstCompaction: {
+        calls: 0,
+        pathsAsked: 0,
+        pathsPresent: 0,
+        taskPresent: 0,
+        contentAsked: 0,
+        contentPresent: 0,
+      },
     },
+    forgetting: { misses: 0, dollars: 0, inputTokens: 0 },
+    cacheRewrites: 0,
   };
 }
 

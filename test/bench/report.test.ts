@@ -16,9 +16,18 @@ function metrics(dollars: number, overflows = 0): ReplayMetrics {
     degradations: 3,
     overflows,
     memory: {
-      overall: { calls: 10, pathsAsked: 8, pathsPresent: 6, taskPresent: 5 },
-      afterFirstCompaction: { calls: 4, pathsAsked: 4, pathsPresent: 2, taskPresent: 0 },
+      overall: { calls: 10, pathsAsked: 8, pathsPresent: 6, taskPresent: 5, contentAsked: 0, contentPresent: 0 },
+      afterFirstCompaction: {
+        calls: 4,
+        pathsAsked: 4,
+        pathsPresent: 2,
+        taskPresent: 0,
+        contentAsked: 0,
+        contentPresent: 0,
+      },
     },
+    forgetting: { misses: 0, dollars: 0, inputTokens: 0 },
+    cacheRewrites: 0,
   };
 }
 
@@ -102,9 +111,9 @@ describe('report', () => {
     expect(text).toContain('Machine: cpu, 2 cores');
     expect(text).toContain('## How this is measured');
     expect(text).toContain(
-      '| `mca` | $2.50 ($2.00 + $0.50) | 1.00× | 10 | 2 | 1 | 3 | 0 | 1,000 | 75.0% / 50.0% | 50.0% / 0.0% |',
+      '| `mca` | $2.50 | 1.00× | $2.50 ($2.00 + $0.50) | 0 ($0.00) | 0 | 0 | 10 / 2 | 1 | 3 | 1,000 | 75.0% / 50.0% | — / — | 50.0% / 0.0% |',
     );
-    expect(text).toContain('| `codex` | $1.50 ($1.00 + $0.50) | 0.60× |');
+    expect(text).toContain('| `codex` | $1.50 | 0.60× | $1.50 ($1.00 + $0.50) |');
     expect(text).toContain('| `naive` (reference; unsendable) | $4.50');
     expect(text).toContain('![cost vs memory, Long days (15 tasks per day), 64,000](bench/plots/replay-days-64k.svg)');
   });

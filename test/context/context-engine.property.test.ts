@@ -1,7 +1,9 @@
 /**
  * Random sessions through the real ContextEngine (issue 13): whatever the turn sizes, summary outcomes and window,
  * no request the engine hands out as sendable exceeds the window (prompt + reply limit), and every round that ever
- * left the prompt is covered by an archive entry. Runs: MCA_FUZZ_RUNS (default 200, fewer sessions per run).
+ * left the prompt is covered by an archive entry, and every result retention shrank (stale Reads around their edits,
+ * bulky results, one-line forms) still names a reference the tool memory recalls, the very full result it shrank.
+ * Runs: MCA_FUZZ_RUNS (default 200, fewer sessions per run).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -20,7 +22,14 @@ const RUNS = Math.max(20, Math.floor(Number(process.env.MCA_FUZZ_RUNS ?? 200) / 
 const turn = fc.record({
   inputSize: fc.integer({ min: 1, max: 3_000 }),
   // Observation sizes of the turn's tool steps (characters).
-  steps: fc.array(fc.integer({ min: 0, max: 40_000 }), { maxLength: 5 }),
+  steps: fc.array(
+    fc.record({
+      size: fc.integer({ min: 0, max: 40_000 }),
+      tool: fc.constantFrom<'Bash' | 'Read' | 'Edit'>('Bash', 'Read', 'Read', 'Edit'),
+      file: fc.integer({ min: 0, max: 3 }),
+    }),
+    { maxLength: 5 },
+  ),
   outcome: fc.constantFrom<'ok' | 'timeout' | 'failed'>('ok', 'ok', 'timeout', 'failed'),
 });
 
@@ -40,6 +49,34 @@ class OutcomeSummarizer implements Summarizer {
   }
 }
 
+/** A random step's action and full result: a Bash run, a Read of a file, or an Edit of it. */
+function stepOf(tool: 'Bash' | 'Read' | 'Edit', path: string, size: number, step: number) {
+  const lines = Array.from({ length: Math.max(1, Math.floor(size / 40)) }, (_, at) => `line ${at} of ${path} ${step}`);
+  if (tool === 'Read') {
+    const content = lines.map((line, at) => `${at + 1}\t${line}`).join('\n');
+    const data = { path, start_line: 1, end_line: lines.length, total_lines: lines.length, content, truncated: false };
+    return { action: { tool, input: { path } }, envelope: successEnvelope(data, content) };
+  }
+  if (tool === 'Edit') {
+    const input = { path, old_string: lines[0] ?? '', new_string: `changed in step ${step}` };
+    const data = { path, applied: true, replacements: 1, diff: `-${input.old_string}\n+${input.new_string}` };
+    return { action: { tool, input }, envelope: successEnvelope(data, data.diff) };
+  }
+  const output = 'o'.repeat(size);
+  const data = { command: `step ${step}`, exit_code: 0, stdout: output, stderr: '' };
+  return { action: { tool, input: { command: `step ${step}` } }, envelope: successEnvelope(data, output) };
+}
+
+/** The tool-memory reference a stored result names, if any. */
+function refOf(content: string): string | undefined {
+  try {
+    const parsed = JSON.parse(content) as { ref?: unknown };
+    return typeof parsed.ref === 'string' ? parsed.ref : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function drain<R>(run: AsyncGenerator<ContextEvent | { type: 'turn_opened' }, R>): Promise<R> {
   for (let next = await run.next(); ; next = await run.next()) if (next.done) return next.value;
 }
@@ -50,6 +87,9 @@ describe('ContextEngine (property)', () => {
       fc.asyncProperty(session, async (s) => {
         const history = new HistoryManager({ minRetainRounds: s.minRetainRounds });
         const summarizer = new OutcomeSummarizer();
+        const toolMemory = new InMemoryToolMemory();
+        /** The full result each reference stood for when its step was recorded. */
+        const fullOf = new Map<string, string>();
         const engine = new ContextEngine({
           history,
           builder: new ContextBuilder({ systemPrompt: 'L1 '.repeat(300) }),
@@ -57,7 +97,7 @@ describe('ContextEngine (property)', () => {
           contextWindow: s.contextWindow,
           compressionThreshold: s.threshold,
           maxOutputTokens: 4_000,
-          toolMemory: new InMemoryToolMemory(),
+          toolMemory,
         });
         const signal = new AbortController().signal;
         const everSeen = new Set<number>();
@@ -65,6 +105,12 @@ describe('ContextEngine (property)', () => {
           if (prepared.kind === 'ready') {
             expect(prepared.context.totalTokens + prepared.maxTokens).toBeLessThanOrEqual(s.contextWindow);
             expect(prepared.context.totalTokens).toBeLessThanOrEqual(s.contextWindow - MIN_OUTPUT_TOKENS);
+          }
+          for (const message of history.messages) {
+            if (message.role !== 'tool' || message.metadata.shrunk !== true) continue;
+            const ref = refOf(message.content);
+            expect(ref, `a shrunk ${message.metadata.toolName} result lost its reference`).toBeDefined();
+            expect(toolMemory.recall(ref ?? '')).toBe(fullOf.get(ref ?? ''));
           }
           const present = new Set(toRounds(history.messages).map((entry) => entry.round));
           const entries = history.messages.filter((message) => message.role === 'summary');
@@ -81,22 +127,22 @@ describe('ContextEngine (property)', () => {
           await drain(engine.beginTurn('q'.repeat(spec.inputSize), signal));
           for (const entry of toRounds(history.messages)) everSeen.add(entry.round);
           let stepNo = 0;
-          for (const size of spec.steps) {
+          for (const { size, tool, file } of spec.steps) {
             const prepared = await drain(engine.prepareStep(signal));
             check(prepared);
             if (prepared.kind === 'too_large') break;
             stepNo += 1;
-            const action = { tool: 'Bash', input: { command: `step ${stepNo}` } };
+            const { action, envelope } = stepOf(tool, `src/f${file}.ts`, size, stepNo);
             const usage = { ...ZERO_USAGE, inputTokens: prepared.context.totalTokens, outputTokens: 50 };
-            engine.recordReply({ step: stepNo, text: `Thought: t\nAction: Bash[{}]`, usage, action });
-            const output = 'o'.repeat(size);
-            const data = { command: `step ${stepNo}`, exit_code: 0, stdout: output, stderr: '' };
-            engine.recordObservation({
+            engine.recordReply({ step: stepNo, text: `Thought: t\nAction: ${tool}[{}]`, usage, action });
+            const compressed = engine.recordObservation({
               step: stepNo,
               assistantText: 'Thought: t',
               action,
-              envelope: successEnvelope(data, output),
+              envelope,
             });
+            const ref = refOf(compressed);
+            if (ref !== undefined) fullOf.set(ref, toolMemory.recall(ref) ?? '');
           }
           const last = await drain(engine.prepareStep(signal));
           check(last);

@@ -73,7 +73,8 @@ describe('custom commands in -p', () => {
       '---\nallowed-tools: Bash(echo:*)\n---\nPROJECT VERSION !`echo RAN-$1`',
     );
     const untrusted = await ask(project, '/review x');
-    expect(untrusted.sent).toContain('PROJECT VERSION [!`echo RAN-x` not run: commands from an untrusted project');
+    // The argument went into the ! line as quoted data.
+    expect(untrusted.sent).toContain("PROJECT VERSION [!`echo RAN-'x'` not run: commands from an untrusted project");
     expect(untrusted.sent).not.toContain('USER VERSION');
     await server?.close();
     expect(

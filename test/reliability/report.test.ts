@@ -30,4 +30,22 @@ describe('RELIABILITY.md renderer', () => {
   it('says so when a part of the suite has no results', () => {
     expect(render([faults])).toContain('_No results: this part of the suite did not run._');
   });
+
+  it('sums attempts and held per walking-tool class from the walks suites', () => {
+    const walks: SuiteResults = {
+      suite: 'walks',
+      finishedAt: '2026-01-01T00:00:00.000Z',
+      facts: {},
+      rows: [
+        { group: 'walk escapes the root', fault: 'a', behaviour: 'refused', runs: 1, intact: 1 },
+        { group: 'walk escapes the root', fault: 'b', behaviour: 'leaked', runs: 1, intact: 0 },
+        { group: 'hangs that ignore Ctrl-C', fault: 'c', behaviour: 'TIMEOUT', runs: 1, intact: 1 },
+      ],
+    };
+    const long: SuiteResults = { ...walks, suite: 'walks-long', rows: [{ ...walks.rows[2]!, fault: 'd' }] };
+    const lines = render([walks, long]).split('\n');
+    expect(lines.find((line) => line.startsWith('| walk escapes the root |'))).toMatch(/\| 2 \| 1 \| [^|]+\|$/);
+    expect(lines.find((line) => line.startsWith('| hangs that ignore Ctrl-C |'))).toMatch(/\| 2 \| 2 \| [^|]+\|$/);
+    expect(lines.find((line) => line.startsWith('| crashes on big honest input |'))).toMatch(/\| 0 \| 0 \| [^|]+\|$/);
+  });
 });

@@ -5,6 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { walkClassTable } from './report-walk-classes.js';
 import { RESULTS_DIR, type ResultRow, type SuiteResults } from './results.js';
 
 const SUITES: ReadonlyArray<{ suite: string; title: string; about: string }> = [
@@ -45,6 +46,43 @@ const SUITES: ReadonlyArray<{ suite: string; title: string; about: string }> = [
       'The user only runs `mca -p` in a repository someone else wrote. Each attack class goes through the built binary ' +
       'against the loopback fake API; the checks look at what the model was sent, what reached stdout and stderr, ' +
       'and what is on disk (test/reliability/hostile-repo.test.ts).',
+  },
+  {
+    suite: 'walks',
+    title: 'Walking tools against hostile repositories and patterns',
+    about:
+      'Grep (ripgrep and the JS fallback), Glob and LS through the built binary, scripted by the loopback fake model: ' +
+      'patterns climbing out, symlinks the repository ships, `include` against deny rules, patterns that never ' +
+      'finish, signals meanwhile; each case checks what the model received and that the key beside the project never ' +
+      'reached it (test/reliability/walks.test.ts).',
+  },
+  {
+    suite: 'walks-long',
+    title: 'Walking tools: a 13 MB one-line file',
+    about:
+      'Grep over a 13 MB minified line through the built binary, both engines (test/reliability/long/big-line.long.test.ts, ' +
+      '`npm run test:reliability` only).',
+  },
+  {
+    suite: 'bash-rules',
+    title: 'Bash rules and custom-command arguments',
+    about:
+      'Issue 23, classes 2 and 3, through the built binary in `-p`: the model runs a command an allow rule seems to ' +
+      'cover but that runs more, or one a deny rule names behind a wrapper, an escape or a construct; text piped ' +
+      'into a custom command tries to add a `!` line or break out of the quoting inside one. After each: what the ' +
+      'model received, and no file inside or outside the project (test/reliability/bash-rules.test.ts). The ' +
+      "differential fuzz test (test/permissions/bash-differential.property.test.ts) compares the rule engine's view " +
+      'with what `bash -c` executes: 300 generated commands in `npm test`, 5,000 in `npm run test:reliability`.',
+  },
+  {
+    suite: 'bash-fuzz',
+    title: 'Property test: generated commands, the Bash rule engine against bash',
+    about:
+      'fast-check writes commands from a grammar of comments, every quoting form, escapes, continuations, ' +
+      'substitutions, here-documents, subshells, groups, keywords, operators, redirects with fd numbers, ' +
+      'assignments, globs, braces and eval; each runs under `bash -c` with only argv-logging stubs on PATH. ' +
+      'Cases = MCA_BASH_FUZZ_RUNS (300 in `npm test`, 5,000 in `npm run test:reliability`) ' +
+      '(test/permissions/bash-differential.property.test.ts).',
   },
   {
     suite: 'race',
@@ -96,12 +134,14 @@ const THREAT_MODEL: readonly string[] = [
   '| --- | --- | --- |',
   '| Project config | `.mca/config.json` sets `baseUrl`, `openaiBaseUrl`+`provider`, `permissionMode`, `mcaHome`, or a case/alias/nested variant | Only harmless keys (model, window, thresholds, retained rounds, timeouts, step limit) are read from a project file; any other key is ignored with one warning line (src/config/config-files.ts) |',
   '| Files mca reads on its own | `CODE_LAW.md` or `.mca/config.json` as a symlink to `~/.ssh/id_rsa` or `/dev/zero`, a FIFO, a device, a huge file | Regular files whose real path is inside their root, opened with O_NOFOLLOW and O_NONBLOCK, checked through the descriptor, read with a size cap; anything else is skipped with one warning (src/fs/bounded-read.ts) |',
-  "| mca's own control files | An auto-approved (acceptEdits) Write of `.mca/config.json` that widens later runs | Writes to `.mca/**` and `.claude/**` (real path, any case) are always asked in the REPL and denied in `-p` unless bypassPermissions (src/agent/permissions.ts) |",
+  "| mca's own control files | An auto-approved (acceptEdits) Write of `.mca/config.json` that widens later runs | Writes to `.mca/**` and `.claude/**` (real path, any case) are always asked in the REPL and denied in `-p` unless bypassPermissions (src/driver/decision-point.ts) |",
   '| File tools vs. the file system | A directory swapped for a symlink to outside between the check and the write | Directories pinned by descriptor (`/proc/self/fd/N/…`, O_NOFOLLOW per component), temp file created in the pinned directory, checked again after the rename; reads through a verified O_NOFOLLOW descriptor (src/tools/pinned-directory.ts, atomic-write.ts) |',
   '| File permissions | An Edit of a read-only (0444) file | Refused with ACCESS_DENIED before asking; a replaced file keeps its mode (src/tools/file-change.ts) |',
   '| Terminal | OSC 52 (clipboard), OSC 2 (title), SGR 8 (hidden text), C1 controls, bidi overrides in model text, tool output, error messages | Neutralised into visible stand-ins before `-p` text output and every stderr line; JSON output escapes them (src/text/terminal-safe.ts) |',
   '| Secrets | A command reads the key from `/proc/$PPID/environ`; a user pastes a key | Keys are withheld from the Bash environment; their exact values are replaced with [REDACTED] in every tool result before the model, the screen or the session sees it, in `-p` output, session files and input history (0600) (src/text/redact-secrets.ts). A command that transforms the key (base64, reversing it) before printing defeats exact-value redaction; see the README. |',
   '| Sessions | Two processes on one session, damaged or huge files, kill -9, SIGTERM, a full disk | A pid+start-time lock per session, salvage on load (bad lines skipped, broken rounds closed), streamed loading, signals end the Bash process group and close the round, file-system failures are one line naming the path and cause (src/session/) |',
+  "| Bash permission rules | A command an allow rule seems to cover runs more: `npm test x#; touch ../OUT` (a `#` inside a word), a newline, `> 5`, `>-`, `< /dev/tcp/…`, a substitution; a deny rule dodged by `env`/`xargs`/`eval`/`sh -c`/`find -exec`, an escape (`t\\ouch`, `$'touch'`), an assignment, a variable, a group or a keyword | The rule engine parses commands with bash's own lexing and grammar (src/permissions/bash-syntax.ts): every simple command, nested ones included, must be covered by an allow rule; a redirect that is not a stream duplication or /dev/null, a word known only at run time, or a construct it does not model (case, [[ ]], functions, arrays, …) is never allowed by a rule (asked, or denied in `-p`). Deny and ask rules are checked against every command bash may run, the command behind assignments, wrappers, paths and eval/`sh -c` text included; one whose name is only known at run time meets every deny rule. Limits: a script or program run by name (`bash x.sh`, `npm test` running package scripts, `git` aliases) is not looked into; wrappers beyond the known list (src/permissions/bash-parts.ts) are matched by their own name only |",
+  "| Custom-command arguments | Text piped into `mca -p /review` adds a line holding `` !`…` ``, or closes a quote inside a `!` line (`'; touch x`, `\"…`, `$( )`, backticks, a newline after a `#`) | The `!` lines are found in the command file before anything is substituted; `$ARGUMENTS` and `$1`…`$9` go into them as data quoted for where they stand (unquoted, `'…'`, `\"…\"`, `$'…'`, inside `$( )`; left out in a comment), and the prose keeps plain substitution (src/commands/quote-command-line.ts) |",
   '| The endpoint | A 200 response that is an HTML page (captive portal, wrong base URL) | One line naming the endpoint and the content type; not retried (src/providers/provider-error.ts) |',
 ];
 
@@ -149,6 +189,7 @@ export function render(results: readonly SuiteResults[]): string {
     'the API key appeared nowhere.',
     '',
     ...THREAT_MODEL,
+    ...walkClassTable(results),
   ];
   for (const { suite, title, about } of SUITES) {
     const result = bySuite.get(suite);

@@ -110,7 +110,10 @@ export class ContextEngineAdapter implements ReplayContextEngine {
     this.native = options.protocol === 'native';
     this.engine = new ContextEngine({
       history: new HistoryManager({ minRetainRounds: MCA_MIN_RETAIN_ROUNDS }),
-      builder: new ContextBuilder({ systemPrompt: options.systemText }),
+      builder: new ContextBuilder({
+        systemPrompt: options.systemText,
+        historyForm: this.native ? 'native' : 'text',
+      }),
       summarizer: options.summarizer,
       contextWindow: options.contextWindow,
       compressionThreshold: MCA_THRESHOLD,

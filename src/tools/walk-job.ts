@@ -1,0 +1,34 @@
+/**
+ * The work a walking tool hands to a worker thread (walk-runner.ts), and the code the worker runs for it. Only
+ * plain data crosses the thread boundary. Everything here may meet a model- or repository-supplied pattern that
+ * backtracks for hours (a Grep regex, a Glob pattern, a .gitignore line), which is why it never runs on the main
+ * thread: the main thread stays free to handle Ctrl-C and stops the worker at the tool's deadline.
+ */
+import type { ToolError } from './envelope.js';
+import { grepWithJs } from './grep-js.js';
+import { MatchCollector } from './grep-matches.js';
+import type { GrepSearch } from './grep-ripgrep.js';
+import type { GrepMatch } from './tool-data.js';
+import { walkProjectFiles, type WalkedFile, type WalkOptions, type WalkTally } from './walk-files.js';
+
+export type WalkJob =
+  { kind: 'glob'; walk: Omit<WalkOptions, 'signal'> } | { kind: 'grep'; search: Omit<GrepSearch, 'signal'> };
+
+export type WalkJobResult =
+  | { kind: 'glob'; files: WalkedFile[]; tally: WalkTally }
+  | { kind: 'grep'; total: number; matches: GrepMatch[]; tally: WalkTally }
+  | { kind: 'error'; error: ToolError };
+
+export async function runWalkJob(job: WalkJob): Promise<WalkJobResult> {
+  const tally: WalkTally = { withheld: 0, outside: 0 };
+  const signal = new AbortController().signal;
+  if (job.kind === 'glob') {
+    const files: WalkedFile[] = [];
+    for await (const file of walkProjectFiles({ ...job.walk, signal }, tally)) files.push(file);
+    return { kind: 'glob', files, tally };
+  }
+  const collector = new MatchCollector();
+  const failure = await grepWithJs({ ...job.search, signal }, collector, tally);
+  if (failure) return { kind: 'error', error: failure };
+  return { kind: 'grep', total: collector.total, matches: collector.results(), tally };
+}
