@@ -82,6 +82,8 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
   } finally {
     process.off('SIGINT', onSigint);
     termination.uninstall();
+    // MCP servers end before the answer is printed: a server's process or socket must not keep mca alive.
+    await booted.mcp?.close();
   }
   if (commandError !== undefined) throw commandError;
   try {
@@ -90,8 +92,6 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
     // The answer (if any) stands; the user still learns that the session file may be incomplete.
     err(`Could not close the session: ${oneLine(error)}`);
   }
-  // MCP servers end before the answer is printed: a server's process or socket must not keep mca alive.
-  await booted.mcp?.close();
   if (failure !== undefined && end === undefined) {
     end = { type: 'turn_end', reason: 'error', answer: failure, steps: 0, usage: ZERO_USAGE };
   }
