@@ -13,9 +13,9 @@ export async function askTrustOnce(projectRoot: string, widening: readonly strin
   if (widening.length > SHOWN_RULES) shown.push(`  … and ${widening.length - SHOWN_RULES} more`);
   process.stderr.write(
     [
-      `This project (${neutralizeControlSequences(projectRoot)}) asks mca to allow without asking:`,
+      `This project (${neutralizeControlSequences(projectRoot)}) asks mca to allow without asking, or to run:`,
       ...shown,
-      'Trust it? Until you do, only its deny and ask rules apply. (`mca trust --revoke` undoes this.)',
+      'Trust it? Until you do, only its deny and ask rules apply and its MCP servers stay off. (`mca trust --revoke` undoes this.)',
       '',
     ].join('\n'),
   );
