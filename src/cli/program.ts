@@ -78,6 +78,7 @@ function buildCommand(version: string): Command {
         '  git diff | mca -p "review this"       piped input is added to the prompt',
         '  mca -c -p "now add a test"            continue the last session of this directory',
         '  mca trust [dir]                       trust a project: its allow rules and commands take effect',
+        '  mca mcp list|get|add|add-json|remove  configure MCP servers (mca mcp --help)',
         '',
         'Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL, MCA_MODEL, MCA_CONTEXT_WINDOW,',
         '  MCA_COMPRESSION_THRESHOLD, MCA_MIN_RETAIN_ROUNDS, MCA_SUMMARY_TIMEOUT_MS, MCA_MAX_STEPS, MCA_HOME,',
@@ -151,6 +152,10 @@ export function parseCliArgs(args: readonly string[], version: string): CliOptio
 /** Runs the CLI and returns the exit code. Never throws. */
 export async function runCli(args: readonly string[], version: string): Promise<number> {
   try {
+    if (args[0] === 'mcp') {
+      const { runMcpCommand } = await import('./mcp-command.js');
+      return await runMcpCommand(args.slice(1));
+    }
     if (args[0] === 'trust') {
       const { runTrustCommand } = await import('./trust-command.js');
       return runTrustCommand(args.slice(1));
