@@ -11,6 +11,9 @@ import { mcpToolDefinition } from './mcp-tool.js';
 import type { ServerGate } from './approval.js';
 import { describeServer, type ServerConfig } from './server-config.js';
 import { mcpToolName } from './tool-names.js';
+import type { McpLimits } from './limits.js';
+
+export type { McpLimits } from './limits.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
 
 /** The registry as the manager needs it (ToolRegistry fits). */
@@ -33,15 +36,6 @@ export interface ServerStatus {
   detail?: string;
   /** The model-facing names of its tools. */
   tools: string[];
-}
-
-export interface McpLimits {
-  /** MCP_TIMEOUT: connecting and listing tools. */
-  connectTimeoutMs: number;
-  /** MCP_TOOL_TIMEOUT: one call (a server's own `timeout` wins). */
-  toolTimeoutMs: number;
-  /** MAX_MCP_OUTPUT_TOKENS. */
-  maxOutputTokens: number;
 }
 
 export interface McpManagerOptions {

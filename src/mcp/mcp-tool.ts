@@ -17,7 +17,7 @@ import {
 import { errorEnvelope, type ToolEnvelope } from '../tools/envelope.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
 import { MAX_DESCRIPTION_CHARS, type McpConnection } from './connection.js';
-import type { McpLimits } from './mcp-manager.js';
+import type { McpLimits } from './limits.js';
 import { resultEnvelope } from './result-envelope.js';
 
 /** A schema larger than this is refused: every request carries it. */

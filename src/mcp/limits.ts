@@ -1,0 +1,9 @@
+/** The bounds of one runtime's MCP servers, from Claude Code's variables (mcp-servers.ts reads them). */
+export interface McpLimits {
+  /** MCP_TIMEOUT: connecting and listing tools. */
+  connectTimeoutMs: number;
+  /** MCP_TOOL_TIMEOUT: one call (a server's own `timeout` wins). */
+  toolTimeoutMs: number;
+  /** MAX_MCP_OUTPUT_TOKENS. */
+  maxOutputTokens: number;
+}
