@@ -5,23 +5,16 @@
  * notice line, never a throw: the rest work.
  */
 import type { Tool } from '@modelcontextprotocol/client';
-import type { ToolDefinition } from '../tools/define-tool.js';
 import { McpConnection, MAX_TOOLS_PER_SERVER } from './connection.js';
 import { mcpToolDefinition } from './mcp-tool.js';
 import type { ServerGate } from './approval.js';
 import { describeServer, type ServerConfig } from './server-config.js';
 import { mcpToolName } from './tool-names.js';
-import type { McpLimits } from './limits.js';
+import type { McpLimits, ToolSink } from './limits.js';
+import { DeferredTools } from './deferred-tools.js';
 
-export type { McpLimits } from './limits.js';
+export type { McpLimits, ToolSink } from './limits.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
-
-/** The registry as the manager needs it (ToolRegistry fits). */
-export interface ToolSink {
-  register(tool: ToolDefinition): unknown;
-  unregister(name: string): boolean;
-  names(): string[];
-}
 
 export type ServerState = 'connecting' | 'connected' | 'failed' | 'pending' | 'untrusted' | 'disabled';
 
@@ -45,6 +38,8 @@ export interface McpManagerOptions {
   limits: McpLimits;
   /** One line for the person (a server that failed, dropped tools). */
   notice: (line: string) => void;
+  /** MCP tool definitions beyond this many tokens are loaded on demand through ToolSearch (deferred-tools.ts). */
+  deferBeyondTokens?: number;
   /** Tools are on their way (a list being fetched again): the next model request should wait for `arrival`. */
   expect: (arrival: Promise<unknown>) => void;
 }
@@ -61,8 +56,10 @@ export class McpManager {
   private readonly connecting: Array<Promise<void>> = [];
   private closing = false;
   private readonly refreshing = new Map<string, Promise<void>>();
+  private readonly placement: DeferredTools;
 
   constructor(private readonly options: McpManagerOptions) {
+    this.placement = new DeferredTools(options.registry, options.deferBeyondTokens ?? Number.POSITIVE_INFINITY);
     for (const { config, gate } of options.servers) {
       this.statuses.push({
         name: config.name,
@@ -182,7 +179,7 @@ export class McpManager {
         `MCP server "${name}" offers more than ${MAX_TOOLS_PER_SERVER} tools; ${listed.dropped} left out`,
       );
     }
-    const taken = new Set(this.options.registry.names());
+    const taken = new Set(this.placement.names());
     for (const tool of listed.tools) {
       const modelName = mcpToolName(name, tool.name, taken);
       const definition = mcpToolDefinition({
@@ -199,14 +196,14 @@ export class McpManager {
         );
         continue;
       }
-      this.options.registry.register(definition.tool);
+      this.placement.add(definition.tool);
       taken.add(modelName);
       status.tools.push(modelName);
     }
   }
 
   private removeTools(status: ServerStatus): void {
-    for (const tool of status.tools) this.options.registry.unregister(tool);
+    for (const tool of status.tools) this.placement.remove(tool);
     status.tools = [];
   }
 }

@@ -82,6 +82,8 @@ export async function startMcp(
     limits,
     notice: (line) => registry.notice(line),
     expect: (arrival) => registry.expectTools(arrival),
+    // Past 10% of the window in MCP tool definitions, the rest load on demand (ToolSearch).
+    deferBeyondTokens: Math.floor(config.contextWindow * 0.1),
   });
   if (servers.some((server) => server.gate === 'start')) {
     void manager.start();

@@ -305,6 +305,33 @@ describe('lifecycle', () => {
   });
 });
 
+describe('many tools', () => {
+  it('past 10% of the window in MCP tool definitions, tools load on demand through ToolSearch', async () => {
+    const project = setup();
+    let target = '';
+    const script: FakeStep[] = [
+      (body: FakeRequestBody) => {
+        // The first tools fit in the budget; the rest wait. Ask for the last one the server offers.
+        const listed = new Set(((body as { tools?: Array<{ name: string }> }).tools ?? []).map((tool) => tool.name));
+        target = listed.has('ToolSearch') ? 'mcp__everything__simulate-research-query' : 'none';
+        return call('ToolSearch', { query: `select:${target}` });
+      },
+      done,
+    ];
+    const result = await run(
+      project,
+      script,
+      ['--mcp-config', servers({ everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } })],
+      { MCA_CONTEXT_WINDOW: '12000' },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(target).toBe('mcp__everything__simulate-research-query');
+    expect(toolNames(0)).not.toContain(target);
+    expect(resultAfter(0)).toContain(`Loaded 1 tool(s)`);
+    expect(toolNames(1)).toContain(target);
+  });
+});
+
 describe('project .mcp.json and trust', () => {
   it("an untrusted project's .mcp.json starts nothing (listed as not started); trusted and approved, it starts", async () => {
     const marker = 'started-marker.txt';
