@@ -7,6 +7,7 @@ import { startupSection, startupTargetRows } from './report-startup.js';
 import type { ScalingResult } from './scaling-bench.js';
 import type { StartupResult } from './startup-bench.js';
 import type { ToolsResult } from './tools-bench.js';
+import type { McpBenchResult } from './mcp-bench.js';
 import { contextTargetsSection } from './report-context-targets.js';
 import { METHOD } from './report-method.js';
 
@@ -19,6 +20,35 @@ export interface BenchResults {
   scaling?: ScalingResult;
   startup?: StartupResult;
   tools?: ToolsResult;
+  mcp?: McpBenchResult;
+}
+
+/** Section 5: MCP start-up (time to first request) and per-call overhead (bench/mcp-bench.ts). */
+function mcpSection(mcp: McpBenchResult): string[] {
+  return [
+    '## 5. MCP',
+    table(
+      ['', 'no MCP server', 'three stdio servers (everything, filesystem, memory)'],
+      [
+        [
+          '`mca -p` spawn → first request, median ms',
+          formatMs(mcp.firstRequestNoneMs, 0),
+          formatMs(mcp.firstRequestThreeMs, 0),
+        ],
+        ['`mca -p` wall time, median ms', formatMs(mcp.wallNoneMs, 0), formatMs(mcp.wallThreeMs, 0)],
+      ],
+    ),
+    table(
+      ['one `echo` call (server-everything, stdio), mean over ' + formatInt(mcp.calls), 'ms'],
+      [
+        ['client library `callTool` alone', formatMs(mcp.directCallMs)],
+        ["through mca's registry (ajv check, decision point, envelope)", formatMs(mcp.registryCallMs)],
+        ["mca's own overhead per call", formatMs(mcp.registryCallMs - mcp.directCallMs)],
+      ],
+    ),
+    `Medians over ${mcp.runs} rounds after a warm-up round. The three servers start concurrently while mca loads; the ` +
+      'first request waits until all have listed their tools (at most MCP_TIMEOUT).',
+  ];
 }
 
 interface TargetRow {
@@ -79,7 +109,7 @@ export function renderReport(results: BenchResults, plots: PlotLinks = {}): stri
       `1-minute load average at start: ${machine.load}. The machine is shared with other work running at the same ` +
       'time, so the timings (sections 2–4) are noisy when the load is high; the replay (section 1) counts tokens and ' +
       'is not affected.\n\n' +
-      'This file is rewritten by `npm run bench` (`-- --quick` for a short run, `-- --only replay,scaling,startup,tools`, ' +
+      'This file is rewritten by `npm run bench` (`-- --quick` for a short run, `-- --only replay,scaling,startup,tools,mcp`, ' +
       '`-- --runs N` rounds of the start-up section, `-- --data DIR` to replay other recordings, `-- --json FILE` for ' +
       'every figure as JSON). Targets are what we aim ' +
       'for; figures are what this run measured. Nothing here is tuned by hand.',
@@ -93,6 +123,7 @@ export function renderReport(results: BenchResults, plots: PlotLinks = {}): stri
   if (results.scaling) sections.push('## 2. Scaling of ContextBuilder.build', scalingTable(results.scaling));
   if (results.startup) sections.push('## 3. Start-up', ...startupSection(results.startup));
   if (results.tools) sections.push('## 4. Tools', toolsTable(results.tools));
+  if (results.mcp) sections.push(...mcpSection(results.mcp));
   sections.push(METHOD);
   return sections.join('\n\n') + '\n';
 }

@@ -195,9 +195,12 @@ export class CodeAgent implements AgentController {
         mentions: processed.mentions.map((mention) => mention.display),
       };
     }
-
     for (let step = 1; step <= config.maxSteps; step += 1) {
       if (signal.aborted) return yield* this.closeRound(turn, 'interrupted', 'Interrupted by user.');
+      // Tools still arriving (MCP servers connecting, at most MCP_TIMEOUT): the first request waits for them; what
+      // a tool source reported since (a server that failed) is shown before the step.
+      await this.deps.registry.toolsArrived();
+      for (const message of this.deps.registry.takeNotices()) yield { type: 'warning', message };
 
       const prepared = yield* context.prepareStep(signal);
       if (prepared.kind === 'too_large') {

@@ -85,6 +85,8 @@ export function runtimeOptions(options: CliOptions, askTrust?: TrustQuestion): R
     ...(options.toolProtocol ? { toolProtocol: options.toolProtocol } : {}),
     allowedTools: options.allowedTools,
     disallowedTools: options.disallowedTools,
+    ...(options.mcpConfigs.length > 0 ? { mcpConfigs: options.mcpConfigs } : {}),
+    ...(options.strictMcpConfig ? { strictMcpConfig: true } : {}),
     session: sessionStart(options),
     ...(askTrust ? { askTrust } : {}),
   };

@@ -21,4 +21,7 @@ export interface CliOptions {
   /** `--allowedTools` / `--disallowedTools` values as given (each may hold several rules). */
   allowedTools: string[];
   disallowedTools: string[];
+  /** `--mcp-config` values as given (a file path or inline JSON each); `--strict-mcp-config`. */
+  mcpConfigs: string[];
+  strictMcpConfig: boolean;
 }

@@ -48,11 +48,12 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   }
   const signal = termination.signal();
   if (signal !== undefined) {
-    await terminateTrackedGroups();
+    await Promise.all([terminateTrackedGroups(), booted.mcp?.close()]);
     sessions.close();
     // A model call may still be in flight; it must not keep the process alive.
     process.exit(SIGNAL_EXIT_CODES[signal]);
   }
   sessions.close();
+  await booted.mcp?.close();
   return EXIT_OK;
 }

@@ -87,6 +87,8 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
   } finally {
     process.off('SIGINT', onSigint);
     termination.uninstall();
+    // MCP servers end before the answer is printed: a server's process or socket must not keep mca alive.
+    await booted.mcp?.close();
   }
   if (commandError !== undefined) throw commandError;
   try {

@@ -59,6 +59,13 @@ function buildCommand(version: string): Command {
       collect,
       [],
     )
+    .option(
+      '--mcp-config <file-or-json>',
+      'MCP servers from a JSON file or inline JSON {"mcpServers": {...}} (repeatable)',
+      collect,
+      [],
+    )
+    .option('--strict-mcp-config', 'use only the MCP servers of --mcp-config, none from settings or .mcp.json')
     .version(`${version} (mca)`, '-v, --version', 'print the version')
     .helpOption('-h, --help', 'show this help')
     .addHelpText(
@@ -71,10 +78,11 @@ function buildCommand(version: string): Command {
         '  git diff | mca -p "review this"       piped input is added to the prompt',
         '  mca -c -p "now add a test"            continue the last session of this directory',
         '  mca trust [dir]                       trust a project: its allow rules and commands take effect',
+        '  mca mcp list|get|add|add-json|remove  configure MCP servers (mca mcp --help)',
         '',
         'Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL, MCA_MODEL, MCA_CONTEXT_WINDOW,',
         '  MCA_COMPRESSION_THRESHOLD, MCA_MIN_RETAIN_ROUNDS, MCA_SUMMARY_TIMEOUT_MS, MCA_MAX_STEPS, MCA_HOME,',
-        '  MCA_TOOL_PROTOCOL (native|text).',
+        '  MCA_TOOL_PROTOCOL (native|text). MCP: MCP_TIMEOUT, MCP_TOOL_TIMEOUT (ms), MAX_MCP_OUTPUT_TOKENS.',
         '  Other providers: MCA_PROVIDER=openai with OPENAI_API_KEY and OPENAI_BASE_URL (OpenAI, OpenRouter, Ollama).',
         'Exit codes: 0 ok, 1 agent or API failure, 2 usage or configuration error, 130 interrupted.',
       ].join('\n'),
@@ -96,6 +104,8 @@ interface RawOptions {
   dangerouslySkipPermissions?: boolean;
   allowedTools: string[];
   disallowedTools: string[];
+  mcpConfig: string[];
+  strictMcpConfig?: boolean;
 }
 
 /** `version` is what `-v` prints (main.ts reads it from package.json). */
@@ -134,12 +144,18 @@ export function parseCliArgs(args: readonly string[], version: string): CliOptio
     toolProtocol: raw.toolProtocol,
     allowedTools: raw.allowedTools,
     disallowedTools: raw.disallowedTools,
+    mcpConfigs: raw.mcpConfig,
+    strictMcpConfig: raw.strictMcpConfig === true,
   };
 }
 
 /** Runs the CLI and returns the exit code. Never throws. */
 export async function runCli(args: readonly string[], version: string): Promise<number> {
   try {
+    if (args[0] === 'mcp') {
+      const { runMcpCommand } = await import('./mcp-command.js');
+      return await runMcpCommand(args.slice(1));
+    }
     if (args[0] === 'trust') {
       const { runTrustCommand } = await import('./trust-command.js');
       return runTrustCommand(args.slice(1));

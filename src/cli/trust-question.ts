@@ -46,9 +46,9 @@ export async function askTrustOnce(projectRoot: string, widening: readonly strin
   const shown = trustQuestionLines(widening);
   process.stderr.write(
     [
-      `This project (${neutralizeControlSequences(projectRoot)}) asks mca to allow or run without asking:`,
+      `This project (${neutralizeControlSequences(projectRoot)}) asks mca to allow without asking, or to run:`,
       ...shown,
-      'Trust it? Until you do, only its deny and ask rules apply and its hooks do not run. (`mca trust --revoke` undoes this.)',
+      'Trust it? Until you do, only its deny and ask rules apply, its hooks do not run and its MCP servers stay off. (`mca trust --revoke` undoes this.)',
       '',
     ].join('\n'),
   );

@@ -18,7 +18,10 @@ const SUBCOMMAND = /^[a-z][a-z0-9:-]*$/;
 
 /** What a "yes, for this session" answer covers for a whole tool: the session's edits for the edit family. */
 export function toolScope(tool: string): ApprovalScope | undefined {
-  return EDIT_FAMILY.has(tool) ? { label: 'file edits', rule: 'Edit' } : undefined;
+  if (EDIT_FAMILY.has(tool)) return { label: 'file edits', rule: 'Edit' };
+  // An MCP tool (`mcp__server__tool`): that one tool, as Claude Code remembers it.
+  if (tool.startsWith('mcp__')) return { label: `\`${tool}\``, rule: tool };
+  return undefined;
 }
 
 /** The scope of one call; the shell parser loads only for a Bash command. */

@@ -18,7 +18,10 @@ export interface PermissionRule {
 export const EDIT_FAMILY: ReadonlySet<string> = new Set(['Edit', 'Write', 'MultiEdit']);
 export const READ_FAMILY: ReadonlySet<string> = new Set(['Read', 'Grep', 'Glob', 'LS']);
 
-const RULE_SHAPE = /^([A-Za-z][A-Za-z0-9_]*)(?:\((.*)\))?$/s;
+/** A tool name (MCP tools' may hold `-`: `mcp__my-server__get-issue`), an MCP server's `mcp__server__*`, then an optional `(specifier)`. */
+const RULE_SHAPE = /^([A-Za-z][A-Za-z0-9_-]*(?:__\*)?)(?:\((.*)\))?$/s;
+
+const MCP_PREFIX = 'mcp__';
 
 export type ParsedRule = { ok: true; rule: PermissionRule } | { ok: false; message: string };
 
@@ -43,6 +46,7 @@ export function parseRule(text: unknown, behavior: RuleBehavior, source: string)
 /** Whether a rule written for `ruleTool` speaks about calls of `tool`. */
 export function ruleCoversTool(ruleTool: string, tool: string): boolean {
   if (ruleTool === tool) return true;
+  if (ruleTool.startsWith(MCP_PREFIX)) return mcpRuleCovers(ruleTool, tool);
   if (ruleTool === 'Edit') return EDIT_FAMILY.has(tool);
   if (ruleTool === 'Read') return READ_FAMILY.has(tool);
   return false;
@@ -70,4 +74,17 @@ export function splitRuleList(values: readonly string[]): string[] {
     if (current.trim() !== '') rules.push(current.trim());
   }
   return rules;
+}
+
+/**
+ * MCP rules as in Claude Code: `mcp__server` and `mcp__server__*` cover every tool of that server, `mcp__server__tool`
+ * only that tool. A server name that itself holds `__` cannot be told apart from a tool, so only the exact name and
+ * the prefix forms are used.
+ */
+function mcpRuleCovers(ruleTool: string, tool: string): boolean {
+  if (!tool.startsWith(MCP_PREFIX)) return false;
+  const serverPrefix = ruleTool.endsWith('__*') ? ruleTool.slice(0, -1) : `${ruleTool}__`;
+  const server = ruleTool.endsWith('__*') ? ruleTool.slice(MCP_PREFIX.length, -3) : ruleTool.slice(MCP_PREFIX.length);
+  if (server === '' || (!ruleTool.endsWith('__*') && server.includes('__'))) return false;
+  return tool.startsWith(serverPrefix) && tool.length > serverPrefix.length;
 }

@@ -24,6 +24,8 @@ import { journalTempsIn, sweepTempJournals } from '../tools/temp-journal.js';
 import { projectRootOf } from './project-root.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import { permissionPolicy } from './trust-policy.js';
+import { planMcp, startMcp } from './mcp-servers.js';
+import type { McpManager } from '../mcp/mcp-manager.js';
 
 export interface Runtime {
   config: Config;
@@ -47,6 +49,8 @@ export interface Runtime {
   hooks: OpenedHooks;
   /** A session's file (hooks' `transcript_path`). */
   transcriptPathOf(sessionId: string): string;
+  /** The MCP servers (absent when none is configured); `close()` ends them before the process exits. */
+  mcp?: McpManager;
 }
 
 /** Where each mca process lists the temp files it creates (temp-journal.ts). */
@@ -75,17 +79,24 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const projectRoot = projectRootOf(options.cwd);
   const notices: string[] = [];
   const config = loadConfig({ cwd: projectRoot, flags: configFlags(options), warnings: notices });
+  const mcpPlan = planMcp(options, config, projectRoot, notices);
   const {
     policy,
     notices: policyNotices,
     trusted,
-  } = await permissionPolicy(options, config, projectRoot, options.askTrust);
+    asked,
+  } = await permissionPolicy(options, config, projectRoot, options.askTrust, mcpPlan.widening);
   notices.push(...policyNotices);
   const credentials = loadCredentials();
   const provider = await createProvider(config, credentials);
   const secrets = credentialSecrets(credentials);
   const store = new SessionStore(config.mcaHome, projectRoot, { secrets });
   const registry = createDefaultRegistry({ secrets });
+  const mcp = await startMcp(
+    mcpPlan,
+    { config, projectRoot, trusted, approvedNow: asked && trusted, registry },
+    notices,
+  );
   journalTempsIn(tempJournalDir(config.mcaHome));
   // Memory-file imports obey Read deny rules like the Read tool (`@.env` in CLAUDE.md).
   const readDenied = await createReadDenyCheck(policy.rules, { projectRoot });
@@ -129,5 +140,6 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     secrets,
     hooks,
     transcriptPathOf: (sessionId) => store.pathOf(sessionId),
+    ...(mcp ? { mcp } : {}),
   };
 }

@@ -24,6 +24,9 @@ export interface RuntimeOptions {
   /** Extra permission rules, each string possibly holding several rules (`"Bash(npm test:*),Edit"`). */
   allowedTools?: readonly string[];
   disallowedTools?: readonly string[];
+  /** MCP servers given by the front end (`--mcp-config`: file paths or inline JSON), and whether only those count. */
+  mcpConfigs?: readonly string[];
+  strictMcpConfig?: boolean;
   /** Which session to open; a new one when absent. */
   session?: SessionStart;
   askTrust?: TrustQuestion;

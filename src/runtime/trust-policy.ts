@@ -37,16 +37,19 @@ export async function permissionPolicy(
   config: Config,
   projectRoot: string,
   askTrust: TrustQuestion | undefined,
-): Promise<LoadedPolicy & { trusted: boolean }> {
+  /** More that the project would switch on (its MCP servers' command lines), shown in the question. */
+  moreWidening: readonly string[] = [],
+): Promise<LoadedPolicy & { trusted: boolean; asked: boolean }> {
   const choice = trustChoice(config.mcaHome, projectRoot);
   const loaded = loadPolicy(flags, config, projectRoot, choice === 'trusted');
-  if (choice !== 'unknown' || !askTrust) return { ...loaded, trusted: choice === 'trusted' };
+  if (choice !== 'unknown' || !askTrust) return { ...loaded, trusted: choice === 'trusted', asked: false };
   const widening = [
     ...loaded.ignoredProjectAllows.map((rule) => `${rule.text} (${rule.source})`),
     ...(await projectShellCommands(projectRoot, config.mcaHome)),
     ...trustLines(loadHooks({ projectRoot, mcaHome: config.mcaHome, trusted: false }).pending),
+    ...moreWidening,
   ];
-  if (widening.length === 0) return { ...loaded, trusted: false };
+  if (widening.length === 0) return { ...loaded, trusted: false, asked: false };
   const trusted = await askTrust(projectRoot, widening);
   try {
     recordTrust(config.mcaHome, projectRoot, trusted);
@@ -55,5 +58,7 @@ export async function permissionPolicy(
       loaded.notices.push(`${error.message}; the choice holds for this session only`);
     else throw error;
   }
-  return trusted ? { ...loadPolicy(flags, config, projectRoot, true), trusted } : { ...loaded, trusted };
+  return trusted
+    ? { ...loadPolicy(flags, config, projectRoot, true), trusted, asked: true }
+    : { ...loaded, trusted, asked: true };
 }

@@ -69,6 +69,8 @@ export class ToolRegistry {
   private readonly tools = new Map<string, ToolDefinition>();
   private readonly secrets: readonly string[];
   private warming: Promise<void> | undefined;
+  private readonly arrivals = new Set<Promise<void>>();
+  private readonly pendingNotices: string[] = [];
   /** The prompts and native definitions of the current list, rebuilt only after the list changed. */
   private described: { prompts?: Array<{ name: string; prompt: string }>; specs?: ToolSpec[] } = {};
 
@@ -108,6 +110,33 @@ export class ToolRegistry {
       ]),
     ]).then(() => undefined);
     return this.warming;
+  }
+
+  /**
+   * Tools still arriving (MCP servers connecting, each source bounding its own wait by MCP_TIMEOUT): the next
+   * model request waits until `arrival` settles. Notices a source reports (a server that failed) are handed to
+   * the agent, which shows them as warnings.
+   */
+  expectTools(arrival: Promise<unknown>): void {
+    const settled = arrival.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.arrivals.add(settled);
+    void settled.then(() => this.arrivals.delete(settled));
+  }
+
+  /** Resolves once every expected arrival has settled (at once when none is pending). */
+  async toolsArrived(): Promise<void> {
+    while (this.arrivals.size > 0) await Promise.all([...this.arrivals]);
+  }
+
+  notice(line: string): void {
+    this.pendingNotices.push(line);
+  }
+
+  takeNotices(): string[] {
+    return this.pendingNotices.splice(0);
   }
 
   get(name: string): ToolDefinition | undefined {

@@ -35,6 +35,8 @@ const NOT_ON_PRINT_PATH = [
   'fast-glob',
   'diff',
   'ignore',
+  // The MCP client: loaded only when a server is configured.
+  '@modelcontextprotocol/client',
 ];
 
 interface Metafile {
@@ -141,7 +143,9 @@ describe('modules loaded on the start path (built binary)', () => {
     expect(loaded.inputs).toContain('src/providers/http-transport.ts');
     for (const name of NOT_ON_PRINT_PATH) expect(loaded.packages, name).not.toContain(name);
     // Our own code that only the REPL or a custom command needs stays out as well.
-    const uiOrCommands = [...loaded.inputs].filter((input) => /^src\/(ui\/|commands\/expand-command)/.test(input));
+    const uiOrCommands = [...loaded.inputs].filter((input) =>
+      /^src\/(ui\/|commands\/expand-command|mcp\/(mcp-manager|connection|stdio-transport))/.test(input),
+    );
     expect(uiOrCommands).toEqual([]);
   });
 
@@ -250,6 +254,15 @@ describe('each lazy module loads when something needs it', () => {
     const withHook = await loadedBy(['-p', 'say ok'], { project: hooked });
     expect(withHook.run.code, withHook.run.stderr).toBe(0);
     expect(withHook.inputs).toContain('src/hooks/hook-engine.ts');
+  });
+
+  it('the MCP client: when a server is configured, not otherwise', async () => {
+    const hostile = fileURLToPath(new URL('../fixtures/mcp/hostile-server.mjs', import.meta.url));
+    const config = JSON.stringify({ mcpServers: { one: { command: process.execPath, args: [hostile, 'work'] } } });
+    const withServer = await loadedBy(['-p', 'go', '--mcp-config', config], { project: project({}) });
+    expect(withServer.run.code, withServer.run.stderr).toBe(0);
+    expect(withServer.packages).toContain('@modelcontextprotocol/client');
+    expect(withServer.inputs).toContain('src/mcp/mcp-manager.ts');
   });
 
   it('jsonrepair: for a text-protocol reply whose action JSON is broken, not for a well-formed one', async () => {

@@ -1,0 +1,121 @@
+/**
+ * One connected MCP server: the client library's Client over the server's transport (mca's own stdio transport,
+ * or the library's streamable HTTP / legacy SSE ones), its tool list (bounded), tool calls with a timeout, and the
+ * server's `notifications/tools/list_changed`. Everything the server sends is untrusted: names are sanitised by
+ * the manager, results by result-envelope.ts.
+ */
+import type { CallToolResult, Client, Tool, Transport } from '@modelcontextprotocol/client';
+import { loadMcpLibrary } from './load-client.js';
+import type { ServerConfig } from './server-config.js';
+import { GroupStdioTransport } from './stdio-transport.js';
+
+/** A server may offer at most this many tools; more are dropped with a notice (a flood cannot bloat the prompt). */
+export const MAX_TOOLS_PER_SERVER = 500;
+/** Descriptions longer than this are cut (a server's prose is sent to the model with every request). */
+export const MAX_DESCRIPTION_CHARS = 2048;
+const CLIENT_INFO = { name: 'mca', version: '0.1.0' };
+
+export interface ConnectOptions {
+  projectRoot: string;
+  /** Connection and handshake must finish within this (MCP_TIMEOUT). */
+  timeoutMs: number;
+  /** The server said its tool list changed; the manager lists again. */
+  onToolsChanged: () => void;
+  /** The connection ended (the server exited or the stream closed). */
+  onClosed: (reason: string) => void;
+}
+
+export class McpConnection {
+  private constructor(
+    readonly config: ServerConfig,
+    private readonly client: Client,
+    private readonly transport: Transport,
+  ) {}
+
+  static async open(config: ServerConfig, options: ConnectOptions): Promise<McpConnection> {
+    const library = await loadMcpLibrary();
+    const client = new library.Client(CLIENT_INFO, { capabilities: {} });
+    const transport = transportFor(config, options.projectRoot, library);
+    let opened = false;
+    let closedReason: string | undefined;
+    transport.onerror = (error: Error) => {
+      closedReason = error.message;
+    };
+    // The library reports protocol errors here; mca keeps the last as the reason if the connection then ends.
+    client.onerror = (error: Error) => {
+      closedReason = error.message;
+    };
+    client.onclose = () => {
+      if (opened) options.onClosed(closedReason ?? stderrOf(transport) ?? 'the connection closed');
+    };
+    client.setNotificationHandler('notifications/tools/list_changed', () => options.onToolsChanged());
+    const connection = new McpConnection(config, client, transport);
+    try {
+      await withTimeout(client.connect(transport), options.timeoutMs, `no answer within ${options.timeoutMs} ms`);
+    } catch (error) {
+      await connection.close();
+      const why = error instanceof Error ? error.message : String(error);
+      const tail = stderrOf(transport);
+      throw new Error(tail ? `${why} (stderr: ${tail})` : why);
+    }
+    opened = true;
+    return connection;
+  }
+
+  /** The server's tools (every page, at most MAX_TOOLS_PER_SERVER). */
+  async listTools(timeoutMs: number): Promise<{ tools: Tool[]; dropped: number }> {
+    const { tools } = await this.client.listTools(undefined, { timeout: timeoutMs, cacheMode: 'bypass' });
+    return { tools: tools.slice(0, MAX_TOOLS_PER_SERVER), dropped: Math.max(0, tools.length - MAX_TOOLS_PER_SERVER) };
+  }
+
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    timeoutMs: number,
+    signal: AbortSignal,
+  ): Promise<CallToolResult> {
+    return this.client.callTool({ name, arguments: args }, { timeout: timeoutMs, signal });
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.client.close();
+    } catch {
+      // closing a connection that already failed
+    }
+    await this.transport.close().catch(() => undefined);
+  }
+}
+
+function transportFor(
+  config: ServerConfig,
+  projectRoot: string,
+  library: Awaited<ReturnType<typeof loadMcpLibrary>>,
+): Transport {
+  if (config.type === 'stdio') {
+    return new GroupStdioTransport(
+      { command: config.command, args: config.args, env: config.env, cwd: projectRoot },
+      library,
+    );
+  }
+  const requestInit: RequestInit = { headers: { ...config.headers } };
+  const url = new URL(config.url);
+  if (config.type === 'sse') return new library.SSEClientTransport(url, { requestInit });
+  return new library.StreamableHTTPClientTransport(url, { requestInit });
+}
+
+function stderrOf(transport: Transport): string | undefined {
+  if (!(transport instanceof GroupStdioTransport)) return undefined;
+  const lines = transport.stderr().trim().split('\n');
+  const last = lines[lines.length - 1]?.trim();
+  return last ? last.slice(0, 300) : undefined;
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+    timer.unref();
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,144 @@
+/**
+ * The stdio transport, mca's own rather than the library's: the server runs in its own process group (detached),
+ * tracked with Bash's groups (tools/process-group.ts) so every exit path of mca (normal, Ctrl-C, SIGTERM, the
+ * 'exit' hook) ends the whole group, grandchildren included (`npx` → node). Its stderr is kept only as a bounded
+ * tail (for the one-line failure reason), never printed. A server that floods stdout without newlines overruns
+ * the bounded read buffer, which closes the connection instead of growing mca's memory.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { terminateGroup, trackGroup, untrackGroup } from '../tools/process-group.js';
+import type { McpLibrary } from './load-client.js';
+import { LineReader } from './line-reader.js';
+
+/** One JSON-RPC message may be at most this large (a tool result with an image fits; a flood does not). */
+export const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
+const STDERR_TAIL_BYTES = 4096;
+const CLOSE_GRACE_MS = 1000;
+
+/** Variables a server never sees: mca's own credentials (as for Bash). Its config's `env` may still set them. */
+const WITHHELD_VARIABLES = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'OPENAI_API_KEY'];
+
+export interface StdioLaunch {
+  command: string;
+  args: readonly string[];
+  env: Readonly<Record<string, string>>;
+  cwd: string;
+}
+
+function serverEnvironment(extra: Readonly<Record<string, string>>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && !WITHHELD_VARIABLES.includes(name)) env[name] = value;
+  }
+  return { ...env, ...extra };
+}
+
+export class GroupStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
+  private child: ChildProcess | undefined;
+  private stderrTail = '';
+  private closed = false;
+  private readonly buffer = new LineReader(MAX_MESSAGE_BYTES);
+  private finished = false;
+
+  constructor(
+    private readonly launch: StdioLaunch,
+    private readonly library: McpLibrary,
+  ) {}
+
+  /** The last few KB the server wrote to stderr, for a failure message. */
+  stderr(): string {
+    return this.stderrTail;
+  }
+
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.launch.command, [...this.launch.args], {
+        cwd: this.launch.cwd,
+        env: serverEnvironment(this.launch.env),
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+      });
+      this.child = child;
+      child.once('error', (error) => {
+        reject(error);
+        this.onerror?.(error);
+      });
+      child.once('spawn', () => {
+        if (child.pid !== undefined) trackGroup(child.pid);
+        resolve();
+      });
+      child.once('close', () => this.finish());
+      child.stdin?.on('error', (error) => this.onerror?.(error));
+      child.stdout?.on('error', (error) => this.onerror?.(error));
+      child.stderr?.on('data', (chunk: Buffer) => {
+        this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
+      });
+      child.stdout?.on('data', (chunk: Buffer) => this.receive(chunk));
+    });
+  }
+
+  private receive(chunk: Buffer): void {
+    let lines: string[];
+    try {
+      lines = this.buffer.push(chunk);
+    } catch (error) {
+      this.onerror?.(error as Error);
+      void this.close();
+      return;
+    }
+    for (const line of lines) {
+      if (line.trim() === '') continue;
+      let message: JSONRPCMessage;
+      try {
+        message = this.library.deserializeMessage(line);
+      } catch (error) {
+        // A line that is not JSON (a server's log line) is skipped, as the library does; JSON that is not
+        // JSON-RPC is reported and skipped. Either way the connection goes on.
+        if (!(error instanceof SyntaxError)) this.onerror?.(error as Error);
+        continue;
+      }
+      this.onmessage?.(message);
+    }
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stdin = this.child?.stdin;
+      if (!stdin || this.closed || stdin.destroyed) {
+        reject(new Error('the server is not running'));
+        return;
+      }
+      if (stdin.write(this.library.serializeMessage(message))) resolve();
+      else stdin.once('drain', () => resolve());
+    });
+  }
+
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child || this.closed) return;
+    this.closed = true;
+    try {
+      child.stdin?.end();
+    } catch {
+      // already gone
+    }
+    if (child.pid !== undefined) {
+      await terminateGroup(child.pid, CLOSE_GRACE_MS);
+      untrackGroup(child.pid);
+    }
+    this.finish();
+  }
+
+  private finish(): void {
+    const child = this.child;
+    if (child?.pid !== undefined && child.exitCode !== null) untrackGroup(child.pid);
+    this.buffer.clear();
+    if (this.finished) return;
+    this.finished = true;
+    this.onclose?.();
+  }
+}

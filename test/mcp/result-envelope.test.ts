@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { resultEnvelope } from '../../src/mcp/result-envelope.js';
+import { InMemoryToolMemory } from '../../src/tools/tool-memory.js';
+
+const options = { server: 's', tool: 't', maxOutputTokens: 25_000, toolMemory: undefined };
+
+describe('MCP results as envelopes', () => {
+  it('joins text, describes images and audio, names resource links, inlines text resources', () => {
+    const envelope = resultEnvelope(
+      {
+        content: [
+          { type: 'text', text: 'hello' },
+          { type: 'image', data: 'aGVsbG8=', mimeType: 'image/png' },
+          { type: 'audio', data: 'aGk=', mimeType: 'audio/wav' },
+          { type: 'resource_link', uri: 'file:///a.txt', name: 'a.txt', mimeType: 'text/plain' },
+          { type: 'resource', resource: { uri: 'mem://x', text: 'embedded text' } },
+          { type: 'resource', resource: { uri: 'mem://b', blob: 'AAAA', mimeType: 'application/zip' } },
+        ],
+      },
+      options,
+    );
+    expect(envelope.status).toBe('success');
+    expect(envelope.text.split('\n')).toEqual([
+      'hello',
+      '[image result: image/png, 6 bytes; not shown to the model]',
+      '[audio result: audio/wav, 3 bytes; not shown to the model]',
+      '[resource link: a.txt <file:///a.txt> (text/plain)]',
+      '[resource mem://x]',
+      'embedded text',
+      '[resource mem://b: application/zip, 3 bytes; not shown]',
+    ]);
+  });
+
+  it('isError becomes an error observation carrying the server text; structuredContent stands in for no content', () => {
+    const failed = resultEnvelope({ content: [{ type: 'text', text: 'no such repo' }], isError: true }, options);
+    expect(failed.status).toBe('error');
+    expect(failed.error?.code).toBe('EXECUTION_ERROR');
+    expect(failed.text).toContain('no such repo');
+    const structured = resultEnvelope({ content: [], structuredContent: { temp: 21 } }, options);
+    expect(structured.text).toContain('"temp": 21');
+  });
+
+  it('neutralises control sequences and cuts an oversized result, keeping the whole in tool memory', () => {
+    const memory = new InMemoryToolMemory();
+    const text = `\u001b]52;c;x\u0007${'y'.repeat(1000)}END`;
+    const envelope = resultEnvelope(
+      { content: [{ type: 'text', text }] },
+      { ...options, maxOutputTokens: 10, toolMemory: memory },
+    );
+    expect(envelope.status).toBe('partial');
+    expect(envelope.text).not.toContain('\u001b');
+    expect(envelope.text).not.toContain('END');
+    const ref = envelope.data.ref as string;
+    expect(memory.recall(ref)).toContain('END');
+    expect(envelope.text).toContain(`Recall {"ref": "${ref}"`);
+  });
+});
