@@ -9,6 +9,7 @@ import type { ModelPrice } from '../providers/model-prices.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import type { ShellRunner } from '../driver/shell-lines.js';
 import type { CustomCommandsPort } from '../driver/custom-commands-port.js';
+import type { ReplInfoPort } from './info-port.js';
 
 export interface ReplOptions {
   sessions: SessionManager;
@@ -37,6 +38,8 @@ export interface ReplOptions {
   saveRule?: (rule: string) => string;
   /** Price overrides from config (`modelPrices`). */
   prices?: Readonly<Record<string, ModelPrice>>;
+  /** Installation details and files for /status, /config, /doctor, `#`, /memory, /export. */
+  info?: ReplInfoPort;
 }
 
 /** Runs the REPL until the user exits. Ink's unmount restores the terminal (raw mode off) on every path. */
@@ -65,6 +68,7 @@ export async function runRepl(options: ReplOptions): Promise<void> {
       {...(options.runShell ? { runShell: options.runShell } : {})}
       {...(options.customCommands ? { customCommands: options.customCommands } : {})}
       {...(options.saveRule ? { saveRule: options.saveRule } : {})}
+      {...(options.info ? { info: options.info } : {})}
       {...(options.initialPrompt ? { initialPrompt: options.initialPrompt } : {})}
     />,
     {
