@@ -8,6 +8,7 @@ import { createPathCompleter } from './path-completion.js';
 import { createCustomCommandsPort } from './custom-commands-port.js';
 import { addLocalAllowRule } from '../permissions/settings-writer.js';
 import { askTrustOnce } from './trust-question.js';
+import { createSessionInfo } from './session-info.js';
 import { createUserShell } from './user-shell.js';
 import type { CliOptions } from './cli-options.js';
 import { installTermination, SIGNAL_EXIT_CODES } from './termination.js';
@@ -41,6 +42,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
       saveRule: (rule: string) => addLocalAllowRule(projectRoot, rule),
       openPicker: options.pickSession,
       prices: config.modelPrices,
+      info: createSessionInfo(booted, notices),
       ...(options.prompt ? { initialPrompt: options.prompt } : {}),
     });
   } finally {

@@ -117,3 +117,28 @@ export interface ProfileInUse {
   /** Settings taken from config files, environment or flags rather than the profile. */
   overridden: ProfileKey[];
 }
+
+/** The models `/model` offers in its picker, by provider (any other name may still be typed). */
+export const KNOWN_MODELS: Readonly<Record<'anthropic' | 'openai', readonly string[]>> = {
+  anthropic: ['claude-sonnet-4-5', 'claude-opus-4-1', 'claude-haiku-4-5', 'claude-sonnet-4-0'],
+  openai: ['gpt-5', 'gpt-5-mini', 'gpt-4.1', 'gpt-4.1-mini', 'gpt-4o'],
+};
+
+export type ModelNameCheck = { ok: true; warning?: string } | { ok: false; message: string };
+
+/**
+ * `/model name`: refused when it is not a plausible model identifier (spaces, control characters, over 200
+ * characters); accepted with a warning when no profile knows its family (its window is then taken as 200k).
+ */
+export function checkModelName(model: string): ModelNameCheck {
+  if (!/^[A-Za-z0-9][\w.:/@-]{0,199}$/.test(model)) {
+    return { ok: false, message: `"${model}" is not a model name (letters, digits and . : / @ - _ only)` };
+  }
+  if (profileFor(model) === DEFAULT_PROFILE) {
+    return {
+      ok: true,
+      warning: `${model} is not a model mca knows; its context window is taken as ${DEFAULT_PROFILE.contextWindow.toLocaleString('en-US')} tokens`,
+    };
+  }
+  return { ok: true };
+}

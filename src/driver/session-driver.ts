@@ -16,12 +16,23 @@ import type { CustomCommandsPort } from './custom-commands-port.js';
 import { createDecisionPoint, type SessionDecisionPoint } from './decision-point.js';
 import type { Busy, DriverEvent, DriverListener, NoticeTone } from './driver-events.js';
 import { DriverHooks, type DriverHooksOptions, type TurnEnd } from './driver-hooks.js';
+import { INIT_PROMPT } from './init-prompt.js';
 import type { PermissionBroker } from './permission-broker.js';
 import { shellCommandOf, shellNote, type ShellRunner } from './shell-lines.js';
 import { parseSlashCommand, type ParsedSlash } from './slash-parse.js';
 
 /** Slash commands that only show something: they run at once even while a turn is busy. */
-const SHOW_COMMANDS = new Set(['help', 'context', 'todos', 'cost', 'hooks']);
+const SHOW_COMMANDS = new Set([
+  'help',
+  'context',
+  'todos',
+  'cost',
+  'hooks',
+  'status',
+  'doctor',
+  'permissions',
+  'config',
+]);
 
 export interface SessionDriverOptions {
   sessions: SessionManager;
@@ -40,6 +51,11 @@ export interface SessionDriverOptions {
    * available). Absent, a `!` line is a prompt for the model (`-p`).
    */
   shellLines?: { runner?: ShellRunner | undefined } | undefined;
+  /**
+   * `# note` lines (one line starting with `#`): handed to the front end, which adds the note to a memory file the
+   * person picks. Absent, such a line is a prompt for the model (`-p`).
+   */
+  memoryNote?: ((note: string) => void) | undefined;
   /** A custom command's `model:` frontmatter sets the conversation's model (`-p`, as before the driver). */
   applyCommandModel?: boolean | undefined;
   /** The hooks of the settings files (src/hooks); absent or with none in effect, nothing is spawned. */
@@ -119,7 +135,8 @@ export class SessionDriver {
   /** Enter: run the line now, or queue it while busy (a slash command that only shows something runs at once). */
   submit(text: string): void {
     const parsed = this.options.slash ? parseSlashCommand(text) : null;
-    const showOnly = parsed?.kind === 'command' && SHOW_COMMANDS.has(parsed.name);
+    const showOnly =
+      (parsed?.kind === 'command' && SHOW_COMMANDS.has(parsed.name)) || this.memoryLine(text) !== undefined;
     if (this.busyNow && !showOnly) {
       this.queued = [...this.queued, text];
       this.emit({ type: 'queue', queue: this.queued });
@@ -137,9 +154,24 @@ export class SessionDriver {
     const custom = parsed?.kind === 'command' ? undefined : this.options.customCommands?.match(text);
     if (custom) return await this.runCustomCommand(text, custom);
     if (parsed) return this.options.slash?.(parsed);
+    const note = this.memoryLine(text);
+    if (note !== undefined) return this.options.memoryNote?.(note);
     const command = this.options.shellLines ? shellCommandOf(text) : undefined;
     if (command !== undefined) return await this.runShellLine(command);
     await this.runTurn(text);
+  }
+
+  /** `/init`: a turn with a fixed prompt (init-prompt.ts), shown as the command the person typed. */
+  async init(): Promise<void> {
+    await this.runTurn(INIT_PROMPT, '/init');
+  }
+
+  /** The note of a `# note` line when the front takes them: one line, starting with `#`. */
+  private memoryLine(text: string): string | undefined {
+    if (!this.options.memoryNote) return undefined;
+    const line = text.trim();
+    if (!line.startsWith('#') || line.includes('\n')) return undefined;
+    return line.replace(/^#+/, '').trim();
   }
 
   /** Esc while busy with queued lines: the newest queued one is dropped. False when none was queued. */

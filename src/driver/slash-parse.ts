@@ -14,11 +14,24 @@ export const SLASH_COMMAND_NAMES = [
   'hooks',
   'model',
   'resume',
+  'init',
+  'status',
+  'doctor',
+  'permissions',
+  'config',
+  'export',
   'exit',
 ] as const;
 export type SlashCommandName = (typeof SLASH_COMMAND_NAMES)[number];
 
-const ALIASES: Record<string, SlashCommandName> = { quit: 'exit', q: 'exit', reset: 'clear', new: 'clear' };
+const ALIASES: Record<string, SlashCommandName> = {
+  quit: 'exit',
+  q: 'exit',
+  reset: 'clear',
+  new: 'clear',
+  settings: 'config',
+  'allowed-tools': 'permissions',
+};
 
 export type ParsedSlash =
   | { kind: 'command'; name: SlashCommandName; args: string }

@@ -28,6 +28,7 @@ export function toolScope(tool: string): ApprovalScope | undefined {
 export async function approvalScope(tool: string, input: unknown): Promise<ApprovalScope | undefined> {
   const whole = toolScope(tool);
   if (whole) return whole;
+  if (tool === 'WebFetch') return webFetchScope(input);
   if (tool !== 'Bash') return undefined;
   const command = (input as { command?: unknown } | null)?.command;
   if (typeof command !== 'string') return undefined;
@@ -43,4 +44,16 @@ export async function approvalScope(tool: string, input: unknown): Promise<Appro
   const prefix =
     second?.kind === 'literal' && SUBCOMMAND.test(second.text) ? `${first.text} ${second.text}` : first.text;
   return { label: `\`${prefix}\` commands`, rule: `Bash(${prefix}:*)` };
+}
+
+/** WebFetch: the call's domain (`WebFetch(domain:example.com)`). */
+function webFetchScope(input: unknown): ApprovalScope | undefined {
+  const url = (input as { url?: unknown } | null)?.url;
+  if (typeof url !== 'string') return undefined;
+  try {
+    const host = new URL(url).hostname.toLowerCase();
+    return host ? { label: `fetches from ${host}`, rule: `WebFetch(domain:${host})` } : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -39,6 +39,35 @@ function inputField(input: unknown, field: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** The host of a WebFetch URL, lower case; undefined when it is no URL (then only whole-tool rules match). */
+function urlHost(url: string): string | undefined {
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+/** `domain:example.com` covers that host exactly; `domain:*.example.com` covers its subdomains. */
+function domainMatches(specifier: string, host: string | undefined): boolean {
+  const match = /^domain:(.+)$/i.exec(specifier.trim());
+  if (!match?.[1] || host === undefined) return false;
+  const domain = match[1].toLowerCase();
+  return domain.startsWith('*.') ? host.endsWith(domain.slice(1)) : host === domain;
+}
+
+/** WebFetch rules: deny and ask first, then allow, by the URL's domain. */
+function evaluateDomain(relevant: readonly PermissionRule[], url: string): PolicyDecision {
+  const host = urlHost(url);
+  const matches = (rule: PermissionRule) => rule.specifier === undefined || domainMatches(rule.specifier, host);
+  for (const behavior of ['deny', 'ask'] as const) {
+    const rule = relevant.find((candidate) => candidate.behavior === behavior && matches(candidate));
+    if (rule) return { behavior, rule };
+  }
+  const allow = relevant.find((candidate) => candidate.behavior === 'allow' && matches(candidate));
+  return allow ? { behavior: 'allow', rules: [allow] } : { behavior: 'none' };
+}
+
 /** `Rule (from source)`, the way a denial names the rule that decided. */
 export function describeRule(rule: PermissionRule): string {
   return `${rule.text} (${rule.behavior} rule from ${rule.source})`;
@@ -64,6 +93,7 @@ export class PermissionPolicy {
     if (relevant.length === 0) return { behavior: 'none' };
     const matchers = await loadMatchers();
     if (tool === 'Bash') return this.evaluateBash(relevant, inputField(input, 'command') ?? '', matchers);
+    if (tool === 'WebFetch') return evaluateDomain(relevant, inputField(input, 'url') ?? '');
     const { candidatePaths, pathSpecifierMatches } = matchers;
     const paths = candidatePaths(inputField(input, 'path') ?? '.', this.paths.projectRoot);
     const matchesSome = (rule: PermissionRule) =>

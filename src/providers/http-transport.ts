@@ -135,6 +135,19 @@ export class NodeHttpTransport implements HttpTransport {
     this.proxyAnswerTimeoutMs = options.proxyAnswerTimeoutMs ?? DEFAULT_PROXY_ANSWER_TIMEOUT_MS;
   }
 
+  /**
+   * One GET, no redirect followed: a 3xx comes back as a response (its Location in the headers), for a caller
+   * with its own redirect policy (WebFetch). Same pooling, proxy and abort contract as post().
+   */
+  async get(request: {
+    url: URL;
+    headers: Readonly<Record<string, string>>;
+    signal: AbortSignal;
+  }): Promise<HttpResponse> {
+    const response = await this.send(request.url, request.headers, undefined, request.signal, true);
+    return wrapResponse(response, request.signal);
+  }
+
   async post(request: HttpPost): Promise<HttpResponse> {
     let url = request.url;
     let headers = request.headers;
@@ -200,7 +213,8 @@ export class NodeHttpTransport implements HttpTransport {
   private async send(
     url: URL,
     headers: Readonly<Record<string, string>>,
-    body: string,
+    /** Undefined: a GET without a body. */
+    body: string | undefined,
     signal: AbortSignal,
     mayRetryStale: boolean,
   ): Promise<IncomingMessage> {
@@ -213,9 +227,9 @@ export class NodeHttpTransport implements HttpTransport {
       let req: ClientRequest;
       try {
         req = request(url, {
-          method: 'POST',
+          method: body === undefined ? 'GET' : 'POST',
           agent,
-          headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+          headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
         });
       } catch (error) {
         // A header Node refuses (a control character in a key) throws here; its message names the header only.
@@ -243,7 +257,8 @@ export class NodeHttpTransport implements HttpTransport {
           resolve(this.send(url, headers, body, signal, false));
         } else reject(failed(error));
       });
-      req.end(body);
+      if (body === undefined) req.end();
+      else req.end(body);
     });
   }
 }

@@ -10,6 +10,7 @@ import { multiEditTool } from './multi-edit.js';
 import { readTool } from './read.js';
 import { recallTool } from './recall.js';
 import { todoWriteTool } from './todo-write.js';
+import { createWebFetchTool } from './web-fetch.js';
 import { writeTool } from './write.js';
 
 export function builtinTools(): ToolDefinition[] {
@@ -25,5 +26,6 @@ export function builtinTools(): ToolDefinition[] {
     todoWriteTool,
     recallTool,
     exitPlanModeTool,
+    createWebFetchTool(),
   ];
 }

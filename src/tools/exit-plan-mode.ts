@@ -21,6 +21,11 @@ export const exitPlanModeTool = defineTool({
   inputSchema: builtinInput('ExitPlanMode'),
   // Changes nothing itself, but asks the user; the approval switches the mode.
   permission: 'plan',
+  // The call's line names the plan by its size; the plan itself is shown rendered (dialog, then transcript).
+  display: {
+    title: (input) => (typeof input.plan === 'string' ? `${input.plan.split('\n').length} lines` : ''),
+    summary: () => 'plan approved',
+  },
   prepare(input): Promise<ToolPlan> {
     const request = { tool: EXIT_PLAN_MODE, title: 'the plan', detail: input.plan, input };
     const data: ExitPlanModeData = { approved: true, plan_chars: input.plan.length };

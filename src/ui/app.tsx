@@ -10,7 +10,9 @@ import type { ModelPrice } from '../providers/model-prices.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import type { Usage } from '../providers/types.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
+import { ChoicePicker } from './components/choice-picker.js';
 import { InputBox } from './components/input-box.js';
+import type { ReplInfoPort } from './info-port.js';
 import { LiveArea } from './components/live-area.js';
 import { PermissionPrompt } from './components/permission-prompt.js';
 import { SessionPicker } from './components/session-picker.js';
@@ -47,6 +49,8 @@ export interface AppProps {
   saveRule?: (rule: string) => string;
   /** Price overrides from config (`modelPrices`), over the built-in table. */
   prices?: Readonly<Record<string, ModelPrice>>;
+  /** Installation details and files for /status, /config, /doctor, `#`, /memory, /export. */
+  info?: ReplInfoPort;
   /** Fixed width (tests); otherwise the terminal's, following resizes. */
   columns?: number;
   /** Called once when the user exits (/exit, Ctrl-D, Ctrl-C twice), before Ink unmounts. */
@@ -92,6 +96,7 @@ export function App(props: AppProps): React.JSX.Element {
     saveRule: props.saveRule,
     redraw: screen.redraw,
     prices: props.prices,
+    info: props.info,
   });
   const { redraw, toggleVerbose } = screen;
   const clearScreen = useCallback(() => {
@@ -115,6 +120,7 @@ export function App(props: AppProps): React.JSX.Element {
   const busy = core.busyRef.current;
   const permission = core.permissionRef.current;
   const picker = core.pickerRef.current;
+  const choice = core.choiceRef.current;
   const compacting = busy === 'compact' || transcript.live.compacting !== null;
   const shell = input.text.startsWith('!');
   const placeholder = compacting
@@ -151,6 +157,8 @@ export function App(props: AppProps): React.JSX.Element {
         />
       ) : picker ? (
         <SessionPicker sessions={picker.sessions} selected={picker.selected} width={width} />
+      ) : choice ? (
+        <ChoicePicker choice={choice} width={width} />
       ) : (
         <Box flexDirection="column" width={width}>
           <InputBox state={input} width={width} placeholder={placeholder} disabled={compacting} shell={shell} />

@@ -3,15 +3,14 @@
  * shown visibly, tabs expanded, and long lines wrapped (never cut) so the window can scroll over every row.
  */
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
+import { EXIT_PLAN_MODE } from '../tools/exit-plan-mode.js';
 import type { ApprovalRequest } from '../tools/tool-context.js';
 import { diffLines } from './components/diff-view.js';
+import type { DetailRow } from './detail-row.js';
+import { planRows } from './plan-rows.js';
 import { textWidth } from './text-width.js';
 
-export interface DetailRow {
-  text: string;
-  color?: 'green' | 'red' | 'cyan';
-  dim?: boolean;
-}
+export type { DetailRow } from './detail-row.js';
 
 function looksLikeDiff(detail: string): boolean {
   return /^(@@|---|\+\+\+)/m.test(detail);
@@ -39,6 +38,11 @@ export function detailRows(request: ApprovalRequest, width: number): DetailRow[]
     .replace(/\n+$/, '');
   if (!detail.trim()) return [];
   const rows: DetailRow[] = [];
+  if (request.tool === EXIT_PLAN_MODE) {
+    for (const row of planRows(detail))
+      for (const piece of wrapLine(row.text, width)) rows.push({ ...row, text: piece });
+    return rows;
+  }
   if (looksLikeDiff(detail)) {
     for (const line of diffLines(detail)) {
       const text = line.kind === 'remove' ? `−${line.text.slice(1)}` : line.text;

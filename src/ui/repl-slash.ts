@@ -3,8 +3,8 @@ import type { SessionInfo } from '../agent/controller.js';
 import type { SessionDriver } from '../driver/session-driver.js';
 import type { ModelPrice } from '../providers/model-prices.js';
 import type { Usage } from '../providers/types.js';
-import { formatMemoryList } from './memory-list.js';
 import { errorText } from './repl-driver-view.js';
+import type { ReplCommands } from './repl-commands.js';
 import type { SlashContext } from './slash-commands.js';
 import type { TranscriptEntry } from './transcript-reducer.js';
 
@@ -21,6 +21,8 @@ export interface ReplSlashDeps {
   sessionUsage(): Usage;
   prices?: Readonly<Record<string, ModelPrice>> | undefined;
   exit(): void;
+  /** The daily commands (repl-commands.ts). */
+  commands: ReplCommands;
 }
 
 export function createReplSlash(deps: ReplSlashDeps): SlashContext {
@@ -31,15 +33,18 @@ export function createReplSlash(deps: ReplSlashDeps): SlashContext {
     compact: (focus) => void driver.compact(focus),
     showContext: () => append({ kind: 'context', report: driver.controller.contextReport() }),
     showTodos: () => append({ kind: 'todos', todos: [...driver.controller.todos()] }),
-    showMemory: () => notice(formatMemoryList(driver.controller.memoryFiles())),
+    showMemory: deps.commands.openMemory,
     showHooks: () => notice(driver.hooksReport().join('\n')),
     showCost: () =>
       append({ kind: 'cost', usage: deps.sessionUsage(), model: driver.model, ...(prices ? { prices } : {}) }),
-    showModel: () => notice(`Model: ${driver.model}`),
-    setModel: (name) => {
-      driver.setModel(name);
-      notice(`Model set to ${name}.`);
-    },
+    showModel: deps.commands.showModel,
+    setModel: deps.commands.setModel,
+    init: deps.commands.init,
+    showStatus: deps.commands.showStatus,
+    showDoctor: deps.commands.showDoctor,
+    permissions: deps.commands.permissions,
+    showConfig: deps.commands.showConfig,
+    exportConversation: deps.commands.exportConversation,
     openSessionPicker: () => {
       setPicker({ sessions: null, selected: 0 });
       driver.resumableSessions().then(

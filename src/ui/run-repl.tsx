@@ -10,6 +10,7 @@ import type { PermissionPolicy } from '../permissions/policy.js';
 import type { ShellRunner } from '../driver/shell-lines.js';
 import type { CustomCommandsPort } from '../driver/custom-commands-port.js';
 import type { DriverHooksOptions } from '../driver/driver-hooks.js';
+import type { ReplInfoPort } from './info-port.js';
 
 export interface ReplOptions {
   sessions: SessionManager;
@@ -40,6 +41,8 @@ export interface ReplOptions {
   prices?: Readonly<Record<string, ModelPrice>>;
   /** The hooks of the settings files, for the session driver. */
   hooks?: DriverHooksOptions;
+  /** Installation details and files for /status, /config, /doctor, `#`, /memory, /export. */
+  info?: ReplInfoPort;
 }
 
 /** Runs the REPL until the user exits. Ink's unmount restores the terminal (raw mode off) on every path. */
@@ -69,6 +72,7 @@ export async function runRepl(options: ReplOptions): Promise<void> {
       {...(options.runShell ? { runShell: options.runShell } : {})}
       {...(options.customCommands ? { customCommands: options.customCommands } : {})}
       {...(options.saveRule ? { saveRule: options.saveRule } : {})}
+      {...(options.info ? { info: options.info } : {})}
       {...(options.initialPrompt ? { initialPrompt: options.initialPrompt } : {})}
     />,
     {

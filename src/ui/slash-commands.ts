@@ -27,10 +27,20 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
   { name: 'context', usage: '/context', description: 'Show context usage per layer' },
   { name: 'cost', usage: '/cost', description: "Show this session's tokens and cost" },
   { name: 'todos', usage: '/todos', description: 'Show the todo list' },
-  { name: 'memory', usage: '/memory', description: 'List the memory files in the prompt and their sizes' },
+  { name: 'memory', usage: '/memory', description: 'List the memory files and open one in $EDITOR' },
   { name: 'hooks', usage: '/hooks', description: 'List the hooks in effect, their files and last outcomes' },
-  { name: 'model', usage: '/model [name]', description: 'Show or set the model' },
+  { name: 'model', usage: '/model [name]', description: 'Pick or set the model' },
   { name: 'resume', usage: '/resume [id]', description: 'Resume a past session' },
+  { name: 'init', usage: '/init', description: 'Write a CLAUDE.md for this project (a model pass over it)' },
+  { name: 'status', usage: '/status', description: 'Version, model, key source, settings files, counts' },
+  { name: 'doctor', usage: '/doctor', description: 'Check the installation, ripgrep, terminal and settings' },
+  { name: 'permissions', usage: '/permissions [allow <rule>]', description: 'Show the rules; add an allow rule' },
+  { name: 'config', usage: '/config', description: 'Show the settings in effect' },
+  {
+    name: 'export',
+    usage: '/export [file | --clipboard]',
+    description: 'Save the conversation as Markdown (or copy it)',
+  },
   { name: 'exit', usage: '/exit', description: 'Quit mca' },
 ];
 
@@ -67,6 +77,12 @@ export interface SlashContext {
   showCost(): void;
   showModel(): void;
   setModel(name: string): void;
+  init(): void;
+  showStatus(): void;
+  showDoctor(): void;
+  permissions(args: string): void;
+  showConfig(): void;
+  exportConversation(args: string): void;
   openSessionPicker(): void;
   resumeSession(id: string): void;
   exit(): void;
@@ -86,6 +102,12 @@ export const SLASH_HANDLERS: Record<SlashCommandName, Handler> = {
   hooks: (context) => context.showHooks(),
   model: (context, args) => (args ? context.setModel(args) : context.showModel()),
   resume: (context, args) => (args ? context.resumeSession(args) : context.openSessionPicker()),
+  init: (context) => context.init(),
+  status: (context) => context.showStatus(),
+  doctor: (context) => context.showDoctor(),
+  permissions: (context, args) => context.permissions(args),
+  config: (context) => context.showConfig(),
+  export: (context, args) => context.exportConversation(args),
   exit: (context) => context.exit(),
 };
 

@@ -25,6 +25,8 @@ export type TranscriptEntry =
   | { kind: 'notice'; text: string; tone: Tone }
   | { kind: 'context'; report: ContextReport }
   | { kind: 'todos'; todos: TodoItem[] }
+  /** An approved plan (ExitPlanMode), kept readable in the transcript as Markdown. */
+  | { kind: 'plan'; text: string }
   | { kind: 'cost'; usage: Usage; model: string; prices?: Readonly<Record<string, ModelPrice>> }
   | { kind: 'help'; custom?: readonly SlashCommandEntry[] };
 
@@ -104,6 +106,25 @@ function flushThinking(state: TranscriptState): TranscriptState {
   return append(withLive(state, { thinking: '' }), { kind: 'notice', tone: 'dim', text: `Thinking: ${text}` });
 }
 
+/**
+ * What a successful call adds under its line for people to read: TodoWrite's list as a checklist (each time it
+ * changes), ExitPlanMode's approved plan as Markdown.
+ */
+function followUps(tool: string, input: unknown, result: ToolEnvelope): TranscriptEntry[] {
+  if (result.status === 'error' || input === null || typeof input !== 'object') return [];
+  const fields = input as Record<string, unknown>;
+  if (tool === 'ExitPlanMode' && typeof fields.plan === 'string') return [{ kind: 'plan', text: fields.plan }];
+  if (tool !== 'TodoWrite' || !Array.isArray(fields.todos)) return [];
+  const todos = fields.todos.filter(
+    (todo): todo is TodoItem =>
+      todo !== null &&
+      typeof todo === 'object' &&
+      typeof (todo as TodoItem).content === 'string' &&
+      ['pending', 'in_progress', 'completed', 'cancelled'].includes((todo as TodoItem).status),
+  );
+  return todos.length > 0 ? [{ kind: 'todos', todos: todos.map(({ content, status }) => ({ content, status })) }] : [];
+}
+
 export function initialTranscript(items: TranscriptEntry[] = []): TranscriptState {
   return {
     // The first items (the header naming the model, replayed history) go through the same neutralising as the rest.
@@ -126,6 +147,7 @@ function safe(entry: TranscriptEntry): TranscriptEntry {
     case 'thought':
     case 'answer':
     case 'notice':
+    case 'plan':
       return { ...entry, text: neutralizeControlSequences(entry.text) };
     case 'todos':
       return {
@@ -307,6 +329,7 @@ function reduceEvent(state: TranscriptState, event: AgentEvent): TranscriptState
           input: event.input,
           result: event.result,
         },
+        ...followUps(event.tool, event.input, event.result),
       );
     case 'usage':
       return {

@@ -197,10 +197,30 @@ export function useKeyHandler({
     [core],
   );
 
+  /** `#`, `/memory`, `/model`: ↑↓ or a digit, Enter chooses, Esc or Ctrl-C closes without a choice. */
+  const choiceKey = useCallback(
+    (key: KeyEvent) => {
+      const choice = core.choiceRef.current;
+      if (!choice) return;
+      const count = choice.options.length;
+      if (key.kind === 'escape' || (key.kind === 'ctrl' && key.key === 'c')) return core.setChoice(null);
+      if (key.kind === 'up' && count > 0)
+        return core.setChoice({ ...choice, selected: (choice.selected + count - 1) % count });
+      if (key.kind === 'down' && count > 0)
+        return core.setChoice({ ...choice, selected: (choice.selected + 1) % count });
+      if (key.kind === 'submit') return choice.choose(choice.selected);
+      if (key.kind !== 'text') return;
+      const digit = Number(key.text);
+      if (Number.isInteger(digit) && digit >= 1 && digit <= Math.min(count, 9)) choice.choose(digit - 1);
+    },
+    [core],
+  );
+
   const handleKey = useCallback(
     (key: KeyEvent) => {
       if (core.permissionRef.current) return permissionKey(key);
       if (core.pickerRef.current) return pickerKey(key);
+      if (core.choiceRef.current) return choiceKey(key);
       if (key.kind === 'ctrl' && key.key === 'c') return ctrlC();
       if (key.kind === 'ctrl' && key.key === 'l') return screen.clear();
       if (key.kind === 'ctrl' && key.key === 'o') return screen.toggleVerbose();
@@ -222,7 +242,7 @@ export function useKeyHandler({
       const next = editKey(inputRef.current, key, true);
       if (next) setInput(next);
     },
-    [core, ctrlC, inputRef, permissionKey, pickerKey, screen, setInput, submit, suggestions],
+    [choiceKey, core, ctrlC, inputRef, permissionKey, pickerKey, screen, setInput, submit, suggestions],
   );
 
   useRawKeys(handleKey);

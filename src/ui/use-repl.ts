@@ -4,7 +4,7 @@
  * permission dialog, the session picker) and hands key actions to the driver. Key handling lives in
  * use-key-handler.ts, the permission dialog's state in use-permission.ts, the slash commands in repl-slash.ts.
  */
-import { useApp } from 'ink';
+import { useApp, useStdout } from 'ink';
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import type { SessionManager } from '../agent/controller.js';
 import type { PermissionMode } from '../config/config.js';
@@ -18,6 +18,9 @@ import type { ShellRunner } from '../driver/shell-lines.js';
 import type { ModelPrice } from '../providers/model-prices.js';
 import { historyEntries } from './history-replay.js';
 import { errorText, initialTokens, showDriverEvent, welcome } from './repl-driver-view.js';
+import type { ChoiceState } from './components/choice-picker.js';
+import type { ReplInfoPort } from './info-port.js';
+import { createReplCommands, type ReplCommands } from './repl-commands.js';
 import { createReplSlash, type PickerState } from './repl-slash.js';
 import { usageOfHistory } from './session-cost.js';
 import { dispatchSlash, type SlashContext } from './slash-commands.js';
@@ -54,6 +57,8 @@ export interface ReplOptionsInternal {
   redraw: () => void;
   /** Price overrides from config, for /cost. */
   prices?: Readonly<Record<string, ModelPrice>> | undefined;
+  /** Installation details and files for /status, /config, /doctor, `#`, /memory, /export. */
+  info?: ReplInfoPort | undefined;
 }
 
 /** The driver, made once per REPL; its events reach `listen` (which the hook points at the current view). */
@@ -61,6 +66,7 @@ function useDriver(
   options: ReplOptionsInternal,
   broker: PermissionBroker,
   slash: { current: SlashContext | null },
+  commands: { current: ReplCommands | null },
   listen: { current: (event: DriverEvent) => void },
 ): SessionDriver {
   const ref = useRef<SessionDriver | null>(null);
@@ -75,6 +81,7 @@ function useDriver(
         if (slash.current) dispatchSlash(parsed, slash.current);
       },
       shellLines: { runner: options.runShell },
+      memoryNote: (note) => commands.current?.memoryNote(note),
     });
     ref.current.subscribe((event) => listen.current(event));
   }
@@ -82,8 +89,10 @@ function useDriver(
 }
 
 export function useRepl(options: ReplOptionsInternal) {
-  const { onExit, now, initialPrompt, openPicker, saveRule, redraw, prices } = options;
+  const { onExit, now, initialPrompt, openPicker, saveRule, redraw, prices, info, policy } = options;
   const app = useApp();
+  const { stdout } = useStdout();
+  const [choiceRef, setChoice] = useLatestState<ChoiceState | null>(() => null);
   const [startedAtRef, setStartedAt] = useLatestState<number>(() => now());
   const [pickerRef, setPicker] = useLatestState<PickerState | null>(() => null);
   const [, rerender] = useReducer((tick: number) => tick + 1, 0);
@@ -99,8 +108,9 @@ export function useRepl(options: ReplOptionsInternal) {
     [],
   );
   const slashRef = useRef<SlashContext | null>(null);
+  const commandsRef = useRef<ReplCommands | null>(null);
   const listen = useRef<(event: DriverEvent) => void>(() => undefined);
-  const driver = useDriver(options, broker, slashRef, listen);
+  const driver = useDriver(options, broker, slashRef, commandsRef, listen);
   const controller = driver.controller;
 
   const [transcript, dispatch] = useReducer(transcriptReducer, controller, (first): TranscriptState => ({
@@ -149,6 +159,22 @@ export function useRepl(options: ReplOptionsInternal) {
     if (driver.hooksActive) void driver.start();
   }, [driver]);
 
+  const commands = useMemo(
+    () =>
+      createReplCommands({
+        driver,
+        notice,
+        setChoice,
+        info,
+        policy,
+        saveRule,
+        writeTerminal: (text) => void stdout.write(text),
+        redraw,
+      }),
+    [driver, info, notice, policy, redraw, saveRule, setChoice, stdout],
+  );
+  commandsRef.current = commands;
+
   const slash = useMemo(
     () =>
       createReplSlash({
@@ -159,8 +185,9 @@ export function useRepl(options: ReplOptionsInternal) {
         sessionUsage: () => transcriptRef.current.sessionUsage,
         prices,
         exit,
+        commands,
       }),
-    [append, driver, exit, notice, prices, setPicker],
+    [append, commands, driver, exit, notice, prices, setPicker],
   );
   slashRef.current = slash;
 
@@ -208,6 +235,8 @@ export function useRepl(options: ReplOptionsInternal) {
     cycleMode: () => driver.cycleMode(),
     pickerRef,
     setPicker,
+    choiceRef,
+    setChoice,
     submit: (text: string) => driver.submit(text),
     interrupt,
     exit,

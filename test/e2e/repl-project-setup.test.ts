@@ -56,6 +56,9 @@ describe.runIf(runHere)('mca REPL in tmux: a Claude Code project setup', () => {
     first.term.type('/memory');
     first.term.keys('Enter');
     await first.term.waitFor(/CLAUDE\.md\s+11 chars\s+\(project\)/, { what: '/memory' });
+    // /memory also offers the files to open in $EDITOR; Esc closes that picker.
+    await first.term.waitFor('Open a memory file in $EDITOR', { what: "/memory's picker" });
+    first.term.keys('Escape');
 
     first.term.type('!touch user-made.txt');
     first.term.keys('Enter');

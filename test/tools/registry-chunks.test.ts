@@ -9,7 +9,7 @@ import { build, type Metafile, type Plugin } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const HEAVY = ['zod', 'fast-glob', 'micromatch', 'ignore', 'diff'];
+const HEAVY = ['zod', 'fast-glob', 'micromatch', 'ignore', 'diff', 'node-html-markdown', 'node-html-parser'];
 const LAZY_SOURCES = ['src/tools/input-schemas.ts', 'src/tools/input-validation.ts'];
 
 function packageOf(input: string): string | undefined {

@@ -5,7 +5,20 @@ import { successEnvelope } from '../../src/tools/envelope.js';
 import { createDefaultRegistry, ToolRegistry } from '../../src/tools/registry.js';
 import { makeContext, makeProject, type TestProject, runTool } from './helpers.js';
 
-const TEN = ['LS', 'Glob', 'Grep', 'Read', 'Write', 'Edit', 'MultiEdit', 'Bash', 'TodoWrite', 'Recall', 'ExitPlanMode'];
+const TEN = [
+  'LS',
+  'Glob',
+  'Grep',
+  'Read',
+  'Write',
+  'Edit',
+  'MultiEdit',
+  'Bash',
+  'TodoWrite',
+  'Recall',
+  'ExitPlanMode',
+  'WebFetch',
+];
 let project: TestProject;
 
 beforeEach(async () => {
@@ -24,7 +37,7 @@ const boom = defineTool({
 });
 
 describe('ToolRegistry', () => {
-  it('registers all eleven tools with their prompts, read-only flags and names', () => {
+  it('registers all twelve tools with their prompts, read-only flags and names', () => {
     const registry = createDefaultRegistry();
     expect(registry.names()).toEqual(TEN);
     expect(TEN.filter((name) => registry.isReadOnly(name))).toEqual([
@@ -47,6 +60,7 @@ describe('ToolRegistry', () => {
       'none',
       'none',
       'plan',
+      'exec',
     ]);
     const prompts = registry.prompts();
     expect(prompts.map((entry) => entry.name)).toEqual(TEN);

@@ -41,8 +41,10 @@ describe('tool definitions sent to the model', () => {
     const built = JSON.parse(
       execFileSync(process.execPath, ['scripts/tool-json-schemas.mjs'], { cwd: ROOT, encoding: 'utf8' }),
     ) as Record<string, unknown>;
-    expect(Object.keys(built)).toEqual(golden.toolSpecs.map((spec) => spec.name));
-    for (const spec of golden.toolSpecs) {
+    // WebFetch's input is a JSON Schema in its own module (web-fetch.ts), not a zod schema the build computes.
+    const zodSpecs = golden.toolSpecs.filter((spec) => spec.name !== 'WebFetch');
+    expect(Object.keys(built)).toEqual(zodSpecs.map((spec) => spec.name));
+    for (const spec of zodSpecs) {
       expect(JSON.stringify(built[spec.name]), spec.name).toBe(JSON.stringify(spec.inputSchema));
     }
     // And classic zod's own z.toJSONSchema, run on today's (zod/mini) schemas, says the same.

@@ -25,6 +25,12 @@ function recordingContext(): { context: SlashContext; calls: string[] } {
     showCost: record('cost'),
     showModel: record('showModel'),
     setModel: record('setModel'),
+    init: record('init'),
+    showStatus: record('status'),
+    showDoctor: record('doctor'),
+    permissions: record('permissions'),
+    showConfig: record('config'),
+    exportConversation: record('export'),
     openSessionPicker: record('picker'),
     resumeSession: record('resume'),
     exit: record('exit'),
@@ -53,13 +59,21 @@ describe('parseSlashCommand', () => {
     expect(parseSlashCommand('/contxt')).toEqual({ kind: 'unknown', name: 'contxt', suggestion: 'context' });
     expect(closestCommand('hlep')).toBe('help');
     expect(closestCommand('zzzzzzzz')).toBeUndefined();
+    expect(parseSlashCommand('/stauts')).toEqual({ kind: 'unknown', name: 'stauts', suggestion: 'status' });
+    expect(parseSlashCommand('/doctr')).toEqual({ kind: 'unknown', name: 'doctr', suggestion: 'doctor' });
   });
 });
 
 describe('suggestSlashCommands', () => {
   it('lists commands matching the typed prefix', () => {
-    expect(suggestSlashCommands('/c').map((command) => command.name)).toEqual(['clear', 'compact', 'context', 'cost']);
-    expect(suggestSlashCommands('/')).toHaveLength(11);
+    expect(suggestSlashCommands('/c').map((command) => command.name)).toEqual([
+      'clear',
+      'compact',
+      'context',
+      'cost',
+      'config',
+    ]);
+    expect(suggestSlashCommands('/')).toHaveLength(17);
     expect(suggestSlashCommands('/compact now')).toEqual([]);
     expect(suggestSlashCommands('hello')).toEqual([]);
   });
@@ -79,6 +93,15 @@ describe('dispatchSlash', () => {
       '/model opus',
       '/resume',
       '/resume abc',
+      '/init',
+      '/status',
+      '/doctor',
+      '/permissions',
+      '/permissions allow Bash(npm test)',
+      '/config',
+      '/settings',
+      '/export',
+      '/export notes.md',
       '/exit',
     ]) {
       const parsed = parseSlashCommand(text);
@@ -95,6 +118,15 @@ describe('dispatchSlash', () => {
       'setModel opus',
       'picker',
       'resume abc',
+      'init',
+      'status',
+      'doctor',
+      'permissions ',
+      'permissions allow Bash(npm test)',
+      'config',
+      'config',
+      'export ',
+      'export notes.md',
       'exit',
     ]);
   });

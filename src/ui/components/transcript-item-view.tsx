@@ -82,6 +82,16 @@ export function TranscriptItemView({ item, width, verbose }: TranscriptItemViewP
     case 'todos':
       body = <TodoList todos={item.todos} width={width} />;
       break;
+    case 'plan':
+      body = (
+        <Box flexDirection="column" borderStyle="round" borderColor="cyan" width={width} paddingX={1}>
+          <Text bold color="cyan">
+            Plan (approved)
+          </Text>
+          <Markdown text={item.text} width={width - 4} gutter={false} />
+        </Box>
+      );
+      break;
     case 'help':
       body = <HelpView width={width} custom={item.custom ?? []} />;
       break;

@@ -1,0 +1,23 @@
+/**
+ * What the REPL's read-only commands (`/status`, `/config`, `/doctor`) and the memory commands (`#`, `/memory`)
+ * need from the installation: provided by the CLI (src/cli/session-info.ts), which knows the runtime, so the view
+ * has no file-system or environment policy of its own.
+ */
+import type { MemoryTarget } from '../context/memory-note.js';
+
+export interface ReplInfoPort {
+  /** `/status`: lines about the installation, account and settings (the view adds model, mode and session). */
+  statusLines(): string[];
+  /** `/config`: the settings in effect, one `key: value (source)` line each. */
+  configLines(): string[];
+  /** `/doctor`: checks, each `✓ …` or `✗ … — fix: …`. */
+  doctorLines(): Promise<string[]>;
+  /** The files `#` and `/memory` offer, in the picker's order. */
+  memoryTargets(): MemoryTarget[];
+  /** Appends a `#` note to a target; returns the file written. Throws MemoryNoteError. */
+  addMemoryNote(target: MemoryTarget, note: string): string;
+  /** `/memory`: opens the file in `$VISUAL`/`$EDITOR` (the terminal is handed over meanwhile); a notice line. */
+  editFile(path: string): string;
+  /** Writes `/export`'s Markdown to a file (relative to the project); returns its absolute path. */
+  exportTo(file: string, markdown: string): string;
+}
