@@ -38,6 +38,8 @@ export interface SessionManagerDeps {
   policy?: PermissionPolicy;
   /** The user trusts this project: its memory files may import from the home directory. */
   trusted?: boolean;
+  /** A section L1 carries after the system prompt and tools, before the environment (the skills listing). */
+  systemSection?: string;
 }
 
 /**
@@ -110,7 +112,8 @@ export class ProjectSessions implements SessionManager {
     const base = this.baseLayerText();
     if (this.systemLayer?.model !== this.model || this.systemLayer.base !== base) {
       const environment = renderEnvironment(detectEnvironment(this.deps.projectRoot, this.model));
-      this.systemLayer = { model: this.model, base, text: `${base}\n\n${environment}` };
+      const section = this.deps.systemSection === undefined ? '' : `${this.deps.systemSection.trim()}\n\n`;
+      this.systemLayer = { model: this.model, base, text: `${base}\n\n${section}${environment}` };
     }
     return this.systemLayer.text;
   }

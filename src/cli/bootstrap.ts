@@ -72,6 +72,7 @@ export function runtimeOptions(options: CliOptions, ask?: Approver, askTrust?: T
     ...(options.toolProtocol ? { toolProtocol: options.toolProtocol } : {}),
     allowedTools: options.allowedTools,
     disallowedTools: options.disallowedTools,
+    ...(options.agents === undefined ? {} : { agents: options.agents }),
     session: sessionStart(options),
     ...(ask ? { ask } : {}),
     ...(askTrust ? { askTrust } : {}),

@@ -21,4 +21,6 @@ export interface CliOptions {
   /** `--allowedTools` / `--disallowedTools` values as given (each may hold several rules). */
   allowedTools: string[];
   disallowedTools: string[];
+  /** `--agents <json>`: subagent definitions. */
+  agents?: string | undefined;
 }

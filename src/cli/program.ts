@@ -59,6 +59,7 @@ function buildCommand(version: string): Command {
       collect,
       [],
     )
+    .option('--agents <json>', 'subagent definitions as JSON, e.g. \'{"reviewer":{"description":"…","prompt":"…"}}\'')
     .version(`${version} (mca)`, '-v, --version', 'print the version')
     .helpOption('-h, --help', 'show this help')
     .addHelpText(
@@ -96,6 +97,7 @@ interface RawOptions {
   dangerouslySkipPermissions?: boolean;
   allowedTools: string[];
   disallowedTools: string[];
+  agents?: string;
 }
 
 /** `version` is what `-v` prints (main.ts reads it from package.json). */
@@ -134,6 +136,7 @@ export function parseCliArgs(args: readonly string[], version: string): CliOptio
     toolProtocol: raw.toolProtocol,
     allowedTools: raw.allowedTools,
     disallowedTools: raw.disallowedTools,
+    agents: raw.agents,
   };
 }
 

@@ -12,6 +12,7 @@ import type * as BashPartsModule from './bash-parts.js';
 import type * as RuleMatchModule from './rule-match.js';
 import type { PathScreen } from './path-screen.js';
 import type { PathContext } from './rule-match.js';
+import { nameFieldOf, nameSpecifierMatches } from './name-rules.js';
 import { ruleCoversTool, type PermissionRule, type RuleBehavior } from './rule.js';
 
 type Matchers = typeof BashPartsModule & typeof RuleMatchModule;
@@ -39,6 +40,17 @@ function inputField(input: unknown, field: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** Rules for a tool whose specifier is a name (Skill, Agent): deny > ask > allow, each by exact or prefix name. */
+function evaluateByName(relevant: readonly PermissionRule[], name: string): PolicyDecision {
+  const matches = (rule: PermissionRule) => rule.specifier === undefined || nameSpecifierMatches(rule.specifier, name);
+  for (const behavior of ['deny', 'ask'] as const) {
+    const rule = relevant.find((candidate) => candidate.behavior === behavior && matches(candidate));
+    if (rule) return { behavior, rule };
+  }
+  const allow = relevant.find((candidate) => candidate.behavior === 'allow' && matches(candidate));
+  return allow ? { behavior: 'allow', rules: [allow] } : { behavior: 'none' };
+}
+
 /** `Rule (from source)`, the way a denial names the rule that decided. */
 export function describeRule(rule: PermissionRule): string {
   return `${rule.text} (${rule.behavior} rule from ${rule.source})`;
@@ -62,6 +74,8 @@ export class PermissionPolicy {
   async evaluate(tool: string, input: unknown): Promise<PolicyDecision> {
     const relevant = this.rules.filter((rule) => ruleCoversTool(rule.tool, tool));
     if (relevant.length === 0) return { behavior: 'none' };
+    const nameField = nameFieldOf(tool);
+    if (nameField !== undefined) return evaluateByName(relevant, inputField(input, nameField) ?? '');
     const matchers = await loadMatchers();
     if (tool === 'Bash') return this.evaluateBash(relevant, inputField(input, 'command') ?? '', matchers);
     const { candidatePaths, pathSpecifierMatches } = matchers;

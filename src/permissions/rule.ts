@@ -43,6 +43,8 @@ export function parseRule(text: unknown, behavior: RuleBehavior, source: string)
 /** Whether a rule written for `ruleTool` speaks about calls of `tool`. */
 export function ruleCoversTool(ruleTool: string, tool: string): boolean {
   if (ruleTool === tool) return true;
+  // `Task` is the Agent tool's older name: rules written for it speak about Agent calls.
+  if (ruleTool === 'Task') return tool === 'Agent';
   if (ruleTool === 'Edit') return EDIT_FAMILY.has(tool);
   if (ruleTool === 'Read') return READ_FAMILY.has(tool);
   return false;

@@ -8,7 +8,9 @@
  * Several runtimes may live in one process, each with its own directory, rules, tools, memory files and session;
  * what they share is process-wide by nature (the temp-file journal, tracked process groups, loaded prompts).
  */
+import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { loadExtensions, registerExtensionTools, type Extensions } from '../agents/install.js';
 import type { Config } from '../config/config.js';
 import { credentialSecrets, loadConfig, loadCredentials } from '../config/config.js';
 import type { CodeAgent } from '../agent/code-agent.js';
@@ -41,6 +43,8 @@ export interface Runtime {
   registry: ToolRegistry;
   /** The exact key values mca holds, for everything else it writes (output, input history). */
   secrets: readonly string[];
+  /** Subagent definitions, skills and the subagent event bus (src/agents). */
+  extensions: Extensions;
 }
 
 /** Where each mca process lists the temp files it creates (temp-journal.ts). */
@@ -81,6 +85,14 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const store = new SessionStore(config.mcaHome, projectRoot, { secrets });
   const registry = createDefaultRegistry({ secrets });
   journalTempsIn(tempJournalDir(config.mcaHome));
+  const extensions = await loadExtensions({
+    projectRoot,
+    mcaHome: config.mcaHome,
+    home: options.home ?? homedir(),
+    trusted,
+    agentsJson: options.agents,
+  });
+  notices.push(...extensions.problems);
   const sessions = new ProjectSessions({
     config,
     provider,
@@ -90,6 +102,16 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     policy,
     trusted,
     ...(options.ask ? { ask: options.ask } : {}),
+    ...(extensions.skillSection === undefined ? {} : { systemSection: extensions.skillSection }),
+  });
+  registerExtensionTools(registry, extensions, {
+    config,
+    provider,
+    projectRoot,
+    trusted,
+    secrets,
+    model: () => sessions.current().model,
+    transcriptDir: () => join(store.dir, `${sessions.current().sessionId}.agents`),
   });
   // A memory file that cannot be used (a symlink out of the project, a FIFO) is named once, at start.
   const memory = new MemoryFiles({ projectRoot, mcaHome: config.mcaHome, maxChars: config.codeLawMaxChars, trusted });
@@ -101,5 +123,16 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   }
   const opened = await sessions.open(start);
   notices.push(...opened.warnings);
-  return { config, projectRoot, policy, trusted, sessions, controller: opened.controller, notices, registry, secrets };
+  return {
+    config,
+    projectRoot,
+    policy,
+    trusted,
+    sessions,
+    controller: opened.controller,
+    notices,
+    registry,
+    secrets,
+    extensions,
+  };
 }

@@ -1,0 +1,65 @@
+/**
+ * What the runtime wires in: the subagent definitions and skills a session has (loaded once at start; an
+ * untrusted project's stay off), the Agent tool (always: the built-in subagents exist everywhere) and the Skill
+ * tool (only when a skill is loaded), the skills section of the system prompt, and the subagent event bus.
+ */
+import type { ToolRegistry } from '../tools/registry.js';
+import type { AgentDefinition } from './agent-definition.js';
+import { loadAgentDefinitions } from './agent-definitions.js';
+import { createAgentTool } from './agent-tool.js';
+import { skillListing } from './skill-listing.js';
+import { createSkillTool } from './skill-tool.js';
+import { loadSkills, type Skill } from './skills.js';
+import { SubagentEvents } from './subagent-events.js';
+import type { SubagentHost } from './subagent-run.js';
+
+export interface ExtensionSources {
+  projectRoot: string;
+  mcaHome: string;
+  home: string;
+  trusted: boolean;
+  /** `--agents <json>`. */
+  agentsJson?: string | undefined;
+}
+
+export interface Extensions {
+  agents: ReadonlyMap<string, AgentDefinition>;
+  skills: ReadonlyMap<string, Skill>;
+  /** The skills section of the system prompt; undefined without skills. */
+  skillSection: string | undefined;
+  events: SubagentEvents;
+  /** One line per definition that could not be used (bounded). */
+  problems: string[];
+}
+
+/** Loads the definitions; never throws (a broken file is one problem line). */
+export async function loadExtensions(sources: ExtensionSources): Promise<Extensions> {
+  const [skillLoad, agentLoad] = await Promise.all([
+    loadSkills(sources),
+    loadAgentDefinitions({ ...sources, flagJson: sources.agentsJson }),
+  ]);
+  return {
+    agents: agentLoad.agents,
+    skills: skillLoad.skills,
+    skillSection: skillListing([...skillLoad.skills.values()]),
+    events: new SubagentEvents(),
+    problems: [...skillLoad.problems, ...agentLoad.problems],
+  };
+}
+
+/** Registers the Skill tool (when there are skills) and the Agent tool, after the built-in tools. */
+export function registerExtensionTools(
+  registry: ToolRegistry,
+  extensions: Extensions,
+  host: Omit<SubagentHost, 'registry' | 'skills' | 'events'>,
+): void {
+  if (extensions.skills.size > 0) registry.register(createSkillTool(() => extensions.skills));
+  registry.register(
+    createAgentTool(extensions.agents, {
+      ...host,
+      registry,
+      skills: () => extensions.skills,
+      events: extensions.events,
+    }),
+  );
+}
