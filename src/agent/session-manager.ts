@@ -15,16 +15,16 @@ import type { Message } from '../context/message.js';
 import { loadPrompt } from '../context/prompt-loader.js';
 import { SummaryCompressor } from '../context/summary-compressor.js';
 import { estimateTokens } from '../context/token-budget.js';
-import type { PermissionPolicy } from '../permissions/policy.js';
+import type { ReadDenyCheck } from '../permissions/read-deny.js';
 import type { ModelProvider, ToolSpec } from '../providers/types.js';
 import type { SessionStore, SessionWriter } from '../session/session-store.js';
 import { FileStateRecord } from '../tools/file-state.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { TodoStore } from '../tools/todo-store.js';
 import { DirectoryToolMemory } from '../tools/tool-memory.js';
-import type { Approver } from '../tools/tool-context.js';
 import type { TodoItem } from '../tools/tool-data.js';
 import { CodeAgent } from './code-agent.js';
+import type { SessionSettings } from './session-settings.js';
 import type { AgentController, SessionInfo, SessionManager } from './controller.js';
 
 export interface SessionManagerDeps {
@@ -33,11 +33,10 @@ export interface SessionManagerDeps {
   registry: ToolRegistry;
   store: SessionStore;
   projectRoot: string;
-  ask?: Approver;
-  /** Permission rules from settings files and flags, shared by every session of this front end. */
-  policy?: PermissionPolicy;
   /** The user trusts this project: its memory files may import from the home directory. */
   trusted?: boolean;
+  /** Read deny rules, for memory-file imports (src/permissions/read-deny.ts). */
+  readDenied?: ReadDenyCheck;
   /** A section L1 carries after the system prompt and tools, before the environment (the skills listing). */
   systemSection?: string;
 }
@@ -78,11 +77,14 @@ export class ProjectSessions implements SessionManager {
   private systemLayer: { model: string; base: string; text: string } | undefined;
   /** Native tool use: the estimate of the current `tools` definitions (counted into L1), for the specs measured. */
   private toolTokens: { specs: ToolSpec[]; tokens: number } | undefined;
-  /** The model of this front end's sessions: `--model`/config at start, then whatever `/model` set. */
-  private model: string;
+  /**
+   * The permission mode and model of this front end's sessions (the one copy): config's at start, then whatever
+   * the driver set; every session opened here shares it.
+   */
+  readonly settings: SessionSettings;
 
   constructor(private readonly deps: SessionManagerDeps) {
-    this.model = deps.config.model;
+    this.settings = { model: deps.config.model, mode: deps.config.permissionMode };
   }
 
   private get native(): boolean {
@@ -110,10 +112,10 @@ export class ProjectSessions implements SessionManager {
 
   private systemLayerText(): string {
     const base = this.baseLayerText();
-    if (this.systemLayer?.model !== this.model || this.systemLayer.base !== base) {
-      const environment = renderEnvironment(detectEnvironment(this.deps.projectRoot, this.model));
+    if (this.systemLayer?.model !== this.settings.model || this.systemLayer.base !== base) {
+      const environment = renderEnvironment(detectEnvironment(this.deps.projectRoot, this.settings.model));
       const section = this.deps.systemSection === undefined ? '' : `${this.deps.systemSection.trim()}\n\n`;
-      this.systemLayer = { model: this.model, base, text: `${base}\n\n${section}${environment}` };
+      this.systemLayer = { model: this.settings.model, base, text: `${base}\n\n${section}${environment}` };
     }
     return this.systemLayer.text;
   }
@@ -145,7 +147,7 @@ export class ProjectSessions implements SessionManager {
   }
 
   async newSession(): Promise<CodeAgent> {
-    const writer = await this.deps.store.create(this.model);
+    const writer = await this.deps.store.create(this.settings.model);
     return this.activate(writer, []);
   }
 
@@ -164,7 +166,7 @@ export class ProjectSessions implements SessionManager {
   }
 
   private activate(writer: SessionWriter, messages: Message[]): CodeAgent {
-    const { config, provider, registry, projectRoot, ask, policy } = this.deps;
+    const { config, provider, registry, projectRoot } = this.deps;
     this.active?.close();
     const history = new HistoryManager({ minRetainRounds: config.minRetainRounds }, messages);
     const todos = new TodoStore();
@@ -175,6 +177,7 @@ export class ProjectSessions implements SessionManager {
       maxChars: config.codeLawMaxChars,
       trusted: this.deps.trusted === true,
       touched: () => fileState.paths(),
+      ...(this.deps.readDenied ? { readDenied: this.deps.readDenied } : {}),
     });
     todos.set(todosFromHistory(messages));
     history.onAppend((message) => writer.appendMessage(message));
@@ -182,7 +185,7 @@ export class ProjectSessions implements SessionManager {
     const summarizer = new SummaryCompressor({
       provider,
       // An unset summary model follows the session's current model, also after `/model`.
-      model: config.summaryModel ?? (() => this.model),
+      model: config.summaryModel ?? (() => this.settings.model),
       timeoutMs: config.summaryTimeoutMs,
       contextWindow: config.contextWindow,
       template: loadPrompt('summary.md'),
@@ -212,18 +215,13 @@ export class ProjectSessions implements SessionManager {
       provider,
       registry,
       context,
-      model: this.model,
-      onModelChange: (model: string) => {
-        this.model = model;
-      },
+      settings: this.settings,
       session: writer,
       projectRoot,
       fsView: createProjectFsView(projectRoot),
       todos,
       fileState,
       memory,
-      ...(ask ? { ask } : {}),
-      ...(policy ? { policy } : {}),
       ...(this.native ? { toolSpecs: () => this.toolSpecs() } : {}),
     });
     this.active = agent;

@@ -21,7 +21,7 @@ import type { Skill } from './skills.js';
 import { skillListing } from './skill-listing.js';
 import type { SubagentEvents } from './subagent-events.js';
 import { createNestedSession } from './subagent-session.js';
-import { subagentRegistry } from './subagent-tools.js';
+import { subagentDecide, subagentRegistry } from './subagent-tools.js';
 
 /** Files listed in a result (the ledger's "found by" lines); more are counted. */
 const MAX_FILES_LISTED = 30;
@@ -105,11 +105,8 @@ export async function runSubagent(
   decide: DecideFn,
 ): Promise<ToolEnvelope> {
   const { definition } = request;
-  const registry = subagentRegistry(definition, host.registry, {
-    secrets: host.secrets,
-    decide,
-    pathScreen: ctx.pathScreen,
-  });
+  const gate = { decide: subagentDecide(definition, decide), pathScreen: ctx.pathScreen };
+  const registry = subagentRegistry(definition, host.registry, { secrets: host.secrets, ...gate });
   const transcriptPath = join(host.transcriptDir(), fileName(ctx.callId));
   const skills = host.skills();
   const agent = createNestedSession({
@@ -117,6 +114,7 @@ export async function runSubagent(
     config: host.config,
     provider: host.provider,
     registry,
+    gate,
     projectRoot: host.projectRoot,
     trusted: host.trusted,
     secrets: host.secrets,

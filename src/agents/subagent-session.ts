@@ -7,6 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CodeAgent } from '../agent/code-agent.js';
+import type { CallGate } from '../agent/controller.js';
 import type { Config } from '../config/config.js';
 import { ContextBuilder } from '../context/context-builder.js';
 import { ContextEngine } from '../context/context-engine.js';
@@ -31,6 +32,8 @@ export interface NestedSessionOptions {
   config: Config;
   provider: ModelProvider;
   registry: SubagentRegistry;
+  /** The session's decision point as the subagent meets it, and the rules' path screen. */
+  gate: CallGate;
   projectRoot: string;
   trusted: boolean;
   secrets: readonly string[];
@@ -103,12 +106,12 @@ export function createNestedSession(options: NestedSessionOptions): CodeAgent {
     ...(native ? { requestTools: () => registry.toolSpecs() } : {}),
     ...(options.toolMemory ? { toolMemory: options.toolMemory } : {}),
   });
-  return new CodeAgent({
+  const agent = new CodeAgent({
     config: subConfig,
     provider,
     registry,
     context,
-    model: options.model,
+    settings: { model: options.model, mode: subConfig.permissionMode },
     session: writer,
     projectRoot,
     fsView: createProjectFsView(projectRoot),
@@ -117,4 +120,6 @@ export function createNestedSession(options: NestedSessionOptions): CodeAgent {
     memory,
     ...(native ? { toolSpecs: () => registry.toolSpecs() } : {}),
   });
+  agent.setDecisionPoint(options.gate);
+  return agent;
 }

@@ -79,7 +79,10 @@ export class SubagentRegistry extends ToolRegistry {
   }
 }
 
-/** The registry for one subagent run, holding the session's definitions of the tools it may use. */
+/**
+ * The registry for one subagent run, holding the session's definitions of the tools it may use; `decide` is the
+ * session's decision point as the subagent meets it (subagentDecide).
+ */
 export function subagentRegistry(
   definition: AgentDefinition,
   session: ToolRegistry,
@@ -89,11 +92,7 @@ export function subagentRegistry(
     pathScreen: ((tool: string) => PathScreen | undefined) | undefined;
   },
 ): SubagentRegistry {
-  const registry = new SubagentRegistry(
-    options.secrets,
-    subagentDecide(definition, options.decide),
-    options.pathScreen,
-  );
+  const registry = new SubagentRegistry(options.secrets, options.decide, options.pathScreen);
   for (const name of subagentToolNames(definition, session.names())) {
     const tool = session.get(name);
     if (tool) registry.register(tool);
