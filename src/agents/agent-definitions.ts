@@ -135,8 +135,8 @@ function realOr(path: string): string {
 /** Every definition by name, and one line per problem (bounded). Never throws. */
 export async function loadAgentDefinitions(
   sources: AgentSources,
+  problems = new ProblemList(),
 ): Promise<{ agents: Map<string, AgentDefinition>; problems: string[] }> {
-  const problems = new ProblemList();
   const root = realOr(sources.projectRoot);
   const agents = new Map<string, AgentDefinition>(BUILT_IN_AGENTS.map((agent) => [agent.name, agent]));
   const layers: Array<[string, DefinitionScope, string | undefined]> = [

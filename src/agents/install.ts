@@ -6,6 +6,7 @@
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AgentDefinition } from './agent-definition.js';
 import { loadAgentDefinitions } from './agent-definitions.js';
+import { ProblemList } from './definition-files.js';
 import { createAgentTool } from './agent-tool.js';
 import { skillListing } from './skill-listing.js';
 import { createSkillTool } from './skill-tool.js';
@@ -34,16 +35,16 @@ export interface Extensions {
 
 /** Loads the definitions; never throws (a broken file is one problem line). */
 export async function loadExtensions(sources: ExtensionSources): Promise<Extensions> {
-  const [skillLoad, agentLoad] = await Promise.all([
-    loadSkills(sources),
-    loadAgentDefinitions({ ...sources, flagJson: sources.agentsJson }),
-  ]);
+  // One bounded list for both: a hostile project costs at most MAX_PROBLEMS lines and a count in all.
+  const problems = new ProblemList();
+  const skillLoad = await loadSkills(sources, problems);
+  const agentLoad = await loadAgentDefinitions({ ...sources, flagJson: sources.agentsJson }, problems);
   return {
     agents: agentLoad.agents,
     skills: skillLoad.skills,
     skillSection: skillListing([...skillLoad.skills.values()]),
     events: new SubagentEvents(),
-    problems: [...skillLoad.problems, ...agentLoad.problems],
+    problems: problems.list(),
   };
 }
 

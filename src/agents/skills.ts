@@ -90,8 +90,10 @@ async function loadSkill(
 }
 
 /** Every skill by name, and one line per problem (bounded). Never throws. */
-export async function loadSkills(sources: SkillSources): Promise<{ skills: Map<string, Skill>; problems: string[] }> {
-  const problems = new ProblemList();
+export async function loadSkills(
+  sources: SkillSources,
+  problems = new ProblemList(),
+): Promise<{ skills: Map<string, Skill>; problems: string[] }> {
   const root = realOr(sources.projectRoot);
   const layers: Array<[string, DefinitionScope, string | undefined]> = [
     [join(sources.home, '.claude', 'skills'), 'user', undefined],
