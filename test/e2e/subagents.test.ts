@@ -17,6 +17,7 @@ import {
   toolNames,
   trust,
   userText,
+  writeFiles,
 } from './support/subagent-fake.js';
 
 const FINDER = [
@@ -210,5 +211,59 @@ describe('subagents', () => {
     const last = requestText(log.at(-1)!.body);
     expect(last).toContain('ANSWER-A');
     expect(last).toContain('ANSWER-B');
+  });
+
+  it("a subagent's asks reach the -p rules labelled with it, and its tokens count toward the session's usage", async () => {
+    const dirs = project();
+    writeFiles(dirs.root, {
+      '.claude/agents/writer.md': '---\nname: writer\ndescription: writes\ntools: Write\n---\nYou are WRITER.\n',
+    });
+    await trust(dirs);
+    const log: Routed[] = [];
+    server = await routedFake(
+      [
+        {
+          name: 'writer',
+          match: (body) => systemText(body).includes('You are WRITER'),
+          reply: (index) =>
+            index === 0
+              ? {
+                  text: '',
+                  calls: [{ id: 'toolu_w', name: 'Write', input: { path: 'out.txt', content: 'x' } }],
+                  usage: { input_tokens: 1000 },
+                }
+              : { text: 'Could not write.', usage: { input_tokens: 2000 } },
+        },
+        {
+          name: 'parent',
+          match: () => true,
+          reply: (index) =>
+            index === 0
+              ? {
+                  text: '',
+                  calls: [
+                    {
+                      id: 'toolu_agent_w',
+                      name: 'Agent',
+                      input: { subagent_type: 'writer', description: 'w', prompt: 'Write out.txt' },
+                    },
+                  ],
+                  usage: { input_tokens: 100 },
+                }
+              : { text: 'parent done', usage: { input_tokens: 10 } },
+        },
+      ],
+      log,
+    );
+    const run = await ask(dirs, server, 'write it', ['--output-format', 'json']);
+    expect(run.code).toBe(0);
+    expect(existsSync(join(dirs.root, 'out.txt'))).toBe(false);
+    // The -p rules denied the subagent's Write; the denial names the subagent.
+    const writerSecond = log.filter((entry) => entry.route === 'writer')[1]!.body;
+    expect(requestText(writerSecond)).toContain('PERMISSION_DENIED');
+    expect(requestText(writerSecond)).toContain('[subagent writer]');
+    // Parent (100 + 10) and subagent (1000 + 2000) input tokens: the session's usage holds all four requests.
+    const result = JSON.parse(run.stdout) as { usage: { input_tokens: number } };
+    expect(result.usage.input_tokens).toBe(3110);
   });
 });
