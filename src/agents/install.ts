@@ -3,10 +3,12 @@
  * untrusted project's stay off), the Agent tool (always: the built-in subagents exist everywhere) and the Skill
  * tool (only when a skill is loaded), the skills section of the system prompt, and the subagent event bus.
  */
+import type { Dirent } from 'node:fs';
+import { join } from 'node:path';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AgentDefinition } from './agent-definition.js';
 import { loadAgentDefinitions } from './agent-definitions.js';
-import { ProblemList } from './definition-files.js';
+import { folderEntries, ProblemList } from './definition-files.js';
 import { createAgentTool } from './agent-tool.js';
 import { skillListing } from './skill-listing.js';
 import { createSkillTool } from './skill-tool.js';
@@ -63,4 +65,24 @@ export function registerExtensionTools(
       events: extensions.events,
     }),
   );
+}
+
+/**
+ * What a project would switch on once trusted, for the trust question: its subagent files and skill folders, by
+ * path (not parsed; at most a few of each, then a count).
+ */
+export function projectExtensionsPending(projectRoot: string): string[] {
+  const shown = 5;
+  const found: string[] = [];
+  const problems = new ProblemList();
+  const list = (dir: string, keep: (entry: Dirent) => boolean, what: string): void => {
+    const entries = folderEntries(dir, problems).filter(keep);
+    for (const entry of entries.slice(0, shown)) found.push(`${what} ${join(dir, entry.name)}`);
+    if (entries.length > shown) found.push(`${entries.length - shown} more ${what}s in ${dir}`);
+  };
+  list(join(projectRoot, '.claude', 'agents'), (entry) => entry.name.endsWith('.md'), 'subagent');
+  for (const dir of [join(projectRoot, '.claude', 'skills'), join(projectRoot, '.agents', 'skills')]) {
+    list(dir, (entry) => entry.isDirectory() || entry.isSymbolicLink(), 'skill');
+  }
+  return found;
 }

@@ -1,8 +1,10 @@
 /**
  * The permission rules a runtime starts with, and the one trust question: asked once per project, only when the
- * project brings something that widens what runs without asking (allow rules, custom commands with shell lines).
+ * project brings something that widens what runs without asking (allow rules, custom commands with shell lines,
+ * subagents and skills).
  */
 import type { Config } from '../config/config.js';
+import { projectExtensionsPending } from '../agents/install.js';
 import { loadCustomCommands } from '../commands/custom-commands.js';
 import { loadPermissionPolicy, type LoadedPolicy } from '../permissions/settings-files.js';
 import { recordTrust, trustChoice, TrustStoreError } from '../permissions/trust-store.js';
@@ -41,6 +43,7 @@ export async function permissionPolicy(
   const widening = [
     ...loaded.ignoredProjectAllows.map((rule) => `${rule.text} (${rule.source})`),
     ...(await projectShellCommands(projectRoot, config.mcaHome)),
+    ...projectExtensionsPending(projectRoot),
   ];
   if (widening.length === 0) return { ...loaded, trusted: false };
   const trusted = await askTrust(projectRoot, widening);

@@ -84,4 +84,28 @@ describe('subagents in the runtime', () => {
       answer: 'notes.txt says alpha.',
     });
   });
+
+  it("the trust question lists an untrusted project's subagents and skills, which stay off when declined", async () => {
+    const project = tempProject('mca-subagent-trust-', {
+      '.claude/agents/finder.md': '---\nname: finder\ndescription: finds\n---\nYou find.\n',
+      '.claude/skills/notes/SKILL.md': '---\nname: notes\ndescription: notes\n---\nbody\n',
+    });
+    server = await routedFake([], []);
+    vi.stubEnv('ANTHROPIC_API_KEY', 'sk-ant-test-subagent-rt-0123456789');
+    vi.stubEnv('ANTHROPIC_BASE_URL', server.url);
+    vi.stubEnv('MCA_HOME', project.home);
+    let asked: readonly string[] = [];
+    runtime = await createRuntime({
+      cwd: project.root,
+      home: project.home,
+      askTrust: (_root, widening) => {
+        asked = widening;
+        return Promise.resolve(false);
+      },
+    });
+    expect(asked.some((line) => line.startsWith('subagent ') && line.endsWith('finder.md'))).toBe(true);
+    expect(asked.some((line) => line.startsWith('skill ') && line.endsWith('notes'))).toBe(true);
+    expect(runtime.extensions.agents.has('finder')).toBe(false);
+    expect(runtime.extensions.skills.size).toBe(0);
+  });
 });
