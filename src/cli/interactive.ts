@@ -11,6 +11,7 @@ import { askTrustOnce } from './trust-question.js';
 import { createUserShell } from './user-shell.js';
 import type { CliOptions } from './cli-options.js';
 import { installTermination, SIGNAL_EXIT_CODES } from './termination.js';
+import { extensionLists } from '../agents/listings.js';
 
 export async function runInteractive(options: CliOptions): Promise<number> {
   if (!process.stdin.isTTY) {
@@ -40,6 +41,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
       saveRule: (rule: string) => addLocalAllowRule(projectRoot, rule),
       openPicker: options.pickSession,
       prices: config.modelPrices,
+      extensionLists: extensionLists(booted.extensions),
       ...(options.prompt ? { initialPrompt: options.prompt } : {}),
     });
   } finally {

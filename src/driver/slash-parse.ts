@@ -11,6 +11,8 @@ export const SLASH_COMMAND_NAMES = [
   'cost',
   'todos',
   'memory',
+  'skills',
+  'agents',
   'model',
   'resume',
   'exit',

@@ -7,6 +7,7 @@ import { Box, Static, Text } from 'ink';
 import React, { useCallback, useMemo } from 'react';
 import type { SessionManager } from '../agent/controller.js';
 import type { ModelPrice } from '../providers/model-prices.js';
+import type { ExtensionLists } from './repl-slash.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import type { Usage } from '../providers/types.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
@@ -44,6 +45,8 @@ export interface AppProps {
   saveRule?: (rule: string) => string;
   /** Price overrides from config (`modelPrices`), over the built-in table. */
   prices?: Readonly<Record<string, ModelPrice>>;
+  /** What /skills and /agents show. */
+  extensionLists?: ExtensionLists;
   /** Fixed width (tests); otherwise the terminal's, following resizes. */
   columns?: number;
   /** Called once when the user exits (/exit, Ctrl-D, Ctrl-C twice), before Ink unmounts. */
@@ -88,6 +91,7 @@ export function App(props: AppProps): React.JSX.Element {
     saveRule: props.saveRule,
     redraw: screen.redraw,
     prices: props.prices,
+    extensionLists: props.extensionLists,
   });
   const { redraw, toggleVerbose } = screen;
   const clearScreen = useCallback(() => {

@@ -6,6 +6,7 @@ import { App } from './app.js';
 import { loadInputHistory, saveInputHistory } from './input-history.js';
 import { loadHighlighter } from './markdown.js';
 import type { ModelPrice } from '../providers/model-prices.js';
+import type { ExtensionLists } from './repl-slash.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import type { ShellRunner } from '../driver/shell-lines.js';
 import type { CustomCommandsPort } from '../driver/custom-commands-port.js';
@@ -37,6 +38,8 @@ export interface ReplOptions {
   saveRule?: (rule: string) => string;
   /** Price overrides from config (`modelPrices`). */
   prices?: Readonly<Record<string, ModelPrice>>;
+  /** What /skills and /agents show. */
+  extensionLists?: ExtensionLists;
 }
 
 /** Runs the REPL until the user exits. Ink's unmount restores the terminal (raw mode off) on every path. */
@@ -61,6 +64,7 @@ export async function runRepl(options: ReplOptions): Promise<void> {
       completePath={options.completePath}
       openPicker={options.openPicker === true}
       {...(options.prices ? { prices: options.prices } : {})}
+      {...(options.extensionLists ? { extensionLists: options.extensionLists } : {})}
       {...(options.policy ? { policy: options.policy } : {})}
       {...(options.runShell ? { runShell: options.runShell } : {})}
       {...(options.customCommands ? { customCommands: options.customCommands } : {})}

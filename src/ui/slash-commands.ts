@@ -28,6 +28,8 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
   { name: 'cost', usage: '/cost', description: "Show this session's tokens and cost" },
   { name: 'todos', usage: '/todos', description: 'Show the todo list' },
   { name: 'memory', usage: '/memory', description: 'List the memory files in the prompt and their sizes' },
+  { name: 'skills', usage: '/skills', description: 'List the skills the model can load' },
+  { name: 'agents', usage: '/agents', description: 'List the subagents the model can delegate to' },
   { name: 'model', usage: '/model [name]', description: 'Show or set the model' },
   { name: 'resume', usage: '/resume [id]', description: 'Resume a past session' },
   { name: 'exit', usage: '/exit', description: 'Quit mca' },
@@ -62,6 +64,9 @@ export interface SlashContext {
   showContext(): void;
   showTodos(): void;
   showMemory(): void;
+  /** The loaded skills (/skills) and subagents (/agents), one line each. */
+  showSkills(): void;
+  showAgents(): void;
   showCost(): void;
   showModel(): void;
   setModel(name: string): void;
@@ -81,6 +86,8 @@ export const SLASH_HANDLERS: Record<SlashCommandName, Handler> = {
   cost: (context) => context.showCost(),
   todos: (context) => context.showTodos(),
   memory: (context) => context.showMemory(),
+  skills: (context) => context.showSkills(),
+  agents: (context) => context.showAgents(),
   model: (context, args) => (args ? context.setModel(args) : context.showModel()),
   resume: (context, args) => (args ? context.resumeSession(args) : context.openSessionPicker()),
   exit: (context) => context.exit(),

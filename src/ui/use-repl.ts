@@ -17,7 +17,7 @@ import type { ShellRunner } from '../driver/shell-lines.js';
 import type { ModelPrice } from '../providers/model-prices.js';
 import { historyEntries } from './history-replay.js';
 import { errorText, initialTokens, showDriverEvent, welcome } from './repl-driver-view.js';
-import { createReplSlash, type PickerState } from './repl-slash.js';
+import { createReplSlash, type ExtensionLists, type PickerState } from './repl-slash.js';
 import { usageOfHistory } from './session-cost.js';
 import { dispatchSlash, type SlashContext } from './slash-commands.js';
 import {
@@ -51,6 +51,8 @@ export interface ReplOptionsInternal {
   redraw: () => void;
   /** Price overrides from config, for /cost. */
   prices?: Readonly<Record<string, ModelPrice>> | undefined;
+  /** What /skills and /agents show. */
+  extensionLists?: ExtensionLists | undefined;
 }
 
 /** The driver, made once per REPL; its events reach `listen` (which the hook points at the current view). */
@@ -144,6 +146,7 @@ export function useRepl(options: ReplOptionsInternal) {
         setPicker,
         sessionUsage: () => transcriptRef.current.sessionUsage,
         prices,
+        extensionLists: options.extensionLists,
         exit,
       }),
     [append, driver, exit, notice, prices, setPicker],

@@ -21,6 +21,8 @@ function recordingContext(): { context: SlashContext; calls: string[] } {
     showContext: record('context'),
     showTodos: record('todos'),
     showMemory: record('memory'),
+    showSkills: record('skills'),
+    showAgents: record('agents'),
     showCost: record('cost'),
     showModel: record('showModel'),
     setModel: record('setModel'),
@@ -58,7 +60,7 @@ describe('parseSlashCommand', () => {
 describe('suggestSlashCommands', () => {
   it('lists commands matching the typed prefix', () => {
     expect(suggestSlashCommands('/c').map((command) => command.name)).toEqual(['clear', 'compact', 'context', 'cost']);
-    expect(suggestSlashCommands('/')).toHaveLength(10);
+    expect(suggestSlashCommands('/')).toHaveLength(12);
     expect(suggestSlashCommands('/compact now')).toEqual([]);
     expect(suggestSlashCommands('hello')).toEqual([]);
   });
@@ -78,6 +80,8 @@ describe('dispatchSlash', () => {
       '/model opus',
       '/resume',
       '/resume abc',
+      '/skills',
+      '/agents',
       '/exit',
     ]) {
       const parsed = parseSlashCommand(text);
@@ -94,6 +98,8 @@ describe('dispatchSlash', () => {
       'setModel opus',
       'picker',
       'resume abc',
+      'skills',
+      'agents',
       'exit',
     ]);
   });
