@@ -21,6 +21,8 @@ import {
 } from './definition-files.js';
 
 export const AGENT_MAX_BYTES = 64 * 1024;
+/** Claude Code's model aliases: mca has no such aliases, so they fall back to the session's model, said once. */
+const CLAUDE_CODE_ALIASES = new Set(['sonnet', 'opus', 'haiku']);
 const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 export interface AgentSources {
@@ -68,7 +70,11 @@ function definitionOf(
     problems.add(`ignored ${where}: it has no description`);
     return undefined;
   }
-  const model = stringField(fields, 'model') ?? 'inherit';
+  let model = stringField(fields, 'model') ?? 'inherit';
+  if (CLAUDE_CODE_ALIASES.has(model)) {
+    problems.add(`${where}: model alias ${model} has no meaning in mca; the subagent uses the session's model`);
+    model = 'inherit';
+  }
   return {
     name,
     description: boundedDescription(description, where, problems),

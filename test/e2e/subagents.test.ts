@@ -266,4 +266,45 @@ describe('subagents', () => {
     const result = JSON.parse(run.stdout) as { usage: { input_tokens: number } };
     expect(result.usage.input_tokens).toBe(3110);
   });
+
+  it('text protocol: the subagent is told its own tools in its system prompt and answers through Finish', async () => {
+    const dirs = project();
+    await trust(dirs);
+    const log: Routed[] = [];
+    server = await routedFake(
+      [
+        {
+          name: 'finder',
+          match: isFinder,
+          reply: (index) =>
+            index === 0
+              ? { text: 'Thought: read it\nAction: Read[{"path": "notes.txt"}]' }
+              : { text: 'Thought: done\nAction: Finish[FOUND-IN-TEXT-PROTOCOL]' },
+        },
+        {
+          name: 'parent',
+          match: () => true,
+          reply: (index) =>
+            index === 0
+              ? {
+                  text: 'Thought: delegate\nAction: Agent[{"subagent_type": "finder", "description": "find", "prompt": "Find the code."}]',
+                }
+              : { text: 'Thought: ok\nAction: Finish[parent finished]' },
+        },
+      ],
+      log,
+    );
+    const run = await ask(dirs, server, 'find it', [], { MCA_TOOL_PROTOCOL: 'text' });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('parent finished');
+    expect(log.map((entry) => entry.route)).toEqual(['parent', 'finder', 'finder', 'parent']);
+    const sub = systemText(log[1]!.body);
+    expect(sub).toContain('## Read');
+    expect(sub).toContain('## Grep');
+    expect(sub).not.toContain('## Bash');
+    expect(sub).not.toContain('## Agent');
+    const last = requestText(log[3]!.body);
+    expect(last).toContain('FOUND-IN-TEXT-PROTOCOL');
+    expect(last).not.toContain('SECRET-CONTENT-7731');
+  });
 });

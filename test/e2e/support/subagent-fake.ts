@@ -64,8 +64,14 @@ export async function trust(dirs: Dirs): Promise<void> {
   if (run.code !== 0) throw new Error(`mca trust failed: ${run.stderr}`);
 }
 
-export async function ask(dirs: Dirs, server: FakeAnthropic, prompt: string, args: string[] = []): Promise<McaRun> {
-  return await runMca(['-p', prompt, ...args], { cwd: dirs.root, env: mcaEnv(dirs, server) });
+export async function ask(
+  dirs: Dirs,
+  server: FakeAnthropic,
+  prompt: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<McaRun> {
+  return await runMca(['-p', prompt, ...args], { cwd: dirs.root, env: { ...mcaEnv(dirs, server), ...env } });
 }
 
 export function toolNames(body: FakeRequestBody): string[] {
