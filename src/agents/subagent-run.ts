@@ -21,7 +21,7 @@ import type { Skill } from './skills.js';
 import { skillListing } from './skill-listing.js';
 import type { SubagentEvents } from './subagent-events.js';
 import { createNestedSession } from './subagent-session.js';
-import { subagentDecide, subagentRegistry } from './subagent-tools.js';
+import { MAX_SUBAGENT_DEPTH, subagentDecide, subagentDepth, subagentRegistry } from './subagent-tools.js';
 
 /** Files listed in a result (the ledger's "found by" lines); more are counted. */
 const MAX_FILES_LISTED = 30;
@@ -105,6 +105,12 @@ export async function runSubagent(
   decide: DecideFn,
 ): Promise<ToolEnvelope> {
   const { definition } = request;
+  if (subagentDepth(decide) >= MAX_SUBAGENT_DEPTH) {
+    return errorEnvelope(
+      'INVALID_PARAM',
+      `Subagents nest at most ${MAX_SUBAGENT_DEPTH} deep; do this task yourself instead of starting another subagent.`,
+    );
+  }
   const gate = { decide: subagentDecide(definition, decide), pathScreen: ctx.pathScreen };
   const registry = subagentRegistry(definition, host.registry, { secrets: host.secrets, ...gate });
   const transcriptPath = join(host.transcriptDir(), fileName(ctx.callId));

@@ -42,10 +42,21 @@ function planDenied(title: string, agent: string): { behavior: 'deny'; message: 
   };
 }
 
+/** How deep a decide function is nested: 0 for the session's own, 1 for a subagent's, 2 for a subagent's subagent. */
+const depths = new WeakMap<DecideFn, number>();
+
+/** Subagents may start subagents (when their `tools` name Agent) this many levels deep, no deeper. */
+export const MAX_SUBAGENT_DEPTH = 3;
+
+/** The nesting depth of the calls `decide` judges (0: the session's own calls). */
+export function subagentDepth(decide: DecideFn): number {
+  return depths.get(decide) ?? 0;
+}
+
 /** The session's decision point as a subagent's calls meet it. */
 export function subagentDecide(definition: AgentDefinition, sessionDecide: DecideFn): DecideFn {
   const label = ` [subagent ${definition.name}]`;
-  return async (call, request) => {
+  const decide: DecideFn = async (call, request) => {
     if (definition.permissionMode === 'plan' && request !== undefined && request.kind !== 'read') {
       return planDenied(request.title, definition.name);
     }
@@ -55,6 +66,8 @@ export function subagentDecide(definition: AgentDefinition, sessionDecide: Decid
       request === undefined ? undefined : { ...request, title: `${request.title}${label}` },
     );
   };
+  depths.set(decide, subagentDepth(sessionDecide) + 1);
+  return decide;
 }
 
 /**

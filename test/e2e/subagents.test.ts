@@ -307,4 +307,40 @@ describe('subagents', () => {
     expect(last).toContain('FOUND-IN-TEXT-PROTOCOL');
     expect(last).not.toContain('SECRET-CONTENT-7731');
   });
+
+  it('a subagent whose tools name Agent may start subagents, at most three levels deep', async () => {
+    const dirs = project();
+    writeFiles(dirs.root, {
+      '.claude/agents/nester.md': '---\nname: nester\ndescription: nests\ntools: Agent, Read\n---\nYou are NESTER.\n',
+    });
+    await trust(dirs);
+    const log: Routed[] = [];
+    const delegate = { subagent_type: 'nester', description: 'deeper', prompt: 'Go one level deeper.' };
+    server = await routedFake(
+      [
+        {
+          name: 'nester',
+          match: (body) => systemText(body).includes('You are NESTER'),
+          reply: (_index, body) => {
+            const text = requestText(body);
+            if (text.includes('nest at most 3 deep')) return { text: 'DEEPEST-REFUSED' };
+            if (text.includes('DEEPEST-REFUSED') || text.includes('LEVEL-DONE')) return { text: 'LEVEL-DONE' };
+            return { text: '', calls: [{ name: 'Agent', input: delegate }] };
+          },
+        },
+        {
+          name: 'parent',
+          match: () => true,
+          reply: (index) =>
+            index === 0 ? { text: '', calls: [{ name: 'Agent', input: delegate }] } : { text: 'parent done' },
+        },
+      ],
+      log,
+    );
+    const run = await ask(dirs, server, 'nest');
+    expect(run.code).toBe(0);
+    // Three levels each ask twice (the call, then the answer); the third level's Agent call is refused.
+    expect(log.filter((entry) => entry.route === 'nester')).toHaveLength(6);
+    expect(requestText(log.at(-1)!.body)).toContain('LEVEL-DONE');
+  });
 });
