@@ -18,14 +18,37 @@ import { AGENT_TOOL } from './subagent-tools.js';
 
 /** History keeps this much of a subagent's answer (the whole result is stored for Recall). */
 export const COMPRESSED_ANSWER_CHARS = 6_000;
+/** The subagent listing in the tool's description stays within about 2,000 tokens. */
+export const AGENT_LISTING_CHARS = 6_000;
 
+/**
+ * The subagents as the tool's description lists them, within AGENT_LISTING_CHARS (descriptions cut to 250
+ * characters; what does not fit is listed by name, and the rest counted), so many or long definitions cannot
+ * crowd every request.
+ */
 function agentList(agents: ReadonlyMap<string, AgentDefinition>): string {
-  return [...agents.values()]
-    .map((agent) => {
-      const tools = agent.tools === undefined ? 'all tools' : agent.tools.join(', ') || 'no tools';
-      return `- ${agent.name}: ${agent.description.replace(/\s+/g, ' ')} (Tools: ${tools})`;
-    })
-    .join('\n');
+  const lines: string[] = [];
+  let used = 0;
+  const all = [...agents.values()];
+  let index = 0;
+  for (; index < all.length; index += 1) {
+    const agent = all[index] as AgentDefinition;
+    const tools = agent.tools === undefined ? 'all tools' : agent.tools.join(', ') || 'no tools';
+    const line = `- ${agent.name}: ${clip(agent.description.replace(/\s+/g, ' '), 250)} (Tools: ${clip(tools, 120)})`;
+    if (used + line.length > AGENT_LISTING_CHARS) break;
+    lines.push(line);
+    used += line.length + 1;
+  }
+  const rest = all.slice(index).map((agent) => agent.name);
+  const named: string[] = [];
+  for (const name of rest) {
+    if (used + name.length + 2 > AGENT_LISTING_CHARS + 1_000) break;
+    named.push(name);
+    used += name.length + 2;
+  }
+  if (named.length > 0) lines.push(`- More subagent types (by name): ${named.join(', ')}`);
+  if (rest.length > named.length) lines.push(`- (${rest.length - named.length} more are not listed)`);
+  return lines.join('\n');
 }
 
 function descriptionOf(agents: ReadonlyMap<string, AgentDefinition>): string {

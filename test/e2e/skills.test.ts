@@ -10,6 +10,7 @@ import type { FakeAnthropic } from '../helpers/fake-anthropic-server.js';
 import { tempProject } from '../helpers/temp-project.js';
 import { SKILL_LISTING_TOKENS } from '../../src/agents/skill-listing.js';
 import { MAX_PROBLEMS } from '../../src/agents/definition-files.js';
+import { AGENT_LISTING_CHARS } from '../../src/agents/agent-tool.js';
 import {
   ask,
   type Dirs,
@@ -147,6 +148,10 @@ describe('skills', () => {
       '.claude/agents/broken.md': '---\n: : :\n---\n',
     };
     for (let index = 0; index < 30; index += 1) files[`.claude/agents/bad-${index}.md`] = '---\nname: [\n---\n';
+    for (let index = 0; index < 150; index += 1) {
+      files[`.claude/agents/agent-${index}.md`] =
+        `---\nname: agent-${index}\ndescription: ${'long '.repeat(200)}\n---\nYou work.\n`;
+    }
     for (let index = 0; index < 300; index += 1) {
       const name = `skill-${String(index).padStart(3, '0')}`;
       files[`.claude/skills/${name}/SKILL.md`] =
@@ -174,5 +179,10 @@ describe('skills', () => {
     const section = end < 0 ? listing : listing.slice(0, end);
     expect(section.length).toBeLessThanOrEqual(SKILL_LISTING_TOKENS * 3 + 3);
     expect(section).toMatch(/more skills are not listed/);
+    // The Agent tool's listing of 150 long definitions stays bounded too.
+    const tools = (log[0]!.body.tools ?? []) as Array<{ name: string; description: string }>;
+    const agentTool = tools.find((tool) => tool.name === 'Agent');
+    expect(agentTool?.description).toMatch(/more are not listed|More subagent types/);
+    expect(agentTool!.description.length).toBeLessThanOrEqual(AGENT_LISTING_CHARS + 2_000);
   });
 });
