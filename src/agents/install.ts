@@ -31,6 +31,8 @@ export interface Extensions {
   /** The skills section of the system prompt; undefined without skills. */
   skillSection: string | undefined;
   events: SubagentEvents;
+  /** Where the SubagentStop hooks plug in (the hooks engine sets `handler`); empty: a subagent just answers. */
+  subagentStop: { handler?: NonNullable<SubagentHost['stopping']> };
   /** One line per definition that could not be used (bounded). */
   problems: string[];
 }
@@ -46,6 +48,7 @@ export async function loadExtensions(sources: ExtensionSources): Promise<Extensi
     skills: skillLoad.skills,
     skillSection: skillListing([...skillLoad.skills.values()]),
     events: new SubagentEvents(),
+    subagentStop: {},
     problems: problems.list(),
   };
 }
@@ -63,6 +66,7 @@ export function registerExtensionTools(
       registry,
       skills: () => extensions.skills,
       events: extensions.events,
+      stopping: (stop) => extensions.subagentStop.handler?.(stop) ?? Promise.resolve({}),
     }),
   );
 }

@@ -41,6 +41,19 @@ export interface SubagentHost {
   transcriptDir(): string;
   skills(): ReadonlyMap<string, Skill>;
   events: SubagentEvents;
+  /**
+   * The SubagentStop hooks' say when the subagent is about to answer (the hooks engine plugs in here): a
+   * `continueWith` makes it go on with that text, once. Absent: no hooks, it answers.
+   */
+  stopping?: (stop: SubagentStopping) => Promise<{ continueWith?: string | undefined }>;
+}
+
+/** What a SubagentStop hook is told. */
+export interface SubagentStopping {
+  parentToolUseId: string;
+  agent: string;
+  answer: string;
+  stopHookActive: boolean;
 }
 
 export interface SubagentRequest {
@@ -133,13 +146,22 @@ export async function runSubagent(
   host.events.emit({ type: 'subagent_start', ...label, description: request.description, transcriptPath });
   const record: RunRecord = { end: undefined, usage: { ...ZERO_USAGE }, steps: 0, tools: new Map(), files: new Set() };
   try {
-    const input = `${skillPreload(definition.skills, skills)}${request.prompt}`;
-    for await (const event of agent.run(input, { signal: ctx.signal })) {
-      host.events.emit({ type: 'subagent_event', ...label, event });
-      if (event.type === 'usage') record.usage = addUsage(record.usage, event.usage);
-      else if (event.type === 'tool_end') noteTool(record, event.tool, event.input, event.result);
-      else if (event.type === 'turn_end') record.end = { reason: event.reason, answer: event.answer };
-      if (event.type === 'step_start') record.steps = event.step;
+    let input = `${skillPreload(definition.skills, skills)}${request.prompt}`;
+    // A SubagentStop hook may ask the subagent to go on, once (the second stop carries stop_hook_active).
+    for (let stopHookActive = false; ; stopHookActive = true) {
+      const steps = record.steps;
+      for await (const event of agent.run(input, { signal: ctx.signal })) {
+        host.events.emit({ type: 'subagent_event', ...label, event });
+        if (event.type === 'usage') record.usage = addUsage(record.usage, event.usage);
+        else if (event.type === 'tool_end') noteTool(record, event.tool, event.input, event.result);
+        else if (event.type === 'turn_end') record.end = { reason: event.reason, answer: event.answer };
+        if (event.type === 'step_start') record.steps = steps + event.step;
+      }
+      if (!host.stopping || ctx.signal.aborted || record.end === undefined) break;
+      const verdict = await host.stopping({ ...label, answer: record.end.answer, stopHookActive });
+      // After one continuation the hook is told so (stop_hook_active) and not obeyed again.
+      if (verdict.continueWith === undefined || stopHookActive) break;
+      input = verdict.continueWith;
     }
   } catch (error) {
     record.end = { reason: 'error', answer: (error as Error).message };

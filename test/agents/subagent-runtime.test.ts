@@ -10,7 +10,7 @@ import { SessionDriver } from '../../src/driver/session-driver.js';
 import { createRuntime, type Runtime } from '../../src/runtime/create-runtime.js';
 import type { FakeAnthropic } from '../helpers/fake-anthropic-server.js';
 import { tempProject } from '../helpers/temp-project.js';
-import { routedFake, systemText, type Routed } from '../e2e/support/subagent-fake.js';
+import { routedFake, systemText, userText, type Routed } from '../e2e/support/subagent-fake.js';
 
 let runtime: Runtime | undefined;
 let server: FakeAnthropic | undefined;
@@ -107,5 +107,56 @@ describe('subagents in the runtime', () => {
     expect(asked.some((line) => line.startsWith('skill ') && line.endsWith('notes'))).toBe(true);
     expect(runtime.extensions.agents.has('finder')).toBe(false);
     expect(runtime.extensions.skills.size).toBe(0);
+  });
+
+  it('a SubagentStop handler can make the subagent go on once, then it answers', async () => {
+    const project = tempProject('mca-subagent-stop-', {});
+    const log: Routed[] = [];
+    server = await routedFake(
+      [
+        {
+          name: 'explore',
+          match: (body) => systemText(body).includes('You are Explore'),
+          reply: (index) => ({ text: index === 0 ? 'first answer' : 'second answer' }),
+        },
+        {
+          name: 'parent',
+          match: () => true,
+          reply: (index) =>
+            index === 0
+              ? {
+                  text: '',
+                  calls: [
+                    {
+                      id: 'toolu_stop',
+                      name: 'Agent',
+                      input: { subagent_type: 'Explore', description: 'd', prompt: 'p' },
+                    },
+                  ],
+                }
+              : { text: 'done' },
+        },
+      ],
+      log,
+    );
+    vi.stubEnv('ANTHROPIC_API_KEY', 'sk-ant-test-subagent-rt-0123456789');
+    vi.stubEnv('ANTHROPIC_BASE_URL', server.url);
+    vi.stubEnv('MCA_HOME', project.home);
+    runtime = await createRuntime({ cwd: project.root, home: project.home });
+    const stops: Array<{ answer: string; stopHookActive: boolean; parentToolUseId: string }> = [];
+    runtime.extensions.subagentStop.handler = (stop) => {
+      stops.push(stop);
+      return Promise.resolve(stop.stopHookActive ? {} : { continueWith: 'CHECK-AGAIN-PLEASE' });
+    };
+    await new SessionDriver({ sessions: runtime.sessions, policy: runtime.policy }).run('go');
+    expect(stops).toEqual([
+      expect.objectContaining({ answer: 'first answer', stopHookActive: false, parentToolUseId: 'toolu_stop' }),
+      expect.objectContaining({ answer: 'second answer', stopHookActive: true }),
+    ]);
+    const explore = log.filter((entry) => entry.route === 'explore');
+    expect(explore).toHaveLength(2);
+    expect(userText(explore[1]!.body)).toContain('CHECK-AGAIN-PLEASE');
+    const last = JSON.stringify(log.at(-1)!.body.messages);
+    expect(last).toContain('second answer');
   });
 });
