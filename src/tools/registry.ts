@@ -218,7 +218,9 @@ export class ToolRegistry {
     let parsed: InputValidation.InputCheck<$ZodType> | JsonInputCheck;
     try {
       const { input } = tool;
-      if ('load' in input) {
+      const quick = 'load' in input ? input.quickCheck?.(rawInput) : undefined;
+      if (quick) parsed = quick;
+      else if ('load' in input) {
         const [{ checkInput }, schema] = await Promise.all([loadInputValidation(), input.load()]);
         parsed = checkInput(name, schema, rawInput, fieldsOf(tool));
       } else {
