@@ -25,6 +25,7 @@ import { contextReportOf } from './context-report.js';
 import type { CallGate } from './controller.js';
 import type { SessionSettings } from './session-settings.js';
 import { withPlanModeReminder } from './plan-mode.js';
+import { withCarriedUsage } from './carried-usage.js';
 import { streamModelCall } from './model-call.js';
 import { applyNativeReply } from './native-step.js';
 import { withToolProtocolHint } from './tool-protocol-hint.js';
@@ -225,9 +226,20 @@ export class CodeAgent implements AgentController {
       turn.usage = addUsage(turn.usage, call.usage);
       yield { type: 'usage', step, usage: call.usage, contextTokens: totalUsageTokens(call.usage) };
       const services = this.stepServices(signal, prepared.maxTokens);
+      const contextTokens = totalUsageTokens(call.usage);
       const outcome = this.native
-        ? yield* applyNativeReply(turn, call, step, { ...services, stopped: () => this.declinedBy !== undefined })
-        : yield* turn.applyReply(call.text, { usage: call.usage, stopReason: call.stopReason }, step, services);
+        ? yield* withCarriedUsage(
+            applyNativeReply(turn, call, step, { ...services, stopped: () => this.declinedBy !== undefined }),
+            turn,
+            step,
+            contextTokens,
+          )
+        : yield* withCarriedUsage(
+            turn.applyReply(call.text, { usage: call.usage, stopReason: call.stopReason }, step, services),
+            turn,
+            step,
+            contextTokens,
+          );
       if (outcome) return yield* this.closeRound(turn, outcome.reason, outcome.answer, outcome.error);
       if (this.declinedBy !== undefined) {
         const message = `The user declined ${this.declinedBy} and stopped the turn; wait for their next message.`;

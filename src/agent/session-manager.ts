@@ -37,6 +37,8 @@ export interface SessionManagerDeps {
   trusted?: boolean;
   /** Read deny rules, for memory-file imports (src/permissions/read-deny.ts). */
   readDenied?: ReadDenyCheck;
+  /** A section L1 carries after the system prompt and tools, before the environment (the skills listing). */
+  systemSection?: string;
 }
 
 /**
@@ -112,7 +114,8 @@ export class ProjectSessions implements SessionManager {
     const base = this.baseLayerText();
     if (this.systemLayer?.model !== this.settings.model || this.systemLayer.base !== base) {
       const environment = renderEnvironment(detectEnvironment(this.deps.projectRoot, this.settings.model));
-      this.systemLayer = { model: this.settings.model, base, text: `${base}\n\n${environment}` };
+      const section = this.deps.systemSection === undefined ? '' : `${this.deps.systemSection.trim()}\n\n`;
+      this.systemLayer = { model: this.settings.model, base, text: `${base}\n\n${section}${environment}` };
     }
     return this.systemLayer.text;
   }

@@ -87,6 +87,7 @@ export function runtimeOptions(options: CliOptions, askTrust?: TrustQuestion): R
     disallowedTools: options.disallowedTools,
     ...(options.mcpConfigs.length > 0 ? { mcpConfigs: options.mcpConfigs } : {}),
     ...(options.strictMcpConfig ? { strictMcpConfig: true } : {}),
+    ...(options.agents === undefined ? {} : { agents: options.agents }),
     session: sessionStart(options),
     ...(askTrust ? { askTrust } : {}),
   };

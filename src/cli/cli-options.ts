@@ -24,4 +24,6 @@ export interface CliOptions {
   /** `--mcp-config` values as given (a file path or inline JSON each); `--strict-mcp-config`. */
   mcpConfigs: string[];
   strictMcpConfig: boolean;
+  /** `--agents <json>`: subagent definitions. */
+  agents?: string | undefined;
 }

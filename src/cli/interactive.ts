@@ -12,6 +12,7 @@ import { createSessionInfo } from './session-info.js';
 import { createUserShell } from './user-shell.js';
 import type { CliOptions } from './cli-options.js';
 import { installTermination, SIGNAL_EXIT_CODES } from './termination.js';
+import { extensionLists } from '../agents/listings.js';
 
 export async function runInteractive(options: CliOptions): Promise<number> {
   if (!process.stdin.isTTY) {
@@ -43,6 +44,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
       openPicker: options.pickSession,
       prices: config.modelPrices,
       info: createSessionInfo(booted, notices),
+      extensionLists: extensionLists(booted.extensions),
       ...(options.prompt ? { initialPrompt: options.prompt } : {}),
     });
   } finally {

@@ -66,6 +66,7 @@ function buildCommand(version: string): Command {
       [],
     )
     .option('--strict-mcp-config', 'use only the MCP servers of --mcp-config, none from settings or .mcp.json')
+    .option('--agents <json>', 'subagent definitions as JSON, e.g. \'{"reviewer":{"description":"…","prompt":"…"}}\'')
     .version(`${version} (mca)`, '-v, --version', 'print the version')
     .helpOption('-h, --help', 'show this help')
     .addHelpText(
@@ -106,6 +107,7 @@ interface RawOptions {
   disallowedTools: string[];
   mcpConfig: string[];
   strictMcpConfig?: boolean;
+  agents?: string;
 }
 
 /** `version` is what `-v` prints (main.ts reads it from package.json). */
@@ -146,6 +148,7 @@ export function parseCliArgs(args: readonly string[], version: string): CliOptio
     disallowedTools: raw.disallowedTools,
     mcpConfigs: raw.mcpConfig,
     strictMcpConfig: raw.strictMcpConfig === true,
+    agents: raw.agents,
   };
 }
 

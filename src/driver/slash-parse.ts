@@ -12,6 +12,8 @@ export const SLASH_COMMAND_NAMES = [
   'todos',
   'memory',
   'hooks',
+  'skills',
+  'agents',
   'model',
   'resume',
   'init',

@@ -12,6 +12,7 @@ import type * as BashPartsModule from './bash-parts.js';
 import type * as RuleMatchModule from './rule-match.js';
 import type { PathScreen } from './path-screen.js';
 import type { PathContext } from './rule-match.js';
+import { nameFieldOf, nameSpecifierMatches } from './name-rules.js';
 import { ruleCoversTool, type PermissionRule, type RuleBehavior } from './rule.js';
 
 type Matchers = typeof BashPartsModule & typeof RuleMatchModule;
@@ -59,7 +60,16 @@ function domainMatches(specifier: string, host: string | undefined): boolean {
 /** WebFetch rules: deny and ask first, then allow, by the URL's domain. */
 function evaluateDomain(relevant: readonly PermissionRule[], url: string): PolicyDecision {
   const host = urlHost(url);
-  const matches = (rule: PermissionRule) => rule.specifier === undefined || domainMatches(rule.specifier, host);
+  return firstRuling(relevant, (rule) => rule.specifier === undefined || domainMatches(rule.specifier, host));
+}
+
+/** Rules for a tool whose specifier is a name (Skill, Agent): deny > ask > allow, each by exact or prefix name. */
+function evaluateByName(relevant: readonly PermissionRule[], name: string): PolicyDecision {
+  return firstRuling(relevant, (rule) => rule.specifier === undefined || nameSpecifierMatches(rule.specifier, name));
+}
+
+/** deny > ask > allow among the rules `matches` accepts. */
+function firstRuling(relevant: readonly PermissionRule[], matches: (rule: PermissionRule) => boolean): PolicyDecision {
   for (const behavior of ['deny', 'ask'] as const) {
     const rule = relevant.find((candidate) => candidate.behavior === behavior && matches(candidate));
     if (rule) return { behavior, rule };
@@ -91,6 +101,8 @@ export class PermissionPolicy {
   async evaluate(tool: string, input: unknown): Promise<PolicyDecision> {
     const relevant = this.rules.filter((rule) => ruleCoversTool(rule.tool, tool));
     if (relevant.length === 0) return { behavior: 'none' };
+    const nameField = nameFieldOf(tool);
+    if (nameField !== undefined) return evaluateByName(relevant, inputField(input, nameField) ?? '');
     const matchers = await loadMatchers();
     if (tool === 'Bash') return this.evaluateBash(relevant, inputField(input, 'command') ?? '', matchers);
     if (tool === 'WebFetch') return evaluateDomain(relevant, inputField(input, 'url') ?? '');

@@ -47,6 +47,8 @@ export function parseRule(text: unknown, behavior: RuleBehavior, source: string)
 export function ruleCoversTool(ruleTool: string, tool: string): boolean {
   if (ruleTool === tool) return true;
   if (ruleTool.startsWith(MCP_PREFIX)) return mcpRuleCovers(ruleTool, tool);
+  // `Task` is the Agent tool's older name: rules written for it speak about Agent calls.
+  if (ruleTool === 'Task') return tool === 'Agent';
   if (ruleTool === 'Edit') return EDIT_FAMILY.has(tool);
   if (ruleTool === 'Read') return READ_FAMILY.has(tool);
   return false;

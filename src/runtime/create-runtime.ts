@@ -8,7 +8,9 @@
  * Several runtimes may live in one process, each with its own directory, rules, tools, memory files and session;
  * what they share is process-wide by nature (the temp-file journal, tracked process groups, loaded prompts).
  */
+import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { loadExtensions, registerExtensionTools, type Extensions } from '../agents/install.js';
 import type { Config } from '../config/config.js';
 import { credentialSecrets, loadConfig, loadCredentials } from '../config/config.js';
 import type { CodeAgent } from '../agent/code-agent.js';
@@ -51,6 +53,8 @@ export interface Runtime {
   transcriptPathOf(sessionId: string): string;
   /** The MCP servers (absent when none is configured); `close()` ends them before the process exits. */
   mcp?: McpManager;
+  /** Subagent definitions, skills and the subagent event bus (src/agents). */
+  extensions: Extensions;
 }
 
 /** Where each mca process lists the temp files it creates (temp-journal.ts). */
@@ -100,6 +104,14 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   journalTempsIn(tempJournalDir(config.mcaHome));
   // Memory-file imports obey Read deny rules like the Read tool (`@.env` in CLAUDE.md).
   const readDenied = await createReadDenyCheck(policy.rules, { projectRoot });
+  const extensions = await loadExtensions({
+    projectRoot,
+    mcaHome: config.mcaHome,
+    home: options.home ?? homedir(),
+    trusted,
+    agentsJson: options.agents,
+  });
+  notices.push(...extensions.problems);
   const sessions = new ProjectSessions({
     config,
     provider,
@@ -108,6 +120,16 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     projectRoot,
     trusted,
     readDenied,
+    ...(extensions.skillSection === undefined ? {} : { systemSection: extensions.skillSection }),
+  });
+  registerExtensionTools(registry, extensions, {
+    config,
+    provider,
+    projectRoot,
+    trusted,
+    secrets,
+    model: () => sessions.current().model,
+    transcriptDir: () => join(store.dir, `${sessions.current().sessionId}.agents`),
   });
   // A memory file that cannot be used (a symlink out of the project, a FIFO) is named once, at start.
   const memory = new MemoryFiles({
@@ -141,5 +163,6 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     hooks,
     transcriptPathOf: (sessionId) => store.pathOf(sessionId),
     ...(mcp ? { mcp } : {}),
+    extensions,
   };
 }

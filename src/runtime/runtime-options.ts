@@ -30,4 +30,8 @@ export interface RuntimeOptions {
   /** Which session to open; a new one when absent. */
   session?: SessionStart;
   askTrust?: TrustQuestion;
+  /** `--agents <json>`: subagent definitions keyed by name (the user's own, so they load in any project). */
+  agents?: string;
+  /** The user's home directory (`~/.claude/agents`, `~/.claude/skills`); default: the OS's. */
+  home?: string;
 }

@@ -1,9 +1,10 @@
 /**
  * The permission rules a runtime starts with, and the one trust question: asked once per project, only when the
  * project brings something that widens what runs without asking (allow rules, custom commands with shell lines,
- * hook commands).
+ * hook commands, subagents and skills).
  */
 import type { Config } from '../config/config.js';
+import { projectExtensionsPending } from '../agents/install.js';
 import { loadCustomCommands } from '../commands/custom-commands.js';
 import { trustLines } from '../hooks/hook-listing.js';
 import { loadHooks } from '../hooks/hook-sources.js';
@@ -48,6 +49,7 @@ export async function permissionPolicy(
     ...(await projectShellCommands(projectRoot, config.mcaHome)),
     ...trustLines(loadHooks({ projectRoot, mcaHome: config.mcaHome, trusted: false }).pending),
     ...moreWidening,
+    ...projectExtensionsPending(projectRoot),
   ];
   if (widening.length === 0) return { ...loaded, trusted: false, asked: false };
   const trusted = await askTrust(projectRoot, widening);

@@ -12,6 +12,7 @@ import { loadToolPrompt } from './prompt-files.js';
 import type { ApprovalRequest, ToolContext, ToolEnvironment } from './tool-context.js';
 import { builtinTools } from './builtin-tools.js';
 import { rememberTool } from './tool-catalog.js';
+import { recordSessionDecide } from './session-decide.js';
 import { McaError } from '../errors/mca-error.js';
 
 /** The input's field names, in the schema's order (the model is told them in errors). */
@@ -202,6 +203,7 @@ export class ToolRegistry {
     }
     const { decide, afterRun: _afterRun, ...environment } = ctx;
     const toolContext: ToolContext = { ...environment, callId: call.id, source: call.source };
+    recordSessionDecide(toolContext, decide);
     const validated = await this.validate(tool, call.input);
     if (!validated.ok) return validated.envelope;
     return await guardThrows(name, ctx.signal, async () => {

@@ -7,6 +7,7 @@ import { Box, Static, Text } from 'ink';
 import React, { useCallback, useMemo } from 'react';
 import type { SessionManager } from '../agent/controller.js';
 import type { ModelPrice } from '../providers/model-prices.js';
+import type { ExtensionLists } from './repl-slash.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import type { Usage } from '../providers/types.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
@@ -51,6 +52,8 @@ export interface AppProps {
   prices?: Readonly<Record<string, ModelPrice>>;
   /** Installation details and files for /status, /config, /doctor, `#`, /memory, /export. */
   info?: ReplInfoPort;
+  /** What /skills and /agents show. */
+  extensionLists?: ExtensionLists;
   /** Fixed width (tests); otherwise the terminal's, following resizes. */
   columns?: number;
   /** Called once when the user exits (/exit, Ctrl-D, Ctrl-C twice), before Ink unmounts. */
@@ -97,6 +100,7 @@ export function App(props: AppProps): React.JSX.Element {
     redraw: screen.redraw,
     prices: props.prices,
     info: props.info,
+    extensionLists: props.extensionLists,
   });
   const { redraw, toggleVerbose } = screen;
   const clearScreen = useCallback(() => {

@@ -13,6 +13,12 @@ export interface PickerState {
   selected: number;
 }
 
+/** The text /skills and /agents show. */
+export interface ExtensionLists {
+  skills: string;
+  agents: string;
+}
+
 export interface ReplSlashDeps {
   driver: SessionDriver;
   append(entry: TranscriptEntry): void;
@@ -20,6 +26,8 @@ export interface ReplSlashDeps {
   setPicker(next: PickerState | null | ((picker: PickerState | null) => PickerState | null)): void;
   sessionUsage(): Usage;
   prices?: Readonly<Record<string, ModelPrice>> | undefined;
+  /** What /skills and /agents show (made at start: the lists do not change while the REPL runs). */
+  extensionLists?: ExtensionLists | undefined;
   exit(): void;
   /** The daily commands (repl-commands.ts). */
   commands: ReplCommands;
@@ -35,6 +43,8 @@ export function createReplSlash(deps: ReplSlashDeps): SlashContext {
     showTodos: () => append({ kind: 'todos', todos: [...driver.controller.todos()] }),
     showMemory: deps.commands.openMemory,
     showHooks: () => notice(driver.hooksReport().join('\n')),
+    showSkills: () => notice(deps.extensionLists?.skills ?? 'No skills are loaded.'),
+    showAgents: () => notice(deps.extensionLists?.agents ?? 'No subagents are loaded.'),
     showCost: () =>
       append({ kind: 'cost', usage: deps.sessionUsage(), model: driver.model, ...(prices ? { prices } : {}) }),
     showModel: deps.commands.showModel,

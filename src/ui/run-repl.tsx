@@ -6,6 +6,7 @@ import { App } from './app.js';
 import { loadInputHistory, saveInputHistory } from './input-history.js';
 import { loadHighlighter } from './markdown.js';
 import type { ModelPrice } from '../providers/model-prices.js';
+import type { ExtensionLists } from './repl-slash.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import type { ShellRunner } from '../driver/shell-lines.js';
 import type { CustomCommandsPort } from '../driver/custom-commands-port.js';
@@ -43,6 +44,8 @@ export interface ReplOptions {
   hooks?: DriverHooksOptions;
   /** Installation details and files for /status, /config, /doctor, `#`, /memory, /export. */
   info?: ReplInfoPort;
+  /** What /skills and /agents show. */
+  extensionLists?: ExtensionLists;
 }
 
 /** Runs the REPL until the user exits. Ink's unmount restores the terminal (raw mode off) on every path. */
@@ -67,6 +70,7 @@ export async function runRepl(options: ReplOptions): Promise<void> {
       completePath={options.completePath}
       openPicker={options.openPicker === true}
       {...(options.prices ? { prices: options.prices } : {})}
+      {...(options.extensionLists ? { extensionLists: options.extensionLists } : {})}
       {...(options.policy ? { policy: options.policy } : {})}
       {...(options.hooks ? { hooks: options.hooks } : {})}
       {...(options.runShell ? { runShell: options.runShell } : {})}

@@ -29,6 +29,8 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
   { name: 'todos', usage: '/todos', description: 'Show the todo list' },
   { name: 'memory', usage: '/memory', description: 'List the memory files and open one in $EDITOR' },
   { name: 'hooks', usage: '/hooks', description: 'List the hooks in effect, their files and last outcomes' },
+  { name: 'skills', usage: '/skills', description: 'List the skills the model can load' },
+  { name: 'agents', usage: '/agents', description: 'List the subagents the model can delegate to' },
   { name: 'model', usage: '/model [name]', description: 'Pick or set the model' },
   { name: 'resume', usage: '/resume [id]', description: 'Resume a past session' },
   { name: 'init', usage: '/init', description: 'Write a CLAUDE.md for this project (a model pass over it)' },
@@ -74,6 +76,9 @@ export interface SlashContext {
   showTodos(): void;
   showMemory(): void;
   showHooks(): void;
+  /** The loaded skills (/skills) and subagents (/agents), one line each. */
+  showSkills(): void;
+  showAgents(): void;
   showCost(): void;
   showModel(): void;
   setModel(name: string): void;
@@ -100,6 +105,8 @@ export const SLASH_HANDLERS: Record<SlashCommandName, Handler> = {
   todos: (context) => context.showTodos(),
   memory: (context) => context.showMemory(),
   hooks: (context) => context.showHooks(),
+  skills: (context) => context.showSkills(),
+  agents: (context) => context.showAgents(),
   model: (context, args) => (args ? context.setModel(args) : context.showModel()),
   resume: (context, args) => (args ? context.resumeSession(args) : context.openSessionPicker()),
   init: (context) => context.init(),

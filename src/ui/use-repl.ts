@@ -21,7 +21,7 @@ import { errorText, initialTokens, showDriverEvent, welcome } from './repl-drive
 import type { ChoiceState } from './components/choice-picker.js';
 import type { ReplInfoPort } from './info-port.js';
 import { createReplCommands, type ReplCommands } from './repl-commands.js';
-import { createReplSlash, type PickerState } from './repl-slash.js';
+import { createReplSlash, type ExtensionLists, type PickerState } from './repl-slash.js';
 import { usageOfHistory } from './session-cost.js';
 import { dispatchSlash, type SlashContext } from './slash-commands.js';
 import {
@@ -59,6 +59,8 @@ export interface ReplOptionsInternal {
   prices?: Readonly<Record<string, ModelPrice>> | undefined;
   /** Installation details and files for /status, /config, /doctor, `#`, /memory, /export. */
   info?: ReplInfoPort | undefined;
+  /** What /skills and /agents show. */
+  extensionLists?: ExtensionLists | undefined;
 }
 
 /** The driver, made once per REPL; its events reach `listen` (which the hook points at the current view). */
@@ -184,6 +186,7 @@ export function useRepl(options: ReplOptionsInternal) {
         setPicker,
         sessionUsage: () => transcriptRef.current.sessionUsage,
         prices,
+        extensionLists: options.extensionLists,
         exit,
         commands,
       }),

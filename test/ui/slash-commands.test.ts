@@ -22,6 +22,8 @@ function recordingContext(): { context: SlashContext; calls: string[] } {
     showTodos: record('todos'),
     showMemory: record('memory'),
     showHooks: record('hooks'),
+    showSkills: record('skills'),
+    showAgents: record('agents'),
     showCost: record('cost'),
     showModel: record('showModel'),
     setModel: record('setModel'),
@@ -73,7 +75,7 @@ describe('suggestSlashCommands', () => {
       'cost',
       'config',
     ]);
-    expect(suggestSlashCommands('/')).toHaveLength(17);
+    expect(suggestSlashCommands('/')).toHaveLength(19);
     expect(suggestSlashCommands('/compact now')).toEqual([]);
     expect(suggestSlashCommands('hello')).toEqual([]);
   });
@@ -102,6 +104,8 @@ describe('dispatchSlash', () => {
       '/settings',
       '/export',
       '/export notes.md',
+      '/skills',
+      '/agents',
       '/exit',
     ]) {
       const parsed = parseSlashCommand(text);
@@ -127,6 +131,8 @@ describe('dispatchSlash', () => {
       'config',
       'export ',
       'export notes.md',
+      'skills',
+      'agents',
       'exit',
     ]);
   });

@@ -1,0 +1,114 @@
+/**
+ * A subagent's tools and how its calls are judged. Its list is the definition's `tools` allow list (every tool
+ * of the session when absent) minus `disallowedTools`; the Agent tool itself only when the allow list names it
+ * (`Agent` or its older name `Task`), and never ExitPlanMode (a subagent has no plan of the user's to present).
+ * Every call it makes passes the session's decision point with source `subagent` and a title naming the
+ * subagent, so a question reaches the person (or the -p rules, or a host) labelled; `plan` in the definition
+ * narrows it further. The rules' path screen is the session's too.
+ */
+import type { DecideFn, ToolCall } from '../tools/define-tool.js';
+import { EXIT_PLAN_MODE } from '../tools/exit-plan-mode.js';
+import { ToolRegistry, type RunContext } from '../tools/registry.js';
+import type { ToolEnvelope } from '../tools/envelope.js';
+import type { PathScreen } from '../permissions/path-screen.js';
+import type { AgentDefinition } from './agent-definition.js';
+
+export const AGENT_TOOL = 'Agent';
+/** The Agent tool's older name, accepted in tool lists and as a tool name. */
+export const AGENT_TOOL_ALIAS = 'Task';
+
+/** `Task` and `Agent(…)`/`Task(…)` entries mean the Agent tool; other entries are tool names. */
+function toolNameOf(entry: string): string {
+  const name = entry.replace(/\(.*\)$/, '').trim();
+  return name === AGENT_TOOL_ALIAS ? AGENT_TOOL : name;
+}
+
+/** The tool names a definition gives its subagent, out of the session's. */
+export function subagentToolNames(definition: AgentDefinition, sessionTools: readonly string[]): string[] {
+  const denied = new Set(definition.disallowedTools.map(toolNameOf));
+  const allowed = definition.tools === undefined ? undefined : new Set(definition.tools.map(toolNameOf));
+  return sessionTools.filter((name) => {
+    if (name === EXIT_PLAN_MODE || denied.has(name)) return false;
+    if (allowed === undefined) return name !== AGENT_TOOL && name !== AGENT_TOOL_ALIAS;
+    return allowed.has(name);
+  });
+}
+
+/** The denial a `plan` subagent gets for a call that would change something. */
+function planDenied(title: string, agent: string): { behavior: 'deny'; message: string } {
+  return {
+    behavior: 'deny',
+    message: `subagent ${agent} runs in plan mode: only read-only tools run, so ${title} did not`,
+  };
+}
+
+/** How deep a decide function is nested: 0 for the session's own, 1 for a subagent's, 2 for a subagent's subagent. */
+const depths = new WeakMap<DecideFn, number>();
+
+/** Subagents may start subagents (when their `tools` name Agent) this many levels deep, no deeper. */
+export const MAX_SUBAGENT_DEPTH = 3;
+
+/** The nesting depth of the calls `decide` judges (0: the session's own calls). */
+export function subagentDepth(decide: DecideFn): number {
+  return depths.get(decide) ?? 0;
+}
+
+/** The session's decision point as a subagent's calls meet it. */
+export function subagentDecide(definition: AgentDefinition, sessionDecide: DecideFn): DecideFn {
+  const label = ` [subagent ${definition.name}]`;
+  const decide: DecideFn = async (call, request) => {
+    if (definition.permissionMode === 'plan' && request !== undefined && request.kind !== 'read') {
+      return planDenied(request.title, definition.name);
+    }
+    const labelled: ToolCall = { ...call, source: 'subagent' };
+    return await sessionDecide(
+      labelled,
+      request === undefined ? undefined : { ...request, title: `${request.title}${label}` },
+    );
+  };
+  depths.set(decide, subagentDepth(sessionDecide) + 1);
+  return decide;
+}
+
+/**
+ * The registry a subagent's loop calls: the session's tool definitions it may use, each call judged by
+ * `decide` (never by the nested loop's own default) and screened by the session's path rules.
+ */
+export class SubagentRegistry extends ToolRegistry {
+  constructor(
+    secrets: readonly string[],
+    private readonly decide: DecideFn,
+    private readonly pathScreen: ((tool: string) => PathScreen | undefined) | undefined,
+  ) {
+    super({ secrets });
+  }
+
+  override run(call: ToolCall, ctx: RunContext): Promise<ToolEnvelope> {
+    const { pathScreen } = this;
+    return super.run(
+      { ...call, source: 'subagent' },
+      { ...ctx, decide: this.decide, ...(pathScreen ? { pathScreen } : {}) },
+    );
+  }
+}
+
+/**
+ * The registry for one subagent run, holding the session's definitions of the tools it may use; `decide` is the
+ * session's decision point as the subagent meets it (subagentDecide).
+ */
+export function subagentRegistry(
+  definition: AgentDefinition,
+  session: ToolRegistry,
+  options: {
+    secrets: readonly string[];
+    decide: DecideFn;
+    pathScreen: ((tool: string) => PathScreen | undefined) | undefined;
+  },
+): SubagentRegistry {
+  const registry = new SubagentRegistry(options.secrets, options.decide, options.pathScreen);
+  for (const name of subagentToolNames(definition, session.names())) {
+    const tool = session.get(name);
+    if (tool) registry.register(tool);
+  }
+  return registry;
+}
