@@ -18,6 +18,7 @@ import type { PermissionPolicy } from '../permissions/policy.js';
 import { createProvider } from '../providers/create-provider.js';
 import { SessionStore } from '../session/session-store.js';
 import { createDefaultRegistry, type ToolRegistry } from '../tools/registry.js';
+import { ProjectCheckpoints } from '../checkpoints/project-checkpoints.js';
 import { journalTempsIn, sweepTempJournals } from '../tools/temp-journal.js';
 import { projectRootOf } from './project-root.js';
 import type { RuntimeOptions } from './runtime-options.js';
@@ -41,6 +42,8 @@ export interface Runtime {
   registry: ToolRegistry;
   /** The exact key values mca holds, for everything else it writes (output, input history). */
   secrets: readonly string[];
+  /** Checkpoints of this project's sessions (rewind, rewind_files, the store's size). */
+  checkpoints: ProjectCheckpoints;
 }
 
 /** Where each mca process lists the temp files it creates (temp-journal.ts). */
@@ -79,7 +82,16 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const provider = await createProvider(config, credentials);
   const secrets = credentialSecrets(credentials);
   const store = new SessionStore(config.mcaHome, projectRoot, { secrets });
-  const registry = createDefaultRegistry({ secrets });
+  // Checkpoints guard every call of whichever session is open now (sessions are created below).
+  const checkpoints = new ProjectCheckpoints(store, projectRoot);
+  const opened: { sessions?: ProjectSessions } = {};
+  const registry = createDefaultRegistry({
+    secrets,
+    beforeRun: async (call, tool, signal) => {
+      const sessionId = opened.sessions?.current().sessionId;
+      return sessionId === undefined ? undefined : await checkpoints.beforeRun(sessionId, call, tool, signal);
+    },
+  });
   journalTempsIn(tempJournalDir(config.mcaHome));
   const sessions = new ProjectSessions({
     config,
@@ -91,6 +103,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     trusted,
     ...(options.ask ? { ask: options.ask } : {}),
   });
+  opened.sessions = sessions;
   // A memory file that cannot be used (a symlink out of the project, a FIFO) is named once, at start.
   const memory = new MemoryFiles({ projectRoot, mcaHome: config.mcaHome, maxChars: config.codeLawMaxChars, trusted });
   memory.read();
@@ -99,7 +112,18 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   if (start.kind === 'continue' && (await store.latest()) === undefined) {
     notices.push('no earlier session in this directory; starting a new one');
   }
-  const opened = await sessions.open(start);
-  notices.push(...opened.warnings);
-  return { config, projectRoot, policy, trusted, sessions, controller: opened.controller, notices, registry, secrets };
+  const first = await sessions.open(start);
+  notices.push(...first.warnings);
+  return {
+    config,
+    projectRoot,
+    policy,
+    trusted,
+    sessions,
+    controller: first.controller,
+    notices,
+    registry,
+    secrets,
+    checkpoints,
+  };
 }
