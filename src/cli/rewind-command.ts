@@ -116,7 +116,8 @@ export async function runRewindCommand(args: readonly string[]): Promise<number>
     throw new CliError((error as Error).message);
   }
   const store = new SessionStore(mcaHome, projectRoot);
-  const sessionId = parsed.session ?? (await store.latest());
+  // A session a rewind cut back to before its first prompt is not "latest" for -c, but its rewind can be undone.
+  const sessionId = parsed.session ?? (await store.latest()) ?? (await store.list())[0]?.id;
   if (sessionId === undefined) throw new CliError(`no session in ${projectRoot} to rewind`);
   const checkpoints = new ProjectCheckpoints(store, store.projectRoot);
   try {
