@@ -99,9 +99,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     registry,
     store,
     projectRoot,
-    policy,
     trusted,
-    ...(options.ask ? { ask: options.ask } : {}),
   });
   opened.sessions = sessions;
   // A memory file that cannot be used (a symlink out of the project, a FIFO) is named once, at start.
