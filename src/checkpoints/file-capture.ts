@@ -4,7 +4,7 @@
  * redirect or block the read); a file whose size or times change while it is read is reported as unstable.
  */
 import { constants } from 'node:fs';
-import { lstat, open } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import type { BlobStore } from './blob-store.js';
 import type { FileState } from './journal.js';
 
@@ -36,12 +36,15 @@ function errno(error: unknown): string | undefined {
 }
 
 /** Captures `absolute` into `blobs`. Never throws for the file's own reasons; a store failure does throw. */
-export async function captureFile(absolute: string, blobs: BlobStore, maxBytes: number): Promise<Captured> {
+export async function captureFile(
+  absolute: string,
+  blobs: BlobStore,
+  maxBytes: number,
+  batch = false,
+): Promise<Captured> {
   let handle;
   try {
-    const info = await lstat(absolute);
-    if (info.isSymbolicLink()) return { state: { kind: 'unrestorable', reason: 'a symbolic link' } };
-    if (!info.isFile()) return { state: { kind: 'unrestorable', reason: 'not a regular file' } };
+    // O_NOFOLLOW refuses a symlink (ELOOP); O_NONBLOCK keeps a FIFO from blocking; fstat below checks the rest.
     handle = await open(absolute, OPEN_FLAGS);
   } catch (error) {
     const code = errno(error);
@@ -61,7 +64,7 @@ export async function captureFile(absolute: string, blobs: BlobStore, maxBytes: 
     if (!sameStat(statKey(before), key) || bytes.length !== after.size) {
       return { state: { kind: 'unrestorable', reason: 'it changed while it was being copied' } };
     }
-    const hash = await blobs.put(bytes);
+    const hash = await blobs.put(bytes, batch);
     return { state: { kind: 'file', hash, mode: after.mode & 0o7777, size: bytes.length }, stat: key };
   } finally {
     await handle.close();

@@ -111,7 +111,7 @@ export async function scanProject(
       return;
     }
     copiedBytes += file.size ?? 0;
-    const captured = await captureFile(file.absolute, blobs, limits.maxFileBytes);
+    const captured = await captureFile(file.absolute, blobs, limits.maxFileBytes, true);
     if (captured.state.kind === 'absent') return; // deleted during the scan: it is not there before the call
     image[file.relative] = {
       stat:
@@ -126,6 +126,7 @@ export async function scanProject(
       state: captured.state,
     };
   });
+  await blobs.flush();
   return { ok: true, image, copiedBytes };
 }
 

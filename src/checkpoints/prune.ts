@@ -3,6 +3,7 @@
  * go, then every blob nothing kept refers to. Kept regardless: the last state mca left each file in (conflict
  * checks need it) and the last scan (the next Bash call's cache refers to its blobs).
  */
+import { gunzipSync } from 'node:zlib';
 import type { BlobStore } from './blob-store.js';
 import type { Checkpoint } from './checkpoint-list.js';
 import type { Journal, JournalRecord } from './journal.js';
@@ -56,7 +57,7 @@ export async function prune(journal: Journal, blobs: BlobStore, cutoff: string):
     if (image) {
       try {
         for (const entry of Object.values(
-          JSON.parse(image.toString('utf8')) as Record<string, { state?: { hash?: unknown } }>,
+          JSON.parse(gunzipSync(image).toString('utf8')) as Record<string, { state?: { hash?: unknown } }>,
         )) {
           if (typeof entry.state?.hash === 'string') keep.add(entry.state.hash);
         }

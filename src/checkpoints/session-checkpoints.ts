@@ -9,6 +9,7 @@
  * a change belongs to the newest one written before it (checkpoint-list.ts).
  */
 import { mkdir } from 'node:fs/promises';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { BlobStore, STORE_DIR_MODE } from './blob-store.js';
 import { captureFile } from './file-capture.js';
@@ -46,6 +47,8 @@ export class SessionCheckpoints {
   readonly journal: Journal;
   /** The last scan, reused by the next (loaded from the journal's last image on first use). */
   private image: Image | undefined;
+  /** The blob of the last journalled scan. */
+  private imageHash: string | undefined;
   private opened: Promise<void> | undefined;
 
   constructor(
@@ -109,8 +112,11 @@ export class SessionCheckpoints {
       await this.journal.append({ t: 'untracked', ts: now(), callId: call.id, reason: before.reason });
       return async () => undefined;
     }
-    const image = await this.blobs.put(Buffer.from(JSON.stringify(before.image)));
+    // The scan itself is stored (gzipped) for crash recovery; the previous one is superseded once this is journalled.
+    const image = await this.blobs.put(gzipSync(JSON.stringify(before.image)));
     await this.journal.append({ t: 'bash-start', ts: now(), callId: call.id, image });
+    if (this.imageHash !== undefined && this.imageHash !== image) await this.blobs.remove(this.imageHash);
+    this.imageHash = image;
     this.image = before.image;
     const startedAt = now();
     return async () => {
@@ -143,7 +149,10 @@ export class SessionCheckpoints {
     const ended = new Set(records.filter((record) => record.t === 'bash-end').map((record) => record.callId));
     const lastImage = records.filter((record) => record.t === 'bash-start').at(-1);
     // The last scan of an earlier run is the cache of the next one: a resumed session does not copy again.
-    if (lastImage?.t === 'bash-start') this.image = await this.loadImage(lastImage.image);
+    if (lastImage?.t === 'bash-start') {
+      this.image = await this.loadImage(lastImage.image);
+      this.imageHash = lastImage.image;
+    }
     for (const record of records) {
       if (record.t !== 'bash-start' || ended.has(record.callId)) continue;
       const image = await this.loadImage(record.image);
@@ -167,7 +176,7 @@ export class SessionCheckpoints {
     const bytes = await this.blobs.get(hash);
     if (!bytes) return undefined;
     try {
-      return JSON.parse(bytes.toString('utf8')) as Image;
+      return JSON.parse(gunzipSync(bytes).toString('utf8')) as Image;
     } catch {
       return undefined;
     }
