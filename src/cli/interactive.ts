@@ -35,6 +35,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
       inputHistorySecrets: booted.secrets,
       completePath: createPathCompleter(projectRoot),
       runShell: createUserShell(booted.registry, projectRoot),
+      ...(booted.checkpoints.enabled ? { checkpoints: booted.checkpoints } : {}),
       policy,
       customCommands,
       saveRule: (rule: string) => addLocalAllowRule(projectRoot, rule),

@@ -13,11 +13,18 @@ export const SLASH_COMMAND_NAMES = [
   'memory',
   'model',
   'resume',
+  'rewind',
   'exit',
 ] as const;
 export type SlashCommandName = (typeof SLASH_COMMAND_NAMES)[number];
 
-const ALIASES: Record<string, SlashCommandName> = { quit: 'exit', q: 'exit', reset: 'clear', new: 'clear' };
+const ALIASES: Record<string, SlashCommandName> = {
+  quit: 'exit',
+  q: 'exit',
+  reset: 'clear',
+  new: 'clear',
+  undo: 'rewind',
+};
 
 export type ParsedSlash =
   | { kind: 'command'; name: SlashCommandName; args: string }

@@ -14,6 +14,8 @@ import { InputBox } from './components/input-box.js';
 import { LiveArea } from './components/live-area.js';
 import { PermissionPrompt } from './components/permission-prompt.js';
 import { SessionPicker } from './components/session-picker.js';
+import { RewindPicker } from './components/rewind-picker.js';
+import type { RewindPort } from './rewind-dialog.js';
 import { StatusLine } from './components/status-line.js';
 import { Suggestions } from './components/suggestions.js';
 import { TranscriptItemView } from './components/transcript-item-view.js';
@@ -44,6 +46,8 @@ export interface AppProps {
   saveRule?: (rule: string) => string;
   /** Price overrides from config (`modelPrices`), over the built-in table. */
   prices?: Readonly<Record<string, ModelPrice>>;
+  /** The project's checkpoints, for `/rewind` and Esc Esc. */
+  checkpoints?: RewindPort;
   /** Fixed width (tests); otherwise the terminal's, following resizes. */
   columns?: number;
   /** Called once when the user exits (/exit, Ctrl-D, Ctrl-C twice), before Ink unmounts. */
@@ -88,6 +92,7 @@ export function App(props: AppProps): React.JSX.Element {
     saveRule: props.saveRule,
     redraw: screen.redraw,
     prices: props.prices,
+    checkpoints: props.checkpoints,
   });
   const { redraw, toggleVerbose } = screen;
   const clearScreen = useCallback(() => {
@@ -111,6 +116,7 @@ export function App(props: AppProps): React.JSX.Element {
   const busy = core.busyRef.current;
   const permission = core.permissionRef.current;
   const picker = core.pickerRef.current;
+  const rewind = core.rewind.rewindRef.current;
   const compacting = busy === 'compact' || transcript.live.compacting !== null;
   const shell = input.text.startsWith('!');
   const placeholder = compacting
@@ -147,6 +153,8 @@ export function App(props: AppProps): React.JSX.Element {
         />
       ) : picker ? (
         <SessionPicker sessions={picker.sessions} selected={picker.selected} width={width} />
+      ) : rewind ? (
+        <RewindPicker state={rewind} width={width} />
       ) : (
         <Box flexDirection="column" width={width}>
           <InputBox state={input} width={width} placeholder={placeholder} disabled={compacting} shell={shell} />

@@ -21,6 +21,7 @@ export interface ReplSlashDeps {
   sessionUsage(): Usage;
   prices?: Readonly<Record<string, ModelPrice>> | undefined;
   exit(): void;
+  rewind: { open(): void; showStoreSize(): void };
 }
 
 export function createReplSlash(deps: ReplSlashDeps): SlashContext {
@@ -29,7 +30,11 @@ export function createReplSlash(deps: ReplSlashDeps): SlashContext {
     showHelp: () => append({ kind: 'help', custom: driver.customCommands?.list ?? [] }),
     clearSession: () => void driver.newSession(),
     compact: (focus) => void driver.compact(focus),
-    showContext: () => append({ kind: 'context', report: driver.controller.contextReport() }),
+    showContext: () => {
+      append({ kind: 'context', report: driver.controller.contextReport() });
+      deps.rewind.showStoreSize();
+    },
+    openRewind: () => deps.rewind.open(),
     showTodos: () => append({ kind: 'todos', todos: [...driver.controller.todos()] }),
     showMemory: () => notice(formatMemoryList(driver.controller.memoryFiles())),
     showCost: () =>

@@ -30,6 +30,11 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
   { name: 'memory', usage: '/memory', description: 'List the memory files in the prompt and their sizes' },
   { name: 'model', usage: '/model [name]', description: 'Show or set the model' },
   { name: 'resume', usage: '/resume [id]', description: 'Resume a past session' },
+  {
+    name: 'rewind',
+    usage: '/rewind',
+    description: 'Undo prompts: restore code and/or conversation (also /undo, Esc Esc)',
+  },
   { name: 'exit', usage: '/exit', description: 'Quit mca' },
 ];
 
@@ -66,6 +71,8 @@ export interface SlashContext {
   showModel(): void;
   setModel(name: string): void;
   openSessionPicker(): void;
+  /** `/rewind`, `/undo`, Esc Esc: the session's checkpoints. */
+  openRewind(): void;
   resumeSession(id: string): void;
   exit(): void;
   notice(text: string, tone?: 'info' | 'warning' | 'error'): void;
@@ -83,6 +90,7 @@ export const SLASH_HANDLERS: Record<SlashCommandName, Handler> = {
   memory: (context) => context.showMemory(),
   model: (context, args) => (args ? context.setModel(args) : context.showModel()),
   resume: (context, args) => (args ? context.resumeSession(args) : context.openSessionPicker()),
+  rewind: (context) => context.openRewind(),
   exit: (context) => context.exit(),
 };
 

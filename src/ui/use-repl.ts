@@ -28,6 +28,8 @@ import {
 } from './transcript-reducer.js';
 import { usePermission } from './use-permission.js';
 import { useLatestState } from './use-raw-keys.js';
+import type { RewindPort } from './rewind-dialog.js';
+import { useRewind } from './use-rewind.js';
 
 export type { PendingPermission } from './use-permission.js';
 export type { PickerState } from './repl-slash.js';
@@ -51,6 +53,8 @@ export interface ReplOptionsInternal {
   redraw: () => void;
   /** Price overrides from config, for /cost. */
   prices?: Readonly<Record<string, ModelPrice>> | undefined;
+  /** The project's checkpoints (`/rewind`); absent: checkpoints are off. */
+  checkpoints?: RewindPort | undefined;
 }
 
 /** The driver, made once per REPL; its events reach `listen` (which the hook points at the current view). */
@@ -135,6 +139,7 @@ export function useRepl(options: ReplOptionsInternal) {
     app.exit();
   }, [app, driver, onExit]);
 
+  const rewind = useRewind({ port: options.checkpoints, driver, notice });
   const slash = useMemo(
     () =>
       createReplSlash({
@@ -145,8 +150,9 @@ export function useRepl(options: ReplOptionsInternal) {
         sessionUsage: () => transcriptRef.current.sessionUsage,
         prices,
         exit,
+        rewind,
       }),
-    [append, driver, exit, notice, prices, setPicker],
+    [append, driver, exit, notice, prices, setPicker, rewind],
   );
   slashRef.current = slash;
 
@@ -194,6 +200,7 @@ export function useRepl(options: ReplOptionsInternal) {
     cycleMode: () => driver.cycleMode(),
     pickerRef,
     setPicker,
+    rewind,
     submit: (text: string) => driver.submit(text),
     interrupt,
     exit,

@@ -25,6 +25,7 @@ function recordingContext(): { context: SlashContext; calls: string[] } {
     showModel: record('showModel'),
     setModel: record('setModel'),
     openSessionPicker: record('picker'),
+    openRewind: record('rewind'),
     resumeSession: record('resume'),
     exit: record('exit'),
     notice: record('notice'),
@@ -58,7 +59,7 @@ describe('parseSlashCommand', () => {
 describe('suggestSlashCommands', () => {
   it('lists commands matching the typed prefix', () => {
     expect(suggestSlashCommands('/c').map((command) => command.name)).toEqual(['clear', 'compact', 'context', 'cost']);
-    expect(suggestSlashCommands('/')).toHaveLength(10);
+    expect(suggestSlashCommands('/')).toHaveLength(11);
     expect(suggestSlashCommands('/compact now')).toEqual([]);
     expect(suggestSlashCommands('hello')).toEqual([]);
   });
