@@ -7,7 +7,6 @@ import type { Message } from '../context/message.js';
 import type { ToolCall, ToolDefinition } from '../tools/define-tool.js';
 import type { Checkpoint } from './checkpoint-list.js';
 import { limitsFromEnv, type StoreLimits } from './limits.js';
-import { prune, pruneCutoff } from './prune.js';
 import {
   CheckpointError,
   rewind,
@@ -40,20 +39,15 @@ export class ProjectCheckpoints {
     return this.limits.enabled;
   }
 
-  /** The store of one session (created on first use; pruned once per process). */
+  /** The store of one session (created on first use; pruned when it first opens in this process). */
   session(sessionId: string): SessionCheckpoints {
     let store = this.stores.get(sessionId);
     if (!store) {
-      store = new SessionCheckpoints(checkpointDir(this.sessions.dir, sessionId), this.projectRoot, this.limits);
+      store = new SessionCheckpoints(checkpointDir(this.sessions.dir, sessionId), this.projectRoot, this.limits, {
+        sessionPath: this.sessions.pathOf(sessionId),
+        limits: this.limits.prune,
+      });
       this.stores.set(sessionId, store);
-      const created = store;
-      void created
-        .open()
-        .then(async () => {
-          const cutoff = pruneCutoff(await this.listCheckpoints(sessionId), this.limits.prune);
-          if (cutoff !== undefined) await prune(created.journal, created.blobs, cutoff);
-        })
-        .catch(() => undefined);
     }
     return store;
   }

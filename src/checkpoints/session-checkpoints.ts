@@ -16,6 +16,9 @@ import { captureFile } from './file-capture.js';
 import { Journal, type JournalRecord } from './journal.js';
 import { changedPaths, scanProject, type Image, type ScanLimits } from './project-scan.js';
 import { resolveInProject } from '../tools/workspace.js';
+import { listCheckpoints } from './checkpoint-list.js';
+import { prune, pruneCutoff, type PruneLimits } from './prune.js';
+import { readSessionPrompts } from './session-prompts.js';
 import type { ToolCall, ToolDefinition } from '../tools/define-tool.js';
 import type { ToolEnvelope } from '../tools/envelope.js';
 
@@ -55,6 +58,8 @@ export class SessionCheckpoints {
     readonly dir: string,
     readonly projectRoot: string,
     private readonly limits: CheckpointLimits = DEFAULT_LIMITS,
+    /** Pruned on open (before anything else reads or appends the journal): the session file and the limits. */
+    private readonly pruning?: { sessionPath: string; limits: PruneLimits },
   ) {
     this.blobs = new BlobStore(join(dir, 'blobs'));
     this.journal = new Journal(join(dir, 'journal.jsonl'));
@@ -65,6 +70,7 @@ export class SessionCheckpoints {
     this.opened ??= (async () => {
       await mkdir(this.blobs.dir, { recursive: true, mode: STORE_DIR_MODE });
       await this.recover();
+      if (this.pruning) await this.prune(this.pruning.sessionPath, this.pruning.limits).catch(() => 0);
     })();
     return this.opened;
   }
@@ -141,6 +147,13 @@ export class SessionCheckpoints {
       });
       this.image = after.image;
     };
+  }
+
+  /** Drops what is older than the newest `limits.keep` checkpoints or `limits.days`; answers the bytes freed. */
+  private async prune(sessionPath: string, limits: PruneLimits): Promise<number> {
+    const [prompts, records] = await Promise.all([readSessionPrompts(sessionPath), this.journal.read()]);
+    const cutoff = pruneCutoff(listCheckpoints(prompts, records), limits);
+    return cutoff === undefined ? 0 : await prune(this.journal, this.blobs, cutoff);
   }
 
   /** A `bash-start` without its `bash-end` (mca was killed during the command): its changes are recorded now. */
