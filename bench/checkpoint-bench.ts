@@ -3,17 +3,16 @@
  * (40 lines each, 100 per directory, plus an ignored node_modules of 2,000 files the scan must skip). Measured
  * through SessionCheckpoints.beforeRun and its after-step, with no command between them (the command's own time
  * is not the snapshot's): the first call of a session (it copies the project into the store), a call with
- * nothing changed (the steady state), and a call after 10 files changed. Run: `npx tsx bench/checkpoint-bench.ts`.
+ * nothing changed (the steady state), and a call after 10 files changed. Part of `npm run bench` (section
+ * `checkpoints`); alone: `npx tsx bench/checkpoint-bench.ts` prints the report's section.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { SessionCheckpoints } from '../src/checkpoints/session-checkpoints.js';
 import { bashTool } from '../src/tools/bash.js';
-
-const FILES = Number(process.env.CHECKPOINT_BENCH_FILES ?? 10_000);
-const RUNS = Number(process.env.CHECKPOINT_BENCH_RUNS ?? 7);
 
 function text(index: number, salt = 0): string {
   const lines: string[] = [];
@@ -21,11 +20,11 @@ function text(index: number, salt = 0): string {
   return `${lines.join('\n')}\n`;
 }
 
-async function tree(root: string): Promise<void> {
-  for (let dir = 0; dir * 100 < FILES; dir += 1) {
+async function tree(root: string, files: number): Promise<void> {
+  for (let dir = 0; dir * 100 < files; dir += 1) {
     const path = join(root, 'src', `d${dir}`);
     await mkdir(path, { recursive: true });
-    const count = Math.min(100, FILES - dir * 100);
+    const count = Math.min(100, files - dir * 100);
     await Promise.all(Array.from({ length: count }, (_, i) => writeFile(join(path, `f${i}.ts`), text(dir * 100 + i))));
   }
   await mkdir(join(root, 'node_modules', 'pkg'), { recursive: true });
@@ -52,37 +51,76 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
-async function main(): Promise<void> {
+export interface CheckpointBenchResult {
+  files: number;
+  runs: number;
+  load: number;
+  firstMs: number;
+  steadyMedianMs: number;
+  changedMedianMs: number;
+  storeMb: number;
+}
+
+export async function runCheckpointBench(options: { files: number; runs: number }): Promise<CheckpointBenchResult> {
   const base = await realpath(await mkdtemp(join(tmpdir(), 'mca-checkpoint-bench-')));
   const root = join(base, 'project');
   await mkdir(root);
   try {
-    await tree(root);
+    await tree(root, options.files);
+    const load = loadavg()[0] ?? 0;
     const store = new SessionCheckpoints(join(base, 'store'), root);
-    const first = await timeCall(store, 'toolu_first');
+    const firstMs = await timeCall(store, 'toolu_first');
     const steady: number[] = [];
-    for (let run = 0; run < RUNS; run += 1) steady.push(await timeCall(store, `toolu_s${run}`));
+    for (let run = 0; run < options.runs; run += 1) steady.push(await timeCall(store, `toolu_s${run}`));
     const changed: number[] = [];
-    for (let run = 0; run < RUNS; run += 1) {
+    for (let run = 0; run < options.runs; run += 1) {
       await Promise.all(
         Array.from({ length: 10 }, (_, i) => writeFile(join(root, 'src', `d${i}`, `f${run}.ts`), text(i, run + 1))),
       );
       changed.push(await timeCall(store, `toolu_c${run}`));
     }
-    const load = (await import('node:os')).loadavg()[0]?.toFixed(1);
-    const line = (label: string, ms: number): string => `${label.padEnd(46)} ${ms.toFixed(0).padStart(6)} ms`;
-    process.stdout.write(
-      [
-        `Checkpoint snapshot per Bash call, ${FILES} files (+2,000 ignored), ${RUNS} runs, load average ${load}`,
-        line('first call of a session (copies the project)', first),
-        line('median, nothing changed', median(steady)),
-        line('median, 10 files changed before the call', median(changed)),
-        `${'store size after the runs'.padEnd(46)} ${((await store.blobs.size()) / 1e6).toFixed(1).padStart(6)} MB`,
-      ].join('\n') + '\n',
-    );
+    return {
+      files: options.files,
+      runs: options.runs,
+      load,
+      firstMs,
+      steadyMedianMs: median(steady),
+      changedMedianMs: median(changed),
+      storeMb: (await store.blobs.size()) / 1e6,
+    };
   } finally {
     await rm(base, { recursive: true, force: true });
   }
 }
 
-await main();
+/** BENCHMARKS.md's section 5 (bench/report.ts renders it the same way). */
+export function checkpointSection(result: CheckpointBenchResult): string[] {
+  const ms = (value: number): string => `${Math.round(value).toLocaleString('en-US')} ms`;
+  return [
+    '## 5. Checkpoints: the snapshot around one Bash call',
+    `${result.files.toLocaleString('en-US')} generated files (40 lines each, 100 per directory) plus 2,000 files in an ` +
+      'ignored `node_modules/`, in a git repository: the scan before a Bash call and the comparison after it, with no ' +
+      `command in between; ${result.runs} runs per case, medians. 1-minute load average at the start of this section: ` +
+      `${result.load.toFixed(1)} on a shared machine, so the figures are noisy.`,
+    [
+      '| case | figure |',
+      '| --- | --- |',
+      `| first Bash call of a session (copies the project's files into the store) | ${ms(result.firstMs)} |`,
+      `| per call, nothing changed since the last call | ${ms(result.steadyMedianMs)} |`,
+      `| per call, 10 files changed before the call | ${ms(result.changedMedianMs)} |`,
+      `| store size after ${1 + 2 * result.runs} calls | ${result.storeMb.toFixed(1)} MB |`,
+    ].join('\n'),
+    "The per-call cost is two walks of the project (the tools' gitignore-aware walk, in its worker thread) and a " +
+      'stat comparison; only changed files are read and copied. The first call of a session also reads, hashes and ' +
+      "copies every non-ignored file under 1 MiB (made durable with one `sync -f` of the store's file system, not " +
+      'one fsync per file); a resumed session reuses its last scan and copies only what changed since.',
+  ];
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const result = await runCheckpointBench({
+    files: Number(process.env.CHECKPOINT_BENCH_FILES ?? 10_000),
+    runs: Number(process.env.CHECKPOINT_BENCH_RUNS ?? 7),
+  });
+  process.stdout.write(`${checkpointSection(result).join('\n\n')}\n`);
+}

@@ -7,6 +7,7 @@ import { startupSection, startupTargetRows } from './report-startup.js';
 import type { ScalingResult } from './scaling-bench.js';
 import type { StartupResult } from './startup-bench.js';
 import type { ToolsResult } from './tools-bench.js';
+import { checkpointSection, type CheckpointBenchResult } from './checkpoint-bench.js';
 import { contextTargetsSection } from './report-context-targets.js';
 import { METHOD } from './report-method.js';
 
@@ -19,6 +20,7 @@ export interface BenchResults {
   scaling?: ScalingResult;
   startup?: StartupResult;
   tools?: ToolsResult;
+  checkpoints?: CheckpointBenchResult;
 }
 
 interface TargetRow {
@@ -77,9 +79,9 @@ export function renderReport(results: BenchResults, plots: PlotLinks = {}): stri
     `Latest run: **${results.date}** · \`${results.command}\` · ${results.durationS.toFixed(0)} s\n\n` +
       `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GB RAM, ${machine.os}, Node ${machine.node}; ` +
       `1-minute load average at start: ${machine.load}. The machine is shared with other work running at the same ` +
-      'time, so the timings (sections 2–4) are noisy when the load is high; the replay (section 1) counts tokens and ' +
+      'time, so the timings (sections 2–5) are noisy when the load is high; the replay (section 1) counts tokens and ' +
       'is not affected.\n\n' +
-      'This file is rewritten by `npm run bench` (`-- --quick` for a short run, `-- --only replay,scaling,startup,tools`, ' +
+      'This file is rewritten by `npm run bench` (`-- --quick` for a short run, `-- --only replay,scaling,startup,tools,checkpoints`, ' +
       '`-- --runs N` rounds of the start-up section, `-- --data DIR` to replay other recordings, `-- --json FILE` for ' +
       'every figure as JSON). Targets are what we aim ' +
       'for; figures are what this run measured. Nothing here is tuned by hand.',
@@ -93,6 +95,7 @@ export function renderReport(results: BenchResults, plots: PlotLinks = {}): stri
   if (results.scaling) sections.push('## 2. Scaling of ContextBuilder.build', scalingTable(results.scaling));
   if (results.startup) sections.push('## 3. Start-up', ...startupSection(results.startup));
   if (results.tools) sections.push('## 4. Tools', toolsTable(results.tools));
+  if (results.checkpoints) sections.push(...checkpointSection(results.checkpoints));
   sections.push(METHOD);
   return sections.join('\n\n') + '\n';
 }
