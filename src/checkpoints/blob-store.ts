@@ -69,7 +69,20 @@ async function flushBatch(anchor: string, files: readonly string[]): Promise<voi
 }
 
 export class BlobStore {
-  constructor(readonly dir: string) {}
+  private readonly secrets: readonly Buffer[];
+
+  /** `secrets`: the key values mca holds; content holding one is never stored (files under MCA_HOME never do). */
+  constructor(
+    readonly dir: string,
+    secrets: readonly string[] = [],
+  ) {
+    this.secrets = secrets.filter((secret) => secret.length > 0).map((secret) => Buffer.from(secret));
+  }
+
+  /** True when `bytes` hold one of the keys mca holds. */
+  holdsSecret(bytes: Buffer): boolean {
+    return this.secrets.some((secret) => bytes.includes(secret));
+  }
 
   pathOf(hash: string): string {
     if (!HASH.test(hash)) throw new Error(`not a content hash: ${hash}`);

@@ -64,6 +64,9 @@ export async function captureFile(
     if (!sameStat(statKey(before), key) || bytes.length !== after.size) {
       return { state: { kind: 'unrestorable', reason: 'it changed while it was being copied' } };
     }
+    if (blobs.holdsSecret(bytes)) {
+      return { state: { kind: 'unrestorable', reason: 'it holds an API key mca uses (never copied)' } };
+    }
     const hash = await blobs.put(bytes, batch);
     return { state: { kind: 'file', hash, mode: after.mode & 0o7777, size: bytes.length }, stat: key };
   } finally {

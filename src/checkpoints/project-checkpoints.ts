@@ -33,6 +33,8 @@ export class ProjectCheckpoints {
     private readonly sessions: SessionFiles,
     readonly projectRoot: string,
     private readonly limits: StoreLimits = limitsFromEnv(),
+    /** The key values mca holds: a file holding one is not copied into the store (listed as not restorable). */
+    private readonly secrets: readonly string[] = [],
   ) {}
 
   get enabled(): boolean {
@@ -43,10 +45,13 @@ export class ProjectCheckpoints {
   session(sessionId: string): SessionCheckpoints {
     let store = this.stores.get(sessionId);
     if (!store) {
-      store = new SessionCheckpoints(checkpointDir(this.sessions.dir, sessionId), this.projectRoot, this.limits, {
-        sessionPath: this.sessions.pathOf(sessionId),
-        limits: this.limits.prune,
-      });
+      store = new SessionCheckpoints(
+        checkpointDir(this.sessions.dir, sessionId),
+        this.projectRoot,
+        this.limits,
+        { sessionPath: this.sessions.pathOf(sessionId), limits: this.limits.prune },
+        this.secrets,
+      );
       this.stores.set(sessionId, store);
     }
     return store;

@@ -62,8 +62,9 @@ export class SessionCheckpoints {
     private readonly limits: CheckpointLimits = DEFAULT_LIMITS,
     /** Pruned on open (before anything else reads or appends the journal): the session file and the limits. */
     private readonly pruning?: { sessionPath: string; limits: PruneLimits },
+    secrets: readonly string[] = [],
   ) {
-    this.blobs = new BlobStore(join(dir, 'blobs'));
+    this.blobs = new BlobStore(join(dir, 'blobs'), secrets);
     this.journal = new Journal(join(dir, 'journal.jsonl'));
   }
 

@@ -7,7 +7,7 @@
 import { CheckpointError, type RewindResult } from '../checkpoints/rewind.js';
 import { firstLine, type Checkpoint } from '../checkpoints/checkpoint-list.js';
 import { ProjectCheckpoints } from '../checkpoints/project-checkpoints.js';
-import { resolveMcaHome } from '../config/config.js';
+import { credentialSecrets, loadCredentials, resolveMcaHome } from '../config/config.js';
 import { SessionStore, isSessionError } from '../session/session-store.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
 import { resolveProjectRoot } from './bootstrap.js';
@@ -119,7 +119,8 @@ export async function runRewindCommand(args: readonly string[]): Promise<number>
   // A session a rewind cut back to before its first prompt is not "latest" for -c, but its rewind can be undone.
   const sessionId = parsed.session ?? (await store.latest()) ?? (await store.list())[0]?.id;
   if (sessionId === undefined) throw new CliError(`no session in ${projectRoot} to rewind`);
-  const checkpoints = new ProjectCheckpoints(store, store.projectRoot);
+  // The keys in this environment: a file holding one is never copied into the store (the rewind's own checkpoint).
+  const checkpoints = new ProjectCheckpoints(store, store.projectRoot, undefined, credentialSecrets(loadCredentials()));
   try {
     const id = parsed.session ? resolveSessionId(await store.list(), sessionId) : sessionId;
     if (parsed.list) {

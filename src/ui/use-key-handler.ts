@@ -16,8 +16,8 @@ import { useLatestState, useRawKeys } from './use-raw-keys.js';
 
 /** A second Ctrl-C on an empty prompt within this window exits. */
 export const EXIT_CONFIRM_MS = 2000;
-/** Two Esc presses on an empty prompt within this window open the rewind dialog. */
-export const DOUBLE_ESCAPE_MS = 800;
+/** Two Esc presses on an empty prompt within this window open the rewind dialog (as wide as Ctrl-C twice). */
+export const DOUBLE_ESCAPE_MS = 2000;
 
 export interface KeyHandlerOptions {
   core: ReplCore;
