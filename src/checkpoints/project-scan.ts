@@ -33,11 +33,17 @@ export interface ScanLimits {
 export type ScanResult = { ok: true; image: Image; copiedBytes: number } | { ok: false; reason: string };
 
 const CONCURRENCY = 16;
+/**
+ * A scan that takes longer than this is abandoned (the call is recorded as untracked): mca started in a home
+ * directory must not make a Bash call wait for the walk of a million files.
+ */
+export const SCAN_DEADLINE_MS = 10_000;
 
 async function walk(projectRoot: string, signal: AbortSignal): Promise<WalkedFile[] | string> {
   const outcome = await runInWorker(
     { kind: 'glob', walk: { projectRoot, baseRel: '.', patterns: ['**'], dot: true } },
     signal,
+    SCAN_DEADLINE_MS,
   );
   if (outcome.kind !== 'done') {
     return outcome.kind === 'timeout'

@@ -50,7 +50,7 @@ export class SessionCheckpoints {
   readonly journal: Journal;
   /** The last scan, reused by the next (loaded from the journal's last image on first use). */
   private image: Image | undefined;
-  /** Set once a scan found more files than the limit (the reason recorded for each later Bash call). */
+  /** Set once a scan found the project too large (the reason recorded for each later Bash call). */
   private overLimit: string | undefined;
   /** The blob of the last journalled scan. */
   private imageHash: string | undefined;
@@ -116,13 +116,14 @@ export class SessionCheckpoints {
   private async aroundCommand(call: ToolCall, signal: AbortSignal): Promise<AfterRun> {
     await this.open();
     const previous = this.image ?? {};
-    // A project found over the file limit is not walked again by this process: each Bash call would pay a walk
-    // of all its files only to learn the same.
+    // A project found too large to scan is not walked again by this process: each Bash call would pay the walk
+    // only to learn the same.
     const before = this.overLimit
       ? { ok: false as const, reason: this.overLimit }
       : await scanProject(this.projectRoot, previous, this.blobs, this.limits, signal);
     if (!before.ok) {
-      if (before.reason.startsWith('the project has more than')) this.overLimit = before.reason;
+      // Over the file limit or the scan's deadline: later calls of this process skip the scan and say so.
+      if (!signal.aborted) this.overLimit = before.reason;
       await this.journal.append({ t: 'untracked', ts: now(), callId: call.id, reason: before.reason });
       return async () => undefined;
     }
