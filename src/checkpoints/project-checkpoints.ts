@@ -26,6 +26,9 @@ export interface SessionFiles {
   replace(sessionId: string, content: Buffer): Promise<void>;
 }
 
+/** errno codes that mean MCA_HOME's file system takes no more writes. */
+const DISK_REFUSED = new Set(['ENOSPC', 'EDQUOT', 'EROFS']);
+
 export class ProjectCheckpoints {
   private readonly stores = new Map<string, SessionCheckpoints>();
 
@@ -65,7 +68,15 @@ export class ProjectCheckpoints {
     signal: AbortSignal,
   ): Promise<AfterRun | undefined> {
     if (!this.limits.enabled) return undefined;
-    return await this.session(sessionId).beforeRun(call, tool, signal);
+    try {
+      return await this.session(sessionId).beforeRun(call, tool, signal);
+    } catch (error) {
+      // MCA_HOME's disk is full or read-only: the session file cannot be written either, and that failure ends the
+      // turn with one clear line. Refusing the call here instead would let the model go on answering a turn whose
+      // record is being lost. Any other store failure refuses the call (the registry says why).
+      if (DISK_REFUSED.has((error as NodeJS.ErrnoException).code ?? '')) return undefined;
+      throw error;
+    }
   }
 
   /** The session's checkpoints, oldest first. */
