@@ -208,4 +208,10 @@ A generated tree (100 files per directory, 40 lines each, the needle in every 97
 in a temp directory. The real Grep tool with \`engine: 'ripgrep'\` and \`engine: 'js'\` (case-insensitive, as the
 tool's default) next to raw \`rg -n -i\` spawned on the same tree; the real Glob (\`**/*.ts\`, limit 50) next to raw
 fast-glob; the real Read at the start and at the end of the big file. One warm-up, then N runs, median.
+
+### Checkpoints (bench/checkpoint-bench.ts)
+A generated git repository in a temp directory (100 files per directory, 40 lines each, an ignored \`node_modules/\`
+of 2,000 files). \`SessionCheckpoints.beforeRun\` for a Bash call and its after-step are timed together, with no
+command between them: the session's first call, then N calls with nothing changed and N calls each after 10 files
+were rewritten; medians. \`npx tsx bench/checkpoint-bench.ts\` runs the section alone and prints it.
 `;

@@ -8,6 +8,7 @@ import type { ScalingResult } from './scaling-bench.js';
 import type { StartupResult } from './startup-bench.js';
 import type { ToolsResult } from './tools-bench.js';
 import type { McpBenchResult } from './mcp-bench.js';
+import { checkpointSection, type CheckpointBenchResult } from './checkpoint-bench.js';
 import { contextTargetsSection } from './report-context-targets.js';
 import { METHOD } from './report-method.js';
 
@@ -21,6 +22,7 @@ export interface BenchResults {
   startup?: StartupResult;
   tools?: ToolsResult;
   mcp?: McpBenchResult;
+  checkpoints?: CheckpointBenchResult;
 }
 
 /** Section 5: MCP start-up (time to first request) and per-call overhead (bench/mcp-bench.ts). */
@@ -107,9 +109,9 @@ export function renderReport(results: BenchResults, plots: PlotLinks = {}): stri
     `Latest run: **${results.date}** · \`${results.command}\` · ${results.durationS.toFixed(0)} s\n\n` +
       `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GB RAM, ${machine.os}, Node ${machine.node}; ` +
       `1-minute load average at start: ${machine.load}. The machine is shared with other work running at the same ` +
-      'time, so the timings (sections 2–4) are noisy when the load is high; the replay (section 1) counts tokens and ' +
+      'time, so the timings (sections 2–5) are noisy when the load is high; the replay (section 1) counts tokens and ' +
       'is not affected.\n\n' +
-      'This file is rewritten by `npm run bench` (`-- --quick` for a short run, `-- --only replay,scaling,startup,tools,mcp`, ' +
+      'This file is rewritten by `npm run bench` (`-- --quick` for a short run, `-- --only replay,scaling,startup,tools,mcp,checkpoints`, ' +
       '`-- --runs N` rounds of the start-up section, `-- --data DIR` to replay other recordings, `-- --json FILE` for ' +
       'every figure as JSON). Targets are what we aim ' +
       'for; figures are what this run measured. Nothing here is tuned by hand.',
@@ -124,6 +126,7 @@ export function renderReport(results: BenchResults, plots: PlotLinks = {}): stri
   if (results.startup) sections.push('## 3. Start-up', ...startupSection(results.startup));
   if (results.tools) sections.push('## 4. Tools', toolsTable(results.tools));
   if (results.mcp) sections.push(...mcpSection(results.mcp));
+  if (results.checkpoints) sections.push(...checkpointSection(results.checkpoints));
   sections.push(METHOD);
   return sections.join('\n\n') + '\n';
 }

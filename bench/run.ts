@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only replay,scaling,startup,tools,mcp] [-- --runs N] [-- --data DIR] [-- --json FILE]`:
+ * `npm run bench [-- --quick] [-- --only replay,scaling,startup,tools,mcp,checkpoints] [-- --runs N] [-- --data DIR] [-- --json FILE]`:
  * runs the benchmark sections, prints a summary and rewrites BENCHMARKS.md at the repository root with the replay's
  * cost-vs-memory plots in bench/plots/. `--data` replays another directory of recordings (bench/data/README.md
  * format); `--json` also writes every figure of the run as JSON. A run with `--only` or `--data` writes its report
@@ -21,8 +21,9 @@ import { runScalingBench } from './scaling-bench.js';
 import { runStartupBench } from './startup-bench.js';
 import { runToolsBench } from './tools-bench.js';
 import { runMcpBench } from './mcp-bench.js';
+import { runCheckpointBench } from './checkpoint-bench.js';
 
-const SECTIONS = ['replay', 'scaling', 'startup', 'tools', 'mcp'] as const;
+const SECTIONS = ['replay', 'scaling', 'startup', 'tools', 'mcp', 'checkpoints'] as const;
 type Section = (typeof SECTIONS)[number];
 
 // Every run talks to loopback fakes: a proxy set on the machine must not carry mca's requests (nor time them).
@@ -156,6 +157,10 @@ async function main(): Promise<void> {
     ensureBuild(root, log);
     log('mcp: time to first request with three stdio servers vs none, per-call overhead…');
     results.mcp = await runMcpBench({ root, runs: runs ?? (quick ? 3 : 10) });
+  }
+  if (only.has('checkpoints')) {
+    log('checkpoints: the snapshot around a Bash call on a generated repository…');
+    results.checkpoints = await runCheckpointBench({ files: quick ? 2_000 : 10_000, runs: quick ? 3 : 7 });
   }
   results.durationS = (performance.now() - started) / 1000;
   // A partial run or other data must not replace the repository's report: it goes to bench/results/ instead.

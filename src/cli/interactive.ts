@@ -37,6 +37,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
       inputHistorySecrets: booted.secrets,
       completePath: createPathCompleter(projectRoot),
       runShell: createUserShell(booted.registry, projectRoot),
+      ...(booted.checkpoints.enabled ? { checkpoints: booted.checkpoints } : {}),
       policy,
       hooks: driverHooks(booted, options),
       customCommands,

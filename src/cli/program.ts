@@ -80,6 +80,7 @@ function buildCommand(version: string): Command {
         '  mca -c -p "now add a test"            continue the last session of this directory',
         '  mca trust [dir]                       trust a project: its allow rules and commands take effect',
         '  mca mcp list|get|add|add-json|remove  configure MCP servers (mca mcp --help)',
+        '  mca rewind --list                     checkpoints of the last session here; mca rewind <id> restores one',
         '',
         'Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL, MCA_MODEL, MCA_CONTEXT_WINDOW,',
         '  MCA_COMPRESSION_THRESHOLD, MCA_MIN_RETAIN_ROUNDS, MCA_SUMMARY_TIMEOUT_MS, MCA_MAX_STEPS, MCA_HOME,',
@@ -162,6 +163,10 @@ export async function runCli(args: readonly string[], version: string): Promise<
     if (args[0] === 'trust') {
       const { runTrustCommand } = await import('./trust-command.js');
       return runTrustCommand(args.slice(1));
+    }
+    if (args[0] === 'rewind') {
+      const { runRewindCommand } = await import('./rewind-command.js');
+      return await runRewindCommand(args.slice(1));
     }
     const parsed = parseCliArgs(args, version);
     if ('exitCode' in parsed) return parsed.exitCode;

@@ -245,12 +245,13 @@ export class SessionDriver {
     }
   }
 
-  /** `/resume id`. */
-  async resume(id: string): Promise<void> {
+  /** `/resume id`; `rewound`: the same session reloaded after a conversation rewind (the screen starts afresh). */
+  async resume(id: string, rewound?: { message: string }): Promise<void> {
     try {
       const next = await this.options.sessions.resume(id);
-      const message = `Resumed session ${next.sessionId.slice(0, 8)} (${next.history().length} messages).`;
-      this.switchTo(next, message, false);
+      const message =
+        rewound?.message ?? `Resumed session ${next.sessionId.slice(0, 8)} (${next.history().length} messages).`;
+      this.switchTo(next, message, rewound !== undefined);
       await this.hooks?.switched('resume');
     } catch (error) {
       this.notice(`Cannot resume ${id}: ${errorText(error)}`, 'error');

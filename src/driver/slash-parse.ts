@@ -22,6 +22,7 @@ export const SLASH_COMMAND_NAMES = [
   'permissions',
   'config',
   'export',
+  'rewind',
   'exit',
 ] as const;
 export type SlashCommandName = (typeof SLASH_COMMAND_NAMES)[number];
@@ -33,6 +34,7 @@ const ALIASES: Record<string, SlashCommandName> = {
   new: 'clear',
   settings: 'config',
   'allowed-tools': 'permissions',
+  undo: 'rewind',
 };
 
 export type ParsedSlash =

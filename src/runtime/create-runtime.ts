@@ -22,6 +22,7 @@ import type { PermissionPolicy } from '../permissions/policy.js';
 import { createProvider } from '../providers/create-provider.js';
 import { SessionStore } from '../session/session-store.js';
 import { createDefaultRegistry, type ToolRegistry } from '../tools/registry.js';
+import { ProjectCheckpoints } from '../checkpoints/project-checkpoints.js';
 import { journalTempsIn, sweepTempJournals } from '../tools/temp-journal.js';
 import { projectRootOf } from './project-root.js';
 import type { RuntimeOptions } from './runtime-options.js';
@@ -55,6 +56,8 @@ export interface Runtime {
   mcp?: McpManager;
   /** Subagent definitions, skills and the subagent event bus (src/agents). */
   extensions: Extensions;
+  /** Checkpoints of this project's sessions (rewind, rewind_files, the store's size). */
+  checkpoints: ProjectCheckpoints;
 }
 
 /** Where each mca process lists the temp files it creates (temp-journal.ts). */
@@ -95,7 +98,16 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const provider = await createProvider(config, credentials);
   const secrets = credentialSecrets(credentials);
   const store = new SessionStore(config.mcaHome, projectRoot, { secrets });
-  const registry = createDefaultRegistry({ secrets });
+  // Checkpoints guard every call of whichever session is open now (sessions are created below).
+  const checkpoints = new ProjectCheckpoints(store, projectRoot, undefined, secrets);
+  const opened: { sessions?: ProjectSessions } = {};
+  const registry = createDefaultRegistry({
+    secrets,
+    beforeRun: async (call, tool, signal) => {
+      const sessionId = opened.sessions?.current().sessionId;
+      return sessionId === undefined ? undefined : await checkpoints.beforeRun(sessionId, call, tool, signal);
+    },
+  });
   const mcp = await startMcp(
     mcpPlan,
     { config, projectRoot, trusted, approvedNow: asked && trusted, registry },
@@ -131,6 +143,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     model: () => sessions.current().model,
     transcriptDir: () => join(store.dir, `${sessions.current().sessionId}.agents`),
   });
+  opened.sessions = sessions;
   // A memory file that cannot be used (a symlink out of the project, a FIFO) is named once, at start.
   const memory = new MemoryFiles({
     projectRoot,
@@ -148,15 +161,15 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // With no hook configured this reads the settings files only: the engine is not even imported.
   const hooks = await openHooks({ projectRoot, mcaHome: config.mcaHome, trusted });
   notices.push(...hooks.loaded.notices);
-  const opened = await sessions.open(start);
-  notices.push(...opened.warnings);
+  const first = await sessions.open(start);
+  notices.push(...first.warnings);
   return {
     config,
     projectRoot,
     policy,
     trusted,
     sessions,
-    controller: opened.controller,
+    controller: first.controller,
     notices,
     registry,
     secrets,
@@ -164,5 +177,6 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     transcriptPathOf: (sessionId) => store.pathOf(sessionId),
     ...(mcp ? { mcp } : {}),
     extensions,
+    checkpoints,
   };
 }

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
-import { truncate } from 'node:fs/promises';
+import { truncate, writeFile } from 'node:fs/promises';
 import { redactSecrets } from '../text/redact-secrets.js';
 import { join, resolve } from 'node:path';
 import type { SessionInfo } from './session-info.js';
@@ -188,6 +188,35 @@ export class SessionStore {
       });
     }
     return infos;
+  }
+
+  /**
+   * Cuts a session file back to `offset` bytes (a conversation rewind: the record of the prompt it goes back to
+   * starts there), then writes `snapshot` when given (the prompt was first stored inside a compaction snapshot:
+   * the messages before it). Under the session's lock: a session open in another process is refused.
+   */
+  async cut(sessionId: string, offset: number, snapshot?: Message[]): Promise<void> {
+    const lock = this.lock(sessionId);
+    try {
+      await truncate(this.pathOf(sessionId), offset);
+      if (snapshot) {
+        const writer = new JsonlSessionWriter(sessionId, this.pathOf(sessionId), this.secrets);
+        writer.writeSnapshot(snapshot);
+        writer.close();
+      }
+    } finally {
+      lock.release();
+    }
+  }
+
+  /** Replaces a session file's content (undoing a cut), under the session's lock. */
+  async replace(sessionId: string, content: Buffer): Promise<void> {
+    const lock = this.lock(sessionId);
+    try {
+      await writeFile(this.pathOf(sessionId), content, { mode: SESSION_FILE_MODE });
+    } finally {
+      lock.release();
+    }
   }
 
   private lock(sessionId: string): SessionLock {

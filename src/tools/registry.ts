@@ -64,11 +64,25 @@ export interface ToolRegistryOptions {
    * command can read them from /proc/$PPID/environ even though its own environment lacks them.
    */
   secrets?: readonly string[];
+  /** Runs before every allowed call executes (checkpoints: src/checkpoints); see BeforeRun. */
+  beforeRun?: BeforeRun;
 }
+
+/**
+ * A step between the decision point and execution, installed by an integration above the tools (checkpoints
+ * store what a call may change). It answers what to run once the call finished, or undefined. When it throws, the
+ * call does not run (it would run unguarded) and fails with EXECUTION_ERROR naming why.
+ */
+export type BeforeRun = (
+  call: ToolCall,
+  tool: ToolDefinition,
+  signal: AbortSignal,
+) => Promise<((envelope: ToolEnvelope) => Promise<void>) | undefined>;
 
 export class ToolRegistry {
   private readonly tools = new Map<string, ToolDefinition>();
   private readonly secrets: readonly string[];
+  private readonly beforeRun: BeforeRun | undefined;
   private warming: Promise<void> | undefined;
   private readonly arrivals = new Set<Promise<void>>();
   private readonly pendingNotices: string[] = [];
@@ -77,6 +91,7 @@ export class ToolRegistry {
 
   constructor(options: ToolRegistryOptions = {}) {
     this.secrets = options.secrets ?? [];
+    this.beforeRun = options.beforeRun;
   }
 
   register(tool: ToolDefinition): this {
@@ -207,7 +222,13 @@ export class ToolRegistry {
     const validated = await this.validate(tool, call.input);
     if (!validated.ok) return validated.envelope;
     return await guardThrows(name, ctx.signal, async () => {
-      const plan = await tool.prepare(validated.data, toolContext);
+      const plan = this.guarded(
+        tool,
+        call,
+        validated.data,
+        await tool.prepare(validated.data, toolContext),
+        ctx.signal,
+      );
       if (!plan.ok) return plan.envelope;
       const request = requestOf(tool, plan, validated.data);
       if (request === 'refused') {
@@ -229,7 +250,13 @@ export class ToolRegistry {
       // The decision point rewrote the input: it is checked and planned again, and runs as allowed.
       const updated = await this.validate(tool, decision.updatedInput);
       if (!updated.ok) return updated.envelope;
-      const replanned = await tool.prepare(updated.data, toolContext);
+      const replanned = this.guarded(
+        tool,
+        call,
+        updated.data,
+        await tool.prepare(updated.data, toolContext),
+        ctx.signal,
+      );
       return replanned.ok ? await this.finish(call, updated.data, replanned.execute, ctx) : replanned.envelope;
     });
   }
@@ -244,6 +271,35 @@ export class ToolRegistry {
     const envelope = await execute();
     if (!ctx.afterRun) return envelope;
     return await ctx.afterRun({ ...call, input }, redactValue(envelope, this.secrets));
+  }
+
+  /** The plan with the BeforeRun step around its execution. */
+  private guarded(tool: ToolDefinition, call: ToolCall, input: unknown, plan: ToolPlan, signal: AbortSignal): ToolPlan {
+    const { beforeRun } = this;
+    if (!plan.ok || !beforeRun) return plan;
+    return {
+      ...plan,
+      execute: async () => {
+        let after: ((envelope: ToolEnvelope) => Promise<void>) | undefined;
+        try {
+          after = await beforeRun({ ...call, input }, tool, signal);
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          return errorEnvelope(
+            'EXECUTION_ERROR',
+            `${tool.name} did not run: its checkpoint could not be stored (${message}).`,
+          );
+        }
+        let envelope: ToolEnvelope | undefined;
+        try {
+          envelope = await plan.execute();
+          return envelope;
+        } finally {
+          // A failed after-step leaves the checkpoint's "before" side, which is what a restore needs.
+          await after?.(envelope ?? errorEnvelope('EXECUTION_ERROR', 'the call threw')).catch(() => undefined);
+        }
+      },
+    };
   }
 
   /** Checks a call's input against the tool's schema: the parsed input, or the INVALID_PARAM envelope. */

@@ -30,6 +30,11 @@ export interface WalkedFile {
   relative: string;
   absolute: string;
   mtimeMs: number;
+  /** From the same lstat as `mtimeMs` (checkpoints compare them to tell a changed file without reading it). */
+  size?: number;
+  ctimeMs?: number;
+  mode?: number;
+  ino?: number;
 }
 
 /** What a walk left out on purpose; filled while it runs. */
@@ -164,7 +169,18 @@ export async function* walkProjectFiles(options: WalkOptions, tally?: WalkTally)
         if (tally) tally.withheld += 1;
         continue;
       }
-      yield { relative: rel, absolute, mtimeMs: entry.stats?.mtimeMs ?? 0 };
+      const { stats } = entry;
+      yield stats
+        ? {
+            relative: rel,
+            absolute,
+            mtimeMs: stats.mtimeMs,
+            size: stats.size,
+            ctimeMs: stats.ctimeMs,
+            mode: stats.mode,
+            ino: stats.ino,
+          }
+        : { relative: rel, absolute, mtimeMs: 0 };
     }
   } finally {
     stream.destroy();

@@ -17,6 +17,8 @@ import type { ReplInfoPort } from './info-port.js';
 import { LiveArea } from './components/live-area.js';
 import { PermissionPrompt } from './components/permission-prompt.js';
 import { SessionPicker } from './components/session-picker.js';
+import { RewindPicker } from './components/rewind-picker.js';
+import type { RewindPort } from './rewind-dialog.js';
 import { StatusLine } from './components/status-line.js';
 import { Suggestions } from './components/suggestions.js';
 import { TranscriptItemView } from './components/transcript-item-view.js';
@@ -54,6 +56,8 @@ export interface AppProps {
   info?: ReplInfoPort;
   /** What /skills and /agents show. */
   extensionLists?: ExtensionLists;
+  /** The project's checkpoints, for `/rewind` and Esc Esc. */
+  checkpoints?: RewindPort;
   /** Fixed width (tests); otherwise the terminal's, following resizes. */
   columns?: number;
   /** Called once when the user exits (/exit, Ctrl-D, Ctrl-C twice), before Ink unmounts. */
@@ -101,6 +105,7 @@ export function App(props: AppProps): React.JSX.Element {
     prices: props.prices,
     info: props.info,
     extensionLists: props.extensionLists,
+    checkpoints: props.checkpoints,
   });
   const { redraw, toggleVerbose } = screen;
   const clearScreen = useCallback(() => {
@@ -125,6 +130,7 @@ export function App(props: AppProps): React.JSX.Element {
   const permission = core.permissionRef.current;
   const picker = core.pickerRef.current;
   const choice = core.choiceRef.current;
+  const rewind = core.rewind.rewindRef.current;
   const compacting = busy === 'compact' || transcript.live.compacting !== null;
   const shell = input.text.startsWith('!');
   const placeholder = compacting
@@ -163,6 +169,8 @@ export function App(props: AppProps): React.JSX.Element {
         <SessionPicker sessions={picker.sessions} selected={picker.selected} width={width} />
       ) : choice ? (
         <ChoicePicker choice={choice} width={width} />
+      ) : rewind ? (
+        <RewindPicker state={rewind} width={width} />
       ) : (
         <Box flexDirection="column" width={width}>
           <InputBox state={input} width={width} placeholder={placeholder} disabled={compacting} shell={shell} />

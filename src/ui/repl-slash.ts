@@ -31,6 +31,7 @@ export interface ReplSlashDeps {
   exit(): void;
   /** The daily commands (repl-commands.ts). */
   commands: ReplCommands;
+  rewind: { open(): void; showStoreSize(): void };
 }
 
 export function createReplSlash(deps: ReplSlashDeps): SlashContext {
@@ -39,7 +40,11 @@ export function createReplSlash(deps: ReplSlashDeps): SlashContext {
     showHelp: () => append({ kind: 'help', custom: driver.customCommands?.list ?? [] }),
     clearSession: () => void driver.newSession(),
     compact: (focus) => void driver.compact(focus),
-    showContext: () => append({ kind: 'context', report: driver.controller.contextReport() }),
+    showContext: () => {
+      append({ kind: 'context', report: driver.controller.contextReport() });
+      deps.rewind.showStoreSize();
+    },
+    openRewind: () => deps.rewind.open(),
     showTodos: () => append({ kind: 'todos', todos: [...driver.controller.todos()] }),
     showMemory: deps.commands.openMemory,
     showHooks: () => notice(driver.hooksReport().join('\n')),

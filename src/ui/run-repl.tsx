@@ -2,6 +2,7 @@
 import { render } from 'ink';
 import React from 'react';
 import type { SessionManager } from '../agent/controller.js';
+import type { RewindPort } from './rewind-dialog.js';
 import { App } from './app.js';
 import { loadInputHistory, saveInputHistory } from './input-history.js';
 import { loadHighlighter } from './markdown.js';
@@ -34,6 +35,8 @@ export interface ReplOptions {
   policy?: PermissionPolicy;
   /** Runs `!command` lines in the project directory. */
   runShell?: ShellRunner;
+  /** The project's checkpoints (`/rewind`, Esc Esc). */
+  checkpoints?: RewindPort;
   /** Custom slash commands from the project and user command directories. */
   customCommands?: CustomCommandsPort;
   /** "Always allow" in the permission prompt: writes the rule to .mca/settings.local.json, returns the file. */
@@ -74,6 +77,7 @@ export async function runRepl(options: ReplOptions): Promise<void> {
       {...(options.policy ? { policy: options.policy } : {})}
       {...(options.hooks ? { hooks: options.hooks } : {})}
       {...(options.runShell ? { runShell: options.runShell } : {})}
+      {...(options.checkpoints ? { checkpoints: options.checkpoints } : {})}
       {...(options.customCommands ? { customCommands: options.customCommands } : {})}
       {...(options.saveRule ? { saveRule: options.saveRule } : {})}
       {...(options.info ? { info: options.info } : {})}

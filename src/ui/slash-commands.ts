@@ -43,6 +43,11 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
     usage: '/export [file | --clipboard]',
     description: 'Save the conversation as Markdown (or copy it)',
   },
+  {
+    name: 'rewind',
+    usage: '/rewind',
+    description: 'Undo prompts: restore code and/or conversation (also /undo, Esc Esc)',
+  },
   { name: 'exit', usage: '/exit', description: 'Quit mca' },
 ];
 
@@ -89,6 +94,8 @@ export interface SlashContext {
   showConfig(): void;
   exportConversation(args: string): void;
   openSessionPicker(): void;
+  /** `/rewind`, `/undo`, Esc Esc: the session's checkpoints. */
+  openRewind(): void;
   resumeSession(id: string): void;
   exit(): void;
   notice(text: string, tone?: 'info' | 'warning' | 'error'): void;
@@ -115,6 +122,7 @@ export const SLASH_HANDLERS: Record<SlashCommandName, Handler> = {
   permissions: (context, args) => context.permissions(args),
   config: (context) => context.showConfig(),
   export: (context, args) => context.exportConversation(args),
+  rewind: (context) => context.openRewind(),
   exit: (context) => context.exit(),
 };
 

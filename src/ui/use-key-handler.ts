@@ -16,6 +16,8 @@ import { useLatestState, useRawKeys } from './use-raw-keys.js';
 
 /** A second Ctrl-C on an empty prompt within this window exits. */
 export const EXIT_CONFIRM_MS = 2000;
+/** Two Esc presses on an empty prompt within this window open the rewind dialog (as wide as Ctrl-C twice). */
+export const DOUBLE_ESCAPE_MS = 2000;
 
 export interface KeyHandlerOptions {
   core: ReplCore;
@@ -216,11 +218,16 @@ export function useKeyHandler({
     [core],
   );
 
+  /** Esc Esc on an empty prompt (within this window) opens the rewind dialog. */
+  const lastEscape = useRef<number | null>(null);
   const handleKey = useCallback(
     (key: KeyEvent) => {
       if (core.permissionRef.current) return permissionKey(key);
       if (core.pickerRef.current) return pickerKey(key);
       if (core.choiceRef.current) return choiceKey(key);
+      if (core.rewind.rewindRef.current) {
+        return core.rewind.key(key, (text) => setInput(edit.replaceText(inputRef.current, text)));
+      }
       if (key.kind === 'ctrl' && key.key === 'c') return ctrlC();
       if (key.kind === 'ctrl' && key.key === 'l') return screen.clear();
       if (key.kind === 'ctrl' && key.key === 'o') return screen.toggleVerbose();
@@ -229,6 +236,14 @@ export function useKeyHandler({
       if (key.kind === 'escape') {
         if (suggestions.dismiss()) return;
         if (busy && !core.dropQueued()) core.interrupt();
+        if (!busy && !inputRef.current.text) {
+          const previous = lastEscape.current;
+          lastEscape.current = now();
+          if (previous !== null && now() - previous <= DOUBLE_ESCAPE_MS) {
+            lastEscape.current = null;
+            core.rewind.open();
+          }
+        }
         return;
       }
       // Compaction blocks input (spec C2): only Ctrl-C/Esc get through.
@@ -242,7 +257,7 @@ export function useKeyHandler({
       const next = editKey(inputRef.current, key, true);
       if (next) setInput(next);
     },
-    [choiceKey, core, ctrlC, inputRef, permissionKey, pickerKey, screen, setInput, submit, suggestions],
+    [choiceKey, core, ctrlC, inputRef, now, permissionKey, pickerKey, screen, setInput, submit, suggestions],
   );
 
   useRawKeys(handleKey);

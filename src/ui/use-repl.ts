@@ -32,6 +32,8 @@ import {
 } from './transcript-reducer.js';
 import { usePermission } from './use-permission.js';
 import { useLatestState } from './use-raw-keys.js';
+import type { RewindPort } from './rewind-dialog.js';
+import { useRewind } from './use-rewind.js';
 
 export type { PendingPermission } from './use-permission.js';
 export type { PickerState } from './repl-slash.js';
@@ -61,6 +63,8 @@ export interface ReplOptionsInternal {
   info?: ReplInfoPort | undefined;
   /** What /skills and /agents show. */
   extensionLists?: ExtensionLists | undefined;
+  /** The project's checkpoints (`/rewind`); absent: checkpoints are off. */
+  checkpoints?: RewindPort | undefined;
 }
 
 /** The driver, made once per REPL; its events reach `listen` (which the hook points at the current view). */
@@ -177,6 +181,7 @@ export function useRepl(options: ReplOptionsInternal) {
   );
   commandsRef.current = commands;
 
+  const rewind = useRewind({ port: options.checkpoints, driver, notice });
   const slash = useMemo(
     () =>
       createReplSlash({
@@ -189,8 +194,9 @@ export function useRepl(options: ReplOptionsInternal) {
         extensionLists: options.extensionLists,
         exit,
         commands,
+        rewind,
       }),
-    [append, commands, driver, exit, notice, prices, setPicker],
+    [append, commands, driver, exit, notice, prices, setPicker, rewind],
   );
   slashRef.current = slash;
 
@@ -240,6 +246,7 @@ export function useRepl(options: ReplOptionsInternal) {
     setPicker,
     choiceRef,
     setChoice,
+    rewind,
     submit: (text: string) => driver.submit(text),
     interrupt,
     exit,

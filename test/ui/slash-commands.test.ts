@@ -34,6 +34,7 @@ function recordingContext(): { context: SlashContext; calls: string[] } {
     showConfig: record('config'),
     exportConversation: record('export'),
     openSessionPicker: record('picker'),
+    openRewind: record('rewind'),
     resumeSession: record('resume'),
     exit: record('exit'),
     notice: record('notice'),
@@ -75,7 +76,7 @@ describe('suggestSlashCommands', () => {
       'cost',
       'config',
     ]);
-    expect(suggestSlashCommands('/')).toHaveLength(19);
+    expect(suggestSlashCommands('/')).toHaveLength(20);
     expect(suggestSlashCommands('/compact now')).toEqual([]);
     expect(suggestSlashCommands('hello')).toEqual([]);
   });

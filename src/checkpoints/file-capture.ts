@@ -1,0 +1,79 @@
+/**
+ * Reading one project file's state for a checkpoint: a regular file's bytes and mode (at most a size cap), its
+ * absence, or why it cannot be restored. Opened with O_NOFOLLOW|O_NONBLOCK (a symlink or FIFO swapped in cannot
+ * redirect or block the read); a file whose size or times change while it is read is reported as unstable.
+ */
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { BlobStore } from './blob-store.js';
+import type { FileState } from './journal.js';
+
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | constants.O_NOCTTY;
+
+/** The stat fields that tell whether a file changed without reading it (git's idea of a clean file). */
+export interface StatKey {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+  mode: number;
+}
+
+export function sameStat(a: StatKey, b: StatKey): boolean {
+  return (
+    a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino && a.mode === b.mode
+  );
+}
+
+export interface Captured {
+  state: FileState;
+  /** Set for a stored regular file: the stat it had while read (for the scan's cache). */
+  stat?: StatKey;
+}
+
+function errno(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
+/** Captures `absolute` into `blobs`. Never throws for the file's own reasons; a store failure does throw. */
+export async function captureFile(
+  absolute: string,
+  blobs: BlobStore,
+  maxBytes: number,
+  batch = false,
+): Promise<Captured> {
+  let handle;
+  try {
+    // O_NOFOLLOW refuses a symlink (ELOOP); O_NONBLOCK keeps a FIFO from blocking; fstat below checks the rest.
+    handle = await open(absolute, OPEN_FLAGS);
+  } catch (error) {
+    const code = errno(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { state: { kind: 'absent' } };
+    if (code === 'ELOOP') return { state: { kind: 'unrestorable', reason: 'a symbolic link' } };
+    return { state: { kind: 'unrestorable', reason: `unreadable (${code ?? 'error'})` } };
+  }
+  try {
+    const before = await handle.stat();
+    if (!before.isFile()) return { state: { kind: 'unrestorable', reason: 'not a regular file' } };
+    if (before.size > maxBytes) {
+      return { state: { kind: 'unrestorable', reason: `larger than the ${maxBytes}-byte checkpoint limit` } };
+    }
+    const bytes = await handle.readFile();
+    const after = await handle.stat();
+    const key = statKey(after);
+    if (!sameStat(statKey(before), key) || bytes.length !== after.size) {
+      return { state: { kind: 'unrestorable', reason: 'it changed while it was being copied' } };
+    }
+    if (blobs.holdsSecret(bytes)) {
+      return { state: { kind: 'unrestorable', reason: 'it holds an API key mca uses (never copied)' } };
+    }
+    const hash = await blobs.put(bytes, batch);
+    return { state: { kind: 'file', hash, mode: after.mode & 0o7777, size: bytes.length }, stat: key };
+  } finally {
+    await handle.close();
+  }
+}
+
+export function statKey(info: { size: number; mtimeMs: number; ctimeMs: number; ino: number; mode: number }): StatKey {
+  return { size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino, mode: info.mode };
+}

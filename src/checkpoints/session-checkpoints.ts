@@ -1,0 +1,223 @@
+/**
+ * The checkpoint store of one session (`<session-id>.checkpoints/` beside the session file under MCA_HOME: never
+ * in the project, never in git) and the step the registry runs before an allowed call executes:
+ * - a tool that declares the files it changes (`locations`: Write, Edit, MultiEdit, …): each file's state before
+ *   the call is stored and journalled (fsync'd) before the call runs, its state afterwards once it ran;
+ * - a Bash call (permission `exec`): a scan before (project-scan.ts), durably recorded, and one after; what
+ *   differs is journalled. A crash between the two leaves the `bash-start` record, recovered on the next open.
+ * Which prompt a change belongs to is not tracked here: a checkpoint is a user message of the session file, and
+ * a change belongs to the newest one written before it (checkpoint-list.ts).
+ */
+import { mkdir } from 'node:fs/promises';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { join } from 'node:path';
+import { BlobStore, STORE_DIR_MODE } from './blob-store.js';
+import { captureFile } from './file-capture.js';
+import { Journal, type JournalRecord } from './journal.js';
+import { changedPaths, scanProject, type Image, type ScanLimits } from './project-scan.js';
+import { resolveInProject } from '../tools/workspace.js';
+import { listCheckpoints } from './checkpoint-list.js';
+import { prune, pruneCutoff, type PruneLimits } from './prune.js';
+import { readSessionPrompts } from './session-prompts.js';
+import type { ToolCall, ToolDefinition } from '../tools/define-tool.js';
+import type { ToolEnvelope } from '../tools/envelope.js';
+
+export interface CheckpointLimits extends ScanLimits {
+  /** A file a file tool changes is copied up to this size. */
+  maxEditFileBytes: number;
+}
+
+export const DEFAULT_LIMITS: CheckpointLimits = {
+  maxFileBytes: 1024 * 1024,
+  maxFiles: 50_000,
+  maxCopyBytes: 256 * 1024 * 1024,
+  maxEditFileBytes: 16 * 1024 * 1024,
+};
+
+/** What runs once the guarded call finished. */
+export type AfterRun = (envelope: ToolEnvelope) => Promise<void>;
+
+export function checkpointDir(sessionDir: string, sessionId: string): string {
+  return join(sessionDir, `${sessionId}.checkpoints`);
+}
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+export class SessionCheckpoints {
+  readonly blobs: BlobStore;
+  readonly journal: Journal;
+  /** The last scan, reused by the next (loaded from the journal's last image on first use). */
+  private image: Image | undefined;
+  /** Set once a scan found the project too large (the reason recorded for each later Bash call). */
+  private overLimit: string | undefined;
+  /** The blob of the last journalled scan. */
+  private imageHash: string | undefined;
+  private opened: Promise<void> | undefined;
+
+  constructor(
+    readonly dir: string,
+    readonly projectRoot: string,
+    private readonly limits: CheckpointLimits = DEFAULT_LIMITS,
+    /** Pruned on open (before anything else reads or appends the journal): the session file and the limits. */
+    private readonly pruning?: { sessionPath: string; limits: PruneLimits },
+    secrets: readonly string[] = [],
+  ) {
+    this.blobs = new BlobStore(join(dir, 'blobs'), secrets);
+    this.journal = new Journal(join(dir, 'journal.jsonl'));
+  }
+
+  /** Creates the directory and recovers a Bash call a crash interrupted. */
+  open(): Promise<void> {
+    this.opened ??= (async () => {
+      await mkdir(this.blobs.dir, { recursive: true, mode: STORE_DIR_MODE });
+      await this.recover();
+      if (this.pruning) await this.prune(this.pruning.sessionPath, this.pruning.limits).catch(() => 0);
+    })();
+    return this.opened;
+  }
+
+  /** The step before a call runs; throws when the store cannot be written (the call must not run unguarded). */
+  async beforeRun(call: ToolCall, tool: ToolDefinition, signal: AbortSignal): Promise<AfterRun | undefined> {
+    if (tool.permission === 'exec') return await this.aroundCommand(call, signal);
+    const paths = (tool.locations?.(call.input as Record<string, unknown>, {}) ?? [])
+      .filter((touch) => touch.kind !== 'read')
+      .map((touch) => touch.path);
+    if (paths.length === 0) return undefined;
+    await this.open();
+    const guarded: Array<{ rel: string; absolute: string }> = [];
+    const records: JournalRecord[] = [];
+    for (const path of paths) {
+      const resolved = resolveInProject(this.projectRoot, path);
+      if (!resolved.ok) continue; // the tool refuses it too
+      const captured = await captureFile(resolved.absolute, this.blobs, this.limits.maxEditFileBytes);
+      guarded.push({ rel: resolved.relative, absolute: resolved.absolute });
+      records.push({
+        t: 'change',
+        ts: now(),
+        path: resolved.relative,
+        before: captured.state,
+        tool: call.name,
+        callId: call.id,
+      });
+    }
+    await this.journal.append(...records);
+    return async () => {
+      const after: JournalRecord[] = [];
+      for (const { rel, absolute } of guarded) {
+        const captured = await captureFile(absolute, this.blobs, this.limits.maxEditFileBytes);
+        after.push({ t: 'after', ts: now(), path: rel, after: captured.state });
+      }
+      await this.journal.append(...after);
+    };
+  }
+
+  private async aroundCommand(call: ToolCall, signal: AbortSignal): Promise<AfterRun> {
+    await this.open();
+    const previous = this.image ?? {};
+    // A project found too large to scan is not walked again by this process: each Bash call would pay the walk
+    // only to learn the same.
+    const before = this.overLimit
+      ? { ok: false as const, reason: this.overLimit }
+      : await scanProject(this.projectRoot, previous, this.blobs, this.limits, signal);
+    if (!before.ok) {
+      // Over the file limit or the scan's deadline: later calls of this process skip the scan and say so.
+      if (!signal.aborted) this.overLimit = before.reason;
+      await this.journal.append({ t: 'untracked', ts: now(), callId: call.id, reason: before.reason });
+      return async () => undefined;
+    }
+    // The scan itself is stored (gzipped) for crash recovery; the previous one is superseded once this is journalled.
+    const image = await this.blobs.put(gzipSync(JSON.stringify(before.image)));
+    await this.journal.append({ t: 'bash-start', ts: now(), callId: call.id, image });
+    if (this.imageHash !== undefined && this.imageHash !== image) await this.blobs.remove(this.imageHash);
+    this.imageHash = image;
+    this.image = before.image;
+    const startedAt = now();
+    return async () => {
+      const after = await scanProject(
+        this.projectRoot,
+        before.image,
+        this.blobs,
+        this.limits,
+        new AbortController().signal,
+      );
+      if (!after.ok) {
+        await this.journal.append(
+          { t: 'untracked', ts: startedAt, callId: call.id, reason: after.reason },
+          { t: 'bash-end', ts: now(), callId: call.id },
+        );
+        return;
+      }
+      await this.journal.append(...diffRecords(before.image, after.image, startedAt, call), {
+        t: 'bash-end',
+        ts: now(),
+        callId: call.id,
+      });
+      this.image = after.image;
+    };
+  }
+
+  /** Drops what is older than the newest `limits.keep` checkpoints or `limits.days`; answers the bytes freed. */
+  private async prune(sessionPath: string, limits: PruneLimits): Promise<number> {
+    const [prompts, records] = await Promise.all([readSessionPrompts(sessionPath), this.journal.read()]);
+    const cutoff = pruneCutoff(listCheckpoints(prompts, records), limits);
+    return cutoff === undefined ? 0 : await prune(this.journal, this.blobs, cutoff);
+  }
+
+  /** A `bash-start` without its `bash-end` (mca was killed during the command): its changes are recorded now. */
+  private async recover(): Promise<void> {
+    const records = await this.journal.read();
+    const ended = new Set(records.filter((record) => record.t === 'bash-end').map((record) => record.callId));
+    const lastImage = records.filter((record) => record.t === 'bash-start').at(-1);
+    // The last scan of an earlier run is the cache of the next one: a resumed session does not copy again.
+    if (lastImage?.t === 'bash-start') {
+      this.image = await this.loadImage(lastImage.image);
+      this.imageHash = lastImage.image;
+    }
+    for (const record of records) {
+      if (record.t !== 'bash-start' || ended.has(record.callId)) continue;
+      const image = await this.loadImage(record.image);
+      if (!image) {
+        await this.journal.append({ t: 'bash-end', ts: now(), callId: record.callId, recovered: true });
+        continue;
+      }
+      const after = await scanProject(this.projectRoot, image, this.blobs, this.limits, new AbortController().signal);
+      const call = { id: record.callId, name: 'Bash', input: {}, source: 'model' as const };
+      await this.journal.append(...(after.ok ? diffRecords(image, after.image, record.ts, call) : []), {
+        t: 'bash-end',
+        ts: now(),
+        callId: record.callId,
+        recovered: true,
+      });
+      if (after.ok) this.image = after.image;
+    }
+  }
+
+  private async loadImage(hash: string): Promise<Image | undefined> {
+    const bytes = await this.blobs.get(hash);
+    if (!bytes) return undefined;
+    try {
+      return JSON.parse(gunzipSync(bytes).toString('utf8')) as Image;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** The change and after records for what differs between two scans, stamped with the call's start. */
+function diffRecords(before: Image, after: Image, ts: string, call: ToolCall): JournalRecord[] {
+  const records: JournalRecord[] = [];
+  for (const path of changedPaths(before, after)) {
+    records.push({
+      t: 'change',
+      ts,
+      path,
+      before: before[path]?.state ?? { kind: 'absent' },
+      tool: call.name,
+      callId: call.id,
+    });
+    records.push({ t: 'after', ts, path, after: after[path]?.state ?? { kind: 'absent' } });
+  }
+  return records;
+}
