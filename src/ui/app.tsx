@@ -141,6 +141,7 @@ export function App(props: AppProps): React.JSX.Element {
           request={permission.request}
           selected={permission.selected}
           reason={permission.reason}
+          confirmAlways={permission.confirmAlways}
           scroll={permission.scroll}
           width={width}
           rows={screen.rows}

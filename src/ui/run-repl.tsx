@@ -33,7 +33,7 @@ export interface ReplOptions {
   runShell?: ShellRunner;
   /** Custom slash commands from the project and user command directories. */
   customCommands?: CustomCommandsPort;
-  /** "Always allow" in the permission prompt: writes the rule to .mca/settings.local.json, returns the file. */
+  /** "Always allow" in the permission prompt: writes the rule to .claude/settings.local.json, returns the file. */
   saveRule?: (rule: string) => string;
   /** Price overrides from config (`modelPrices`). */
   prices?: Readonly<Record<string, ModelPrice>>;

@@ -45,7 +45,7 @@ export interface ReplOptionsInternal {
   policy?: PermissionPolicy | undefined;
   runShell?: ShellRunner | undefined;
   customCommands?: CustomCommandsPort | undefined;
-  /** Writes an allow rule to the project's .mca/settings.local.json ("always allow"); returns the file. */
+  /** Writes an allow rule to the project's .claude/settings.local.json ("always allow"); returns the file. */
   saveRule?: ((rule: string) => string) | undefined;
   /** Clears the terminal and writes the transcript again (at the current width, in the current mode). */
   redraw: () => void;
@@ -115,7 +115,7 @@ export function useRepl(options: ReplOptionsInternal) {
   listen.current = (event) =>
     showDriverEvent(event, { dispatch, notice, startClock: () => setStartedAt(now()), redraw, rerender });
 
-  /** "Always allow": the rule goes to .mca/settings.local.json; the session already remembers it. */
+  /** "Always allow": the rule goes to .claude/settings.local.json; the session already remembers it. */
   const saveAllowRule = useCallback(
     (rule: string) => {
       if (!saveRule) return notice(`${rule} is allowed for this session only (no settings file here).`, 'warning');

@@ -79,37 +79,37 @@ describe.concurrent('hostile repository, round two', () => {
     [
       'a symlink planted at the old temp name settings.local.json.<pid>.tmp',
       (project, bashrc) => {
-        mkdirSync(join(project, '.mca'));
-        symlinkSync(bashrc, join(project, '.mca', `settings.local.json.${process.pid}.tmp`));
+        mkdirSync(join(project, '.claude'));
+        symlinkSync(bashrc, join(project, '.claude', `settings.local.json.${process.pid}.tmp`));
       },
       undefined,
     ],
     [
-      '.mca itself a symlink to a directory outside',
-      (project, bashrc) => symlinkSync(join(bashrc, '..'), join(project, '.mca')),
+      '.claude itself a symlink to a directory outside',
+      (project, bashrc) => symlinkSync(join(bashrc, '..'), join(project, '.claude')),
       /is a symlink/,
     ],
     [
-      '.mca a symlink to a directory inside the project',
+      '.claude a symlink to a directory inside the project',
       (project) => {
         mkdirSync(join(project, 'elsewhere'));
-        symlinkSync(join(project, 'elsewhere'), join(project, '.mca'));
+        symlinkSync(join(project, 'elsewhere'), join(project, '.claude'));
       },
       /is a symlink/,
     ],
     [
       'settings.local.json a dangling symlink to a new file outside',
       (project, bashrc) => {
-        mkdirSync(join(project, '.mca'));
-        symlinkSync(join(bashrc, '..', 'new-profile'), join(project, '.mca', 'settings.local.json'));
+        mkdirSync(join(project, '.claude'));
+        symlinkSync(join(bashrc, '..', 'new-profile'), join(project, '.claude', 'settings.local.json'));
       },
       undefined,
     ],
     [
       'settings.local.json a symlink to ~/.bashrc',
       (project, bashrc) => {
-        mkdirSync(join(project, '.mca'));
-        symlinkSync(bashrc, join(project, '.mca', 'settings.local.json'));
+        mkdirSync(join(project, '.claude'));
+        symlinkSync(bashrc, join(project, '.claude', 'settings.local.json'));
       },
       /symlink/,
     ],
@@ -132,7 +132,7 @@ describe.concurrent('hostile repository, round two', () => {
         return `refused: ${shown}; ~/.bashrc unchanged`;
       }
       expect(error).toBeUndefined();
-      const written = join(env.sandbox.project, '.mca', 'settings.local.json');
+      const written = join(env.sandbox.project, '.claude', 'settings.local.json');
       expect(lstatSync(written).isFile()).toBe(true);
       expect(JSON.parse(readFileSync(written, 'utf8'))).toEqual({ permissions: { allow: ['Bash(npm test:*)'] } });
       return 'rule saved in a regular file through a random O_EXCL temp name; the planted link never followed';
@@ -140,12 +140,12 @@ describe.concurrent('hostile repository, round two', () => {
   }
 
   attack(
-    'REPL "always allow" with a symlink planted at .mca/settings.local.json.<pid>.tmp (tmux)',
+    'REPL "always allow" with a symlink planted at .claude/settings.local.json.<pid>.tmp (tmux)',
     [act('Bash', { command: 'npm test' }), finish('done')],
     async (env) => {
       expect(tmuxInfo().available, 'tmux is required for this test (see .ci/run)').toBe(true);
       const bashrc = put(join(env.outside, 'bashrc'), BASHRC);
-      mkdirSync(join(env.sandbox.project, '.mca'));
+      mkdirSync(join(env.sandbox.project, '.claude'));
       const launcher = put(
         join(env.outside, 'mca.sh'),
         `#!/bin/sh\nexec env -u CI ANTHROPIC_API_KEY=${API_KEY} ANTHROPIC_BASE_URL=${env.server.url} ` +
@@ -166,12 +166,14 @@ describe.concurrent('hostile repository, round two', () => {
         await term.waitFor('Ask anything', { what: 'the input box' });
         // The launcher execs node: mca is the shell's only child, and its pid names the old temp file.
         const pid = Number(spawnSync('pgrep', ['-P', String(term.panePid())], { encoding: 'utf8' }).stdout.trim());
-        symlinkSync(bashrc, join(env.sandbox.project, '.mca', `settings.local.json.${pid}.tmp`));
+        symlinkSync(bashrc, join(env.sandbox.project, '.claude', `settings.local.json.${pid}.tmp`));
         term.type('run the tests');
         term.keys('Enter');
-        await term.waitFor(/always allow/, { what: 'the permission prompt' });
-        term.type('3');
-        const written = join(env.sandbox.project, '.mca', 'settings.local.json');
+        await term.waitFor(/Always allow/, { what: 'the permission prompt' });
+        term.type('4');
+        await term.waitFor(/y = save and run/, { what: 'the confirmation' });
+        term.type('y');
+        const written = join(env.sandbox.project, '.claude', 'settings.local.json');
         await waitUntil(() => existsSync(written), 'the local settings file');
         await term.waitFor('Ask anything', { what: 'the input box after the turn' });
         term.keys('C-d');
@@ -179,7 +181,7 @@ describe.concurrent('hostile repository, round two', () => {
         expect(readFileSync(bashrc, 'utf8')).toBe(BASHRC);
         expect(lstatSync(written).isFile()).toBe(true);
         expect(readFileSync(written, 'utf8')).toContain('npm test');
-        return 'the rule saved in a regular .mca/settings.local.json; the planted <pid>.tmp link (to ~/.bashrc) untouched';
+        return 'the rule saved in a regular .claude/settings.local.json; the planted <pid>.tmp link (to ~/.bashrc) untouched';
       } finally {
         term.kill();
       }
