@@ -11,7 +11,12 @@ import type { RuntimeOptions, TrustQuestion } from './runtime-options.js';
 type RuleFlags = Pick<RuntimeOptions, 'allowedTools' | 'disallowedTools'>;
 
 /** Throws SettingsFlagError for a malformed rule given by the front end. */
-function loadPolicy(flags: RuleFlags, config: Config, projectRoot: string, trusted: boolean): LoadedPolicy {
+function loadPolicy(
+  flags: RuleFlags,
+  config: Pick<Config, 'mcaHome'>,
+  projectRoot: string,
+  trusted: boolean,
+): LoadedPolicy {
   return loadPermissionPolicy({
     projectRoot,
     mcaHome: config.mcaHome,
@@ -31,9 +36,11 @@ async function projectShellCommands(projectRoot: string, mcaHome: string): Promi
 /** The rules in force; asks about trust once when the project brings allow rules and nobody decided yet. */
 export async function permissionPolicy(
   flags: RuleFlags,
-  config: Config,
+  config: Pick<Config, 'mcaHome'>,
   projectRoot: string,
   askTrust: TrustQuestion | undefined,
+  /** More things the project would switch on once trusted (its settings' `env`), for the question. */
+  alsoWidening: readonly string[] = [],
 ): Promise<LoadedPolicy & { trusted: boolean }> {
   const choice = trustChoice(config.mcaHome, projectRoot);
   const loaded = loadPolicy(flags, config, projectRoot, choice === 'trusted');
@@ -41,6 +48,7 @@ export async function permissionPolicy(
   const widening = [
     ...loaded.ignoredProjectAllows.map((rule) => `${rule.text} (${rule.source})`),
     ...(await projectShellCommands(projectRoot, config.mcaHome)),
+    ...alsoWidening,
   ];
   if (widening.length === 0) return { ...loaded, trusted: false };
   const trusted = await askTrust(projectRoot, widening);
