@@ -17,7 +17,7 @@ import { SessionPicker } from './components/session-picker.js';
 import { StatusLine } from './components/status-line.js';
 import { Suggestions } from './components/suggestions.js';
 import { TranscriptItemView } from './components/transcript-item-view.js';
-import { dollarsOf } from './session-cost.js';
+import { costByModel, totalUsage } from './session-cost.js';
 import { truncate } from './text-width.js';
 import { useKeyHandler } from './use-key-handler.js';
 import { useRepl } from './use-repl.js';
@@ -166,7 +166,9 @@ export function App(props: AppProps): React.JSX.Element {
         width={width}
         hint={exitHint ?? (screen.verbose ? 'verbose transcript · Ctrl-O to leave' : undefined)}
         dollars={
-          hasUsage(transcript.sessionUsage) ? dollarsOf(transcript.sessionUsage, core.model, props.prices) : undefined
+          hasUsage(totalUsage(transcript.sessionUsage))
+            ? costByModel(transcript.sessionUsage, core.model, props.prices).total
+            : undefined
         }
       />
     </Box>

@@ -1,4 +1,5 @@
 /** The REPL's slash commands over its SessionDriver: what they show is the view's; what they change, the driver's. */
+import type { UsageByModel } from './session-cost.js';
 import type { SessionInfo } from '../agent/controller.js';
 import type { SessionDriver } from '../driver/session-driver.js';
 import type { ModelPrice } from '../providers/model-prices.js';
@@ -18,7 +19,7 @@ export interface ReplSlashDeps {
   append(entry: TranscriptEntry): void;
   notice(text: string, tone?: 'info' | 'warning' | 'error'): void;
   setPicker(next: PickerState | null | ((picker: PickerState | null) => PickerState | null)): void;
-  sessionUsage(): Usage;
+  sessionUsage(): UsageByModel;
   prices?: Readonly<Record<string, ModelPrice>> | undefined;
   exit(): void;
 }

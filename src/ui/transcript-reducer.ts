@@ -2,6 +2,7 @@
  * AgentEvents → transcript. A pure reducer: finished items are append-only (they go to Ink's <Static>,
  * written once); `live` is the small area redrawn while a step runs.
  */
+import { addModelUsage, type UsageByModel } from '../context/archived-usage.js';
 import type { SlashCommandEntry } from './slash-commands.js';
 import type { AgentEvent, CompactionReason } from '../agent/events.js';
 import type { ContextReport } from '../agent/controller.js';
@@ -25,7 +26,7 @@ export type TranscriptEntry =
   | { kind: 'notice'; text: string; tone: Tone }
   | { kind: 'context'; report: ContextReport }
   | { kind: 'todos'; todos: TodoItem[] }
-  | { kind: 'cost'; usage: Usage; model: string; prices?: Readonly<Record<string, ModelPrice>> }
+  | { kind: 'cost'; usage: UsageByModel; model: string; prices?: Readonly<Record<string, ModelPrice>> }
   | { kind: 'help'; custom?: readonly SlashCommandEntry[] };
 
 export type TranscriptItem = TranscriptEntry & { id: number };
@@ -67,7 +68,7 @@ export interface TranscriptState {
   /** Tokens the last model call occupied (from usage events), for the status line. */
   contextTokens: number | null;
   /** Every model call's usage in this session (resumed sessions start from their stored usage), for /cost. */
-  sessionUsage: Usage;
+  sessionUsage: UsageByModel;
 }
 
 export type TranscriptAction =
@@ -82,7 +83,7 @@ export type TranscriptAction =
   /** Ctrl-L: the screen was cleared; what was shown is not written again. */
   | { type: 'clear_items' }
   /** After /clear or /resume: the new session's known usage; `clear` also drops the shown items (screen cleared). */
-  | { type: 'switch_session'; tokens: number | null; usage: Usage; clear: boolean };
+  | { type: 'switch_session'; tokens: number | null; usage: UsageByModel; clear: boolean };
 
 export const IDLE_LIVE: LiveState = Object.freeze({
   running: false,
@@ -111,7 +112,7 @@ export function initialTranscript(items: TranscriptEntry[] = []): TranscriptStat
     live: IDLE_LIVE,
     nextId: items.length + 1,
     contextTokens: null,
-    sessionUsage: { ...ZERO_USAGE },
+    sessionUsage: {},
   };
 }
 
@@ -312,7 +313,7 @@ function reduceEvent(state: TranscriptState, event: AgentEvent): TranscriptState
       return {
         ...withLive(state, { turnTokens: state.live.turnTokens + event.usage.outputTokens }),
         contextTokens: event.contextTokens,
-        sessionUsage: addUsage(state.sessionUsage, event.usage),
+        sessionUsage: addModelUsage(state.sessionUsage, event.usage),
       };
     case 'retry':
       return append(withLive(state, { streamText: '' }), {
