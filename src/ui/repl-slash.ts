@@ -3,7 +3,6 @@ import type { UsageByModel } from './session-cost.js';
 import type { SessionInfo } from '../agent/controller.js';
 import type { SessionDriver } from '../driver/session-driver.js';
 import type { ModelPrice } from '../providers/model-prices.js';
-import type { Usage } from '../providers/types.js';
 import { formatMemoryList } from './memory-list.js';
 import { errorText } from './repl-driver-view.js';
 import type { SlashContext } from './slash-commands.js';

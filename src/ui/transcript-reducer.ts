@@ -7,7 +7,6 @@ import type { SlashCommandEntry } from './slash-commands.js';
 import type { AgentEvent, CompactionReason } from '../agent/events.js';
 import type { ContextReport } from '../agent/controller.js';
 import type { ModelPrice } from '../providers/model-prices.js';
-import { addUsage, ZERO_USAGE, type Usage } from '../providers/types.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
 import type { ToolEnvelope } from '../tools/envelope.js';
 import type { TodoItem } from '../tools/tool-data.js';
