@@ -37,8 +37,12 @@ export interface SessionDriverOptions {
    * available). Absent, a `!` line is a prompt for the model (`-p`).
    */
   shellLines?: { runner?: ShellRunner | undefined } | undefined;
-  /** A custom command's `model:` frontmatter sets the conversation's model (`-p`, as before the driver). */
-  applyCommandModel?: boolean | undefined;
+  /**
+   * A custom command's `model:` frontmatter: `true` sets the conversation's model (`-p`, one turn anyway);
+   * `'turn'` (the REPL) uses it for that command's turn and then returns to the model the user had, as Claude
+   * Code does.
+   */
+  applyCommandModel?: boolean | 'turn' | undefined;
 }
 
 /** Shift+Tab: default → acceptEdits → plan → default. bypassPermissions (only from flags) is left the same way. */
@@ -236,6 +240,8 @@ export class SessionDriver {
   private async drive(
     kind: 'turn' | 'compact',
     stream: (signal: AbortSignal) => AsyncGenerator<AgentEvent>,
+    /** Runs when the run is over, before the next queued item starts. */
+    after?: () => void,
   ): Promise<void> {
     const abort = new AbortController();
     this.abort = abort;
@@ -256,16 +262,20 @@ export class SessionDriver {
     this.emit({ type: 'run_end', kind, ended, aborted: abort.signal.aborted, ...(failed ? { error } : {}) });
     this.options.broker?.cancel('The turn ended before an answer.');
     this.setBusy(null);
+    after?.();
     this.next();
   }
 
-  /** `shown` is what a front shows as the user's line when it differs (a custom command's `/name args`). */
-  private async runTurn(text: string, shown: string = text): Promise<void> {
+  /**
+   * `shown` is what a front shows as the user's line when it differs (a custom command's `/name args`); `after`
+   * runs when the turn is over, before the next queued item.
+   */
+  private async runTurn(text: string, shown: string = text, after?: () => void): Promise<void> {
     this.emit({ type: 'prompt', text: shown });
     const notes = this.notes;
     this.notes = [];
     const input = notes.length > 0 ? `${notes.join('\n\n')}\n\n${text}` : text;
-    await this.drive('turn', (signal) => this.active.run(input, { signal }));
+    await this.drive('turn', (signal) => this.active.run(input, { signal }), after);
   }
 
   private async runShellLine(command: string): Promise<void> {
@@ -297,7 +307,16 @@ export class SessionDriver {
   private async runCustomCommand(text: string, custom: { name: string; args: string; model?: string }) {
     const port = this.options.customCommands;
     if (!port) return;
-    if (custom.model && this.options.applyCommandModel) this.setModel(custom.model);
+    const apply = custom.model ? this.options.applyCommandModel : undefined;
+    const previous = this.model;
+    if (custom.model && apply) this.setModel(custom.model);
+    // 'turn': back to the user's model once the command's turn is over (unless /model changed it meanwhile).
+    const restore =
+      apply === 'turn'
+        ? () => {
+            if (this.model === custom.model && previous !== custom.model) this.setModel(previous);
+          }
+        : undefined;
     const abort = new AbortController();
     this.abort = abort;
     this.setBusy('shell');
@@ -309,7 +328,8 @@ export class SessionDriver {
     }
     if (this.abort === abort) this.abort = null;
     this.setBusy(null);
-    if (prompt !== undefined && !abort.signal.aborted) return await this.runTurn(prompt, text);
+    if (prompt !== undefined && !abort.signal.aborted) return await this.runTurn(prompt, text, restore);
+    restore?.();
     this.next();
   }
 }

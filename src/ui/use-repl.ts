@@ -71,6 +71,7 @@ function useDriver(
         if (slash.current) dispatchSlash(parsed, slash.current);
       },
       shellLines: { runner: options.runShell },
+      applyCommandModel: 'turn',
     });
     ref.current.subscribe((event) => listen.current(event));
   }
