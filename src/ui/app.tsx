@@ -48,6 +48,8 @@ export interface AppProps {
   columns?: number;
   /** Called once when the user exits (/exit, Ctrl-D, Ctrl-C twice), before Ink unmounts. */
   onExit?: () => void;
+  /** Filled by the REPL with "stop the running turn, resolve when its round is closed" (SIGTERM/SIGHUP). */
+  terminator?: { current: (() => Promise<void>) | null };
   now?: () => number;
 }
 
@@ -79,6 +81,7 @@ export function App(props: AppProps): React.JSX.Element {
   const core = useRepl({
     sessions: props.sessions,
     onExit: props.onExit,
+    terminator: props.terminator,
     now,
     initialPrompt: props.initialPrompt,
     openPicker: props.openPicker,

@@ -53,8 +53,10 @@ export async function runRepl(options: ReplOptions): Promise<void> {
   // which would echo them over the frame and turn Enter into a newline. Ink turns it off again on unmount.
   const stdin = options.stdin ?? process.stdin;
   if (stdin.isTTY) stdin.setRawMode(true);
+  const terminator: { current: (() => Promise<void>) | null } = { current: null };
   const instance = render(
     <App
+      terminator={terminator}
       sessions={options.sessions}
       history={history}
       onHistory={onHistory}
@@ -74,7 +76,12 @@ export async function runRepl(options: ReplOptions): Promise<void> {
       ...(options.stdout ? { stdout: options.stdout } : {}),
     },
   );
-  const restore = (): void => instance.unmount();
+  // SIGTERM/SIGHUP: the running turn is interrupted and its round closed in the session file at once, then the
+  // screen is restored (termination.ts forces the exit if that takes longer than its grace period).
+  const restore = (): void => {
+    const stop = terminator.current?.() ?? Promise.resolve();
+    void stop.finally(() => instance.unmount());
+  };
   process.once('SIGTERM', restore);
   process.once('SIGHUP', restore);
   try {

@@ -36,6 +36,11 @@ export type { Busy } from '../driver/driver-events.js';
 export interface ReplOptionsInternal {
   sessions: SessionManager;
   onExit?: (() => void) | undefined;
+  /**
+   * Filled with "stop the running turn and resolve once its round is closed" (SIGTERM/SIGHUP: the round is closed
+   * in the session file at once, not at the next load).
+   */
+  terminator?: { current: (() => Promise<void>) | null } | undefined;
   now: () => number;
   /** `mca "question"`: submitted once, as if typed, when the REPL opens. */
   initialPrompt?: string | undefined;
@@ -75,6 +80,7 @@ function useDriver(
     });
     ref.current.subscribe((event) => listen.current(event));
   }
+  if (options.terminator) options.terminator.current = () => stopRunning(ref.current as SessionDriver);
   return ref.current;
 }
 
@@ -204,3 +210,17 @@ export function useRepl(options: ReplOptionsInternal) {
 }
 
 export type ReplCore = ReturnType<typeof useRepl>;
+
+/** Interrupts the driver's run, if any, and resolves when the driver is idle again (the round closed). */
+function stopRunning(driver: SessionDriver): Promise<void> {
+  if (driver.busy === null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const unsubscribe = driver.subscribe((event) => {
+      if (event.type === 'busy' && event.busy === null) {
+        unsubscribe();
+        resolve();
+      }
+    });
+    driver.interrupt();
+  });
+}
