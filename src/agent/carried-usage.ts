@@ -12,7 +12,7 @@ const KEYS = {
   outputTokens: 'carriedOutputTokens',
   cacheCreationInputTokens: 'carriedCacheCreationInputTokens',
   cacheReadInputTokens: 'carriedCacheReadInputTokens',
-} as const satisfies Record<keyof Usage, string>;
+} as const satisfies Record<Exclude<keyof Usage, 'model'>, string>;
 
 /** `usage` as result stats. */
 export function carriedUsageStats(usage: Usage): Record<string, number> {

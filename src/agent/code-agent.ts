@@ -209,7 +209,10 @@ export class CodeAgent implements AgentController {
       }
       const { totalTokens } = prepared.context;
       yield { type: 'step_start', step, estimatedTokens: totalTokens, ...(this.native ? { native: true } : {}) };
-      const call = yield* streamModelCall(this.deps.provider, this.request(prepared), step, signal);
+      const request = this.request(prepared);
+      const streamed = yield* streamModelCall(this.deps.provider, request, step, signal);
+      // Each call's usage names its model: /cost prices it at that model's rates after a /model switch too.
+      const call = streamed.ok ? { ...streamed, usage: { ...streamed.usage, model: request.model } } : streamed;
 
       if (!call.ok) {
         if (call.error.kind === 'aborted' || signal.aborted) {

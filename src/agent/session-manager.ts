@@ -2,7 +2,7 @@
  * The composition of one project's sessions: shared provider, tools and prompts; one CodeAgent per session,
  * persisted through the session store. Both front ends get their controller from here.
  */
-import { join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { Config } from '../config/config.js';
 import { detectEnvironment, renderEnvironment } from '../context/environment.js';
 import { ContextBuilder } from '../context/context-builder.js';
@@ -171,12 +171,15 @@ export class ProjectSessions implements SessionManager {
     const history = new HistoryManager({ minRetainRounds: config.minRetainRounds }, messages);
     const todos = new TodoStore();
     const fileState = new FileStateRecord();
+    const resumedPaths = filesTouchedIn(messages, projectRoot);
     const memory = new MemoryFiles({
       projectRoot,
       mcaHome: config.mcaHome,
       maxChars: config.codeLawMaxChars,
       trusted: this.deps.trusted === true,
-      touched: () => fileState.paths(),
+      // A resumed session's files (from its history's file-tool calls) count as touched: their subdirectories'
+      // memory files are back in the prompt, as before the session ended.
+      touched: () => [...resumedPaths, ...fileState.paths()],
       ...(this.deps.readDenied ? { readDenied: this.deps.readDenied } : {}),
     });
     todos.set(todosFromHistory(messages));
@@ -227,4 +230,18 @@ export class ProjectSessions implements SessionManager {
     this.active = agent;
     return agent;
   }
+}
+
+const FILE_TOOLS: ReadonlySet<string> = new Set(['Read', 'Write', 'Edit', 'MultiEdit']);
+
+/** Absolute paths of the files a history's file-tool calls named (Read, Write, Edit, MultiEdit). */
+export function filesTouchedIn(messages: readonly Message[], projectRoot: string): string[] {
+  const paths = new Set<string>();
+  for (const message of messages) {
+    const action = message.metadata.action;
+    if (!action || !FILE_TOOLS.has(action.tool)) continue;
+    const path = (action.input as { path?: unknown } | null)?.path;
+    if (typeof path === 'string' && path !== '') paths.add(isAbsolute(path) ? path : resolve(projectRoot, path));
+  }
+  return [...paths];
 }

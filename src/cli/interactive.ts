@@ -27,8 +27,9 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   // While the user reads the screen and types, the tools' validator and libraries load (after the first render),
   // so the first tool call does not wait ~10-20 ms for them. Print mode does not do this: it has no idle time.
   setImmediate(() => void booted.registry.warm());
-  // The REPL unmounts itself on SIGTERM/SIGHUP; here the running commands end and the session is flushed. A
-  // turn still open then is closed (as stopped unexpectedly) when the session is next loaded.
+  // On SIGTERM/SIGHUP the REPL interrupts its running turn (the round is closed in the session file at once) and
+  // unmounts; here the running commands end and the session is flushed. Only a turn that does not stop within the
+  // grace period is left open, to be closed (as stopped unexpectedly) when the session is next loaded.
   const termination = installTermination({ abortTurn: () => undefined, flush: () => sessions.close() });
   try {
     await runRepl({

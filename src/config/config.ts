@@ -19,19 +19,25 @@ export const DEFAULT_OPENAI_MODEL = 'gpt-4.1';
 
 /** Secrets never live in Config (which is logged and persisted); they travel separately. */
 export interface Credentials {
-  /** ANTHROPIC_API_KEY. */
+  /** ANTHROPIC_API_KEY: sent as `x-api-key`. */
   apiKey: string | undefined;
+  /** ANTHROPIC_AUTH_TOKEN: sent as `Authorization: Bearer` (gateways, as in Claude Code). */
+  authToken?: string | undefined;
   /** OPENAI_API_KEY (any non-empty value for local servers that need none). */
   openaiApiKey?: string | undefined;
 }
 
 /** Every secret the credentials hold, for redaction of output and persisted records. */
 export function credentialSecrets(credentials: Credentials): string[] {
-  return [credentials.apiKey, credentials.openaiApiKey].filter((key): key is string => key !== undefined && key !== '');
+  return [credentials.apiKey, credentials.authToken, credentials.openaiApiKey].filter(
+    (key): key is string => key !== undefined && key !== '',
+  );
 }
 
 /** Environment variables and the config key each one sets. */
 const ENV_KEYS: ReadonlyArray<[string, keyof Config, 'string' | 'number']> = [
+  // Claude Code's variable first: MCA_MODEL, listed after it, wins when both are set.
+  ['ANTHROPIC_MODEL', 'model', 'string'],
   ['MCA_MODEL', 'model', 'string'],
   ['MCA_SUMMARY_MODEL', 'summaryModel', 'string'],
   ['MCA_CONTEXT_WINDOW', 'contextWindow', 'number'],
@@ -58,6 +64,8 @@ export interface LoadConfigOptions {
   flags?: Partial<Config>;
   /** Receives one line per thing ignored on the way (a forbidden project key, a skipped project file). */
   warnings?: string[];
+  /** `model` from a Claude Code settings file (claude-settings.ts): above the config files, below env and flags. */
+  settingsModel?: { value: string; file: string } | undefined;
 }
 
 /** MCA_HOME, or ~/.mca. A relative MCA_HOME would put sessions wherever mca happens to run: refused. */
@@ -117,6 +125,9 @@ export function loadConfig(options: LoadConfigOptions): Config {
     { values: { mcaHome }, sourceOf: () => 'from MCA_HOME' },
     fileLayer(readUserConfig(mcaHome), warnings),
     fileLayer(readProjectConfig(options.cwd, warnings), warnings),
+    ...(options.settingsModel
+      ? [{ values: { model: options.settingsModel.value }, sourceOf: () => `in ${options.settingsModel?.file}` }]
+      : []),
     envLayer(env),
     flagLayer(options.flags ?? {}),
   ];
@@ -140,6 +151,11 @@ export function loadConfig(options: LoadConfigOptions): Config {
 
 export function loadCredentials(env: NodeJS.ProcessEnv = process.env): Credentials {
   const apiKey = env.ANTHROPIC_API_KEY?.trim();
+  const authToken = env.ANTHROPIC_AUTH_TOKEN?.trim();
   const openaiApiKey = env.OPENAI_API_KEY?.trim();
-  return { apiKey: apiKey ? apiKey : undefined, openaiApiKey: openaiApiKey ? openaiApiKey : undefined };
+  return {
+    apiKey: apiKey ? apiKey : undefined,
+    authToken: authToken ? authToken : undefined,
+    openaiApiKey: openaiApiKey ? openaiApiKey : undefined,
+  };
 }

@@ -6,6 +6,7 @@
  * request line and `Recall{ref}`. An index is an entry like any other, so a later fold folds it too: the archive
  * in the prompt stays bounded, and every round stays covered (the index spans the rounds of what it replaced).
  */
+import { archivedUsageField } from './archived-usage.js';
 import type { ToolMemory } from '../tools/tool-memory.js';
 import { LEDGER_HEADING } from './facts-ledger.js';
 import { isSummary, nowIso, type Message } from './message.js';
@@ -63,7 +64,7 @@ export function boundArchive(
     const index: Message = {
       role: 'summary',
       content: `${ARCHIVE_INDEX_HEADING}\n\n${lines.join('\n')}`,
-      metadata: { round: last, ts: nowIso(), coversRounds: [first, last] },
+      metadata: { round: last, ts: nowIso(), coversRounds: [first, last], ...archivedUsageField(leaving) },
     };
     best = { index, remaining };
     if (tokensOf([index, ...remaining]) <= limit) break;

@@ -4,6 +4,7 @@
  * after a compaction rewrote the list). Compaction summarizes the oldest closed rounds, keeps the newest
  * `minRetainRounds` verbatim and never touches the open round.
  */
+import { archivedUsageField } from './archived-usage.js';
 import { totalUsageTokens } from '../providers/types.js';
 import type { ToolMemory } from '../tools/tool-memory.js';
 import { boundArchive } from './archive-bound.js';
@@ -301,7 +302,11 @@ export class HistoryManager {
   private summaryMessage(text: string, archive: readonly Message[]): Message {
     const first = archive[0]?.metadata.round ?? this.highestRound;
     const last = archive.reduce((highest, entry) => Math.max(highest, entry.metadata.round), first);
-    return { role: 'summary', content: text, metadata: { round: last, ts: nowIso(), coversRounds: [first, last] } };
+    return {
+      role: 'summary',
+      content: text,
+      metadata: { round: last, ts: nowIso(), coversRounds: [first, last], ...archivedUsageField(archive) },
+    };
   }
 
   /** Installs a compacted list: checks the invariants, marks old usage as superseded, notifies listeners. */

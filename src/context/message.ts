@@ -33,6 +33,11 @@ export interface MessageMetadata {
   usage?: Usage;
   /** Summaries: first and last round archived. */
   coversRounds?: [number, number];
+  /**
+   * Summaries: the usage of the model calls whose messages this entry archived, per model ('' = not recorded):
+   * the session's cost survives compaction and resume (archived-usage.ts).
+   */
+  archivedUsage?: Record<string, Usage>;
   /** Tool messages shrunk to a one-line form by the degradation ladder. */
   shrunk?: boolean;
   /**

@@ -56,8 +56,12 @@ export interface SessionDriverOptions {
    * person picks. Absent, such a line is a prompt for the model (`-p`).
    */
   memoryNote?: ((note: string) => void) | undefined;
-  /** A custom command's `model:` frontmatter sets the conversation's model (`-p`, as before the driver). */
-  applyCommandModel?: boolean | undefined;
+  /**
+   * A custom command's `model:` frontmatter: `true` sets the conversation's model (`-p`, one turn anyway);
+   * `'turn'` (the REPL) uses it for that command's turn and then returns to the model the user had, as Claude
+   * Code does.
+   */
+  applyCommandModel?: boolean | 'turn' | undefined;
   /** The hooks of the settings files (src/hooks); absent or with none in effect, nothing is spawned. */
   hooks?: DriverHooksOptions | undefined;
 }
@@ -353,8 +357,11 @@ export class SessionDriver {
     return end;
   }
 
-  /** `shown` is what a front shows as the user's line when it differs (a custom command's `/name args`). */
-  private async runTurn(text: string, shown: string = text): Promise<void> {
+  /**
+   * `shown` is what a front shows as the user's line when it differs (a custom command's `/name args`); `after`
+   * runs when the turn is over (Stop hooks included), before the next queued item.
+   */
+  private async runTurn(text: string, shown: string = text, after?: () => void): Promise<void> {
     let prompt = text;
     if (this.hooks) {
       // A prompt a hook blocks is erased: it is never shown as sent, and the model never sees it. Lines submitted
@@ -364,6 +371,7 @@ export class SessionDriver {
       if ('blocked' in outcome) {
         this.emit({ type: 'prompt_blocked', reason: outcome.blocked });
         this.setBusy(null);
+        after?.();
         return this.next();
       }
       prompt = outcome.input;
@@ -372,9 +380,13 @@ export class SessionDriver {
     const notes = this.notes;
     this.notes = [];
     const input = notes.length > 0 ? `${notes.join('\n\n')}\n\n${prompt}` : prompt;
-    const end = await this.drive('turn', (signal) => this.active.run(input, { signal }), !this.hooks);
-    if (!this.hooks) return;
-    await this.hooks.afterTurn(end, (note) => this.drive('turn', (signal) => this.active.run(note, { signal }), false));
+    const end = await this.drive('turn', (signal) => this.active.run(input, { signal }), false);
+    if (this.hooks) {
+      await this.hooks.afterTurn(end, (note) =>
+        this.drive('turn', (signal) => this.active.run(note, { signal }), false),
+      );
+    }
+    after?.();
     this.next();
   }
 
@@ -407,7 +419,16 @@ export class SessionDriver {
   private async runCustomCommand(text: string, custom: { name: string; args: string; model?: string }) {
     const port = this.options.customCommands;
     if (!port) return;
-    if (custom.model && this.options.applyCommandModel) this.setModel(custom.model);
+    const apply = custom.model ? this.options.applyCommandModel : undefined;
+    const previous = this.model;
+    if (custom.model && apply) this.setModel(custom.model);
+    // 'turn': back to the user's model once the command's turn is over (unless /model changed it meanwhile).
+    const restore =
+      apply === 'turn'
+        ? () => {
+            if (this.model === custom.model && previous !== custom.model) this.setModel(previous);
+          }
+        : undefined;
     const abort = new AbortController();
     this.abort = abort;
     this.setBusy('shell');
@@ -419,7 +440,8 @@ export class SessionDriver {
     }
     if (this.abort === abort) this.abort = null;
     this.setBusy(null);
-    if (prompt !== undefined && !abort.signal.aborted) return await this.runTurn(prompt, text);
+    if (prompt !== undefined && !abort.signal.aborted) return await this.runTurn(prompt, text, restore);
+    restore?.();
     this.next();
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Writing mca's own control files (a project's `.mca/settings.local.json`; under MCA_HOME the trust store, input
+ * Writing mca's own control files (a project's `.claude/settings.local.json`; under MCA_HOME the trust store, input
  * history, tool memory). A planted symlink must never redirect such a write: the temp file has a random name and
  * is created with O_CREAT|O_EXCL|O_NOFOLLOW (a link or file already at that name fails the open instead of being
  * followed), then renamed over the target, which replaces a symlink standing there instead of writing through it.

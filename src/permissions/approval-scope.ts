@@ -10,7 +10,7 @@ import { EDIT_FAMILY } from './rule.js';
 export interface ApprovalScope {
   /** For the option's label: "`npm test` commands", "file edits". */
   label: string;
-  /** The allow rule remembered (and, if asked, written to .mca/settings.local.json). */
+  /** The allow rule remembered (and, if asked, written to .claude/settings.local.json). */
   rule: string;
 }
 

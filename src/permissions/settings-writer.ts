@@ -1,6 +1,8 @@
 /**
- * Adds an allow rule the user chose in the REPL ("always allow") to the project's `.mca/settings.local.json`,
- * keeping whatever else the file holds. Like every project settings file, its allow rules take effect in later
+ * Adds an allow rule the user chose in the REPL ("always allow") to the project's `.claude/settings.local.json`
+ * (where Claude Code writes it), keeping whatever else the file holds, and makes git ignore that file the way
+ * Claude Code does (src/permissions/local-gitignore.ts). An older `.mca/settings.local.json` is still read as
+ * before (settings-files.ts) and left as it is; new rules go to the `.claude` file only. Like every project settings file, its allow rules take effect in later
  * sessions only while the project is trusted. Written atomically through src/fs/control-write.ts: a random,
  * exclusively created temp name (a planted `settings.local.json.<pid>.tmp` symlink is never followed), and a
  * `.mca` that is a symlink or resolves outside the project is refused.
@@ -11,8 +13,9 @@ import { readBoundedFile } from '../fs/bounded-read.js';
 import { controlDirectory, ControlWriteError, writeControlFile } from '../fs/control-write.js';
 import { SETTINGS_MAX_BYTES } from './settings-files.js';
 import { McaError } from '../errors/mca-error.js';
+import { ensureGitIgnored } from './local-gitignore.js';
 
-export const LOCAL_SETTINGS_FILE = '.mca/settings.local.json';
+export const LOCAL_SETTINGS_FILE = '.claude/settings.local.json';
 
 export class SettingsWriteError extends McaError {
   readonly code = 'SETTINGS_UNWRITABLE' as const;
@@ -42,11 +45,16 @@ export function addLocalAllowRule(projectRoot: string, rule: string): string {
   if (!allow.includes(rule)) allow.push(rule);
   const next = { ...settings, permissions: { ...permissions, allow } };
   try {
-    controlDirectory(root, '.mca');
+    controlDirectory(root, '.claude');
     writeControlFile(file, `${JSON.stringify(next, null, 2)}\n`, { root, mode: 0o644 });
   } catch (error) {
     if (error instanceof ControlWriteError) throw new SettingsWriteError(`${error.message}; the rule was not saved`);
     throw new SettingsWriteError(`cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  try {
+    ensureGitIgnored(root, LOCAL_SETTINGS_FILE);
+  } catch {
+    // The rule is saved; an unwritable global excludes file only means git may list the file.
   }
   return file;
 }

@@ -32,7 +32,12 @@ const API_NAME = 'The Anthropic API';
 /** What the stream carries besides the SDK's message events. */
 type StreamPayload = RawMessageStreamEvent | { type: 'ping' } | { type: 'error' };
 
-export type AnthropicProviderOptions = ProviderConnectionOptions;
+export type AnthropicProviderOptions = Omit<ProviderConnectionOptions, 'apiKey'> & {
+  /** ANTHROPIC_API_KEY, sent as `x-api-key` (the header the Anthropic API documents; Claude Code sends it so). */
+  apiKey?: string | undefined;
+  /** ANTHROPIC_AUTH_TOKEN, sent as `Authorization: Bearer` (gateways; Claude Code sends it so). */
+  authToken?: string | undefined;
+};
 
 const STOP_REASONS: Readonly<Record<string, StopReason>> = {
   end_turn: 'end_turn',
@@ -65,7 +70,10 @@ function madeProgress(event: StreamPayload): boolean {
 
 export class AnthropicProvider implements ModelProvider {
   readonly name = 'anthropic';
-  private readonly apiKey: string;
+  private readonly apiKey: string | undefined;
+  private readonly authToken: string | undefined;
+  /** Both credentials, for redaction. */
+  private readonly secrets: string[];
   private readonly maxRetries: number;
   private readonly idleTimeoutMs: number;
   private readonly callTimeoutMs: number;
@@ -78,6 +86,8 @@ export class AnthropicProvider implements ModelProvider {
     this.endpoint = (options.baseUrl ?? 'https://api.anthropic.com').replace(/\/+$/, '');
     this.url = new URL(`${this.endpoint}/v1/messages`);
     this.apiKey = options.apiKey;
+    this.authToken = options.authToken;
+    this.secrets = [options.apiKey, options.authToken].filter((key): key is string => Boolean(key));
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.idleTimeoutMs = options.streamIdleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_MODEL_CALL_TIMEOUT_MS;
@@ -91,25 +101,29 @@ export class AnthropicProvider implements ModelProvider {
       withRetries(() => this.attempt(payload, callSignal), callSignal, {
         maxRetries: this.maxRetries,
         backoff: this.backoff,
-        toError: (error) => toProviderError(error, [this.apiKey], this.endpoint),
+        toError: (error) => toProviderError(error, this.secrets, this.endpoint),
       }),
     );
   }
 
-  /** The headers @anthropic-ai/sdk sends that the API reads: the version and the key as a bearer token. */
+  /**
+   * The headers the API reads: the version, and each credential as Claude Code sends it: the API key as
+   * `x-api-key`, a token (ANTHROPIC_AUTH_TOKEN) as `Authorization: Bearer`; both when both are set.
+   */
   private headers(): Record<string, string> {
     return {
       'content-type': 'application/json',
       accept: 'text/event-stream',
       'anthropic-version': ANTHROPIC_API_VERSION,
-      authorization: `Bearer ${this.apiKey}`,
+      ...(this.apiKey ? { 'x-api-key': this.apiKey } : {}),
+      ...(this.authToken ? { authorization: `Bearer ${this.authToken}` } : {}),
       'user-agent': 'mca',
     };
   }
 
   /** Sends the request; resolves with a 200 event stream, throws a ProviderError for anything else. */
   private async open(payload: string, watch: IdleWatch): Promise<HttpResponse> {
-    const secrets = [this.apiKey];
+    const secrets = this.secrets;
     const response = await this.transport.post({
       url: this.url,
       headers: this.headers(),
@@ -213,7 +227,7 @@ export class AnthropicProvider implements ModelProvider {
     if (typeof event !== 'object' || event === null || typeof (event as { type?: unknown }).type !== 'string') {
       throw new ProviderError('server', `The Anthropic API at ${this.endpoint} sent a malformed event.`);
     }
-    if ((event as { type: string }).type === 'error') throw errorFromEvent(data, response.headers, [this.apiKey]);
+    if ((event as { type: string }).type === 'error') throw errorFromEvent(data, response.headers, this.secrets);
     return event as StreamPayload;
   }
 }

@@ -34,10 +34,12 @@ export async function createProvider(
 ): Promise<ModelProvider> {
   if (config.provider === 'openai') return createOpenAIProvider(config, credentials, options);
   const apiKey = credentials.apiKey?.trim();
-  if (!apiKey) throw new MissingApiKeyError();
+  const authToken = credentials.authToken?.trim();
+  if (!apiKey && !authToken) throw new MissingApiKeyError();
   const { AnthropicProvider } = await import('./anthropic.js');
   return new AnthropicProvider({
-    apiKey,
+    ...(apiKey ? { apiKey } : {}),
+    ...(authToken ? { authToken } : {}),
     ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
     maxRetries: config.maxRetries,
     streamIdleTimeoutMs: config.streamIdleTimeoutMs,

@@ -6,6 +6,8 @@ export interface Usage {
   outputTokens: number;
   cacheCreationInputTokens: number;
   cacheReadInputTokens: number;
+  /** The model that made the call (set by the agent): a call is priced at its own model's rates, whatever comes later. */
+  model?: string;
 }
 
 export const ZERO_USAGE: Usage = Object.freeze({

@@ -12,7 +12,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { loadExtensions, registerExtensionTools, type Extensions } from '../agents/install.js';
 import type { Config } from '../config/config.js';
-import { credentialSecrets, loadConfig, loadCredentials } from '../config/config.js';
+import { credentialSecrets, loadConfig, loadCredentials, resolveMcaHome } from '../config/config.js';
+import { readClaudeSettings } from '../config/claude-settings.js';
 import type { CodeAgent } from '../agent/code-agent.js';
 import { ProjectSessions } from '../agent/session-manager.js';
 import { MemoryFiles } from '../context/memory-files.js';
@@ -85,14 +86,32 @@ function configFlags(options: RuntimeOptions): Parameters<typeof loadConfig>[0][
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const projectRoot = projectRootOf(options.cwd);
   const notices: string[] = [];
-  const config = loadConfig({ cwd: projectRoot, flags: configFlags(options), warnings: notices });
-  const mcpPlan = planMcp(options, config, projectRoot, notices);
+  const mcaHome = resolveMcaHome();
+  // The settings files' `env` and `model` (Claude Code's meaning) come before the config: `env` may name the
+  // endpoint, the key or mca's own variables. A project's `env` counts only once the project is trusted, so the
+  // trust question (which lists it) comes first.
+  const untrusted = readClaudeSettings({ projectRoot, mcaHome, home: homedir(), trusted: false });
+  const projectEnv = untrusted.notices.filter((line) => line.startsWith('ignored "env" in '));
+  const mcpPlan = planMcp(options, { mcaHome }, projectRoot, notices);
   const {
     policy,
     notices: policyNotices,
     trusted,
     asked,
-  } = await permissionPolicy(options, config, projectRoot, options.askTrust, mcpPlan.widening);
+  } = await permissionPolicy(options, { mcaHome }, projectRoot, options.askTrust, [
+    ...mcpPlan.widening,
+    ...projectEnv.map((line) => line.replace(/^ignored "env" in (.*?) \((.*)\): .*$/, 'sets $2 for the session ($1)')),
+  ]);
+  const settings = trusted ? readClaudeSettings({ projectRoot, mcaHome, home: homedir(), trusted }) : untrusted;
+  notices.push(...settings.notices);
+  // As in Claude Code, the settings' variables hold for the whole process: mca's own reads and the commands it runs.
+  Object.assign(process.env, settings.env);
+  const config = loadConfig({
+    cwd: projectRoot,
+    flags: configFlags(options),
+    warnings: notices,
+    settingsModel: settings.model,
+  });
   notices.push(...policyNotices);
   const credentials = loadCredentials();
   const provider = await createProvider(config, credentials);

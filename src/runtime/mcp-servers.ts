@@ -32,7 +32,12 @@ export interface McpPlan {
   widening: string[];
 }
 
-export function planMcp(options: RuntimeOptions, config: Config, projectRoot: string, notices: string[]): McpPlan {
+export function planMcp(
+  options: RuntimeOptions,
+  config: Pick<Config, 'mcaHome'>,
+  projectRoot: string,
+  notices: string[],
+): McpPlan {
   const loaded = loadMcpConfig({
     projectRoot,
     mcaHome: config.mcaHome,

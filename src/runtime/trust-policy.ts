@@ -15,7 +15,12 @@ import type { RuntimeOptions, TrustQuestion } from './runtime-options.js';
 type RuleFlags = Pick<RuntimeOptions, 'allowedTools' | 'disallowedTools'>;
 
 /** Throws SettingsFlagError for a malformed rule given by the front end. */
-function loadPolicy(flags: RuleFlags, config: Config, projectRoot: string, trusted: boolean): LoadedPolicy {
+function loadPolicy(
+  flags: RuleFlags,
+  config: Pick<Config, 'mcaHome'>,
+  projectRoot: string,
+  trusted: boolean,
+): LoadedPolicy {
   return loadPermissionPolicy({
     projectRoot,
     mcaHome: config.mcaHome,
@@ -35,10 +40,10 @@ async function projectShellCommands(projectRoot: string, mcaHome: string): Promi
 /** The rules in force; asks about trust once when the project brings allow rules and nobody decided yet. */
 export async function permissionPolicy(
   flags: RuleFlags,
-  config: Config,
+  config: Pick<Config, 'mcaHome'>,
   projectRoot: string,
   askTrust: TrustQuestion | undefined,
-  /** More that the project would switch on (its MCP servers' command lines), shown in the question. */
+  /** More that the project would switch on (its MCP servers' command lines, its settings' `env`), for the question. */
   moreWidening: readonly string[] = [],
 ): Promise<LoadedPolicy & { trusted: boolean; asked: boolean }> {
   const choice = trustChoice(config.mcaHome, projectRoot);

@@ -34,7 +34,7 @@ export type ApprovalDecision =
       approved: true;
       /** also allow what `request.remember` covers for the rest of the session */
       remember?: boolean;
-      /** and write that rule to the project's .mca/settings.local.json */
+      /** and write that rule to the project's .claude/settings.local.json */
       persist?: boolean;
     }
   | { approved: false; /** passed to the model so it can adapt */ reason?: string };

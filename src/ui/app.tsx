@@ -22,7 +22,7 @@ import type { RewindPort } from './rewind-dialog.js';
 import { StatusLine } from './components/status-line.js';
 import { Suggestions } from './components/suggestions.js';
 import { TranscriptItemView } from './components/transcript-item-view.js';
-import { dollarsOf } from './session-cost.js';
+import { costByModel, totalUsage } from './session-cost.js';
 import { truncate } from './text-width.js';
 import { useKeyHandler } from './use-key-handler.js';
 import { useRepl } from './use-repl.js';
@@ -62,6 +62,8 @@ export interface AppProps {
   columns?: number;
   /** Called once when the user exits (/exit, Ctrl-D, Ctrl-C twice), before Ink unmounts. */
   onExit?: () => void;
+  /** Filled by the REPL with "stop the running turn, resolve when its round is closed" (SIGTERM/SIGHUP). */
+  terminator?: { current: (() => Promise<void>) | null };
   now?: () => number;
 }
 
@@ -93,6 +95,7 @@ export function App(props: AppProps): React.JSX.Element {
   const core = useRepl({
     sessions: props.sessions,
     onExit: props.onExit,
+    terminator: props.terminator,
     now,
     initialPrompt: props.initialPrompt,
     openPicker: props.openPicker,
@@ -161,6 +164,7 @@ export function App(props: AppProps): React.JSX.Element {
           request={permission.request}
           selected={permission.selected}
           reason={permission.reason}
+          confirmAlways={permission.confirmAlways}
           scroll={permission.scroll}
           width={width}
           rows={screen.rows}
@@ -189,7 +193,9 @@ export function App(props: AppProps): React.JSX.Element {
         width={width}
         hint={exitHint ?? (screen.verbose ? 'verbose transcript · Ctrl-O to leave' : undefined)}
         dollars={
-          hasUsage(transcript.sessionUsage) ? dollarsOf(transcript.sessionUsage, core.model, props.prices) : undefined
+          hasUsage(totalUsage(transcript.sessionUsage))
+            ? costByModel(transcript.sessionUsage, core.model, props.prices).total
+            : undefined
         }
       />
     </Box>

@@ -1,8 +1,8 @@
 /** The REPL's slash commands over its SessionDriver: what they show is the view's; what they change, the driver's. */
+import type { UsageByModel } from './session-cost.js';
 import type { SessionInfo } from '../agent/controller.js';
 import type { SessionDriver } from '../driver/session-driver.js';
 import type { ModelPrice } from '../providers/model-prices.js';
-import type { Usage } from '../providers/types.js';
 import { errorText } from './repl-driver-view.js';
 import type { ReplCommands } from './repl-commands.js';
 import type { SlashContext } from './slash-commands.js';
@@ -24,7 +24,7 @@ export interface ReplSlashDeps {
   append(entry: TranscriptEntry): void;
   notice(text: string, tone?: 'info' | 'warning' | 'error'): void;
   setPicker(next: PickerState | null | ((picker: PickerState | null) => PickerState | null)): void;
-  sessionUsage(): Usage;
+  sessionUsage(): UsageByModel;
   prices?: Readonly<Record<string, ModelPrice>> | undefined;
   /** What /skills and /agents show (made at start: the lists do not change while the REPL runs). */
   extensionLists?: ExtensionLists | undefined;

@@ -39,7 +39,7 @@ export interface ReplOptions {
   checkpoints?: RewindPort;
   /** Custom slash commands from the project and user command directories. */
   customCommands?: CustomCommandsPort;
-  /** "Always allow" in the permission prompt: writes the rule to .mca/settings.local.json, returns the file. */
+  /** "Always allow" in the permission prompt: writes the rule to .claude/settings.local.json, returns the file. */
   saveRule?: (rule: string) => string;
   /** Price overrides from config (`modelPrices`). */
   prices?: Readonly<Record<string, ModelPrice>>;
@@ -65,8 +65,10 @@ export async function runRepl(options: ReplOptions): Promise<void> {
   // which would echo them over the frame and turn Enter into a newline. Ink turns it off again on unmount.
   const stdin = options.stdin ?? process.stdin;
   if (stdin.isTTY) stdin.setRawMode(true);
+  const terminator: { current: (() => Promise<void>) | null } = { current: null };
   const instance = render(
     <App
+      terminator={terminator}
       sessions={options.sessions}
       history={history}
       onHistory={onHistory}
@@ -90,7 +92,12 @@ export async function runRepl(options: ReplOptions): Promise<void> {
       ...(options.stdout ? { stdout: options.stdout } : {}),
     },
   );
-  const restore = (): void => instance.unmount();
+  // SIGTERM/SIGHUP: the running turn is interrupted and its round closed in the session file at once, then the
+  // screen is restored (termination.ts forces the exit if that takes longer than its grace period).
+  const restore = (): void => {
+    const stop = terminator.current?.() ?? Promise.resolve();
+    void stop.finally(() => instance.unmount());
+  };
   process.once('SIGTERM', restore);
   process.once('SIGHUP', restore);
   try {

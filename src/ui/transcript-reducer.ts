@@ -2,11 +2,11 @@
  * AgentEvents → transcript. A pure reducer: finished items are append-only (they go to Ink's <Static>,
  * written once); `live` is the small area redrawn while a step runs.
  */
+import { addModelUsage, type UsageByModel } from '../context/archived-usage.js';
 import type { SlashCommandEntry } from './slash-commands.js';
 import type { AgentEvent, CompactionReason } from '../agent/events.js';
 import type { ContextReport } from '../agent/controller.js';
 import type { ModelPrice } from '../providers/model-prices.js';
-import { addUsage, ZERO_USAGE, type Usage } from '../providers/types.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
 import type { ToolEnvelope } from '../tools/envelope.js';
 import type { TodoItem } from '../tools/tool-data.js';
@@ -27,7 +27,7 @@ export type TranscriptEntry =
   | { kind: 'todos'; todos: TodoItem[] }
   /** An approved plan (ExitPlanMode), kept readable in the transcript as Markdown. */
   | { kind: 'plan'; text: string }
-  | { kind: 'cost'; usage: Usage; model: string; prices?: Readonly<Record<string, ModelPrice>> }
+  | { kind: 'cost'; usage: UsageByModel; model: string; prices?: Readonly<Record<string, ModelPrice>> }
   | { kind: 'help'; custom?: readonly SlashCommandEntry[] };
 
 export type TranscriptItem = TranscriptEntry & { id: number };
@@ -69,7 +69,7 @@ export interface TranscriptState {
   /** Tokens the last model call occupied (from usage events), for the status line. */
   contextTokens: number | null;
   /** Every model call's usage in this session (resumed sessions start from their stored usage), for /cost. */
-  sessionUsage: Usage;
+  sessionUsage: UsageByModel;
 }
 
 export type TranscriptAction =
@@ -84,7 +84,7 @@ export type TranscriptAction =
   /** Ctrl-L: the screen was cleared; what was shown is not written again. */
   | { type: 'clear_items' }
   /** After /clear or /resume: the new session's known usage; `clear` also drops the shown items (screen cleared). */
-  | { type: 'switch_session'; tokens: number | null; usage: Usage; clear: boolean };
+  | { type: 'switch_session'; tokens: number | null; usage: UsageByModel; clear: boolean };
 
 export const IDLE_LIVE: LiveState = Object.freeze({
   running: false,
@@ -132,7 +132,7 @@ export function initialTranscript(items: TranscriptEntry[] = []): TranscriptStat
     live: IDLE_LIVE,
     nextId: items.length + 1,
     contextTokens: null,
-    sessionUsage: { ...ZERO_USAGE },
+    sessionUsage: {},
   };
 }
 
@@ -335,7 +335,7 @@ function reduceEvent(state: TranscriptState, event: AgentEvent): TranscriptState
       return {
         ...withLive(state, { turnTokens: state.live.turnTokens + event.usage.outputTokens }),
         contextTokens: event.contextTokens,
-        sessionUsage: addUsage(state.sessionUsage, event.usage),
+        sessionUsage: addModelUsage(state.sessionUsage, event.usage),
       };
     case 'retry':
       return append(withLive(state, { streamText: '' }), {

@@ -149,32 +149,51 @@ export function useKeyHandler({
         if (reasonState) core.setPermission({ ...pending, reason: reasonState });
         return;
       }
+      if (pending.confirmAlways) {
+        // Only `y` saves the permanent rule; Esc declines as everywhere; any other key goes back to the options.
+        if (key.kind === 'escape') return core.answerPermission(DECLINE);
+        if (key.kind === 'text' && key.text.toLowerCase() === 'y') {
+          const rule = pending.request.remember?.rule;
+          core.answerPermission({ approved: true, remember: true, persist: true });
+          if (rule) core.saveRule(rule);
+          return;
+        }
+        return core.setPermission({ ...pending, confirmAlways: false });
+      }
       const options = permissionOptions(pending.request);
       const count = options.length;
       const choose = (index: number): void => {
-        const choice = options[index]?.choice;
+        const option = options[index];
+        if (!option || option.disabled) return;
+        const choice = option.choice;
         if (choice === 'planAcceptEdits' || choice === 'planDefault') {
           core.setMode(choice === 'planAcceptEdits' ? 'acceptEdits' : 'default');
           return core.answerPermission({ approved: true });
         }
         if (choice === 'once') core.answerPermission({ approved: true });
         else if (choice === 'session') core.answerPermission({ approved: true, remember: true });
-        else if (choice === 'always') {
-          const rule = pending.request.remember?.rule;
-          core.answerPermission({ approved: true, remember: true, persist: true });
-          if (rule) core.saveRule(rule);
-        } else if (choice === 'no') core.setPermission({ ...pending, selected: index, reason: edit.emptyInput() });
+        else if (choice === 'always') core.setPermission({ ...pending, selected: index, confirmAlways: true });
+        else if (choice === 'no') core.setPermission({ ...pending, selected: index, reason: edit.emptyInput() });
+      };
+      /** The next selectable option from `from` in `step` direction (a disabled option is skipped). */
+      const move = (step: number): number => {
+        let index = pending.selected;
+        for (let tries = 0; tries < count; tries += 1) {
+          index = (index + step + count) % count;
+          if (!options[index]?.disabled) return index;
+        }
+        return pending.selected;
       };
       if (key.kind === 'escape') return core.answerPermission(DECLINE);
-      if (key.kind === 'up')
-        return core.setPermission({ ...pending, selected: (pending.selected + count - 1) % count });
-      if (key.kind === 'down') return core.setPermission({ ...pending, selected: (pending.selected + 1) % count });
+      if (key.kind === 'up') return core.setPermission({ ...pending, selected: move(-1) });
+      if (key.kind === 'down') return core.setPermission({ ...pending, selected: move(1) });
       if (key.kind === 'submit') return choose(pending.selected);
       if (key.kind !== 'text') return;
       const char = key.text.toLowerCase();
       const digit = Number(char);
+      const byKey = options.findIndex((option) => option.key === digit);
       if (char === 'y') choose(0);
-      else if (Number.isInteger(digit) && digit >= 1 && digit <= count) choose(digit - 1);
+      else if (Number.isInteger(digit) && byKey >= 0) choose(byKey);
       else if (char === 'n') core.answerPermission(DECLINE);
     },
     [core, layout.rows, layout.width],

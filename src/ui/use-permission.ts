@@ -15,6 +15,8 @@ export interface PendingPermission {
   selected: number;
   /** The reason being typed after option 3; null while choosing. */
   reason: InputState | null;
+  /** Option 4 ("always allow") was chosen and waits for its confirmation key `y`. */
+  confirmAlways?: boolean;
   /** First shown line of the command or diff. */
   scroll: number;
   /** When the prompt appeared. */

@@ -42,6 +42,11 @@ export type { Busy } from '../driver/driver-events.js';
 export interface ReplOptionsInternal {
   sessions: SessionManager;
   onExit?: (() => void) | undefined;
+  /**
+   * Filled with "stop the running turn and resolve once its round is closed" (SIGTERM/SIGHUP: the round is closed
+   * in the session file at once, not at the next load).
+   */
+  terminator?: { current: (() => Promise<void>) | null } | undefined;
   now: () => number;
   /** `mca "question"`: submitted once, as if typed, when the REPL opens. */
   initialPrompt?: string | undefined;
@@ -53,7 +58,7 @@ export interface ReplOptionsInternal {
   hooks?: DriverHooksOptions | undefined;
   runShell?: ShellRunner | undefined;
   customCommands?: CustomCommandsPort | undefined;
-  /** Writes an allow rule to the project's .mca/settings.local.json ("always allow"); returns the file. */
+  /** Writes an allow rule to the project's .claude/settings.local.json ("always allow"); returns the file. */
   saveRule?: ((rule: string) => string) | undefined;
   /** Clears the terminal and writes the transcript again (at the current width, in the current mode). */
   redraw: () => void;
@@ -88,9 +93,11 @@ function useDriver(
       },
       shellLines: { runner: options.runShell },
       memoryNote: (note) => commands.current?.memoryNote(note),
+      applyCommandModel: 'turn',
     });
     ref.current.subscribe((event) => listen.current(event));
   }
+  if (options.terminator) options.terminator.current = () => stopRunning(ref.current as SessionDriver);
   return ref.current;
 }
 
@@ -135,7 +142,7 @@ export function useRepl(options: ReplOptionsInternal) {
   listen.current = (event) =>
     showDriverEvent(event, { dispatch, notice, startClock: () => setStartedAt(now()), redraw, rerender });
 
-  /** "Always allow": the rule goes to .mca/settings.local.json; the session already remembers it. */
+  /** "Always allow": the rule goes to .claude/settings.local.json; the session already remembers it. */
   const saveAllowRule = useCallback(
     (rule: string) => {
       if (!saveRule) return notice(`${rule} is allowed for this session only (no settings file here).`, 'warning');
@@ -256,3 +263,17 @@ export function useRepl(options: ReplOptionsInternal) {
 }
 
 export type ReplCore = ReturnType<typeof useRepl>;
+
+/** Interrupts the driver's run, if any, and resolves when the driver is idle again (the round closed). */
+function stopRunning(driver: SessionDriver): Promise<void> {
+  if (driver.busy === null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const unsubscribe = driver.subscribe((event) => {
+      if (event.type === 'busy' && event.busy === null) {
+        unsubscribe();
+        resolve();
+      }
+    });
+    driver.interrupt();
+  });
+}

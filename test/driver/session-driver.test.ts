@@ -116,6 +116,34 @@ describe('SessionDriver', () => {
     expect(sessions.created[0]?.runs[0]?.input).toMatch(/^expanded b: plan mode is on/);
   });
 
+  it("REPL: a custom command's model: runs its turn on that model, then the user's model is back", async () => {
+    const seen: string[] = [];
+    const controller: FakeController = new FakeController('s1', async function* ({ input }) {
+      seen.push(`${input} @ ${controller.model}`);
+      yield turnStart(input);
+      yield turnEnd('answer', 'ok');
+    });
+    const port: CustomCommandsPort = {
+      list: [{ name: 'fast', usage: '/fast', description: 'fast (user)' }],
+      match: (text) => (text.startsWith('/fast') ? { name: 'fast', args: '', model: 'claude-haiku-4-5' } : undefined),
+      expand: async () => 'expanded fast',
+    };
+    const driver = new SessionDriver({
+      sessions: new FakeSessions(controller),
+      customCommands: port,
+      applyCommandModel: 'turn',
+    });
+    const events = collect(driver);
+    await driver.run('/fast');
+    await driver.run('plain');
+    expect(seen).toEqual(['expanded fast @ claude-haiku-4-5', 'plain @ fake-model']);
+    expect(driver.model).toBe('fake-model');
+    expect(events.filter((event) => event.type === 'model')).toEqual([
+      { type: 'model', model: 'claude-haiku-4-5' },
+      { type: 'model', model: 'fake-model' },
+    ]);
+  });
+
   it('interrupt answers the open question "no" and aborts the turn; the broker follows a new session', async () => {
     const asked: string[] = [];
     let pending: ((decision: UserDecision) => void) | undefined;

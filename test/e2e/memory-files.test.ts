@@ -60,6 +60,28 @@ function expectMemoryOnce(body: FakeRequestBody, marks: string[]) {
 }
 
 describe('memory files in the request', () => {
+  it("restores a touched subdirectory's memory file on -c: the resumed session's first request carries it", async () => {
+    const project = setup();
+    server = await startFakeAnthropic([
+      act('go', 'Read', { path: 'src/api/handler.ts' }),
+      finish('done', 'read it'),
+      finish('done', 'resumed'),
+    ]);
+    const env = {
+      ANTHROPIC_API_KEY: KEY,
+      ANTHROPIC_BASE_URL: server.url,
+      MCA_HOME: project.home,
+      HOME: project.userHome,
+    };
+    expect((await runMca(['-p', 'read the handler'], { cwd: project.root, env })).code).toBe(0);
+    const resumed = await runMca(['-c', '-p', 'and now?'], { cwd: project.root, env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const third = server.requests[2]?.body;
+    expect(userText(third!)).toContain('and now?');
+    expectMemoryOnce(third!, [...ORDER, 'API-MARK']);
+    expect(systemText(third!)).toContain('## src/api/CLAUDE.md');
+  }, 90_000);
+
   it('carries each file once, in order, labelled, a subdirectory file after a Read under it, and still after compaction', async () => {
     const project = setup();
     const heavy = { input_tokens: 150_000, cache_read_input_tokens: 20_000, output_tokens: 40 };

@@ -133,12 +133,12 @@ describe.runIf(runsWith('npm', hasNpm, 'the npm pack + npx test'))('the packed p
     if (packed !== undefined) rmSync(packed.base, { recursive: true, force: true });
   });
 
-  it('publishes only what runs: the bundle, prompts, README, LICENSE; no source maps and no dependencies', () => {
+  it('publishes only what runs: the bundle, prompts, README, KEYS.md, LICENSE; no source maps and no dependencies', () => {
     const outside = pkg().paths.filter(
       (path) =>
         !/^dist\/[\w/-]+\.(?:js|mjs|cjs|json)$/.test(path) &&
         !/^prompts\/[\w/-]+\.md$/.test(path) &&
-        !['package.json', 'README.md', 'LICENSE'].includes(path),
+        !['package.json', 'README.md', 'KEYS.md', 'LICENSE'].includes(path),
     );
     expect(outside).toEqual([]);
     expect(pkg().paths).toEqual(
@@ -147,6 +147,7 @@ describe.runIf(runsWith('npm', hasNpm, 'the npm pack + npx test'))('the packed p
         'dist/cli/main.js',
         'prompts/system.md',
         'README.md',
+        'KEYS.md',
         'LICENSE',
         'package.json',
       ]),

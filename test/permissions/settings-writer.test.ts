@@ -6,12 +6,12 @@ import { approvalScope } from '../../src/permissions/approval-scope.js';
 import { loadPermissionPolicy } from '../../src/permissions/settings-files.js';
 import { addLocalAllowRule } from '../../src/permissions/settings-writer.js';
 
-describe('always allow: .mca/settings.local.json', () => {
+describe('always allow: .claude/settings.local.json', () => {
   it('adds the rule once, keeps the other keys, and the rule applies in a trusted project only', async () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'mca-writer-')));
-    mkdirSync(join(root, '.mca'));
+    mkdirSync(join(root, '.claude'));
     writeFileSync(
-      join(root, '.mca', 'settings.local.json'),
+      join(root, '.claude', 'settings.local.json'),
       JSON.stringify({ env: { A: '1' }, permissions: { deny: ['Bash(rm:*)'] } }),
     );
     const file = addLocalAllowRule(root, 'Bash(npm test:*)');
@@ -30,10 +30,10 @@ describe('always allow: .mca/settings.local.json', () => {
 
   it('refuses to overwrite a file that is not a JSON object', () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'mca-writer-')));
-    mkdirSync(join(root, '.mca'));
-    writeFileSync(join(root, '.mca', 'settings.local.json'), '[1,2]');
+    mkdirSync(join(root, '.claude'));
+    writeFileSync(join(root, '.claude', 'settings.local.json'), '[1,2]');
     expect(() => addLocalAllowRule(root, 'Edit')).toThrow(/not a JSON object/);
-    expect(readFileSync(join(root, '.mca', 'settings.local.json'), 'utf8')).toBe('[1,2]');
+    expect(readFileSync(join(root, '.claude', 'settings.local.json'), 'utf8')).toBe('[1,2]');
   });
 
   it('scopes a simple command to its prefix and offers nothing for a compound one', async () => {

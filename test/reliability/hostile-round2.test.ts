@@ -7,6 +7,7 @@
  * reaches them ("always allow"), with the exact planted files the red team used.
  */
 /* eslint-disable no-control-regex -- finding control characters in output is what these tests do */
+import { runsWith } from '../helpers/optional-tools.js';
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
   existsSync,
@@ -79,37 +80,37 @@ describe.concurrent('hostile repository, round two', () => {
     [
       'a symlink planted at the old temp name settings.local.json.<pid>.tmp',
       (project, bashrc) => {
-        mkdirSync(join(project, '.mca'));
-        symlinkSync(bashrc, join(project, '.mca', `settings.local.json.${process.pid}.tmp`));
+        mkdirSync(join(project, '.claude'));
+        symlinkSync(bashrc, join(project, '.claude', `settings.local.json.${process.pid}.tmp`));
       },
       undefined,
     ],
     [
-      '.mca itself a symlink to a directory outside',
-      (project, bashrc) => symlinkSync(join(bashrc, '..'), join(project, '.mca')),
+      '.claude itself a symlink to a directory outside',
+      (project, bashrc) => symlinkSync(join(bashrc, '..'), join(project, '.claude')),
       /is a symlink/,
     ],
     [
-      '.mca a symlink to a directory inside the project',
+      '.claude a symlink to a directory inside the project',
       (project) => {
         mkdirSync(join(project, 'elsewhere'));
-        symlinkSync(join(project, 'elsewhere'), join(project, '.mca'));
+        symlinkSync(join(project, 'elsewhere'), join(project, '.claude'));
       },
       /is a symlink/,
     ],
     [
       'settings.local.json a dangling symlink to a new file outside',
       (project, bashrc) => {
-        mkdirSync(join(project, '.mca'));
-        symlinkSync(join(bashrc, '..', 'new-profile'), join(project, '.mca', 'settings.local.json'));
+        mkdirSync(join(project, '.claude'));
+        symlinkSync(join(bashrc, '..', 'new-profile'), join(project, '.claude', 'settings.local.json'));
       },
       undefined,
     ],
     [
       'settings.local.json a symlink to ~/.bashrc',
       (project, bashrc) => {
-        mkdirSync(join(project, '.mca'));
-        symlinkSync(bashrc, join(project, '.mca', 'settings.local.json'));
+        mkdirSync(join(project, '.claude'));
+        symlinkSync(bashrc, join(project, '.claude', 'settings.local.json'));
       },
       /symlink/,
     ],
@@ -132,60 +133,64 @@ describe.concurrent('hostile repository, round two', () => {
         return `refused: ${shown}; ~/.bashrc unchanged`;
       }
       expect(error).toBeUndefined();
-      const written = join(env.sandbox.project, '.mca', 'settings.local.json');
+      const written = join(env.sandbox.project, '.claude', 'settings.local.json');
       expect(lstatSync(written).isFile()).toBe(true);
       expect(JSON.parse(readFileSync(written, 'utf8'))).toEqual({ permissions: { allow: ['Bash(npm test:*)'] } });
       return 'rule saved in a regular file through a random O_EXCL temp name; the planted link never followed';
     });
   }
 
-  attack(
-    'REPL "always allow" with a symlink planted at .mca/settings.local.json.<pid>.tmp (tmux)',
-    [act('Bash', { command: 'npm test' }), finish('done')],
-    async (env) => {
-      expect(tmuxInfo().available, 'tmux is required for this test (see .ci/run)').toBe(true);
-      const bashrc = put(join(env.outside, 'bashrc'), BASHRC);
-      mkdirSync(join(env.sandbox.project, '.mca'));
-      const launcher = put(
-        join(env.outside, 'mca.sh'),
-        `#!/bin/sh\nexec env -u CI ANTHROPIC_API_KEY=${API_KEY} ANTHROPIC_BASE_URL=${env.server.url} ` +
-          `MCA_HOME=${env.sandbox.home} HOME=${env.outside} ${process.execPath} ${BIN}\n`,
-      );
-      execFileSync('chmod', ['755', launcher]);
-      const term = new TmuxSession();
-      term.start({
-        command: `env -u CI PS1='t$ ' bash --norc --noprofile`,
-        columns: 120,
-        rows: 40,
-        cwd: env.sandbox.project,
-      });
-      try {
-        await term.waitFor(/t\$$/, { what: 'the shell prompt' });
-        term.type(`${launcher}; echo "[exit $?]"`);
-        term.keys('Enter');
-        await term.waitFor('Ask anything', { what: 'the input box' });
-        // The launcher execs node: mca is the shell's only child, and its pid names the old temp file.
-        const pid = Number(spawnSync('pgrep', ['-P', String(term.panePid())], { encoding: 'utf8' }).stdout.trim());
-        symlinkSync(bashrc, join(env.sandbox.project, '.mca', `settings.local.json.${pid}.tmp`));
-        term.type('run the tests');
-        term.keys('Enter');
-        await term.waitFor(/always allow/, { what: 'the permission prompt' });
-        term.type('3');
-        const written = join(env.sandbox.project, '.mca', 'settings.local.json');
-        await waitUntil(() => existsSync(written), 'the local settings file');
-        await term.waitFor('Ask anything', { what: 'the input box after the turn' });
-        term.keys('C-d');
-        await term.waitFor(/\[exit 0\]/, { what: 'the exit' });
-        expect(readFileSync(bashrc, 'utf8')).toBe(BASHRC);
-        expect(lstatSync(written).isFile()).toBe(true);
-        expect(readFileSync(written, 'utf8')).toContain('npm test');
-        return 'the rule saved in a regular .mca/settings.local.json; the planted <pid>.tmp link (to ~/.bashrc) untouched';
-      } finally {
-        term.kill();
-      }
-    },
-    120_000,
-  );
+  // Registered only where tmux runs (or MCA_REQUIRE_OPTIONAL_TOOLS=1 makes it mandatory): a fresh machine skips it.
+  if (runsWith('tmux', tmuxInfo().available, 'the REPL "always allow" hostile test'))
+    attack(
+      'REPL "always allow" with a symlink planted at .claude/settings.local.json.<pid>.tmp (tmux)',
+      [act('Bash', { command: 'npm test' }), finish('done')],
+      async (env) => {
+        expect(tmuxInfo().available, 'tmux is required for this test (see .ci/run)').toBe(true);
+        const bashrc = put(join(env.outside, 'bashrc'), BASHRC);
+        mkdirSync(join(env.sandbox.project, '.claude'));
+        const launcher = put(
+          join(env.outside, 'mca.sh'),
+          `#!/bin/sh\nexec env -u CI ANTHROPIC_API_KEY=${API_KEY} ANTHROPIC_BASE_URL=${env.server.url} ` +
+            `MCA_HOME=${env.sandbox.home} HOME=${env.outside} ${process.execPath} ${BIN}\n`,
+        );
+        execFileSync('chmod', ['755', launcher]);
+        const term = new TmuxSession();
+        term.start({
+          command: `env -u CI PS1='t$ ' bash --norc --noprofile`,
+          columns: 120,
+          rows: 40,
+          cwd: env.sandbox.project,
+        });
+        try {
+          await term.waitFor(/t\$$/, { what: 'the shell prompt' });
+          term.type(`${launcher}; echo "[exit $?]"`);
+          term.keys('Enter');
+          await term.waitFor('Ask anything', { what: 'the input box' });
+          // The launcher execs node: mca is the shell's only child, and its pid names the old temp file.
+          const pid = Number(spawnSync('pgrep', ['-P', String(term.panePid())], { encoding: 'utf8' }).stdout.trim());
+          symlinkSync(bashrc, join(env.sandbox.project, '.claude', `settings.local.json.${pid}.tmp`));
+          term.type('run the tests');
+          term.keys('Enter');
+          await term.waitFor(/Always allow/, { what: 'the permission prompt' });
+          term.type('4');
+          await term.waitFor(/y = save and run/, { what: 'the confirmation' });
+          term.type('y');
+          const written = join(env.sandbox.project, '.claude', 'settings.local.json');
+          await waitUntil(() => existsSync(written), 'the local settings file');
+          await term.waitFor('Ask anything', { what: 'the input box after the turn' });
+          term.keys('C-d');
+          await term.waitFor(/\[exit 0\]/, { what: 'the exit' });
+          expect(readFileSync(bashrc, 'utf8')).toBe(BASHRC);
+          expect(lstatSync(written).isFile()).toBe(true);
+          expect(readFileSync(written, 'utf8')).toContain('npm test');
+          return 'the rule saved in a regular .claude/settings.local.json; the planted <pid>.tmp link (to ~/.bashrc) untouched';
+        } finally {
+          term.kill();
+        }
+      },
+      120_000,
+    );
 
   attack('MCA_HOME files written through planted links (trust store, history, tool memory)', [], async (env) => {
     const bashrc = put(join(env.outside, 'bashrc'), BASHRC);

@@ -5,9 +5,9 @@
  * file-system failures a user can meet (a full disk, an unwritable or read-only or relative MCA_HOME).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CRASHED_ROUND_TEXT } from '../../src/session/salvage-history.js';
 import { SessionStore } from '../../src/session/session-store.js';
@@ -65,6 +65,13 @@ async function threeRounds(sandbox: Sandbox, server: FakeAnthropic): Promise<voi
     const result = await runMca(sandbox, args, { baseUrl: server.url });
     if (result.code !== 0) throw new Error(`setup run failed: ${result.stderr}`);
   }
+}
+
+/** Copies the built package (dist, prompts, package.json) to `dir`, readable by every user; returns its binary. */
+function readableCopyOfPackage(dir: string): string {
+  for (const part of ['dist', 'prompts', 'package.json']) cpSync(resolve(part), join(dir, part), { recursive: true });
+  spawnSync('chmod', ['-R', 'a+rX', dir]);
+  return join(dir, 'dist', 'cli', 'mca.cjs');
 }
 
 function scenario(
@@ -360,9 +367,12 @@ describe.concurrent('sessions survive anything', () => {
     chmodSync(sandbox.home, 0o555);
     chmodSync(join(sandbox.project, '..'), 0o755);
     server.setScript([finish('never')]);
-    // root ignores file modes, so as root the run drops to nobody (the mode is then what decides).
-    const asNobody = process.getuid?.() === 0 ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : [];
-    const command = [...asNobody, process.execPath, BIN, '-p', 'hi', '--cwd', sandbox.project];
+    // root ignores file modes, so as root the run drops to nobody (the mode is then what decides). nobody may not
+    // be able to read the checkout (a clone under a 0700 home), so it runs a world-readable copy of the package.
+    const asRoot = process.getuid?.() === 0;
+    const asNobody = asRoot ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : [];
+    const bin = asRoot ? readableCopyOfPackage(join(sandbox.project, '..', 'pkg')) : BIN;
+    const command = [...asNobody, process.execPath, bin, '-p', 'hi', '--cwd', sandbox.project];
     const result = spawnSync(command[0] as string, command.slice(1), {
       encoding: 'utf8',
       env: {

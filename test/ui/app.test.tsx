@@ -115,8 +115,8 @@ describe('App: permission prompt', () => {
     await ui.type(KEYS.enter);
     await until(() => expect(ui.frame()).toContain('Allow Bash(rm -rf build)?'));
     expect(ui.frame()).toContain("2. Yes, and don't ask again for `rm` commands this session");
-    expect(ui.frame()).toContain('3. Yes, and always allow Bash(rm:*) here (.mca/settings.local.json)');
-    expect(ui.frame()).toContain('4. No, and tell mca what to do differently');
+    expect(ui.frame()).toContain('3. No, and tell mca what to do differently (esc)');
+    expect(ui.frame()).toContain('4. Always allow Bash(rm:*) here (.claude/settings.local.json; then y)');
     await ui.type('1');
     await until(() => expect(ui.frame()).toContain('ran it'));
     expect(ui.controller.decisions).toEqual([{ approved: true }]);
@@ -134,13 +134,13 @@ describe('App: permission prompt', () => {
     expect(ui.controller.decisions).toEqual([{ approved: true, remember: true }]);
   });
 
-  it('answers 4 with a reason the model gets', async () => {
+  it('answers 3 = no with a reason the model gets', async () => {
     const ui = start(new FakeController('s1', askingScript()));
     await settle();
     await ui.type('clean');
     await ui.type(KEYS.enter);
     await until(() => expect(ui.frame()).toContain('Allow Bash'));
-    await ui.type('4');
+    await ui.type('3');
     await until(() => expect(ui.frame()).toContain('Tell mca what to do differently'));
     await ui.type('use make clean');
     await ui.type(KEYS.enter);
@@ -148,22 +148,26 @@ describe('App: permission prompt', () => {
     expect(ui.controller.decisions).toEqual([{ approved: false, reason: 'use make clean' }]);
   });
 
-  it('answers 3 = always: allowed, remembered, and the rule handed to saveRule with a notice', async () => {
+  it('answers 4 then y = always: allowed, remembered, and the rule handed to saveRule with a notice', async () => {
     const saved: string[] = [];
     const saveRule = (rule: string) => {
       saved.push(rule);
-      return '/p/.mca/settings.local.json';
+      return '/p/.claude/settings.local.json';
     };
     const ui = start(new FakeController('s1', askingScript()), { saveRule });
     await settle();
     await ui.type('clean');
     await ui.type(KEYS.enter);
     await until(() => expect(ui.frame()).toContain('Allow Bash'));
-    await ui.type('3');
+    await ui.type('4');
+    await until(() => expect(ui.frame()).toContain('y = save and run'));
+    expect(ui.controller.decisions).toEqual([]);
+    expect(saved).toEqual([]);
+    await ui.type('y');
     await until(() => expect(ui.frame()).toContain('ran it'));
     expect(ui.controller.decisions).toEqual([{ approved: true, remember: true, persist: true }]);
     expect(saved).toEqual(['Bash(rm:*)']);
-    expect(ui.frame()).toContain('Saved Bash(rm:*) to /p/.mca/settings.local.json');
+    expect(ui.frame()).toContain('Saved Bash(rm:*) to /p/.claude/settings.local.json');
   });
 
   it('Esc denies', async () => {
@@ -174,6 +178,73 @@ describe('App: permission prompt', () => {
     await until(() => expect(ui.frame()).toContain('Allow Bash'));
     await ui.type(KEYS.escape);
     await until(() => expect(ui.frame()).toContain('did not run'));
+    expect(ui.controller.decisions).toEqual([
+      { approved: false, reason: 'The user declined this call and stopped the turn.', endTurn: true },
+    ]);
+  });
+});
+
+describe('App: permission prompt numbering never grants by muscle memory', () => {
+  function asking(remember?: { label: string; rule: string }): Script {
+    return async function* ({ input, approve }) {
+      yield turnStart(input);
+      const decision = await approve({
+        tool: 'Bash',
+        title: 'Bash(npm test && rm -rf build)',
+        detail: 'npm test && rm -rf build',
+        input: { command: 'npm test && rm -rf build' },
+        ...(remember ? { remember } : {}),
+      });
+      yield turnEnd('answer', decision.approved ? 'ran it' : 'did not run');
+    };
+  }
+
+  it('a compound command keeps 3 = no: 2 is shown but does nothing, and there is no permanent option', async () => {
+    const ui = start(new FakeController('s1', asking()));
+    await settle();
+    await ui.type('go');
+    await ui.type(KEYS.enter);
+    await until(() => expect(ui.frame()).toContain('Allow Bash(npm test && rm -rf build)?'));
+    expect(ui.frame()).toContain("2. Yes, and don't ask again (not offered");
+    expect(ui.frame()).toContain('3. No, and tell mca what to do differently (esc)');
+    expect(ui.frame()).not.toContain('4.');
+    await ui.type('2');
+    await ui.type('4');
+    await settle();
+    expect(ui.controller.decisions).toEqual([]);
+    // Arrows skip the disabled option: down from 1 lands on 3 (no).
+    await ui.type(KEYS.down);
+    await ui.type(KEYS.enter);
+    await until(() => expect(ui.frame()).toContain('Tell mca what to do differently'));
+    await ui.type(KEYS.enter);
+    await until(() => expect(ui.frame()).toContain('did not run'));
+    expect(ui.controller.decisions).toEqual([
+      { approved: false, reason: 'The user declined this call and stopped the turn.', endTurn: true },
+    ]);
+  });
+
+  it('4 only asks: any key but y goes back, and Esc at the confirmation declines without saving', async () => {
+    const saved: string[] = [];
+    const saveRule = (rule: string) => {
+      saved.push(rule);
+      return '/p/.claude/settings.local.json';
+    };
+    const ui = start(new FakeController('s1', asking({ label: '`npm test` commands', rule: 'Bash(npm test:*)' })), {
+      saveRule,
+    });
+    await settle();
+    await ui.type('go');
+    await ui.type(KEYS.enter);
+    await until(() => expect(ui.frame()).toContain('Allow Bash'));
+    await ui.type('4');
+    await until(() => expect(ui.frame()).toContain('y = save and run'));
+    await ui.type(KEYS.enter);
+    await until(() => expect(ui.frame()).toContain('1. Yes'));
+    await ui.type('4');
+    await until(() => expect(ui.frame()).toContain('y = save and run'));
+    await ui.type(KEYS.escape);
+    await until(() => expect(ui.frame()).toContain('did not run'));
+    expect(saved).toEqual([]);
     expect(ui.controller.decisions).toEqual([
       { approved: false, reason: 'The user declined this call and stopped the turn.', endTurn: true },
     ]);

@@ -1,0 +1,131 @@
+/**
+ * The non-permission keys of Claude Code's settings files (the files settings-files.ts reads for rules), applied
+ * with Claude Code's meaning so nothing in a Claude Code set-up is ignored silently:
+ * - `env`: variables set for the session (mca's own variables such as ANTHROPIC_BASE_URL included, and the
+ *   commands it runs); a later file wins per variable, and the settings win over the shell, as in Claude Code.
+ * - `model`: the model, below ANTHROPIC_MODEL / MCA_MODEL and `--model`.
+ * Trust (DESIGN.md "Trust boundaries"): the user's files always apply; a project's `env` (which can name the
+ * endpoint or a credential) applies only in a trusted project, otherwise it is named once as ignored. A project's
+ * `model` narrows nothing and applies like `.mca/config.json`'s.
+ * Every other key gets one warning naming the key and the file (once per start), except the keys mca implements
+ * elsewhere (permissions, hooks, MCP approvals) and `$schema`.
+ */
+import { realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { readBoundedFile } from '../fs/bounded-read.js';
+
+const MAX_BYTES = 1024 * 1024;
+
+/** Project settings files, relative to the project root, in load order (later wins). */
+export const PROJECT_SETTINGS = [
+  '.mca/settings.json',
+  '.claude/settings.json',
+  '.claude/settings.local.json',
+  '.mca/settings.local.json',
+] as const;
+
+/** Keys mca reads from settings files: here (env, model), in settings-files.ts (permissions), hooks and MCP. */
+export const KNOWN_SETTINGS_KEYS: ReadonlySet<string> = new Set([
+  '$schema',
+  'env',
+  'model',
+  'permissions',
+  'hooks',
+  'disableAllHooks',
+  'enabledMcpjsonServers',
+  'enableAllProjectMcpServers',
+  'disabledMcpjsonServers',
+]);
+
+/** The `permissions` keys mca applies; others (`defaultMode`, `additionalDirectories`, …) are warned about. */
+const KNOWN_PERMISSION_KEYS: ReadonlySet<string> = new Set(['allow', 'ask', 'deny']);
+
+export interface ClaudeSettings {
+  /** Variables to set for the session, from the files allowed to set them. */
+  env: Record<string, string>;
+  /** The last file's `model`, with that file. */
+  model?: { value: string; file: string };
+  /** One line each: an unimplemented key, an ignored project `env`, a bad value. */
+  notices: string[];
+}
+
+export interface ClaudeSettingsSources {
+  projectRoot: string;
+  mcaHome: string;
+  home: string;
+  /** The project is trusted: its `env` applies. */
+  trusted: boolean;
+}
+
+function readObject(file: string, root: string | undefined): Record<string, unknown> | undefined {
+  const read = readBoundedFile(file, { maxBytes: MAX_BYTES, ...(root ? { root } : {}) });
+  if (!read.ok) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(read.text);
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      return parsed as Record<string, unknown>;
+    }
+  } catch {
+    // settings-files.ts already names a broken file once.
+  }
+  return undefined;
+}
+
+function unknownKeys(settings: Record<string, unknown>, file: string): string[] {
+  const lines: string[] = [];
+  for (const key of Object.keys(settings)) {
+    if (!KNOWN_SETTINGS_KEYS.has(key)) lines.push(`settings key "${key}" in ${file} is not supported by mca; ignored`);
+  }
+  const permissions = settings.permissions;
+  if (permissions !== null && typeof permissions === 'object' && !Array.isArray(permissions)) {
+    for (const key of Object.keys(permissions)) {
+      if (!KNOWN_PERMISSION_KEYS.has(key)) {
+        lines.push(`settings key "permissions.${key}" in ${file} is not supported by mca; ignored`);
+      }
+    }
+  }
+  return lines;
+}
+
+/** Reads every settings file's `env` and `model`, and names every key mca does not implement. */
+export function readClaudeSettings(sources: ClaudeSettingsSources): ClaudeSettings {
+  const result: ClaudeSettings = { env: {}, notices: [] };
+  let root = sources.projectRoot;
+  try {
+    root = realpathSync(root);
+  } catch {
+    // No project directory: only the user's files.
+  }
+  const files: Array<{ file: string; root: string | undefined; project: boolean }> = [
+    { file: join(sources.mcaHome, 'settings.json'), root: undefined, project: false },
+    { file: join(sources.home, '.claude', 'settings.json'), root: undefined, project: false },
+    ...PROJECT_SETTINGS.map((relative) => ({ file: join(root, relative), root, project: true })),
+  ];
+  for (const { file, root: inside, project } of files) {
+    const settings = readObject(file, inside);
+    if (!settings) continue;
+    result.notices.push(...unknownKeys(settings, file));
+    const env = settings.env;
+    if (env !== undefined) {
+      if (env === null || typeof env !== 'object' || Array.isArray(env)) {
+        result.notices.push(`ignored "env" in ${file}: it must be an object of strings`);
+      } else if (project && !sources.trusted) {
+        result.notices.push(
+          `ignored "env" in ${file} (${Object.keys(env).join(', ')}): the project is not trusted; run \`mca trust\` to use it`,
+        );
+      } else {
+        for (const [name, value] of Object.entries(env as Record<string, unknown>)) {
+          if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+            result.env[name] = String(value);
+          } else result.notices.push(`ignored env.${name} in ${file}: the value must be a string`);
+        }
+      }
+    }
+    const model = settings.model;
+    if (model !== undefined) {
+      if (typeof model === 'string' && model.trim() !== '') result.model = { value: model.trim(), file };
+      else result.notices.push(`ignored "model" in ${file}: it must be a model name`);
+    }
+  }
+  return result;
+}

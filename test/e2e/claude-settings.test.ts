@@ -1,0 +1,155 @@
+/**
+ * A Claude Code set-up through the built binary in -p: the settings files' `env` and `model` applied with Claude
+ * Code's meaning and trust rules, one warning per settings key mca does not implement, ANTHROPIC_MODEL and
+ * ANTHROPIC_AUTH_TOKEN read as Claude Code reads them, and each credential in its header. HOME and MCA_HOME are
+ * temp directories.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeAnthropic } from '../helpers/fake-anthropic-server.js';
+import type { FakeAnthropic, FakeStep } from '../helpers/fake-anthropic-server.js';
+import { runMca } from '../helpers/run-mca.js';
+import { tempProject } from '../helpers/temp-project.js';
+import { act, finish } from './support/agent-script.js';
+
+const KEY = 'sk-ant-test-settings-0123456789';
+let server: FakeAnthropic | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function writeJson(path: string, value: unknown): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, JSON.stringify(value));
+}
+
+function setup() {
+  const project = tempProject('mca-ccsettings-');
+  const userHome = join(dirname(project.root), 'userhome');
+  mkdirSync(userHome, { recursive: true });
+  return { ...project, userHome };
+}
+
+async function run(
+  project: ReturnType<typeof setup>,
+  script: FakeStep[],
+  env: Record<string, string | undefined> = {},
+  args: string[] = [],
+) {
+  server = await startFakeAnthropic(script);
+  return runMca(['-p', 'go', ...args], {
+    cwd: project.root,
+    env: {
+      ANTHROPIC_API_KEY: KEY,
+      ANTHROPIC_BASE_URL: server.url,
+      MCA_HOME: project.home,
+      HOME: project.userHome,
+      ...env,
+    },
+    timeoutMs: 60_000,
+  });
+}
+
+const models = (): unknown[] => (server?.requests ?? []).map((request) => request.body.model);
+const mcaLines = (stderr: string): string[] => stderr.split('\n').filter((line) => line.startsWith('mca: '));
+
+describe('Claude Code settings in -p', () => {
+  it("the user's env and model apply: the endpoint and the model come from ~/.claude/settings.json, and commands see the variables", async () => {
+    const project = setup();
+    const real = await startFakeAnthropic([
+      act('Write it.', 'Bash', { command: 'printf %s "$TEAM_FLAG" > flag.txt' }),
+      finish('Done.', 'written'),
+    ]);
+    server = real;
+    writeJson(join(project.userHome, '.claude', 'settings.json'), {
+      env: { ANTHROPIC_BASE_URL: real.url, TEAM_FLAG: 'from-settings' },
+      model: 'claude-from-user-settings',
+    });
+    const result = await runMca(['-p', 'go', '--allowedTools', 'Bash'], {
+      cwd: project.root,
+      env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: undefined, MCA_HOME: project.home, HOME: project.userHome },
+      timeoutMs: 60_000,
+    });
+    expect(result.stdout).toBe('written\n');
+    expect(result.code).toBe(0);
+    expect(models()).toEqual(['claude-from-user-settings', 'claude-from-user-settings']);
+    expect(readFileSync(join(project.root, 'flag.txt'), 'utf8')).toBe('from-settings');
+    expect(mcaLines(result.stderr)).toEqual([]);
+  }, 90_000);
+
+  it("an untrusted project's env is named and ignored (its endpoint never used); its model applies", async () => {
+    const project = setup();
+    writeJson(join(project.root, '.claude', 'settings.json'), {
+      env: { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', TEAM_FLAG: 'x' },
+      model: 'claude-from-project',
+    });
+    const result = await run(project, [finish('Done.', 'ok')]);
+    expect(result.stdout).toBe('ok\n');
+    expect(models()).toEqual(['claude-from-project']);
+    const file = join(project.root, '.claude', 'settings.json');
+    expect(mcaLines(result.stderr)).toContain(
+      `mca: ignored "env" in ${file} (ANTHROPIC_BASE_URL, TEAM_FLAG): the project is not trusted; run \`mca trust\` to use it`,
+    );
+  }, 90_000);
+
+  it("a trusted project's env applies, and a local settings file wins over the shared one", async () => {
+    const project = setup();
+    writeJson(join(project.root, '.claude', 'settings.json'), { model: 'claude-shared' });
+    writeJson(join(project.root, '.claude', 'settings.local.json'), {
+      model: 'claude-local',
+      env: { MCA_MAX_STEPS: '1' },
+    });
+    const trust = await runMca(['trust', project.root], {
+      env: { MCA_HOME: project.home, HOME: project.userHome },
+    });
+    expect(trust.code).toBe(0);
+    const result = await run(project, [act('Look.', 'LS', { path: '.' }), finish('Done.', 'never reached')]);
+    expect(models()[0]).toBe('claude-local');
+    // MCA_MAX_STEPS=1 from the project's env: the run stops after one step.
+    expect(result.code).not.toBe(0);
+    expect(server?.requests).toHaveLength(1);
+  }, 90_000);
+
+  it('names each settings key mca does not implement once, with its file; known keys are quiet', async () => {
+    const project = setup();
+    const user = join(project.userHome, '.claude', 'settings.json');
+    writeJson(user, { includeCoAuthoredBy: false, hooks: {}, permissions: { allow: [], defaultMode: 'plan' } });
+    const local = join(project.root, '.claude', 'settings.local.json');
+    writeJson(local, { apiKeyHelper: '/bin/echo key', enableAllProjectMcpServers: true, $schema: 'x' });
+    const result = await run(project, [finish('Done.', 'ok')]);
+    expect(result.stdout).toBe('ok\n');
+    expect(mcaLines(result.stderr).sort()).toEqual(
+      [
+        `mca: settings key "includeCoAuthoredBy" in ${user} is not supported by mca; ignored`,
+        `mca: settings key "permissions.defaultMode" in ${user} is not supported by mca; ignored`,
+        `mca: settings key "apiKeyHelper" in ${local} is not supported by mca; ignored`,
+      ].sort(),
+    );
+  }, 90_000);
+
+  it('ANTHROPIC_MODEL sets the model (MCA_MODEL and --model win); ANTHROPIC_AUTH_TOKEN goes as a bearer token', async () => {
+    const project = setup();
+    await run(project, [finish('Done.', 'ok')], { ANTHROPIC_MODEL: 'claude-from-env' });
+    expect(models()).toEqual(['claude-from-env']);
+    await server?.close();
+    await run(project, [finish('Done.', 'ok')], { ANTHROPIC_MODEL: 'claude-from-env', MCA_MODEL: 'claude-mca' });
+    expect(models()).toEqual(['claude-mca']);
+    await server?.close();
+    await run(project, [finish('Done.', 'ok')], { ANTHROPIC_MODEL: 'claude-from-env' }, ['--model', 'claude-flag']);
+    expect(models()).toEqual(['claude-flag']);
+    await server?.close();
+    const token = await run(project, [finish('Done.', 'ok')], {
+      ANTHROPIC_API_KEY: undefined,
+      ANTHROPIC_AUTH_TOKEN: 'gateway-token-123',
+    });
+    expect(token.stdout).toBe('ok\n');
+    expect(server?.requests[0]?.headers.authorization).toBe('Bearer gateway-token-123');
+    expect(server?.requests[0]?.headers['x-api-key']).toBeUndefined();
+    await server?.close();
+    await run(project, [finish('Done.', 'ok')]);
+    expect(server?.requests[0]?.headers['x-api-key']).toBe(KEY);
+    expect(server?.requests[0]?.headers.authorization).toBeUndefined();
+  }, 120_000);
+});
