@@ -10,20 +10,20 @@ import { preprocessInput } from '../context/input-preprocessor.js';
 import type { MemoryEntry } from '../context/memory-files.js';
 import type { Message, RoundEnd } from '../context/message.js';
 import type { BuiltContext } from '../context/context-builder.js';
-import type { PermissionPolicy } from '../permissions/policy.js';
 import type { ModelProvider, ModelRequest, ToolSpec } from '../providers/types.js';
 import { addUsage, totalUsageTokens } from '../providers/types.js';
 import type { SessionWriter } from '../session/session-store.js';
 import type { FileStateRecord } from '../tools/file-state.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { Approver } from '../tools/tool-context.js';
+import type { DecideFn } from '../tools/define-tool.js';
+import { approvalTitle, callSubject } from '../tools/approval.js';
 import type { TodoItem } from '../tools/tool-data.js';
 import type { TodoStore } from '../tools/todo-store.js';
 import type { AgentController, ContextReport } from './controller.js';
 import type { AgentEvent } from './events.js';
 import { contextReportOf } from './context-report.js';
-import { createApprover, type UserApprover } from './permissions.js';
-import { createDecide } from './permission-screen.js';
+import type { CallGate } from './controller.js';
+import type { SessionSettings } from './session-settings.js';
 import { withPlanModeReminder } from './plan-mode.js';
 import { streamModelCall } from './model-call.js';
 import { applyNativeReply } from './native-step.js';
@@ -53,16 +53,13 @@ export interface CodeAgentDeps {
   fsView: FsView;
   todos: TodoStore;
   fileState: FileStateRecord;
-  /** Asks the user; absent when nobody can answer (print mode). The permission mode decides first. */
-  ask?: Approver;
   /** The memory files of L2; their list backs /memory. */
   memory?: { read(): string | undefined; entries(): readonly MemoryEntry[] };
-  /** Permission rules (settings files, flags); they decide before the mode does. */
-  policy?: PermissionPolicy;
-  /** The model to start with (default: config.model); the session manager keeps `/model` across sessions. */
-  model?: string;
-  /** Told when `/model` changes the model, so new and resumed sessions, L1 and the summarizer follow it. */
-  onModelChange?: (model: string) => void;
+  /**
+   * The permission mode and model, shared by every session of one front end (the session manager's one copy);
+   * default: a copy of config's, for an agent made on its own.
+   */
+  settings?: SessionSettings;
   /**
    * Native tool use: the `tools` definitions, the same value the context engine gives its summary request (so both
    * start on one cached prefix); a function when the list can change while the session runs. The registry's
@@ -72,21 +69,18 @@ export interface CodeAgentDeps {
 }
 
 export class CodeAgent implements AgentController {
-  private modelName: string;
-  /** Starts as configured; Shift+Tab and an approved plan change it (the approver reads it on every call). */
-  private mode: PermissionMode;
-  private approver: Approver;
+  /** Read on every step and every call: Shift+Tab, an approved plan and `/model` take effect at once. */
+  private readonly settings: SessionSettings;
+  /**
+   * The session's decision point and path screen (src/driver/decision-point.ts), installed by the session driver;
+   * until then every call is refused, so no call can run unjudged.
+   */
+  private gate: CallGate = { decide: async () => ({ behavior: 'deny', message: 'no decision point is installed' }) };
   /** Set when the person declined a tool and ended the turn (Esc / "No" at the prompt); read after the step. */
   private declinedBy: string | undefined;
 
   constructor(private readonly deps: CodeAgentDeps) {
-    this.modelName = deps.model ?? deps.config.model;
-    this.mode = deps.config.permissionMode;
-    this.approver = createApprover({
-      mode: () => this.mode,
-      ...(deps.ask ? { ask: deps.ask } : {}),
-      ...(deps.policy ? { policy: deps.policy } : {}),
-    });
+    this.settings = deps.settings ?? { model: deps.config.model, mode: deps.config.permissionMode };
   }
 
   get sessionId(): string {
@@ -98,34 +92,35 @@ export class CodeAgent implements AgentController {
   }
 
   get model(): string {
-    return this.modelName;
+    return this.settings.model;
   }
 
   get permissionMode(): PermissionMode {
-    return this.mode;
+    return this.settings.mode;
   }
 
   setPermissionMode(mode: PermissionMode): void {
-    this.mode = mode;
+    this.settings.mode = mode;
   }
 
   setModel(model: string): void {
-    this.modelName = model;
-    this.deps.onModelChange?.(model);
+    this.settings.model = model;
   }
 
-  /** Front ends install how to ask the user; the permission mode still decides what needs asking. */
-  setApprover(ask: UserApprover): void {
-    const asking: Approver = async (request) => {
-      const decision = await ask(request);
-      if (!decision.approved && decision.endTurn) this.declinedBy = request.title;
+  /**
+   * The session driver installs the decision point every call passes (and the rules' path screen). A denial with
+   * `interrupt` (the person declined and stopped the turn) ends the round after that step (reason `interrupted`,
+   * code USER_DECLINED).
+   */
+  setDecisionPoint(gate: CallGate): void {
+    const decide: DecideFn = async (call, request) => {
+      const decision = await gate.decide(call, request);
+      if (decision.behavior === 'deny' && decision.interrupt) {
+        this.declinedBy = request?.title ?? approvalTitle(call.name, callSubject(call.input));
+      }
       return decision;
     };
-    this.approver = createApprover({
-      mode: () => this.mode,
-      ask: asking,
-      ...(this.deps.policy ? { policy: this.deps.policy } : {}),
-    });
+    this.gate = { ...gate, decide };
   }
 
   /** Flushes and closes the session file; the agent must not be used afterwards. */
@@ -176,7 +171,10 @@ export class CodeAgent implements AgentController {
 
   private async *runTurn(input: string, signal: AbortSignal, progress: TurnProgress): AsyncGenerator<AgentEvent> {
     const { context, config, session } = this.deps;
-    const processed = preprocessInput(this.mode === 'plan' ? withPlanModeReminder(input) : input, this.deps.fsView);
+    const processed = preprocessInput(
+      this.settings.mode === 'plan' ? withPlanModeReminder(input) : input,
+      this.deps.fsView,
+    );
 
     this.declinedBy = undefined;
     const turn = new TurnState(config.maxRepeatedActions);
@@ -272,8 +270,8 @@ export class CodeAgent implements AgentController {
 
   /** What a step needs from the agent, handed to TurnState so it stays free of wiring. */
   private stepServices(signal: AbortSignal, outputLimitTokens: number) {
-    const { context, registry, projectRoot, fileState, todos, policy } = this.deps;
-    const approve: Approver = (request) => this.approver(request);
+    const { context, registry, projectRoot, fileState, todos } = this.deps;
+    const { gate } = this;
     return {
       context,
       outputLimitTokens,
@@ -283,8 +281,8 @@ export class CodeAgent implements AgentController {
         signal,
         fileState,
         todos,
-        decide: createDecide(approve, policy),
-        ...(policy ? { pathScreen: (tool: string) => policy.pathScreen(tool) } : {}),
+        decide: gate.decide,
+        ...(gate.pathScreen ? { pathScreen: gate.pathScreen } : {}),
         ...(context.toolMemory ? { toolMemory: context.toolMemory } : {}),
       },
     };

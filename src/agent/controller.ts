@@ -7,7 +7,8 @@ import type { MemoryEntry } from '../context/memory-files.js';
 import type { Message } from '../context/message.js';
 import type { TodoItem } from '../tools/tool-data.js';
 import type { AgentEvent } from './events.js';
-import type { UserApprover } from './permissions.js';
+import type { PathScreen } from '../permissions/path-screen.js';
+import type { DecideFn } from '../tools/define-tool.js';
 import type { SessionInfo } from '../session/session-info.js';
 
 export type ContextPartId = 'l1' | 'l2' | 'l3' | 'summaries' | 'input' | 'scratchpad' | 'todos';
@@ -46,10 +47,19 @@ export interface AgentController {
   /** Shift+Tab in the REPL, or an approved plan. */
   setPermissionMode(mode: PermissionMode): void;
   /**
-   * Called by tools that need permission; front ends replace it (the REPL shows a prompt). A decision with
-   * `endTurn` ends the round after that step (reason `interrupted`, error code USER_DECLINED).
+   * Installs the decision point every tool call passes (the session driver's). A denial with `interrupt` ends the
+   * round after that step (reason `interrupted`, error code USER_DECLINED).
    */
-  setApprover(approver: UserApprover): void;
+  setDecisionPoint(gate: CallGate): void;
+}
+
+/**
+ * What the session driver installs on a controller: the decision point every call passes, and the rules' path
+ * screen for the files a walk (Grep, Glob, LS) lists beyond the path its input names.
+ */
+export interface CallGate {
+  decide: DecideFn;
+  pathScreen?: ((tool: string) => PathScreen | undefined) | undefined;
 }
 
 /** Session-level operations the REPL's slash commands need. */

@@ -1,9 +1,7 @@
 /**
- * Plan mode (issue 15): what the model is told while it is on, and the order Shift+Tab cycles the modes in.
- * The approver enforces it (only read-only tools run; ExitPlanMode asks the user); this reminder says so.
+ * Plan mode (issue 15): what the model is told while it is on. The decision point (src/driver/decision-point.ts)
+ * enforces it (only read-only tools run; ExitPlanMode asks the user); this reminder says so.
  */
-import type { PermissionMode } from '../config/config.js';
-
 export const PLAN_MODE_REMINDER = [
   '<system-reminder>',
   'Plan mode is active: the user wants a plan before anything changes. Only read-only tools run (LS, Glob, Grep,',
@@ -14,11 +12,4 @@ export const PLAN_MODE_REMINDER = [
 
 export function withPlanModeReminder(input: string): string {
   return `${input}\n\n${PLAN_MODE_REMINDER}`;
-}
-
-/** Shift+Tab: default → acceptEdits → plan → default. bypassPermissions (only from flags) is left the same way. */
-export function nextPermissionMode(mode: PermissionMode): PermissionMode {
-  if (mode === 'default') return 'acceptEdits';
-  if (mode === 'acceptEdits') return 'plan';
-  return 'default';
 }

@@ -15,16 +15,15 @@ import type { Message } from '../context/message.js';
 import { loadPrompt } from '../context/prompt-loader.js';
 import { SummaryCompressor } from '../context/summary-compressor.js';
 import { estimateTokens } from '../context/token-budget.js';
-import type { PermissionPolicy } from '../permissions/policy.js';
 import type { ModelProvider, ToolSpec } from '../providers/types.js';
 import type { SessionStore, SessionWriter } from '../session/session-store.js';
 import { FileStateRecord } from '../tools/file-state.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { TodoStore } from '../tools/todo-store.js';
 import { DirectoryToolMemory } from '../tools/tool-memory.js';
-import type { Approver } from '../tools/tool-context.js';
 import type { TodoItem } from '../tools/tool-data.js';
 import { CodeAgent } from './code-agent.js';
+import type { SessionSettings } from './session-settings.js';
 import type { AgentController, SessionInfo, SessionManager } from './controller.js';
 
 export interface SessionManagerDeps {
@@ -33,9 +32,6 @@ export interface SessionManagerDeps {
   registry: ToolRegistry;
   store: SessionStore;
   projectRoot: string;
-  ask?: Approver;
-  /** Permission rules from settings files and flags, shared by every session of this front end. */
-  policy?: PermissionPolicy;
   /** The user trusts this project: its memory files may import from the home directory. */
   trusted?: boolean;
 }
@@ -76,11 +72,14 @@ export class ProjectSessions implements SessionManager {
   private systemLayer: { model: string; base: string; text: string } | undefined;
   /** Native tool use: the estimate of the current `tools` definitions (counted into L1), for the specs measured. */
   private toolTokens: { specs: ToolSpec[]; tokens: number } | undefined;
-  /** The model of this front end's sessions: `--model`/config at start, then whatever `/model` set. */
-  private model: string;
+  /**
+   * The permission mode and model of this front end's sessions (the one copy): config's at start, then whatever
+   * the driver set; every session opened here shares it.
+   */
+  readonly settings: SessionSettings;
 
   constructor(private readonly deps: SessionManagerDeps) {
-    this.model = deps.config.model;
+    this.settings = { model: deps.config.model, mode: deps.config.permissionMode };
   }
 
   private get native(): boolean {
@@ -108,9 +107,9 @@ export class ProjectSessions implements SessionManager {
 
   private systemLayerText(): string {
     const base = this.baseLayerText();
-    if (this.systemLayer?.model !== this.model || this.systemLayer.base !== base) {
-      const environment = renderEnvironment(detectEnvironment(this.deps.projectRoot, this.model));
-      this.systemLayer = { model: this.model, base, text: `${base}\n\n${environment}` };
+    if (this.systemLayer?.model !== this.settings.model || this.systemLayer.base !== base) {
+      const environment = renderEnvironment(detectEnvironment(this.deps.projectRoot, this.settings.model));
+      this.systemLayer = { model: this.settings.model, base, text: `${base}\n\n${environment}` };
     }
     return this.systemLayer.text;
   }
@@ -142,7 +141,7 @@ export class ProjectSessions implements SessionManager {
   }
 
   async newSession(): Promise<CodeAgent> {
-    const writer = await this.deps.store.create(this.model);
+    const writer = await this.deps.store.create(this.settings.model);
     return this.activate(writer, []);
   }
 
@@ -161,7 +160,7 @@ export class ProjectSessions implements SessionManager {
   }
 
   private activate(writer: SessionWriter, messages: Message[]): CodeAgent {
-    const { config, provider, registry, projectRoot, ask, policy } = this.deps;
+    const { config, provider, registry, projectRoot } = this.deps;
     this.active?.close();
     const history = new HistoryManager({ minRetainRounds: config.minRetainRounds }, messages);
     const todos = new TodoStore();
@@ -179,7 +178,7 @@ export class ProjectSessions implements SessionManager {
     const summarizer = new SummaryCompressor({
       provider,
       // An unset summary model follows the session's current model, also after `/model`.
-      model: config.summaryModel ?? (() => this.model),
+      model: config.summaryModel ?? (() => this.settings.model),
       timeoutMs: config.summaryTimeoutMs,
       contextWindow: config.contextWindow,
       template: loadPrompt('summary.md'),
@@ -209,18 +208,13 @@ export class ProjectSessions implements SessionManager {
       provider,
       registry,
       context,
-      model: this.model,
-      onModelChange: (model: string) => {
-        this.model = model;
-      },
+      settings: this.settings,
       session: writer,
       projectRoot,
       fsView: createProjectFsView(projectRoot),
       todos,
       fileState,
       memory,
-      ...(ask ? { ask } : {}),
-      ...(policy ? { policy } : {}),
       ...(this.native ? { toolSpecs: () => this.toolSpecs() } : {}),
     });
     this.active = agent;

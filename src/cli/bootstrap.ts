@@ -12,7 +12,6 @@ import { projectRootOf } from '../runtime/project-root.js';
 import { RuntimeError } from '../runtime/runtime-error.js';
 import type { RuntimeOptions, SessionStart, TrustQuestion } from '../runtime/runtime-options.js';
 import { SessionError } from '../session/session-error.js';
-import type { Approver } from '../tools/tool-context.js';
 import { CliError, EXIT_USAGE } from './exit-codes.js';
 import type { CliOptions } from './cli-options.js';
 
@@ -63,7 +62,7 @@ function sessionStart(options: CliOptions): SessionStart {
 }
 
 /** The flags as plain runtime options: `--cwd` (default: here), overrides, rules, the session to open. */
-export function runtimeOptions(options: CliOptions, ask?: Approver, askTrust?: TrustQuestion): RuntimeOptions {
+export function runtimeOptions(options: CliOptions, askTrust?: TrustQuestion): RuntimeOptions {
   return {
     cwd: options.cwd ?? process.cwd(),
     ...(options.model ? { model: options.model } : {}),
@@ -73,15 +72,14 @@ export function runtimeOptions(options: CliOptions, ask?: Approver, askTrust?: T
     allowedTools: options.allowedTools,
     disallowedTools: options.disallowedTools,
     session: sessionStart(options),
-    ...(ask ? { ask } : {}),
     ...(askTrust ? { askTrust } : {}),
   };
 }
 
-/** `ask` is the interactive approver (REPL); print mode passes none, so asking tools are denied. */
-export async function bootstrap(options: CliOptions, ask?: Approver, askTrust?: TrustQuestion): Promise<Bootstrapped> {
+/** `askTrust` is the REPL's trust question; print mode passes none. Approval is the session driver's business. */
+export async function bootstrap(options: CliOptions, askTrust?: TrustQuestion): Promise<Bootstrapped> {
   try {
-    return await createRuntime(runtimeOptions(options, ask, askTrust));
+    return await createRuntime(runtimeOptions(options, askTrust));
   } catch (error) {
     throw cliErrorOf(error, options) ?? error;
   }

@@ -1,16 +1,14 @@
 /**
- * How a custom command's `` !`command` `` lines run: with the Bash tool, under the permission rules plus the
- * command's own `allowed-tools`, in the session's permission mode (the REPL asks, -p denies what no rule allows).
- * A project's commands are project-supplied executables: their `!` lines run only once the project is trusted.
+ * How a custom command's `` !`command` `` lines run: with the Bash tool, through the session's decision point
+ * (source `command`) with the command's own `allowed-tools` as allow rules, in the mode the driver holds when the
+ * line runs (the REPL asks, -p denies what no rule allows). A project's commands are project-supplied executables:
+ * their `!` lines run only once the project is trusted.
  */
-import { createApprover } from '../agent/permissions.js';
 import { expandCustomCommand, type CommandShell } from '../commands/expand-command.js';
 import type { CustomCommand } from '../commands/custom-commands.js';
-import type { PermissionMode } from '../config/config.js';
-import type { PermissionPolicy } from '../permissions/policy.js';
+import type { CommandExpansion } from '../driver/custom-commands-port.js';
 import { parseRule, type PermissionRule } from '../permissions/rule.js';
 import type { BashData } from '../tools/tool-data.js';
-import type { Approver } from '../tools/tool-context.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Bootstrapped } from './bootstrap.js';
 import { runBashWith } from './user-shell.js';
@@ -22,12 +20,9 @@ export interface CommandShellOptions {
   /** The session's registry (it redacts the keys from the output). */
   registry: ToolRegistry;
   projectRoot: string;
-  policy: PermissionPolicy;
-  mode: PermissionMode;
   trusted: boolean;
-  /** Asks the person (REPL); absent in -p. */
-  ask?: Approver;
-  signal: AbortSignal;
+  /** The session's decision point and the expansion's signal. */
+  how: CommandExpansion;
 }
 
 function allowedToolRules(command: CustomCommand): PermissionRule[] {
@@ -49,14 +44,13 @@ function outputOf(data: unknown): string {
 export function createCommandShell(options: CommandShellOptions): (command: CustomCommand) => CommandShell {
   return (command) => {
     const widening = command.scope === 'user' || options.trusted;
-    const policy = widening ? options.policy.with(allowedToolRules(command)) : options.policy;
-    const approve = createApprover({ mode: options.mode, policy, ...(options.ask ? { ask: options.ask } : {}) });
-    const run = runBashWith(options.registry, options.projectRoot, approve, COMMAND_SHELL_TIMEOUT_MS, 'command');
+    const decide = options.how.decisions.withAllowRules(widening ? allowedToolRules(command) : []);
+    const run = runBashWith(options.registry, options.projectRoot, COMMAND_SHELL_TIMEOUT_MS, 'command');
     return async (line) => {
       if (!widening) {
         return `[!\`${line}\` not run: commands from an untrusted project do not run shell lines; \`mca trust\` allows them]`;
       }
-      const envelope = await run(line, options.signal);
+      const envelope = await run(line, options.how.signal, decide);
       if (envelope.error?.code === 'PERMISSION_DENIED') return `[!\`${line}\` not run: ${envelope.error.message}]`;
       if (envelope.status === 'error' && envelope.data === undefined) {
         return `[!\`${line}\` failed: ${envelope.error?.message ?? 'unknown error'}]`;
@@ -66,25 +60,18 @@ export function createCommandShell(options: CommandShellOptions): (command: Cust
   };
 }
 
-/**
- * A custom command expanded for this session: its `!` lines run under the session's registry, rules, permission
- * mode and trust; `ask` is the REPL's (print mode has nobody to ask).
- */
+/** A custom command expanded for this session: its `!` lines run under the session's registry, trust and `how`. */
 export async function expandForSession(
   booted: Bootstrapped,
   command: CustomCommand,
   args: string,
-  signal: AbortSignal,
-  ask?: Approver,
+  how: CommandExpansion,
 ): Promise<string> {
   const shell = createCommandShell({
     registry: booted.registry,
     projectRoot: booted.projectRoot,
-    policy: booted.policy,
-    mode: booted.config.permissionMode,
     trusted: booted.trusted,
-    ...(ask ? { ask } : {}),
-    signal,
+    how,
   });
   return await expandCustomCommand(command, args, shell(command));
 }

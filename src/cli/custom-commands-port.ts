@@ -1,8 +1,10 @@
-/** The REPL's view of custom slash commands: loaded once at start, expanded under the rules and trust. */
+/**
+ * The session driver's view of custom slash commands: loaded once, expanded under the rules and trust. The REPL
+ * loads them at start; `-p` only when its prompt starts with `/`.
+ */
 import { loadCustomCommands, matchCustomCommand } from '../commands/custom-commands.js';
-import type { CustomCommandsPort } from '../ui/custom-commands-port.js';
+import type { CustomCommandsPort } from '../driver/custom-commands-port.js';
 import type { Bootstrapped } from './bootstrap.js';
-import { expandForSession } from './command-shell.js';
 
 export async function createCustomCommandsPort(booted: Bootstrapped, notices: string[]): Promise<CustomCommandsPort> {
   const commands = await loadCustomCommands(
@@ -20,12 +22,16 @@ export async function createCustomCommandsPort(booted: Bootstrapped, notices: st
     list,
     match: (text) => {
       const matched = matchCustomCommand(text, commands);
-      return matched ? { name: matched.command.name, args: matched.args } : undefined;
+      if (!matched) return undefined;
+      const { name, model } = matched.command;
+      return { name, args: matched.args, ...(model ? { model } : {}) };
     },
-    expand: async (name, args, ask, signal) => {
+    expand: async (name, args, how) => {
       const command = commands.get(name);
       if (!command) throw new Error(`no custom command /${name}`);
-      return await expandForSession(booted, command, args, signal, ask);
+      // Expanding (argument splitting, `!` lines) needs the shell parser: loaded only for a command that is used.
+      const { expandForSession } = await import('./command-shell.js');
+      return await expandForSession(booted, command, args, how);
     },
   };
 }

@@ -16,7 +16,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   if (!process.stdin.isTTY) {
     throw new CliError('interactive mode needs a terminal; use mca -p "..." in scripts and pipes');
   }
-  const booted = await bootstrap(options, undefined, askTrustOnce);
+  const booted = await bootstrap(options, askTrustOnce);
   void sweepLeftoverTemps(booted.config.mcaHome);
   const { sessions, projectRoot, config, notices, policy } = booted;
   const customCommands = await createCustomCommandsPort(booted, notices);
@@ -34,7 +34,8 @@ export async function runInteractive(options: CliOptions): Promise<number> {
       inputHistoryPath: join(config.mcaHome, 'projects', projectSlug(projectRoot), 'input-history.jsonl'),
       inputHistorySecrets: booted.secrets,
       completePath: createPathCompleter(projectRoot),
-      runShell: createUserShell(booted.registry, projectRoot, policy),
+      runShell: createUserShell(booted.registry, projectRoot),
+      policy,
       customCommands,
       saveRule: (rule: string) => addLocalAllowRule(projectRoot, rule),
       openPicker: options.pickSession,

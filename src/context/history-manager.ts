@@ -8,13 +8,7 @@ import { totalUsageTokens } from '../providers/types.js';
 import type { ToolMemory } from '../tools/tool-memory.js';
 import { boundArchive } from './archive-bound.js';
 import { archiveNote, summaryWithLedger } from './facts-ledger.js';
-import {
-  planCompaction,
-  splitRounds,
-  transcriptChars,
-  withArchiveEntry,
-  type CompactionPlan,
-} from './compaction.js';
+import { planCompaction, splitRounds, transcriptChars, withArchiveEntry, type CompactionPlan } from './compaction.js';
 import { historyViolations } from './history-invariants.js';
 import { retainForCompaction } from './retention.js';
 import { lastRoundOf, nowIso, toRounds, type Message, type Round, type RoundEnd } from './message.js';

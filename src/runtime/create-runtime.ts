@@ -87,9 +87,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     registry,
     store,
     projectRoot,
-    policy,
     trusted,
-    ...(options.ask ? { ask: options.ask } : {}),
   });
   // A memory file that cannot be used (a symlink out of the project, a FIFO) is named once, at start.
   const memory = new MemoryFiles({ projectRoot, mcaHome: config.mcaHome, maxChars: config.codeLawMaxChars, trusted });

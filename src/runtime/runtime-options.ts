@@ -4,7 +4,6 @@
  */
 import type { PermissionMode, ToolProtocol } from '../config/config.js';
 import type { SessionStart } from '../agent/session-manager.js';
-import type { Approver } from '../tools/tool-context.js';
 
 export type { SessionStart } from '../agent/session-manager.js';
 
@@ -27,7 +26,5 @@ export interface RuntimeOptions {
   disallowedTools?: readonly string[];
   /** Which session to open; a new one when absent. */
   session?: SessionStart;
-  /** The interactive approver; without one, tools that would ask are denied. */
-  ask?: Approver;
   askTrust?: TrustQuestion;
 }

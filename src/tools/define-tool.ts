@@ -14,10 +14,14 @@ export interface ToolCall {
   readonly source: CallSource;
 }
 
-/** What the decision point answers. `deny.message` reaches the model inside the PERMISSION_DENIED envelope. */
+/**
+ * What the decision point answers. `deny.message` reaches the model inside the PERMISSION_DENIED envelope;
+ * `deny.interrupt`: the person declined and stopped the turn (Esc / "No" at the REPL's prompt), so the loop ends
+ * the round after this step.
+ */
 export type PermissionDecision =
   | { behavior: 'allow'; updatedInput?: unknown; remember?: boolean; persist?: boolean }
-  | { behavior: 'deny'; message?: string };
+  | { behavior: 'deny'; message?: string; interrupt?: boolean };
 
 /**
  * The one pre-execution decision point. The registry calls it for EVERY call after input validation and before

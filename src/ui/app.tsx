@@ -7,6 +7,7 @@ import { Box, Static, Text } from 'ink';
 import React, { useCallback, useMemo } from 'react';
 import type { SessionManager } from '../agent/controller.js';
 import type { ModelPrice } from '../providers/model-prices.js';
+import type { PermissionPolicy } from '../permissions/policy.js';
 import type { Usage } from '../providers/types.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
 import { InputBox } from './components/input-box.js';
@@ -21,8 +22,8 @@ import { truncate } from './text-width.js';
 import { useKeyHandler } from './use-key-handler.js';
 import { useRepl } from './use-repl.js';
 import { useScreen } from './use-screen.js';
-import type { ShellRunner } from './user-shell.js';
-import type { CustomCommandsPort } from './custom-commands-port.js';
+import type { ShellRunner } from '../driver/shell-lines.js';
+import type { CustomCommandsPort } from '../driver/custom-commands-port.js';
 
 export interface AppProps {
   sessions: SessionManager;
@@ -35,6 +36,8 @@ export interface AppProps {
   /** Called with the whole history after each submit, for persistence. */
   onHistory?: (history: string[]) => void;
   completePath?: (prefix: string) => Promise<string[]>;
+  /** The permission rules the decision point applies; without them only the mode decides. */
+  policy?: PermissionPolicy;
   /** Runs `!command` lines; without it shell mode says it is unavailable. */
   runShell?: ShellRunner;
   customCommands?: CustomCommandsPort;
@@ -79,6 +82,7 @@ export function App(props: AppProps): React.JSX.Element {
     now,
     initialPrompt: props.initialPrompt,
     openPicker: props.openPicker,
+    policy: props.policy,
     runShell: props.runShell,
     customCommands: props.customCommands,
     saveRule: props.saveRule,

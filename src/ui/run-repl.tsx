@@ -6,8 +6,9 @@ import { App } from './app.js';
 import { loadInputHistory, saveInputHistory } from './input-history.js';
 import { loadHighlighter } from './markdown.js';
 import type { ModelPrice } from '../providers/model-prices.js';
-import type { ShellRunner } from './user-shell.js';
-import type { CustomCommandsPort } from './custom-commands-port.js';
+import type { PermissionPolicy } from '../permissions/policy.js';
+import type { ShellRunner } from '../driver/shell-lines.js';
+import type { CustomCommandsPort } from '../driver/custom-commands-port.js';
 
 export interface ReplOptions {
   sessions: SessionManager;
@@ -26,6 +27,8 @@ export interface ReplOptions {
   initialPrompt?: string;
   /** `mca -r` without an id: the session picker opens first. */
   openPicker?: boolean;
+  /** The permission rules the session's decision point applies (settings files and flags). */
+  policy?: PermissionPolicy;
   /** Runs `!command` lines in the project directory. */
   runShell?: ShellRunner;
   /** Custom slash commands from the project and user command directories. */
@@ -58,6 +61,7 @@ export async function runRepl(options: ReplOptions): Promise<void> {
       completePath={options.completePath}
       openPicker={options.openPicker === true}
       {...(options.prices ? { prices: options.prices } : {})}
+      {...(options.policy ? { policy: options.policy } : {})}
       {...(options.runShell ? { runShell: options.runShell } : {})}
       {...(options.customCommands ? { customCommands: options.customCommands } : {})}
       {...(options.saveRule ? { saveRule: options.saveRule } : {})}

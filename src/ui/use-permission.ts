@@ -1,10 +1,10 @@
 /**
- * The permission prompt's state: the pending request, the highlighted option, the reason being typed and how far
- * the command or diff is scrolled. While it waits, the turn's clock stands still (`since`); `onResume` gets the
+ * The permission prompt's state (the pending request, the highlighted option, the reason being typed, how far the
+ * command or diff is scrolled) and the REPL's PermissionBroker over it. While it waits, the turn's clock stands still (`since`); `onResume` gets the
  * paused milliseconds when it is answered.
  */
-import { useCallback } from 'react';
-import type { UserDecision } from '../agent/permissions.js';
+import { useCallback, useMemo } from 'react';
+import type { PermissionBroker, UserDecision } from '../driver/permission-broker.js';
 import type { ApprovalRequest } from '../tools/tool-context.js';
 import type { InputState } from './input-state.js';
 import { useLatestState } from './use-raw-keys.js';
@@ -50,5 +50,11 @@ export function usePermission({ now, onResume }: { now: () => number; onResume: 
     [now, onResume, permissionRef, setPermission],
   );
 
-  return { permissionRef, setPermission, answerPermission, approver };
+  /** The REPL's PermissionBroker: the dialog asks, and `cancel` answers an open question "no". */
+  const broker = useMemo<PermissionBroker>(
+    () => ({ ask: approver, cancel: (reason) => answerPermission({ approved: false, reason }) }),
+    [answerPermission, approver],
+  );
+
+  return { permissionRef, setPermission, answerPermission, approver, broker };
 }

@@ -4,7 +4,7 @@
  * else highlights the first; Enter takes the highlighted entry (a command without arguments runs at once); Esc
  * drops the highlight.
  */
-import type { CustomCommandInfo } from './custom-commands-port.js';
+import type { CustomCommandInfo } from '../driver/custom-commands-port.js';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
 import type { KeyEvent } from './keys.js';

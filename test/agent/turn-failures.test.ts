@@ -14,7 +14,7 @@ import type { Message } from '../../src/context/message.js';
 import { SessionStore } from '../../src/session/session-store.js';
 import { JsonlSessionWriter, type SessionWriter } from '../../src/session/session-writer.js';
 import { createDefaultRegistry } from '../../src/tools/registry.js';
-import { drain, userText } from '../helpers/agent-harness.js';
+import { drain, judgeCalls, userText } from '../helpers/agent-harness.js';
 import { act, finish, ScriptedProvider, type ScriptedStep } from '../helpers/scripted-provider.js';
 import { tempProject } from '../helpers/temp-project.js';
 
@@ -63,6 +63,7 @@ async function compose(steps: ScriptedStep[], env: Record<string, string> = {}) 
   const registry = createDefaultRegistry();
   const sessions = new ProjectSessions({ config, provider, registry, store, projectRoot: root });
   const { controller } = await sessions.open({ kind: 'new' });
+  judgeCalls(controller);
   const run = (input: string) => drain(controller.run(input, { signal: new AbortController().signal }));
   return { root, provider, registry, controller, run, writer: writer as DiskFullSwitch, sessions };
 }

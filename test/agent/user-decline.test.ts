@@ -16,7 +16,7 @@ describe('CodeAgent: the user declines a tool', () => {
       env: { MCA_PERMISSION_MODE: 'default' },
     });
     const asked: string[] = [];
-    h.agent.setApprover(async (request) => {
+    h.setBroker(async (request) => {
       asked.push(request.title);
       return { approved: false, reason: 'The user declined.', endTurn: true };
     });
@@ -36,7 +36,7 @@ describe('CodeAgent: the user declines a tool', () => {
     const h = await createHarness([act('Bash', TOUCH), finish('understood')], {
       env: { MCA_PERMISSION_MODE: 'default' },
     });
-    h.agent.setApprover(async () => ({ approved: false, reason: 'use the Write tool instead' }));
+    h.setBroker(async () => ({ approved: false, reason: 'use the Write tool instead' }));
     const events = await h.turn('make the file');
     expect(h.provider.requests).toHaveLength(2);
     expect(userText(h.provider.requests[1])).toContain('Reason: use the Write tool instead.');

@@ -14,7 +14,9 @@ import type { Config } from '../../src/config/config.js';
 import type { ModelRequest } from '../../src/providers/types.js';
 import { SessionStore } from '../../src/session/session-store.js';
 import { createDefaultRegistry, type ToolRegistry } from '../../src/tools/registry.js';
-import type { Approver } from '../../src/tools/tool-context.js';
+import { createDecisionPoint } from '../../src/driver/decision-point.js';
+import type { PermissionBroker, UserDecision } from '../../src/driver/permission-broker.js';
+import type { ApprovalRequest } from '../../src/tools/tool-context.js';
 import { ScriptedProvider } from './scripted-provider.js';
 import type { ScriptedStep } from './scripted-provider.js';
 import { onTestFinished } from 'vitest';
@@ -33,7 +35,18 @@ export interface Harness {
   turn(input: string, signal?: AbortSignal): Promise<AgentEvent[]>;
   /** Re-opens the session from disk, as `mca -c` would. */
   reopen(start?: SessionStart): Promise<CodeAgent>;
+  /** Who answers the session's permission questions from now on (none: nobody can, as in `-p`). */
+  setBroker(ask?: PersonAnswer): void;
   write(relativePath: string, content: string): void;
+}
+
+/** How a test answers a permission question. */
+export type PersonAnswer = (request: ApprovalRequest) => Promise<UserDecision>;
+
+/** Installs the session driver's decision point on `agent`, as the driver does: the agent's mode, no rules. */
+export function judgeCalls(agent: CodeAgent, ask?: PersonAnswer): void {
+  const broker: PermissionBroker | undefined = ask ? { ask, cancel: () => undefined } : undefined;
+  agent.setDecisionPoint(createDecisionPoint({ mode: () => agent.permissionMode, broker }));
 }
 
 export function userText(request: ModelRequest | undefined): string {
@@ -58,7 +71,7 @@ export function lastTurnEnd(events: AgentEvent[]): Extract<AgentEvent, { type: '
 
 export async function createHarness(
   steps: ScriptedStep[],
-  options: { env?: Record<string, string>; files?: Record<string, string>; ask?: Approver } = {},
+  options: { env?: Record<string, string>; files?: Record<string, string>; ask?: PersonAnswer } = {},
 ): Promise<Harness> {
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'mca-agent-')));
   onTestFinished(() => rmSync(base, { recursive: true, force: true }));
@@ -84,8 +97,8 @@ export async function createHarness(
     registry,
     store,
     projectRoot,
-    ...(options.ask ? { ask: options.ask } : {}),
   });
+  let ask = options.ask;
   const harness: Harness = {
     projectRoot,
     mcaHome,
@@ -95,13 +108,19 @@ export async function createHarness(
     sessions,
     registry,
     agent: (await sessions.open({ kind: 'new' })).controller,
+    setBroker: (next) => {
+      ask = next;
+      judgeCalls(harness.agent, ask);
+    },
     turn: (input, signal) => drain(harness.agent.run(input, { signal: signal ?? new AbortController().signal })),
     reopen: async (start = { kind: 'continue' }) => {
       harness.agent.close();
       harness.agent = (await sessions.open(start)).controller;
+      judgeCalls(harness.agent, ask);
       return harness.agent;
     },
     write,
   };
+  judgeCalls(harness.agent, ask);
   return harness;
 }

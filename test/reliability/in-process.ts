@@ -8,6 +8,7 @@ import { ProjectSessions } from '../../src/agent/session-manager.js';
 import { loadConfig } from '../../src/config/config.js';
 import { SessionStore } from '../../src/session/session-store.js';
 import { createDefaultRegistry } from '../../src/tools/registry.js';
+import { judgeCalls } from '../helpers/agent-harness.js';
 import { ScriptedProvider, type ScriptedStep } from '../helpers/scripted-provider.js';
 import { API_KEY, type Sandbox } from './harness.js';
 
@@ -42,6 +43,7 @@ export async function continueTurns(
     projectRoot: sandbox.project,
   });
   const { controller, warnings } = await sessions.open({ kind: 'continue' });
+  judgeCalls(controller);
   const ends: TurnsResult['ends'] = [];
   try {
     for (const turn of turns) {

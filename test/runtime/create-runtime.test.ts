@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SessionDriver } from '../../src/driver/session-driver.js';
 import { createRuntime, type Runtime } from '../../src/runtime/create-runtime.js';
 import type { RuntimeOptions } from '../../src/runtime/runtime-options.js';
 import { RuntimeError } from '../../src/runtime/runtime-error.js';
@@ -49,8 +50,9 @@ async function fake(): Promise<FakeAnthropic> {
   return server;
 }
 
+/** One turn, as a front end runs it: through a session driver (whose decision point applies the runtime's rules). */
 async function runTurn(runtime: Runtime, prompt: string): Promise<void> {
-  for await (const event of runtime.controller.run(prompt, { signal: new AbortController().signal })) void event;
+  await new SessionDriver({ sessions: runtime.sessions, policy: runtime.policy }).run(prompt);
 }
 
 /** Everything a request shows the model: system blocks and message text (memory files, tool results). */

@@ -4,10 +4,9 @@ import { dirname, join } from 'node:path';
 import { FileStateRecord } from '../../src/tools/file-state.js';
 import { TodoStore } from '../../src/tools/todo-store.js';
 import { newCallId } from '../../src/agent/call-id.js';
-import { createDecide } from '../../src/agent/permission-screen.js';
 import type { RunContext, ToolRegistry } from '../../src/tools/registry.js';
 import type { ToolEnvelope } from '../../src/tools/envelope.js';
-import type { ApprovalRequest, Approver } from '../../src/tools/tool-context.js';
+import type { ApprovalDecision, ApprovalRequest, Approver } from '../../src/tools/tool-context.js';
 
 export interface TestProject {
   root: string;
@@ -42,8 +41,8 @@ export interface TestContext extends RunContext {
 }
 
 /**
- * A run context whose decision point is mca's own adapter over an approver that approves everything unless
- * `approve` is given, and records every approval request.
+ * A run context whose decision point records every approval request and approves it unless `approve` says no
+ * (read-only calls, with no request, run). The tools' own tests; the decision point's rules are tested apart.
  */
 export function makeContext(projectRoot: string, approve?: Approver): TestContext {
   const controller = new AbortController();
@@ -55,10 +54,13 @@ export function makeContext(projectRoot: string, approve?: Approver): TestContex
     fileState: new FileStateRecord(),
     todos: new TodoStore(),
     requests,
-    decide: createDecide(async (request) => {
+    decide: async (_call, request) => {
+      if (!request) return { behavior: 'allow' };
       requests.push(request);
-      return approve ? approve(request) : { approved: true };
-    }),
+      const decision: ApprovalDecision = approve ? await approve(request) : { approved: true };
+      if (decision.approved) return { behavior: 'allow' };
+      return decision.reason === undefined ? { behavior: 'deny' } : { behavior: 'deny', message: decision.reason };
+    },
   };
 }
 

@@ -4,19 +4,30 @@
  */
 import type { PermissionMode } from '../../src/config/config.js';
 import type { MemoryEntry } from '../../src/context/memory-files.js';
-import type { AgentController, ContextReport, SessionInfo, SessionManager } from '../../src/agent/controller.js';
+import type {
+  AgentController,
+  CallGate,
+  ContextReport,
+  SessionInfo,
+  SessionManager,
+} from '../../src/agent/controller.js';
 import type { AgentEvent } from '../../src/agent/events.js';
 import type { Message } from '../../src/context/message.js';
 import { ZERO_USAGE } from '../../src/providers/types.js';
 import type { ToolEnvelope } from '../../src/tools/envelope.js';
-import type { ApprovalDecision, ApprovalRequest } from '../../src/tools/tool-context.js';
+import type { UserDecision } from '../../src/driver/permission-broker.js';
+import type { DecideFn, PermissionDecision } from '../../src/tools/define-tool.js';
+import type { ApprovalRequest } from '../../src/tools/tool-context.js';
 import type { TodoItem } from '../../src/tools/tool-data.js';
 
 export interface ScriptContext {
   input: string;
   signal: AbortSignal;
-  /** Calls the approver the UI installed (fails the test if none). */
-  approve(request: ApprovalRequest): Promise<ApprovalDecision>;
+  /**
+   * Passes a call asking `request` through the decision point the driver installed (fails the test if none), and
+   * gives its answer as the person's: approved (remember, persist), or not with the reason (endTurn: stopped).
+   */
+  approve(request: ApprovalRequest): Promise<UserDecision>;
 }
 
 export type Script = (context: ScriptContext) => AsyncGenerator<AgentEvent>;
@@ -37,13 +48,30 @@ export const DEFAULT_REPORT: ContextReport = {
   profile: { name: 'claude (200k)', overridden: ['minRetainRounds'] },
 };
 
+/** A decision as the person's answer it came from. */
+function userDecisionOf(decision: PermissionDecision): UserDecision {
+  if (decision.behavior === 'allow') {
+    return {
+      approved: true,
+      ...(decision.remember === undefined ? {} : { remember: decision.remember }),
+      ...(decision.persist === undefined ? {} : { persist: decision.persist }),
+    };
+  }
+  return {
+    approved: false,
+    ...(decision.message === undefined ? {} : { reason: decision.message }),
+    ...(decision.interrupt ? { endTurn: true } : {}),
+  };
+}
+
 export class FakeController implements AgentController {
   model = 'fake-model';
   readonly projectRoot: string;
-  approver: ((request: ApprovalRequest) => Promise<ApprovalDecision>) | undefined;
+  /** The decision point the driver installed. */
+  approver: DecideFn | undefined;
   readonly runs: Array<{ input: string; signal: AbortSignal }> = [];
   readonly compactions: Array<{ focus: string | undefined; signal: AbortSignal }> = [];
-  readonly decisions: ApprovalDecision[] = [];
+  readonly decisions: UserDecision[] = [];
   report: ContextReport = DEFAULT_REPORT;
   todoList: TodoItem[] = [];
   messages: Message[] = [];
@@ -62,8 +90,14 @@ export class FakeController implements AgentController {
       input,
       signal,
       approve: async (request) => {
-        if (!this.approver) throw new Error('no approver installed');
-        const decision = await this.approver(request);
+        if (!this.approver) throw new Error('no decision point installed');
+        const call = {
+          id: `toolu_fake${this.decisions.length}`,
+          name: request.tool,
+          input: request.input,
+          source: 'model' as const,
+        };
+        const decision = userDecisionOf(await this.approver(call, request));
         this.decisions.push(decision);
         return decision;
       },
@@ -107,8 +141,8 @@ export class FakeController implements AgentController {
     this.model = model;
   }
 
-  setApprover(approver: (request: ApprovalRequest) => Promise<ApprovalDecision>): void {
-    this.approver = approver;
+  setDecisionPoint(gate: CallGate): void {
+    this.approver = gate.decide;
   }
 }
 

@@ -28,6 +28,8 @@ export interface LaunchOptions {
   args?: string[];
   env?: Record<string, string>;
   files?: Record<string, string>;
+  /** Files under MCA_HOME (e.g. `commands/x.md`, a user command). */
+  homeFiles?: Record<string, string>;
   columns?: number;
   rows?: number;
   /** Reuse a project made by an earlier launch (its sessions). */
@@ -45,7 +47,7 @@ export function tmuxTestsRun(): boolean {
 
 export async function prepareProject(
   url: string,
-  options: Pick<LaunchOptions, 'env' | 'files' | 'reuse'>,
+  options: Pick<LaunchOptions, 'env' | 'files' | 'homeFiles' | 'reuse'>,
 ): Promise<Omit<ReplLaunch, 'term' | 'cleanup'>> {
   if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing; run npm run build first`);
   const root = options.reuse?.root ?? (await realpath(await mkdtemp(join(tmpdir(), 'mca-repl-e2e-'))));
@@ -56,6 +58,10 @@ export async function prepareProject(
   for (const [path, content] of Object.entries(options.files ?? {})) {
     await mkdir(dirname(join(project, path)), { recursive: true });
     await writeFile(join(project, path), content);
+  }
+  for (const [path, content] of Object.entries(options.homeFiles ?? {})) {
+    await mkdir(dirname(join(home, path)), { recursive: true });
+    await writeFile(join(home, path), content);
   }
   const env: Record<string, string> = {
     ANTHROPIC_API_KEY: 'sk-test',

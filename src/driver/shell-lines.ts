@@ -1,13 +1,18 @@
 /**
  * `!command`: a shell command the user runs from the prompt. The user typed it, so it runs without a permission
- * prompt (like Claude Code's bash mode); its result is shown like a Bash call and handed to the model with the
+ * prompt (like Claude Code's bash mode; the decision point's `user-shell` rule, after the deny rules); its result is shown like a Bash call and handed to the model with the
  * user's next message, as their own note.
  */
 import { observationText } from '../context/observation.js';
+import type { DecideFn } from '../tools/define-tool.js';
 import type { ToolEnvelope } from '../tools/envelope.js';
 
-/** Runs one command in the project directory; the CLI provides it (the Bash tool: timeout, process group, caps). */
-export type ShellRunner = (command: string, signal: AbortSignal) => Promise<ToolEnvelope>;
+/**
+ * Runs one command in the project directory; the CLI provides it (the Bash tool: timeout, process group, caps).
+ * The call passes `decide`, the session's decision point (a `!` line the user typed is allowed there, source
+ * `user-shell`, unless a deny rule refuses it).
+ */
+export type ShellRunner = (command: string, signal: AbortSignal, decide: DecideFn) => Promise<ToolEnvelope>;
 
 /** The `!` prefix of shell mode, or undefined for a normal prompt. */
 export function shellCommandOf(text: string): string | undefined {

@@ -1,11 +1,47 @@
+/**
+ * The decision point's rules, asked the way the tools ask (a request, as the registry stamps it). `createApprover`
+ * below wraps the decision point so each case reads as the person's answer: approved, or not with the reason.
+ */
 import { describe, expect, it } from 'vitest';
-import { createDecide } from '../../src/agent/permission-screen.js';
-import { createApprover } from '../../src/agent/permissions.js';
+import type { PermissionMode } from '../../src/config/config.js';
+import { createDecisionPoint } from '../../src/driver/decision-point.js';
 import { PermissionPolicy, type PolicyDecision } from '../../src/permissions/policy.js';
 import { parseRule, type RuleBehavior } from '../../src/permissions/rule.js';
 import { createDefaultRegistry } from '../../src/tools/registry.js';
 import { makeContext, runTool } from '../tools/helpers.js';
-import type { ApprovalDecision, ApprovalRequest } from '../../src/tools/tool-context.js';
+import type { CallSource, PermissionDecision } from '../../src/tools/define-tool.js';
+import type { ApprovalDecision, ApprovalRequest, Approver } from '../../src/tools/tool-context.js';
+
+function approvalOf(decision: PermissionDecision): ApprovalDecision {
+  if (decision.behavior === 'deny') {
+    return decision.message === undefined ? { approved: false } : { approved: false, reason: decision.message };
+  }
+  return {
+    approved: true,
+    ...(decision.remember === undefined ? {} : { remember: decision.remember }),
+    ...(decision.persist === undefined ? {} : { persist: decision.persist }),
+  };
+}
+
+/** The decision point with `ask` as the broker (none: nobody can answer, as in -p), asked for calls from `source`. */
+function createApprover(options: {
+  mode: PermissionMode;
+  ask?: Approver;
+  policy?: PermissionPolicy;
+  source?: CallSource;
+}) {
+  const { ask } = options;
+  const point = createDecisionPoint({
+    mode: () => options.mode,
+    policy: options.policy,
+    broker: ask ? { ask, cancel: () => undefined } : undefined,
+  });
+  const approve = async (request: ApprovalRequest): Promise<ApprovalDecision> => {
+    const call = { id: 'toolu_test', name: request.tool, input: request.input, source: options.source ?? 'model' };
+    return approvalOf(await point.decide(call, request));
+  };
+  return Object.assign(approve, { allowForSession: point.allowForSession });
+}
 
 /** As the registry stamps it: the file tools ask for `edit`, Bash for `exec`. */
 const request = (tool: string): ApprovalRequest => ({
@@ -26,7 +62,7 @@ function scriptedAsk(...answers: ApprovalDecision[]) {
   return { ask, asked };
 }
 
-describe('createApprover', () => {
+describe('the decision point: modes and answers', () => {
   it('bypassPermissions allows everything without asking', async () => {
     const { ask, asked } = scriptedAsk();
     const approve = createApprover({ mode: 'bypassPermissions', ask });
@@ -172,7 +208,7 @@ describe('createApprover', () => {
   });
 });
 
-describe('createApprover with permission rules', () => {
+describe('the decision point: permission rules', () => {
   const rules = (entries: Array<[RuleBehavior, string]>) =>
     new PermissionPolicy(
       entries.map(([behavior, text]) => {
@@ -240,7 +276,8 @@ describe('rules that cannot be checked', () => {
 
   it('refuse a read-only call with the reason, instead of letting it run unchecked', async () => {
     const { ask, asked } = scriptedAsk();
-    const decide = createDecide(createApprover({ mode: 'bypassPermissions', policy, ask }), policy);
+    const broker = { ask, cancel: () => undefined };
+    const decide = createDecisionPoint({ mode: () => 'bypassPermissions', policy, broker }).decide;
     const ctx = { ...makeContext('/'), decide };
     const refused = await runTool(createDefaultRegistry(), 'Read', { path: '.env' }, ctx);
     expect(refused?.error?.code).toBe('PERMISSION_DENIED');
@@ -248,12 +285,70 @@ describe('rules that cannot be checked', () => {
     expect(asked).toEqual([]);
   });
 
-  it('never approve a change, even in bypassPermissions: the approver fails and the tool is denied', async () => {
+  it('never approve a change, even in bypassPermissions: the call is denied with the reason', async () => {
     const approve = createApprover({ mode: 'bypassPermissions', policy });
-    await expect(approve(request('Bash'))).rejects.toThrow(/Cannot find module/);
-    const ctx = { ...makeContext('/'), decide: createDecide(approve) };
+    expect(await approve(request('Bash'))).toEqual({
+      approved: false,
+      reason: 'the permission rules could not be checked (Cannot find module rule-match.js)',
+    });
+    const ctx = {
+      ...makeContext('/'),
+      decide: createDecisionPoint({ mode: () => 'bypassPermissions', policy }).decide,
+    };
     const denied = await runTool(createDefaultRegistry(), 'Bash', { command: 'true' }, ctx);
     expect(denied?.error?.code).toBe('PERMISSION_DENIED');
     expect(denied?.error?.message).toContain('Cannot find module');
+  });
+});
+
+describe('the decision point: who caused the call', () => {
+  const rules = (entries: Array<[RuleBehavior, string]>) =>
+    new PermissionPolicy(
+      entries.map(([behavior, text]) => {
+        const parsed = parseRule(text, behavior, 'settings.json');
+        if (!parsed.ok) throw new Error(parsed.message);
+        return parsed.rule;
+      }),
+      { projectRoot: '/project' },
+    );
+  const touch: ApprovalRequest = { tool: 'Bash', title: 'Bash(touch x)', input: { command: 'touch x' }, kind: 'exec' };
+  const call = (source: CallSource) => ({ id: 'toolu_1', name: 'Bash', input: touch.input, source });
+
+  it('runs a `!` line the user typed without a question, in any mode, unless a deny rule refuses it', async () => {
+    for (const mode of ['default', 'plan'] as const) {
+      expect(await createApprover({ mode, source: 'user-shell' })(touch)).toEqual({ approved: true });
+    }
+    const denied = await createApprover({
+      mode: 'default',
+      source: 'user-shell',
+      policy: rules([['deny', 'Bash(touch:*)']]),
+    })(touch);
+    expect(denied).toEqual({
+      approved: false,
+      reason: 'Bash(touch x) is denied by the rule Bash(touch:*) (deny rule from settings.json)',
+    });
+  });
+
+  it("judges a custom command's `!` line like the model's call, with the command's own allow rules", async () => {
+    let mode: PermissionMode = 'default';
+    const point = createDecisionPoint({ mode: () => mode });
+    const parsed = parseRule('Bash(touch:*)', 'allow', 'allowed-tools of probe.md');
+    if (!parsed.ok) throw new Error(parsed.message);
+    const commandDecide = point.withAllowRules([parsed.rule]);
+    expect(await commandDecide(call('command'), touch)).toEqual({ behavior: 'allow' });
+    expect((await point.decide(call('model'), touch)).behavior).toBe('deny');
+    mode = 'plan';
+    const refused = await commandDecide(call('command'), touch);
+    expect(refused.behavior === 'deny' && refused.message).toMatch(/^plan mode is on/);
+  });
+
+  it('an ask rule asks even in bypassPermissions (ask rules come before the mode) and is denied with nobody to ask', async () => {
+    const policy = rules([['ask', 'Bash(touch:*)']]);
+    const { ask, asked } = scriptedAsk({ approved: true });
+    expect(await createApprover({ mode: 'bypassPermissions', policy, ask })(touch)).toEqual({ approved: true });
+    expect(asked).toEqual(['Bash']);
+    const alone = await createApprover({ mode: 'bypassPermissions', policy })(touch);
+    expect(alone.approved).toBe(false);
+    if (!alone.approved) expect(alone.reason).toContain('must be confirmed by the user');
   });
 });

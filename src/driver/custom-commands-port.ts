@@ -1,0 +1,25 @@
+/**
+ * What the session driver knows of custom slash commands (issue 15): their names for /help and Tab completion, and
+ * how to turn `/name args` into the prompt of a turn. The CLI provides it (files, rules, trust stay out of here).
+ */
+import type { SessionDecisionPoint } from './decision-point.js';
+
+export interface CustomCommandInfo {
+  name: string;
+  usage: string;
+  description: string;
+}
+
+/** How a command's `!` lines are judged: by the session's decision point (source `command`). */
+export interface CommandExpansion {
+  decisions: SessionDecisionPoint;
+  signal: AbortSignal;
+}
+
+export interface CustomCommandsPort {
+  list: readonly CustomCommandInfo[];
+  /** `/name args` when `name` is a custom command; `model` is its frontmatter's model, when it names one. */
+  match(text: string): { name: string; args: string; model?: string } | undefined;
+  /** The prompt the command expands to; its `!` lines are judged under `how`. */
+  expand(name: string, args: string, how: CommandExpansion): Promise<string>;
+}

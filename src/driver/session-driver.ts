@@ -1,0 +1,315 @@
+/**
+ * The SessionDriver: one conversation, whatever front end shows it. It routes each submitted line (a built-in slash
+ * command, a custom command, a `!` shell line, or a prompt for the model), queues lines submitted while it is busy
+ * and runs them in order, interrupts, holds the conversation's permission mode and model (through the session
+ * manager's one shared copy: no front keeps its own), runs compactions and switches sessions. Front ends subscribe
+ * to its events and send it what the person does; it imports nothing of Ink, React, commander or stdout.
+ */
+import type { AgentController, SessionInfo, SessionManager } from '../agent/controller.js';
+import type { AgentEvent } from '../agent/events.js';
+import type { PermissionMode } from '../config/config.js';
+import type { PermissionPolicy } from '../permissions/policy.js';
+import { errorEnvelope, type ToolEnvelope } from '../tools/envelope.js';
+import type { CustomCommandsPort } from './custom-commands-port.js';
+import { createDecisionPoint, type SessionDecisionPoint } from './decision-point.js';
+import type { Busy, DriverEvent, DriverListener, NoticeTone } from './driver-events.js';
+import type { PermissionBroker } from './permission-broker.js';
+import { shellCommandOf, shellNote, type ShellRunner } from './shell-lines.js';
+import { parseSlashCommand, type ParsedSlash } from './slash-parse.js';
+
+/** Slash commands that only show something: they run at once even while a turn is busy. */
+const SHOW_COMMANDS = new Set(['help', 'context', 'todos', 'cost']);
+
+export interface SessionDriverOptions {
+  sessions: SessionManager;
+  /** Asks the person about calls no rule or mode decides; absent when nobody can answer (`-p`). */
+  broker?: PermissionBroker | undefined;
+  /** The permission rules (settings files and flags) the decision point applies; absent: only the mode decides. */
+  policy?: PermissionPolicy | undefined;
+  customCommands?: CustomCommandsPort | undefined;
+  /**
+   * Built-in slash commands (`/help`, `/clear`, …) go to this handler of the front end; absent, such a line is a
+   * prompt for the model (`-p`).
+   */
+  slash?: ((command: ParsedSlash) => void) | undefined;
+  /**
+   * `!` lines: run in the project directory by `runner` (the REPL; without a runner a notice says they are not
+   * available). Absent, a `!` line is a prompt for the model (`-p`).
+   */
+  shellLines?: { runner?: ShellRunner | undefined } | undefined;
+  /** A custom command's `model:` frontmatter sets the conversation's model (`-p`, as before the driver). */
+  applyCommandModel?: boolean | undefined;
+}
+
+/** Shift+Tab: default → acceptEdits → plan → default. bypassPermissions (only from flags) is left the same way. */
+export function nextPermissionMode(mode: PermissionMode): PermissionMode {
+  if (mode === 'default') return 'acceptEdits';
+  if (mode === 'acceptEdits') return 'plan';
+  return 'default';
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export class SessionDriver {
+  private active: AgentController;
+  private readonly listeners = new Set<DriverListener>();
+  private busyNow: Busy = null;
+  /** Lines submitted while busy, run in order when the driver is free (the front may drop the newest). */
+  private queued: string[] = [];
+  /** Shell notes waiting for the next message to the model. */
+  private notes: string[] = [];
+  private abort: AbortController | null = null;
+  /** The decision point of the open session (answers "yes, don't ask again" belong to one session). */
+  private decisions: SessionDecisionPoint;
+
+  constructor(private readonly options: SessionDriverOptions) {
+    this.active = options.sessions.current();
+    this.decisions = this.installDecisionPoint(this.active);
+  }
+
+  get controller(): AgentController {
+    return this.active;
+  }
+
+  get busy(): Busy {
+    return this.busyNow;
+  }
+
+  get queue(): readonly string[] {
+    return this.queued;
+  }
+
+  /** The conversation's permission mode: the one copy, shared with every session the manager opens. */
+  get mode(): PermissionMode {
+    return this.active.permissionMode;
+  }
+
+  get model(): string {
+    return this.active.model;
+  }
+
+  get customCommands(): CustomCommandsPort | undefined {
+    return this.options.customCommands;
+  }
+
+  /** Every event from now on; returns the unsubscribe function. */
+  subscribe(listener: DriverListener): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  /** Enter: run the line now, or queue it while busy (a slash command that only shows something runs at once). */
+  submit(text: string): void {
+    const parsed = this.options.slash ? parseSlashCommand(text) : null;
+    const showOnly = parsed?.kind === 'command' && SHOW_COMMANDS.has(parsed.name);
+    if (this.busyNow && !showOnly) {
+      this.queued = [...this.queued, text];
+      this.emit({ type: 'queue', queue: this.queued });
+      return;
+    }
+    void this.run(text);
+  }
+
+  /**
+   * Runs a line now and resolves when what it started has finished (a command's turn included): a slash
+   * command, a custom command, a `!` line or a turn. `-p` awaits it; the REPL submits.
+   */
+  async run(text: string): Promise<void> {
+    const parsed = this.options.slash ? parseSlashCommand(text) : null;
+    const custom = parsed?.kind === 'command' ? undefined : this.options.customCommands?.match(text);
+    if (custom) return await this.runCustomCommand(text, custom);
+    if (parsed) return this.options.slash?.(parsed);
+    const command = this.options.shellLines ? shellCommandOf(text) : undefined;
+    if (command !== undefined) return await this.runShellLine(command);
+    await this.runTurn(text);
+  }
+
+  /** Esc while busy with queued lines: the newest queued one is dropped. False when none was queued. */
+  dropQueued(): boolean {
+    if (this.queued.length === 0) return false;
+    this.queued = this.queued.slice(0, -1);
+    this.emit({ type: 'queue', queue: this.queued });
+    return true;
+  }
+
+  /** Ctrl-C/Esc while busy: abort the run; an open permission question is answered "no" so the call returns. */
+  interrupt(): void {
+    this.options.broker?.cancel('Interrupted by the user.');
+    this.abort?.abort();
+  }
+
+  setMode(mode: PermissionMode): void {
+    this.active.setPermissionMode(mode);
+    this.emit({ type: 'mode', mode });
+  }
+
+  /** Shift+Tab: default → acceptEdits → plan → default. */
+  cycleMode(): void {
+    this.setMode(nextPermissionMode(this.mode));
+  }
+
+  setModel(model: string): void {
+    this.active.setModel(model);
+    this.emit({ type: 'model', model });
+  }
+
+  /** `/compact [focus]`. */
+  async compact(focus: string | undefined): Promise<void> {
+    await this.drive('compact', (signal) => this.active.compact({ ...(focus ? { focus } : {}), signal }));
+  }
+
+  /** `/clear`: a fresh session in the same project. */
+  async newSession(): Promise<void> {
+    try {
+      // Promise.resolve: the contract's newSession may be sync or async.
+      const next = await Promise.resolve(this.options.sessions.newSession());
+      this.switchTo(next, `Started a new session ${next.sessionId.slice(0, 8)}.`, true);
+    } catch (error) {
+      this.notice(`Cannot start a new session: ${errorText(error)}`, 'error');
+    }
+  }
+
+  /** `/resume id`. */
+  async resume(id: string): Promise<void> {
+    try {
+      const next = await this.options.sessions.resume(id);
+      const message = `Resumed session ${next.sessionId.slice(0, 8)} (${next.history().length} messages).`;
+      this.switchTo(next, message, false);
+    } catch (error) {
+      this.notice(`Cannot resume ${id}: ${errorText(error)}`, 'error');
+    }
+  }
+
+  /** Past sessions worth resuming: not the one open now, not empty ones (opened, nothing asked). */
+  async resumableSessions(): Promise<SessionInfo[]> {
+    const current = this.active.sessionId;
+    const list = await this.options.sessions.listSessions();
+    return list.filter((session) => session.id !== current && session.messages > 0);
+  }
+
+  private emit(event: DriverEvent): void {
+    for (const listener of [...this.listeners]) listener(event);
+  }
+
+  private notice(text: string, tone: NoticeTone = 'info'): void {
+    this.emit({ type: 'notice', text, tone });
+  }
+
+  private setBusy(busy: Busy): void {
+    this.busyNow = busy;
+    this.emit({ type: 'busy', busy });
+  }
+
+  /**
+   * Every call of `controller` (the model's, a command's `!` lines, the user's `!` lines) passes one decision point,
+   * which reads the driver's mode and asks the driver's broker.
+   */
+  private installDecisionPoint(controller: AgentController): SessionDecisionPoint {
+    const { policy, broker } = this.options;
+    const point = createDecisionPoint({ policy, broker, mode: () => this.mode });
+    controller.setDecisionPoint(point);
+    return point;
+  }
+
+  private switchTo(next: AgentController, message: string, clear: boolean): void {
+    const mode = this.mode;
+    this.active = next;
+    // The mode the user chose carries over (the session manager's settings are shared; this holds for any manager).
+    if (next.permissionMode !== mode) next.setPermissionMode(mode);
+    this.decisions = this.installDecisionPoint(next);
+    this.notes = [];
+    this.emit({ type: 'session_switched', controller: next, message, clear });
+  }
+
+  /** Runs the oldest queued line when the driver is free; called whenever a run ends. */
+  private next(): void {
+    const [line, ...rest] = this.queued;
+    if (line === undefined || this.busyNow) return;
+    this.queued = rest;
+    this.emit({ type: 'queue', queue: this.queued });
+    void this.run(line);
+  }
+
+  /** Drains one event stream (a turn or a compaction) to the listeners. */
+  private async drive(
+    kind: 'turn' | 'compact',
+    stream: (signal: AbortSignal) => AsyncGenerator<AgentEvent>,
+  ): Promise<void> {
+    const abort = new AbortController();
+    this.abort = abort;
+    this.setBusy(kind);
+    let ended = false;
+    let error: unknown;
+    let failed = false;
+    try {
+      for await (const event of stream(abort.signal)) {
+        if (event.type === 'turn_end') ended = true;
+        this.emit(event);
+      }
+    } catch (thrown) {
+      failed = true;
+      error = thrown;
+    }
+    if (this.abort === abort) this.abort = null;
+    this.emit({ type: 'run_end', kind, ended, aborted: abort.signal.aborted, ...(failed ? { error } : {}) });
+    this.options.broker?.cancel('The turn ended before an answer.');
+    this.setBusy(null);
+    this.next();
+  }
+
+  /** `shown` is what a front shows as the user's line when it differs (a custom command's `/name args`). */
+  private async runTurn(text: string, shown: string = text): Promise<void> {
+    this.emit({ type: 'prompt', text: shown });
+    const notes = this.notes;
+    this.notes = [];
+    const input = notes.length > 0 ? `${notes.join('\n\n')}\n\n${text}` : text;
+    await this.drive('turn', (signal) => this.active.run(input, { signal }));
+  }
+
+  private async runShellLine(command: string): Promise<void> {
+    if (!command) return this.notice('Type a command after ! to run it in the project directory, e.g. !git status.');
+    const runner = this.options.shellLines?.runner;
+    if (!runner) return this.notice('Shell commands are not available here.', 'warning');
+    const abort = new AbortController();
+    this.abort = abort;
+    this.setBusy('shell');
+    this.emit({ type: 'shell_start', command });
+    let result: ToolEnvelope;
+    try {
+      result = await runner(command, abort.signal, this.decisions.decide);
+    } catch (error) {
+      result = errorEnvelope('EXECUTION_ERROR', `The command could not run: ${errorText(error)}`);
+    }
+    if (this.abort === abort) this.abort = null;
+    this.emit({ type: 'shell_end', command, result });
+    this.notes.push(shellNote(command, result));
+    this.setBusy(null);
+    this.next();
+  }
+
+  /**
+   * `/name args` of a custom command: its `!` lines pass the session's decision point (source `command`, with the
+   * command's `allowed-tools` as allow rules, in the mode the driver holds when each line runs), then the expanded
+   * prompt is a turn.
+   */
+  private async runCustomCommand(text: string, custom: { name: string; args: string; model?: string }) {
+    const port = this.options.customCommands;
+    if (!port) return;
+    if (custom.model && this.options.applyCommandModel) this.setModel(custom.model);
+    const abort = new AbortController();
+    this.abort = abort;
+    this.setBusy('shell');
+    let prompt: string | undefined;
+    try {
+      prompt = await port.expand(custom.name, custom.args, { decisions: this.decisions, signal: abort.signal });
+    } catch (error) {
+      this.emit({ type: 'command_failed', name: custom.name, error });
+    }
+    if (this.abort === abort) this.abort = null;
+    this.setBusy(null);
+    if (prompt !== undefined && !abort.signal.aborted) return await this.runTurn(prompt, text);
+    this.next();
+  }
+}

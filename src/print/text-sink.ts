@@ -1,0 +1,39 @@
+/**
+ * `--output-format text`: the final answer on stdout; what a person running a script should know (compaction
+ * fallbacks, degrade steps, warnings, retries, permission denials, the error of a failed run) on stderr.
+ */
+import type { AgentEvent } from '../agent/events.js';
+import { neutralizeControlSequences } from '../text/terminal-safe.js';
+import { permissionDenialOf } from './permission-denials.js';
+import type { PrintResult, PrintSink, SinkOutput } from './sink.js';
+
+function stderrLineFor(event: AgentEvent): string | undefined {
+  switch (event.type) {
+    case 'compaction_end':
+      return event.message;
+    case 'degrade':
+    case 'warning':
+      return event.message;
+    case 'retry':
+      return `${event.reason.replace(/[.\s]+$/, '')}; retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt})`;
+    default:
+      return undefined;
+  }
+}
+
+export function textSink(output: SinkOutput): PrintSink {
+  return {
+    event(event) {
+      const line = stderrLineFor(event);
+      if (line) output.stderr(line);
+      const denial = permissionDenialOf(event);
+      if (denial) output.stderr(`permission denied: ${denial.reason}`);
+    },
+    finish({ answer, failed }: PrintResult) {
+      if (failed) return output.stderr(answer);
+      // The answer is the model's: its escape sequences (OSC 52 clipboard, OSC 2 title, SGR 8 hidden text) are
+      // shown, never acted on.
+      output.stdout(neutralizeControlSequences(answer.endsWith('\n') ? answer : `${answer}\n`));
+    },
+  };
+}
