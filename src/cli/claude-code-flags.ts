@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Command} from 'commander';
+import type { Command } from 'commander';
 import { InvalidArgumentError, Option } from 'commander';
 import { CliError } from './exit-codes.js';
 
@@ -235,6 +235,9 @@ export function checkClaudeCodeCombination(options: {
 }): void {
   const { claudeCode } = options;
   const streamingIn = claudeCode.inputFormat === 'stream-json';
+  if (options.print && options.outputFormat === 'stream-json' && !claudeCode.verbose) {
+    throw new CliError('When using --print, --output-format=stream-json requires --verbose');
+  }
   if (streamingIn && options.outputFormat !== 'stream-json') {
     throw new CliError('--input-format=stream-json requires output-format=stream-json.');
   }

@@ -159,7 +159,7 @@ export async function runCli(args: readonly string[], version: string): Promise<
     for (const warning of parsed.claudeCode.warnings) printError(warning);
     if (parsed.print) {
       const { runPrintMode } = await import('./print-mode.js');
-      return await runPrintMode(parsed);
+      return await runPrintMode(parsed, version);
     }
     const { runInteractive } = await import('./interactive.js');
     return await runInteractive(parsed);

@@ -1,0 +1,32 @@
+/** The facts Claude Code's output formats report about a session (src/print/claude-code-sink.ts), from the runtime. */
+import type { SessionDriver } from '../driver/session-driver.js';
+import type { ClaudeCodeSessionInfo } from '../print/claude-code-sink.js';
+import type { Runtime } from '../runtime/create-runtime.js';
+import { toClaudeCodeInput } from '../tools/claude-code-input.js';
+import type { CliOptions } from './cli-options.js';
+
+/** `driver` is read lazily: the sink exists before the driver that feeds it. */
+export function claudeCodeSession(
+  runtime: Runtime,
+  options: Pick<CliOptions, 'claudeCode'>,
+  version: string,
+  driver: () => SessionDriver | undefined,
+): ClaudeCodeSessionInfo {
+  const controller = () => driver()?.controller ?? runtime.controller;
+  return {
+    sessionId: () => controller().sessionId,
+    model: () => controller().model,
+    init: () => ({
+      cwd: runtime.projectRoot,
+      sessionId: controller().sessionId,
+      tools: runtime.registry.names(),
+      model: controller().model,
+      permissionMode: controller().permissionMode,
+      apiKeyFromEnv: runtime.secrets.length > 0,
+      version,
+    }),
+    toClaudeCodeInput: (tool, input) => toClaudeCodeInput(tool, input, runtime.projectRoot),
+    limits: () => ({ contextWindow: runtime.config.contextWindow, maxOutputTokens: runtime.config.maxOutputTokens }),
+    includePartialMessages: options.claudeCode.includePartialMessages,
+  };
+}
