@@ -6,7 +6,11 @@ import { join } from 'node:path';
 import type { Config } from '../config/config.js';
 import { detectEnvironment, renderEnvironment } from '../context/environment.js';
 import { ContextBuilder } from '../context/context-builder.js';
-import { composeProtocolLayer } from '../context/system-layer.js';
+import {
+  composeProtocolLayer,
+  replaceSystemIdentity,
+  type SystemPromptCustomization,
+} from '../context/system-layer.js';
 import { ContextEngine } from '../context/context-engine.js';
 import { HistoryManager } from '../context/history-manager.js';
 import { MemoryFiles } from '../context/memory-files.js';
@@ -77,6 +81,8 @@ export class ProjectSessions implements SessionManager {
    * the driver set; every session opened here shares it.
    */
   readonly settings: SessionSettings;
+  /** A host's system prompt text (Claude Code's flags, the Agent SDK's initialize): none by default. */
+  private customPrompt: SystemPromptCustomization = {};
 
   constructor(private readonly deps: SessionManagerDeps) {
     this.settings = { model: deps.config.model, mode: deps.config.permissionMode };
@@ -109,9 +115,17 @@ export class ProjectSessions implements SessionManager {
     const base = this.baseLayerText();
     if (this.systemLayer?.model !== this.settings.model || this.systemLayer.base !== base) {
       const environment = renderEnvironment(detectEnvironment(this.deps.projectRoot, this.settings.model));
-      this.systemLayer = { model: this.settings.model, base, text: `${base}\n\n${environment}` };
+      const appended = this.customPrompt.append?.trim() ? `\n\n${this.customPrompt.append.trim()}` : '';
+      const layer = replaceSystemIdentity(base, this.customPrompt.replace);
+      this.systemLayer = { model: this.settings.model, base, text: `${layer}\n\n${environment}${appended}` };
     }
     return this.systemLayer.text;
+  }
+
+  /** Sets the host's system prompt text for every session from now on (the next request carries it). */
+  customizeSystemPrompt(custom: SystemPromptCustomization): void {
+    this.customPrompt = { ...custom };
+    this.systemLayer = undefined;
   }
 
   /** Native tool use: the `tools` definitions every request carries now (the summary request too). */

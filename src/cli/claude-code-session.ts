@@ -30,3 +30,15 @@ export function claudeCodeSession(
     includePartialMessages: options.claudeCode.includePartialMessages,
   };
 }
+
+/**
+ * What Claude Code's flags change in a runtime once it is built: the host's system prompt text, and `--tools`
+ * (only the tools named stay offered; `""` offers none).
+ */
+export function applyClaudeCodeOptions(runtime: Runtime, options: Pick<CliOptions, 'claudeCode'>): void {
+  const { systemPrompt, appendSystemPrompt, tools } = options.claudeCode;
+  runtime.sessions.customizeSystemPrompt({ replace: systemPrompt, append: appendSystemPrompt });
+  if (tools === undefined) return;
+  const keep = new Set(tools);
+  for (const name of runtime.registry.names()) if (!keep.has(name)) runtime.registry.unregister(name);
+}

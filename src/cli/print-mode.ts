@@ -7,7 +7,7 @@ import { ZERO_USAGE } from '../providers/types.js';
 import { isAgentEvent } from '../driver/driver-events.js';
 import { SessionDriver } from '../driver/session-driver.js';
 import { createSink } from '../print/create-sink.js';
-import { claudeCodeSession } from './claude-code-session.js';
+import { applyClaudeCodeOptions, claudeCodeSession } from './claude-code-session.js';
 import type { TurnEnd } from '../print/sink.js';
 import { bootstrap, sweepLeftoverTemps } from './bootstrap.js';
 import { createCustomCommandsPort } from './custom-commands-port.js';
@@ -33,6 +33,7 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
   const prompt = await promptFrom(options);
   const booted = await bootstrap(options);
   const { controller, notices } = booted;
+  applyClaudeCodeOptions(booted, options);
   for (const notice of notices) printError(notice);
 
   // The key can reach an answer or a tool result (a model that ran `printenv`); it never reaches the output.

@@ -157,6 +157,10 @@ export async function runCli(args: readonly string[], version: string): Promise<
     const parsed = parseCliArgs(args, version);
     if ('exitCode' in parsed) return parsed.exitCode;
     for (const warning of parsed.claudeCode.warnings) printError(warning);
+    if (parsed.claudeCode.inputFormat === 'stream-json') {
+      const { runHeadlessMode } = await import('./headless-mode.js');
+      return await runHeadlessMode(parsed, version);
+    }
     if (parsed.print) {
       const { runPrintMode } = await import('./print-mode.js');
       return await runPrintMode(parsed, version);

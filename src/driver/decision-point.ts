@@ -98,11 +98,12 @@ export function createDecisionPoint(options: DecisionPointOptions): SessionDecis
     asking: PermissionBroker,
     request: ApprovalRequest,
     offerScope: boolean,
+    call: ToolCall,
   ): Promise<PermissionDecision> => {
     const scope = offerScope ? await approvalScope(request.tool, request.input) : undefined;
     let answer;
     try {
-      answer = await asking.ask(scope ? { ...request, remember: scope } : request);
+      answer = await asking.ask(scope ? { ...request, remember: scope } : request, call);
     } catch (error) {
       return { behavior: 'deny', message: `the permission prompt failed: ${(error as Error).message}` };
     }
@@ -119,6 +120,7 @@ export function createDecisionPoint(options: DecisionPointOptions): SessionDecis
       behavior: 'allow',
       ...(answer.remember === undefined ? {} : { remember: answer.remember }),
       ...(answer.persist === undefined ? {} : { persist: answer.persist }),
+      ...(answer.updatedInput === undefined ? {} : { updatedInput: answer.updatedInput }),
     };
   };
 
@@ -142,19 +144,19 @@ export function createDecisionPoint(options: DecisionPointOptions): SessionDecis
       if (call.source === 'user-shell') return { behavior: 'allow' };
       // 3. ask rules (a hook's allow does not skip them)
       if (ruling.behavior === 'ask' || hooked === 'ask') {
-        return broker ? await askBroker(broker, request, false) : nobodyToAsk(request, ruling);
+        return broker ? await askBroker(broker, request, false, call) : nobodyToAsk(request, ruling);
       }
       if (hooked !== undefined) return hooked;
       // 4. the permission mode
       const mode = modeVerdict(options.mode(), call, request, broker);
-      if (mode === 'ask') return broker ? await askBroker(broker, request, false) : nobodyToAsk(request, ruling);
+      if (mode === 'ask') return broker ? await askBroker(broker, request, false, call) : nobodyToAsk(request, ruling);
       if (mode) return mode;
       // 5. allow rules, and read-only calls no rule named
       if (ruling.behavior === 'allow' || allowedTools.has(call.name) || asked === undefined) {
         return { behavior: 'allow' };
       }
       // 6. the broker
-      return broker ? await askBroker(broker, request, true) : nobodyToAsk(request, ruling);
+      return broker ? await askBroker(broker, request, true, call) : nobodyToAsk(request, ruling);
     };
 
   return {
