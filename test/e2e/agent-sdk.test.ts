@@ -135,4 +135,43 @@ describe('the Agent SDK drives mca', () => {
     expect(system).toContain('Read before you edit');
     expect(system.indexOf('Read before you edit')).toBeLessThan(system.indexOf('Always answer like a pirate.'));
   });
+
+  it('interrupt() stops the running turn with an error result, and the session takes the next message', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const sdk = await project([
+      { text: 'A very long answer that never finishes in time.', hold: { afterChars: 6, release: held } },
+      { text: 'Back again.' },
+    ]);
+    let sendSecond: () => void = () => undefined;
+    const secondMayGo = new Promise<void>((resolve) => (sendSecond = resolve));
+    async function* prompts(): AsyncGenerator<SDKUserMessage> {
+      yield userMessage('tell me everything');
+      await secondMayGo;
+      yield userMessage('short one');
+    }
+    const { query } = await import('@anthropic-ai/claude-agent-sdk');
+    const { sdkOptions } = await import('../helpers/agent-sdk.js');
+    const run = query({ prompt: prompts(), options: sdkOptions(sdk) });
+    const fake = server!;
+    // Interrupt once the model is mid-answer (the fake holds the rest of its reply).
+    const interrupted = (async () => {
+      while (fake.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      await run.interrupt();
+    })();
+    const results: SDKResultMessage[] = [];
+    try {
+      for await (const message of run) {
+        if (message.type !== 'result') continue;
+        results.push(message);
+        if (results.length === 1) sendSecond();
+        else break;
+      }
+    } finally {
+      release();
+    }
+    await interrupted;
+    expect(results[0]).toMatchObject({ subtype: 'error_during_execution', is_error: true });
+    expect(results[1]).toMatchObject({ subtype: 'success', result: 'Back again.' });
+  });
 });
