@@ -71,6 +71,7 @@ export function runtimeOptions(options: CliOptions, askTrust?: TrustQuestion): R
     ...(options.toolProtocol ? { toolProtocol: options.toolProtocol } : {}),
     allowedTools: options.allowedTools,
     disallowedTools: options.disallowedTools,
+    ...(options.claudeCode?.settingSources ? { settingSources: options.claudeCode.settingSources } : {}),
     session: sessionStart(options),
     ...(askTrust ? { askTrust } : {}),
   };

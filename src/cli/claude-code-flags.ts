@@ -186,6 +186,15 @@ export function claudeCodeOptions(command: Command): ClaudeCodeOptions & { maxTu
     const given = flag.startsWith('--no-') ? value === false : value !== undefined;
     if (given) warnings.push(`${flag} is not supported by mca and is ignored`);
   }
+  // Accepted with Claude Code's syntax but not applied yet; ignoring them never lets a tool do more.
+  const notApplied: Array<[string, boolean]> = [
+    ['--session-id (the session gets its own id)', raw.sessionId !== undefined],
+    ['--fork-session (the resumed session itself continues)', raw.forkSession === true],
+    ['--add-dir (tools stay inside the project)', raw.addDir.length > 0],
+    ['--fallback-model', raw.fallbackModel !== undefined],
+  ];
+  for (const [what, given] of notApplied)
+    if (given) warnings.push(`${what} is not supported by mca yet and is ignored`);
   let maxTurns: number | undefined;
   if (raw.maxTurns !== undefined) {
     maxTurns = Number(raw.maxTurns);

@@ -24,6 +24,8 @@ export interface RuntimeOptions {
   /** Extra permission rules, each string possibly holding several rules (`"Bash(npm test:*),Edit"`). */
   allowedTools?: readonly string[];
   disallowedTools?: readonly string[];
+  /** Which settings files' permission rules apply (Claude Code's `--setting-sources`); absent: all. */
+  settingSources?: readonly ('user' | 'project' | 'local')[];
   /** Which session to open; a new one when absent. */
   session?: SessionStart;
   askTrust?: TrustQuestion;

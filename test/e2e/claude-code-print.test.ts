@@ -5,6 +5,8 @@
  * is_error result and exits non-zero, `--max-turns` ends with error_max_turns, partial messages add stream_event
  * lines, and flags mca does not implement warn or are refused.
  */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeAnthropic, type FakeAnthropic, type FakeStep } from '../helpers/fake-anthropic-server.js';
 import { runMca } from '../helpers/run-mca.js';
@@ -174,5 +176,31 @@ describe('-p in Claude Code formats', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--settings is not supported by mca');
     expect(server!.requests).toHaveLength(0);
+  });
+
+  it('--setting-sources project leaves the user settings rules out', async () => {
+    const touch = { id: 'toolu_touch', name: 'Bash', input: { command: 'touch made.txt' } };
+    const script = [{ text: 'Making it.', calls: [touch] }, { text: 'Done.' }];
+    const userRule = JSON.stringify({ permissions: { allow: ['Bash(touch:*)'] } });
+    const { root, home } = tempProject('mca-ccp-sources-');
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(home, 'settings.json'), userRule);
+    const env = (url: string) => ({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: url, MCA_HOME: home, HOME: home });
+
+    server = await startFakeAnthropic(script);
+    const limited = await runMca(['-p', 'make', '--output-format', 'json', '--setting-sources', 'project'], {
+      cwd: root,
+      env: env(server.url),
+    });
+    expect(JSON.parse(limited.stdout)).toMatchObject({
+      permission_denials: [expect.objectContaining({ tool_name: 'Bash' })],
+    });
+    expect(existsSync(join(root, 'made.txt'))).toBe(false);
+    await server.close();
+
+    server = await startFakeAnthropic(script);
+    const all = await runMca(['-p', 'make', '--output-format', 'json'], { cwd: root, env: env(server.url) });
+    expect(JSON.parse(all.stdout)).toMatchObject({ permission_denials: [] });
+    expect(existsSync(join(root, 'made.txt'))).toBe(true);
   });
 });
