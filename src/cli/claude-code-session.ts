@@ -27,6 +27,7 @@ export function claudeCodeSession(
     }),
     toClaudeCodeInput: (tool, input) => toClaudeCodeInput(tool, input, runtime.projectRoot),
     limits: () => ({ contextWindow: runtime.config.contextWindow, maxOutputTokens: runtime.config.maxOutputTokens }),
+    prices: runtime.config.modelPrices,
     includePartialMessages: options.claudeCode.includePartialMessages,
   };
 }

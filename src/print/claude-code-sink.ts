@@ -9,6 +9,7 @@ import type { InitInfo } from './claude-code-init.js';
 import { initMessage } from './claude-code-init.js';
 import { ClaudeCodeTranslator } from './claude-code-messages.js';
 import type { CcMessage } from './claude-code-types.js';
+import type { ModelPrice } from '../providers/model-prices.js';
 import { ModelUsageLedger, type ModelLimits } from './claude-code-usage.js';
 import type { PrintResult, PrintSink, SinkOutput } from './sink.js';
 
@@ -21,6 +22,8 @@ export interface ClaudeCodeSessionInfo {
   /** mca's tool input in Claude Code's names. */
   toClaudeCodeInput: (tool: string, input: unknown) => unknown;
   limits: (model: string) => ModelLimits;
+  /** Price overrides from config (`modelPrices`), as the REPL's `/cost` uses them. */
+  prices?: Readonly<Record<string, ModelPrice>>;
   includePartialMessages: boolean;
 }
 
@@ -33,7 +36,7 @@ export function claudeCodeTranslator(info: ClaudeCodeSessionInfo): ClaudeCodeTra
     sessionId: info.sessionId,
     model: info.model,
     toClaudeCodeInput: info.toClaudeCodeInput,
-    ledger: new ModelUsageLedger(info.limits),
+    ledger: new ModelUsageLedger(info.limits, info.prices),
     includePartialMessages: info.includePartialMessages,
   });
 }

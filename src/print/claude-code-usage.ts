@@ -3,7 +3,7 @@
  * (per model, camelCase, with `costUSD`), priced from the shared table in src/providers/model-prices.ts — the one
  * the REPL's `/cost` uses. A model the table does not know costs 0 here (never a guessed price).
  */
-import { costOf, priceOf, type ModelPrice } from '../providers/model-prices.js';
+import { usageDollars, type ModelPrice } from '../providers/model-prices.js';
 import { addUsage, ZERO_USAGE, type Usage } from '../providers/types.js';
 import type { CcModelUsage, CcUsage } from './claude-code-types.js';
 
@@ -27,17 +27,7 @@ export function ccUsage(usage: Usage): CcUsage {
 
 /** Dollars for `usage` at `model`'s price; 0 when the model has no known price. */
 export function dollarsFor(usage: Usage, model: string, overrides?: Readonly<Record<string, ModelPrice>>): number {
-  const price = priceOf(model, overrides);
-  if (!price) return 0;
-  return costOf(
-    {
-      input_tokens: usage.inputTokens,
-      output_tokens: usage.outputTokens,
-      cache_creation_input_tokens: usage.cacheCreationInputTokens,
-      cache_read_input_tokens: usage.cacheReadInputTokens,
-    },
-    price,
-  );
+  return usageDollars(usage, model, overrides) ?? 0;
 }
 
 export interface ModelLimits {

@@ -3,7 +3,7 @@
  * (src/providers/model-prices.ts); a model it does not know shows tokens only, never a guessed price.
  */
 import type { Message } from '../context/message.js';
-import { costOf, priceOf, type ModelPrice } from '../providers/model-prices.js';
+import { usageDollars, type ModelPrice } from '../providers/model-prices.js';
 import { addUsage, ZERO_USAGE, type Usage } from '../providers/types.js';
 
 /** The usage stored with a session's assistant messages: what a resumed session had already spent. */
@@ -19,17 +19,7 @@ export function dollarsOf(
   model: string,
   overrides: Readonly<Record<string, ModelPrice>> = {},
 ): number | undefined {
-  const price = priceOf(model, overrides);
-  if (!price) return undefined;
-  return costOf(
-    {
-      input_tokens: usage.inputTokens,
-      output_tokens: usage.outputTokens,
-      cache_creation_input_tokens: usage.cacheCreationInputTokens,
-      cache_read_input_tokens: usage.cacheReadInputTokens,
-    },
-    price,
-  );
+  return usageDollars(usage, model, overrides);
 }
 
 /** `$0.0421` under a dollar (cents matter there), `$1.23` above. */
