@@ -66,7 +66,8 @@ function promptTodoRecap(todos: TodoStore): string | undefined {
   return open ? todos.recap() : undefined;
 }
 
-export type SessionStart = { kind: 'new' } | { kind: 'continue' } | { kind: 'resume'; sessionId: string };
+export type SessionStart =
+  { kind: 'new'; sessionId?: string } | { kind: 'continue' } | { kind: 'resume'; sessionId: string };
 
 export class ProjectSessions implements SessionManager {
   private active: CodeAgent | undefined;
@@ -142,7 +143,7 @@ export class ProjectSessions implements SessionManager {
 
   /** Opens the session `start` names. `continue` with no earlier session starts a new one. */
   async open(start: SessionStart): Promise<{ controller: CodeAgent; warnings: string[] }> {
-    if (start.kind === 'new') return { controller: await this.newSession(), warnings: [] };
+    if (start.kind === 'new') return { controller: await this.newSession(start.sessionId), warnings: [] };
     const id = start.kind === 'resume' ? start.sessionId : await this.deps.store.latest();
     if (id === undefined) return { controller: await this.newSession(), warnings: [] };
     const loaded = await this.deps.store.open(id);
@@ -154,8 +155,8 @@ export class ProjectSessions implements SessionManager {
     return this.active;
   }
 
-  async newSession(): Promise<CodeAgent> {
-    const writer = await this.deps.store.create(this.settings.model);
+  async newSession(sessionId?: string): Promise<CodeAgent> {
+    const writer = await this.deps.store.create(this.settings.model, sessionId);
     return this.activate(writer, []);
   }
 

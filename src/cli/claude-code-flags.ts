@@ -188,7 +188,6 @@ export function claudeCodeOptions(command: Command): ClaudeCodeOptions & { maxTu
   }
   // Accepted with Claude Code's syntax but not applied yet; ignoring them never lets a tool do more.
   const notApplied: Array<[string, boolean]> = [
-    ['--session-id (the session gets its own id)', raw.sessionId !== undefined],
     ['--fork-session (the resumed session itself continues)', raw.forkSession === true],
     ['--add-dir (tools stay inside the project)', raw.addDir.length > 0],
     ['--fallback-model', raw.fallbackModel !== undefined],

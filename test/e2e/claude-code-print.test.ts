@@ -203,4 +203,18 @@ describe('-p in Claude Code formats', () => {
     expect(JSON.parse(all.stdout)).toMatchObject({ permission_denials: [] });
     expect(existsSync(join(root, 'made.txt'))).toBe(true);
   });
+
+  it('--session-id names the new session; an id in use is refused', async () => {
+    const id = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    const { root, home } = tempProject('mca-ccp-id-');
+    server = await startFakeAnthropic([{ text: 'ok' }]);
+    const env = { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url, MCA_HOME: home, HOME: home };
+    const first = await runMca(['-p', 'hi', '--output-format', 'json', `--session-id=${id}`], { cwd: root, env });
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ session_id: id });
+    const again = await runMca(['-p', 'hi', '--session-id', id], { cwd: root, env });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`Session ID ${id} is already in use`);
+    expect(server.requests).toHaveLength(1);
+  });
 });
