@@ -30,6 +30,7 @@ import { applyNativeReply } from './native-step.js';
 import { withToolProtocolHint } from './tool-protocol-hint.js';
 import { OBSERVATION_STOP } from './react-protocol.js';
 import { failTurn } from './turn-failure.js';
+import { keepAnswerOnFailure } from './unsaved-answer.js';
 import { TurnState } from './turn-state.js';
 
 /** The API's least thinking budget, and the room for the visible reply max_tokens keeps beside it. */
@@ -297,7 +298,8 @@ export class CodeAgent implements AgentController {
     const { context, session } = this.deps;
     // A Finish or an answer already closed the round with the reply itself.
     if (reason !== 'finish' && reason !== 'answer') context.closeTurn(reason, answer);
-    session.syncRoundEnd();
+    if (reason === 'finish' || reason === 'answer') keepAnswerOnFailure(answer, () => session.syncRoundEnd());
+    else session.syncRoundEnd();
     yield {
       type: 'turn_end',
       reason,

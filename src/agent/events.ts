@@ -44,6 +44,8 @@ export type AgentEvent =
       steps: number;
       usage: Usage;
       error?: { code: string; message: string };
+      /** The model's final answer when only saving it failed (reason 'error'): still shown, then the error. */
+      unsavedAnswer?: string;
     };
 
 export type AgentEventType = AgentEvent['type'];

@@ -15,6 +15,7 @@ import type { AgentEvent } from './events.js';
 import { newCallId } from './call-id.js';
 import { formatAction, parseReply } from './react-protocol.js';
 import { outputLimitMessage, type RoundOutcome, type StepServices, type TurnState } from './turn-state.js';
+import { keepAnswerOnFailure } from './unsaved-answer.js';
 
 export interface NativeReply {
   text: string;
@@ -130,7 +131,9 @@ export async function* applyNativeReply(
     return turn.countInvalid('a tool call written as text');
   }
   if (reply.calls.length === 0) {
-    context.recordReply({ ...base, text: reply.text, roundEnd: 'answer' });
+    keepAnswerOnFailure(reply.text.trim(), () =>
+      context.recordReply({ ...base, text: reply.text, roundEnd: 'answer' }),
+    );
     yield { type: 'assistant_step', step, thought: '', action: null, raw: reply.text };
     return { reason: 'answer', answer: reply.text.trim() };
   }

@@ -19,6 +19,7 @@ import type { Message } from '../context/message.js';
 import { loadPrompt } from '../context/prompt-loader.js';
 import { SummaryCompressor } from '../context/summary-compressor.js';
 import { estimateTokens } from '../context/token-budget.js';
+import type { ReadDenyCheck } from '../permissions/read-deny.js';
 import type { ModelProvider, ToolSpec } from '../providers/types.js';
 import type { SessionStore, SessionWriter } from '../session/session-store.js';
 import { FileStateRecord } from '../tools/file-state.js';
@@ -38,6 +39,8 @@ export interface SessionManagerDeps {
   projectRoot: string;
   /** The user trusts this project: its memory files may import from the home directory. */
   trusted?: boolean;
+  /** Read deny rules, for memory-file imports (src/permissions/read-deny.ts). */
+  readDenied?: ReadDenyCheck;
 }
 
 /**
@@ -186,6 +189,7 @@ export class ProjectSessions implements SessionManager {
       maxChars: config.codeLawMaxChars,
       trusted: this.deps.trusted === true,
       touched: () => fileState.paths(),
+      ...(this.deps.readDenied ? { readDenied: this.deps.readDenied } : {}),
     });
     todos.set(todosFromHistory(messages));
     history.onAppend((message) => writer.appendMessage(message));

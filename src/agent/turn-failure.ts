@@ -3,19 +3,13 @@
  * as `error` in memory (the history appends before it notifies the session writer, so even a second failing
  * write cannot leave it open), and exactly one `turn_end` carries a code and one line for the user.
  */
-import { McaError, nodeErrorCode } from '../errors/mca-error.js';
 import type { ContextEngine } from '../context/context-engine.js';
 import { ZERO_USAGE } from '../providers/types.js';
 import type { AgentEvent } from './events.js';
 import type { TurnState } from './turn-state.js';
+import { describeFailure, UnsavedAnswerError } from './unsaved-answer.js';
 
-/** A code and one line for whatever a turn threw: typed errors (SessionError, HistoryError) keep their code. */
-export function describeFailure(error: unknown): { code: string; message: string } {
-  // mca's errors keep their code; a Node system error (ENOSPC from a write) keeps its errno code.
-  const code = McaError.isInstance(error) ? error.code : (nodeErrorCode(error) ?? 'INTERNAL_ERROR');
-  const text = error instanceof Error ? error.message : String(error);
-  return { code, message: text.split('\n')[0]?.trim() || 'unknown error' };
-}
+export { describeFailure } from './unsaved-answer.js';
 
 export function* failTurn(context: ContextEngine, turn: TurnState | undefined, error: unknown): Generator<AgentEvent> {
   const failure = describeFailure(error);
@@ -32,5 +26,6 @@ export function* failTurn(context: ContextEngine, turn: TurnState | undefined, e
     steps: turn?.steps ?? 0,
     usage: turn?.usage ?? { ...ZERO_USAGE },
     error: { code: failure.code, message },
+    ...(error instanceof UnsavedAnswerError ? { unsavedAnswer: error.answer } : {}),
   };
 }

@@ -13,6 +13,7 @@ import type { RunContext, ToolRegistry } from '../tools/registry.js';
 import type { AgentEvent } from './events.js';
 import { newCallId } from './call-id.js';
 import { actionKey, EXPECTED_FORM, formatAction, parseReplyRepairing } from './react-protocol.js';
+import { keepAnswerOnFailure } from './unsaved-answer.js';
 
 /** Consecutive unusable actions (unparseable, bad JSON, unknown tool) that end the turn. */
 export const MAX_INVALID_ACTIONS = 3;
@@ -88,12 +89,12 @@ export class TurnState {
       return yield* this.refuseReply(parsed.text, parsed.answer, NARRATION_NUDGE, step, services, why);
     }
     if (parsed.kind === 'answer' && parsed.answer !== '') {
-      context.recordReply({ ...base, text: parsed.text, roundEnd: 'answer' });
+      keepAnswerOnFailure(parsed.answer, () => context.recordReply({ ...base, text: parsed.text, roundEnd: 'answer' }));
       yield { type: 'assistant_step', step, thought: '', action: null, raw: parsed.text };
       return { reason: 'answer', answer: parsed.answer };
     }
     if (parsed.kind === 'finish') {
-      context.recordReply({ ...base, text: parsed.text, roundEnd: 'finish' });
+      keepAnswerOnFailure(parsed.answer, () => context.recordReply({ ...base, text: parsed.text, roundEnd: 'finish' }));
       yield { type: 'assistant_step', step, thought: parsed.thought, action: null, raw: parsed.text };
       return { reason: 'finish', answer: parsed.answer };
     }

@@ -4,6 +4,7 @@
  */
 import { resolveMcaHome } from '../config/config.js';
 import { recordTrust } from '../permissions/trust-store.js';
+import { neutralizeControlSequences } from '../text/terminal-safe.js';
 import { resolveProjectRoot } from './bootstrap.js';
 import { CliError, EXIT_OK } from './exit-codes.js';
 
@@ -21,10 +22,12 @@ export function runTrustCommand(args: readonly string[]): number {
   } catch (error) {
     throw new CliError((error as Error).message);
   }
+  // A directory name is not mca's text: its control characters are shown, never sent to the terminal raw.
+  const shown = neutralizeControlSequences(projectRoot);
   process.stdout.write(
     revoke
-      ? `${projectRoot} is no longer trusted: its allow rules and commands are ignored\n`
-      : `trusted ${projectRoot}: its settings' allow rules and its commands now take effect\n`,
+      ? `${shown} is no longer trusted: its allow rules and commands are ignored\n`
+      : `trusted ${shown}: its settings' allow rules and its commands now take effect\n`,
   );
   return EXIT_OK;
 }

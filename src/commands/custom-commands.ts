@@ -10,6 +10,7 @@ import { readdirSync, realpathSync, type Dirent } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { readBoundedFile } from '../fs/bounded-read.js';
+import { hasControlSequences } from '../text/terminal-safe.js';
 
 export const COMMAND_MAX_BYTES = 256 * 1024;
 const MAX_DEPTH = 3;
@@ -118,7 +119,8 @@ async function loadDirectory(
         .flatMap((entry) => entry.split(/,(?![^(]*\))/))
         .map((rule) => rule.trim())
         .filter(Boolean),
-      model: typeof front.model === 'string' ? front.model : undefined,
+      // A model name is printed in the REPL: one with control characters (an escape sequence) is not used.
+      model: typeof front.model === 'string' && !hasControlSequences(front.model) ? front.model : undefined,
       body,
       path,
       scope,

@@ -38,8 +38,10 @@ export interface Config {
   summaryTimeoutMs: number;
   maxSteps: number;
   maxOutputTokens: number;
-  /** A stream that sends nothing for this long is treated as dead (network error, retried). */
+  /** A stream that sends nothing new for this long is treated as dead (network error, retried); pings do not count. */
   streamIdleTimeoutMs: number;
+  /** One model call (every retry included) ends with a timeout error after this long, whatever the stream sends. */
+  modelCallTimeoutMs: number;
   /** The same action repeated this many times in a row ends the turn. */
   maxRepeatedActions: number;
   maxRetries: number;
@@ -86,8 +88,14 @@ function wholeNumber(min: number, max?: number): Check {
       : expected;
 }
 
-const nonEmptyText: Check = (value) =>
-  typeof value === 'string' && value.length > 0 ? undefined : 'expected a non-empty string';
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+
+/** A model name is shown in the REPL header and status line: printable text only (no escape sequences). */
+const modelName: Check = (value) =>
+  typeof value === 'string' && value.length > 0 && value.length <= 200 && !UNPRINTABLE.test(value)
+    ? undefined
+    : 'expected a model name of printable characters (no control characters or escape sequences, at most 200)';
 
 function oneOf(choices: readonly string[]): Check {
   const expected = `expected one of ${choices.join(', ')}`;
@@ -124,8 +132,8 @@ const value =
 
 /** Key order is check order. Optional keys have no fallback and stay absent when unset. */
 const RULES: Readonly<Record<keyof Omit<Config, 'contextProfile'>, KeyRule>> = {
-  model: { check: nonEmptyText, fallback: value(DEFAULT_MODEL) },
-  summaryModel: { check: nonEmptyText },
+  model: { check: modelName, fallback: value(DEFAULT_MODEL) },
+  summaryModel: { check: modelName },
   contextWindow: { check: wholeNumber(4_000, 10_000_000), fallback: value(DEFAULT_PROFILE.contextWindow) },
   compressionThreshold: { check: fraction, fallback: value(DEFAULT_PROFILE.compressionThreshold) },
   minRetainRounds: { check: wholeNumber(1, 1_000), fallback: value(DEFAULT_PROFILE.minRetainRounds) },
@@ -133,10 +141,12 @@ const RULES: Readonly<Record<keyof Omit<Config, 'contextProfile'>, KeyRule>> = {
   maxSteps: { check: wholeNumber(1, 1_000), fallback: value(50) },
   maxOutputTokens: { check: wholeNumber(256, 128_000), fallback: value(DEFAULT_PROFILE.maxOutputTokens) },
   streamIdleTimeoutMs: { check: wholeNumber(100, 3_600_000), fallback: value(90_000) },
+  modelCallTimeoutMs: { check: wholeNumber(1_000, 21_600_000), fallback: value(1_800_000) },
   maxRepeatedActions: { check: wholeNumber(2, 100), fallback: value(4) },
   maxRetries: { check: wholeNumber(0, 20), fallback: value(4) },
   retryBaseDelayMs: { check: wholeNumber(0, 60_000), fallback: value(1_000) },
-  codeLawMaxChars: { check: wholeNumber(100), fallback: value(40_000) },
+  // Capped: a project may set it, and each memory file reads up to 4 bytes per character.
+  codeLawMaxChars: { check: wholeNumber(100, 200_000), fallback: value(40_000) },
   permissionMode: { check: oneOf(PERMISSION_MODES), fallback: value('default') },
   provider: { check: oneOf(PROVIDERS), fallback: value('anthropic') },
   toolProtocol: { check: oneOf(TOOL_PROTOCOLS), fallback: value('native') },

@@ -41,6 +41,7 @@ const ENV_KEYS: ReadonlyArray<[string, keyof Config, 'string' | 'number']> = [
   ['MCA_SUMMARY_TIMEOUT_MS', 'summaryTimeoutMs', 'number'],
   ['MCA_MAX_STEPS', 'maxSteps', 'number'],
   ['MCA_STREAM_IDLE_TIMEOUT_MS', 'streamIdleTimeoutMs', 'number'],
+  ['MCA_MODEL_CALL_TIMEOUT_MS', 'modelCallTimeoutMs', 'number'],
   ['MCA_MAX_RETRIES', 'maxRetries', 'number'],
   ['MCA_RETRY_BASE_MS', 'retryBaseDelayMs', 'number'],
   ['MCA_PERMISSION_MODE', 'permissionMode', 'string'],

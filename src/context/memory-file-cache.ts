@@ -19,8 +19,8 @@ export function memoryCutNote(maxChars: number, fileName: string, sizeBytes: num
 }
 
 export type MemoryFileRead =
-  | { kind: 'text'; text: string; sizeBytes: number; realPath: string; cut: boolean }
-  | { kind: 'empty'; realPath: string }
+  | { kind: 'text'; text: string; sizeBytes: number; realPath: string; cut: boolean; bytesRead: number }
+  | { kind: 'empty'; realPath: string; bytesRead: number }
   | { kind: 'missing' }
   | { kind: 'skipped'; problem: string };
 
@@ -73,10 +73,11 @@ export class MemoryFileCache {
       const link = lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ? ' (a symlink)' : '';
       return { kind: 'skipped', problem: `skipped ${basename(path)}${link}: ${read.message}` };
     }
+    const bytesRead = Math.min(read.sizeBytes, this.maxChars * 4);
     const cut = read.text.length > this.maxChars || read.truncated;
     const kept = cut ? read.text.slice(0, this.maxChars) : read.text;
-    if (kept.trim() === '') return { kind: 'empty', realPath: read.realPath };
+    if (kept.trim() === '') return { kind: 'empty', realPath: read.realPath, bytesRead };
     const text = cut ? `${kept.trimEnd()}\n\n${memoryCutNote(this.maxChars, basename(path), read.sizeBytes)}` : kept;
-    return { kind: 'text', text, sizeBytes: read.sizeBytes, realPath: read.realPath, cut };
+    return { kind: 'text', text, sizeBytes: read.sizeBytes, realPath: read.realPath, cut, bytesRead };
   }
 }

@@ -3,13 +3,20 @@
  * `~/.claude/CLAUDE.md` and `$MCA_HOME/CLAUDE.md`, then `CLAUDE.md`, `CLAUDE.local.md` and `AGENTS.md` (only where
  * a directory has no CLAUDE.md) from the repository root down to the project root, then those of a subdirectory
  * once the agent has read or edited a file under it. `@path` imports inside them are followed (depth ≤ 5, each
- * file once, so cycles end) but stay inside the project, or the home directory for the user's own files and a
- * trusted project's. Every file is labelled with its path, re-read when it changes, never in history.
+ * real file once, so cycles end) but stay inside the project, or the home directory for the user's own files and a
+ * trusted project's; an untrusted project's files reach no further than the directory they belong to (the
+ * project itself, not a repository root above it that may be the home directory). An import a Read deny rule
+ * covers is not read. Every file is labelled with its path, re-read when it changes, never in history.
+ *
+ * Bounded whatever the files say: each real file is read once (deduplicated by real path before reading), at most
+ * MAX_MEMORY_FILES files are visited, and once the bytes read reach MEMORY_READ_BUDGET_FACTOR × the total cap
+ * nothing more is read (the rest is listed as left out).
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { isInside } from '../fs/contained-path.js';
+import type { ReadDenyCheck } from '../permissions/read-deny.js';
 import { DEFAULT_CODE_LAW_MAX_CHARS, MemoryFileCache } from './memory-file-cache.js';
 
 export const CODE_LAW_FILE = 'CODE_LAW.md';
@@ -17,6 +24,15 @@ export const MEMORY_HEADING = '# Project Rules and Memory';
 export const MAX_IMPORT_DEPTH = 5;
 /** All memory files together; past this the rest are left out with a visible note. */
 export const DEFAULT_MEMORY_TOTAL_MAX_CHARS = 120_000;
+/** Memory files (imports included) visited per read; past this the rest is not even opened. */
+export const MAX_MEMORY_FILES = 200;
+/**
+ * Bytes read across all memory files, per character of the total cap (read-but-left-out and blank files count):
+ * twice the cap at up to 4 bytes a character.
+ */
+export const MEMORY_READ_BUDGET_FACTOR = 8;
+/** Left-out files named in the note; the rest are counted. */
+const NAMED_OMISSIONS = 10;
 
 export type MemoryLevel = 'rules' | 'user' | 'project' | 'subdirectory' | 'import';
 
@@ -43,6 +59,8 @@ export interface MemoryFilesOptions {
   trusted?: boolean;
   /** Absolute paths the agent has read or edited, in order (their directories' memory files join L2). */
   touched?: () => Iterable<string>;
+  /** Read deny rules (src/permissions/read-deny.ts): an import they cover is skipped with a problem line. */
+  readDenied?: ReadDenyCheck;
 }
 
 interface Candidate {
@@ -106,20 +124,47 @@ export class MemoryFiles {
     const sections: string[] = [];
     const entries: MemoryEntry[] = [];
     const problems: string[] = [];
-    const seen = new Set<string>();
+    /** Real paths loaded, and real path + allowed roots tried (a file refused for one importer may suit another). */
+    const loaded = new Set<string>();
+    const tried = new Set<string>();
     let total = 0;
+    let bytesRead = 0;
+    let visited = 0;
     const omitted: string[] = [];
+    const readBudget = this.totalMaxChars * MEMORY_READ_BUDGET_FACTOR;
     const visit = (candidate: Candidate, depth: number, importedBy: string | undefined): void => {
+      // The real path first: a file reached again (40,000 links to one file, a cycle) costs one realpath, no read.
+      let realPath: string;
+      try {
+        realPath = realpathSync(candidate.path);
+      } catch {
+        return;
+      }
+      const attempt = `${realPath}\0${candidate.roots?.join('\0') ?? ''}`;
+      if (loaded.has(realPath) || tried.has(attempt)) return;
+      tried.add(attempt);
+      const label = this.labelOf(candidate.path);
+      if (visited >= MAX_MEMORY_FILES || bytesRead >= readBudget) {
+        omitted.push(label);
+        return;
+      }
+      visited += 1;
+      if (importedBy !== undefined) {
+        const rule = this.options.readDenied?.(candidate.path) ?? this.options.readDenied?.(realPath);
+        if (rule) {
+          problems.push(`skipped ${label} (imported by ${importedBy}): denied by ${rule.text} (${rule.source})`);
+          return;
+        }
+      }
       const read = this.cache.read(candidate.path, candidate.roots);
       if (read.kind === 'skipped') {
         problems.push(read.problem);
         return;
       }
       if (read.kind === 'missing') return;
-      if (seen.has(read.realPath)) return;
-      seen.add(read.realPath);
+      loaded.add(realPath);
+      bytesRead += read.bytesRead;
       if (read.kind === 'empty') return;
-      const label = this.labelOf(candidate.path);
       const heading = `## ${label}${importedBy ? ` (imported by ${importedBy})` : ''}`;
       const fits = total + read.text.length <= this.totalMaxChars;
       entries.push({
@@ -148,9 +193,12 @@ export class MemoryFiles {
     this.lastProblems = problems;
     if (sections.length === 0) return undefined;
     if (omitted.length > 0) {
+      const named = omitted.slice(0, NAMED_OMISSIONS).join(', ');
+      const more = omitted.length > NAMED_OMISSIONS ? ` and ${omitted.length - NAMED_OMISSIONS} more` : '';
+      const files = visited >= MAX_MEMORY_FILES ? ` or ${MAX_MEMORY_FILES} files` : '';
       sections.push(
         `[Note: ${omitted.length} memory file(s) left out because all memory files together are over ` +
-          `${this.totalMaxChars.toLocaleString('en-US')} characters: ${omitted.join(', ')}.]`,
+          `${this.totalMaxChars.toLocaleString('en-US')} characters${files}: ${named}${more}.]`,
       );
     }
     return `${MEMORY_HEADING}\n\n${sections.join('\n\n')}`;
@@ -167,14 +215,13 @@ export class MemoryFiles {
   }
 
   private candidates(): Candidate[] {
-    const project = [this.repoRoot];
     const list: Candidate[] = [];
     const codeLaw = this.locateCodeLaw();
     if (codeLaw) list.push({ path: codeLaw, level: 'rules', roots: [this.projectRoot] });
     list.push({ path: join(this.home, '.claude', 'CLAUDE.md'), level: 'user', roots: undefined });
     list.push({ path: join(this.options.mcaHome, 'CLAUDE.md'), level: 'user', roots: undefined });
     for (const dir of directoryChain(this.repoRoot, this.projectRoot)) {
-      list.push(...this.directoryFiles(dir, 'project', project));
+      list.push(...this.directoryFiles(dir, 'project', this.directoryRoots(dir)));
     }
     const subdirectories: string[] = [];
     for (const path of this.options.touched?.() ?? []) {
@@ -212,9 +259,21 @@ export class MemoryFiles {
     return isAbsolute(path) ? resolve(path) : resolve(dirname(from), path);
   }
 
+  /**
+   * Where the memory files of a directory between the repository root and the project root may really live. A
+   * trusted project: anywhere in the repository. An untrusted one: inside the project, or for a directory above
+   * it inside that directory, so a repository root that is the home directory cannot widen it to `~/.ssh`.
+   */
+  private directoryRoots(dir: string): readonly string[] {
+    if (this.options.trusted === true) return [this.repoRoot];
+    return isInside(this.projectRoot, dir) ? [this.projectRoot] : [dir];
+  }
+
+  /** The user's own files and a trusted project's import from the repository or home; others stay where they are. */
   private importRoots(importer: Candidate): readonly string[] {
     const fromUser = importer.level === 'user' || (importer.roots?.includes(this.home) ?? false);
-    return fromUser || this.options.trusted === true ? [this.repoRoot, this.home] : [this.repoRoot];
+    if (fromUser || this.options.trusted === true) return [this.repoRoot, this.home];
+    return importer.roots ?? [this.projectRoot];
   }
 
   private labelOf(path: string): string {

@@ -23,7 +23,7 @@ export function rulesUncheckable(error: unknown): PermissionDecision {
 
 export function controlFileDenied(request: ApprovalRequest): PermissionDecision {
   return deny(
-    `${request.title} changes one of mca's own control files (.mca/, .claude/), which could widen what mca may ` +
+    `${request.title} changes one of mca's own control files (.mca/, .claude/, .git/), which could widen what mca may ` +
       'do; that is only allowed after asking the user, or with --permission-mode bypassPermissions',
   );
 }

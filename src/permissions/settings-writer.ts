@@ -1,11 +1,14 @@
 /**
  * Adds an allow rule the user chose in the REPL ("always allow") to the project's `.mca/settings.local.json`,
  * keeping whatever else the file holds. Like every project settings file, its allow rules take effect in later
- * sessions only while the project is trusted. Written atomically (temp file + rename).
+ * sessions only while the project is trusted. Written atomically through src/fs/control-write.ts: a random,
+ * exclusively created temp name (a planted `settings.local.json.<pid>.tmp` symlink is never followed), and a
+ * `.mca` that is a symlink or resolves outside the project is refused.
  */
-import { mkdirSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { readBoundedFile } from '../fs/bounded-read.js';
+import { controlDirectory, ControlWriteError, writeControlFile } from '../fs/control-write.js';
 import { SETTINGS_MAX_BYTES } from './settings-files.js';
 import { McaError } from '../errors/mca-error.js';
 
@@ -38,12 +41,11 @@ export function addLocalAllowRule(projectRoot: string, rule: string): string {
   const allow = Array.isArray(permissions.allow) ? [...(permissions.allow as unknown[])] : [];
   if (!allow.includes(rule)) allow.push(rule);
   const next = { ...settings, permissions: { ...permissions, allow } };
-  const temp = `${file}.${process.pid}.tmp`;
   try {
-    mkdirSync(join(root, '.mca'), { recursive: true });
-    writeFileSync(temp, `${JSON.stringify(next, null, 2)}\n`);
-    renameSync(temp, file);
+    controlDirectory(root, '.mca');
+    writeControlFile(file, `${JSON.stringify(next, null, 2)}\n`, { root, mode: 0o644 });
   } catch (error) {
+    if (error instanceof ControlWriteError) throw new SettingsWriteError(`${error.message}; the rule was not saved`);
     throw new SettingsWriteError(`cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
   return file;

@@ -3,10 +3,11 @@
  * path. Until a project is trusted its files may only narrow what mca does (DESIGN.md "Trust boundaries"): its
  * allow rules and the executables it supplies are ignored. A "no" is stored too, so the REPL asks only once.
  */
-import { chmodSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readBoundedFile } from '../fs/bounded-read.js';
 import { McaError } from '../errors/mca-error.js';
+import { ControlWriteError, writeControlFile } from '../fs/control-write.js';
 
 export const TRUST_FILE = 'trusted-projects.json';
 const TRUST_MAX_BYTES = 4 * 1024 * 1024;
@@ -51,15 +52,15 @@ export function recordTrust(mcaHome: string, projectRoot: string, trusted: boole
   const file = join(mcaHome, TRUST_FILE);
   const records = readRecords(mcaHome);
   records[projectRoot] = { trusted, at: new Date().toISOString() };
-  const temp = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(mcaHome, { recursive: true, mode: 0o700 });
-    writeFileSync(temp, `${JSON.stringify({ version: 1, projects: records }, null, 2)}\n`, { mode: 0o600 });
-    chmodSync(temp, 0o600);
-    renameSync(temp, file);
+    // A random, exclusively created temp name: nothing planted beside the file is ever followed.
+    writeControlFile(file, `${JSON.stringify({ version: 1, projects: records }, null, 2)}\n`, { mode: 0o600 });
   } catch (error) {
     throw new TrustStoreError(
-      `cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      error instanceof ControlWriteError
+        ? error.message
+        : `cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
     );
   }
 }

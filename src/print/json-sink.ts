@@ -25,7 +25,9 @@ export function jsonSink(output: SinkOutput): PrintSink {
     },
     finish({ end, answer, failed, sessionId }) {
       const result = {
-        result: answer,
+        // An answer that arrived but could not be saved is still the result; is_error and `error` say what failed.
+        result: end?.unsavedAnswer ?? answer,
+        ...(end?.unsavedAnswer !== undefined ? { error: answer } : {}),
         session_id: sessionId,
         steps: end?.steps ?? 0,
         usage: snakeUsage(end?.usage ?? ZERO_USAGE),

@@ -29,8 +29,15 @@ export function textSink(output: SinkOutput): PrintSink {
       const denial = permissionDenialOf(event);
       if (denial) output.stderr(`permission denied: ${denial.reason}`);
     },
-    finish({ answer, failed }: PrintResult) {
-      if (failed) return output.stderr(answer);
+    finish({ end, answer, failed }: PrintResult) {
+      if (failed) {
+        // The answer arrived and only saving it failed (MCA_HOME full or read-only): stdout still gets it first.
+        const unsaved = end?.unsavedAnswer;
+        if (unsaved !== undefined && unsaved !== '') {
+          output.stdout(neutralizeControlSequences(unsaved.endsWith('\n') ? unsaved : `${unsaved}\n`));
+        }
+        return output.stderr(answer);
+      }
       // The answer is the model's: its escape sequences (OSC 52 clipboard, OSC 2 title, SGR 8 hidden text) are
       // shown, never acted on.
       output.stdout(neutralizeControlSequences(answer.endsWith('\n') ? answer : `${answer}\n`));

@@ -10,6 +10,7 @@ import { errorFromEvent, errorFromResponse, toProviderError } from './anthropic-
 import { toMessageParams } from './anthropic-request.js';
 import { ContentBlockAssembler } from './content-blocks.js';
 import { NodeHttpTransport, type HttpResponse, type HttpTransport } from './http-transport.js';
+import { DEFAULT_MODEL_CALL_TIMEOUT_MS, withDeadline } from './call-deadline.js';
 import { IdleWatch } from './idle-watch.js';
 import { nonStreamResponse, ProviderError } from './provider-error.js';
 import { withRetries } from './retry-loop.js';
@@ -47,11 +48,27 @@ function toStopReason(reason: string | null | undefined): StopReason {
   return (reason ? STOP_REASONS[reason] : undefined) ?? 'other';
 }
 
+/** Whether an event carried something new: not a keep-alive `ping` (or an unknown type), not an empty delta. */
+const PROGRESS_EVENTS: ReadonlySet<string> = new Set([
+  'message_start',
+  'message_delta',
+  'message_stop',
+  'content_block_start',
+  'content_block_stop',
+]);
+
+function madeProgress(event: StreamPayload): boolean {
+  if (event.type !== 'content_block_delta') return PROGRESS_EVENTS.has(event.type);
+  const delta = event.delta as unknown as Record<string, unknown>;
+  return Object.entries(delta).some(([key, value]) => key !== 'type' && typeof value === 'string' && value !== '');
+}
+
 export class AnthropicProvider implements ModelProvider {
   readonly name = 'anthropic';
   private readonly apiKey: string;
   private readonly maxRetries: number;
   private readonly idleTimeoutMs: number;
+  private readonly callTimeoutMs: number;
   private readonly backoff: BackoffOptions;
   private readonly endpoint: string;
   private readonly url: URL;
@@ -63,17 +80,20 @@ export class AnthropicProvider implements ModelProvider {
     this.apiKey = options.apiKey;
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.idleTimeoutMs = options.streamIdleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_MODEL_CALL_TIMEOUT_MS;
     this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
     this.transport = new NodeHttpTransport();
   }
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
     const payload = JSON.stringify(toMessageParams(request));
-    yield* withRetries(() => this.attempt(payload, signal), signal, {
-      maxRetries: this.maxRetries,
-      backoff: this.backoff,
-      toError: (error) => toProviderError(error, [this.apiKey], this.endpoint),
-    });
+    yield* withDeadline(signal, this.callTimeoutMs, API_NAME, (callSignal) =>
+      withRetries(() => this.attempt(payload, callSignal), callSignal, {
+        maxRetries: this.maxRetries,
+        backoff: this.backoff,
+        toError: (error) => toProviderError(error, [this.apiKey], this.endpoint),
+      }),
+    );
   }
 
   /** The headers @anthropic-ai/sdk sends that the API reads: the version and the key as a bearer token. */
@@ -162,7 +182,9 @@ export class AnthropicProvider implements ModelProvider {
           } else if (event.type === 'message_stop') {
             stopped = true;
           }
-          watch.arm();
+          // Only new content restarts the idle countdown; a ping or an empty delta only lets it run on.
+          if (madeProgress(event)) watch.arm();
+          else watch.resume();
         }
       } catch (error) {
         watch.check();

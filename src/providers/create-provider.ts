@@ -41,6 +41,7 @@ export async function createProvider(
     ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
     maxRetries: config.maxRetries,
     streamIdleTimeoutMs: config.streamIdleTimeoutMs,
+    callTimeoutMs: config.modelCallTimeoutMs,
     backoff: { baseDelayMs: config.retryBaseDelayMs, ...options.backoff },
   });
 }
@@ -58,6 +59,7 @@ async function createOpenAIProvider(
     ...(config.openaiBaseUrl ? { baseUrl: config.openaiBaseUrl } : {}),
     maxRetries: config.maxRetries,
     streamIdleTimeoutMs: config.streamIdleTimeoutMs,
+    callTimeoutMs: config.modelCallTimeoutMs,
     backoff: { baseDelayMs: config.retryBaseDelayMs, ...options.backoff },
   });
 }

@@ -1,7 +1,11 @@
 /**
  * The per-attempt abort plumbing every streaming provider needs: one AbortController that fires when the
- * caller aborts, when nothing arrived for `idleTimeoutMs`, or when the attempt is disposed (which releases
+ * caller aborts, when nothing new arrived for `idleTimeoutMs`, or when the attempt is disposed (which releases
  * the connection). `check()` turns "why did we abort" into the right ProviderError.
+ *
+ * Only progress resets the countdown: after an event that carried new content the provider calls `arm()`; after
+ * one that did not (a `ping`, an empty delta) it calls `resume()`, which continues the countdown where it was, so
+ * a server that only keeps the connection alive still times out.
  */
 import { ProviderError } from './provider-error.js';
 
@@ -14,6 +18,10 @@ export class IdleWatch {
   private readonly onOuterAbort = (): void => this.controller.abort();
   private timer: NodeJS.Timeout | undefined;
   private idleFired = false;
+  /** While counting: when the countdown ends (ms, performance clock). */
+  private endsAt = 0;
+  /** While paused: what was left of the countdown. */
+  private remainingMs: number;
 
   /**
    * @param stallMessage the one-line message of the timeout error, given the idle limit in seconds.
@@ -23,6 +31,7 @@ export class IdleWatch {
     private readonly idleTimeoutMs: number,
     private readonly stallMessage: (seconds: number) => string,
   ) {
+    this.remainingMs = idleTimeoutMs;
     outer.addEventListener('abort', this.onOuterAbort, { once: true });
     if (outer.aborted) this.controller.abort();
   }
@@ -32,18 +41,31 @@ export class IdleWatch {
     return this.controller.signal;
   }
 
-  /** (Re)starts the idle countdown: call when waiting for the next byte or event. */
+  /** Starts a full idle countdown: call at the start and after every event that made progress. */
   arm(): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.idleFired = true;
-      this.controller.abort();
-    }, this.idleTimeoutMs);
+    this.start(this.idleTimeoutMs);
+  }
+
+  /** Continues the countdown paused by `pause()` without restarting it: after an event that made no progress. */
+  resume(): void {
+    this.start(this.remainingMs);
   }
 
   /** Stops the countdown while the consumer, not the server, holds things up. */
   pause(): void {
+    if (this.timer !== undefined) this.remainingMs = Math.max(0, this.endsAt - performance.now());
     clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private start(ms: number): void {
+    clearTimeout(this.timer);
+    this.remainingMs = ms;
+    this.endsAt = performance.now() + ms;
+    this.timer = setTimeout(() => {
+      this.idleFired = true;
+      this.controller.abort();
+    }, ms);
   }
 
   /** Throws 'aborted' if the caller aborted, 'timeout' if the stream went idle; otherwise returns. */

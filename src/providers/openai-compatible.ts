@@ -4,6 +4,7 @@
  * scrubbing are the ones the Anthropic provider uses (retry-loop.ts, idle-watch.ts, error-text.ts).
  */
 import { NodeHttpTransport, type HttpResponse, type HttpTransport } from './http-transport.js';
+import { DEFAULT_MODEL_CALL_TIMEOUT_MS, withDeadline } from './call-deadline.js';
 import { IdleWatch } from './idle-watch.js';
 import { parseChunk, toStopReason, type ParsedChunk } from './openai-chunk.js';
 import {
@@ -50,6 +51,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
   private readonly endpoint: string;
   private readonly maxRetries: number;
   private readonly idleTimeoutMs: number;
+  private readonly callTimeoutMs: number;
   private readonly backoff: BackoffOptions;
   private readonly transport: HttpTransport;
 
@@ -60,6 +62,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
     this.endpoint = displayEndpoint(new URL(base));
     this.maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.idleTimeoutMs = options.streamIdleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_MODEL_CALL_TIMEOUT_MS;
     this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
     this.transport = new NodeHttpTransport();
   }
@@ -68,11 +71,13 @@ export class OpenAICompatibleProvider implements ModelProvider {
     const body = toChatCompletionBody(request);
     const promptChars = promptCharsOf(body);
     const payload = JSON.stringify(body);
-    yield* withRetries(() => this.attempt(payload, promptChars, signal), signal, {
-      maxRetries: this.maxRetries,
-      backoff: this.backoff,
-      toError: (error) => toOpenAIProviderError(error, [this.apiKey]),
-    });
+    yield* withDeadline(signal, this.callTimeoutMs, `The OpenAI-compatible API at ${this.endpoint}`, (callSignal) =>
+      withRetries(() => this.attempt(payload, promptChars, callSignal), callSignal, {
+        maxRetries: this.maxRetries,
+        backoff: this.backoff,
+        toError: (error) => toOpenAIProviderError(error, [this.apiKey]),
+      }),
+    );
   }
 
   /** One HTTP call. Throws on any failure; an idle stall becomes a 'timeout' ProviderError. */
@@ -149,7 +154,14 @@ export class OpenAICompatibleProvider implements ModelProvider {
           calls.add(chunk.toolCalls);
           if (chunk.finishReason !== undefined) finishReason = chunk.finishReason;
           if (chunk.usage !== undefined) usage = chunk.usage;
-          watch.arm();
+          // Only new content restarts the idle countdown; an empty chunk only lets it run on.
+          const progressed =
+            chunk.text.length > 0 ||
+            chunk.toolCalls.length > 0 ||
+            chunk.finishReason !== undefined ||
+            chunk.usage !== undefined;
+          if (progressed) watch.arm();
+          else watch.resume();
         }
       } catch (error) {
         watch.check();

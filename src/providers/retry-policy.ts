@@ -63,8 +63,10 @@ export interface ProviderConnectionOptions {
   baseUrl?: string;
   /** Retries after the first attempt (ours, not an SDK's). Default 4. */
   maxRetries?: number;
-  /** No bytes (or no response) for this long aborts the attempt with kind 'timeout'. Default 90 s. */
+  /** No progress (no response, or only pings and empty deltas) for this long aborts the attempt with kind 'timeout'. Default 90 s. */
   streamIdleTimeoutMs?: number;
+  /** One call, every retry included, ends with a 'timeout' error after this long. Default 30 min. */
+  callTimeoutMs?: number;
   /** Backoff tuning; tests inject a tiny base delay. */
   backoff?: Partial<BackoffOptions>;
 }

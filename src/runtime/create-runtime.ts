@@ -14,6 +14,7 @@ import { credentialSecrets, loadConfig, loadCredentials } from '../config/config
 import type { CodeAgent } from '../agent/code-agent.js';
 import { ProjectSessions } from '../agent/session-manager.js';
 import { MemoryFiles } from '../context/memory-files.js';
+import { createReadDenyCheck } from '../permissions/read-deny.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import { createProvider } from '../providers/create-provider.js';
 import { SessionStore } from '../session/session-store.js';
@@ -81,6 +82,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const store = new SessionStore(config.mcaHome, projectRoot, { secrets });
   const registry = createDefaultRegistry({ secrets });
   journalTempsIn(tempJournalDir(config.mcaHome));
+  // Memory-file imports obey Read deny rules like the Read tool (`@.env` in CLAUDE.md).
+  const readDenied = await createReadDenyCheck(policy.rules, { projectRoot });
   const sessions = new ProjectSessions({
     config,
     provider,
@@ -88,9 +91,16 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     store,
     projectRoot,
     trusted,
+    readDenied,
   });
   // A memory file that cannot be used (a symlink out of the project, a FIFO) is named once, at start.
-  const memory = new MemoryFiles({ projectRoot, mcaHome: config.mcaHome, maxChars: config.codeLawMaxChars, trusted });
+  const memory = new MemoryFiles({
+    projectRoot,
+    mcaHome: config.mcaHome,
+    maxChars: config.codeLawMaxChars,
+    trusted,
+    readDenied,
+  });
   memory.read();
   notices.push(...memory.problems());
   const start = options.session ?? { kind: 'new' };

@@ -5,7 +5,7 @@
  * with its content in one step (link of a finished temp file), so nobody ever reads a half-written lock.
  */
 import { randomBytes } from 'node:crypto';
-import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { SessionError } from './session-error.js';
 
 interface Owner {
@@ -69,7 +69,14 @@ export class SessionLock {
     const started = startTimeOf(process.pid);
     if (started !== undefined) me.startTime = started;
     const temp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-    writeFileSync(temp, JSON.stringify(me), { mode: 0o600 });
+    // Created exclusively, never through a link planted at the name.
+    const flag = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+    const fd = openSync(temp, flag, 0o600);
+    try {
+      writeFileSync(fd, JSON.stringify(me));
+    } finally {
+      closeSync(fd);
+    }
     try {
       for (let attempt = 0; attempt < 5; attempt += 1) {
         try {

@@ -2,7 +2,7 @@
  * Appends records to one session file. Every append is a synchronous write of a whole line, so a crash
  * loses nothing already appended; `syncRoundEnd` makes it durable (fsync) at the end of each round.
  */
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import type { Message } from '../context/message.js';
 import { redactSecrets } from '../text/redact-secrets.js';
 import { fileSystemCause, SessionError } from './session-error.js';
@@ -32,7 +32,9 @@ export class JsonlSessionWriter implements SessionWriter {
     private readonly lock?: SessionLock,
   ) {
     try {
-      this.fd = openSync(path, 'a', SESSION_FILE_MODE);
+      // 'a' plus O_NOFOLLOW: a link planted at a session file's name is never appended through.
+      const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
+      this.fd = openSync(path, flags, SESSION_FILE_MODE);
     } catch (error) {
       lock?.release();
       throw new SessionError('SESSION_WRITE_FAILED', `cannot open session file ${path}: ${fileSystemCause(error)}`, {

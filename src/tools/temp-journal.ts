@@ -9,7 +9,7 @@
  * name is an mca temp name carrying that journal's pid and it is a regular file (never a symlink or a directory).
  */
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { lstat, readdir, readFile, unlink } from 'node:fs/promises';
 import { basename, isAbsolute, join } from 'node:path';
 import { processAlive, tempWriterPid } from './temp-files.js';
@@ -43,7 +43,14 @@ export function journalTempsIn(dir: string): void {
 export function journalTemp(absolutePath: string): void {
   if (journal === undefined) return;
   try {
-    appendFileSync(journal, `${absolutePath}\n`, { mode: 0o600 });
+    // O_NOFOLLOW: a link planted at the journal's name is never written through.
+    const flag = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
+    const fd = openSync(journal, flag, 0o600);
+    try {
+      writeSync(fd, `${absolutePath}\n`);
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     // see above
   }

@@ -4,8 +4,9 @@
  * can bring it back. References are content hashes: the same output stored twice is one entry with one ref.
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeControlFile } from '../fs/control-write.js';
 
 /** `r` + 12 hex digits of the content's SHA-256: short enough for history, long enough never to collide here. */
 export const TOOL_REF_PATTERN = /^r[0-9a-f]{12}$/;
@@ -60,7 +61,8 @@ export class DirectoryToolMemory implements ToolMemory {
       }
       const file = join(this.dir, `${ref}.txt`);
       // Same content, same file: a second write is skipped (content-deduplicated).
-      if (!existsSync(file)) writeFileSync(file, text, { encoding: 'utf8', mode: FILE_MODE });
+      // Written through a random exclusive temp file and a rename: a link planted at the name is replaced, not followed.
+      if (!existsSync(file)) writeControlFile(file, text, { mode: FILE_MODE });
       return ref;
     } catch {
       return undefined;

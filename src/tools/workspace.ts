@@ -1,5 +1,6 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
-import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { readBoundedFile } from '../fs/bounded-read.js';
 import { isInside } from '../fs/contained-path.js';
 import type { ToolError } from './envelope.js';
 import { McaError } from '../errors/mca-error.js';
@@ -89,14 +90,54 @@ export function resolveInProject(projectRoot: string, userPath: string): Resolve
   return { ok: true, absolute, relative: rel === '' ? '.' : rel };
 }
 
-/** Directories whose files steer mca itself (config, settings, hooks, permission rules). */
+/**
+ * Directories whose files steer mca itself (config, settings, hooks, permission rules), and git's own directory:
+ * `.git/config` (core.fsmonitor, core.pager, aliases) and `.git/hooks/*` run commands on the next `git status` or
+ * `git commit`, so a write there is as strong as a Bash command.
+ */
 const CONTROL_DIRS = ['.mca', '.claude'];
+const GIT_DIR = '.git';
+/** A `.git` file (worktree, submodule) is one short line; anything bigger is not one. */
+const GITFILE_MAX_BYTES = 4096;
 
 /**
- * True for a project-relative (already symlink-resolved) path that is one of mca's control files. Matched
- * case-insensitively so a case-insensitive file system cannot be used to slip past.
+ * The project-relative directories a `.git` file in the project root points at (`gitdir: <path>`), when they lie
+ * inside the project: git runs that directory's config and hooks just like `.git/`'s.
  */
-export function isControlFile(relativePath: string): boolean {
-  const first = relativePath.split('/')[0]?.toLowerCase() ?? '';
-  return CONTROL_DIRS.includes(first);
+function linkedGitDirs(projectRoot: string): string[] {
+  const read = readBoundedFile(join(projectRoot, GIT_DIR), { maxBytes: GITFILE_MAX_BYTES });
+  if (!read.ok) return [];
+  const match = /^gitdir:\s*(.+?)\s*$/m.exec(read.text);
+  if (!match?.[1]) return [];
+  let root: string;
+  try {
+    root = realpathSync(projectRoot);
+  } catch {
+    return [];
+  }
+  const target = resolve(root, match[1]);
+  let real = target;
+  try {
+    real = realpathSync(target);
+  } catch {
+    // a gitdir that does not exist yet is still git's, once created
+  }
+  return [target, real]
+    .filter((dir) => isInside(root, dir) && dir !== root)
+    .map((dir) => relative(root, dir).split(sep).join('/').toLowerCase());
+}
+
+/**
+ * True for a project-relative (already symlink-resolved) path that is one of mca's control files or inside a git
+ * directory: a `.git` component at any depth (submodules, nested repositories), or, given the project root, the
+ * directory a root `.git` file names. Matched case-insensitively so a case-insensitive file system cannot be used
+ * to slip past.
+ */
+export function isControlFile(relativePath: string, projectRoot?: string): boolean {
+  const parts = relativePath.toLowerCase().split('/');
+  if (CONTROL_DIRS.includes(parts[0] ?? '')) return true;
+  if (parts.includes(GIT_DIR)) return true;
+  if (projectRoot === undefined) return false;
+  const path = parts.join('/');
+  return linkedGitDirs(projectRoot).some((dir) => path === dir || path.startsWith(`${dir}/`));
 }

@@ -1,6 +1,7 @@
 /** Persisted prompt history for ↑/↓: one JSON string per line, newest last, capped. */
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { writeControlFile } from '../fs/control-write.js';
 import { redactSecrets } from '../text/redact-secrets.js';
 import { HISTORY_CAP } from './input-state.js';
 
@@ -40,8 +41,6 @@ export async function saveInputHistory(
     .slice(-cap)
     .map((entry) => redactSecrets(JSON.stringify(entry), secrets))
     .join('\n');
-  const temp = `${path}.${process.pid}.tmp`;
-  await writeFile(temp, body ? `${body}\n` : '', { encoding: 'utf8', mode: 0o600 });
-  await chmod(temp, 0o600);
-  await rename(temp, path);
+  // A random, exclusively created temp name (never a planted link), renamed over the file.
+  writeControlFile(path, body ? `${body}\n` : '', { mode: 0o600 });
 }

@@ -106,7 +106,8 @@ function flushThinking(state: TranscriptState): TranscriptState {
 
 export function initialTranscript(items: TranscriptEntry[] = []): TranscriptState {
   return {
-    items: items.map((entry, index) => ({ ...entry, id: index + 1 })),
+    // The first items (the header naming the model, replayed history) go through the same neutralising as the rest.
+    items: items.map((entry, index) => ({ ...safe(entry), id: index + 1 })),
     live: IDLE_LIVE,
     nextId: items.length + 1,
     contextTokens: null,
@@ -222,6 +223,8 @@ function endTurn(state: TranscriptState, event: Extract<AgentEvent, { type: 'tur
       break;
     }
     case 'error': {
+      // The answer arrived and only saving it failed (MCA_HOME full): it is shown, then the failure.
+      if (event.unsavedAnswer) entries.push(...answerEntries(shown, event.unsavedAnswer));
       const code = event.error?.code ? `${event.error.code}: ` : '';
       entries.push({ kind: 'notice', tone: 'error', text: `Error ${code}${event.error?.message ?? event.answer}` });
       break;

@@ -20,11 +20,18 @@ const price = z.strictObject({
   cacheRead: z.number().min(0),
 });
 
-/** The zod schema of src/config/config.ts before the hand-written check replaced it. */
+// eslint-disable-next-line no-control-regex -- model names must be printable (issue 23, class 10)
+const PRINTABLE = /^[^\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]*$/u;
+const modelName = z.string().min(1).max(200).regex(PRINTABLE);
+
+/**
+ * The zod schema of src/config/config.ts before the hand-written check replaced it, with what issue 23 added:
+ * printable model names, modelCallTimeoutMs, a cap on codeLawMaxChars.
+ */
 const oracle = z
   .object({
-    model: z.string().min(1).default('claude-sonnet-5-5'),
-    summaryModel: z.string().min(1).optional(),
+    model: modelName.default('claude-sonnet-5-5'),
+    summaryModel: modelName.optional(),
     contextWindow: z.number().int().min(4_000).max(10_000_000).default(DEFAULT_PROFILE.contextWindow),
     compressionThreshold: z.number().gt(0).lte(1).default(DEFAULT_PROFILE.compressionThreshold),
     minRetainRounds: z.number().int().min(1).max(1_000).default(DEFAULT_PROFILE.minRetainRounds),
@@ -32,10 +39,11 @@ const oracle = z
     maxSteps: z.number().int().min(1).max(1_000).default(50),
     maxOutputTokens: z.number().int().min(256).max(128_000).default(DEFAULT_PROFILE.maxOutputTokens),
     streamIdleTimeoutMs: z.number().int().min(100).max(3_600_000).default(90_000),
+    modelCallTimeoutMs: z.number().int().min(1_000).max(21_600_000).default(1_800_000),
     maxRepeatedActions: z.number().int().min(2).max(100).default(4),
     maxRetries: z.number().int().min(0).max(20).default(4),
     retryBaseDelayMs: z.number().int().min(0).max(60_000).default(1_000),
-    codeLawMaxChars: z.number().int().min(100).default(40_000),
+    codeLawMaxChars: z.number().int().min(100).max(200_000).default(40_000),
     permissionMode: z.enum(PERMISSION_MODES).default('default'),
     provider: z.enum(PROVIDERS).default('anthropic'),
     toolProtocol: z.enum(TOOL_PROTOCOLS).default('native'),
@@ -48,7 +56,9 @@ const oracle = z
   .strict();
 
 /** Every bound of every key, one either side, and the in-betweens of the fraction. */
-const BOUNDARY_NUMBERS = [0, 1, 2, 4, 20, 100, 256, 1_000, 1_024, 4_000, 60_000, 64_000, 128_000, 3_600_000, 10_000_000]
+const BOUNDARY_NUMBERS = [
+  0, 1, 2, 4, 20, 100, 256, 1_000, 1_024, 4_000, 60_000, 64_000, 128_000, 200_000, 3_600_000, 10_000_000, 21_600_000,
+]
   .flatMap((bound) => [bound - 1, bound, bound + 1])
   .concat([0.5, 1.5, -0, 1e-9, 0.999, 1.0001, 2 ** 53, Number.NaN, Number.POSITIVE_INFINITY, -1.5]);
 
@@ -57,6 +67,7 @@ const SPECIAL_VALUES: unknown[] = [
   ...['', ' ', 'off', 'on', 'native', 'text', 'xml', 'plan', 'yolo', 'openai', 'anthropic', 'acceptEdits', 'default'],
   ...['bypassPermissions', 'claude-x', '/abs/home', 'relative/home', '/', 'http://127.0.0.1:9/', ' https://a.io/v1 '],
   ...['http://a\tb/', 'not a url', 'http:x', 'file:///x', '1000'],
+  ...['claude\u001b]2;owned\u0007', 'x\u009b31m', 'a\u202eb', 'm'.repeat(200), 'm'.repeat(201), 'naïve-模型'],
   null,
   true,
   [1],

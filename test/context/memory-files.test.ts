@@ -123,7 +123,8 @@ describe('MemoryFiles', () => {
     const files = memory();
     const text = files.read() ?? '';
     expect(text).not.toContain('PRIVATE KEY');
-    expect(files.problems().length).toBeGreaterThanOrEqual(2);
+    // One real file is tried once per set of allowed roots (issue 23: dedupe by real path before reading).
+    expect(files.problems().length).toBeGreaterThanOrEqual(1);
     expect(files.problems().every((line) => /^skipped (CLAUDE\.md \(a symlink\)|id_rsa): /.test(line))).toBe(true);
     // The user's own file may import from the home directory; so may a trusted project's.
     put(join(home, '.claude', 'CLAUDE.md'), 'mine: @~/notes.md');

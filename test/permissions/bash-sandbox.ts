@@ -12,6 +12,8 @@ export const STUB_NAMES = ['npm', 'git', 'touch', 'rm', 'cat', 'ls', 'curl', 'en
 
 const FIELD = '\x1f';
 const RECORD = '\x1e';
+/** Stands for a newline inside a logged argument (see the stub). */
+const NEWLINE = '\x1d';
 
 function findBash(): string {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
@@ -47,8 +49,10 @@ export class BashSandbox {
       const path = join(this.bin, name);
       writeFileSync(
         path,
-        // One write per record (O_APPEND): stubs running side by side (`&`, `<( )`) do not interleave.
-        `#!${this.bash}\nr="\${0##*/}"; for a in "$@"; do r+=$'${'\\x1f'}'"$a"; done; printf '%s${RECORD}' "$r" >> "$STUB_LOG"\n`,
+        // One write per record (O_APPEND): stubs running side by side (`&`, `|`, `<( )`) do not interleave. bash's
+        // printf flushes at each newline, so a newline inside an argument is written as NEWLINE and decoded on read.
+        `#!${this.bash}\nr="\${0##*/}"; for a in "$@"; do r+=$'${'\\x1f'}'"\${a//$'\\n'/$'${'\\x1d'}'}"; done; ` +
+          `printf '%s${RECORD}' "$r" >> "$STUB_LOG"\n`,
       );
       chmodSync(path, 0o755);
     }
@@ -71,7 +75,7 @@ export class BashSandbox {
     const executed = readFileSync(log, 'utf8')
       .split(RECORD)
       .filter((record) => record !== '')
-      .map((record) => record.split(FIELD));
+      .map((record) => record.split(FIELD).map((field) => field.replaceAll(NEWLINE, '\n')));
     const files = new Map<string, string>();
     for (const name of readdirSync(join(this.root, `w${this.count}`))) {
       if (name !== 'stub.log' && name !== 'work') files.set(`../${name}`, 'outside the work dir');

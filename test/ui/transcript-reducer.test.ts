@@ -333,3 +333,34 @@ describe('transcriptReducer: a streaming answer', () => {
     expect(texts).toContain('think ␛[8mhidden');
   });
 });
+
+describe('the first items (the header naming the model, replayed history)', () => {
+  it('are neutralised like every later notice', () => {
+    const state = initialTranscript([
+      { kind: 'notice', tone: 'dim', text: 'mca · claude\u001b]52;c;cm0=\u0007 · session 1234' },
+      { kind: 'user', text: 'hi\u009b2J' },
+    ]);
+    const texts = state.items.map((item) => ('text' in item ? item.text : ''));
+    expect(texts).toEqual(['mca · claude␛]52;c;cm0=␇ · session 1234', 'hi<U+009B>2J']);
+  });
+});
+
+describe('an answer whose save failed', () => {
+  it('is shown, then the write failure', () => {
+    const state = play([
+      turnStart('hi'),
+      {
+        type: 'turn_end',
+        reason: 'error',
+        answer: 'The turn failed: cannot write session file s.jsonl: no space left on the device (ENOSPC)',
+        steps: 1,
+        usage: { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 },
+        error: { code: 'SESSION_WRITE_FAILED', message: 'The turn failed: cannot write session file s.jsonl' },
+        unsavedAnswer: 'THE ANSWER',
+      },
+    ]);
+    const texts = state.items.map((item) => ('text' in item ? item.text : ''));
+    expect(texts.indexOf('THE ANSWER')).toBeGreaterThanOrEqual(0);
+    expect(texts.at(-1)).toMatch(/^Error SESSION_WRITE_FAILED: The turn failed: cannot write session file/);
+  });
+});

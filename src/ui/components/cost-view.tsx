@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import React from 'react';
 import type { ModelPrice } from '../../providers/model-prices.js';
 import type { Usage } from '../../providers/types.js';
+import { neutralizeControlSequences } from '../../text/terminal-safe.js';
 import { dollarsOf, formatDollars } from '../session-cost.js';
 import { formatTokens } from '../transcript-reducer.js';
 
@@ -13,8 +14,10 @@ export interface CostViewProps {
 }
 
 /** `/cost`: the session's tokens by kind and their price at the current model's rates. */
-export function CostView({ usage, model, prices, width }: CostViewProps): React.JSX.Element {
-  const dollars = dollarsOf(usage, model, prices);
+export function CostView({ usage, model: raw, prices, width }: CostViewProps): React.JSX.Element {
+  const dollars = dollarsOf(usage, raw, prices);
+  // A model name can come from a project's command file (`model:`): shown, never acted on.
+  const model = neutralizeControlSequences(raw);
   const rows: Array<[string, number]> = [
     ['Input', usage.inputTokens],
     ['Output', usage.outputTokens],
