@@ -152,7 +152,10 @@ export class ClaudeCodeTranslator {
     }
     const subtype = end?.reason === 'step_limit' ? 'error_max_turns' : 'error_during_execution';
     const message = end?.answer ?? 'the turn ended without an answer';
-    return { ...base, subtype, is_error: true, stop_reason: null, errors: [message] };
+    // An answer that arrived but could not be saved is still reported (as Claude Code has no such case, beside
+    // the error): `result` holds it, `errors` says what failed.
+    const unsaved = end?.unsavedAnswer === undefined ? {} : { result: end.unsavedAnswer };
+    return { ...base, subtype, is_error: true, stop_reason: null, errors: [message], ...unsaved };
   }
 
   /** A new turn: its clock, usage and denials start again (session totals stay). */

@@ -147,6 +147,8 @@ export interface CcResultSuccess extends CcResultBase {
 export interface CcResultError extends CcResultBase {
   subtype: 'error_during_execution' | 'error_max_turns';
   errors: string[];
+  /** mca only: an answer that arrived but could not be saved (the session file's disk was full). */
+  result?: string;
 }
 
 export type CcResultMessage = CcResultSuccess | CcResultError;
