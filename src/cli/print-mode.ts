@@ -34,6 +34,11 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
   const booted = await bootstrap(options);
   const { controller, notices } = booted;
   applyClaudeCodeOptions(booted, options);
+  if (options.claudeCode.permissionPromptTool !== undefined) {
+    printError(
+      '--permission-prompt-tool needs --input-format stream-json (a host to ask); calls that need a yes are denied',
+    );
+  }
   for (const notice of notices) printError(notice);
 
   // The key can reach an answer or a tool result (a model that ran `printenv`); it never reaches the output.
