@@ -1,7 +1,7 @@
 // Build step (issue 17): the JSON Schemas of the built-in tools' inputs, computed at build time so the binary
 // describes its tools to the model without loading zod. It bundles and runs src/tools/input-json-schemas.ts (the
 // dev path's own computation from the zod/mini schemas) and gives the binary, in place of that module, one that
-// holds the values: same exports, same bytes (test/tools/tool-definitions.test.ts compares them with the
+// holds the values (and which tools' inputs are plain, for input-quick-check.ts): same exports, same bytes (test/tools/tool-definitions.test.ts compares them with the
 // classic-zod golden). `node scripts/tool-json-schemas.mjs` prints them as JSON.
 import { Buffer } from 'node:buffer';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -9,8 +9,8 @@ import { build } from 'esbuild';
 
 const SOURCE = fileURLToPath(new URL('../src/tools/input-json-schemas.ts', import.meta.url));
 
-/** The value `builtinInputJsonSchemas()` returns on the dev path, computed by running that module bundled. */
-export async function computeToolJsonSchemas() {
+/** src/tools/input-json-schemas.ts, bundled and imported. */
+async function computedModule() {
   const bundled = await build({
     entryPoints: [SOURCE],
     bundle: true,
@@ -21,18 +21,28 @@ export async function computeToolJsonSchemas() {
     logLevel: 'warning',
   });
   const code = bundled.outputFiles[0].text;
-  const module = await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
-  return module.builtinInputJsonSchemas();
+  return import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
+}
+
+/** The value `builtinInputJsonSchemas()` returns on the dev path, computed by running that module bundled. */
+export async function computeToolJsonSchemas() {
+  return (await computedModule()).builtinInputJsonSchemas();
 }
 
 /** The module the binary gets instead of src/tools/input-json-schemas.ts. */
 export async function generatedModule() {
-  const schemas = JSON.stringify(await computeToolJsonSchemas());
+  const module = await computedModule();
+  const schemas = JSON.stringify(module.builtinInputJsonSchemas());
+  const plain = JSON.stringify(module.builtinPlainInputs());
   return [
     '// Generated at build time by scripts/tool-json-schemas.mjs from src/tools/input-json-schemas.ts.',
     `const schemas = ${schemas};`,
+    `const plain = ${plain};`,
     'export function builtinInputJsonSchemas() {',
     '  return schemas;',
+    '}',
+    'export function builtinPlainInputs() {',
+    '  return plain;',
     '}',
     '',
   ].join('\n');

@@ -284,6 +284,7 @@ export class CodeAgent implements AgentController {
         todos,
         decide: gate.decide,
         ...(gate.pathScreen ? { pathScreen: gate.pathScreen } : {}),
+        ...(gate.afterRun ? { afterRun: gate.afterRun } : {}),
         ...(context.toolMemory ? { toolMemory: context.toolMemory } : {}),
       },
     };

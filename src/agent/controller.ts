@@ -8,7 +8,8 @@ import type { Message } from '../context/message.js';
 import type { TodoItem } from '../tools/tool-data.js';
 import type { AgentEvent } from './events.js';
 import type { PathScreen } from '../permissions/path-screen.js';
-import type { DecideFn } from '../tools/define-tool.js';
+import type { DecideFn, ToolCall } from '../tools/define-tool.js';
+import type { ToolEnvelope } from '../tools/envelope.js';
 import type { SessionInfo } from '../session/session-info.js';
 
 export type ContextPartId = 'l1' | 'l2' | 'l3' | 'summaries' | 'input' | 'scratchpad' | 'todos';
@@ -60,6 +61,8 @@ export interface AgentController {
 export interface CallGate {
   decide: DecideFn;
   pathScreen?: ((tool: string) => PathScreen | undefined) | undefined;
+  /** After an allowed call ran: its result for the model (PostToolUse hooks add to it); absent: as it is. */
+  afterRun?: ((call: ToolCall, envelope: ToolEnvelope) => Promise<ToolEnvelope>) | undefined;
 }
 
 /** Session-level operations the REPL's slash commands need. */

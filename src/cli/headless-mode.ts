@@ -6,7 +6,7 @@
 import { createInterface } from 'node:readline';
 import { HeadlessSession } from '../headless/headless-session.js';
 import { redactSecrets } from '../text/redact-secrets.js';
-import { bootstrap, sweepLeftoverTemps } from './bootstrap.js';
+import { bootstrap, driverHooks, sweepLeftoverTemps } from './bootstrap.js';
 import { applyClaudeCodeOptions, claudeCodeSession } from './claude-code-session.js';
 import { EXIT_INTERRUPTED, EXIT_OK, printError } from './exit-codes.js';
 import type { CliOptions } from './cli-options.js';
@@ -34,6 +34,7 @@ export async function runHeadlessMode(options: CliOptions, version: string): Pro
     askHost,
     allowBypass: claudeCode.allowBypass,
     flagPrompt: { replace: claudeCode.systemPrompt, append: claudeCode.appendSystemPrompt },
+    hooks: driverHooks(booted, options),
   });
   if (options.prompt !== undefined && options.prompt.trim() !== '') {
     session.line(JSON.stringify({ type: 'user', message: { role: 'user', content: options.prompt } }));

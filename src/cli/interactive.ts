@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { projectSlug } from '../session/session-store.js';
 import { terminateTrackedGroups } from '../tools/process-group.js';
-import { bootstrap, sweepLeftoverTemps } from './bootstrap.js';
+import { bootstrap, driverHooks, sweepLeftoverTemps } from './bootstrap.js';
 import { CliError, EXIT_OK, printError } from './exit-codes.js';
 import { createPathCompleter } from './path-completion.js';
 import { createCustomCommandsPort } from './custom-commands-port.js';
@@ -36,6 +36,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
       completePath: createPathCompleter(projectRoot),
       runShell: createUserShell(booted.registry, projectRoot),
       policy,
+      hooks: driverHooks(booted, options),
       customCommands,
       saveRule: (rule: string) => addLocalAllowRule(projectRoot, rule),
       openPicker: options.pickSession,

@@ -9,7 +9,7 @@ import { SessionDriver } from '../driver/session-driver.js';
 import { createSink } from '../print/create-sink.js';
 import { applyClaudeCodeOptions, claudeCodeSession } from './claude-code-session.js';
 import type { TurnEnd } from '../print/sink.js';
-import { bootstrap, sweepLeftoverTemps } from './bootstrap.js';
+import { bootstrap, driverHooks, sweepLeftoverTemps } from './bootstrap.js';
 import { createCustomCommandsPort } from './custom-commands-port.js';
 import { CliError, EXIT_AGENT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, printError } from './exit-codes.js';
 import type { CliOptions } from './cli-options.js';
@@ -57,6 +57,7 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
     policy: booted.policy,
     customCommands,
     applyCommandModel: true,
+    hooks: driverHooks(booted, options),
   });
   const session = claudeCodeSession(booted, options, version, () => driver);
   const sink = createSink(
@@ -79,15 +80,19 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
   // prints its result, with one clear line on stderr.
   let failure: string | undefined;
   let commandError: unknown;
+  let blocked: string | undefined;
   driver.subscribe((event) => {
     if (isAgentEvent(event)) {
       sink.event(event);
       if (event.type === 'turn_end') end = event;
     } else if (event.type === 'run_end' && 'error' in event) failure = `The turn failed: ${oneLine(event.error)}`;
     else if (event.type === 'command_failed') commandError = event.error;
+    else if (event.type === 'notice') err(event.text);
+    else if (event.type === 'prompt_blocked') blocked = event.reason;
   });
   try {
     await driver.run(prompt);
+    await driver.close('other');
   } finally {
     process.off('SIGINT', onSigint);
     termination.uninstall();
@@ -98,6 +103,10 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
   } catch (error) {
     // The answer (if any) stands; the user still learns that the session file may be incomplete.
     err(`Could not close the session: ${oneLine(error)}`);
+  }
+  if (blocked !== undefined) {
+    const answer = `the prompt was not sent: a UserPromptSubmit hook blocked it: ${blocked}`;
+    end = { type: 'turn_end', reason: 'error', answer, steps: 0, usage: ZERO_USAGE };
   }
   if (failure !== undefined && end === undefined) {
     end = { type: 'turn_end', reason: 'error', answer: failure, steps: 0, usage: ZERO_USAGE };

@@ -1,6 +1,6 @@
 /**
  * The REPL's one question per project, asked on the terminal before the REPL starts: the project's settings
- * want to allow things (allow rules, later its own commands); does the user trust it? The answer is stored
+ * want to allow things (allow rules, its commands' shell lines) or run its hook commands; does the user trust it? The answer is stored
  * under MCA_HOME by the caller, so it is asked once. Anything but "y"/"yes" is no.
  */
 import { createInterface } from 'node:readline/promises';
@@ -46,9 +46,9 @@ export async function askTrustOnce(projectRoot: string, widening: readonly strin
   const shown = trustQuestionLines(widening);
   process.stderr.write(
     [
-      `This project (${neutralizeControlSequences(projectRoot)}) asks mca to allow without asking:`,
+      `This project (${neutralizeControlSequences(projectRoot)}) asks mca to allow or run without asking:`,
       ...shown,
-      'Trust it? Until you do, only its deny and ask rules apply. (`mca trust --revoke` undoes this.)',
+      'Trust it? Until you do, only its deny and ask rules apply and its hooks do not run. (`mca trust --revoke` undoes this.)',
       '',
     ].join('\n'),
   );

@@ -16,6 +16,19 @@ export function deniedByRule(title: string, rule: PermissionRule): PermissionDec
   return deny(`${title} is denied by the rule ${describeRule(rule)}`);
 }
 
+/** A hook refused the call: its reason is what the model reads. */
+export function deniedByHook(request: ApprovalRequest, event: string, reason: string | undefined): PermissionDecision {
+  return deny(reason && reason.trim() !== '' ? reason : `${request.title} was denied by a ${event} hook`);
+}
+
+/** A PreToolUse hook asked for confirmation and nobody can answer (`-p`). */
+export function hookAskNobody(request: ApprovalRequest, reason: string): PermissionDecision {
+  const why = reason.trim() === '' ? '' : ` (${reason})`;
+  return deny(
+    `${request.title} must be confirmed by the user: a PreToolUse hook asks${why}, and no one can answer in this mode`,
+  );
+}
+
 export function rulesUncheckable(error: unknown): PermissionDecision {
   const message = error instanceof Error ? error.message : String(error);
   return deny(`the permission rules could not be checked (${message})`);

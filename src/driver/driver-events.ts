@@ -17,6 +17,8 @@ export type DriverEvent =
   | AgentEvent
   /** A turn is about to run; `text` is the user's line as typed (a custom command's `/name args`). */
   | { type: 'prompt'; text: string }
+  /** A UserPromptSubmit hook erased the prompt: the model never saw it; `reason` is for the person. */
+  | { type: 'prompt_blocked'; reason: string }
   /**
    * A turn or a compaction stopped. `ended`: the turn closed with its own turn_end. `aborted`: interrupted.
    * `error`: the stream threw (the loop or a session write failed).
@@ -38,6 +40,7 @@ export type DriverListener = (event: DriverEvent) => void;
 
 const DRIVER_EVENT_TYPES: ReadonlySet<string> = new Set([
   'prompt',
+  'prompt_blocked',
   'run_end',
   'shell_start',
   'shell_end',

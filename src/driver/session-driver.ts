@@ -7,18 +7,21 @@
  */
 import type { AgentController, SessionInfo, SessionManager } from '../agent/controller.js';
 import type { AgentEvent } from '../agent/events.js';
+import type { SessionEndReason } from '../hooks/hook-events.js';
+import { hooksReport } from './driver-hooks.js';
 import type { PermissionMode } from '../config/config.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import { errorEnvelope, type ToolEnvelope } from '../tools/envelope.js';
 import type { CustomCommandsPort } from './custom-commands-port.js';
 import { createDecisionPoint, type SessionDecisionPoint } from './decision-point.js';
 import type { Busy, DriverEvent, DriverListener, NoticeTone } from './driver-events.js';
+import { DriverHooks, type DriverHooksOptions, type TurnEnd } from './driver-hooks.js';
 import type { PermissionBroker } from './permission-broker.js';
 import { shellCommandOf, shellNote, type ShellRunner } from './shell-lines.js';
 import { parseSlashCommand, type ParsedSlash } from './slash-parse.js';
 
 /** Slash commands that only show something: they run at once even while a turn is busy. */
-const SHOW_COMMANDS = new Set(['help', 'context', 'todos', 'cost']);
+const SHOW_COMMANDS = new Set(['help', 'context', 'todos', 'cost', 'hooks']);
 
 export interface SessionDriverOptions {
   sessions: SessionManager;
@@ -39,6 +42,8 @@ export interface SessionDriverOptions {
   shellLines?: { runner?: ShellRunner | undefined } | undefined;
   /** A custom command's `model:` frontmatter sets the conversation's model (`-p`, as before the driver). */
   applyCommandModel?: boolean | undefined;
+  /** The hooks of the settings files (src/hooks); absent or with none in effect, nothing is spawned. */
+  hooks?: DriverHooksOptions | undefined;
 }
 
 /** Shift+Tab: default → acceptEdits → plan → default. bypassPermissions (only from flags) is left the same way. */
@@ -61,11 +66,22 @@ export class SessionDriver {
   /** Shell notes waiting for the next message to the model. */
   private notes: string[] = [];
   private abort: AbortController | null = null;
+  /** The focus of the /compact running now (PreCompact's custom_instructions). */
+  private compactFocus = '';
   /** The decision point of the open session (answers "yes, don't ask again" belong to one session). */
   private decisions: SessionDecisionPoint;
+  /** Present only when some hook is in effect. */
+  private readonly hooks: DriverHooks | undefined;
 
   constructor(private readonly options: SessionDriverOptions) {
     this.active = options.sessions.current();
+    this.hooks = options.hooks?.opened.engine
+      ? new DriverHooks(
+          options.hooks,
+          { sessionId: () => this.active.sessionId, mode: () => this.mode, model: () => this.model },
+          (line) => this.notice(line, 'warning'),
+        )
+      : undefined;
     this.decisions = this.installDecisionPoint(this.active);
   }
 
@@ -157,7 +173,31 @@ export class SessionDriver {
 
   /** `/compact [focus]`. */
   async compact(focus: string | undefined): Promise<void> {
+    this.compactFocus = focus ?? '';
     await this.drive('compact', (signal) => this.active.compact({ ...(focus ? { focus } : {}), signal }));
+  }
+
+  /** `/hooks`: the hooks in effect, each with its source file and last outcome. */
+  hooksReport(): string[] {
+    return this.hooks?.report() ?? hooksReport([], this.options.hooks?.opened.loaded);
+  }
+
+  /** Whether some hook is in effect (fronts then wait for SessionEnd hooks before they exit). */
+  get hooksActive(): boolean {
+    return this.hooks !== undefined;
+  }
+
+  /**
+   * SessionStart of the first session now (the REPL calls it at launch; otherwise the first prompt fires it).
+   * Resolves at once without hooks.
+   */
+  async start(): Promise<void> {
+    await this.hooks?.start();
+  }
+
+  /** The front is closing: SessionEnd hooks run (`prompt_input_exit` when the person left the REPL). */
+  async close(reason: SessionEndReason = 'other'): Promise<void> {
+    await this.hooks?.end(reason);
   }
 
   /** `/clear`: a fresh session in the same project. */
@@ -165,7 +205,9 @@ export class SessionDriver {
     try {
       // Promise.resolve: the contract's newSession may be sync or async.
       const next = await Promise.resolve(this.options.sessions.newSession());
+      await this.hooks?.end('clear');
       this.switchTo(next, `Started a new session ${next.sessionId.slice(0, 8)}.`, true);
+      await this.hooks?.switched('clear');
     } catch (error) {
       this.notice(`Cannot start a new session: ${errorText(error)}`, 'error');
     }
@@ -177,6 +219,7 @@ export class SessionDriver {
       const next = await this.options.sessions.resume(id);
       const message = `Resumed session ${next.sessionId.slice(0, 8)} (${next.history().length} messages).`;
       this.switchTo(next, message, false);
+      await this.hooks?.switched('resume');
     } catch (error) {
       this.notice(`Cannot resume ${id}: ${errorText(error)}`, 'error');
     }
@@ -208,7 +251,13 @@ export class SessionDriver {
    */
   private installDecisionPoint(controller: AgentController): SessionDecisionPoint {
     const { policy, broker } = this.options;
-    const point = createDecisionPoint({ policy, broker, mode: () => this.mode });
+    const point = createDecisionPoint({
+      policy,
+      broker,
+      mode: () => this.mode,
+      hooks: this.hooks?.session,
+      onHookStop: () => this.abort?.abort(),
+    });
     controller.setDecisionPoint(point);
     return point;
   }
@@ -232,40 +281,68 @@ export class SessionDriver {
     void this.run(line);
   }
 
-  /** Drains one event stream (a turn or a compaction) to the listeners. */
+  /**
+   * Drains one event stream (a turn or a compaction) to the listeners; resolves with the turn's end, if it had one.
+   * `chain` false leaves the queue alone (a Stop hook may continue the turn first).
+   */
   private async drive(
     kind: 'turn' | 'compact',
     stream: (signal: AbortSignal) => AsyncGenerator<AgentEvent>,
-  ): Promise<void> {
+    chain = true,
+  ): Promise<TurnEnd | undefined> {
     const abort = new AbortController();
     this.abort = abort;
     this.setBusy(kind);
-    let ended = false;
+    let end: TurnEnd | undefined;
     let error: unknown;
     let failed = false;
     try {
       for await (const event of stream(abort.signal)) {
-        if (event.type === 'turn_end') ended = true;
+        if (event.type === 'turn_end') end = event;
+        // Awaited while the agent waits at this event: PreCompact runs before the compaction does.
+        if (this.hooks && event.type === 'compaction_start') {
+          await this.hooks.compacting(event.reason === 'manual' ? 'manual' : 'auto', this.compactFocus);
+        }
         this.emit(event);
+        if (this.hooks && event.type === 'compaction_end') await this.hooks.compacted();
       }
     } catch (thrown) {
       failed = true;
       error = thrown;
     }
     if (this.abort === abort) this.abort = null;
+    this.compactFocus = '';
+    const ended = end !== undefined;
     this.emit({ type: 'run_end', kind, ended, aborted: abort.signal.aborted, ...(failed ? { error } : {}) });
     this.options.broker?.cancel('The turn ended before an answer.');
     this.setBusy(null);
-    this.next();
+    if (chain) this.next();
+    return end;
   }
 
   /** `shown` is what a front shows as the user's line when it differs (a custom command's `/name args`). */
   private async runTurn(text: string, shown: string = text): Promise<void> {
+    let prompt = text;
+    if (this.hooks) {
+      // A prompt a hook blocks is erased: it is never shown as sent, and the model never sees it. Lines submitted
+      // meanwhile queue behind it.
+      this.setBusy('turn');
+      const outcome = await this.hooks.prompt(text);
+      if ('blocked' in outcome) {
+        this.emit({ type: 'prompt_blocked', reason: outcome.blocked });
+        this.setBusy(null);
+        return this.next();
+      }
+      prompt = outcome.input;
+    }
     this.emit({ type: 'prompt', text: shown });
     const notes = this.notes;
     this.notes = [];
-    const input = notes.length > 0 ? `${notes.join('\n\n')}\n\n${text}` : text;
-    await this.drive('turn', (signal) => this.active.run(input, { signal }));
+    const input = notes.length > 0 ? `${notes.join('\n\n')}\n\n${prompt}` : prompt;
+    const end = await this.drive('turn', (signal) => this.active.run(input, { signal }), !this.hooks);
+    if (!this.hooks) return;
+    await this.hooks.afterTurn(end, (note) => this.drive('turn', (signal) => this.active.run(note, { signal }), false));
+    this.next();
   }
 
   private async runShellLine(command: string): Promise<void> {

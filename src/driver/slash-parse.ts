@@ -11,6 +11,7 @@ export const SLASH_COMMAND_NAMES = [
   'cost',
   'todos',
   'memory',
+  'hooks',
   'model',
   'resume',
   'exit',

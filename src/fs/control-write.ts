@@ -44,6 +44,11 @@ export interface ControlWriteOptions {
   mode?: number;
   /** The directory's real path must lie inside this real directory (a project root). */
   root?: string;
+  /**
+   * Flush the file to the disk before the rename (default true). A cache whose reader checks what it reads (tool
+   * memory's content hashes) may skip it: after a crash its file is then whole, missing or empty, never wrong.
+   */
+  durable?: boolean;
 }
 
 function errnoOf(error: unknown): string | undefined {
@@ -132,7 +137,7 @@ export function writeControlFile(path: string, text: string, options: ControlWri
     try {
       fchmodSync(fd, mode);
       writeAll(fd, text);
-      fsyncSync(fd);
+      if (options.durable !== false) fsyncSync(fd);
       closeSync(fd);
     } catch (error) {
       closeSync(fd);

@@ -8,6 +8,7 @@
  */
 import type { AgentEvent } from '../agent/events.js';
 import { isAgentEvent, type DriverEvent } from '../driver/driver-events.js';
+import type { DriverHooksOptions } from '../driver/driver-hooks.js';
 import { SessionDriver } from '../driver/session-driver.js';
 import { initMessage } from '../print/claude-code-init.js';
 import type { ClaudeCodeTranslator } from '../print/claude-code-messages.js';
@@ -32,6 +33,8 @@ export interface HeadlessOptions {
   askHost: boolean;
   allowBypass: boolean;
   flagPrompt: { replace: string | undefined; append: string | undefined };
+  /** The settings files' hooks (src/hooks), run by the driver as in every front. */
+  hooks?: DriverHooksOptions;
 }
 
 /** The text of a user message's content: a string, or the text blocks of an array. */
@@ -72,7 +75,12 @@ export class HeadlessSession {
           fromClaudeCodeInput: (tool, input) => fromClaudeCodeInput(tool, input, runtime.projectRoot),
         })
       : undefined;
-    this.driver = new SessionDriver({ sessions: runtime.sessions, policy: runtime.policy, broker });
+    this.driver = new SessionDriver({
+      sessions: runtime.sessions,
+      policy: runtime.policy,
+      broker,
+      ...(options.hooks ? { hooks: options.hooks } : {}),
+    });
     this.info = options.info(() => this.driver);
     this.translator = claudeCodeTranslator(this.info);
     this.control = {

@@ -14,6 +14,7 @@ import { credentialSecrets, loadConfig, loadCredentials } from '../config/config
 import type { CodeAgent } from '../agent/code-agent.js';
 import { ProjectSessions } from '../agent/session-manager.js';
 import { MemoryFiles } from '../context/memory-files.js';
+import { openHooks, type OpenedHooks } from '../hooks/hook-sources.js';
 import { createReadDenyCheck } from '../permissions/read-deny.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import { createProvider } from '../providers/create-provider.js';
@@ -42,6 +43,10 @@ export interface Runtime {
   registry: ToolRegistry;
   /** The exact key values mca holds, for everything else it writes (output, input history). */
   secrets: readonly string[];
+  /** The hooks of every settings scope (the engine only when one is in effect; src/hooks). */
+  hooks: OpenedHooks;
+  /** A session's file (hooks' `transcript_path`). */
+  transcriptPathOf(sessionId: string): string;
 }
 
 /** Where each mca process lists the temp files it creates (temp-journal.ts). */
@@ -107,7 +112,22 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   if (start.kind === 'continue' && (await store.latest()) === undefined) {
     notices.push('no earlier session in this directory; starting a new one');
   }
+  // With no hook configured this reads the settings files only: the engine is not even imported.
+  const hooks = await openHooks({ projectRoot, mcaHome: config.mcaHome, trusted });
+  notices.push(...hooks.loaded.notices);
   const opened = await sessions.open(start);
   notices.push(...opened.warnings);
-  return { config, projectRoot, policy, trusted, sessions, controller: opened.controller, notices, registry, secrets };
+  return {
+    config,
+    projectRoot,
+    policy,
+    trusted,
+    sessions,
+    controller: opened.controller,
+    notices,
+    registry,
+    secrets,
+    hooks,
+    transcriptPathOf: (sessionId) => store.pathOf(sessionId),
+  };
 }

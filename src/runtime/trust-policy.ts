@@ -1,9 +1,12 @@
 /**
  * The permission rules a runtime starts with, and the one trust question: asked once per project, only when the
- * project brings something that widens what runs without asking (allow rules, custom commands with shell lines).
+ * project brings something that widens what runs without asking (allow rules, custom commands with shell lines,
+ * hook commands).
  */
 import type { Config } from '../config/config.js';
 import { loadCustomCommands } from '../commands/custom-commands.js';
+import { trustLines } from '../hooks/hook-listing.js';
+import { loadHooks } from '../hooks/hook-sources.js';
 import { loadPermissionPolicy, type LoadedPolicy } from '../permissions/settings-files.js';
 import { recordTrust, trustChoice, TrustStoreError } from '../permissions/trust-store.js';
 import type { RuntimeOptions, TrustQuestion } from './runtime-options.js';
@@ -42,6 +45,7 @@ export async function permissionPolicy(
   const widening = [
     ...loaded.ignoredProjectAllows.map((rule) => `${rule.text} (${rule.source})`),
     ...(await projectShellCommands(projectRoot, config.mcaHome)),
+    ...trustLines(loadHooks({ projectRoot, mcaHome: config.mcaHome, trusted: false }).pending),
   ];
   if (widening.length === 0) return { ...loaded, trusted: false };
   const trusted = await askTrust(projectRoot, widening);

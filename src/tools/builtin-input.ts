@@ -1,10 +1,12 @@
 /**
- * The input of a built-in tool: its JSON Schema (computed by the build, see input-json-schemas.ts) and its zod/mini
- * schema, imported with the others on the first tool call. Tool modules name only the schema's type, so loading
+ * The input of a built-in tool: its JSON Schema (computed by the build, see input-json-schemas.ts), a check that
+ * accepts a valid input from that schema alone (input-quick-check.ts), and its zod/mini schema, imported with the
+ * others on the first call that check is not sure of (an invalid input gets zod's message). Tool modules name only the schema's type, so loading
  * the tools loads no zod.
  */
 import type { ToolInput } from './define-tool.js';
-import { builtinInputJsonSchemas } from './input-json-schemas.js';
+import { builtinInputJsonSchemas, builtinPlainInputs } from './input-json-schemas.js';
+import { quickCheck } from './input-quick-check.js';
 import { once } from './lazy-modules.js';
 import type * as InputSchemas from './input-schemas.js';
 import type { BuiltinInputSchemas, BuiltinToolName } from './input-schemas.js';
@@ -19,6 +21,9 @@ export function builtinInput<Name extends BuiltinToolName>(name: Name): ToolInpu
     },
     async load() {
       return (await loadSchemas()).builtinInputSchema(name);
+    },
+    quickCheck(raw) {
+      return builtinPlainInputs()[name] ? quickCheck(builtinInputJsonSchemas()[name], raw) : undefined;
     },
   };
 }

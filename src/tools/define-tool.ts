@@ -106,6 +106,11 @@ export type JsonSchemaObject = Record<string, unknown>;
 export interface ToolInput<Schema extends $ZodType = $ZodType> {
   readonly jsonSchema: JsonSchemaObject;
   load(): Promise<Schema>;
+  /**
+   * Optional: the parsed input when `raw` is certainly valid, without loading the zod schema; undefined to let the
+   * zod schema decide (and word any error). It must accept nothing zod rejects and return what zod would.
+   */
+  quickCheck?(raw: unknown): { ok: true; data: unknown } | undefined;
 }
 
 /**

@@ -5,7 +5,7 @@ import { GLOB_MAX_LIMIT } from './input-limits.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import { toolResult } from './results.js';
 import type { GlobData } from './tool-data.js';
-import { walkInWorker, withheldNote } from './walk-outcome.js';
+import { runWalk, withheldNote } from './walk-outcome.js';
 import { checkWalkPattern } from './walk-pattern.js';
 import { warmWalkWorker } from './walk-runner.js';
 import { resolveInProject } from './workspace.js';
@@ -57,7 +57,7 @@ export const globTool = defineTool({
     }
     const wantsNodeModules = pattern.includes('node_modules') || relative.split('/').includes('node_modules');
     const screen = ctx.pathScreen?.('Glob');
-    const walked = await walkInWorker('Glob', context, ctx.signal, {
+    const walked = await runWalk('Glob', context, ctx.signal, {
       kind: 'glob',
       walk: {
         projectRoot: ctx.projectRoot,

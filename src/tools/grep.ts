@@ -7,7 +7,7 @@ import { GREP_MAX_RESULTS, GREP_MAX_SCANNED, MatchCollector } from './grep-match
 import { findRipgrep, grepWithRipgrep, type GrepSearch } from './grep-ripgrep.js';
 import { toolResult } from './results.js';
 import type { GrepData, GrepMatch } from './tool-data.js';
-import { timeoutEnvelope, walkInWorker, withheldNote } from './walk-outcome.js';
+import { timeoutEnvelope, runWalk, withheldNote } from './walk-outcome.js';
 import { checkWalkPattern } from './walk-pattern.js';
 import { toolDeadlineMs } from './walk-runner.js';
 import { resolveInProject } from './workspace.js';
@@ -141,7 +141,7 @@ export function createGrepTool(options: GrepToolOptions = {}): ToolDefinition<Bu
       let jsResult: { total: number; matches: GrepMatch[] } | undefined;
       if (engine === 'js' && !ctx.signal.aborted) {
         const { signal: _signal, ...plain } = search;
-        const walked = await walkInWorker('Grep', context, ctx.signal, { kind: 'grep', search: plain });
+        const walked = await runWalk('Grep', context, ctx.signal, { kind: 'grep', search: plain });
         if (!walked.ok) return walked.envelope;
         if (walked.result.kind !== 'grep') return errorEnvelope('INTERNAL_ERROR', 'Grep got the wrong result');
         jsResult = walked.result;

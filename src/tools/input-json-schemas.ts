@@ -8,6 +8,7 @@
  * The replacement keeps this module's exports.
  */
 import { toJSONSchema } from 'zod/mini';
+import type { $ZodType } from 'zod/v4/core';
 import type { JsonSchemaObject } from './define-tool.js';
 import { allBuiltinInputSchemas, type BuiltinToolName } from './input-schemas.js';
 
@@ -21,4 +22,32 @@ export function builtinInputJsonSchemas(): Readonly<Record<BuiltinToolName, Json
     }),
   ) as Record<string, JsonSchemaObject> as Record<BuiltinToolName, JsonSchemaObject>;
   return computed;
+}
+
+/** Whether a zod schema changes a value while parsing it (an `overwrite` check such as trim, a transform or pipe). */
+function transforms(schema: $ZodType): boolean {
+  const def = schema._zod.def as {
+    type: string;
+    checks?: ReadonlyArray<{ _zod: { def: { check: string } } }>;
+    shape?: Record<string, $ZodType>;
+    element?: $ZodType;
+    innerType?: $ZodType;
+  };
+  if (['pipe', 'transform', 'preprocess'].includes(def.type)) return true;
+  if (def.checks?.some((check) => check._zod.def.check === 'overwrite')) return true;
+  const inner = [...Object.values(def.shape ?? {}), def.element, def.innerType];
+  return inner.some((part) => part !== undefined && transforms(part));
+}
+
+let plain: Readonly<Record<BuiltinToolName, boolean>> | undefined;
+
+/**
+ * Per built-in tool: whether its input, once valid, is the parsed value with defaults added and nothing changed,
+ * so its JSON Schema alone can accept it (input-quick-check.ts). False for a schema that trims or transforms.
+ */
+export function builtinPlainInputs(): Readonly<Record<BuiltinToolName, boolean>> {
+  plain ??= Object.fromEntries(
+    Object.entries(allBuiltinInputSchemas()).map(([name, schema]) => [name, !transforms(schema as $ZodType)]),
+  ) as Record<BuiltinToolName, boolean>;
+  return plain;
 }

@@ -1,7 +1,7 @@
 /**
  * The input schema of every built-in tool, in zod/mini (a few kB and a few ms to load, against classic zod's 750 kB
- * and ~20 ms). Nothing imports this module statically on the start path: the registry loads it on the first tool
- * call to validate (input-validation.ts), and the build turns it into the JSON Schemas the `tools` definitions and
+ * and ~20 ms). Nothing imports this module statically on the start path: the registry loads it to validate a call
+ * the zod-free check (input-quick-check.ts) does not accept (input-validation.ts), and the build turns it into the JSON Schemas the `tools` definitions and
  * the text protocol's parameter docs carry (input-json-schemas.ts). Each schema mirrors the classic-zod schema the
  * tool had, so the JSON Schema is byte for byte the same (test/tools/tool-definitions.test.ts) and so are the
  * validation issues the model is told about (input-errors.ts).

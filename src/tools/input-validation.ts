@@ -1,6 +1,7 @@
 /**
- * Checks a tool call's input against the tool's zod schema. The registry imports this module on the first tool
- * call, with the schemas, so `mca -p` reaches its first request without zod.
+ * Checks a tool call's input against the tool's zod schema. The registry imports this module, with the schemas,
+ * on the first call whose input the zod-free check (input-quick-check.ts) does not accept, so `mca -p` reaches its
+ * first request without zod, and a run whose calls are all valid never loads it.
  */
 import { config, safeParse } from 'zod/mini';
 import type { $ZodType, output } from 'zod/v4/core';

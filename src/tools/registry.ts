@@ -171,7 +171,7 @@ export class ToolRegistry {
         data: { interrupted: true },
       });
     }
-    const { decide, ...environment } = ctx;
+    const { decide, afterRun: _afterRun, ...environment } = ctx;
     const toolContext: ToolContext = { ...environment, callId: call.id, source: call.source };
     const validated = await this.validate(tool, call.input);
     if (!validated.ok) return validated.envelope;
@@ -194,13 +194,25 @@ export class ToolRegistry {
           decision.message,
         );
       }
-      if (decision.updatedInput === undefined) return await plan.execute();
+      if (decision.updatedInput === undefined) return await this.finish(call, validated.data, plan.execute, ctx);
       // The decision point rewrote the input: it is checked and planned again, and runs as allowed.
       const updated = await this.validate(tool, decision.updatedInput);
       if (!updated.ok) return updated.envelope;
       const replanned = await tool.prepare(updated.data, toolContext);
-      return replanned.ok ? await replanned.execute() : replanned.envelope;
+      return replanned.ok ? await this.finish(call, updated.data, replanned.execute, ctx) : replanned.envelope;
     });
+  }
+
+  /** Runs an allowed call, then hands its result (redacted) to `ctx.afterRun` with the input it ran with. */
+  private async finish(
+    call: ToolCall,
+    input: unknown,
+    execute: () => Promise<ToolEnvelope>,
+    ctx: RunContext,
+  ): Promise<ToolEnvelope> {
+    const envelope = await execute();
+    if (!ctx.afterRun) return envelope;
+    return await ctx.afterRun({ ...call, input }, redactValue(envelope, this.secrets));
   }
 
   /** Checks a call's input against the tool's schema: the parsed input, or the INVALID_PARAM envelope. */
@@ -216,7 +228,9 @@ export class ToolRegistry {
     let parsed: InputValidation.InputCheck<$ZodType> | JsonInputCheck;
     try {
       const { input } = tool;
-      if ('load' in input) {
+      const quick = 'load' in input ? input.quickCheck?.(rawInput) : undefined;
+      if (quick) parsed = quick;
+      else if ('load' in input) {
         const [{ checkInput }, schema] = await Promise.all([loadInputValidation(), input.load()]);
         parsed = checkInput(name, schema, rawInput, fieldsOf(tool));
       } else {
@@ -252,6 +266,11 @@ function jsonSchemaCheck(tool: ToolDefinition): Promise<(raw: unknown) => JsonIn
 /** What `run` needs beside the call: the session's environment and its decision point. */
 export interface RunContext extends ToolEnvironment {
   decide: DecideFn;
+  /**
+   * Called once a call the decision point allowed has run (whatever its result), with the input it ran with;
+   * answers the envelope the model reads (PostToolUse hooks may add to it). Absent: the result as it is.
+   */
+  afterRun?: (call: ToolCall, envelope: ToolEnvelope) => Promise<ToolEnvelope>;
 }
 
 /**

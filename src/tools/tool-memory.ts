@@ -62,7 +62,9 @@ export class DirectoryToolMemory implements ToolMemory {
       const file = join(this.dir, `${ref}.txt`);
       // Same content, same file: a second write is skipped (content-deduplicated).
       // Written through a random exclusive temp file and a rename: a link planted at the name is replaced, not followed.
-      if (!existsSync(file)) writeControlFile(file, text, { mode: FILE_MODE });
+      // Not flushed to the disk (an fsync cost 1-7 ms per tool step on a busy machine): recall checks the hash, so
+      // a file a crash left empty or partial reads as an unknown reference, never as another result.
+      if (!existsSync(file)) writeControlFile(file, text, { mode: FILE_MODE, durable: false });
       return ref;
     } catch {
       return undefined;
@@ -73,7 +75,8 @@ export class DirectoryToolMemory implements ToolMemory {
     // The pattern also keeps a model-written ref from naming any other path.
     if (!TOOL_REF_PATTERN.test(ref)) return undefined;
     try {
-      return readFileSync(join(this.dir, `${ref}.txt`), 'utf8');
+      const text = readFileSync(join(this.dir, `${ref}.txt`), 'utf8');
+      return toolRefOf(text) === ref ? text : undefined;
     } catch {
       return undefined;
     }

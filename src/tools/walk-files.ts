@@ -4,9 +4,9 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Entry } from 'fast-glob';
 import { isInside } from '../fs/contained-path.js';
-import { withheldBy, type PathScreen } from '../permissions/path-screen.js';
+import type { PathScreen } from '../permissions/path-screen.js';
 import { GitignoreRules } from './gitignore.js';
-import { loadFastGlob } from './lazy-modules.js';
+import { loadFastGlob, loadPathScreen } from './lazy-modules.js';
 
 export interface WalkOptions {
   projectRoot: string;
@@ -48,6 +48,11 @@ const SIMPLE_NAME = /^[A-Za-z0-9._-]+\/?$/;
  * only pruning, and it is safe because git never re-includes files below an ignored directory.
  */
 async function pruneHints(projectRoot: string): Promise<string[]> {
+  return (await pruneNames(projectRoot)).map((name) => `**/${name}/**`);
+}
+
+/** The plain names of pruneHints: each excludes an entry of that name at any depth below the walked directory. */
+export async function pruneNames(projectRoot: string): Promise<string[]> {
   let text: string;
   try {
     text = await readFile(join(projectRoot, '.gitignore'), 'utf8');
@@ -58,7 +63,7 @@ async function pruneHints(projectRoot: string): Promise<string[]> {
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => SIMPLE_NAME.test(line) && line !== '.' && line !== '..')
-    .map((line) => `**/${line.replace(/\/$/, '')}/**`);
+    .map((line) => line.replace(/\/$/, ''));
 }
 
 type ReaddirCallback = (error: NodeJS.ErrnoException | null, entries?: fs.Dirent[]) => void;
@@ -128,6 +133,8 @@ export async function* walkProjectFiles(options: WalkOptions, tally?: WalkTally)
   const rootReal = fs.realpathSync(options.projectRoot);
   const baseAbsolute = resolve(options.projectRoot, base);
   const fastGlob = await loadFastGlob();
+  // The rules' matcher (picomatch) loads only when there are rules.
+  const withheldBy = options.screen ? (await loadPathScreen()).withheldBy : undefined;
   const stream: Readable = fastGlob.stream(options.patterns, {
     cwd,
     dot: options.dot,
@@ -153,7 +160,7 @@ export async function* walkProjectFiles(options: WalkOptions, tally?: WalkTally)
       }
       const rel = relative(options.projectRoot, absolute).split(sep).join('/');
       if (await rules.ignores(rel, false)) continue;
-      if (options.screen && (withheldBy(options.screen, absolute) ?? withheldBy(options.screen, real))) {
+      if (options.screen && withheldBy && (withheldBy(options.screen, absolute) ?? withheldBy(options.screen, real))) {
         if (tally) tally.withheld += 1;
         continue;
       }

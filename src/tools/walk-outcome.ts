@@ -1,20 +1,22 @@
 /**
- * A walking tool's view of its worker job (walk-runner.ts): the result, or the observation the model gets when
- * the job was stopped (TIMEOUT at the deadline, interrupted by the user) or the worker failed.
+ * A walking tool's view of its walk job: the result, or the observation the model gets when the job was stopped
+ * (TIMEOUT at the deadline, interrupted by the user) or the worker failed. A job runs in a worker thread
+ * (walk-runner.ts) unless it is provably cheap to match, then on the main thread (walk-inline.ts).
  */
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
+import { runInline, runsInline } from './walk-inline.js';
 import type { WalkJob, WalkJobResult } from './walk-job.js';
-import { runInWorker } from './walk-runner.js';
+import { runInWorker, toolDeadlineMs } from './walk-runner.js';
 
 export type Walked = { ok: true; result: WalkJobResult } | { ok: false; envelope: ToolEnvelope };
 
-export async function walkInWorker(
+export async function runWalk(
   tool: string,
   context: Record<string, unknown>,
   signal: AbortSignal,
   job: WalkJob,
 ): Promise<Walked> {
-  const outcome = await runInWorker(job, signal);
+  const outcome = runsInline(job) ? await runInline(job, signal, toolDeadlineMs()) : await runInWorker(job, signal);
   if (outcome.kind === 'done') {
     if (outcome.result.kind === 'error') {
       const { code, message } = outcome.result.error;

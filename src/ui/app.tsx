@@ -23,6 +23,7 @@ import { useKeyHandler } from './use-key-handler.js';
 import { useRepl } from './use-repl.js';
 import { useScreen } from './use-screen.js';
 import type { ShellRunner } from '../driver/shell-lines.js';
+import type { DriverHooksOptions } from '../driver/driver-hooks.js';
 import type { CustomCommandsPort } from '../driver/custom-commands-port.js';
 
 export interface AppProps {
@@ -40,6 +41,8 @@ export interface AppProps {
   policy?: PermissionPolicy;
   /** Runs `!command` lines; without it shell mode says it is unavailable. */
   runShell?: ShellRunner;
+  /** The hooks of the settings files, for the session driver. */
+  hooks?: DriverHooksOptions;
   customCommands?: CustomCommandsPort;
   saveRule?: (rule: string) => string;
   /** Price overrides from config (`modelPrices`), over the built-in table. */
@@ -83,6 +86,7 @@ export function App(props: AppProps): React.JSX.Element {
     initialPrompt: props.initialPrompt,
     openPicker: props.openPicker,
     policy: props.policy,
+    hooks: props.hooks,
     runShell: props.runShell,
     customCommands: props.customCommands,
     saveRule: props.saveRule,

@@ -60,6 +60,8 @@ export function showDriverEvent(event: DriverEvent, view: DriverView): void {
       return view.notice(`/${event.name} failed: ${errorText(event.error)}`, 'error');
     case 'notice':
       return view.notice(event.text, event.tone);
+    case 'prompt_blocked':
+      return view.notice(`Prompt not sent: a UserPromptSubmit hook blocked it: ${event.reason}`, 'warning');
     case 'session_switched': {
       const next = event.controller;
       if (event.clear) view.redraw();

@@ -32,6 +32,7 @@ export function createReplSlash(deps: ReplSlashDeps): SlashContext {
     showContext: () => append({ kind: 'context', report: driver.controller.contextReport() }),
     showTodos: () => append({ kind: 'todos', todos: [...driver.controller.todos()] }),
     showMemory: () => notice(formatMemoryList(driver.controller.memoryFiles())),
+    showHooks: () => notice(driver.hooksReport().join('\n')),
     showCost: () =>
       append({ kind: 'cost', usage: deps.sessionUsage(), model: driver.model, ...(prices ? { prices } : {}) }),
     showModel: () => notice(`Model: ${driver.model}`),

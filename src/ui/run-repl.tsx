@@ -9,6 +9,7 @@ import type { ModelPrice } from '../providers/model-prices.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import type { ShellRunner } from '../driver/shell-lines.js';
 import type { CustomCommandsPort } from '../driver/custom-commands-port.js';
+import type { DriverHooksOptions } from '../driver/driver-hooks.js';
 
 export interface ReplOptions {
   sessions: SessionManager;
@@ -37,6 +38,8 @@ export interface ReplOptions {
   saveRule?: (rule: string) => string;
   /** Price overrides from config (`modelPrices`). */
   prices?: Readonly<Record<string, ModelPrice>>;
+  /** The hooks of the settings files, for the session driver. */
+  hooks?: DriverHooksOptions;
 }
 
 /** Runs the REPL until the user exits. Ink's unmount restores the terminal (raw mode off) on every path. */
@@ -62,6 +65,7 @@ export async function runRepl(options: ReplOptions): Promise<void> {
       openPicker={options.openPicker === true}
       {...(options.prices ? { prices: options.prices } : {})}
       {...(options.policy ? { policy: options.policy } : {})}
+      {...(options.hooks ? { hooks: options.hooks } : {})}
       {...(options.runShell ? { runShell: options.runShell } : {})}
       {...(options.customCommands ? { customCommands: options.customCommands } : {})}
       {...(options.saveRule ? { saveRule: options.saveRule } : {})}

@@ -28,6 +28,7 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
   { name: 'cost', usage: '/cost', description: "Show this session's tokens and cost" },
   { name: 'todos', usage: '/todos', description: 'Show the todo list' },
   { name: 'memory', usage: '/memory', description: 'List the memory files in the prompt and their sizes' },
+  { name: 'hooks', usage: '/hooks', description: 'List the hooks in effect, their files and last outcomes' },
   { name: 'model', usage: '/model [name]', description: 'Show or set the model' },
   { name: 'resume', usage: '/resume [id]', description: 'Resume a past session' },
   { name: 'exit', usage: '/exit', description: 'Quit mca' },
@@ -62,6 +63,7 @@ export interface SlashContext {
   showContext(): void;
   showTodos(): void;
   showMemory(): void;
+  showHooks(): void;
   showCost(): void;
   showModel(): void;
   setModel(name: string): void;
@@ -81,6 +83,7 @@ export const SLASH_HANDLERS: Record<SlashCommandName, Handler> = {
   cost: (context) => context.showCost(),
   todos: (context) => context.showTodos(),
   memory: (context) => context.showMemory(),
+  hooks: (context) => context.showHooks(),
   model: (context, args) => (args ? context.setModel(args) : context.showModel()),
   resume: (context, args) => (args ? context.resumeSession(args) : context.openSessionPicker()),
   exit: (context) => context.exit(),

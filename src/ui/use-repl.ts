@@ -13,6 +13,7 @@ import type { CustomCommandsPort } from '../driver/custom-commands-port.js';
 import type { DriverEvent } from '../driver/driver-events.js';
 import type { PermissionBroker } from '../driver/permission-broker.js';
 import { SessionDriver } from '../driver/session-driver.js';
+import type { DriverHooksOptions } from '../driver/driver-hooks.js';
 import type { ShellRunner } from '../driver/shell-lines.js';
 import type { ModelPrice } from '../providers/model-prices.js';
 import { historyEntries } from './history-replay.js';
@@ -43,6 +44,8 @@ export interface ReplOptionsInternal {
   openPicker?: boolean | undefined;
   /** The permission rules the session's decision point applies. */
   policy?: PermissionPolicy | undefined;
+  /** The hooks of the settings files; absent or with none in effect, nothing is spawned. */
+  hooks?: DriverHooksOptions | undefined;
   runShell?: ShellRunner | undefined;
   customCommands?: CustomCommandsPort | undefined;
   /** Writes an allow rule to the project's .mca/settings.local.json ("always allow"); returns the file. */
@@ -66,6 +69,7 @@ function useDriver(
       sessions: options.sessions,
       broker,
       policy: options.policy,
+      hooks: options.hooks,
       customCommands: options.customCommands,
       slash: (parsed) => {
         if (slash.current) dispatchSlash(parsed, slash.current);
@@ -131,9 +135,19 @@ export function useRepl(options: ReplOptionsInternal) {
   const interrupt = useCallback(() => driver.interrupt(), [driver]);
   const exit = useCallback(() => {
     driver.interrupt();
-    onExit?.();
-    app.exit();
+    const leave = (): void => {
+      onExit?.();
+      app.exit();
+    };
+    // SessionEnd hooks run before the REPL goes (bounded by their timeouts); without hooks it goes at once.
+    if (driver.hooksActive) void driver.close('prompt_input_exit').then(leave);
+    else leave();
   }, [app, driver, onExit]);
+
+  // SessionStart hooks run when the REPL opens (their context goes with the first prompt).
+  useEffect(() => {
+    if (driver.hooksActive) void driver.start();
+  }, [driver]);
 
   const slash = useMemo(
     () =>

@@ -200,14 +200,56 @@ describe('each lazy module loads when something needs it', () => {
     expect(ruled.run.code, ruled.run.stderr).toBe(0);
     expect(server?.requests).toHaveLength(2);
     expect(ruled.packages).toContain('picomatch');
-    // The tool call's input was validated: the schemas' zod loads with the first call, not before.
-    expect(ruled.packages).toContain('zod');
+    // A valid input is accepted from the tool's build-time JSON Schema: zod stays unloaded (the zod test below).
+    expect(ruled.packages).not.toContain('zod');
 
     // A rule for another tool does not apply to a plain answer: the matchers stay unloaded.
     const unrelated = await loadedBy(['-p', 'go', '--disallowedTools', 'Bash(rm:*)'], { project: project({}) });
     expect(unrelated.run.code, unrelated.run.stderr).toBe(0);
     expect(unrelated.packages).not.toContain('shell-quote');
     expect(unrelated.packages).not.toContain('picomatch');
+  });
+
+  it('zod: for a tool call whose input is invalid (zod words the message the model gets), not for a valid one', async () => {
+    const invalid = [act('look', 'Read', { path: 'a.txt', limit: 0 }), finish('done', 'ok')];
+    const checked = await loadedBy(['-p', 'go'], { project: project({ 'a.txt': 'x\n' }), script: invalid });
+    expect(checked.run.code, checked.run.stderr).toBe(0);
+    expect(JSON.stringify(server?.requests[1]?.body)).toContain('Invalid input for Read: \\"limit\\" is too small');
+    expect(checked.packages).toContain('zod');
+
+    const valid = [act('look', 'Read', { path: 'a.txt' }), finish('done', 'ok')];
+    const plain = await loadedBy(['-p', 'go'], { project: project({ 'a.txt': 'x\n' }), script: valid });
+    expect(plain.run.code, plain.run.stderr).toBe(0);
+    expect(JSON.stringify(server?.requests[1]?.body)).toContain('a.txt');
+    expect(plain.packages).not.toContain('zod');
+  });
+
+  it('a Glob with a simple pattern walks on the main thread: no fast-glob, no walk worker; the result reaches the model', async () => {
+    const files = { 'src/a.ts': 'export const a = 1;\n', 'src/b.md': '# b\n' };
+    const script = [act('look', 'Glob', { pattern: '**/*.ts' }), finish('done', 'ok')];
+    const loaded = await loadedBy(['-p', 'go'], { project: project(files), script });
+    expect(loaded.run.code, loaded.run.stderr).toBe(0);
+    expect(JSON.stringify(server?.requests[1]?.body)).toContain('src/a.ts');
+    expect(loaded.inputs).toContain('src/tools/walk-simple.ts');
+    expect(loaded.packages).not.toContain('fast-glob');
+    expect(loaded.chunks).not.toContain('dist/cli/walk-worker.js');
+  });
+
+  it('the hook engine: only when a hook is configured, and no hook process without one', async () => {
+    const plain = await loadedBy(['-p', 'say ok'], { project: project({}) });
+    expect(plain.run.code, plain.run.stderr).toBe(0);
+    // The settings loader ran (it reads the hooks key) but the engine was not imported.
+    expect(plain.inputs).toContain('src/hooks/hook-sources.ts');
+    expect(plain.inputs).not.toContain('src/hooks/hook-engine.ts');
+    expect(plain.inputs).not.toContain('src/hooks/hook-process.ts');
+
+    const hooked = project({});
+    mkdirSync(hooked.home, { recursive: true });
+    const settings = { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'exit 0' }] }] } };
+    writeFileSync(join(hooked.home, 'settings.json'), JSON.stringify(settings));
+    const withHook = await loadedBy(['-p', 'say ok'], { project: hooked });
+    expect(withHook.run.code, withHook.run.stderr).toBe(0);
+    expect(withHook.inputs).toContain('src/hooks/hook-engine.ts');
   });
 
   it('jsonrepair: for a text-protocol reply whose action JSON is broken, not for a well-formed one', async () => {

@@ -46,6 +46,18 @@ describe('tool memory', () => {
     expect(memory.recall(ref)).toBe('env: KEY=[REDACTED]');
   });
 
+  it('a stored file that is empty or cut short (a crash before the disk had it) is an unknown reference', async () => {
+    const dir = join(tempDir(), 'session.tools');
+    const memory = new DirectoryToolMemory(dir);
+    const whole = memory.store(numbered(40)) ?? '';
+    const cut = memory.store(numbered(41)) ?? '';
+    writeFileSync(join(dir, `${whole}.txt`), '');
+    writeFileSync(join(dir, `${cut}.txt`), numbered(20));
+    expect(memory.recall(whole)).toBeUndefined();
+    expect(memory.recall(cut)).toBeUndefined();
+    expect((await recall(memory, { ref: cut })).error?.code).toBe('NOT_FOUND');
+  });
+
   it('never resolves a reference that names another path', () => {
     const memory = new DirectoryToolMemory(tempDir());
     for (const ref of ['../secret', 'r../../etc/pa', '/etc/passwd', 'R0123456789AB', 'r0123456789ab/..']) {

@@ -21,6 +21,7 @@ function recordingContext(): { context: SlashContext; calls: string[] } {
     showContext: record('context'),
     showTodos: record('todos'),
     showMemory: record('memory'),
+    showHooks: record('hooks'),
     showCost: record('cost'),
     showModel: record('showModel'),
     setModel: record('setModel'),
@@ -58,7 +59,7 @@ describe('parseSlashCommand', () => {
 describe('suggestSlashCommands', () => {
   it('lists commands matching the typed prefix', () => {
     expect(suggestSlashCommands('/c').map((command) => command.name)).toEqual(['clear', 'compact', 'context', 'cost']);
-    expect(suggestSlashCommands('/')).toHaveLength(10);
+    expect(suggestSlashCommands('/')).toHaveLength(11);
     expect(suggestSlashCommands('/compact now')).toEqual([]);
     expect(suggestSlashCommands('hello')).toEqual([]);
   });

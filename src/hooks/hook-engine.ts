@@ -1,0 +1,97 @@
+/**
+ * The hook engine of one session: given an event, it picks the hooks whose matcher selects it, runs each distinct
+ * command once (identical commands from several scopes or groups run once), all in parallel, and combines their
+ * answers (hook-result.ts). It remembers each hook's last outcome for `/hooks`. Loaded only when some hook is
+ * configured (hook-sources.ts decides), so a session without hooks never imports it.
+ */
+import { fromClaudeCodeInput } from '../tools/claude-code-input.js';
+import type { HookCommand } from './hook-config.js';
+import { matchTargetOf, type HookEvent, type HookEventName, type HookSessionInfo } from './hook-events.js';
+import { hookInput } from './hook-input.js';
+import { interpretRun, type HookRunOutcome } from './hook-output.js';
+import { runHookProcess } from './hook-process.js';
+import { combineOutcomes, NO_HOOKS, type HookEventResult } from './hook-result.js';
+import { matches } from './matcher.js';
+
+/** A hook in effect and how its last run went, for `/hooks`. */
+export interface HookListing {
+  readonly hook: HookCommand;
+  readonly last?: { readonly at: Date; readonly summary: string };
+}
+
+export interface HookEngineOptions {
+  projectRoot: string;
+}
+
+function summaryOf(outcome: HookRunOutcome): string {
+  const took = `${outcome.durationMs} ms`;
+  switch (outcome.kind) {
+    case 'success':
+      return outcome.decision ? `${outcome.decision} (exit 0, ${took})` : `ok (exit 0, ${took})`;
+    case 'blocked': {
+      const reason = (outcome.reason ?? '').split('\n')[0] ?? '';
+      return `${outcome.decision ?? 'blocked'}: ${reason.length > 80 ? `${reason.slice(0, 79)}…` : reason}`;
+    }
+    case 'failed':
+      return outcome.exitCode === null ? `ended by a signal (${took})` : `failed (exit ${outcome.exitCode}, ${took})`;
+    case 'timeout':
+      return `timed out after ${outcome.hook.timeoutSec} s`;
+    case 'aborted':
+      return 'interrupted';
+    case 'not-started':
+      return 'could not start';
+  }
+}
+
+export class HookEngine {
+  private readonly last = new Map<HookCommand, { at: Date; summary: string }>();
+
+  constructor(
+    private readonly hooks: readonly HookCommand[],
+    private readonly options: HookEngineOptions,
+  ) {}
+
+  /** Whether any hook is configured for `event` (its matcher may still select nothing). */
+  has(event: HookEventName): boolean {
+    return this.hooks.some((hook) => hook.event === event);
+  }
+
+  /** The hooks in effect, in settings order, with their last outcome. */
+  list(): HookListing[] {
+    return this.hooks.map((hook) => {
+      const last = this.last.get(hook);
+      return last ? { hook, last } : { hook };
+    });
+  }
+
+  /** Runs the hooks `event` selects and combines their answers; resolves NO_HOOKS when none matched. */
+  async run(event: HookEvent, session: HookSessionInfo, signal?: AbortSignal): Promise<HookEventResult> {
+    const target = matchTargetOf(event);
+    const selected = this.hooks.filter((hook) => hook.event === event.name && matches(hook.matcher, target));
+    if (selected.length === 0) return NO_HOOKS;
+    const distinct = new Map<string, HookCommand[]>();
+    for (const hook of selected) distinct.set(hook.command, [...(distinct.get(hook.command) ?? []), hook]);
+    const stdin = `${JSON.stringify(hookInput(event, session, this.options.projectRoot))}\n`;
+    const outcomes = await Promise.all(
+      [...distinct.values()].map(async (same) => {
+        const hook = same[0] as HookCommand;
+        const timeoutSec = Math.max(...same.map((each) => each.timeoutSec));
+        const run = await runHookProcess({
+          command: hook.command,
+          stdin,
+          projectRoot: this.options.projectRoot,
+          timeoutMs: timeoutSec * 1000,
+          ...(signal ? { signal } : {}),
+        });
+        const outcome = interpretRun(event.name, { ...hook, timeoutSec }, run);
+        const record = { at: new Date(), summary: summaryOf(outcome) };
+        for (const each of same) this.last.set(each, record);
+        return outcome;
+      }),
+    );
+    const toolName = 'toolName' in event ? event.toolName : undefined;
+    return combineOutcomes(event.name, outcomes, (input) =>
+      toolName === undefined ? input : fromClaudeCodeInput(toolName, input, this.options.projectRoot),
+    );
+  }
+}
