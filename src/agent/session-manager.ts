@@ -6,7 +6,11 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { Config } from '../config/config.js';
 import { detectEnvironment, renderEnvironment } from '../context/environment.js';
 import { ContextBuilder } from '../context/context-builder.js';
-import { composeProtocolLayer } from '../context/system-layer.js';
+import {
+  composeProtocolLayer,
+  replaceSystemIdentity,
+  type SystemPromptCustomization,
+} from '../context/system-layer.js';
 import { ContextEngine } from '../context/context-engine.js';
 import { HistoryManager } from '../context/history-manager.js';
 import { MemoryFiles } from '../context/memory-files.js';
@@ -67,7 +71,8 @@ function promptTodoRecap(todos: TodoStore): string | undefined {
   return open ? todos.recap() : undefined;
 }
 
-export type SessionStart = { kind: 'new' } | { kind: 'continue' } | { kind: 'resume'; sessionId: string };
+export type SessionStart =
+  { kind: 'new'; sessionId?: string } | { kind: 'continue' } | { kind: 'resume'; sessionId: string };
 
 export class ProjectSessions implements SessionManager {
   private active: CodeAgent | undefined;
@@ -82,6 +87,8 @@ export class ProjectSessions implements SessionManager {
    * the driver set; every session opened here shares it.
    */
   readonly settings: SessionSettings;
+  /** A host's system prompt text (Claude Code's flags, the Agent SDK's initialize): none by default. */
+  private customPrompt: SystemPromptCustomization = {};
 
   constructor(private readonly deps: SessionManagerDeps) {
     this.settings = { model: deps.config.model, mode: deps.config.permissionMode };
@@ -115,9 +122,17 @@ export class ProjectSessions implements SessionManager {
     if (this.systemLayer?.model !== this.settings.model || this.systemLayer.base !== base) {
       const environment = renderEnvironment(detectEnvironment(this.deps.projectRoot, this.settings.model));
       const section = this.deps.systemSection === undefined ? '' : `${this.deps.systemSection.trim()}\n\n`;
-      this.systemLayer = { model: this.settings.model, base, text: `${base}\n\n${section}${environment}` };
+      const appended = this.customPrompt.append?.trim() ? `\n\n${this.customPrompt.append.trim()}` : '';
+      const layer = replaceSystemIdentity(base, this.customPrompt.replace);
+      this.systemLayer = { model: this.settings.model, base, text: `${layer}\n\n${section}${environment}${appended}` };
     }
     return this.systemLayer.text;
+  }
+
+  /** Sets the host's system prompt text for every session from now on (the next request carries it). */
+  customizeSystemPrompt(custom: SystemPromptCustomization): void {
+    this.customPrompt = { ...custom };
+    this.systemLayer = undefined;
   }
 
   /** Native tool use: the `tools` definitions every request carries now (the summary request too). */
@@ -134,7 +149,7 @@ export class ProjectSessions implements SessionManager {
 
   /** Opens the session `start` names. `continue` with no earlier session starts a new one. */
   async open(start: SessionStart): Promise<{ controller: CodeAgent; warnings: string[] }> {
-    if (start.kind === 'new') return { controller: await this.newSession(), warnings: [] };
+    if (start.kind === 'new') return { controller: await this.newSession(start.sessionId), warnings: [] };
     const id = start.kind === 'resume' ? start.sessionId : await this.deps.store.latest();
     if (id === undefined) return { controller: await this.newSession(), warnings: [] };
     const loaded = await this.deps.store.open(id);
@@ -146,8 +161,8 @@ export class ProjectSessions implements SessionManager {
     return this.active;
   }
 
-  async newSession(): Promise<CodeAgent> {
-    const writer = await this.deps.store.create(this.settings.model);
+  async newSession(sessionId?: string): Promise<CodeAgent> {
+    const writer = await this.deps.store.create(this.settings.model, sessionId);
     return this.activate(writer, []);
   }
 

@@ -23,7 +23,10 @@ export type { TrustQuestion } from '../runtime/runtime-options.js';
 export type Bootstrapped = Runtime;
 
 /** The CLI's words for a runtime failure; undefined for errors that are not a user's to fix. */
-function cliErrorOf(error: unknown, options: Pick<CliOptions, 'resume'>): CliError | undefined {
+function cliErrorOf(
+  error: unknown,
+  options: Pick<CliOptions, 'resume'> & { claudeCode?: CliOptions['claudeCode'] },
+): CliError | undefined {
   if (error instanceof RuntimeError) {
     if (error.code === 'PROJECT_NOT_DIRECTORY') return new CliError(`--cwd ${error.path} is not a directory`);
     return new CliError(error.message);
@@ -40,6 +43,9 @@ function cliErrorOf(error: unknown, options: Pick<CliOptions, 'resume'>): CliErr
       return new CliError(`no session "${id}" in this project (mca -c continues the latest)`);
     }
     if (error.code === 'SESSION_LOCKED') return new CliError(error.message, EXIT_USAGE);
+    if (error.code === 'SESSION_WRITE_FAILED' && options.claudeCode?.sessionId !== undefined) {
+      return new CliError(`Session ID ${options.claudeCode.sessionId} is already in use (${error.message})`);
+    }
     if (error.code === 'SESSION_AMBIGUOUS') {
       return new CliError(`session id "${id}" matches several sessions; give more characters`);
     }
@@ -59,7 +65,8 @@ export function resolveProjectRoot(cwd: string | undefined): string {
 function sessionStart(options: CliOptions): SessionStart {
   if (options.resume) return { kind: 'resume', sessionId: options.resume };
   if (options.continueLast) return { kind: 'continue' };
-  return { kind: 'new' };
+  const sessionId = options.claudeCode?.sessionId;
+  return sessionId === undefined ? { kind: 'new' } : { kind: 'new', sessionId };
 }
 
 /** What the session driver needs to run the runtime's hooks (src/driver/driver-hooks.ts). */
@@ -88,6 +95,7 @@ export function runtimeOptions(options: CliOptions, askTrust?: TrustQuestion): R
     ...(options.mcpConfigs.length > 0 ? { mcpConfigs: options.mcpConfigs } : {}),
     ...(options.strictMcpConfig ? { strictMcpConfig: true } : {}),
     ...(options.agents === undefined ? {} : { agents: options.agents }),
+    ...(options.claudeCode?.settingSources ? { settingSources: options.claudeCode.settingSources } : {}),
     session: sessionStart(options),
     ...(askTrust ? { askTrust } : {}),
   };

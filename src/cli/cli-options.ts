@@ -3,12 +3,15 @@
  * it without importing the program that imports them.
  */
 import type { PermissionMode, ToolProtocol } from '../config/config-choices.js';
+import type { ClaudeCodeOptions } from './claude-code-flags.js';
 import type { OutputFormat } from './output-format.js';
 
 export interface CliOptions {
   prompt: string | undefined;
   print: boolean;
   outputFormat: OutputFormat;
+  /** Claude Code's flags for scripts and the Agent SDK (claude-code-flags.ts). */
+  claudeCode: ClaudeCodeOptions;
   continueLast: boolean;
   resume: string | undefined;
   /** `-r` without an id (REPL only): open the session picker. */

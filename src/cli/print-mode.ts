@@ -7,6 +7,7 @@ import { ZERO_USAGE } from '../providers/types.js';
 import { isAgentEvent } from '../driver/driver-events.js';
 import { SessionDriver } from '../driver/session-driver.js';
 import { createSink } from '../print/create-sink.js';
+import { applyClaudeCodeOptions, claudeCodeSession } from './claude-code-session.js';
 import type { TurnEnd } from '../print/sink.js';
 import { bootstrap, driverHooks, sweepLeftoverTemps } from './bootstrap.js';
 import { createCustomCommandsPort } from './custom-commands-port.js';
@@ -28,19 +29,21 @@ async function promptFrom(options: CliOptions): Promise<string> {
   return parts.join('\n\n');
 }
 
-export async function runPrintMode(options: CliOptions): Promise<number> {
+export async function runPrintMode(options: CliOptions, version: string): Promise<number> {
   const prompt = await promptFrom(options);
   const booted = await bootstrap(options);
   const { controller, notices } = booted;
+  applyClaudeCodeOptions(booted, options);
+  if (options.claudeCode.permissionPromptTool !== undefined) {
+    printError(
+      '--permission-prompt-tool needs --input-format stream-json (a host to ask); calls that need a yes are denied',
+    );
+  }
   for (const notice of notices) printError(notice);
 
   // The key can reach an answer or a tool result (a model that ran `printenv`); it never reaches the output.
   const { secrets } = booted;
   const err = (text: string): void => printError(redactSecrets(text, secrets));
-  const sink = createSink(options.outputFormat, {
-    stdout: (text) => void process.stdout.write(redactSecrets(text, secrets)),
-    stderr: err,
-  });
 
   // `/name args` of a custom command becomes its expanded prompt; nothing else is routed (built-in slash commands
   // and `!` lines go to the model as typed). Commands load only for a prompt that may name one.
@@ -56,6 +59,12 @@ export async function runPrintMode(options: CliOptions): Promise<number> {
     applyCommandModel: true,
     hooks: driverHooks(booted, options),
   });
+  const session = claudeCodeSession(booted, options, version, () => driver);
+  const sink = createSink(
+    options.outputFormat,
+    { stdout: (text) => void process.stdout.write(redactSecrets(text, secrets)), stderr: err },
+    session,
+  );
 
   let interrupts = 0;
   const onSigint = () => {

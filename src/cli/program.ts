@@ -5,6 +5,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { PERMISSION_MODES, TOOL_PROTOCOLS } from '../config/config-choices.js';
 import type { PermissionMode, ToolProtocol } from '../config/config-choices.js';
+import { addClaudeCodeFlags, checkClaudeCodeCombination, claudeCodeOptions } from './claude-code-flags.js';
 import { CliError, EXIT_AGENT_FAILURE, EXIT_OK, EXIT_USAGE, printError } from './exit-codes.js';
 import { describeKnownFailure } from './known-failures.js';
 import { OUTPUT_FORMATS } from './output-format.js';
@@ -24,7 +25,7 @@ function collect(value: string, previous: string[]): string[] {
 }
 
 function buildCommand(version: string): Command {
-  return new Command('mca')
+  const command = new Command('mca')
     .description('A terminal coding agent. Run it in a project directory to chat; use -p for scripts.')
     .argument('[prompt...]', 'the question or task (with -p: run once and print the answer)')
     .option('-p, --print', 'run once, print the final answer and exit (reads piped stdin too)')
@@ -91,6 +92,7 @@ function buildCommand(version: string): Command {
     )
     .exitOverride()
     .configureOutput({ writeErr: () => undefined });
+  return addClaudeCodeFlags(command);
 }
 
 interface RawOptions {
@@ -130,6 +132,13 @@ export function parseCliArgs(args: readonly string[], version: string): CliOptio
   if (raw.dangerouslySkipPermissions && raw.permissionMode && raw.permissionMode !== 'bypassPermissions') {
     throw new CliError('--dangerously-skip-permissions conflicts with --permission-mode ' + raw.permissionMode);
   }
+  const claudeCode = claudeCodeOptions(command);
+  checkClaudeCodeCombination({
+    print: raw.print === true,
+    outputFormat: raw.outputFormat,
+    claudeCode,
+    resuming: raw.continue === true || raw.resume !== undefined,
+  });
   const words = command.args;
   const pickSession = raw.resume === true;
   if (pickSession && raw.print) throw new CliError('-p needs a session id after -r (mca -r alone opens a picker)');
@@ -137,11 +146,12 @@ export function parseCliArgs(args: readonly string[], version: string): CliOptio
     prompt: words.length > 0 ? words.join(' ') : undefined,
     print: raw.print === true,
     outputFormat: raw.outputFormat,
+    claudeCode,
     continueLast: raw.continue === true,
     resume: typeof raw.resume === 'string' ? raw.resume : undefined,
     pickSession,
     model: raw.model,
-    maxSteps: raw.maxSteps,
+    maxSteps: claudeCode.maxTurns ?? raw.maxSteps,
     cwd: raw.cwd,
     permissionMode: raw.dangerouslySkipPermissions ? 'bypassPermissions' : raw.permissionMode,
     toolProtocol: raw.toolProtocol,
@@ -170,9 +180,14 @@ export async function runCli(args: readonly string[], version: string): Promise<
     }
     const parsed = parseCliArgs(args, version);
     if ('exitCode' in parsed) return parsed.exitCode;
+    for (const warning of parsed.claudeCode.warnings) printError(warning);
+    if (parsed.claudeCode.inputFormat === 'stream-json') {
+      const { runHeadlessMode } = await import('./headless-mode.js');
+      return await runHeadlessMode(parsed, version);
+    }
     if (parsed.print) {
       const { runPrintMode } = await import('./print-mode.js');
-      return await runPrintMode(parsed);
+      return await runPrintMode(parsed, version);
     }
     const { runInteractive } = await import('./interactive.js');
     return await runInteractive(parsed);

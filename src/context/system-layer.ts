@@ -44,3 +44,31 @@ export function composeProtocolLayer(
     .replace(`${CONTEXT_PLACEHOLDER}\n\n`, context.trim() === '' ? '' : `${context.trim()}\n\n`);
   return protocol.name === 'native' ? system.trim() : composeSystemLayer(system, tools);
 }
+
+/** A host's own system prompt (Claude Code's `--system-prompt` / `--append-system-prompt`, the SDK's options). */
+export interface SystemPromptCustomization {
+  /** Replaces mca's opening paragraph (who it is) and its `# Final answers` section; empty: no replacement. */
+  replace?: string | undefined;
+  /** Added at the very end of the system prompt. */
+  append?: string | undefined;
+}
+
+const FINAL_ANSWERS = '# Final answers';
+
+/**
+ * L1 with a host's replacement: the tool protocol, the working (safety) rules, mentions, project rules, todos and
+ * the context description stay, because tools do not work safely without them; only the identity paragraph and
+ * the answer style give way to the host's text.
+ */
+export function replaceSystemIdentity(layer: string, replacement: string | undefined): string {
+  const text = replacement?.trim() ?? '';
+  if (text === '') return layer;
+  const firstBreak = layer.indexOf('\n\n');
+  let rest = firstBreak < 0 ? '' : layer.slice(firstBreak + 2);
+  const at = rest.indexOf(`\n${FINAL_ANSWERS}`);
+  if (at >= 0) {
+    const next = rest.indexOf('\n# ', at + 1 + FINAL_ANSWERS.length);
+    rest = `${rest.slice(0, at)}${next < 0 ? '' : rest.slice(next)}`;
+  }
+  return `${text}\n\n${rest.trim()}`.trim();
+}

@@ -100,11 +100,12 @@ export function createDecisionPoint(options: DecisionPointOptions): SessionDecis
     asking: PermissionBroker,
     request: ApprovalRequest,
     offerScope: boolean,
+    call: ToolCall,
   ): Promise<PermissionDecision> => {
     const scope = offerScope ? await approvalScope(request.tool, request.input) : undefined;
     let answer;
     try {
-      answer = await asking.ask(scope ? { ...request, remember: scope } : request);
+      answer = await asking.ask(scope ? { ...request, remember: scope } : request, call);
     } catch (error) {
       return { behavior: 'deny', message: `the permission prompt failed: ${(error as Error).message}` };
     }
@@ -121,6 +122,7 @@ export function createDecisionPoint(options: DecisionPointOptions): SessionDecis
       behavior: 'allow',
       ...(answer.remember === undefined ? {} : { remember: answer.remember }),
       ...(answer.persist === undefined ? {} : { persist: answer.persist }),
+      ...(answer.updatedInput === undefined ? {} : { updatedInput: answer.updatedInput }),
     };
   };
 
@@ -152,7 +154,7 @@ export function createDecisionPoint(options: DecisionPointOptions): SessionDecis
             ...request,
             detail: [`A PreToolUse hook asks: ${hookReason}`, request.detail].filter(Boolean).join('\n\n'),
           };
-    return await askBroker(broker, shown, offerScope);
+    return await askBroker(broker, shown, offerScope, call);
   };
 
   const evaluate = async (extra: readonly PermissionRule[], call: ToolCall, input: unknown) => {

@@ -31,6 +31,11 @@ export interface SettingsSources {
   trusted: boolean;
   /** `--allowedTools` and `--disallowedTools` values as given. */
   allowedTools?: readonly string[];
+  /**
+   * Claude Code's `--setting-sources`: the settings files whose rules apply (`user`: $MCA_HOME and ~/.claude;
+   * `project`: the shared project files; `local`: the `*.local.json` ones). Absent: all of them.
+   */
+  settingSources?: readonly ('user' | 'project' | 'local')[];
   disallowedTools?: readonly string[];
 }
 
@@ -104,11 +109,16 @@ export function loadPermissionPolicy(sources: SettingsSources): LoadedPolicy {
   } catch {
     // A missing root has no project files; the user files still apply.
   }
-  const userRules = [
-    ...readSettings(join(sources.mcaHome, 'settings.json'), undefined, notices),
-    ...readSettings(join(home, '.claude', 'settings.json'), undefined, notices),
-  ];
-  const projectRules = PROJECT_SETTINGS_FILES.flatMap((file) => readSettings(join(root, file), root, notices));
+  const from = (source: 'user' | 'project' | 'local'): boolean => sources.settingSources?.includes(source) ?? true;
+  const userRules = from('user')
+    ? [
+        ...readSettings(join(sources.mcaHome, 'settings.json'), undefined, notices),
+        ...readSettings(join(home, '.claude', 'settings.json'), undefined, notices),
+      ]
+    : [];
+  const projectRules = PROJECT_SETTINGS_FILES.filter((file) =>
+    from(file.endsWith('.local.json') ? 'local' : 'project'),
+  ).flatMap((file) => readSettings(join(root, file), root, notices));
   const ignoredProjectAllows = sources.trusted ? [] : projectRules.filter((rule) => rule.behavior === 'allow');
   if (ignoredProjectAllows.length > 0) {
     notices.push(

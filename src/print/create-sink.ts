@@ -1,13 +1,20 @@
-/** The sink for a `--output-format` (the CLI lists the names for its flag; each one has a sink here). */
+/**
+ * The sink for a `--output-format` (the CLI lists the names for its flag; each one has a sink here). `json` and
+ * `stream-json` are Claude Code's shapes; `mca-json` and `mca-stream-json` are mca's earlier ones (its own result
+ * object, its internal events), kept for one release for scripts written against them.
+ */
+import { claudeCodeSink, type ClaudeCodeSessionInfo } from './claude-code-sink.js';
 import { jsonSink } from './json-sink.js';
 import type { PrintSink, SinkOutput } from './sink.js';
 import { streamJsonSink } from './stream-json-sink.js';
 import { textSink } from './text-sink.js';
 
-export type SinkFormat = 'text' | 'json' | 'stream-json';
+export const SINK_FORMATS = ['text', 'json', 'stream-json', 'mca-json', 'mca-stream-json'] as const;
+export type SinkFormat = (typeof SINK_FORMATS)[number];
 
-export function createSink(format: SinkFormat, output: SinkOutput): PrintSink {
-  if (format === 'json') return jsonSink(output);
-  if (format === 'stream-json') return streamJsonSink(output);
+export function createSink(format: SinkFormat, output: SinkOutput, session: ClaudeCodeSessionInfo): PrintSink {
+  if (format === 'json' || format === 'stream-json') return claudeCodeSink(format, output, session);
+  if (format === 'mca-json') return jsonSink(output);
+  if (format === 'mca-stream-json') return streamJsonSink(output);
   return textSink(output);
 }

@@ -2,8 +2,10 @@
  * Dollar prices per million tokens for known model families, so `/cost` and the bench price a session the same
  * way. Cache writes (5-minute lifetime) cost 1.25× the input price and cache reads 0.1×, as Anthropic bills them;
  * OpenAI bills cached prompt tokens at its own discount, given per row. A model matching no row has no price:
- * callers show tokens only rather than guess. Users can override rows in config (`modelPrices`).
+ * callers show tokens only rather than guess. Users can override rows in config (`modelPrices`). The REPL's `/cost`
+ * and Claude Code's `total_cost_usd` / `modelUsage` (src/print) both price through `usageDollars`.
  */
+import type { Usage } from './types.js';
 
 export interface ModelPrice {
   /** Dollars per million uncached input tokens. */
@@ -57,5 +59,24 @@ export function costOf(usage: TokenCounts, price: ModelPrice): number {
     usage.output_tokens * price.output * perToken +
     (usage.cache_creation_input_tokens ?? 0) * price.cacheWrite * perToken +
     (usage.cache_read_input_tokens ?? 0) * price.cacheRead * perToken
+  );
+}
+
+/** Dollars for a session's `usage` at `model`'s price, or undefined when the model has no known price. */
+export function usageDollars(
+  usage: Usage,
+  model: string,
+  overrides: Readonly<Record<string, ModelPrice>> = {},
+): number | undefined {
+  const price = priceOf(model, overrides);
+  if (!price) return undefined;
+  return costOf(
+    {
+      input_tokens: usage.inputTokens,
+      output_tokens: usage.outputTokens,
+      cache_creation_input_tokens: usage.cacheCreationInputTokens,
+      cache_read_input_tokens: usage.cacheReadInputTokens,
+    },
+    price,
   );
 }

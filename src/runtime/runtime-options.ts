@@ -27,6 +27,8 @@ export interface RuntimeOptions {
   /** MCP servers given by the front end (`--mcp-config`: file paths or inline JSON), and whether only those count. */
   mcpConfigs?: readonly string[];
   strictMcpConfig?: boolean;
+  /** Which settings files' permission rules apply (Claude Code's `--setting-sources`); absent: all. */
+  settingSources?: readonly ('user' | 'project' | 'local')[];
   /** Which session to open; a new one when absent. */
   session?: SessionStart;
   askTrust?: TrustQuestion;

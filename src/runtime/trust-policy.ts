@@ -12,7 +12,7 @@ import { loadPermissionPolicy, type LoadedPolicy } from '../permissions/settings
 import { recordTrust, trustChoice, TrustStoreError } from '../permissions/trust-store.js';
 import type { RuntimeOptions, TrustQuestion } from './runtime-options.js';
 
-type RuleFlags = Pick<RuntimeOptions, 'allowedTools' | 'disallowedTools'>;
+type RuleFlags = Pick<RuntimeOptions, 'allowedTools' | 'disallowedTools' | 'settingSources'>;
 
 /** Throws SettingsFlagError for a malformed rule given by the front end. */
 function loadPolicy(
@@ -27,6 +27,7 @@ function loadPolicy(
     trusted,
     allowedTools: flags.allowedTools ?? [],
     disallowedTools: flags.disallowedTools ?? [],
+    ...(flags.settingSources ? { settingSources: flags.settingSources } : {}),
   });
 }
 

@@ -84,9 +84,9 @@ export class SessionStore {
     return join(this.locations.get(sessionId) ?? this.dir, `${sessionId}${EXTENSION}`);
   }
 
-  async create(model: string): Promise<SessionWriter> {
+  /** A new session file; `sessionId` (Claude Code's `--session-id`) names it, a fresh UUID otherwise. */
+  async create(model: string, sessionId: string = randomUUID()): Promise<SessionWriter> {
     this.ensureDir();
-    const sessionId = randomUUID();
     const path = this.pathOf(sessionId);
     const lock = this.lock(sessionId);
     try {

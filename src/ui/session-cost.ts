@@ -6,7 +6,7 @@
  */
 import { usageByModel, type UsageByModel } from '../context/archived-usage.js';
 import type { Message } from '../context/message.js';
-import { costOf, priceOf, type ModelPrice } from '../providers/model-prices.js';
+import { usageDollars, type ModelPrice } from '../providers/model-prices.js';
 import { addUsage, ZERO_USAGE, type Usage } from '../providers/types.js';
 
 export type { UsageByModel } from '../context/archived-usage.js';
@@ -56,17 +56,7 @@ export function dollarsOf(
   model: string,
   overrides: Readonly<Record<string, ModelPrice>> = {},
 ): number | undefined {
-  const price = priceOf(model, overrides);
-  if (!price) return undefined;
-  return costOf(
-    {
-      input_tokens: usage.inputTokens,
-      output_tokens: usage.outputTokens,
-      cache_creation_input_tokens: usage.cacheCreationInputTokens,
-      cache_read_input_tokens: usage.cacheReadInputTokens,
-    },
-    price,
-  );
+  return usageDollars(usage, model, overrides);
 }
 
 /** `$0.0421` under a dollar (cents matter there), `$1.23` above. */

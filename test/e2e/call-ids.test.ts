@@ -83,7 +83,7 @@ describe('tool call ids', () => {
       },
       { text: 'Both read.' },
     ]);
-    const run = await runMca(['-p', 'read both', '--output-format', 'stream-json'], {
+    const run = await runMca(['-p', 'read both', '--output-format', 'mca-stream-json'], {
       cwd: root,
       env: env(home, 'native'),
     });
@@ -112,7 +112,10 @@ describe('tool call ids', () => {
   it('text protocol: the parsed action gets a generated toolu_ id, in its events and in the session file', async () => {
     const { root, home } = tempProject('mca-ids-text-', FILES);
     await serve([act('look at a', 'Read', { path: 'a.js' }), finish('done', 'a is 1.')]);
-    const run = await runMca(['-p', 'read a', '--output-format', 'stream-json'], { cwd: root, env: env(home, 'text') });
+    const run = await runMca(['-p', 'read a', '--output-format', 'mca-stream-json'], {
+      cwd: root,
+      env: env(home, 'text'),
+    });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const events = toolEvents(run.stdout);

@@ -133,11 +133,15 @@ describe.each(TOOL_PROTOCOLS)('%s tool protocol', (wire) => {
       // (EFBIG; SIGXFSZ is ignored so the write returns the error instead of killing mca).
       const prompt = `list the files ${'x'.repeat(5_000)}`;
       const shell = `ulimit -f 4; trap '' XFSZ; exec "$0" "$@"`;
-      const child = spawn('bash', ['-c', shell, process.execPath, MCA_BIN, '-p', prompt, '--output-format', 'json'], {
-        cwd: root,
-        env: { PATH: process.env.PATH ?? '', HOME: home, ...env(home) },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawn(
+        'bash',
+        ['-c', shell, process.execPath, MCA_BIN, '-p', prompt, '--output-format', 'mca-json'],
+        {
+          cwd: root,
+          env: { PATH: process.env.PATH ?? '', HOME: home, ...env(home) },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

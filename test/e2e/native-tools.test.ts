@@ -149,7 +149,7 @@ describe('extended thinking (thinking: <budget>) on Anthropic', () => {
       },
       { text: 'a is 1.' },
     ]);
-    const run = await runMca(['-p', 'what is a?', '--output-format', 'stream-json'], { cwd: root, env: env(home) });
+    const run = await runMca(['-p', 'what is a?', '--output-format', 'mca-stream-json'], { cwd: root, env: env(home) });
     expect(run.code).toBe(0);
     const events = run.stdout
       .trim()

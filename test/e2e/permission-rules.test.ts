@@ -93,8 +93,11 @@ describe('permission rules in -p', () => {
     expect(observationAfter(1)).toContain('npm publish');
     expect(observationAfter(2)).toContain('> p@1.0.0 test');
     expect(observationAfter(2)).not.toContain('PERMISSION_DENIED');
-    const output = JSON.parse(result.stdout) as { permission_denials: Array<{ tool: string; input: unknown }> };
-    expect(output.permission_denials.map((denial) => denial.input)).toEqual([
+    const output = JSON.parse(result.stdout) as {
+      permission_denials: Array<{ tool_name: string; tool_use_id: string; tool_input: unknown }>;
+    };
+    expect(output.permission_denials.map((denial) => denial.tool_name)).toEqual(['Bash', 'Bash']);
+    expect(output.permission_denials.map((denial) => denial.tool_input)).toEqual([
       { command: 'npm test && rm -rf x' },
       { command: 'npm publish' },
     ]);

@@ -153,7 +153,7 @@ describe.each(TOOL_PROTOCOLS)('mca -p against the fake API (%s tool protocol)', 
 
   it('joins piped stdin to the prompt and supports json and stream-json output', async () => {
     const { root, home } = project();
-    const fake = await serve([finish('looks fine'), finish('again')]);
+    const fake = await serve([finish('looks fine'), finish('again'), finish('once more')]);
     const json = await runMca(['-p', 'review this', '--output-format', 'json'], {
       cwd: root,
       env: env(home),
@@ -161,20 +161,33 @@ describe.each(TOOL_PROTOCOLS)('mca -p against the fake API (%s tool protocol)', 
     });
     expect(json.code).toBe(0);
     const result = JSON.parse(json.stdout) as Record<string, unknown>;
-    expect(result).toMatchObject({ result: 'looks fine', is_error: false, steps: 1 });
+    expect(result).toMatchObject({
+      type: 'result',
+      subtype: 'success',
+      result: 'looks fine',
+      is_error: false,
+      num_turns: 1,
+      permission_denials: [],
+    });
     expect(result.session_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(result.usage).toMatchObject({ input_tokens: expect.any(Number), cache_read_input_tokens: 0 });
     expect(userText(fake.requests[0]!.body)).toMatch(/review this\n\ndiff --git a\/x b\/x\n\+added line/);
 
-    const stream = await runMca(['-p', 'again', '--output-format', 'stream-json', '-c'], { cwd: root, env: env(home) });
+    const args = ['-p', 'again', '--output-format', 'stream-json', '--verbose', '-c'];
+    const stream = await runMca(args, { cwd: root, env: env(home) });
     const events = stream.stdout
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as { type: string });
-    expect(events[0]?.type).toBe('turn_start');
-    // Native tool use has no Finish action: a reply without calls is the answer.
+    expect(events[0]).toMatchObject({ type: 'system', subtype: 'init', session_id: result.session_id });
+    expect(events.at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'again', is_error: false });
+    // The old event stream stays available for one release under its own name.
+    const old = await runMca(['-p', 'once more', '--output-format', 'mca-stream-json', '-c'], {
+      cwd: root,
+      env: env(home),
+    });
     const reason = wire === 'text' ? 'finish' : 'answer';
-    expect(events.at(-1)).toMatchObject({ type: 'turn_end', reason, answer: 'again' });
+    expect(JSON.parse(old.stdout.trim().split('\n').at(-1) ?? '{}')).toMatchObject({ type: 'turn_end', reason });
   });
 
   it('retries a 529 and succeeds; a 401 fails with one line, exit 1 and no key in the output', async () => {

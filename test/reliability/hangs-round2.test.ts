@@ -239,14 +239,15 @@ describe.concurrent('streams that never end, and an answer MCA_HOME cannot hold'
           expect(result.stdout).toBe(`${answer}\n`);
           expect(mcaLines(result)).toEqual([expect.stringMatching(failure)]);
         } else {
-          const parsed = JSON.parse(result.stdout) as { result: string; is_error: boolean; error: string };
+          // Claude Code's result object (issue 24): the reason is in `errors`.
+          const parsed = JSON.parse(result.stdout) as { result: string; is_error: boolean; errors: string[] };
           expect(parsed.result).toBe(answer);
           expect(parsed.is_error).toBe(true);
-          expect(parsed.error).toMatch(failure);
+          expect(parsed.errors[0]).toMatch(failure);
         }
         return format === 'text'
           ? 'exit 1: the answer on stdout, then one line: The turn failed: cannot write session file … (ENOSPC)'
-          : 'exit 1: result holds the answer, is_error true, error names the ENOSPC write';
+          : 'exit 1: result holds the answer, is_error true, errors names the ENOSPC write';
       } finally {
         await server.close();
       }

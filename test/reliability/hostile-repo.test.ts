@@ -281,7 +281,7 @@ describe.concurrent('a hostile repository cannot take over mca', () => {
     'tool output with escape sequences (-p stream-json)',
     [act('Bash', { command: `printf '\\033]52;c;eA==\\007\\033[8mhidden'` }), finish(`done ${ESC}[8m`)],
     async (env) => {
-      const stream = await runMca(env.sandbox, [...BYPASS, '--output-format', 'stream-json', '-p', 'hi'], {
+      const stream = await runMca(env.sandbox, [...BYPASS, '--output-format', 'stream-json', '--verbose', '-p', 'hi'], {
         baseUrl: env.server.url,
       });
       expect(stream.code, stream.stderr).toBe(0);
@@ -303,9 +303,13 @@ describe.concurrent('a hostile repository cannot take over mca', () => {
       `Bash reads the key from /proc: ${command.slice(0, 40)}`,
       [act('Bash', { command }), act('Read', { path: 'leak.txt' }), finish('read it')],
       async (env) => {
-        const result = await runMca(env.sandbox, [...BYPASS, '--output-format', 'stream-json', '-p', 'hi'], {
-          baseUrl: env.server.url,
-        });
+        const result = await runMca(
+          env.sandbox,
+          [...BYPASS, '--output-format', 'stream-json', '--verbose', '-p', 'hi'],
+          {
+            baseUrl: env.server.url,
+          },
+        );
         expect(result.code, result.stderr).toBe(0);
         expect(sentToModel(env.server)).not.toContain(API_KEY);
         expect(sentToModel(env.server)).toContain('[REDACTED]');

@@ -30,7 +30,7 @@ const CASES: SecretCase[] = [
   {
     fault: 'a normal run (--output-format stream-json)',
     script: [finish('hello')],
-    args: ['--output-format', 'stream-json'],
+    args: ['--output-format', 'stream-json', '--verbose'],
     code: 0,
   },
   { fault: 'the key in the user prompt', script: [finish('noted')], args: ['--prompt-has-key'], code: 0 },
@@ -49,7 +49,7 @@ const CASES: SecretCase[] = [
   {
     fault: 'Bash prints the key (stream-json)',
     script: [act('Bash', { command: 'printenv ANTHROPIC_API_KEY' }), finish('printed')],
-    args: [...BYPASS, '--output-format', 'stream-json'],
+    args: [...BYPASS, '--output-format', 'stream-json', '--verbose'],
     code: 0,
   },
   {

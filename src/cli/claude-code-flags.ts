@@ -1,0 +1,262 @@
+/**
+ * Claude Code's flags for scripts and the Agent SDK (issue 24 item 2), added to mca's command line. Flags mca
+ * implements carry Claude Code's meaning; flags it does not implement are accepted with one warning line when they
+ * cannot change what a tool may do (SAFE_UNSUPPORTED), and refused when they could (REFUSED). Commander takes both
+ * `--flag value` and `--flag=value`.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
+import { CliError } from './exit-codes.js';
+
+export const INPUT_FORMATS = ['text', 'stream-json'] as const;
+export type InputFormat = (typeof INPUT_FORMATS)[number];
+
+export const SETTING_SOURCES = ['user', 'project', 'local'] as const;
+export type SettingSource = (typeof SETTING_SOURCES)[number];
+
+/** What the Claude Code flags asked for (absent: not given). */
+export interface ClaudeCodeOptions {
+  verbose: boolean;
+  /** `--system-prompt` or the text of `--system-prompt-file`: replaces mca's prompt (its tool and safety parts stay). */
+  systemPrompt: string | undefined;
+  /** `--append-system-prompt` and the text of `--append-system-prompt-file`, in that order. */
+  appendSystemPrompt: string | undefined;
+  sessionId: string | undefined;
+  forkSession: boolean;
+  inputFormat: InputFormat;
+  includePartialMessages: boolean;
+  /** `stdio`: ask the SDK host (`can_use_tool`); an MCP tool name otherwise. */
+  permissionPromptTool: string | undefined;
+  settingSources: SettingSource[] | undefined;
+  addDirs: string[];
+  /** `--tools`: the built-in tools to offer (`[]`: none; undefined or `default`: all). */
+  tools: string[] | undefined;
+  fallbackModel: string | undefined;
+  /** `--allow-dangerously-skip-permissions`: the host may switch to bypassPermissions later. */
+  allowBypass: boolean;
+  /** One line per accepted flag mca does not implement. */
+  warnings: string[];
+}
+
+/** Flags that cannot change what a tool may do: accepted, one warning each. `true`: the flag takes a value. */
+export const SAFE_UNSUPPORTED: Readonly<Record<string, boolean>> = {
+  '--debug': false,
+  '--debug-to-stderr': false,
+  '--debug-file': true,
+  '--betas': true,
+  '--max-thinking-tokens': true,
+  '--effort': true,
+  '--thinking-display': true,
+  '--max-budget-usd': true,
+  '--task-budget': true,
+  '--json-schema': true,
+  '--agent': true,
+  '--include-hook-events': false,
+  '--replay-user-messages': false,
+  '--no-session-persistence': false,
+  '--no-optional-locks': false,
+  '--await-initialize': false,
+  '--session-mirror': false,
+  '--title': true,
+};
+
+/** Flags that could widen what tools may do or where settings come from: refused rather than ignored. */
+export const REFUSED: Readonly<Record<string, string>> = {
+  '--settings': 'it would load settings (permission rules, hooks) mca does not read from a flag',
+  '--managed-settings': 'managed settings are not supported',
+  '--plugin-dir': 'plugins are not supported',
+  '--plugin-dir-no-mcp': 'plugins are not supported',
+  '--sdk-url': 'remote session transports are not supported',
+  '--ide': 'IDE connections are not supported',
+  '--channels': 'channels are not supported',
+  '--permission-prompts': 'not supported',
+  '--dangerously-load-development-channels': 'not supported',
+};
+
+function uuidArgument(value: string): string {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) {
+    throw new InvalidArgumentError('must be a UUID');
+  }
+  return value.toLowerCase();
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** Comma- or space-separated names; `""` means none. */
+function nameList(values: readonly string[]): string[] {
+  return values.flatMap((value) => value.split(/[\s,]+/)).filter((name) => name !== '');
+}
+
+export function addClaudeCodeFlags(command: Command): Command {
+  command
+    .option('--verbose', 'with -p --output-format stream-json: every message as it happens (required there)')
+    .option('--max-turns <n>', 'maximum model replies per turn (same as --max-steps); ends with error_max_turns')
+    .option('--system-prompt <text>', "replace mca's system prompt (its tool and safety parts stay)")
+    .option('--system-prompt-file <file>', 'like --system-prompt, read from a file')
+    .option('--append-system-prompt <text>', 'add text at the end of the system prompt')
+    .option('--append-system-prompt-file <file>', 'like --append-system-prompt, read from a file')
+    .option('--session-id <uuid>', 'the id of the new session (a UUID)', uuidArgument)
+    .option('--fork-session', 'with --resume or --continue: continue in a new session id, leaving the old one')
+    .addOption(
+      new Option('--input-format <format>', 'stdin of -p: text, or stream-json (NDJSON messages)')
+        .choices([...INPUT_FORMATS])
+        .default('text'),
+    )
+    .option('--include-partial-messages', 'stream-json: also the streaming events of each reply (stream_event)')
+    .option('--permission-prompt-tool <tool>', '"stdio": ask the SDK host (can_use_tool) when a call needs a yes')
+    .option('--setting-sources <sources>', 'which settings files to read: user,project,local (comma-separated)')
+    .option('--add-dir <dirs...>', 'more directories the tools may use', collect, [])
+    .option('--tools <tools...>', 'built-in tools to offer: "default" (all), "" (none) or names ("Bash,Read")')
+    .option('--fallback-model <model>', 'model to use when the chosen one is overloaded')
+    .option('--allow-dangerously-skip-permissions', 'let the SDK host switch to bypassPermissions later');
+  // The MCP client adds its own --mcp-config / --strict-mcp-config; they are defined here only while it has not.
+  if (!command.options.some((option) => option.long === '--mcp-config')) {
+    command.option('--mcp-config <configs...>', 'MCP servers (JSON files or inline JSON)', collect, []);
+  }
+  if (!command.options.some((option) => option.long === '--strict-mcp-config')) {
+    command.option('--strict-mcp-config', 'only the MCP servers of --mcp-config');
+  }
+  for (const [flag, takesValue] of Object.entries(SAFE_UNSUPPORTED)) {
+    const option = new Option(takesValue ? `${flag} [value]` : flag).hideHelp();
+    if (flag.startsWith('--no-')) option.default(undefined);
+    command.addOption(option);
+  }
+  for (const flag of Object.keys(REFUSED)) command.addOption(new Option(`${flag} [value]`).hideHelp());
+  return command;
+}
+
+export interface RawClaudeCodeOptions {
+  verbose?: boolean;
+  maxTurns?: string;
+  systemPrompt?: string;
+  systemPromptFile?: string;
+  appendSystemPrompt?: string;
+  appendSystemPromptFile?: string;
+  sessionId?: string;
+  forkSession?: boolean;
+  inputFormat: InputFormat;
+  includePartialMessages?: boolean;
+  permissionPromptTool?: string;
+  settingSources?: string;
+  addDir: string[];
+  tools?: string[];
+  fallbackModel?: string;
+  allowDangerouslySkipPermissions?: boolean;
+}
+
+function camel(flag: string): string {
+  return flag.replace(/^--/, '').replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+function readPromptFile(file: string, flag: string): string {
+  try {
+    return readFileSync(resolve(file), 'utf8');
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new CliError(`${flag}: cannot read ${file}: ${reason}`);
+  }
+}
+
+function parseSettingSources(value: string | undefined): SettingSource[] | undefined {
+  if (value === undefined) return undefined;
+  const names = nameList([value]);
+  for (const name of names) {
+    if (!(SETTING_SOURCES as readonly string[]).includes(name)) {
+      throw new CliError(`--setting-sources: unknown source "${name}" (use user, project, local)`);
+    }
+  }
+  return names as SettingSource[];
+}
+
+/** Turns the raw values into ClaudeCodeOptions; throws CliError for a refused flag or a bad value. */
+export function claudeCodeOptions(command: Command): ClaudeCodeOptions & { maxTurns: number | undefined } {
+  const raw = command.opts<RawClaudeCodeOptions & Record<string, unknown>>();
+  for (const [flag, why] of Object.entries(REFUSED)) {
+    if (raw[camel(flag)] !== undefined) throw new CliError(`${flag} is not supported by mca: ${why}`);
+  }
+  const warnings: string[] = [];
+  for (const flag of Object.keys(SAFE_UNSUPPORTED)) {
+    const key = flag.startsWith('--no-') ? camel(flag.replace(/^--no-/, '--')) : camel(flag);
+    const value = raw[key];
+    const given = flag.startsWith('--no-') ? value === false : value !== undefined;
+    if (given) warnings.push(`${flag} is not supported by mca and is ignored`);
+  }
+  // Accepted with Claude Code's syntax but not applied yet; ignoring them never lets a tool do more.
+  const notApplied: Array<[string, boolean]> = [
+    ['--fork-session (the resumed session itself continues)', raw.forkSession === true],
+    ['--add-dir (tools stay inside the project)', raw.addDir.length > 0],
+    ['--fallback-model', raw.fallbackModel !== undefined],
+  ];
+  for (const [what, given] of notApplied)
+    if (given) warnings.push(`${what} is not supported by mca yet and is ignored`);
+  let maxTurns: number | undefined;
+  if (raw.maxTurns !== undefined) {
+    maxTurns = Number(raw.maxTurns);
+    if (!Number.isInteger(maxTurns) || maxTurns < 1)
+      throw new CliError('--max-turns must be a whole number of at least 1');
+  }
+  if (raw.systemPrompt !== undefined && raw.systemPromptFile !== undefined) {
+    throw new CliError('use either --system-prompt or --system-prompt-file, not both');
+  }
+  const systemPrompt =
+    raw.systemPromptFile !== undefined
+      ? readPromptFile(raw.systemPromptFile, '--system-prompt-file')
+      : raw.systemPrompt;
+  const appended = [
+    raw.appendSystemPrompt,
+    raw.appendSystemPromptFile === undefined
+      ? undefined
+      : readPromptFile(raw.appendSystemPromptFile, '--append-system-prompt-file'),
+  ].filter((part): part is string => part !== undefined && part.trim() !== '');
+  const tools =
+    raw.tools === undefined || (raw.tools.length === 1 && raw.tools[0] === 'default') ? undefined : nameList(raw.tools);
+  return {
+    verbose: raw.verbose === true,
+    maxTurns,
+    systemPrompt,
+    appendSystemPrompt: appended.length > 0 ? appended.join('\n\n') : undefined,
+    sessionId: raw.sessionId,
+    forkSession: raw.forkSession === true,
+    inputFormat: raw.inputFormat,
+    includePartialMessages: raw.includePartialMessages === true,
+    permissionPromptTool: raw.permissionPromptTool,
+    settingSources: parseSettingSources(raw.settingSources),
+    addDirs: raw.addDir.map((dir) => resolve(dir)),
+    tools,
+    fallbackModel: raw.fallbackModel,
+    allowBypass: raw.allowDangerouslySkipPermissions === true,
+    warnings,
+  };
+}
+
+/** Mixed-flag checks of Claude Code's (its messages, so scripts see what they would see there). */
+export function checkClaudeCodeCombination(options: {
+  print: boolean;
+  outputFormat: string;
+  claudeCode: ClaudeCodeOptions;
+  resuming: boolean;
+}): void {
+  const { claudeCode } = options;
+  const streamingIn = claudeCode.inputFormat === 'stream-json';
+  if (options.print && options.outputFormat === 'stream-json' && !claudeCode.verbose) {
+    throw new CliError('When using --print, --output-format=stream-json requires --verbose');
+  }
+  if (streamingIn && options.outputFormat !== 'stream-json') {
+    throw new CliError('--input-format=stream-json requires output-format=stream-json.');
+  }
+  if (claudeCode.includePartialMessages && options.outputFormat !== 'stream-json') {
+    throw new CliError('--include-partial-messages requires --output-format=stream-json');
+  }
+  if (claudeCode.forkSession && !options.resuming) {
+    throw new CliError('--fork-session requires --resume or --continue');
+  }
+  if (claudeCode.sessionId !== undefined && options.resuming && !claudeCode.forkSession) {
+    throw new CliError(
+      '--session-id can only be used with --continue or --resume if --fork-session is also specified.',
+    );
+  }
+}

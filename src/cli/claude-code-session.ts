@@ -1,0 +1,45 @@
+/** The facts Claude Code's output formats report about a session (src/print/claude-code-sink.ts), from the runtime. */
+import type { SessionDriver } from '../driver/session-driver.js';
+import type { ClaudeCodeSessionInfo } from '../print/claude-code-sink.js';
+import type { Runtime } from '../runtime/create-runtime.js';
+import { toClaudeCodeInput } from '../tools/claude-code-input.js';
+import type { CliOptions } from './cli-options.js';
+
+/** `driver` is read lazily: the sink exists before the driver that feeds it. */
+export function claudeCodeSession(
+  runtime: Runtime,
+  options: Pick<CliOptions, 'claudeCode'>,
+  version: string,
+  driver: () => SessionDriver | undefined,
+): ClaudeCodeSessionInfo {
+  const controller = () => driver()?.controller ?? runtime.controller;
+  return {
+    sessionId: () => controller().sessionId,
+    model: () => controller().model,
+    init: () => ({
+      cwd: runtime.projectRoot,
+      sessionId: controller().sessionId,
+      tools: runtime.registry.names(),
+      model: controller().model,
+      permissionMode: controller().permissionMode,
+      apiKeyFromEnv: runtime.secrets.length > 0,
+      version,
+    }),
+    toClaudeCodeInput: (tool, input) => toClaudeCodeInput(tool, input, runtime.projectRoot),
+    limits: () => ({ contextWindow: runtime.config.contextWindow, maxOutputTokens: runtime.config.maxOutputTokens }),
+    prices: runtime.config.modelPrices,
+    includePartialMessages: options.claudeCode.includePartialMessages,
+  };
+}
+
+/**
+ * What Claude Code's flags change in a runtime once it is built: the host's system prompt text, and `--tools`
+ * (only the tools named stay offered; `""` offers none).
+ */
+export function applyClaudeCodeOptions(runtime: Runtime, options: Pick<CliOptions, 'claudeCode'>): void {
+  const { systemPrompt, appendSystemPrompt, tools } = options.claudeCode;
+  runtime.sessions.customizeSystemPrompt({ replace: systemPrompt, append: appendSystemPrompt });
+  if (tools === undefined) return;
+  const keep = new Set(tools);
+  for (const name of runtime.registry.names()) if (!keep.has(name)) runtime.registry.unregister(name);
+}

@@ -1,0 +1,71 @@
+/**
+ * `mca --input-format stream-json --output-format stream-json` (with or without -p): the Agent SDK's way to run
+ * Claude Code's CLI, served by src/headless over this process's stdin and stdout. Exits 0 when stdin ends and every
+ * message has its result (an error result does not change that: the host read it); 130 on SIGINT.
+ */
+import { createInterface } from 'node:readline';
+import { HeadlessSession } from '../headless/headless-session.js';
+import { redactSecrets } from '../text/redact-secrets.js';
+import { bootstrap, driverHooks, sweepLeftoverTemps } from './bootstrap.js';
+import { applyClaudeCodeOptions, claudeCodeSession } from './claude-code-session.js';
+import { EXIT_INTERRUPTED, EXIT_OK, printError } from './exit-codes.js';
+import type { CliOptions } from './cli-options.js';
+import { installTermination, SIGNAL_EXIT_CODES } from './termination.js';
+
+export async function runHeadlessMode(options: CliOptions, version: string): Promise<number> {
+  const booted = await bootstrap(options);
+  const { secrets, controller } = booted;
+  const warn = (line: string): void => printError(redactSecrets(line, secrets));
+  for (const notice of booted.notices) warn(notice);
+  applyClaudeCodeOptions(booted, options);
+  const { claudeCode } = options;
+  const askHost = claudeCode.permissionPromptTool === 'stdio';
+  if (claudeCode.permissionPromptTool !== undefined && !askHost) {
+    warn(
+      `--permission-prompt-tool ${claudeCode.permissionPromptTool}: only "stdio" is supported; calls that need a yes are denied`,
+    );
+  }
+  const session = new HeadlessSession({
+    runtime: booted,
+    version,
+    write: (line) => void process.stdout.write(`${redactSecrets(JSON.stringify(line), secrets)}\n`),
+    warn,
+    info: (driver) => claudeCodeSession(booted, options, version, driver),
+    askHost,
+    allowBypass: claudeCode.allowBypass,
+    flagPrompt: { replace: claudeCode.systemPrompt, append: claudeCode.appendSystemPrompt },
+    hooks: driverHooks(booted, options),
+  });
+  if (options.prompt !== undefined && options.prompt.trim() !== '') {
+    session.line(JSON.stringify({ type: 'user', message: { role: 'user', content: options.prompt } }));
+  }
+  let interrupted = false;
+  const onSigint = (): void => {
+    if (interrupted) process.exit(EXIT_INTERRUPTED);
+    interrupted = true;
+    session.driver.interrupt();
+  };
+  process.on('SIGINT', onSigint);
+  const termination = installTermination({
+    abortTurn: () => session.driver.interrupt(),
+    flush: () => controller.close(),
+  });
+  const input = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  input.on('line', (line) => session.line(line));
+  input.on('close', () => session.endInput());
+  try {
+    await session.finished;
+  } finally {
+    process.off('SIGINT', onSigint);
+    termination.uninstall();
+  }
+  try {
+    booted.sessions.close();
+  } catch (error) {
+    warn(`Could not close the session: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  await sweepLeftoverTemps(booted.config.mcaHome);
+  const signal = termination.signal();
+  if (signal !== undefined) return SIGNAL_EXIT_CODES[signal];
+  return interrupted ? EXIT_INTERRUPTED : EXIT_OK;
+}

@@ -1,0 +1,133 @@
+/**
+ * The host's control requests (Claude Code's control protocol) and mca's answers. Each handler answers exactly
+ * once, success or error; a subtype mca does not know gets an error answer, never a crash.
+ */
+import { PERMISSION_MODES, type PermissionMode } from '../config/config-choices.js';
+import type { SessionDriver } from '../driver/session-driver.js';
+import type { Runtime } from '../runtime/create-runtime.js';
+import type { ControlChannel, ControlRequestLine } from './control-channel.js';
+
+export interface ControlContext {
+  runtime: Runtime;
+  driver: SessionDriver;
+  channel: ControlChannel;
+  version: string;
+  /** The system prompt text the flags gave (the host's initialize adds to it). */
+  flagPrompt: { replace: string | undefined; append: string | undefined };
+  /** bypassPermissions may be switched on (`--allow-dangerously-skip-permissions`, or started in it). */
+  allowBypass: boolean;
+  warn: (line: string) => void;
+}
+
+function text(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.filter((part): part is string => typeof part === 'string').join('\n\n');
+  return undefined;
+}
+
+function nonEmpty(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length > 0;
+  return typeof value === 'object' && value !== null && Object.keys(value).length > 0;
+}
+
+/**
+ * `initialize`: the host's system prompt (`systemPrompt` replaces mca's identity and answer style, keeping the
+ * tool protocol and safety rules; `[""]`, what the SDK sends when the program sets none, keeps mca's prompt as it
+ * is), `appendSystemPrompt` (after the flags' own), and what mca offers.
+ */
+function initialize(context: ControlContext, request: Record<string, unknown>): Record<string, unknown> {
+  const replace = text(request.systemPrompt);
+  const append = [context.flagPrompt.append, text(request.appendSystemPrompt)]
+    .filter((part): part is string => part !== undefined && part.trim() !== '')
+    .join('\n\n');
+  context.runtime.sessions.customizeSystemPrompt({
+    replace: replace !== undefined && replace.trim() !== '' ? replace : context.flagPrompt.replace,
+    append: append === '' ? undefined : append,
+  });
+  if (nonEmpty(request.hooks)) context.warn('hook callbacks of the SDK host are not supported yet and are ignored');
+  if (nonEmpty(request.sdkMcpServers)) {
+    context.warn('in-process SDK MCP servers are not supported yet; their tools are not offered');
+  }
+  if (nonEmpty(request.agents)) context.warn('agents defined by the SDK host are not supported yet and are ignored');
+  const model = context.driver.model;
+  return {
+    commands: [],
+    agents: [],
+    output_style: 'default',
+    available_output_styles: ['default'],
+    models: [{ value: model, displayName: model, description: 'the model mca runs now' }],
+    account: {},
+    claude_code_version: context.version,
+  };
+}
+
+function contextUsage(context: ControlContext): Record<string, unknown> {
+  const report = context.driver.controller.contextReport();
+  const categories = report.parts.map((part) => ({
+    name: part.label,
+    tokens: part.tokens,
+    color: 'gray',
+    kind: 'used' as const,
+  }));
+  const totalTokens = report.parts.reduce((sum, part) => sum + part.tokens, 0);
+  return {
+    categories,
+    totalTokens,
+    maxTokens: report.contextWindow,
+    rawMaxTokens: report.contextWindow,
+    percentage: report.contextWindow > 0 ? (totalTokens / report.contextWindow) * 100 : 0,
+    gridRows: [],
+    model: context.driver.model,
+    memoryFiles: context.driver.controller
+      .memoryFiles()
+      .map((file) => ({ path: file.path, type: file.level, tokens: Math.ceil(file.chars / 4) })),
+    mcpTools: [],
+    agents: [],
+    isAutoCompactEnabled: true,
+    apiUsage: null,
+  };
+}
+
+function setPermissionMode(context: ControlContext, mode: unknown): Record<string, unknown> {
+  if (typeof mode !== 'string' || !(PERMISSION_MODES as readonly string[]).includes(mode)) {
+    throw new Error(`mca does not support the permission mode ${JSON.stringify(mode)}`);
+  }
+  if (mode === 'bypassPermissions' && !context.allowBypass && context.driver.mode !== 'bypassPermissions') {
+    throw new Error('bypassPermissions needs --allow-dangerously-skip-permissions (allowDangerouslySkipPermissions)');
+  }
+  context.driver.setMode(mode as PermissionMode);
+  return { mode };
+}
+
+/** Answers one control request. */
+export function handleControlRequest(context: ControlContext, line: ControlRequestLine): void {
+  const { channel, driver } = context;
+  const id = line.request_id;
+  const request = line.request;
+  try {
+    switch (request.subtype) {
+      case 'initialize':
+        return channel.succeed(id, initialize(context, request));
+      case 'interrupt': {
+        const stillQueued = [...driver.queue];
+        driver.interrupt();
+        return channel.succeed(id, { still_queued: stillQueued });
+      }
+      case 'set_permission_mode':
+        return channel.succeed(id, setPermissionMode(context, request.mode));
+      case 'set_model': {
+        const model = typeof request.model === 'string' && request.model !== 'default' ? request.model : undefined;
+        driver.setModel(model ?? context.runtime.config.model);
+        return channel.succeed(id, {});
+      }
+      case 'mcp_status':
+        return channel.succeed(id, { mcpServers: [] });
+      case 'get_context_usage':
+        return channel.succeed(id, contextUsage(context));
+      default:
+        return channel.fail(id, `mca does not support the control request "${String(request.subtype)}"`);
+    }
+  } catch (error) {
+    channel.fail(id, error instanceof Error ? error.message : String(error));
+  }
+}

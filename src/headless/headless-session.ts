@@ -1,0 +1,190 @@
+/**
+ * `--input-format stream-json` (DESIGN.md "Headless input"): one session driven by NDJSON lines, as Claude Code's
+ * CLI is driven by the Agent SDK. `user` lines run in order through the SessionDriver's queue, each answered by
+ * Claude Code's messages and one `result` line; `control_request` lines are answered (control-requests.ts);
+ * `control_response` lines answer mca's own requests (`can_use_tool`). A line that is not JSON, or not a message
+ * mca knows, gets one stderr line and is skipped: nothing else is lost. `finished` resolves once the input ended
+ * and every message it carried has its result.
+ */
+import type { AgentEvent } from '../agent/events.js';
+import { isAgentEvent, type DriverEvent } from '../driver/driver-events.js';
+import type { DriverHooksOptions } from '../driver/driver-hooks.js';
+import { SessionDriver } from '../driver/session-driver.js';
+import { initMessage } from '../print/claude-code-init.js';
+import type { ClaudeCodeTranslator } from '../print/claude-code-messages.js';
+import { claudeCodeTranslator, type ClaudeCodeSessionInfo } from '../print/claude-code-sink.js';
+import type { Runtime } from '../runtime/create-runtime.js';
+import { fromClaudeCodeInput } from '../tools/claude-code-input.js';
+import { ControlChannel, type ControlRequestLine, type ControlResponseLine } from './control-channel.js';
+import { handleControlRequest, type ControlContext } from './control-requests.js';
+import { stdioBroker } from './stdio-broker.js';
+
+type TurnEnd = Extract<AgentEvent, { type: 'turn_end' }>;
+
+export interface HeadlessOptions {
+  runtime: Runtime;
+  version: string;
+  /** Writes one JSON line to stdout (redacted by the caller). */
+  write: (line: object) => void;
+  /** One line to stderr. */
+  warn: (line: string) => void;
+  info: (driver: () => SessionDriver | undefined) => ClaudeCodeSessionInfo;
+  /** `--permission-prompt-tool stdio`: calls that need a yes are asked of the host. */
+  askHost: boolean;
+  allowBypass: boolean;
+  flagPrompt: { replace: string | undefined; append: string | undefined };
+  /** The settings files' hooks (src/hooks), run by the driver as in every front. */
+  hooks?: DriverHooksOptions;
+}
+
+/** The text of a user message's content: a string, or the text blocks of an array. */
+export function userText(content: unknown): string | undefined {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return undefined;
+  const texts = content
+    .filter((block): block is { type: 'text'; text: string } => {
+      const candidate = block as { type?: unknown; text?: unknown };
+      return candidate?.type === 'text' && typeof candidate.text === 'string';
+    })
+    .map((block) => block.text);
+  return texts.join('\n\n');
+}
+
+export class HeadlessSession {
+  readonly driver: SessionDriver;
+  private readonly channel: ControlChannel;
+  private readonly translator: ClaudeCodeTranslator;
+  private readonly info: ClaudeCodeSessionInfo;
+  private readonly control: ControlContext;
+  private submitted = 0;
+  private answered = 0;
+  private inputEnded = false;
+  private initSent = false;
+  private end: TurnEnd | undefined;
+  private resolveFinished: () => void = () => undefined;
+  readonly finished: Promise<void>;
+
+  constructor(private readonly options: HeadlessOptions) {
+    this.finished = new Promise((resolve) => (this.resolveFinished = resolve));
+    this.channel = new ControlChannel(options.write);
+    const { runtime } = options;
+    const broker = options.askHost
+      ? stdioBroker({
+          channel: this.channel,
+          toClaudeCodeInput: (tool, input) => this.info.toClaudeCodeInput(tool, input),
+          fromClaudeCodeInput: (tool, input) => fromClaudeCodeInput(tool, input, runtime.projectRoot),
+        })
+      : undefined;
+    this.driver = new SessionDriver({
+      sessions: runtime.sessions,
+      policy: runtime.policy,
+      broker,
+      ...(options.hooks ? { hooks: options.hooks } : {}),
+    });
+    this.info = options.info(() => this.driver);
+    this.translator = claudeCodeTranslator(this.info);
+    this.control = {
+      runtime,
+      driver: this.driver,
+      channel: this.channel,
+      version: options.version,
+      flagPrompt: options.flagPrompt,
+      allowBypass: options.allowBypass,
+      warn: options.warn,
+    };
+    this.driver.subscribe((event) => this.onDriverEvent(event));
+  }
+
+  /** One line of stdin. */
+  line(raw: string): void {
+    if (raw.trim() === '') return;
+    let message: { type?: unknown; [field: string]: unknown };
+    try {
+      message = JSON.parse(raw) as typeof message;
+    } catch {
+      return this.options.warn(`ignored a stdin line that is not JSON: ${raw.slice(0, 80)}`);
+    }
+    if (typeof message !== 'object' || message === null) {
+      return this.options.warn(`ignored a stdin line that is not a message: ${raw.slice(0, 80)}`);
+    }
+    switch (message.type) {
+      case 'user':
+        return this.userMessage(message);
+      case 'control_request':
+        if (typeof message.request_id !== 'string' || typeof message.request !== 'object' || !message.request) {
+          return this.options.warn('ignored a control_request without request_id or request');
+        }
+        return handleControlRequest(this.control, message as unknown as ControlRequestLine);
+      case 'control_response':
+        this.channel.answer(message as unknown as ControlResponseLine);
+        return;
+      case 'control_cancel_request':
+      case 'keep_alive':
+      case 'update_environment_variables':
+        return;
+      default:
+        return this.options.warn(`ignored a stdin message of type ${JSON.stringify(message.type)}`);
+    }
+  }
+
+  /** stdin ended: the session finishes once every message has its result. */
+  endInput(): void {
+    this.inputEnded = true;
+    // Nobody can answer a question any more: an open can_use_tool is denied, so its turn can end.
+    this.channel.closeAll('the host closed its input');
+    this.maybeFinish();
+  }
+
+  private userMessage(message: Record<string, unknown>): void {
+    const inner = message.message as { content?: unknown } | undefined;
+    const text = userText(inner?.content);
+    if (text === undefined || text.trim() === '') {
+      return this.options.warn('ignored a user message without text');
+    }
+    this.submitted += 1;
+    this.driver.submit(text);
+  }
+
+  private onDriverEvent(event: DriverEvent): void {
+    if (event.type === 'prompt') {
+      if (!this.initSent) {
+        this.initSent = true;
+        this.options.write(initMessage(this.info.init()));
+      }
+      this.translator.beginTurn();
+      this.end = undefined;
+      return;
+    }
+    if (isAgentEvent(event)) {
+      for (const line of this.translator.event(event)) this.options.write(line);
+      if (event.type === 'turn_end') this.end = event;
+      return;
+    }
+    if (event.type === 'run_end' && event.kind === 'turn') {
+      const end = this.end ?? this.failedEnd(event);
+      this.options.write(this.translator.result(end));
+      this.answered += 1;
+      this.maybeFinish();
+    }
+  }
+
+  private failedEnd(event: Extract<DriverEvent, { type: 'run_end' }>): TurnEnd {
+    const reason = event.aborted ? 'interrupted' : 'error';
+    const message =
+      'error' in event
+        ? `The turn failed: ${event.error instanceof Error ? event.error.message : String(event.error)}`
+        : 'the turn ended without an answer';
+    return {
+      type: 'turn_end',
+      reason,
+      answer: message,
+      steps: 0,
+      usage: { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 },
+    };
+  }
+
+  private maybeFinish(): void {
+    if (!this.inputEnded || this.answered < this.submitted) return;
+    this.resolveFinished();
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * `--output-format json` and `stream-json` in Claude Code's shapes (DESIGN.md "Claude Code compatibility").
+ * `json`: one `result` object when the run is over. `stream-json`: the `system`/`init` line, then every message as
+ * it happens (`assistant`, `user`, `stream_event` with partial messages, mca-only `system` lines), then `result`.
+ * The same translator serves the headless front (src/headless), which writes one `result` per user message.
+ */
+import type { AgentEvent } from '../agent/events.js';
+import type { InitInfo } from './claude-code-init.js';
+import { initMessage } from './claude-code-init.js';
+import { ClaudeCodeTranslator } from './claude-code-messages.js';
+import type { CcMessage } from './claude-code-types.js';
+import type { ModelPrice } from '../providers/model-prices.js';
+import { ModelUsageLedger, type ModelLimits } from './claude-code-usage.js';
+import type { PrintResult, PrintSink, SinkOutput } from './sink.js';
+
+/** What the Claude Code formats need to know about the session beyond its events. */
+export interface ClaudeCodeSessionInfo {
+  sessionId: () => string;
+  model: () => string;
+  /** The init line's facts, read when the first line is written. */
+  init: () => InitInfo;
+  /** mca's tool input in Claude Code's names. */
+  toClaudeCodeInput: (tool: string, input: unknown) => unknown;
+  limits: (model: string) => ModelLimits;
+  /** Price overrides from config (`modelPrices`), as the REPL's `/cost` uses them. */
+  prices?: Readonly<Record<string, ModelPrice>>;
+  includePartialMessages: boolean;
+}
+
+export function ccLine(message: CcMessage): string {
+  return `${JSON.stringify(message)}\n`;
+}
+
+export function claudeCodeTranslator(info: ClaudeCodeSessionInfo): ClaudeCodeTranslator {
+  return new ClaudeCodeTranslator({
+    sessionId: info.sessionId,
+    model: info.model,
+    toClaudeCodeInput: info.toClaudeCodeInput,
+    ledger: new ModelUsageLedger(info.limits, info.prices),
+    includePartialMessages: info.includePartialMessages,
+  });
+}
+
+export function claudeCodeSink(format: 'json' | 'stream-json', output: SinkOutput, info: ClaudeCodeSessionInfo) {
+  const translator = claudeCodeTranslator(info);
+  const streaming = format === 'stream-json';
+  let started = false;
+  const start = (): void => {
+    if (started || !streaming) return;
+    started = true;
+    output.stdout(ccLine(initMessage(info.init())));
+  };
+  const sink: PrintSink = {
+    event(event: AgentEvent) {
+      start();
+      const lines = translator.event(event);
+      if (streaming) for (const line of lines) output.stdout(ccLine(line));
+    },
+    finish({ end }: PrintResult) {
+      start();
+      output.stdout(ccLine(translator.result(end)));
+    },
+  };
+  return sink;
+}

@@ -1,0 +1,49 @@
+/**
+ * The 0.2.x line of the Claude Agent SDK (still pinned by editor adapters) drives mca too: its query() spawns the
+ * built binary with its own argv and initialize request; a tool call it approves in canUseTool runs, and the
+ * messages it reads have Claude Code's shapes.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { query, type SDKMessage } from 'claude-agent-sdk-02';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sdkEnv } from '../helpers/agent-sdk.js';
+import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic-server.js';
+import { MCA_BIN } from '../helpers/run-mca.js';
+import { tempProject } from '../helpers/temp-project.js';
+
+let server: FakeAnthropic | undefined;
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('Agent SDK 0.2.x drives mca', () => {
+  it('approves a Bash call in canUseTool and reads the result', async () => {
+    const { root, home } = tempProject('mca-sdk02-');
+    server = await startFakeAnthropic([
+      { text: 'Making it.', calls: [{ id: 'toolu_02_bash', name: 'Bash', input: { command: 'touch from-02.txt' } }] },
+      { text: 'Made it.' },
+    ]);
+    const asked: string[] = [];
+    const messages: SDKMessage[] = [];
+    const run = query({
+      prompt: 'make the file',
+      options: {
+        pathToClaudeCodeExecutable: MCA_BIN,
+        cwd: root,
+        env: sdkEnv({ root, home, baseUrl: server.url }),
+        canUseTool: async (tool, input, { toolUseID }) => {
+          asked.push(`${tool}:${toolUseID ?? ''}`);
+          return { behavior: 'allow', updatedInput: input };
+        },
+      },
+    });
+    for await (const message of run) messages.push(message);
+    expect(asked).toEqual(['Bash:toolu_02_bash']);
+    expect(existsSync(join(root, 'from-02.txt'))).toBe(true);
+    expect(messages[0]).toMatchObject({ type: 'system', subtype: 'init' });
+    expect(messages.at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'Made it.', is_error: false });
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * Drives the built `mca` through the real Claude Agent SDK: `query()` with `pathToClaudeCodeExecutable` pointing at
+ * dist/cli/mca.cjs, against the loopback fake Anthropic server. The SDK spawns mca as it spawns Claude Code
+ * (stream-json in and out, the control protocol), so these runs see what an SDK program sees.
+ */
+import { query, type Options, type SDKMessage, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
+import { MCA_BIN } from './run-mca.js';
+
+export const SDK_KEY = 'sk-ant-test-agent-sdk-0123456789';
+
+export interface SdkProject {
+  root: string;
+  home: string;
+  baseUrl: string;
+}
+
+/** The environment mca gets: the fake server, a private MCA_HOME, nothing from the developer's shell. */
+export function sdkEnv(project: SdkProject, extra: Record<string, string> = {}): Record<string, string> {
+  const keep = ['PATH', 'LANG', 'TMPDIR'];
+  const base = Object.fromEntries(keep.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
+  return {
+    ...base,
+    HOME: project.home,
+    ANTHROPIC_API_KEY: SDK_KEY,
+    ANTHROPIC_BASE_URL: project.baseUrl,
+    MCA_HOME: project.home,
+    ...extra,
+  };
+}
+
+export function sdkOptions(project: SdkProject, options: Options = {}): Options {
+  return {
+    pathToClaudeCodeExecutable: MCA_BIN,
+    cwd: project.root,
+    env: sdkEnv(project),
+    ...options,
+  };
+}
+
+/** Every message of one query, in order. */
+export async function collect(run: AsyncIterable<SDKMessage>): Promise<SDKMessage[]> {
+  const messages: SDKMessage[] = [];
+  for await (const message of run) messages.push(message);
+  return messages;
+}
+
+/** A user message as an SDK program streams it (content as blocks, as the SDK sends it). */
+export function userMessage(text: string): SDKUserMessage {
+  return {
+    type: 'user',
+    message: { role: 'user', content: [{ type: 'text', text }] },
+    parent_tool_use_id: null,
+  };
+}
+
+/** Runs `prompt` through query() and returns every message. */
+export function sdkQuery(
+  project: SdkProject,
+  prompt: string | AsyncIterable<SDKUserMessage>,
+  options: Options = {},
+): Promise<SDKMessage[]> {
+  return collect(query({ prompt, options: sdkOptions(project, options) }));
+}

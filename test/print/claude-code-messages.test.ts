@@ -1,0 +1,70 @@
+/**
+ * The AgentEvent → Claude Code translation on its own: mca-only events become `system` lines with an `mca_`
+ * subtype, a reply mca answered itself shows as the model's text plus `mca_reply_refused`, thinking comes before
+ * the text, and the result prices the session from the shared table.
+ */
+import { describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../src/agent/events.js';
+import { ClaudeCodeTranslator } from '../../src/print/claude-code-messages.js';
+import { ModelUsageLedger } from '../../src/print/claude-code-usage.js';
+import type { CcMessage } from '../../src/print/claude-code-types.js';
+import { errorEnvelope } from '../../src/tools/envelope.js';
+
+const USAGE = { inputTokens: 1_000_000, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 1_000_000 };
+
+function translate(events: AgentEvent[]): { lines: CcMessage[]; translator: ClaudeCodeTranslator } {
+  const translator = new ClaudeCodeTranslator({
+    sessionId: () => 'session-1',
+    model: () => 'claude-sonnet-4-5',
+    toClaudeCodeInput: (_tool, input) => input,
+    ledger: new ModelUsageLedger(() => ({ contextWindow: 200_000, maxOutputTokens: 32_000 })),
+  });
+  return { lines: events.flatMap((event) => translator.event(event)), translator };
+}
+
+describe('ClaudeCodeTranslator', () => {
+  it('turns mca-only events into mca_ system lines and a refused reply into text plus mca_reply_refused', () => {
+    const { lines } = translate([
+      { type: 'compaction_start', reason: 'threshold', tokensBefore: 9000, roundsToArchive: 2 },
+      { type: 'step_start', step: 1, estimatedTokens: 100 },
+      { type: 'thinking_delta', step: 1, text: 'Let me think.' },
+      { type: 'usage', step: 1, usage: USAGE, contextTokens: 10 },
+      { type: 'assistant_step', step: 1, thought: '', action: null, raw: 'Read[{"path": "a"}]' },
+      {
+        type: 'tool_end',
+        step: 1,
+        id: 'toolu_react',
+        tool: 'ReAct',
+        input: {},
+        result: errorEnvelope('INVALID_PARAM', 'Nothing ran.'),
+        compressed: '',
+      },
+    ]);
+    expect(lines.map((line) => (line.type === 'system' ? line.subtype : line.type))).toEqual([
+      'mca_compaction_start',
+      'assistant',
+      'assistant',
+      'mca_reply_refused',
+    ]);
+    expect(lines[0]).toMatchObject({ tokensBefore: 9000, session_id: 'session-1' });
+    expect(lines[1]).toMatchObject({ message: { content: [{ type: 'thinking', thinking: 'Let me think.' }] } });
+    expect(lines[2]).toMatchObject({ message: { content: [{ type: 'text', text: 'Read[{"path": "a"}]' }] } });
+    expect(lines[3]).toMatchObject({ message: expect.stringContaining('Nothing ran.') });
+  });
+
+  it('prices the result from the shared table, cache reads at a tenth of the input price', () => {
+    const { translator } = translate([
+      { type: 'step_start', step: 1, estimatedTokens: 100 },
+      { type: 'usage', step: 1, usage: USAGE, contextTokens: 10 },
+      { type: 'assistant_step', step: 1, thought: '', action: null, raw: 'Done.' },
+    ]);
+    const result = translator.result({ type: 'turn_end', reason: 'answer', answer: 'Done.', steps: 1, usage: USAGE });
+    // $3 per million input tokens + $0.30 per million cache reads for Sonnet.
+    expect(result.total_cost_usd).toBeCloseTo(3.3, 6);
+    expect(result).toMatchObject({
+      subtype: 'success',
+      result: 'Done.',
+      modelUsage: { 'claude-sonnet-4-5': { costUSD: expect.closeTo(3.3, 6), contextWindow: 200_000 } },
+    });
+  });
+});
