@@ -2,18 +2,19 @@ import type { $ZodType } from 'zod/v4/core';
 import type { ToolSpec } from '../providers/types.js';
 import { redactValue } from '../text/redact-secrets.js';
 import { approvalTitle, callSubject, deniedEnvelope } from './approval.js';
-import type { DecideFn, PermissionDecision, ToolCall, ToolDefinition, ToolPlan } from './define-tool.js';
+import type { DecideFn, ToolCall, ToolDefinition, ToolPlan } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import type * as InputValidation from './input-validation.js';
 import type { JsonInputCheck } from './json-schema-validation.js';
 import { once } from './lazy-modules.js';
 import { PARAMETERS_PLACEHOLDER, withParameters } from './parameter-docs.js';
 import { loadToolPrompt } from './prompt-files.js';
-import type { ApprovalRequest, ToolContext, ToolEnvironment } from './tool-context.js';
+import type { ToolContext, ToolEnvironment } from './tool-context.js';
 import { builtinTools } from './builtin-tools.js';
 import { rememberTool } from './tool-catalog.js';
 import { recordSessionDecide } from './session-decide.js';
 import { McaError } from '../errors/mca-error.js';
+import { decideSafely, guardThrows, requestOf } from './registry-steps.js';
 
 /** The input's field names, in the schema's order (the model is told them in errors). */
 function fieldsOf(tool: ToolDefinition): string[] {
@@ -358,51 +359,6 @@ export interface RunContext extends ToolEnvironment {
    * answers the envelope the model reads (PostToolUse hooks may add to it). Absent: the result as it is.
    */
   afterRun?: (call: ToolCall, envelope: ToolEnvelope) => Promise<ToolEnvelope>;
-}
-
-/**
- * The request the decision point sees, stamped with the tool's permission kind: the plan's own; for a tool that
- * changes something but planned no request, its title; undefined for a read-only tool; `refused` when a
- * read-only tool asks anyway (it declared it changes nothing).
- */
-function requestOf(
-  tool: ToolDefinition,
-  plan: Extract<ToolPlan, { ok: true }>,
-  input: unknown,
-): ApprovalRequest | undefined | 'refused' {
-  if (tool.permission === 'none') return plan.request ? 'refused' : undefined;
-  const request = plan.request ?? { tool: tool.name, title: approvalTitle(tool.name, callSubject(input)), input };
-  return { ...request, kind: tool.permission };
-}
-
-/** A decision point that throws (a prompt that failed) denies the call with the reason. */
-async function decideSafely(
-  decide: DecideFn,
-  call: ToolCall,
-  request: ApprovalRequest | undefined,
-): Promise<PermissionDecision> {
-  try {
-    return await decide(call, request);
-  } catch (error) {
-    return { behavior: 'deny', message: `the permission prompt failed: ${(error as Error).message}` };
-  }
-}
-
-/** A tool that throws still answers with an envelope: interrupted when its signal fired, else INTERNAL_ERROR. */
-async function guardThrows(
-  name: string,
-  signal: AbortSignal,
-  work: () => Promise<ToolEnvelope>,
-): Promise<ToolEnvelope> {
-  try {
-    return await work();
-  } catch (error) {
-    if (signal.aborted) {
-      return errorEnvelope('EXECUTION_ERROR', `${name} was interrupted.`, { data: { interrupted: true } });
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    return errorEnvelope('INTERNAL_ERROR', `${name} failed unexpectedly: ${message}`);
-  }
 }
 
 export function createDefaultRegistry(options: ToolRegistryOptions = {}): ToolRegistry {
