@@ -81,11 +81,17 @@ export class BashSandbox {
       if (name !== 'stub.log' && name !== 'work') files.set(`../${name}`, 'outside the work dir');
     }
     for (const name of readdirSync(work)) files.set(name, readFileSync(join(work, name), 'utf8'));
-    rmSync(join(this.root, `w${this.count}`), { recursive: true, force: true });
+    // A command may leave a background job (`cmd &`) writing in the work directory after bash exits: removal retries,
+    // and a directory it still fills is left for dispose() rather than failing the case.
+    try {
+      rmSync(join(this.root, `w${this.count}`), { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
+    } catch {
+      // dispose() removes the whole root
+    }
     return { executed, files, status: result.status, stdout: result.stdout.toString('utf8') };
   }
 
   dispose(): void {
-    rmSync(this.root, { recursive: true, force: true });
+    rmSync(this.root, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
   }
 }
