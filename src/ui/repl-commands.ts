@@ -11,6 +11,7 @@ import { conversationMarkdown, defaultExportName, osc52 } from './export-markdow
 import type { ReplInfoPort } from './info-port.js';
 import { formatMemoryList } from './memory-list.js';
 import { errorText } from './repl-driver-view.js';
+import type { SlashContext } from './slash-commands.js';
 
 type Tone = 'info' | 'warning' | 'error';
 
@@ -28,18 +29,14 @@ export interface ReplCommandDeps {
   redraw(): void;
 }
 
-export interface ReplCommands {
+/** The slash commands this module implements (their signatures are SlashContext's), plus `#` notes and /memory. */
+export type ReplCommands = Pick<
+  SlashContext,
+  'showModel' | 'setModel' | 'init' | 'showStatus' | 'showDoctor' | 'permissions' | 'showConfig' | 'exportConversation'
+> & {
   memoryNote(note: string): void;
   openMemory(): void;
-  showModel(): void;
-  setModel(name: string): void;
-  init(): void;
-  showStatus(): void;
-  showDoctor(): void;
-  permissions(args: string): void;
-  showConfig(): void;
-  exportConversation(args: string): void;
-}
+};
 
 const NO_INFO = 'Not available here (no installation details were given to this view).';
 
