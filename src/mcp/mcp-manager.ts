@@ -12,11 +12,13 @@ import { describeServer, type ServerConfig } from './server-config.js';
 import { mcpToolName } from './tool-names.js';
 import type { McpLimits, ToolSink } from './limits.js';
 import { DeferredTools } from './deferred-tools.js';
+import { McpNeedsSignInError } from './oauth/errors.js';
 
 export type { McpLimits, ToolSink } from './limits.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
 
-export type ServerState = 'connecting' | 'connected' | 'failed' | 'pending' | 'untrusted' | 'disabled';
+/** `needs-auth`: a remote server answered 401 and no stored sign-in worked (`mca mcp login <name>`). */
+export type ServerState = 'connecting' | 'connected' | 'failed' | 'needs-auth' | 'pending' | 'untrusted' | 'disabled';
 
 export interface ServerStatus {
   readonly name: string;
@@ -34,6 +36,8 @@ export interface ServerStatus {
 export interface McpManagerOptions {
   servers: ReadonlyArray<{ config: ServerConfig; gate: ServerGate }>;
   projectRoot: string;
+  /** Where stored MCP sign-ins live; without it remote servers connect without OAuth. */
+  mcaHome?: string;
   registry: ToolSink;
   limits: McpLimits;
   /** One line for the person (a server that failed, dropped tools). */
@@ -132,6 +136,7 @@ export class McpManager {
     try {
       connection = await McpConnection.open(config, {
         projectRoot,
+        ...(this.options.mcaHome !== undefined ? { mcaHome: this.options.mcaHome } : {}),
         timeoutMs: limits.connectTimeoutMs,
         // The next model request waits for the new list (bounded by MCP_TIMEOUT), so it never offers a stale one.
         onToolsChanged: () => this.options.expect(this.refresh(config.name)),
@@ -141,6 +146,13 @@ export class McpManager {
         },
       });
     } catch (error) {
+      if (error instanceof McpNeedsSignInError) {
+        const status = this.status(config.name);
+        status.state = 'needs-auth';
+        status.detail = error.message;
+        this.options.notice(`MCP server "${config.name}" ${error.message}`);
+        return;
+      }
       this.fail(config.name, error instanceof Error ? error.message : String(error));
       return;
     }
