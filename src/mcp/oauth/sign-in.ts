@@ -19,7 +19,8 @@ import { McaOAuthProvider } from './provider.js';
 
 /** How long the person has to finish the page in the browser (MCA_OAUTH_TIMEOUT_MS overrides). */
 export const SIGN_IN_TIMEOUT_MS = 300_000;
-const CONNECT_TIMEOUT_MS = 60_000;
+/** Each connection attempt, and each request to the authorization server, within MCP_TIMEOUT (default 30 s). */
+const CONNECT_TIMEOUT_MS = 30_000;
 
 export interface SignInOptions {
   mcaHome: string;
@@ -88,20 +89,21 @@ export async function signIn(config: ServerConfig, options: SignInOptions): Prom
     },
   });
   const library = await loadMcpLibrary();
-  const fetch = boundedAuthFetch(server.url);
+  const connectMs = positive(env.MCP_TIMEOUT, CONNECT_TIMEOUT_MS);
+  const fetch = boundedAuthFetch(server.url, { timeoutMs: connectMs });
   try {
-    const first = await tryConnect(library, server, provider, fetch);
+    const first = await tryConnect(library, server, provider, fetch, connectMs);
     if (first === 'connected') {
       return { message: `"${server.name}" did not ask for a sign-in: nothing to do`, file: store.file };
     }
     if (first.error !== undefined || !provider.authorizationUrl) {
-      throw new McpSignInError(describe(first.error, store, `"${server.name}" refused the sign-in`));
+      throw new McpSignInError(describe(first.error, store, `connecting to "${server.name}" failed`));
     }
     const params = await callback.wait();
     await first.transport.finishAuth(params).catch((error: unknown) => {
       throw new McpSignInError(describe(error, store, 'exchanging the sign-in code failed'));
     });
-    const second = await tryConnect(library, server, provider, fetch);
+    const second = await tryConnect(library, server, provider, fetch, connectMs);
     if (second !== 'connected') {
       throw new McpSignInError(describe(second.error, store, `"${server.name}" still refuses the new token`));
     }
@@ -125,6 +127,7 @@ async function tryConnect(
   server: RemoteServerConfig,
   provider: McaOAuthProvider,
   fetch: FetchLike,
+  timeoutMs: number,
 ): Promise<Attempt> {
   const client: Client = new library.Client({ name: 'mca', version: '0.1.0' }, { capabilities: {} });
   const url = new URL(server.url);
@@ -135,10 +138,7 @@ async function tryConnect(
       : new library.StreamableHTTPClientTransport(url, transportOptions);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () => reject(new McpSignInError(`no answer within ${CONNECT_TIMEOUT_MS / 1000} s`)),
-      CONNECT_TIMEOUT_MS,
-    );
+    timer = setTimeout(() => reject(new McpSignInError(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
   });
   try {
     await Promise.race([client.connect(transport), timeout]);
