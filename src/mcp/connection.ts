@@ -69,7 +69,14 @@ export class McpConnection {
 
   /** The server's tools (every page, at most MAX_TOOLS_PER_SERVER). */
   async listTools(timeoutMs: number): Promise<{ tools: Tool[]; dropped: number }> {
-    const { tools } = await this.client.listTools(undefined, { timeout: timeoutMs, cacheMode: 'bypass' });
+    const listed = this.client.listTools(undefined, { timeout: timeoutMs, cacheMode: 'bypass' });
+    const library = await loadMcpLibrary();
+    const { tools } = await listed.catch((error: unknown) => {
+      // A server may take the handshake without a token and ask for one only here.
+      throw this.config.type !== 'stdio' && isSignInNeeded(error, library)
+        ? new McpNeedsSignInError(this.config.name)
+        : error;
+    });
     return { tools: tools.slice(0, MAX_TOOLS_PER_SERVER), dropped: Math.max(0, tools.length - MAX_TOOLS_PER_SERVER) };
   }
 

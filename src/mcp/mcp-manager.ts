@@ -130,6 +130,15 @@ export class McpManager {
     this.options.notice(`MCP server "${name}" failed: ${status.detail}`);
   }
 
+  /** A remote server wants a sign-in: its own state with the `mca mcp login` hint, one notice, no browser. */
+  private needsSignIn(error: McpNeedsSignInError): void {
+    const status = this.status(error.server);
+    this.removeTools(status);
+    status.state = 'needs-auth';
+    status.detail = error.message;
+    this.options.notice(`MCP server "${error.server}" ${error.message}`);
+  }
+
   private async connect(config: ServerConfig): Promise<void> {
     const { limits, projectRoot } = this.options;
     let connection: McpConnection;
@@ -142,18 +151,15 @@ export class McpManager {
         onToolsChanged: () => this.options.expect(this.refresh(config.name)),
         onClosed: (reason) => {
           this.connections.delete(config.name);
-          if (!this.closing) this.fail(config.name, `the server stopped (${reason})`);
+          // A server already marked failed or needs-auth (and then closed by mca) keeps that reason.
+          if (!this.closing && this.status(config.name).state === 'connected') {
+            this.fail(config.name, `the server stopped (${reason})`);
+          }
         },
       });
     } catch (error) {
-      if (error instanceof McpNeedsSignInError) {
-        const status = this.status(config.name);
-        status.state = 'needs-auth';
-        status.detail = error.message;
-        this.options.notice(`MCP server "${config.name}" ${error.message}`);
-        return;
-      }
-      this.fail(config.name, error instanceof Error ? error.message : String(error));
+      if (error instanceof McpNeedsSignInError) this.needsSignIn(error);
+      else this.fail(config.name, error instanceof Error ? error.message : String(error));
       return;
     }
     if (this.closing) {
@@ -180,7 +186,8 @@ export class McpManager {
     try {
       listed = await connection.listTools(this.options.limits.connectTimeoutMs);
     } catch (error) {
-      this.fail(name, `listing its tools failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (error instanceof McpNeedsSignInError) this.needsSignIn(error);
+      else this.fail(name, `listing its tools failed: ${error instanceof Error ? error.message : String(error)}`);
       await connection.close();
       return;
     }

@@ -26,6 +26,8 @@ const SCRIPTS: Record<string, FakeStep[]> = {
   initialize: [{ text: 'ok' }],
   tools_call: [call('mcp__conf__add_numbers', { a: 2, b: 3 }), { text: 'done' }],
   'sse-retry': [call('mcp__conf__test_reconnection', {}), { text: 'done' }],
+  // Its tool answers 403 insufficient_scope: mca reports it to the model as needing `mca mcp login`.
+  'auth/scope-step-up': [call('mcp__conf__test-tool', {}), { text: 'done' }],
 };
 
 const BROWSER = fileURLToPath(new URL('../helpers/headless-browser.mjs', import.meta.url));

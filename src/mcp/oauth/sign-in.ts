@@ -141,7 +141,8 @@ async function tryConnect(
     timer = setTimeout(() => reject(new McpSignInError(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
   });
   try {
-    await Promise.race([client.connect(transport), timeout]);
+    // Some servers answer the handshake without a token and ask for one from the first listing on.
+    await Promise.race([client.connect(transport).then(() => client.listTools()), timeout]);
     await client.close().catch(() => undefined);
     return 'connected';
   } catch (error) {
