@@ -3,7 +3,9 @@
 // which delivers the authorization server's answer to mca's loopback callback. It only ever talks to loopback
 // addresses: a redirect elsewhere is refused (exit 3) and never fetched. HEADLESS_BROWSER_LOG=<file> appends each
 // URL it visits, one per line, so a test can see where the flow went.
+/* global fetch, AbortSignal */
 import { appendFileSync } from 'node:fs';
+import { URL } from 'node:url';
 import process from 'node:process';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
