@@ -113,6 +113,20 @@ export async function signIn(config: ServerConfig, options: SignInOptions): Prom
   }
 }
 
+/**
+ * `signIn` by server name, for `/mcp` (the manager's `authenticate` hook): `servers` are the configured ones (the
+ * manager's). The caller reconnects the server afterwards.
+ */
+export function signInByName(
+  name: string,
+  servers: ReadonlyArray<ServerConfig>,
+  options: SignInOptions,
+): Promise<SignInResult> {
+  const config = servers.find((server) => server.name === name);
+  if (!config) return Promise.reject(new McpSignInError(`no MCP server "${safeText(name, 100)}" is configured`));
+  return signIn(config, options);
+}
+
 /** Deletes the stored sign-in of `config`; true when there was one. */
 export function signOut(config: ServerConfig, mcaHome: string): boolean {
   if (config.type === 'stdio') throw new McpSignInError(`"${config.name}" is a stdio server: it has no sign-in`);
