@@ -23,6 +23,7 @@ const EVERYTHING = fileURLToPath(
 const BROWSER = `${process.execPath} ${fileURLToPath(new URL('../helpers/headless-browser.mjs', import.meta.url))}`;
 
 let upstream: ChildProcess | undefined;
+let upstreamSse: ChildProcess | undefined;
 let remote: OAuthProtectedMcp;
 let fake: FakeAnthropic | undefined;
 
@@ -32,13 +33,19 @@ beforeAll(async () => {
     env: { ...process.env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  await waitForOutput(upstream, /listening on port/i);
-  remote = await startOAuthProtectedMcp(port);
+  const ssePort = await freePort();
+  upstreamSse = spawn(process.execPath, [EVERYTHING, 'sse'], {
+    env: { ...process.env, PORT: String(ssePort) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  await Promise.all([waitForOutput(upstream, /listening on port/i), waitForOutput(upstreamSse, /running on port/i)]);
+  remote = await startOAuthProtectedMcp({ http: port, sse: ssePort });
 }, 60_000);
 
 afterAll(async () => {
   await remote?.close();
   upstream?.kill('SIGKILL');
+  upstreamSse?.kill('SIGKILL');
 });
 
 afterEach(async () => {
@@ -54,8 +61,8 @@ function setup() {
 }
 type Project = ReturnType<typeof setup>;
 
-async function addRemote(project: Project): Promise<void> {
-  const added = await runMca(['mcp', 'add', '-s', 'user', '-t', 'http', 'remote', remote.url], {
+async function addRemote(project: Project, extra: string[] = ['-t', 'http', 'remote', remote.url]): Promise<void> {
+  const added = await runMca(['mcp', 'add', '-s', 'user', ...extra], {
     cwd: project.root,
     env: project.env,
   });
@@ -180,6 +187,55 @@ describe('remote MCP servers that need sign-in', () => {
     const result = await printCall(project);
     expect(result.stdout + result.stderr).toContain('needs sign-in: run `mca mcp login remote`');
     expect(toolResult()).not.toContain('Echo: through-oauth');
+  }, 120_000);
+
+  it('a legacy SSE server: the same sign-in, then a tool call over SSE with the token', async () => {
+    const project = setup();
+    await addRemote(project, ['-t', 'sse', 'remote', remote.sseUrl]);
+    const signedIn = await login(project);
+    expect(signedIn.code, signedIn.stderr).toBe(0);
+    expect(signedIn.stdout).toContain('Signed in to "remote".');
+    const result = await printCall(project);
+    expect(result.code, result.stderr).toBe(0);
+    expect(toolResult()).toContain('Echo: through-oauth');
+  }, 120_000);
+
+  it("a pre-registered client (Claude Code's oauth.clientId, callbackPort, scopes): no registration, its redirect URI and the pinned scope", async () => {
+    const project = setup();
+    const port = await freePort();
+    remote.preRegister('mca-team-client', `http://localhost:${port}/callback`);
+    await addRemote(project, [
+      '-t',
+      'http',
+      '--client-id',
+      'mca-team-client',
+      '--callback-port',
+      String(port),
+      'remote',
+      remote.url,
+    ]);
+    const config = JSON.parse(readFileSync(join(project.home, 'mcp.json'), 'utf8')) as {
+      mcpServers: Record<string, { oauth?: unknown }>;
+    };
+    expect(config.mcpServers.remote?.oauth).toEqual({ clientId: 'mca-team-client', callbackPort: port });
+    config.mcpServers.remote = {
+      ...config.mcpServers.remote,
+      oauth: { clientId: 'mca-team-client', callbackPort: port, scopes: 'tools:read tools:call' },
+    };
+    writeFileSync(join(project.home, 'mcp.json'), JSON.stringify(config));
+    const registrations = remote.registrations();
+
+    const signedIn = await login(project);
+    expect(signedIn.code, signedIn.stderr).toBe(0);
+    expect(remote.registrations()).toBe(registrations);
+    expect(remote.authorizations.at(-1)).toEqual({
+      clientId: 'mca-team-client',
+      redirectUri: `http://localhost:${port}/callback`,
+      scope: 'tools:read tools:call',
+    });
+    const result = await printCall(project);
+    expect(toolResult()).toContain('Echo: through-oauth');
+    expect(result.code).toBe(0);
   }, 120_000);
 
   describe('hostile authorization servers and callbacks end the sign-in with one line, storing no token', () => {

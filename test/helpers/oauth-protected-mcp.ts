@@ -1,6 +1,6 @@
 /**
- * A loopback OAuth 2.1 authorization server and, on the same port, an auth-checking proxy in front of a real MCP
- * streamable-HTTP server (server-everything): `/mcp` answers 401 with an RFC 9728 `resource_metadata` pointer
+ * A loopback OAuth 2.1 authorization server and, on the same port, an auth-checking proxy in front of real MCP
+ * servers (server-everything over streamable HTTP at /mcp, and over legacy SSE at /sse + /message): each answers 401 with an RFC 9728 `resource_metadata` pointer
  * unless the request carries a live bearer token it issued, and otherwise is piped to the upstream server. The
  * authorization server publishes RFC 8414 metadata, registers clients dynamically (RFC 7591), checks PKCE S256 and
  * the registered redirect URI at /authorize (redirecting at once: there is no person to ask), and issues access and
@@ -14,9 +14,18 @@ import { listenLoopback, readBody, writeJson } from './loopback-http.js';
 export type HostileMode = 'none' | 'forged-state' | 'off-loopback' | 'hanging-metadata' | 'huge-metadata';
 
 export interface OAuthProtectedMcp {
+  /** The streamable-HTTP endpoint. */
   url: string;
+  /** The legacy SSE endpoint (when an SSE upstream was given). */
+  sseUrl: string;
   /** Grants seen at /token, in order (`authorization_code`, `refresh_token`). */
   grants: string[];
+  /** What each /authorize request carried. */
+  authorizations: Array<{ clientId: string; redirectUri: string; scope: string | null }>;
+  /** Client registrations seen at /register. */
+  registrations: () => number;
+  /** A client known without registration (a pre-registered one), with its one redirect URI. */
+  preRegister(clientId: string, redirectUri: string): void;
   /** Requests to /mcp that carried a valid token. */
   authorizedCalls: () => number;
   expireTokens(): void;
@@ -32,8 +41,11 @@ interface Pending {
 
 const token = (): string => randomBytes(24).toString('base64url');
 
-export async function startOAuthProtectedMcp(upstreamPort: number): Promise<OAuthProtectedMcp> {
+/** Upstream MCP servers: `http` serves /mcp (streamable HTTP), `sse` serves /sse and /message (legacy SSE). */
+export async function startOAuthProtectedMcp(upstream: { http: number; sse?: number }): Promise<OAuthProtectedMcp> {
   const clients = new Map<string, string[]>();
+  const authorizations: OAuthProtectedMcp['authorizations'] = [];
+  let registrations = 0;
   const codes = new Map<string, Pending>();
   const live = new Set<string>();
   const refreshTokens = new Map<string, string>();
@@ -52,8 +64,8 @@ export async function startOAuthProtectedMcp(upstreamPort: number): Promise<OAut
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', base);
-    if (url.pathname === '/.well-known/oauth-protected-resource/mcp') {
-      writeJson(res, 200, { resource: `${base}/mcp`, authorization_servers: [base] });
+    if (url.pathname.startsWith('/.well-known/oauth-protected-resource')) {
+      writeJson(res, 200, { resource: `${base}${url.pathname.slice(37) || '/'}`, authorization_servers: [base] });
       return;
     }
     if (url.pathname === '/.well-known/oauth-authorization-server') {
@@ -76,6 +88,7 @@ export async function startOAuthProtectedMcp(upstreamPort: number): Promise<OAut
       return;
     }
     if (url.pathname === '/register' && req.method === 'POST') {
+      registrations += 1;
       const body = JSON.parse(await readBody(req)) as { redirect_uris?: string[] };
       const clientId = `client-${token()}`;
       clients.set(clientId, body.redirect_uris ?? []);
@@ -86,6 +99,7 @@ export async function startOAuthProtectedMcp(upstreamPort: number): Promise<OAut
       const query = url.searchParams;
       const clientId = query.get('client_id') ?? '';
       const redirectUri = query.get('redirect_uri') ?? '';
+      authorizations.push({ clientId, redirectUri, scope: query.get('scope') });
       if (!clients.get(clientId)?.includes(redirectUri) || query.get('code_challenge_method') !== 'S256') {
         writeJson(res, 400, { error: 'invalid_request' });
         return;
@@ -124,21 +138,21 @@ export async function startOAuthProtectedMcp(upstreamPort: number): Promise<OAut
       issue(res, clientId);
       return;
     }
-    if (url.pathname === '/mcp') {
+    if (url.pathname === '/mcp' || url.pathname === '/sse' || url.pathname === '/message') {
       const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
       if (!bearer || !live.has(bearer)) {
+        const resource = url.pathname === '/mcp' ? '/mcp' : '/sse';
+        const pointer = `${base}/.well-known/oauth-protected-resource${resource}`;
         writeJson(
           res,
           401,
           { error: 'invalid_token' },
-          {
-            'www-authenticate': `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`,
-          },
+          { 'www-authenticate': `Bearer resource_metadata="${pointer}"` },
         );
         return;
       }
       authorized += 1;
-      await proxy(req, res, upstreamPort);
+      await proxy(req, res, url.pathname === '/mcp' ? upstream.http : (upstream.sse ?? upstream.http));
       return;
     }
     writeJson(res, 404, { error: 'not_found' });
@@ -148,7 +162,11 @@ export async function startOAuthProtectedMcp(upstreamPort: number): Promise<OAut
   base = `http://127.0.0.1:${server.port}`;
   return {
     url: `${base}/mcp`,
+    sseUrl: `${base}/sse`,
     grants,
+    authorizations,
+    registrations: () => registrations,
+    preRegister: (clientId, redirectUri) => void clients.set(clientId, [redirectUri]),
     authorizedCalls: () => authorized,
     expireTokens: () => live.clear(),
     get mode() {

@@ -96,6 +96,9 @@ export class McaOAuthProvider implements OAuthClientProvider {
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
       throw new McpSignInError(`the authorization server's sign-in address is not http(s): ${safeText(url.protocol)}`);
     }
+    // `oauth.scopes` pins the scope asked for, over what the server's challenge or metadata name (as in Claude Code).
+    const pinned = this.options.settings?.scopes;
+    if (pinned) url.searchParams.set('scope', pinned);
     this.authorizationUrl = url;
     await this.options.interactive.open(url);
   }
