@@ -120,6 +120,9 @@ describe('remote MCP servers that need sign-in', () => {
     expect(token).toMatch(/^at-/);
     expect(signedIn.stdout + signedIn.stderr).not.toContain(token);
     expect(readdirSync(project.root)).toEqual([]);
+    const shown = await runMca(['mcp', 'get', 'remote'], { cwd: project.root, env: project.env });
+    expect(shown.stdout).toContain('signed in: yes');
+    expect(shown.stdout).not.toContain(token);
 
     const before = remote.authorizedCalls();
     const result = await printCall(project);
