@@ -83,6 +83,7 @@ export async function startMcp(
   const manager = new McpManager({
     servers,
     projectRoot,
+    mcaHome: config.mcaHome,
     registry,
     limits,
     notice: (line) => registry.notice(line),
