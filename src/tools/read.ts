@@ -78,6 +78,7 @@ export const readTool = defineTool({
   promptFile: 'Read.md',
   inputSchema: builtinInput('Read'),
   permission: 'none',
+  kind: 'read',
   ...readMembers,
   async run(input, ctx): Promise<ToolEnvelope> {
     const resolved = resolveInProject(ctx.projectRoot, input.path);
