@@ -1,0 +1,242 @@
+/**
+ * `mca --acp` driven by the ACP SDK's own client over the built binary's stdio, against the loopback fake model;
+ * every message mca sends is checked against the schema the SDK package ships (support/acp-client.ts).
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import * as acp from '@agentclientprotocol/sdk';
+import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic-server.js';
+import { tempProject } from '../helpers/temp-project.js';
+import { spawnAcp, type AcpChild } from './support/acp-client.js';
+
+const KEY = 'sk-ant-test-acp-0123456789';
+const EVERYTHING = fileURLToPath(
+  new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url),
+);
+let server: FakeAnthropic | undefined;
+const children: AcpChild[] = [];
+
+afterEach(async () => {
+  for (const child of children.splice(0)) child.child.kill('SIGKILL');
+  await server?.close();
+  server = undefined;
+});
+
+interface Client {
+  agent: acp.ClientContext;
+  updates: acp.SessionNotification[];
+  asked: acp.RequestPermissionRequest[];
+  writes: acp.WriteTextFileRequest[];
+  reads: string[];
+  /** Option ids the next permission questions are answered with (none left: cancelled). */
+  answers: string[];
+  close(): void;
+}
+
+function connect(child: AcpChild, buffers: Record<string, string> = {}): Client {
+  const client: Omit<Client, 'agent' | 'close'> = { updates: [], asked: [], writes: [], reads: [], answers: [] };
+  const app = acp
+    .client({ name: 'acp-e2e' })
+    .onNotification('session/update', ({ params }) => void client.updates.push(params))
+    .onRequest('session/request_permission', ({ params }) => {
+      client.asked.push(params);
+      const optionId = client.answers.shift();
+      return { outcome: optionId ? { outcome: 'selected', optionId } : { outcome: 'cancelled' } };
+    })
+    .onRequest('fs/read_text_file', ({ params }) => {
+      client.reads.push(params.path);
+      return { content: buffers[params.path] ?? readFileSync(params.path, 'utf8') };
+    })
+    .onRequest('fs/write_text_file', ({ params }) => {
+      client.writes.push(params);
+      buffers[params.path] = params.content;
+      return {};
+    });
+  const connection = app.connect(child.stream);
+  return { ...client, agent: connection.agent, close: () => connection.close() };
+}
+
+function env(home: string, url: string): Record<string, string> {
+  return { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: url, MCA_HOME: home, HOME: home };
+}
+
+const initialize = (agent: acp.ClientContext) =>
+  agent.request('initialize', {
+    protocolVersion: acp.PROTOCOL_VERSION,
+    clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+  });
+
+function updatesOf<K extends acp.SessionUpdate['sessionUpdate']>(client: Client, kind: K) {
+  return client.updates
+    .map((notification) => notification.update)
+    .filter((update): update is Extract<acp.SessionUpdate, { sessionUpdate: K }> => update.sessionUpdate === kind);
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+describe('mca --acp with the ACP SDK client', () => {
+  it('runs sessions: MCP server, Read and Edit through the editor, a rejected Bash call, memory, cancel, hooks, load', async () => {
+    const { root, home } = tempProject('mca-acp-', { 'notes.txt': 'the disk text\n' });
+    const notes = join(root, 'notes.txt');
+    const hooked = join(dirname(root), 'hooked');
+    mkdirSync(home, { recursive: true });
+    writeFileSync(
+      join(home, 'settings.json'),
+      JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: `touch ${hooked}` }] }] } }),
+    );
+    let release: () => void = () => undefined;
+    server = await startFakeAnthropic([
+      { text: 'Reading.', calls: [{ name: 'Read', input: { path: 'notes.txt' } }] },
+      { text: 'It says buffered.' },
+      { text: 'Running.', calls: [{ name: 'Bash', input: { command: 'touch ran.txt' } }] },
+      { text: 'The command was not run.' },
+      {
+        text: 'Editing.',
+        calls: [{ name: 'Edit', input: { path: 'notes.txt', old_string: 'buffered', new_string: 'edited' } }],
+      },
+      { text: 'Edited.' },
+      {
+        text: 'thinking slowly',
+        hold: { afterChars: 8, release: new Promise<void>((resolve) => (release = resolve)) },
+      },
+      { text: 'never needed' },
+    ]);
+    const child = spawnAcp(root, env(home, server.url));
+    children.push(child);
+    const client = connect(child, { [notes]: 'the buffered text\n' });
+    const init = await initialize(client.agent);
+    expect(init.protocolVersion).toBe(1);
+    expect(init.agentCapabilities?.loadSession).toBe(true);
+    expect(init.agentCapabilities?.mcpCapabilities).toEqual({ http: true, sse: true });
+    expect(init.agentInfo?.name).toBe('mca');
+
+    const created = await client.agent.request('session/new', {
+      cwd: root,
+      mcpServers: [{ name: 'everything', command: process.execPath, args: [EVERYTHING, 'stdio'], env: [] }],
+    });
+    const sessionId = created.sessionId;
+    expect(created.modes?.availableModes.map((mode) => mode.id)).toEqual([
+      'default',
+      'acceptEdits',
+      'plan',
+      'bypassPermissions',
+    ]);
+
+    // A prompt that reads a file: the text is the editor's buffer, the call is a `read` with its location.
+    const first = await client.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'What does notes.txt say?' }],
+    });
+    expect(first.stopReason).toBe('end_turn');
+    const read = updatesOf(client, 'tool_call').find((call) => call.title.startsWith('Read'));
+    expect(read?.kind).toBe('read');
+    expect(read?.locations).toEqual([{ path: notes }]);
+    expect(updatesOf(client, 'tool_call_update').find((u) => u.toolCallId === read?.toolCallId)?.status).toBe(
+      'completed',
+    );
+    expect(client.reads).toContain(notes);
+    expect(JSON.stringify(server.requests[1]?.body.messages)).toContain('the buffered text');
+    expect(JSON.stringify(server.requests[0]?.body.tools)).toContain('mcp__everything__echo');
+    expect(
+      updatesOf(client, 'agent_message_chunk')
+        .map((u) => (u.content.type === 'text' ? u.content.text : ''))
+        .join(''),
+    ).toContain('It says buffered.');
+    expect(updatesOf(client, 'available_commands_update')[0]?.availableCommands.map((c) => c.name)).toContain(
+      'compact',
+    );
+    expect(existsSync(hooked)).toBe(true);
+
+    // A Bash call the editor rejects does not run; the second prompt carries the first.
+    client.answers.push('reject_once');
+    const second = await client.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'Create ran.txt' }],
+    });
+    expect(second.stopReason).toBe('end_turn');
+    expect(client.asked[0]?.options.map((option) => option.kind)).toContain('reject_once');
+    expect(client.asked[0]?.toolCall.kind).toBe('execute');
+    expect(existsSync(join(root, 'ran.txt'))).toBe(false);
+    expect(JSON.stringify(server.requests[2]?.body.messages)).toContain('What does notes.txt say?');
+    const bash = updatesOf(client, 'tool_call').find((call) => call.title.startsWith('Bash'));
+    expect(updatesOf(client, 'tool_call_update').find((u) => u.toolCallId === bash?.toolCallId)?.status).toBe('failed');
+
+    // An edit the editor allows is written through fs/write_text_file (the disk is the editor's business).
+    client.answers.push('allow_once');
+    const third = await client.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'Change buffered to edited' }],
+    });
+    expect(third.stopReason).toBe('end_turn');
+    expect(client.writes).toEqual([{ sessionId, path: notes, content: 'the edited text\n' }]);
+    expect(readFileSync(notes, 'utf8')).toBe('the disk text\n');
+    const edit = updatesOf(client, 'tool_call').find((call) => call.title.startsWith('Edit'));
+    expect(edit?.kind).toBe('edit');
+    expect(edit?.content?.[0]).toMatchObject({ type: 'diff', path: notes, oldText: 'buffered', newText: 'edited' });
+
+    // Cancel during a slow reply: the prompt answers `cancelled`.
+    const slow = client.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'Take your time' }],
+    });
+    const said = () =>
+      updatesOf(client, 'agent_message_chunk')
+        .map((u) => (u.content.type === 'text' ? u.content.text : ''))
+        .join('');
+    await until(() => said().includes('Edited.think'));
+    await client.agent.notify('session/cancel', { sessionId });
+    expect((await slow).stopReason).toBe('cancelled');
+    release();
+
+    // stdin closes: mca exits 0.
+    child.child.stdin?.end();
+    expect(await child.exited).toBe(0);
+    expect(child.problems).toEqual([]);
+
+    // A new process loads the earlier session: its history comes back as updates.
+    const again = spawnAcp(root, env(home, server.url), ['acp']);
+    children.push(again);
+    const later = connect(again);
+    await initialize(later.agent);
+    const listed = await later.agent.request('session/list', { cwd: root });
+    expect(listed.sessions.map((session) => session.sessionId)).toContain(sessionId);
+    await later.agent.request('session/load', { sessionId, cwd: root, mcpServers: [] });
+    const replayed = updatesOf(later, 'user_message_chunk').map((u) =>
+      u.content.type === 'text' ? u.content.text : '',
+    );
+    expect(replayed).toContain('What does notes.txt say?');
+    expect(updatesOf(later, 'tool_call').some((call) => call.kind === 'read')).toBe(true);
+    again.child.stdin?.end();
+    expect(await again.exited).toBe(0);
+    expect(again.problems).toEqual([]);
+  }, 60_000);
+
+  it('answers malformed JSON, unknown methods and unknown sessions with JSON-RPC errors and keeps serving', async () => {
+    const { root, home } = tempProject('mca-acp-errors-');
+    server = await startFakeAnthropic([{ text: 'Still here.' }]);
+    const child = spawnAcp(root, env(home, server.url));
+    children.push(child);
+    const client = connect(child);
+    await initialize(client.agent);
+    child.raw('{not json');
+    child.raw(JSON.stringify({ jsonrpc: '2.0', id: 'raw-1', method: 'no/such_method', params: {} }));
+    await expect(
+      client.agent.request('session/prompt', { sessionId: 'no-such-session', prompt: [{ type: 'text', text: 'hi' }] }),
+    ).rejects.toMatchObject({ code: -32002 });
+    await until(() => child.sent.some((message) => message.id === 'raw-1'));
+    const errors = child.sent.filter((message) => 'error' in message);
+    expect(errors.map((message) => (message.error as { code: number }).code)).toEqual(
+      expect.arrayContaining([-32700, -32601, -32002]),
+    );
+    const { sessionId } = await client.agent.request('session/new', { cwd: root, mcpServers: [] });
+    const answer = await client.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
+    expect(answer.stopReason).toBe('end_turn');
+    child.child.stdin?.end();
+    expect(await child.exited).toBe(0);
+    expect(child.problems).toEqual([]);
+  }, 30_000);
+});
