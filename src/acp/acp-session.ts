@@ -23,6 +23,9 @@ import { EventUpdates, stopReasonOf } from './event-updates.js';
 import { historyUpdates } from './history-updates.js';
 import { promptText } from './prompt-text.js';
 
+/** How long closing waits for an interrupted turn to end. */
+export const CLOSE_WAIT_MS = 5_000;
+
 export const MODES: SessionModeState['availableModes'] = [
   { id: 'default', name: 'Default', description: 'Ask before edits, commands and MCP tools' },
   { id: 'acceptEdits', name: 'Accept edits', description: 'Edit files without asking; ask before commands' },
@@ -48,6 +51,8 @@ export class AcpSession {
   private sending: Promise<void> = Promise.resolve();
   private running = false;
   private cancelled = false;
+  /** The prompt's work while one runs (close() waits for it, so its tools' processes are gone). */
+  private work: Promise<void> | undefined;
 
   constructor(private readonly options: AcpSessionOptions) {
     const { runtime } = options;
@@ -126,15 +131,22 @@ export class AcpSession {
     this.cancelled = false;
     this.updates.beginTurn();
     try {
-      const compact = /^\/compact(?:\s+([\s\S]*))?$/.exec(text.trim());
-      if (compact) await this.driver.compact(compact[1]?.trim() || undefined);
-      else if (text.trim() === '/init') await this.driver.init();
-      else await this.driver.run(text);
+      this.work = this.runLine(text.trim());
+      await this.work;
     } finally {
       this.running = false;
+      this.work = undefined;
     }
     await this.flushed();
     return this.cancelled ? 'cancelled' : stopReasonOf(this.updates.end);
+  }
+
+  /** `/compact [focus]` and `/init` are the driver's; anything else (a custom command, a prompt) is run as typed. */
+  private async runLine(line: string): Promise<void> {
+    const compact = /^\/compact(?:\s+([\s\S]*))?$/.exec(line);
+    if (compact) await this.driver.compact(compact[1]?.trim() || undefined);
+    else if (line === '/init') await this.driver.init();
+    else await this.driver.run(line);
   }
 
   cancel(): void {
@@ -153,6 +165,13 @@ export class AcpSession {
   /** The client went away: stop the turn, run SessionEnd hooks, end MCP servers and close the session file. */
   async close(): Promise<void> {
     this.driver.interrupt();
+    if (this.work) {
+      // The interrupted turn ends its tools (a command's process group is killed); bounded, never a hang at exit.
+      let timer: NodeJS.Timeout | undefined;
+      const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)));
+      await Promise.race([this.work.catch(() => undefined), bound]);
+      clearTimeout(timer);
+    }
     try {
       await this.driver.close('other');
     } catch (error) {

@@ -10,6 +10,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic-server.js';
 import { tempProject } from '../helpers/temp-project.js';
 import { spawnAcp, type AcpChild } from './support/acp-client.js';
+import { processesMatching } from './support/processes.js';
 
 const KEY = 'sk-ant-test-acp-0123456789';
 const EVERYTHING = fileURLToPath(
@@ -192,9 +193,11 @@ describe('mca --acp with the ACP SDK client', () => {
     expect((await slow).stopReason).toBe('cancelled');
     release();
 
-    // stdin closes: mca exits 0.
+    // stdin closes: mca exits 0, and the MCP server it started is gone.
+    expect(processesMatching('server-everything', root).length).toBeGreaterThan(0);
     child.child.stdin?.end();
     expect(await child.exited).toBe(0);
+    expect(processesMatching('server-everything', root)).toEqual([]);
     expect(child.problems).toEqual([]);
 
     // A new process loads the earlier session: its history comes back as updates.
@@ -239,4 +242,66 @@ describe('mca --acp with the ACP SDK client', () => {
     expect(await child.exited).toBe(0);
     expect(child.problems).toEqual([]);
   }, 30_000);
+  it('untrusted notice, modes, plan, "always allow" saved as the REPL saves it, and stdin EOF ends a running command', async () => {
+    const { root, home } = tempProject('mca-acp-always-');
+    server = await startFakeAnthropic([
+      {
+        text: 'Planning.',
+        calls: [{ name: 'TodoWrite', input: { todos: [{ content: 'say hi', status: 'in_progress' }] } }],
+      },
+      { text: 'Saying hi.', calls: [{ name: 'Bash', input: { command: 'echo hi' } }] },
+      { text: 'Said it.' },
+      { text: 'Waiting.', calls: [{ name: 'Bash', input: { command: 'sleep 31' } }] },
+      { text: 'never reached' },
+    ]);
+    const child = spawnAcp(root, env(home, server.url));
+    children.push(child);
+    const client = connect(child);
+    await initialize(client.agent);
+    const { sessionId } = await client.agent.request('session/new', { cwd: root, mcpServers: [] });
+    await client.agent.request('session/set_mode', { sessionId, modeId: 'acceptEdits' });
+    await expect(client.agent.request('session/set_mode', { sessionId, modeId: 'yolo' })).rejects.toMatchObject({
+      code: -32602,
+    });
+    client.answers.push('allow_always');
+    const answer = await client.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'Say hi' }],
+    });
+    expect(answer.stopReason).toBe('end_turn');
+    const said = updatesOf(client, 'agent_message_chunk')
+      .map((u) => (u.content.type === 'text' ? u.content.text : ''))
+      .join('');
+    expect(said).toContain('is not a trusted project');
+    expect(updatesOf(client, 'current_mode_update').map((u) => u.currentModeId)).toEqual(['acceptEdits']);
+    expect(updatesOf(client, 'plan')[0]?.entries).toEqual([
+      { content: 'say hi', status: 'in_progress', priority: 'medium' },
+    ]);
+    expect(updatesOf(client, 'usage_update').length).toBeGreaterThan(0);
+    expect(client.asked[0]?.options.map((option) => option.kind)).toEqual([
+      'allow_once',
+      'allow_always',
+      'reject_once',
+      'reject_always',
+    ]);
+    const bash = updatesOf(client, 'tool_call').find((call) => call.title.startsWith('Bash'));
+    const done = updatesOf(client, 'tool_call_update').find((u) => u.toolCallId === bash?.toolCallId);
+    expect(done?.status).toBe('completed');
+    expect(JSON.stringify(done?.content)).toContain('hi');
+    const saved = JSON.parse(readFileSync(join(root, '.claude/settings.local.json'), 'utf8')) as {
+      permissions: { allow: string[] };
+    };
+    expect(saved.permissions.allow).toEqual([expect.stringMatching(/^Bash\(echo/)]);
+
+    // A command still running when the editor closes stdin ends with mca.
+    client.answers.push('allow_once');
+    void client.agent
+      .request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Wait a while' }] })
+      .catch(() => undefined);
+    await until(() => processesMatching('sleep 31', root).length > 0);
+    child.child.stdin?.end();
+    expect(await child.exited).toBe(0);
+    expect(processesMatching('sleep 31', root)).toEqual([]);
+    expect(child.problems).toEqual([]);
+  }, 60_000);
 });
