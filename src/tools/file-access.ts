@@ -16,16 +16,16 @@ export interface FileAccess {
 
 /** scanLines over text already in memory: the same line numbering, "\r\n" and BOM handling and early stop. */
 export function scanText(text: string, options: ScanOptions): ScanResult {
-  const body = text.startsWith('\ufeff') ? text.slice(1) : text;
-  if (body === '') return { totalLines: 0, stopped: false, aborted: false };
-  const lines = body.split('\n');
+  if (text === '') return { totalLines: 0, stopped: false, aborted: false };
+  const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   for (let index = 0; index < lines.length; index += 1) {
     if (options.signal?.aborted) return { totalLines: index, stopped: true, aborted: true };
     const number = index + 1;
     if (number < options.from) continue;
     if (number > options.to) break;
-    const line = (lines[index] ?? '').replace(/\r$/, '');
+    let line = (lines[index] ?? '').replace(/\r$/, '');
+    if (number === 1 && line.startsWith('\ufeff')) line = line.slice(1);
     const bytes = Buffer.byteLength(line, 'utf8');
     if (options.onLine(number, line, bytes) === false) return { totalLines: number, stopped: true, aborted: false };
   }

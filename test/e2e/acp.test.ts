@@ -207,6 +207,9 @@ describe('mca --acp with the ACP SDK client', () => {
     await initialize(later.agent);
     const listed = await later.agent.request('session/list', { cwd: root });
     expect(listed.sessions.map((session) => session.sessionId)).toContain(sessionId);
+    const resumed = await later.agent.request('session/resume', { sessionId, cwd: root });
+    expect(resumed.modes?.currentModeId).toBe('default');
+    expect(updatesOf(later, 'user_message_chunk')).toEqual([]);
     await later.agent.request('session/load', { sessionId, cwd: root, mcpServers: [] });
     const replayed = updatesOf(later, 'user_message_chunk').map((u) =>
       u.content.type === 'text' ? u.content.text : '',
