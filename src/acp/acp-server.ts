@@ -40,14 +40,24 @@ export interface AcpServerOptions {
   log(line: string): void;
 }
 
+/**
+ * JSON-RPC codes for the runtime's failures a client can act on: -32000 is ACP's "authentication required" (the one
+ * failure a key fixes), -32002 "resource not found", -32602 invalid params; anything else is -32603.
+ */
+const MCA_CODES: Readonly<Record<string, number>> = {
+  MISSING_API_KEY: -32000,
+  SESSION_NOT_FOUND: -32002,
+  SESSION_AMBIGUOUS: -32602,
+  PROJECT_NOT_FOUND: -32602,
+  PROJECT_NOT_DIRECTORY: -32602,
+};
+
 /** A handler's error as the JSON-RPC error the client gets. */
 function rpcError(error: unknown): unknown {
   if (error instanceof acp.RequestError) return error;
   if (error instanceof AcpError) return new acp.RequestError(JSON_RPC_CODES[error.code], error.message);
   if (McaError.isInstance(error)) {
-    // -32000: ACP's "authentication required", for the one failure a key would fix.
-    const code = error.code === 'MISSING_API_KEY' ? -32000 : -32603;
-    return new acp.RequestError(code, error.message, { code: error.code });
+    return new acp.RequestError(MCA_CODES[error.code] ?? -32603, error.message, { code: error.code });
   }
   return new acp.RequestError(-32603, error instanceof Error ? error.message : String(error));
 }

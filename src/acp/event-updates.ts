@@ -136,7 +136,9 @@ export class EventUpdates {
   private turnEnd(event: TurnEnd): SessionUpdate[] {
     this.end = event;
     if (event.reason === 'interrupted') return [];
-    const answer = event.unsavedAnswer ?? (this.streamed && event.reason !== 'error' ? '' : event.answer);
+    // A streamed answer was shown already; an error or step-limit line never streams.
+    const shown = this.streamed && (event.reason === 'finish' || event.reason === 'answer');
+    const answer = event.unsavedAnswer ?? (shown ? '' : event.answer);
     const updates = answer.trim() === '' ? [] : [message(answer)];
     if (event.reason === 'error' && event.unsavedAnswer !== undefined) updates.push(message(`\n${event.answer}`));
     return updates;

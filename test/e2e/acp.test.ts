@@ -238,6 +238,15 @@ describe('mca --acp with the ACP SDK client', () => {
     expect(errors.map((message) => (message.error as { code: number }).code)).toEqual(
       expect.arrayContaining([-32700, -32601, -32002]),
     );
+    await expect(
+      client.agent.request('session/new', { cwd: join(root, 'missing'), mcpServers: [] }),
+    ).rejects.toMatchObject({ code: -32602 });
+    await expect(client.agent.request('session/new', { cwd: 'relative/dir', mcpServers: [] })).rejects.toMatchObject({
+      code: -32602,
+    });
+    await expect(
+      client.agent.request('session/load', { sessionId: 'no-such-session', cwd: root, mcpServers: [] }),
+    ).rejects.toMatchObject({ code: -32002 });
     const { sessionId } = await client.agent.request('session/new', { cwd: root, mcpServers: [] });
     const answer = await client.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
     expect(answer.stopReason).toBe('end_turn');
@@ -245,6 +254,20 @@ describe('mca --acp with the ACP SDK client', () => {
     expect(await child.exited).toBe(0);
     expect(child.problems).toEqual([]);
   }, 30_000);
+  it("without an API key, session/new fails with ACP's auth-required error naming the variable", async () => {
+    const { root, home } = tempProject('mca-acp-nokey-');
+    const child = spawnAcp(root, { MCA_HOME: home, HOME: home });
+    children.push(child);
+    const client = connect(child);
+    await initialize(client.agent);
+    const failure = client.agent.request('session/new', { cwd: root, mcpServers: [] });
+    await expect(failure).rejects.toMatchObject({ code: -32000 });
+    await expect(failure).rejects.toThrow(/ANTHROPIC_API_KEY/);
+    child.child.stdin?.end();
+    expect(await child.exited).toBe(0);
+    expect(child.problems).toEqual([]);
+  }, 30_000);
+
   it('untrusted notice, modes, plan, "always allow" saved as the REPL saves it, and stdin EOF ends a running command', async () => {
     const { root, home } = tempProject('mca-acp-always-');
     server = await startFakeAnthropic([
