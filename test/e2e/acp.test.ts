@@ -248,8 +248,19 @@ describe('mca --acp with the ACP SDK client', () => {
       client.agent.request('session/load', { sessionId: 'no-such-session', cwd: root, mcpServers: [] }),
     ).rejects.toMatchObject({ code: -32002 });
     const { sessionId } = await client.agent.request('session/new', { cwd: root, mcpServers: [] });
-    const answer = await client.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
+    // An editor's selection (embedded resource) and a file link reach the model inside the prompt.
+    const answer = await client.agent.request('session/prompt', {
+      sessionId,
+      prompt: [
+        { type: 'text', text: 'Explain this' },
+        { type: 'resource', resource: { uri: `file://${root}/sel.ts`, text: 'const selected = 42;' } },
+        { type: 'resource_link', uri: `file://${root}/other.ts`, name: 'other.ts' },
+      ],
+    });
     expect(answer.stopReason).toBe('end_turn');
+    const asked = JSON.stringify(server.requests.at(-1)?.body.messages);
+    expect(asked).toContain(`<context uri=\\"${root}/sel.ts\\">\\nconst selected = 42;`);
+    expect(asked).toContain(`[Attached: ${root}/other.ts]`);
     child.child.stdin?.end();
     expect(await child.exited).toBe(0);
     expect(child.problems).toEqual([]);
