@@ -21,9 +21,21 @@ export interface AcpBrokerOptions {
   saveRule: (rule: string) => string;
   /** One line for the editor's transcript (a rule saved, or not). */
   tell: (line: string) => void;
+  /** An approved plan (ExitPlanMode) leaves plan mode, as the REPL's plan question does. */
+  setMode: (mode: 'acceptEdits' | 'default') => void;
 }
 
+const EXIT_PLAN_MODE = 'ExitPlanMode';
+
+/** The REPL's plan question: approve and auto-accept edits, approve and ask before each edit, or keep planning. */
+const PLAN_OPTIONS: PermissionOption[] = [
+  { optionId: 'plan_accept_edits', name: 'Yes, and auto-accept edits', kind: 'allow_always' },
+  { optionId: 'plan_default', name: 'Yes, and ask before each edit', kind: 'allow_once' },
+  { optionId: 'reject_once', name: 'No, keep planning', kind: 'reject_once' },
+];
+
 function optionsFor(request: ApprovalRequest): PermissionOption[] {
+  if (request.tool === EXIT_PLAN_MODE) return PLAN_OPTIONS;
   const always = request.remember;
   return [
     { optionId: 'allow_once', name: 'Allow', kind: 'allow_once' },
@@ -83,6 +95,10 @@ export function acpBroker(options: AcpBrokerOptions): PermissionBroker {
         open.delete(abort);
       }
       if (optionId === 'allow_once') return { approved: true };
+      if (request.tool === EXIT_PLAN_MODE && (optionId === 'plan_accept_edits' || optionId === 'plan_default')) {
+        options.setMode(optionId === 'plan_accept_edits' ? 'acceptEdits' : 'default');
+        return { approved: true };
+      }
       if (optionId === 'allow_always' && scope !== undefined) {
         try {
           options.tell(`Saved ${scope} to ${options.saveRule(scope)}.`);

@@ -186,6 +186,7 @@ export class AcpServer {
       registry: runtime.registry,
       saveRule: (rule) => this.options.saveRule(runtime.projectRoot, rule),
       tell,
+      setMode: (mode) => session.driver.setMode(mode),
     });
     const session: AcpSession = new AcpSession({ ...opened, client, broker, log: this.options.log });
     holder.id = session.id;

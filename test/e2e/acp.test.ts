@@ -279,9 +279,10 @@ describe('mca --acp with the ACP SDK client', () => {
     expect(child.problems).toEqual([]);
   }, 30_000);
 
-  it('untrusted notice, modes, plan, "always allow" saved as the REPL saves it, and stdin EOF ends a running command', async () => {
+  it('untrusted notice, plan mode and its approval, TodoWrite plan, "always allow" saved as the REPL saves it, and stdin EOF ends a running command', async () => {
     const { root, home } = tempProject('mca-acp-always-');
     server = await startFakeAnthropic([
+      { text: 'My plan.', calls: [{ name: 'ExitPlanMode', input: { plan: 'Say hi with echo.' } }] },
       {
         text: 'Planning.',
         calls: [{ name: 'TodoWrite', input: { todos: [{ content: 'say hi', status: 'in_progress' }] } }],
@@ -296,11 +297,11 @@ describe('mca --acp with the ACP SDK client', () => {
     const client = connect(child);
     await initialize(client.agent);
     const { sessionId } = await client.agent.request('session/new', { cwd: root, mcpServers: [] });
-    await client.agent.request('session/set_mode', { sessionId, modeId: 'acceptEdits' });
+    await client.agent.request('session/set_mode', { sessionId, modeId: 'plan' });
     await expect(client.agent.request('session/set_mode', { sessionId, modeId: 'yolo' })).rejects.toMatchObject({
       code: -32602,
     });
-    client.answers.push('allow_always');
+    client.answers.push('plan_accept_edits', 'allow_always');
     const answer = await client.agent.request('session/prompt', {
       sessionId,
       prompt: [{ type: 'text', text: 'Say hi' }],
@@ -310,12 +311,19 @@ describe('mca --acp with the ACP SDK client', () => {
       .map((u) => (u.content.type === 'text' ? u.content.text : ''))
       .join('');
     expect(said).toContain('is not a trusted project');
-    expect(updatesOf(client, 'current_mode_update').map((u) => u.currentModeId)).toEqual(['acceptEdits']);
+    // The approved plan leaves plan mode as the REPL's "Yes, and auto-accept edits" does.
+    expect(client.asked[0]?.options.map((option) => option.optionId)).toEqual([
+      'plan_accept_edits',
+      'plan_default',
+      'reject_once',
+    ]);
+    expect(JSON.stringify(client.asked[0]?.toolCall.content)).toContain('Say hi with echo.');
+    expect(updatesOf(client, 'current_mode_update').map((u) => u.currentModeId)).toEqual(['plan', 'acceptEdits']);
     expect(updatesOf(client, 'plan')[0]?.entries).toEqual([
       { content: 'say hi', status: 'in_progress', priority: 'medium' },
     ]);
     expect(updatesOf(client, 'usage_update').length).toBeGreaterThan(0);
-    expect(client.asked[0]?.options.map((option) => option.kind)).toEqual([
+    expect(client.asked[1]?.options.map((option) => option.kind)).toEqual([
       'allow_once',
       'allow_always',
       'reject_once',
