@@ -192,7 +192,8 @@ export class AcpServer {
     holder.id = session.id;
     this.sessions.set(session.id, session);
     for (const notice of runtime.notices) this.options.log(notice);
-    if (announce) this.announce(session);
+    // After the response: a client learns the session id from it, so updates for the id come once it has it.
+    if (announce) setImmediate(() => this.announce(session));
     return session;
   }
 

@@ -297,6 +297,14 @@ describe('mca --acp with the ACP SDK client', () => {
     const client = connect(child);
     await initialize(client.agent);
     const { sessionId } = await client.agent.request('session/new', { cwd: root, mcpServers: [] });
+    await until(() => updatesOf(client, 'available_commands_update').length > 0);
+    // The session's first update follows the session/new response that told the client its id.
+    const responseAt = child.sent.findIndex(
+      (m) => (m.result as { sessionId?: string } | undefined)?.sessionId === sessionId,
+    );
+    const firstUpdateAt = child.sent.findIndex((m) => m.method === 'session/update');
+    expect(responseAt).toBeGreaterThanOrEqual(0);
+    expect(firstUpdateAt).toBeGreaterThan(responseAt);
     await client.agent.request('session/set_mode', { sessionId, modeId: 'plan' });
     await expect(client.agent.request('session/set_mode', { sessionId, modeId: 'yolo' })).rejects.toMatchObject({
       code: -32602,
