@@ -122,6 +122,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const opened: { sessions?: ProjectSessions } = {};
   const registry = createDefaultRegistry({
     secrets,
+    ...(options.files ? { files: options.files } : {}),
     beforeRun: async (call, tool, signal) => {
       const sessionId = opened.sessions?.current().sessionId;
       return sessionId === undefined ? undefined : await checkpoints.beforeRun(sessionId, call, tool, signal);

@@ -4,6 +4,7 @@
  */
 import type { PermissionMode, ToolProtocol } from '../config/config.js';
 import type { SessionStart } from '../agent/session-manager.js';
+import type { FileAccess } from '../tools/file-access.js';
 
 export type { SessionStart } from '../agent/session-manager.js';
 
@@ -36,4 +37,6 @@ export interface RuntimeOptions {
   agents?: string;
   /** The user's home directory (`~/.claude/agents`, `~/.claude/skills`); default: the OS's. */
   home?: string;
+  /** Where Read and the edit tools get and put files' text (an ACP client's buffers); absent: the disk. */
+  files?: FileAccess;
 }

@@ -125,6 +125,7 @@ export const bashTool = defineTool({
   promptFile: 'Bash.md',
   inputSchema: builtinInput('Bash'),
   permission: 'exec',
+  kind: 'execute',
   ...bashMembers,
   prepare(input, ctx): Promise<ToolPlan> {
     const request = { tool: 'Bash', title: approvalTitle('Bash', input.command), detail: input.command, input };

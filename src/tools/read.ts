@@ -4,7 +4,8 @@ import { defineTool } from './define-tool.js';
 import type { ToolContext } from './tool-context.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import { toolResult } from './results.js';
-import { looksBinary, readHead, scanLines } from './line-scanner.js';
+import { looksBinary, readHead, scanLines, type ScanOptions } from './line-scanner.js';
+import { scanText } from './file-access.js';
 import { similarPaths } from './suggest-paths.js';
 import type { ReadData } from './tool-data.js';
 import { resolveInProject } from './workspace.js';
@@ -78,6 +79,7 @@ export const readTool = defineTool({
   promptFile: 'Read.md',
   inputSchema: builtinInput('Read'),
   permission: 'none',
+  kind: 'read',
   ...readMembers,
   async run(input, ctx): Promise<ToolEnvelope> {
     const resolved = resolveInProject(ctx.projectRoot, input.path);
@@ -130,7 +132,7 @@ async function readOpened(
   const lines: Array<{ n: number; text: string }> = [];
   let outputChars = 0;
   let budgetHit = false;
-  const scan = await scanLines(handle, {
+  const scanOptions: ScanOptions = {
     from: input.start_line,
     to: large ? last + 1 : last,
     maxLineBytes: READ_MAX_LINE_CHARS * 4 + 4,
@@ -147,7 +149,11 @@ async function readOpened(
       lines.push({ n, text: line });
       return true;
     },
-  });
+  };
+  // With a file-access port (an editor's buffers) the text is the host's; the checks above were on the disk.
+  const scan = ctx.files
+    ? scanText(await ctx.files.readText(absolute, ctx.signal), scanOptions)
+    : await scanLines(handle, scanOptions);
   if (scan.aborted)
     return errorEnvelope('EXECUTION_ERROR', 'Read was interrupted.', { data: { interrupted: true }, context });
   const total = scan.totalLines;
