@@ -5,6 +5,7 @@
  */
 import * as acp from '@agentclientprotocol/sdk';
 import type { ClientCapabilities, McpServer, SessionUpdate } from '@agentclientprotocol/sdk';
+import { runWithEnvironment } from '../config/child-environment.js';
 import { McaError } from '../errors/mca-error.js';
 import type { DriverHooksOptions } from '../driver/driver-hooks.js';
 import type { CustomCommandsPort } from '../driver/custom-commands-port.js';
@@ -132,7 +133,13 @@ export class AcpServer {
         guarded(async () => ({ sessions: await listSessions(this.options.mcaHome(), params.cwd ?? process.cwd()) })),
       )
       .onRequest('session/prompt', ({ params }) =>
-        guarded(async () => ({ stopReason: await this.session(params.sessionId).prompt(params.prompt) })),
+        guarded(async () => {
+          const session = this.session(params.sessionId);
+          // The turn's commands, hooks and MCP servers see this session's settings `env`, no other session's.
+          return {
+            stopReason: await runWithEnvironment(session.runtime.environment, () => session.prompt(params.prompt)),
+          };
+        }),
       )
       .onRequest('session/set_mode', ({ params }) =>
         guarded(async () => {
@@ -149,7 +156,7 @@ export class AcpServer {
   async closeAll(): Promise<void> {
     const open = [...this.sessions.values()];
     this.sessions.clear();
-    await Promise.all(open.map((session) => session.close()));
+    await Promise.all(open.map((session) => runWithEnvironment(session.runtime.environment, () => session.close())));
   }
 
   private session(id: string): AcpSession {
@@ -188,7 +195,10 @@ export class AcpServer {
       tell,
       setMode: (mode) => session.driver.setMode(mode),
     });
-    const session: AcpSession = new AcpSession({ ...opened, client, broker, log: this.options.log });
+    const session: AcpSession = runWithEnvironment(
+      runtime.environment,
+      () => new AcpSession({ ...opened, client, broker, log: this.options.log }),
+    );
     holder.id = session.id;
     this.sessions.set(session.id, session);
     for (const notice of runtime.notices) this.options.log(notice);

@@ -48,6 +48,8 @@ export async function runAcpMode(options: CliOptions, version: string): Promise<
         session,
         mcpConfigs: [...(base.mcpConfigs ?? []), ...mcpConfigs],
         ...(files ? { files } : {}),
+        // One process, several projects: each session's settings `env` stays its own.
+        isolateEnvironment: true,
       });
       const customCommands = await createCustomCommandsPort(runtime, runtime.notices);
       const resumed = session.kind === 'resume';

@@ -39,4 +39,10 @@ export interface RuntimeOptions {
   home?: string;
   /** Where Read and the edit tools get and put files' text (an ACP client's buffers); absent: the disk. */
   files?: FileAccess;
+  /**
+   * The process serves several runtimes (ACP): the settings files' `env` is kept as this runtime's overlay
+   * (`Runtime.environment`) instead of being written into process.env, and the front runs the session's work in
+   * `runWithEnvironment(runtime.environment, …)` (src/config/child-environment.ts).
+   */
+  isolateEnvironment?: boolean;
 }
