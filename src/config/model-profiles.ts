@@ -142,3 +142,14 @@ export function checkModelName(model: string): ModelNameCheck {
   }
   return { ok: true };
 }
+
+/** Families that take image input (Claude, GPT-4o/4.1/5, o-series, Gemini) and open-weights vision models by name. */
+const IMAGE_MODELS = /^(claude-|gpt-4o|gpt-4\.1|gpt-5|o[134](-|$)|gemini-)|(vision|-vl\b|-vl-|pixtral|llava)/;
+
+/**
+ * Whether a model takes images. A model no rule names does not (DeepSeek, text-only open-weights models, unknown
+ * names): its requests carry IMAGE_OMITTED_NOTE in place of each image, never an image the server would refuse.
+ */
+export function takesImages(model: string): boolean {
+  return IMAGE_MODELS.test(model.toLowerCase().replace(/^[a-z0-9_-]+\//, ''));
+}
