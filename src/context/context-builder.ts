@@ -13,6 +13,7 @@
  */
 import type { ImagePart, PromptSegment, TurnMessage } from '../providers/types.js';
 import { imagesTokens } from '../text/image-part.js';
+import { imagesWithinRequest } from './image-budget.js';
 import type { Message } from './message.js';
 import { nativeTurnMessages, type NativeStep } from './native-turn.js';
 import { estimateTokens } from './token-budget.js';
@@ -171,18 +172,23 @@ export class ContextBuilder {
       l3 = part('l3', segments.join(TRANSCRIPT_SEPARATOR), { summaryTokens, segments });
     }
 
-    const questionImages = input.questionImages ?? [];
+    const steps = input.scratchpad;
+    const fullFrom = steps.length - Math.max(0, input.fullObservationSteps ?? steps.length);
+    // A step's images ride with its full observation only (a degraded step keeps the text reference), within the
+    // request's image caps (image-budget.ts).
+    const sent = imagesWithinRequest({
+      question: input.questionImages ?? [],
+      steps: steps.map((step, index) => (index >= fullFrom ? (step.images ?? []) : [])),
+    });
+    const questionImages = sent.question;
+    const stepImages = sent.steps;
     const question =
       input.question.trim() === '' && questionImages.length === 0
         ? undefined
         : part('input', `${HEADINGS.input}\n\n${input.question}`);
     if (question) question.tokens += imagesTokens(questionImages);
 
-    const steps = input.scratchpad;
-    const fullFrom = steps.length - Math.max(0, input.fullObservationSteps ?? steps.length);
     const stepTexts = steps.map((step, index) => renderStep(step, index >= fullFrom));
-    // A step's images ride with its full observation only; a degraded step keeps the text reference.
-    const stepImages = steps.map((step, index) => (index >= fullFrom ? (step.images ?? []) : []));
     const nativeSteps = steps.flatMap((step, index) =>
       step.native
         ? [{ native: step.native, observation: nativeObservation(step, index >= fullFrom), images: stepImages[index] }]

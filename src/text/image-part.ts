@@ -25,6 +25,12 @@ export interface ImagePart {
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** At most this many images ride on one message (a user message or one tool result); more are dropped with a note. */
 export const MAX_IMAGES_PER_MESSAGE = 20;
+/**
+ * At most this many images, and this many raw bytes of them, go into one request (the API refuses requests over
+ * 32 MB, and base64 adds a third): the newest are sent, older ones of the turn keep only their reference line.
+ */
+export const MAX_IMAGES_PER_REQUEST = 20;
+export const MAX_IMAGE_BYTES_PER_REQUEST = 18 * 1024 * 1024;
 /** The estimate for an image whose size the header did not give (about a 1000×1000 image). */
 export const UNKNOWN_IMAGE_TOKENS = 1_600;
 /** What a model that takes no images sees in place of one. */
@@ -76,10 +82,20 @@ export function imagePartFromBase64(data: string, mediaType: string, label: stri
   return imageFromBytes(Buffer.from(compact, 'base64'), label);
 }
 
-/** Anthropic's rule of thumb: width × height / 750 tokens (a fixed estimate when the size is unknown). */
+/** Anthropic scales an image down until its long edge is at most this many pixels … */
+const MAX_EDGE_PIXELS = 1568;
+/** … and its area at most about this many pixels, before counting it. */
+const MAX_AREA_PIXELS = 1_150_000;
+
+/**
+ * Anthropic's rule of thumb: width × height / 750 tokens, after the API's own downscaling (so a header claiming
+ * 100000×100000 pixels counts as the ≈1,600 tokens the model really sees); a fixed estimate when the size is unknown.
+ */
 export function imageTokens(image: Pick<ImagePart, 'width' | 'height'>): number {
-  if (image.width === undefined || image.height === undefined) return UNKNOWN_IMAGE_TOKENS;
-  return Math.max(1, Math.ceil((image.width * image.height) / 750));
+  const { width, height } = image;
+  if (width === undefined || height === undefined || width <= 0 || height <= 0) return UNKNOWN_IMAGE_TOKENS;
+  const scale = Math.min(1, MAX_EDGE_PIXELS / Math.max(width, height), Math.sqrt(MAX_AREA_PIXELS / (width * height)));
+  return Math.max(1, Math.ceil((width * height * scale * scale) / 750));
 }
 
 export function imagesTokens(images: readonly ImagePart[] | undefined): number {

@@ -107,6 +107,20 @@ describe('images to the Anthropic API', () => {
     expect(text).not.toContain(SHOT.toString('base64').slice(0, 40));
   });
 
+  it('text protocol: a Read image rides after its step text in the next request', async () => {
+    const { root, home } = tempProject('mca-img-text-', {});
+    writeFileSync(join(root, 'ui.png'), SHOT);
+    fake = await startFakeAnthropic([
+      { text: 'Thought: look\nAction: Read[{"path": "ui.png"}]' },
+      { text: 'Thought: done\nAction: Finish[Grey.]' },
+    ]);
+    const run = await runMca(['-p', 'look'], { cwd: root, env: env(home, { MCA_TOOL_PROTOCOL: 'text' }) });
+    expect(run.stdout).toContain('Grey.');
+    expect(imagesOf(fake.requests[1]?.body)).toEqual([
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: SHOT.toString('base64') } },
+    ]);
+  });
+
   it('a model that takes no images gets a one-line note instead, never an image block', async () => {
     const { root, home } = tempProject('mca-img-noimg-', {});
     writeFileSync(join(root, 'shot.png'), SHOT);
