@@ -12,6 +12,8 @@ import { MAX_IMAGES_PER_MESSAGE, type ImagePart } from '../text/image-part.js';
 export interface TurnAttachments {
   text: string;
   images: ImagePart[];
+  /** Why an image was not attached, one line each (also in `text`, for the model); the front shows them. */
+  notes: string[];
 }
 
 export function attachImages(
@@ -35,5 +37,6 @@ export function attachImages(
   return {
     text: notes.length > 0 ? `${text}\n\n${notes.join('\n')}` : text,
     images: images.slice(0, MAX_IMAGES_PER_MESSAGE),
+    notes,
   };
 }

@@ -209,6 +209,7 @@ export class CodeAgent implements AgentController {
         mentions: processed.mentions.map((mention) => mention.display),
       };
     }
+    for (const note of attached.notes) yield { type: 'warning', message: note };
     for (let step = 1; step <= config.maxSteps; step += 1) {
       if (signal.aborted) return yield* this.closeRound(turn, 'interrupted', 'Interrupted by user.');
       // Tools still arriving (MCP servers connecting, at most MCP_TIMEOUT): the first request waits for them; what

@@ -39,6 +39,7 @@ function sized(mediaType: ImageMediaType, width: number, height: number): Sniffe
 }
 
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+const IHDR = [0x49, 0x48, 0x44, 0x52];
 const GIF = [0x47, 0x49, 0x46, 0x38];
 const RIFF = [0x52, 0x49, 0x46, 0x46];
 const WEBP = [0x57, 0x45, 0x42, 0x50];
@@ -76,11 +77,13 @@ function webpSize(bytes: Uint8Array): SniffedImage {
 
 export function sniffImage(bytes: Uint8Array): SniffedImage | undefined {
   if (startsWith(bytes, PNG)) {
-    // The IHDR chunk comes first: width and height at bytes 16 and 20.
-    return bytes.length >= 24 ? sized('image/png', u32be(bytes, 16), u32be(bytes, 20)) : { mediaType: 'image/png' };
+    // The IHDR chunk comes first: width and height at bytes 16 and 20. A PNG without one is broken, not an image.
+    if (!startsWith(bytes, IHDR, 12)) return undefined;
+    const image = sized('image/png', u32be(bytes, 16), u32be(bytes, 20));
+    return image.width === undefined ? undefined : image;
   }
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return jpegSize(bytes);
-  if (startsWith(bytes, GIF) && (bytes[4] === 0x37 || bytes[4] === 0x39) && bytes[5] === 0x61) {
+  if (startsWith(bytes, GIF) && (bytes[4] === 0x37 || bytes[4] === 0x39) && bytes[5] === 0x61 && bytes.length >= 10) {
     return sized('image/gif', u16le(bytes, 6), u16le(bytes, 8));
   }
   if (startsWith(bytes, RIFF) && startsWith(bytes, WEBP, 8)) return webpSize(bytes);

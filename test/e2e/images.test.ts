@@ -146,6 +146,9 @@ describe('images to the Anthropic API', () => {
     ]);
     const run = await runMca(['-p', 'look at @big.png and the other'], { cwd: root, env: env(home) });
     expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(
+      /^mca: \[@big\.png not attached: big\.png is \d+ KB; images over 5120 KB are not sent\]$/m,
+    );
     expect(imagesOf(fake.requests[0]?.body)).toEqual([]);
     expect(JSON.stringify(fake.requests[0]?.body.messages)).toMatch(
       /@big\.png not attached: big\.png is \d+ KB; images over 5120 KB/,

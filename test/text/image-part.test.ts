@@ -27,6 +27,8 @@ describe('image header parsing', () => {
 
   it('refuses bytes that are no image, whatever the name says', () => {
     expect(sniffImage(Buffer.from('not a png at all'))).toBeUndefined();
+    // A PNG signature without its IHDR chunk is a broken file, not an image.
+    expect(sniffImage(pngBytes(2, 2).subarray(0, 14))).toBeUndefined();
     const check = imageFromBytes(Buffer.from('hello'), 'fake.png');
     expect(check).toMatchObject({ ok: false, code: 'NOT_AN_IMAGE' });
   });
