@@ -1,7 +1,7 @@
 /**
  * Images in the REPL through the built binary in tmux: a pasted image path (as a terminal writes a dragged file,
- * backslash-escaped spaces and all) shows as `[Image #1]`, Ctrl+V takes the clipboard's image through xclip (a
- * stand-in script on PATH answering as xclip does) as `[Image #2]`, and the request carries both images.
+ * backslash-escaped spaces and all) shows as `[Image #1]`, Ctrl-V takes the clipboard's image through xclip (a
+ * stand-in script on PATH answering as xclip does; pngpaste on macOS) as `[Image #2]`, and the request carries both.
  */
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -34,8 +34,12 @@ describe.runIf(runHere)('mca REPL in tmux: images', () => {
       `#!/bin/sh\ncase "$*" in *TARGETS*) printf 'TARGETS\\nimage/png\\n' ;; *image/png*) cat '${join(tools, 'clip.png')}' ;; *) exit 1 ;; esac\n`,
     );
     chmodSync(join(tools, 'xclip'), 0o755);
+    // macOS reads the clipboard with pngpaste: the same stand-in there.
+    writeFileSync(join(tools, 'pngpaste'), `#!/bin/sh\ncat '${join(tools, 'clip.png')}'\n`);
+    chmodSync(join(tools, 'pngpaste'), 0o755);
     const { script, repl, term } = await harness.start([finish('ok', 'Two grey boxes.')], {
-      env: { PATH: `${tools}:${process.env.PATH ?? ''}`, DISPLAY: ':0' },
+      // An empty WAYLAND_DISPLAY keeps a developer's Wayland session (and its real clipboard) out of the test.
+      env: { PATH: `${tools}:${process.env.PATH ?? ''}`, DISPLAY: ':0', WAYLAND_DISPLAY: '' },
     });
     const folder = join(repl.root, 'my shots');
     mkdirSync(folder, { recursive: true });
