@@ -9,6 +9,8 @@ import { scanText } from './file-access.js';
 import { similarPaths } from './suggest-paths.js';
 import type { ReadData } from './tool-data.js';
 import { resolveInProject } from './workspace.js';
+import { isImagePath } from '../fs/image-file.js';
+import { compressImageRead, isImageRead, readImage } from './read-image.js';
 import { openFileInside, PathSwapError } from './pinned-directory.js';
 import { clip, isFiniteNumber, isString } from '../text/json-guards.js';
 import type { JsonRecord, ToolMembers } from './define-tool.js';
@@ -40,6 +42,7 @@ function cutLine(text: string, fullBytes: number): string {
 /** What history, the ledger and the transcript make of a Read result (DESIGN.md "ToolResultCompressor"). */
 const readMembers: ToolMembers = {
   compress: (data) => {
+    if (isImageRead(data)) return compressImageRead(data);
     const { path, start_line, end_line, total_lines, content } = data;
     if (!isString(path) || !isFiniteNumber(start_line) || !isFiniteNumber(end_line) || !isString(content)) {
       return undefined;
@@ -52,9 +55,11 @@ const readMembers: ToolMembers = {
     return withCut(result, 'lines_cut', head.cut);
   },
   shrink: (data) =>
-    isString(data.path)
-      ? `read ${data.path} lines ${count(data.start_line)}-${count(data.end_line)} of ${count(data.total_lines)}`
-      : undefined,
+    isImageRead(data)
+      ? `read ${data.image}`
+      : isString(data.path)
+        ? `read ${data.path} lines ${count(data.start_line)}-${count(data.end_line)} of ${count(data.total_lines)}`
+        : undefined,
   locations: (input) => (isString(input.path) ? [{ path: input.path, kind: 'read' }] : []),
   display: {
     title: (input) => {
@@ -63,6 +68,7 @@ const readMembers: ToolMembers = {
       return start && start > 1 ? `${path}:${start}` : path;
     },
     summary: (data) => {
+      if (isImageRead(data)) return data.image;
       const start = numberField(data, 'start_line') ?? 1;
       const end = numberField(data, 'end_line') ?? start - 1;
       const total = numberField(data, 'total_lines');
@@ -120,6 +126,7 @@ async function readOpened(
     return errorEnvelope('IS_DIRECTORY', `${relative} is a directory; use LS to list it.`, { context });
   }
   if (!info.isFile()) return errorEnvelope('INVALID_PARAM', `${relative} is not a regular file.`, { context });
+  if (isImagePath(relative)) return await readImage(handle, relative, info.size, context);
   if (looksBinary(await readHead(handle, BINARY_SNIFF_BYTES))) {
     return errorEnvelope('BINARY_FILE', `${relative} is a binary file (${info.size} bytes); Read only shows text.`, {
       context,
