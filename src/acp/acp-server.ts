@@ -86,7 +86,7 @@ export class AcpServer {
           protocolVersion: acp.PROTOCOL_VERSION,
           agentCapabilities: {
             loadSession: true,
-            promptCapabilities: { image: false, audio: false, embeddedContext: true },
+            promptCapabilities: { image: true, audio: false, embeddedContext: true },
             mcpCapabilities: { http: true, sse: true },
             sessionCapabilities: { list: {}, resume: {} },
           },

@@ -21,7 +21,8 @@ import type { Runtime } from '../runtime/create-runtime.js';
 import { AcpError } from './acp-error.js';
 import { EventUpdates, stopReasonOf } from './event-updates.js';
 import { historyUpdates } from './history-updates.js';
-import { promptText } from './prompt-text.js';
+import { promptImages, promptText } from './prompt-text.js';
+import type { ImagePart } from '../text/image-part.js';
 
 /** How long closing waits for an interrupted turn to end. */
 export const CLOSE_WAIT_MS = 5_000;
@@ -125,13 +126,14 @@ export class AcpSession {
 
   async prompt(blocks: readonly ContentBlock[]): Promise<StopReason> {
     if (this.running) throw new AcpError('ACP_BUSY', `session ${this.id} is already answering a prompt`);
-    const text = promptText(blocks);
-    if (text.trim() === '') throw new AcpError('ACP_INVALID_PARAMS', 'the prompt has no text');
+    const { images, problems } = promptImages(blocks);
+    const text = [promptText(blocks), ...problems].filter((part) => part !== '').join('\n\n');
+    if (text.trim() === '' && images.length === 0) throw new AcpError('ACP_INVALID_PARAMS', 'the prompt is empty');
     this.running = true;
     this.cancelled = false;
     this.updates.beginTurn();
     try {
-      this.work = this.runLine(text.trim());
+      this.work = this.runLine(text.trim(), images);
       await this.work;
     } finally {
       this.running = false;
@@ -142,11 +144,11 @@ export class AcpSession {
   }
 
   /** `/compact [focus]` and `/init` are the driver's; anything else (a custom command, a prompt) is run as typed. */
-  private async runLine(line: string): Promise<void> {
+  private async runLine(line: string, images: readonly ImagePart[]): Promise<void> {
     const compact = /^\/compact(?:\s+([\s\S]*))?$/.exec(line);
     if (compact) await this.driver.compact(compact[1]?.trim() || undefined);
     else if (line === '/init') await this.driver.init();
-    else await this.driver.run(line);
+    else await this.driver.run(line, images);
   }
 
   cancel(): void {
