@@ -11,6 +11,7 @@ import type { RoundEnd } from '../context/message.js';
 import { addUsage, type ModelProvider, type Usage, ZERO_USAGE } from '../providers/types.js';
 import { isRecord } from '../text/json-guards.js';
 import type { DecideFn } from '../tools/define-tool.js';
+import { sessionAfterRunOf } from '../tools/session-decide.js';
 import { errorEnvelope, successEnvelope, type ToolEnvelope } from '../tools/envelope.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { toolNamed } from '../tools/tool-catalog.js';
@@ -52,6 +53,8 @@ export interface SubagentHost {
 export interface SubagentStopping {
   parentToolUseId: string;
   agent: string;
+  /** The subagent's own transcript. */
+  transcriptPath: string;
   answer: string;
   stopHookActive: boolean;
 }
@@ -124,7 +127,13 @@ export async function runSubagent(
       `Subagents nest at most ${MAX_SUBAGENT_DEPTH} deep; do this task yourself instead of starting another subagent.`,
     );
   }
-  const gate = { decide: subagentDecide(definition, decide), pathScreen: ctx.pathScreen };
+  // The session's PostToolUse hooks see the subagent's calls too (source `subagent`), as its PreToolUse hooks do.
+  const afterRun = sessionAfterRunOf(ctx);
+  const gate = {
+    decide: subagentDecide(definition, decide),
+    pathScreen: ctx.pathScreen,
+    ...(afterRun ? { afterRun } : {}),
+  };
   const registry = subagentRegistry(definition, host.registry, { secrets: host.secrets, ...gate });
   const transcriptPath = join(host.transcriptDir(), fileName(ctx.callId));
   const skills = host.skills();
@@ -157,8 +166,11 @@ export async function runSubagent(
         else if (event.type === 'turn_end') record.end = { reason: event.reason, answer: event.answer };
         if (event.type === 'step_start') record.steps = steps + event.step;
       }
+      // As for Stop: only an answer is held back (an error, an interrupt or the step limit ends the run).
+      const reason = record.end?.reason;
       if (!host.stopping || ctx.signal.aborted || record.end === undefined) break;
-      const verdict = await host.stopping({ ...label, answer: record.end.answer, stopHookActive });
+      if (reason !== 'finish' && reason !== 'answer') break;
+      const verdict = await host.stopping({ ...label, transcriptPath, answer: record.end.answer, stopHookActive });
       // After one continuation the hook is told so (stop_hook_active) and not obeyed again.
       if (verdict.continueWith === undefined || stopHookActive) break;
       input = verdict.continueWith;
