@@ -11,6 +11,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { loadExtensions, registerExtensionTools, type Extensions } from '../agents/install.js';
+import { subagentTranscriptDir } from '../agents/subagent-steps.js';
 import type { Config } from '../config/config.js';
 import { runWithEnvironment, type EnvironmentOverlay } from '../config/child-environment.js';
 import { credentialSecrets, loadConfig, loadCredentials, resolveMcaHome } from '../config/config.js';
@@ -166,7 +167,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     trusted,
     secrets,
     model: () => sessions.current().model,
-    transcriptDir: () => join(store.dir, `${sessions.current().sessionId}.agents`),
+    transcriptDir: () => subagentTranscriptDir(store.pathOf(sessions.current().sessionId)),
   });
   opened.sessions = sessions;
   // A memory file that cannot be used (a symlink out of the project, a FIFO) is named once, at start.

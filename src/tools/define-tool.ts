@@ -148,6 +148,12 @@ export interface SelfDescribingSchema {
 export interface ToolDefinition<Schema extends $ZodType = $ZodType> extends ToolMembers {
   /** The name the model writes in `Action: Name[{...}]`. */
   readonly name: string;
+  /**
+   * Other names a call may use for this tool (an older name the models still write: the Agent tool's `Task`). The
+   * registry and the tool catalog resolve them to `name`: the model is told `name` only, a call under an alias
+   * runs this tool, and everything past the registry (decision point, rules, hooks) sees `name`.
+   */
+  readonly aliases?: readonly string[];
   /** The description the model is told: a prompt file under prompts/tools/ (e.g. "Read.md"), or the text itself. */
   readonly description: ToolDescription;
   readonly input: ToolInput<Schema> | JsonSchemaInput;
@@ -173,6 +179,7 @@ export type ToolDescription = { readonly promptFile: string } | { readonly text:
 
 interface ToolDefinitionBase<Schema extends $ZodType> extends ToolMembers {
   readonly name: string;
+  readonly aliases?: readonly string[];
   readonly inputSchema: (Schema & SelfDescribingSchema) | ToolInput<Schema> | JsonSchemaInput;
   readonly permission: PermissionKind;
   readonly kind?: ToolKind;
@@ -207,7 +214,7 @@ function isZodSchema<Schema extends $ZodType>(
 }
 
 export function defineTool<Schema extends $ZodType>(definition: ToolDefinitionInit<Schema>): ToolDefinition<Schema> {
-  const { name, inputSchema, permission, kind, preload } = definition;
+  const { name, aliases, inputSchema, permission, kind, preload } = definition;
   const input: ToolInput<Schema> | JsonSchemaInput = isZodSchema(inputSchema)
     ? { jsonSchema: jsonSchemaOf(inputSchema), load: () => Promise.resolve(inputSchema) }
     : inputSchema;
@@ -221,6 +228,7 @@ export function defineTool<Schema extends $ZodType>(definition: ToolDefinitionIn
   };
   return Object.freeze({
     name,
+    ...(aliases && aliases.length > 0 ? { aliases: [...aliases] } : {}),
     description: descriptionOf(definition),
     input,
     permission,
