@@ -1,0 +1,63 @@
+/**
+ * Running git read-only for the checkpoint scan. Contract: nothing here ever writes the repository: every run has
+ * `--no-optional-locks` and GIT_OPTIONAL_LOCKS=0 (no opportunistic index refresh), the fsmonitor hook is off (a
+ * repository's own config must not make mca run a program), and only plumbing that reads is used (ls-files,
+ * hash-object without -w, cat-file). Output is capped and every run has a deadline; a missing git, a directory
+ * that is no repository, a timeout or an oversized answer all come back as `ok: false`, never as a throw, so the
+ * caller falls back to its own walk.
+ */
+import { spawn } from 'node:child_process';
+
+export type GitRun = { ok: true; stdout: Buffer } | { ok: false; reason: string };
+
+export interface GitRunOptions {
+  cwd: string;
+  /** Written to git's stdin, then stdin is closed. */
+  input?: string;
+  /** The answer is refused (and git ended) past this many bytes. */
+  maxBytes: number;
+  deadlineMs: number;
+  signal?: AbortSignal;
+}
+
+/** Every argument list starts with these: no lock, no index write, no hook program from the repository's config. */
+const SAFE_ARGS = ['--no-optional-locks', '-c', 'core.fsmonitor=false'];
+
+export function runGit(args: readonly string[], options: GitRunOptions): Promise<GitRun> {
+  return new Promise<GitRun>((resolve) => {
+    if (options.signal?.aborted) {
+      resolve({ ok: false, reason: 'interrupted' });
+      return;
+    }
+    const child = spawn('git', [...SAFE_ARGS, ...args], {
+      cwd: options.cwd,
+      env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let failure: string | undefined;
+    const stop = (reason: string): void => {
+      failure ??= reason;
+      child.kill('SIGKILL');
+    };
+    const timer = setTimeout(() => stop(`git took longer than ${options.deadlineMs} ms`), options.deadlineMs);
+    const onAbort = (): void => stop('interrupted');
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > options.maxBytes) stop(`git's answer is over ${options.maxBytes} bytes`);
+      else chunks.push(chunk);
+    });
+    child.stdin.on('error', () => undefined); // git exited before reading all of it: its exit code says why
+    child.on('error', (error) => stop(`git could not run (${(error as NodeJS.ErrnoException).code ?? 'error'})`));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      if (failure !== undefined) resolve({ ok: false, reason: failure });
+      else if (code !== 0) resolve({ ok: false, reason: `git exited with ${code ?? 'a signal'}` });
+      else resolve({ ok: true, stdout: Buffer.concat(chunks) });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
