@@ -49,14 +49,24 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
       if (bytes > options.maxBytes) stop(`git's answer is over ${options.maxBytes} bytes`);
       else chunks.push(chunk);
     });
-    child.stdin.on('error', () => undefined); // git exited before reading all of it: its exit code says why
-    child.on('error', (error) => stop(`git could not run (${(error as NodeJS.ErrnoException).code ?? 'error'})`));
-    child.on('close', (code) => {
+    let settled = false;
+    const settle = (run: GitRun): void => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
-      if (failure !== undefined) resolve({ ok: false, reason: failure });
-      else if (code !== 0) resolve({ ok: false, reason: `git exited with ${code ?? 'a signal'}` });
-      else resolve({ ok: true, stdout: Buffer.concat(chunks) });
+      resolve(run);
+    };
+    child.stdin.on('error', () => undefined); // git exited before reading all of it: its exit code says why
+    // git missing from the PATH: 'error' may come without a 'close' after it.
+    child.on('error', (error) => {
+      child.kill('SIGKILL');
+      settle({ ok: false, reason: `git could not run (${(error as NodeJS.ErrnoException).code ?? 'error'})` });
+    });
+    child.on('close', (code) => {
+      if (failure !== undefined) settle({ ok: false, reason: failure });
+      else if (code !== 0) settle({ ok: false, reason: `git exited with ${code ?? 'a signal'}` });
+      else settle({ ok: true, stdout: Buffer.concat(chunks) });
     });
     child.stdin.end(options.input ?? '');
   });
