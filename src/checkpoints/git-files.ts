@@ -149,10 +149,12 @@ export async function cleanTracked(
   const clean = new Map<string, string>();
   const asked = candidates.filter((candidate) => !candidate.path.includes('\n'));
   if (asked.length === 0) return clean;
+  const prefix = projectRoot.endsWith('/') ? projectRoot : `${projectRoot}/`;
   const hashed = await runGit(['hash-object', '--no-filters', '--stdin-paths'], {
     cwd: projectRoot,
-    input: `${asked.map((candidate) => candidate.path).join('\n')}\n`,
-    maxBytes: asked.length * 66,
+    // Absolute: git reads --stdin-paths from the top of the work tree, not from a subdirectory the project may be.
+    input: `${asked.map((candidate) => `${prefix}${candidate.path}`).join('\n')}\n`,
+    maxBytes: asked.length * 65,
     deadlineMs,
     signal,
   });

@@ -131,6 +131,23 @@ describe('the Bash snapshot in a git work tree', () => {
     expect(sha256(readFileSync(join(root, '.git', 'index')))).toBe(index);
   });
 
+  it('uses references when the project is a subdirectory of the repository', async () => {
+    const { root: top, home } = temp();
+    mkdirSync(join(top, 'pkg'));
+    writeFileSync(join(top, 'pkg', 'lib.txt'), 'library\n');
+    writeFileSync(join(top, 'outer.txt'), 'outside the project\n');
+    commitAll(top);
+    const root = join(top, 'pkg');
+    const s = await session(root, home);
+    const blobs = s.checkpoints.session(s.id).blobs;
+    await bash(s, root, 'echo changed > lib.txt', () => {
+      expect(existsSync(blobs.pathOf(sha256('library\n')))).toBe(false);
+    });
+    const result = await rewindAll(s);
+    expect(result.applied?.restored).toEqual(['lib.txt']);
+    expect(readFileSync(join(root, 'lib.txt'), 'utf8')).toBe('library\n');
+  });
+
   it('leaves git HEAD and index byte-identical across a scan of stat-dirty files', async () => {
     const { root, home } = temp();
     for (let i = 0; i < 20; i += 1) writeFileSync(join(root, `f${i}.txt`), `${i}\n`);
