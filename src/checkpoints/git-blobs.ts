@@ -4,8 +4,10 @@
  * read-only), so every journalled change record holds a blob of mca's own store, as before. The window in which a
  * reference alone stands for the content is the command itself (or, after a crash, until the next open recovers
  * it): only a command that rewrites history and prunes git's objects right away (`git gc --prune=now`) within that
- * window can lose one, and then the file is listed as not restorable instead of being restored wrongly.
+ * window can lose one, and then the file is listed as not restorable instead of being restored wrongly (the bytes
+ * git answers are checked against the blob id too).
  */
+import { createHash } from 'node:crypto';
 import type { BlobStore } from './blob-store.js';
 import { runGit } from './git-run.js';
 import type { FileState } from './journal.js';
@@ -21,6 +23,14 @@ export interface GitBlobState {
 export type ScanState = FileState | GitBlobState;
 
 const BATCH_BYTES = 64 * 1024 * 1024;
+
+/** The id git gives `bytes` as a blob (SHA-1, or SHA-256 in a repository that uses it: 64 hex digits). */
+export function gitBlobId(bytes: Buffer, idLength: number): string {
+  return createHash(idLength === 64 ? 'sha256' : 'sha1')
+    .update(`blob ${bytes.length}\0`)
+    .update(bytes)
+    .digest('hex');
+}
 
 /** Git's answer for the blobs asked, id → bytes; ids git lacks are absent. Bounded by `maxBytes` in all. */
 export async function readGitBlobs(
@@ -49,7 +59,9 @@ export async function readGitBlobs(
     if (type === 'missing' || sizeText === '') continue;
     const size = Number(sizeText);
     if (!Number.isSafeInteger(size) || at + size > out.length) break;
-    if (type === 'blob') found.set(id, out.subarray(at, at + size));
+    const bytes = out.subarray(at, at + size);
+    // git does not check a loose object's hash when it reads it: a damaged or planted object is not trusted.
+    if (type === 'blob' && gitBlobId(bytes, id.length) === id) found.set(id, bytes);
     at += size + 1;
   }
   return found;
@@ -87,7 +99,8 @@ export async function materialize(
     );
     for (const ref of batch) {
       const bytes = bytesOf.get(ref.blob);
-      if (!bytes) stored.set(ref.blob, { kind: 'unrestorable', reason: 'its git object is gone (pruned by git)' });
+      if (!bytes)
+        stored.set(ref.blob, { kind: 'unrestorable', reason: 'its git object is gone or damaged (pruned by git?)' });
       else if (blobs.holdsSecret(bytes)) {
         stored.set(ref.blob, { kind: 'unrestorable', reason: 'it holds an API key mca uses (never copied)' });
       } else stored.set(ref.blob, { kind: 'file', hash: await blobs.put(bytes, true), mode: 0, size: bytes.length });

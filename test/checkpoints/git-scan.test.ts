@@ -22,6 +22,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProjectCheckpoints } from '../../src/checkpoints/project-checkpoints.js';
 import { limitsFromEnv } from '../../src/checkpoints/limits.js';
@@ -208,9 +209,25 @@ describe('the Bash snapshot in a git work tree', () => {
     const [checkpoint] = await s.checkpoints.listCheckpoints(s.id);
     const result = await s.checkpoints.rewind(s.id, checkpoint?.id ?? '', { code: true, conversation: false });
     expect(result.plan.notRestorable).toEqual([
-      { path: 'only-staged.txt', reason: 'its git object is gone (pruned by git)' },
+      { path: 'only-staged.txt', reason: 'its git object is gone or damaged (pruned by git?)' },
     ]);
     expect(readFileSync(join(root, 'only-staged.txt'), 'utf8')).toBe('changed\n');
+  });
+
+  it('does not trust a git object whose bytes do not match its id (planted during the command)', async () => {
+    const { root, home } = temp();
+    writeFileSync(join(root, 'f.txt'), 'original\n');
+    commitAll(root);
+    const id = git(root, 'rev-parse', 'HEAD:f.txt');
+    const object = join(root, '.git', 'objects', id.slice(0, 2), id.slice(2));
+    const s = await session(root, home);
+    await bash(s, root, 'echo changed > f.txt', () => {
+      chmodSync(object, 0o644);
+      writeFileSync(object, deflateSync(Buffer.from('blob 8\0planted\n')));
+    });
+    const result = await rewindAll(s);
+    expect(result.plan.notRestorable.map((item) => item.path)).toEqual(['f.txt']);
+    expect(readFileSync(join(root, 'f.txt'), 'utf8')).toBe('changed\n');
   });
 
   it('still restores everything with git missing from the PATH (the walk lists the files)', async () => {
