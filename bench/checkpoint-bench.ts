@@ -105,10 +105,13 @@ export async function runCheckpointBench(options: { files: number; runs: number 
   await mkdir(root);
   try {
     await tree(root, options.files);
+    // The fixture's own writes are flushed first: an fsync of the store's journal must not pay for them.
+    execFileSync('sync');
     const load = loadavg()[0] ?? 0;
     const untracked = new SessionCheckpoints(join(base, 'store-untracked'), root);
     const firstUntracked = await timeCall(untracked, 'toolu_first_untracked');
     commitAll(root);
+    execFileSync('sync');
     const store = new SessionCheckpoints(join(base, 'store'), root);
     const first = await timeCall(store, 'toolu_first');
     const steady: Timed[] = [];
