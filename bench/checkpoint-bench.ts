@@ -161,8 +161,9 @@ export function checkpointSection(result: CheckpointBenchResult): string[] {
       row('per call, 10 files changed before the call', result.changedMedian),
       `| store size after ${1 + 2 * result.runs} calls | ${result.storeMb.toFixed(1)} MB | |`,
     ].join('\n'),
-    'The per-call cost is two listings of the project (`git ls-files` for tracked and for untracked, non-ignored ' +
-      "files; the tools' gitignore-aware walk outside git) with an lstat of each file, and a stat comparison; only " +
+    'The per-call cost is two scans of the project, before and after (each one `git ls-files` of the tracked and ' +
+      "untracked, non-ignored files, or the tools' gitignore-aware walk outside git, and an lstat of each file), and " +
+      'a stat comparison; only ' +
       'changed files are read and copied. The first call of a session also has `git hash-object --no-filters` hash ' +
       'every tracked file: one whose bytes are its index blob is recorded as a reference to that blob (copied from ' +
       "git's object store only if a command changes it); modified and untracked files under 1 MiB are copied (made " +
