@@ -32,14 +32,14 @@ export async function listGitFiles(
   projectRoot: string,
   deadlineMs: number,
   signal: AbortSignal,
-): Promise<GitListing | string> {
+): Promise<GitListing | { reason: string; final?: boolean }> {
   const listed = await runGit(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
     cwd: projectRoot,
     maxBytes: MAX_LIST_BYTES,
     deadlineMs,
     signal,
   });
-  if (!listed.ok) return listed.reason;
+  if (!listed.ok) return listed;
   const seen = new Set<string>();
   const listing: GitListing = { paths: [], nested: [] };
   for (const path of listed.stdout.toString('utf8').split('\0')) {

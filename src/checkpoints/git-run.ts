@@ -8,7 +8,8 @@
  */
 import { spawn } from 'node:child_process';
 
-export type GitRun = { ok: true; stdout: Buffer } | { ok: false; reason: string };
+/** `final`: git was stopped (deadline, interrupt), not refused: a fallback walk would only wait as long again. */
+export type GitRun = { ok: true; stdout: Buffer } | { ok: false; reason: string; final?: boolean };
 
 export interface GitRunOptions {
   cwd: string;
@@ -26,7 +27,7 @@ const SAFE_ARGS = ['--no-optional-locks', '-c', 'core.fsmonitor=false'];
 export function runGit(args: readonly string[], options: GitRunOptions): Promise<GitRun> {
   return new Promise<GitRun>((resolve) => {
     if (options.signal?.aborted) {
-      resolve({ ok: false, reason: 'interrupted' });
+      resolve({ ok: false, reason: 'the project scan was interrupted', final: true });
       return;
     }
     const child = spawn('git', [...SAFE_ARGS, ...args], {
@@ -37,12 +38,17 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
     const chunks: Buffer[] = [];
     let bytes = 0;
     let failure: string | undefined;
-    const stop = (reason: string): void => {
+    let final = false;
+    const stop = (reason: string, stopped = false): void => {
+      if (failure === undefined) final = stopped;
       failure ??= reason;
       child.kill('SIGKILL');
     };
-    const timer = setTimeout(() => stop(`git took longer than ${options.deadlineMs} ms`), options.deadlineMs);
-    const onAbort = (): void => stop('interrupted');
+    const timer = setTimeout(
+      () => stop(`the project scan took longer than ${options.deadlineMs} ms`, true),
+      options.deadlineMs,
+    );
+    const onAbort = (): void => stop('the project scan was interrupted', true);
     options.signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout.on('data', (chunk: Buffer) => {
       bytes += chunk.length;
@@ -64,7 +70,7 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
       settle({ ok: false, reason: `git could not run (${(error as NodeJS.ErrnoException).code ?? 'error'})` });
     });
     child.on('close', (code) => {
-      if (failure !== undefined) settle({ ok: false, reason: failure });
+      if (failure !== undefined) settle({ ok: false, reason: failure, ...(final ? { final } : {}) });
       else if (code !== 0) settle({ ok: false, reason: `git exited with ${code ?? 'a signal'}` });
       else settle({ ok: true, stdout: Buffer.concat(chunks) });
     });

@@ -64,7 +64,8 @@ async function candidates(
   signal: AbortSignal,
 ): Promise<{ files: WalkedFile[]; git: boolean } | string> {
   const listing = await listGitFiles(projectRoot, SCAN_DEADLINE_MS, signal);
-  if (typeof listing === 'string') {
+  if ('reason' in listing) {
+    if (listing.final) return listing.reason; // stopped at the deadline or interrupted: the walk would be no faster
     const files = await walk(projectRoot, '.', signal);
     return typeof files === 'string' ? files : { files, git: false };
   }
@@ -133,6 +134,7 @@ export async function scanProject(
     } else unread.push(file);
   }
   const toRead = listed.git && unread.length > 0 ? await referTracked(projectRoot, unread, image, signal) : unread;
+  if (signal.aborted) return { ok: false, reason: 'the project scan was interrupted' };
   let copiedBytes = 0;
   await pool(toRead, async (file) => {
     if (copiedBytes + (file.size ?? 0) > limits.maxCopyBytes) {
