@@ -13,6 +13,8 @@ import { createUserShell } from './user-shell.js';
 import type { CliOptions } from './cli-options.js';
 import { installTermination, SIGNAL_EXIT_CODES } from './termination.js';
 import { extensionLists } from '../agents/listings.js';
+import { mcpAttachments, withResourceCompletion } from './mcp-front.js';
+import type { ReplMcp } from '../ui/mcp-view.js';
 
 export async function runInteractive(options: CliOptions): Promise<number> {
   if (!process.stdin.isTTY) {
@@ -36,7 +38,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
       sessions,
       inputHistoryPath: join(config.mcaHome, 'projects', projectSlug(projectRoot), 'input-history.jsonl'),
       inputHistorySecrets: booted.secrets,
-      completePath: createPathCompleter(projectRoot),
+      completePath: withResourceCompletion(booted, createPathCompleter(projectRoot)),
       runShell: createUserShell(booted.registry, projectRoot),
       ...(booted.checkpoints.enabled ? { checkpoints: booted.checkpoints } : {}),
       policy,
@@ -47,6 +49,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
       prices: config.modelPrices,
       info: createSessionInfo(booted, notices),
       extensionLists: extensionLists(booted.extensions),
+      ...replMcp(booted),
       ...(options.prompt ? { initialPrompt: options.prompt } : {}),
     });
   } finally {
@@ -62,4 +65,10 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   sessions.close();
   await booted.mcp?.close();
   return EXIT_OK;
+}
+
+/** /mcp and `@server:uri` for the REPL, when servers are configured. */
+function replMcp(booted: Awaited<ReturnType<typeof bootstrap>>): { mcp?: ReplMcp } {
+  const attachments = mcpAttachments(booted);
+  return booted.mcp && attachments ? { mcp: { control: booted.mcp, attachments } } : {};
 }

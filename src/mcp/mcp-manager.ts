@@ -1,8 +1,9 @@
 /**
  * The MCP servers of one runtime: which start (approval.ts), connecting them concurrently in the background,
  * their tools registered as `mcp__<server>__<tool>` (and replaced on `notifications/tools/list_changed`, removed
- * when a server goes away), their status for `/mcp`, and closing them all. A server that fails or is slow is one
- * notice line, never a throw: the rest work.
+ * when a server goes away), their status for `/mcp`, reconnecting or disabling/enabling one while the session
+ * runs, their resources and prompts (server-catalog.ts), and closing them all. A server that fails or is slow is
+ * one notice line, never a throw: the rest work.
  */
 import type { Tool } from '@modelcontextprotocol/client';
 import { McpConnection, MAX_TOOLS_PER_SERVER } from './connection.js';
@@ -12,6 +13,7 @@ import { describeServer, type ServerConfig } from './server-config.js';
 import { mcpToolName } from './tool-names.js';
 import type { McpLimits, ToolSink } from './limits.js';
 import { DeferredTools } from './deferred-tools.js';
+import { ServerCatalog } from './server-catalog.js';
 
 export type { McpLimits, ToolSink } from './limits.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
@@ -42,6 +44,23 @@ export interface McpManagerOptions {
   deferBeyondTokens?: number;
   /** Tools are on their way (a list being fetched again): the next model request should wait for `arrival`. */
   expect: (arrival: Promise<unknown>) => void;
+  /**
+   * Records a project server's enable/disable from `/mcp` (`disabledMcpjsonServers` / `enabledMcpjsonServers` in
+   * the project's local settings); returns the file written, throws when it cannot. Without it (or for a server of
+   * another scope) the toggle holds for this session only.
+   */
+  persistEnabled?: (name: string, enabled: boolean) => string;
+  /**
+   * The sign-in hook (OAuth, issue 26 item 8): signs in to a remote server and stores its tokens; the manager then
+   * reconnects it. Absent: `/mcp` tells the user to run `mca mcp login <name>`.
+   */
+  authenticate?: (name: string) => Promise<void>;
+}
+
+/** The outcome of a `/mcp` action, as one line for the person. */
+export interface McpActionResult {
+  ok: boolean;
+  message: string;
 }
 
 const PENDING_DETAIL: Record<Exclude<ServerGate, 'start'>, string> = {
@@ -57,10 +76,22 @@ export class McpManager {
   private closing = false;
   private readonly refreshing = new Map<string, Promise<void>>();
   private readonly placement: DeferredTools;
+  private readonly configs = new Map<string, ServerConfig>();
+  /** Bumped on every (re)connect or disable of a server: a connection of an older generation is stale. */
+  private readonly generations = new Map<string, number>();
+  readonly catalog: ServerCatalog;
+  private changes = 0;
 
   constructor(private readonly options: McpManagerOptions) {
     this.placement = new DeferredTools(options.registry, options.deferBeyondTokens ?? Number.POSITIVE_INFINITY);
+    this.catalog = new ServerCatalog({
+      connection: (name) => this.connections.get(name),
+      ready: () => this.settled(),
+      timeoutMs: options.limits.connectTimeoutMs,
+      notice: (line) => options.notice(line),
+    });
     for (const { config, gate } of options.servers) {
+      this.configs.set(config.name, config);
       this.statuses.push({
         name: config.name,
         scope: config.scope,
@@ -102,10 +133,84 @@ export class McpManager {
     }
   }
 
+  /** Resolves once the servers starting with the session have connected or failed (at most MCP_TIMEOUT). */
+  settled(): Promise<void> {
+    return this.ready(this.options.limits.connectTimeoutMs);
+  }
+
   list(): readonly ServerStatus[] {
     return this.statuses;
   }
 
+  /** Grows whenever a server connects, goes away, or changes its lists: readers of the catalog list again. */
+  get version(): number {
+    return this.changes;
+  }
+
+  /** Whether sign-in can be started from `/mcp` (the OAuth hook is there). */
+  get canSignIn(): boolean {
+    return this.options.authenticate !== undefined;
+  }
+
+  /** Ends the server's connection (if any) and connects it again; its tools are registered anew. */
+  async reconnect(name: string): Promise<McpActionResult> {
+    const status = this.statuses.find((entry) => entry.name === name);
+    const config = this.configs.get(name);
+    if (!status || !config) return { ok: false, message: `No MCP server named "${name}".` };
+    if (status.state === 'untrusted' || status.state === 'pending' || status.state === 'disabled') {
+      return { ok: false, message: `MCP server "${name}" is ${status.state}: ${status.detail ?? ''}`.trim() };
+    }
+    await this.disconnect(name);
+    status.state = 'connecting';
+    delete status.detail;
+    await this.connect(config);
+    return this.outcome(name, 'reconnected');
+  }
+
+  /**
+   * Disables or enables a server. A project server's choice is written to the local settings (persistEnabled);
+   * any other server's holds for this session. An untrusted project's servers can never be enabled here.
+   */
+  async setEnabled(name: string, enabled: boolean): Promise<McpActionResult> {
+    const status = this.statuses.find((entry) => entry.name === name);
+    const config = this.configs.get(name);
+    if (!status || !config) return { ok: false, message: `No MCP server named "${name}".` };
+    if (status.state === 'untrusted') return { ok: false, message: `MCP server "${name}": ${status.detail ?? ''}` };
+    const off = status.state === 'disabled' || status.state === 'pending';
+    if (off === !enabled)
+      return { ok: true, message: `MCP server "${name}" is already ${enabled ? 'enabled' : 'disabled'}.` };
+    let where = 'for this session';
+    if (config.scope === 'project' && this.options.persistEnabled) {
+      try {
+        where = `in ${this.options.persistEnabled(name, enabled)}`;
+      } catch (error) {
+        return { ok: false, message: `MCP server "${name}": ${oneLine(errorMessage(error))}` };
+      }
+    }
+    if (!enabled) {
+      await this.disconnect(name);
+      status.state = 'disabled';
+      status.detail = `disabled in /mcp (${where})`;
+      return { ok: true, message: `MCP server "${name}" disabled ${where}.` };
+    }
+    status.state = 'connecting';
+    delete status.detail;
+    await this.connect(config);
+    return this.outcome(name, `enabled ${where}`);
+  }
+
+  /** Signs in through the OAuth hook, then reconnects; without the hook, says how to sign in. */
+  async signIn(name: string): Promise<McpActionResult> {
+    if (!this.configs.has(name)) return { ok: false, message: `No MCP server named "${name}".` };
+    const authenticate = this.options.authenticate;
+    if (!authenticate) return { ok: false, message: `sign-in: run \`mca mcp login ${name}\`` };
+    try {
+      await authenticate(name);
+    } catch (error) {
+      return { ok: false, message: `Sign-in to "${name}" failed: ${oneLine(errorMessage(error))}` };
+    }
+    return await this.reconnect(name);
+  }
   async close(): Promise<void> {
     this.closing = true;
     await Promise.allSettled([...this.connections.values()].map((connection) => connection.close()));
@@ -118,38 +223,70 @@ export class McpManager {
     return found;
   }
 
+  private outcome(name: string, done: string): McpActionResult {
+    const status = this.status(name);
+    if (status.state === 'connected') {
+      return { ok: true, message: `MCP server "${name}" ${done}: ${status.tools.length} tools.` };
+    }
+    return { ok: false, message: `MCP server "${name}" ${status.state}: ${status.detail ?? ''}`.trim() };
+  }
+
+  /** Ends a server's connection without reporting it as failed; its tools and cached lists go. */
+  private async disconnect(name: string): Promise<void> {
+    this.generations.set(name, (this.generations.get(name) ?? 0) + 1);
+    const connection = this.connections.get(name);
+    this.connections.delete(name);
+    this.removeTools(this.status(name));
+    this.catalog.forget(name);
+    this.changes += 1;
+    await connection?.close();
+  }
+
   private fail(name: string, why: string): void {
     const status = this.status(name);
     this.removeTools(status);
     status.state = 'failed';
     status.detail = oneLine(why);
+    this.catalog.forget(name);
+    this.changes += 1;
     this.options.notice(`MCP server "${name}" failed: ${status.detail}`);
   }
 
   private async connect(config: ServerConfig): Promise<void> {
     const { limits, projectRoot } = this.options;
+    const generation = this.generations.get(config.name) ?? 0;
+    const current = (): boolean => (this.generations.get(config.name) ?? 0) === generation;
     let connection: McpConnection;
     try {
       connection = await McpConnection.open(config, {
         projectRoot,
         timeoutMs: limits.connectTimeoutMs,
         // The next model request waits for the new list (bounded by MCP_TIMEOUT), so it never offers a stale one.
-        onToolsChanged: () => this.options.expect(this.refresh(config.name)),
+        onToolsChanged: () => {
+          if (current()) this.options.expect(this.refresh(config.name));
+        },
+        onListChanged: (what) => {
+          if (!current()) return;
+          this.catalog.forget(config.name, what);
+          this.changes += 1;
+        },
         onClosed: (reason) => {
+          if (!current()) return;
           this.connections.delete(config.name);
           if (!this.closing) this.fail(config.name, `the server stopped (${reason})`);
         },
       });
     } catch (error) {
-      this.fail(config.name, error instanceof Error ? error.message : String(error));
+      if (current()) this.fail(config.name, error instanceof Error ? error.message : String(error));
       return;
     }
-    if (this.closing) {
+    if (this.closing || !current()) {
       await connection.close();
       return;
     }
     this.connections.set(config.name, connection);
     this.status(config.name).state = 'connected';
+    this.changes += 1;
     await this.refresh(config.name);
   }
 
@@ -208,8 +345,12 @@ export class McpManager {
   }
 }
 
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** A server's words, as one short safe line. */
-function oneLine(text: string): string {
+export function oneLine(text: string): string {
   const line = neutralizeControlSequences(text.replace(/\s+/g, ' ').trim());
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }

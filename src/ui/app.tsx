@@ -8,6 +8,7 @@ import React, { useCallback, useMemo } from 'react';
 import type { SessionManager } from '../agent/controller.js';
 import type { ModelPrice } from '../providers/model-prices.js';
 import type { ExtensionLists } from './repl-slash.js';
+import type { ReplMcp } from './mcp-view.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import type { Usage } from '../providers/types.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
@@ -56,6 +57,8 @@ export interface AppProps {
   info?: ReplInfoPort;
   /** What /skills and /agents show. */
   extensionLists?: ExtensionLists;
+  /** The MCP servers (/mcp) and resource mentions. */
+  mcp?: ReplMcp;
   /** The project's checkpoints, for `/rewind` and Esc Esc. */
   checkpoints?: RewindPort;
   /** Fixed width (tests); otherwise the terminal's, following resizes. */
@@ -109,6 +112,7 @@ export function App(props: AppProps): React.JSX.Element {
     info: props.info,
     extensionLists: props.extensionLists,
     checkpoints: props.checkpoints,
+    mcp: props.mcp,
   });
   const { redraw, toggleVerbose } = screen;
   const clearScreen = useCallback(() => {
