@@ -34,6 +34,7 @@ export async function createCustomCommandsPort(booted: Bootstrapped, notices: st
       const own = prompts?.list ?? [];
       return own.length === 0 ? files : [...files, ...own.filter((entry) => !commands.has(entry.name))];
     },
+    ...(prompts ? { onListChange: (listener: () => void) => prompts.onListChange(listener) } : {}),
     match: (text) => {
       const matched = matchCustomCommand(text, commands);
       if (!matched) return prompts?.match(text);

@@ -81,6 +81,7 @@ export class McpManager {
   private readonly generations = new Map<string, number>();
   readonly catalog: ServerCatalog;
   private changes = 0;
+  private readonly listeners = new Set<() => void>();
 
   constructor(private readonly options: McpManagerOptions) {
     this.placement = new DeferredTools(options.registry, options.deferBeyondTokens ?? Number.POSITIVE_INFINITY);
@@ -147,6 +148,17 @@ export class McpManager {
     return this.changes;
   }
 
+  /** Calls `listener` after each change `version` counts; returns the unsubscribe function. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    this.changes += 1;
+    for (const listener of this.listeners) listener();
+  }
+
   /** Whether sign-in can be started from `/mcp` (the OAuth hook is there). */
   get canSignIn(): boolean {
     return this.options.authenticate !== undefined;
@@ -184,7 +196,7 @@ export class McpManager {
       try {
         where = `in ${this.options.persistEnabled(name, enabled)}`;
       } catch (error) {
-        return { ok: false, message: `MCP server "${name}": ${oneLine(errorMessage(error))}` };
+        where = `for this session only (${oneLine(errorMessage(error))})`;
       }
     }
     if (!enabled) {
@@ -238,7 +250,7 @@ export class McpManager {
     this.connections.delete(name);
     this.removeTools(this.status(name));
     this.catalog.forget(name);
-    this.changes += 1;
+    this.changed();
     await connection?.close();
   }
 
@@ -248,7 +260,7 @@ export class McpManager {
     status.state = 'failed';
     status.detail = oneLine(why);
     this.catalog.forget(name);
-    this.changes += 1;
+    this.changed();
     this.options.notice(`MCP server "${name}" failed: ${status.detail}`);
   }
 
@@ -268,7 +280,7 @@ export class McpManager {
         onListChanged: (what) => {
           if (!current()) return;
           this.catalog.forget(config.name, what);
-          this.changes += 1;
+          this.changed();
         },
         onClosed: (reason) => {
           if (!current()) return;
@@ -285,9 +297,11 @@ export class McpManager {
       return;
     }
     this.connections.set(config.name, connection);
-    this.status(config.name).state = 'connected';
-    this.changes += 1;
+    // Connected once its tools are listed (a listing that fails marks it failed instead).
     await this.refresh(config.name);
+    const status = this.status(config.name);
+    if (this.connections.get(config.name) === connection && status.state === 'connecting') status.state = 'connected';
+    this.changed();
   }
 
   /** Lists the server's tools and replaces its registered ones; one listing per server at a time, in order. */

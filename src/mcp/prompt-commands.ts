@@ -76,12 +76,25 @@ export class McpPromptCommands {
   private seen = -1;
   private refreshing: Promise<void> | undefined;
   private readonly skipped = new Set<string>();
+  private readonly listeners = new Set<() => void>();
 
   constructor(
     private readonly manager: McpManager,
     private readonly notice: (line: string) => void,
     private readonly maxChars: number,
-  ) {}
+  ) {
+    // A server that connects, goes away or changes its prompts: list again, and tell whoever shows the list.
+    manager.onChange(() => {
+      if (this.listeners.size > 0) void this.refresh();
+    });
+  }
+
+  /** Calls `listener` after each listing that changed the commands; returns the unsubscribe function. */
+  onListChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    if (this.manager.version !== this.seen) void this.refresh();
+    return () => void this.listeners.delete(listener);
+  }
 
   /** The commands known now; a change since the last look (a server connected) starts a listing in the background. */
   get list(): readonly PromptCommandInfo[] {
@@ -91,7 +104,9 @@ export class McpPromptCommands {
 
   /** Lists the prompts of every connected server again. */
   refresh(): Promise<void> {
-    if (this.refreshing) return this.refreshing;
+    // A change during a listing lists again after it (the listing in flight may predate it).
+    if (this.refreshing)
+      return this.refreshing.then(() => (this.manager.version !== this.seen ? this.refresh() : undefined));
     this.seen = this.manager.version;
     this.refreshing = this.load().finally(() => {
       this.refreshing = undefined;
@@ -154,6 +169,8 @@ export class McpPromptCommands {
         });
       }
     }
+    const before = JSON.stringify(this.snapshot);
     this.snapshot = infos.sort((a, b) => a.name.localeCompare(b.name));
+    if (JSON.stringify(this.snapshot) !== before) for (const listener of this.listeners) listener();
   }
 }

@@ -11,6 +11,7 @@ import type { McpManager, McpLimits } from '../mcp/mcp-manager.js';
 import { DEFAULT_MAX_OUTPUT_TOKENS } from '../mcp/result-envelope.js';
 import { describeServer, type ServerConfig } from '../mcp/server-config.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { editLocalSettings } from '../permissions/settings-writer.js';
 import type { RuntimeOptions } from './runtime-options.js';
 
 /** Claude Code's names; mca's defaults: 30 s to connect, 10 minutes per call. */
@@ -89,6 +90,8 @@ export async function startMcp(
     expect: (arrival) => registry.expectTools(arrival),
     // Past 10% of the window in MCP tool definitions, the rest load on demand (ToolSearch).
     deferBeyondTokens: Math.floor(config.contextWindow * 0.1),
+    // `/mcp` enable/disable of a project server: Claude Code's keys in the project's local settings.
+    persistEnabled: (name, enabled) => recordMcpjsonChoice(projectRoot, name, enabled),
   });
   if (servers.some((server) => server.gate === 'start')) {
     void manager.start();
@@ -101,4 +104,24 @@ function pendingReason(gate: ServerGate): string {
   if (gate === 'untrusted') return 'this project is not trusted (run `mca trust` after reading its .mcp.json)';
   if (gate === 'disabled') return 'it is in disabledMcpjsonServers';
   return 'not approved yet (add it to enabledMcpjsonServers, or set enableAllProjectMcpServers, in settings)';
+}
+
+/**
+ * Disabling a project server lists it in `disabledMcpjsonServers` (which wins over approval); enabling takes it out
+ * of there and lists it in `enabledMcpjsonServers`. Returns the file written.
+ */
+function recordMcpjsonChoice(projectRoot: string, name: string, enabled: boolean): string {
+  const names = (value: unknown): string[] =>
+    Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string' && entry !== name) : [];
+  return editLocalSettings(
+    projectRoot,
+    (settings) => {
+      const disabled = names(settings.disabledMcpjsonServers);
+      const approved = names(settings.enabledMcpjsonServers);
+      return enabled
+        ? { ...settings, disabledMcpjsonServers: disabled, enabledMcpjsonServers: [...approved, name] }
+        : { ...settings, disabledMcpjsonServers: [...disabled, name] };
+    },
+    'the choice holds for this session only',
+  );
 }

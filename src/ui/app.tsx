@@ -4,7 +4,7 @@
  * suggestions and the status line.
  */
 import { Box, Static, Text } from 'ink';
-import React, { useCallback, useMemo } from 'react';
+import React, { useCallback, useEffect, useMemo, useReducer } from 'react';
 import type { SessionManager } from '../agent/controller.js';
 import type { ModelPrice } from '../providers/model-prices.js';
 import type { ExtensionLists } from './repl-slash.js';
@@ -114,6 +114,9 @@ export function App(props: AppProps): React.JSX.Element {
     checkpoints: props.checkpoints,
     mcp: props.mcp,
   });
+  // MCP prompts join the command list as servers connect: show the new list at once.
+  const [, commandsChanged] = useReducer((tick: number) => tick + 1, 0);
+  useEffect(() => props.customCommands?.onListChange?.(commandsChanged), [props.customCommands]);
   const { redraw, toggleVerbose } = screen;
   const clearScreen = useCallback(() => {
     core.clearItems();

@@ -1,0 +1,96 @@
+/**
+ * `/mcp` in the REPL through the built binary in tmux, with server-everything from npm and a server that fails at
+ * start: the list shows the connected server with its tools and the failed one with its reason; reconnect, disable
+ * and enable change what the next model request offers; MCP prompts and resources come up in completion; a prompt
+ * with an `@server:uri` mention carries the resource's text to the model.
+ */
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { systemText, userText } from '../helpers/fake-anthropic-server.js';
+import { replHarness } from './support/repl-harness.js';
+import { tmuxTestsRun } from './support/repl-launch.js';
+
+const runHere = tmuxTestsRun();
+const harness = replHarness();
+const EVERYTHING = fileURLToPath(
+  new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url),
+);
+const CONFIG = JSON.stringify({
+  mcpServers: {
+    everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] },
+    broken: { command: process.execPath, args: ['-e', 'process.stderr.write("boom-no-database\\n"); process.exit(3)'] },
+  },
+});
+const finish = (answer: string) => ({ text: `Thought: done\nAction: Finish[${answer}]` });
+
+describe.runIf(runHere)('mca REPL in tmux: /mcp', () => {
+  it('lists a connected server with its tools and a failed one with its reason; reconnect, disable, enable', async () => {
+    const { script, term } = await harness.start(
+      [finish('ready answer'), finish('first answer'), finish('second answer')],
+      { args: ['--mcp-config', CONFIG], columns: 200, rows: 50 },
+    );
+    // The first request waits for the servers (at most MCP_TIMEOUT): after its answer both have settled.
+    term.type('hello');
+    term.keys('Enter');
+    await term.waitFor('ready answer', { what: 'the first answer' });
+    expect(systemText(script.agentRequests[0] ?? {})).toContain('mcp__everything__echo');
+    term.type('/mcp');
+    term.keys('Enter');
+    const shown = await term.waitFor('Manage an MCP server', { what: 'the /mcp list and its picker' });
+    expect(shown).toMatch(/everything {2}connected · \d+ tools/);
+    expect(shown).toMatch(/tools: .*echo/);
+    expect(shown).toMatch(/broken {2}failed/);
+    expect(shown).toMatch(/reason: .*boom-no-database/);
+
+    // The picker: the first server, then Reconnect.
+    term.keys('Enter');
+    await term.waitFor('MCP server everything', { what: 'the action picker' });
+    term.keys('Enter');
+    await term.waitFor(/MCP server "everything" reconnected: \d+ tools\./, { what: 'the reconnect outcome' });
+
+    term.type('/mcp disable everything');
+    term.keys('Enter');
+    await term.waitFor('MCP server "everything" disabled for this session.', { what: 'the disable outcome' });
+    term.type('hello there');
+    term.keys('Enter');
+    await term.waitFor('first answer', { what: 'the answer after disabling' });
+    expect(systemText(script.agentRequests[1] ?? {})).not.toContain('mcp__everything__echo');
+
+    term.type('/mcp enable everything');
+    term.keys('Enter');
+    await term.waitFor(/MCP server "everything" enabled for this session: \d+ tools\./, { what: 'the enable outcome' });
+    term.type('and again');
+    term.keys('Enter');
+    await term.waitFor('second answer', { what: 'the answer after enabling' });
+    expect(systemText(script.agentRequests[2] ?? {})).toContain('mcp__everything__echo');
+
+    term.type('/mcp reconnect broken');
+    term.keys('Enter');
+    await term.waitFor(/MCP server "broken" failed: .*boom-no-database/, { what: 'the failed reconnect' });
+  }, 180_000);
+
+  it('completion offers MCP prompts after / and resources after @; both reach the model', async () => {
+    const { script, term } = await harness.start([finish('weather told'), finish('read it')], {
+      args: ['--mcp-config', CONFIG],
+      columns: 200,
+      rows: 50,
+    });
+    term.type('/mcp__every');
+    await term.waitFor('/mcp__everything__args-prompt <city> [state]', { what: 'the prompt in the suggestions' });
+    term.type('thing__args-prompt "San Francisco" CA');
+    term.keys('Enter');
+    await term.waitFor('weather told', { what: 'the answer to the prompt command' });
+    expect(userText(script.agentRequests[0] ?? {})).toContain("What's weather in San Francisco, CA?");
+    term.type('summarize @everything:demo://resource/static/document/arch');
+    await term.waitFor('everything:demo://resource/static/document/architecture.md', { what: 'the resource entry' });
+    term.keys('Tab');
+    await term.waitFor('> summarize @everything:demo://resource/static/document/architecture.md', {
+      what: 'the completed mention in the input box',
+    });
+    term.keys('Enter');
+    await term.waitFor('read it', { what: 'the answer' });
+    const sent = userText(script.agentRequests[1] ?? {});
+    expect(sent).toContain('<mcp-resource server="everything" uri="demo://resource/static/document/architecture.md">');
+    expect(sent).toContain('Everything Server – Architecture');
+  }, 180_000);
+});
