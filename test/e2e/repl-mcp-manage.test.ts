@@ -4,11 +4,14 @@
  * and enable change what the next model request offers; MCP prompts and resources come up in completion; a prompt
  * with an `@server:uri` mention carries the resource's text to the model.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { systemText, userText } from '../helpers/fake-anthropic-server.js';
 import { replHarness } from './support/repl-harness.js';
-import { tmuxTestsRun } from './support/repl-launch.js';
+import { launchRepl, tmuxTestsRun } from './support/repl-launch.js';
+import { runMca } from '../helpers/run-mca.js';
 
 const runHere = tmuxTestsRun();
 const harness = replHarness();
@@ -92,5 +95,83 @@ describe.runIf(runHere)('mca REPL in tmux: /mcp', () => {
     const sent = userText(script.agentRequests[1] ?? {});
     expect(sent).toContain('<mcp-resource server="everything" uri="demo://resource/static/document/architecture.md">');
     expect(sent).toContain('Everything Server – Architecture');
+  }, 180_000);
+});
+
+const CATALOG = fileURLToPath(new URL('../fixtures/mcp/catalog-server.mjs', import.meta.url));
+const HOSTILE = fileURLToPath(new URL('../fixtures/mcp/hostile-server.mjs', import.meta.url));
+
+describe.runIf(runHere)('mca REPL in tmux: hostile catalogs and project servers', () => {
+  it('a flood of resources is capped in completion, escape sequences stay out, a prompt added later appears', async () => {
+    const config = JSON.stringify({ mcpServers: { cat: { command: process.execPath, args: [CATALOG] } } });
+    const { script, term } = await harness.start(
+      [finish('told about rust'), finish('later done'), finish('all seen')],
+      {
+        args: ['--mcp-config', config],
+        columns: 160,
+        rows: 60,
+      },
+    );
+    term.type('/mcp__cat__go');
+    await term.waitFor('/mcp__cat__good <topic>', { what: 'the prompt in the suggestions' });
+    const listed = term.screen();
+    expect(listed).not.toContain('bad name');
+    term.type('od rust');
+    term.keys('Enter');
+    await term.waitFor('told about rust', { what: 'the answer' });
+    expect(userText(script.agentRequests[0] ?? {})).toContain('tell me about rust');
+    // The server added a prompt and sent prompts/list_changed after that call.
+    term.type('/mcp__cat__la');
+    await term.waitFor('/mcp__cat__later', { what: 'the prompt added later' });
+    term.type('ter');
+    term.keys('Enter');
+    await term.waitFor('later done', { what: 'the answer to the later prompt' });
+    term.type('see @cat:cat://item/1');
+    // 200 resources are listed (the rest dropped with a notice); 108 of them start so; 50 are offered (8 shown).
+    const completion = await term.waitFor('… 42 more', { what: 'resource entries in the suggestions' });
+    expect(completion).toContain('@cat:cat://item/1\n');
+    expect(completion).not.toContain('\u001b');
+    // What listing reported goes out with the next turn.
+    term.keys('Enter');
+    await term.waitFor('all seen', { what: 'the answer to the mention' });
+    expect(userText(script.agentRequests[2] ?? {})).toContain('content of cat://item/1');
+    expect(term.all()).toMatch(/MCP server "cat" lists more than 200 resources; the rest are left out/);
+    expect(term.paneTitle()).not.toContain('pwned');
+  }, 180_000);
+
+  it('disabling a project server writes disabledMcpjsonServers to the local settings; the next run leaves it off', async () => {
+    const mcpJson = JSON.stringify({ mcpServers: { proj: { command: process.execPath, args: [HOSTILE, 'work'] } } });
+    const { url } = await harness.fake([finish('ok')]);
+    const repl = await launchRepl(url, { files: { '.mcp.json': mcpJson }, columns: 200, rows: 50 });
+    harness.defer(() => repl.cleanup());
+    const term = repl.term;
+    await term.waitFor('Trust this project?', { what: 'the trust question' });
+    term.type('y');
+    term.keys('Enter');
+    await term.waitFor('Ask anything', { what: 'the REPL input box' });
+    term.type('/mcp disable proj');
+    term.keys('Enter');
+    await term.waitFor(/MCP server "proj" disabled in .*settings\.local\.json\./, { what: 'the disable outcome' });
+    const local = JSON.parse(readFileSync(join(repl.project, '.claude', 'settings.local.json'), 'utf8')) as {
+      disabledMcpjsonServers?: string[];
+    };
+    expect(local.disabledMcpjsonServers).toEqual(['proj']);
+    term.type('/mcp');
+    term.keys('Enter');
+    await term.waitFor(/proj {2}disabled/, { what: 'the disabled server in /mcp' });
+    term.keys('Escape');
+    const next = await runMca(['-p', 'hi'], { cwd: repl.project, env: repl.env, timeoutMs: 60_000 });
+    expect(next.stderr).toContain('MCP server "proj" not started: it is in disabledMcpjsonServers');
+    term.type('/mcp enable proj');
+    term.keys('Enter');
+    await term.waitFor(/MCP server "proj" enabled in .*settings\.local\.json: 1 tools\./, {
+      what: 'the enable outcome',
+    });
+    const again = JSON.parse(readFileSync(join(repl.project, '.claude', 'settings.local.json'), 'utf8')) as {
+      disabledMcpjsonServers?: string[];
+      enabledMcpjsonServers?: string[];
+    };
+    expect(again.disabledMcpjsonServers).toEqual([]);
+    expect(again.enabledMcpjsonServers).toEqual(['proj']);
   }, 180_000);
 });
