@@ -13,7 +13,7 @@ import { createUserShell } from './user-shell.js';
 import type { CliOptions } from './cli-options.js';
 import { installTermination, SIGNAL_EXIT_CODES } from './termination.js';
 import { extensionLists } from '../agents/listings.js';
-import { mcpAttachments, withResourceCompletion } from './mcp-front.js';
+import { mcpAttachments, withResourceCompletion } from '../runtime/mcp-front.js';
 import type { ReplMcp } from '../ui/mcp-view.js';
 
 export async function runInteractive(options: CliOptions): Promise<number> {

@@ -12,7 +12,7 @@ import { applyClaudeCodeOptions, claudeCodeSession } from './claude-code-session
 import type { TurnEnd } from '../print/sink.js';
 import { bootstrap, driverHooks, sweepLeftoverTemps } from './bootstrap.js';
 import { createCustomCommandsPort } from './custom-commands-port.js';
-import { mcpAttachments } from './mcp-front.js';
+import { mcpAttachments } from '../runtime/mcp-front.js';
 import { CliError, EXIT_AGENT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, printError } from './exit-codes.js';
 import type { CliOptions } from './cli-options.js';
 import { redactSecrets } from '../text/redact-secrets.js';

@@ -81,6 +81,7 @@ export class McpManager {
   private readonly generations = new Map<string, number>();
   readonly catalog: ServerCatalog;
   private changes = 0;
+  private settling: Promise<void> | undefined;
   private readonly listeners = new Set<() => void>();
 
   constructor(private readonly options: McpManagerOptions) {
@@ -134,9 +135,13 @@ export class McpManager {
     }
   }
 
-  /** Resolves once the servers starting with the session have connected or failed (at most MCP_TIMEOUT). */
+  /**
+   * Resolves once the servers starting with the session have connected or failed, at most MCP_TIMEOUT after the
+   * first call: the one wait (and its notice) is shared, so a server that hangs costs that time once, not per use.
+   */
   settled(): Promise<void> {
-    return this.ready(this.options.limits.connectTimeoutMs);
+    this.settling ??= this.ready(this.options.limits.connectTimeoutMs);
+    return this.settling;
   }
 
   list(): readonly ServerStatus[] {

@@ -15,6 +15,8 @@ import { MCP_PREFIX, sanitizeNamePart } from './tool-names.js';
 const PROMPT_NAME = /^[A-Za-z0-9][\w.-]{0,63}$/;
 const COMMAND_LINE = /^\/(mcp__[A-Za-z0-9_-]+?__[^\s]+)(?:\s+([\s\S]*))?$/;
 const MAX_DESCRIPTION = 120;
+/** Arguments shown in a prompt's usage line (a server may declare any number). */
+const MAX_USAGE_ARGUMENTS = 8;
 
 export class McpPromptError extends McaError {
   constructor(
@@ -55,10 +57,12 @@ export function mapArguments(prompt: Prompt, text: string, command: string): Rec
   });
   const missing = declared.find((argument) => argument.required === true && values[argument.name] === undefined);
   if (missing) {
-    const usage = declared.map((argument) => (argument.required ? `<${argument.name}>` : `[${argument.name}]`));
+    const usage = declared
+      .slice(0, MAX_USAGE_ARGUMENTS)
+      .map((argument) => (argument.required ? `<${oneLine(argument.name, 30)}>` : `[${oneLine(argument.name, 30)}]`));
     throw new McpPromptError(
       'MCP_PROMPT_ARGUMENT',
-      `/${command} needs the argument "${neutralizeControlSequences(missing.name)}" (usage: /${command} ${usage.join(' ')})`,
+      `/${command} needs the argument "${oneLine(missing.name, 60)}" (usage: /${command} ${usage.join(' ')})`,
     );
   }
   return values;
@@ -159,12 +163,15 @@ export class McpPromptCommands {
           continue;
         }
         this.byName.set(name, { server, prompt });
-        const usage = (prompt.arguments ?? []).map((argument) =>
-          argument.required ? `<${oneLine(argument.name, 30)}>` : `[${oneLine(argument.name, 30)}]`,
-        );
+        const declared = prompt.arguments ?? [];
+        const usage = declared
+          .slice(0, MAX_USAGE_ARGUMENTS)
+          .map((argument) =>
+            argument.required ? `<${oneLine(argument.name, 30)}>` : `[${oneLine(argument.name, 30)}]`,
+          );
         infos.push({
           name,
-          usage: [`/${name}`, ...usage].join(' '),
+          usage: [`/${name}`, ...usage, ...(declared.length > MAX_USAGE_ARGUMENTS ? ['…'] : [])].join(' '),
           description: `${oneLine(prompt.description ?? prompt.title ?? 'MCP prompt', MAX_DESCRIPTION)} (MCP ${oneLine(server, 40)})`,
         });
       }

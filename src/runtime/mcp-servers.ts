@@ -95,7 +95,7 @@ export async function startMcp(
   });
   if (servers.some((server) => server.gate === 'start')) {
     void manager.start();
-    registry.expectTools(manager.ready(limits.connectTimeoutMs));
+    registry.expectTools(manager.settled());
   }
   return manager;
 }

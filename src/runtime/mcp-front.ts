@@ -1,11 +1,12 @@
 /**
  * What the fronts get from the runtime's MCP servers beyond tools: `@server:uri` resource mentions attached to a
  * prompt (resource-mentions.ts) and `@` completion offering `server:uri` entries next to project paths. Both are
- * absent without configured servers (nothing loads then).
+ * absent without configured servers (nothing loads then). Every front's driver takes `mcpAttachments` (the REPL and
+ * `-p` do; headless and ACP can pass it the same way).
  */
-import type { Bootstrapped } from './bootstrap.js';
+import type { Runtime } from './create-runtime.js';
 import { CHARS_PER_TOKEN } from '../mcp/result-envelope.js';
-import { mcpLimits } from '../runtime/mcp-servers.js';
+import { mcpLimits } from './mcp-servers.js';
 import { hasControlSequences } from '../text/terminal-safe.js';
 
 export type Attachments = (prompt: string) => Promise<{ text: string; notices: string[] }>;
@@ -13,7 +14,7 @@ export type Attachments = (prompt: string) => Promise<{ text: string; notices: s
 /** Cheap test before loading anything: does the prompt hold something like `@name:scheme:`? */
 const MAYBE_MENTION = /@[A-Za-z0-9][\w.-]*:[A-Za-z][A-Za-z0-9+.-]*:/;
 
-export function mcpAttachments(booted: Bootstrapped): Attachments | undefined {
+export function mcpAttachments(booted: Runtime): Attachments | undefined {
   const manager = booted.mcp;
   if (!manager) return undefined;
   const maxChars = mcpLimits().maxOutputTokens * CHARS_PER_TOKEN;
@@ -40,7 +41,7 @@ const MAX_COMPLETIONS = 50;
  * whitespace or control characters cannot be typed back as a mention and is not offered.
  */
 export function withResourceCompletion(
-  booted: Bootstrapped,
+  booted: Runtime,
   paths: (prefix: string) => Promise<string[]>,
 ): (prefix: string) => Promise<string[]> {
   const manager = booted.mcp;
