@@ -4,7 +4,7 @@
  * and enable change what the next model request offers; MCP prompts and resources come up in completion; a prompt
  * with an `@server:uri` mention carries the resource's text to the model.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -139,6 +139,41 @@ describe.runIf(runHere)('mca REPL in tmux: hostile catalogs and project servers'
     expect(term.paneTitle()).not.toContain('pwned');
   }, 180_000);
 
+  it('a server that failed at start works after /mcp reconnect: its tools reach the next request', async () => {
+    const flaky = [
+      "import { existsSync } from 'node:fs';",
+      "if (!existsSync('ready.flag')) { process.stderr.write('not-ready-yet\\n'); process.exit(3); }",
+      "process.argv[2] = 'work';",
+      `await import(${JSON.stringify(HOSTILE)});`,
+    ].join('\n');
+    const config = JSON.stringify({ mcpServers: { flaky: { command: process.execPath, args: ['flaky.mjs'] } } });
+    const { script, repl, term } = await harness.start([finish('settled'), finish('tools seen')], {
+      args: ['--mcp-config', config],
+      files: { 'flaky.mjs': flaky },
+      columns: 200,
+      rows: 50,
+    });
+    // The first request waits for the server to connect or fail.
+    term.type('hi');
+    term.keys('Enter');
+    await term.waitFor('settled', { what: 'the first answer' });
+    expect(systemText(script.agentRequests[0] ?? {})).not.toContain('mcp__flaky__work');
+    term.type('/mcp');
+    term.keys('Enter');
+    const failed = await term.waitFor(/reason: .*not-ready-yet/, { what: 'the failed server in /mcp' });
+    expect(failed).toMatch(/flaky {2}failed/);
+    term.keys('Escape');
+    await term.waitFor((screen) => !screen.includes('Manage an MCP server'), { what: 'the picker to close' });
+    writeFileSync(join(repl.project, 'ready.flag'), '');
+    term.type('/mcp reconnect flaky');
+    term.keys('Enter');
+    await term.waitFor('MCP server "flaky" reconnected: 1 tools.', { what: 'the reconnect outcome' });
+    term.type('go');
+    term.keys('Enter');
+    await term.waitFor('tools seen', { what: 'the answer' });
+    expect(systemText(script.agentRequests[1] ?? {})).toContain('mcp__flaky__work');
+  }, 180_000);
+
   it('disabling a project server writes disabledMcpjsonServers to the local settings; the next run leaves it off', async () => {
     const mcpJson = JSON.stringify({ mcpServers: { proj: { command: process.execPath, args: [HOSTILE, 'work'] } } });
     const { url } = await harness.fake([finish('ok')]);
@@ -160,6 +195,7 @@ describe.runIf(runHere)('mca REPL in tmux: hostile catalogs and project servers'
     term.keys('Enter');
     await term.waitFor(/proj {2}disabled/, { what: 'the disabled server in /mcp' });
     term.keys('Escape');
+    await term.waitFor((screen) => !screen.includes('Manage an MCP server'), { what: 'the picker to close' });
     const next = await runMca(['-p', 'hi'], { cwd: repl.project, env: repl.env, timeoutMs: 60_000 });
     expect(next.stderr).toContain('MCP server "proj" not started: it is in disabledMcpjsonServers');
     term.type('/mcp enable proj');
