@@ -133,7 +133,7 @@ export class McpPromptCommands {
     if (this.manager.list().some((status) => status.state === 'connecting')) await this.manager.settled();
     if (!this.byName.has(name) || this.manager.version !== this.seen) await this.refresh();
     const entry = this.byName.get(name);
-    if (!entry) throw new McpPromptError('MCP_PROMPT_UNKNOWN', `no MCP prompt /${name} (see /mcp)`);
+    if (!entry) throw new McpPromptError('MCP_PROMPT_UNKNOWN', `no MCP prompt /${oneLine(name, 120)} (see /mcp)`);
     const values = mapArguments(entry.prompt, args, name);
     const result = await this.manager.catalog.getPrompt(entry.server, entry.prompt.name, values);
     return promptText(result, this.maxChars);
@@ -157,7 +157,7 @@ export class McpPromptCommands {
           if (!this.skipped.has(key)) {
             this.skipped.add(key);
             this.notice(
-              `MCP server "${server}": prompt ${JSON.stringify(oneLine(prompt.name, 80))} left out: not a valid command name`,
+              `MCP server "${oneLine(server, 60)}": prompt ${JSON.stringify(oneLine(prompt.name, 80))} left out: not a valid command name`,
             );
           }
           continue;

@@ -56,24 +56,30 @@ export class ServerCatalog {
   async readResource(name: string, uri: string): Promise<ReadResourceResult> {
     const connection = await this.connected(name);
     if (!connection.offers('resources')) {
-      throw new McpCatalogError('MCP_NO_RESOURCES', `MCP server "${name}" offers no resources`);
+      throw new McpCatalogError('MCP_NO_RESOURCES', `MCP server "${safeName(name)}" offers no resources`);
     }
     try {
       return await connection.readResource(uri, this.deps.timeoutMs);
     } catch (error) {
-      throw new McpCatalogError('MCP_REQUEST_FAILED', `reading ${uri} from "${name}" failed: ${messageOf(error)}`);
+      throw new McpCatalogError(
+        'MCP_REQUEST_FAILED',
+        `reading ${safeName(uri)} from "${safeName(name)}" failed: ${messageOf(error)}`,
+      );
     }
   }
 
   async getPrompt(name: string, prompt: string, args: Record<string, string>): Promise<GetPromptResult> {
     const connection = await this.connected(name);
     if (!connection.offers('prompts')) {
-      throw new McpCatalogError('MCP_NO_PROMPTS', `MCP server "${name}" offers no prompts`);
+      throw new McpCatalogError('MCP_NO_PROMPTS', `MCP server "${safeName(name)}" offers no prompts`);
     }
     try {
       return await connection.getPrompt(prompt, args, this.deps.timeoutMs);
     } catch (error) {
-      throw new McpCatalogError('MCP_REQUEST_FAILED', `prompt ${prompt} of "${name}" failed: ${messageOf(error)}`);
+      throw new McpCatalogError(
+        'MCP_REQUEST_FAILED',
+        `prompt ${safeName(prompt)} of "${safeName(name)}" failed: ${messageOf(error)}`,
+      );
     }
   }
 
@@ -83,7 +89,8 @@ export class ServerCatalog {
       await this.deps.ready();
       connection = this.deps.connection(name);
     }
-    if (!connection) throw new McpCatalogError('MCP_SERVER_UNAVAILABLE', `MCP server "${name}" is not connected`);
+    if (!connection)
+      throw new McpCatalogError('MCP_SERVER_UNAVAILABLE', `MCP server "${safeName(name)}" is not connected`);
     return connection;
   }
 
@@ -112,11 +119,13 @@ export class ServerCatalog {
           ? await connection.listResources(this.deps.timeoutMs)
           : await connection.listPrompts(this.deps.timeoutMs);
       if (listed.capped) {
-        this.deps.notice(`MCP server "${name}" lists more than ${listed.items.length} ${kind}; the rest are left out`);
+        this.deps.notice(
+          `MCP server "${safeName(name)}" lists more than ${listed.items.length} ${kind}; the rest are left out`,
+        );
       }
       return listed.items;
     } catch (error) {
-      this.deps.notice(`MCP server "${name}": listing its ${kind} failed: ${messageOf(error)}`);
+      this.deps.notice(`MCP server "${safeName(name)}": listing its ${kind} failed: ${messageOf(error)}`);
       return [];
     }
   }
@@ -126,4 +135,9 @@ function messageOf(error: unknown): string {
   const raw = error instanceof Error ? error.message : String(error);
   const text = neutralizeControlSequences(raw.replace(/\s+/g, ' ').trim());
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+/** A name a config or server chose, safe for a notice line. */
+function safeName(text: string): string {
+  return neutralizeControlSequences(text).slice(0, 200);
 }
