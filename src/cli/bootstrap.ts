@@ -98,7 +98,8 @@ export function runtimeOptions(options: CliOptions, askTrust?: TrustQuestion): R
     ...(options.agents === undefined ? {} : { agents: options.agents }),
     ...(options.claudeCode?.settingSources ? { settingSources: options.claudeCode.settingSources } : {}),
     session: sessionStart(options),
-    ...(askTrust ? { askTrust } : {}),
+    // Only the REPL asks the trust question: a person is at the terminal, so `/mcp` may start a sign-in there.
+    ...(askTrust ? { askTrust, mcpSignInFromSession: true } : {}),
   };
 }
 

@@ -1,9 +1,13 @@
 /**
- * The session driver's view of custom slash commands: loaded once, expanded under the rules and trust. The REPL
- * loads them at start; `-p` only when its prompt starts with `/`.
+ * The session driver's view of custom slash commands: the command files (loaded once, expanded under the rules and
+ * trust) and the prompts of the MCP servers (`/mcp__<server>__<prompt>`, listed as servers connect). The REPL
+ * loads them at start; `-p` only when its prompt starts with `/`. `list` is the one list every front shows (the
+ * REPL's /help and completion, the headless and ACP command lists): file commands, then MCP prompts.
  */
 import { loadCustomCommands, matchCustomCommand } from '../commands/custom-commands.js';
-import type { CustomCommandsPort } from '../driver/custom-commands-port.js';
+import type { CustomCommandInfo, CustomCommandsPort } from '../driver/custom-commands-port.js';
+import { CHARS_PER_TOKEN } from '../mcp/result-envelope.js';
+import { mcpLimits } from '../runtime/mcp-servers.js';
 import type { Bootstrapped } from './bootstrap.js';
 
 export async function createCustomCommandsPort(booted: Bootstrapped, notices: string[]): Promise<CustomCommandsPort> {
@@ -11,24 +15,38 @@ export async function createCustomCommandsPort(booted: Bootstrapped, notices: st
     { projectRoot: booted.projectRoot, mcaHome: booted.config.mcaHome },
     notices,
   );
-  const list = [...commands.values()]
+  const files: CustomCommandInfo[] = [...commands.values()]
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((command) => ({
       name: command.name,
       usage: `/${command.name}${command.argumentHint ? ` ${command.argumentHint}` : ''}`,
       description: `${command.description} (${command.scope})`,
     }));
+  const prompts = booted.mcp
+    ? new (await import('../mcp/prompt-commands.js')).McpPromptCommands(
+        booted.mcp,
+        (line) => booted.registry.notice(line),
+        mcpLimits().maxOutputTokens * CHARS_PER_TOKEN,
+      )
+    : undefined;
   return {
-    list,
+    get list(): readonly CustomCommandInfo[] {
+      const own = prompts?.list ?? [];
+      return own.length === 0 ? files : [...files, ...own.filter((entry) => !commands.has(entry.name))];
+    },
+    ...(prompts ? { onListChange: (listener: () => void) => prompts.onListChange(listener) } : {}),
     match: (text) => {
       const matched = matchCustomCommand(text, commands);
-      if (!matched) return undefined;
+      if (!matched) return prompts?.match(text);
       const { name, model } = matched.command;
       return { name, args: matched.args, ...(model ? { model } : {}) };
     },
     expand: async (name, args, how) => {
       const command = commands.get(name);
-      if (!command) throw new Error(`no custom command /${name}`);
+      if (!command) {
+        if (prompts) return await prompts.expand(name, args);
+        throw new Error(`no custom command /${name}`);
+      }
       // Expanding (argument splitting, `!` lines) needs the shell parser: loaded only for a command that is used.
       const { expandForSession } = await import('./command-shell.js');
       return await expandForSession(booted, command, args, how);

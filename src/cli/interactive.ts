@@ -14,6 +14,8 @@ import type { CliOptions } from './cli-options.js';
 import { installTermination, SIGNAL_EXIT_CODES } from './termination.js';
 import { extensionLists, subagentRunsText } from '../agents/listings.js';
 import { subagentTranscriptDir } from '../agents/subagent-steps.js';
+import { mcpAttachments, withResourceCompletion } from '../runtime/mcp-front.js';
+import type { ReplMcp } from '../ui/mcp-view.js';
 
 export async function runInteractive(options: CliOptions): Promise<number> {
   if (!process.stdin.isTTY) {
@@ -37,7 +39,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
       sessions,
       inputHistoryPath: join(config.mcaHome, 'projects', projectSlug(projectRoot), 'input-history.jsonl'),
       inputHistorySecrets: booted.secrets,
-      completePath: createPathCompleter(projectRoot),
+      completePath: withResourceCompletion(booted, createPathCompleter(projectRoot)),
       runShell: createUserShell(booted.registry, projectRoot),
       ...(booted.checkpoints.enabled ? { checkpoints: booted.checkpoints } : {}),
       policy,
@@ -51,6 +53,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
         ...extensionLists(booted.extensions),
         runs: () => subagentRunsText(subagentTranscriptDir(booted.transcriptPathOf(sessions.current().sessionId))),
       },
+      ...replMcp(booted),
       ...(options.prompt ? { initialPrompt: options.prompt } : {}),
     });
   } finally {
@@ -66,4 +69,10 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   sessions.close();
   await booted.mcp?.close();
   return EXIT_OK;
+}
+
+/** /mcp and `@server:uri` for the REPL, when servers are configured. */
+function replMcp(booted: Awaited<ReturnType<typeof bootstrap>>): { mcp?: ReplMcp } {
+  const attachments = mcpAttachments(booted);
+  return booted.mcp && attachments ? { mcp: { control: booted.mcp, attachments } } : {};
 }

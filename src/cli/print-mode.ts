@@ -4,6 +4,7 @@
  * retries, compaction fallbacks, errors) goes to stderr.
  */
 import { ZERO_USAGE } from '../providers/types.js';
+import { McaError } from '../errors/mca-error.js';
 import { isAgentEvent } from '../driver/driver-events.js';
 import { SessionDriver } from '../driver/session-driver.js';
 import { createSink } from '../print/create-sink.js';
@@ -11,6 +12,7 @@ import { applyClaudeCodeOptions, claudeCodeSession } from './claude-code-session
 import type { TurnEnd } from '../print/sink.js';
 import { bootstrap, driverHooks, sweepLeftoverTemps } from './bootstrap.js';
 import { createCustomCommandsPort } from './custom-commands-port.js';
+import { mcpAttachments } from '../runtime/mcp-front.js';
 import { CliError, EXIT_AGENT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, printError } from './exit-codes.js';
 import type { CliOptions } from './cli-options.js';
 import { redactSecrets } from '../text/redact-secrets.js';
@@ -56,6 +58,7 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
     sessions: booted.sessions,
     policy: booted.policy,
     customCommands,
+    attachments: mcpAttachments(booted),
     applyCommandModel: true,
     hooks: driverHooks(booted, options),
   });
@@ -99,7 +102,9 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
     // MCP servers end before the answer is printed: a server's process or socket must not keep mca alive.
     await booted.mcp?.close();
   }
-  if (commandError !== undefined) throw commandError;
+  // A command's own failure (an MCP prompt's missing argument, a server that is not there) is one line, exit 2.
+  if (commandError !== undefined)
+    throw McaError.isInstance(commandError) ? new CliError(commandError.message) : commandError;
   try {
     controller.close();
   } catch (error) {

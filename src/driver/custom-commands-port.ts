@@ -20,6 +20,8 @@ export interface CustomCommandsPort {
   list: readonly CustomCommandInfo[];
   /** `/name args` when `name` is a custom command; `model` is its frontmatter's model, when it names one. */
   match(text: string): { name: string; args: string; model?: string } | undefined;
+  /** Calls `listener` when `list` changed (MCP prompts arrive as servers connect); returns the unsubscribe function. */
+  onListChange?(listener: () => void): () => void;
   /** The prompt the command expands to; its `!` lines are judged under `how`. */
   expand(name: string, args: string, how: CommandExpansion): Promise<string>;
 }

@@ -52,6 +52,11 @@ export interface SessionDriverOptions {
    * Code does.
    */
   applyCommandModel?: boolean | 'turn' | undefined;
+  /**
+   * What a prompt's mentions bring along beyond files (MCP resources, `@server:uri`): the text the model sees, and
+   * one line for each mention that could not be read (the prompt still runs). Absent: the prompt goes as typed.
+   */
+  attachments?: ((prompt: string) => Promise<{ text: string; notices: string[] }>) | undefined;
   /** The hooks of the settings files (src/hooks); absent or with none in effect, nothing is spawned. */
   hooks?: DriverHooksOptions | undefined;
 }

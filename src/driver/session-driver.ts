@@ -329,6 +329,9 @@ export class SessionDriver {
       }
       prompt = outcome.input;
     }
+    const attached = this.options.attachments ? await this.options.attachments(prompt) : undefined;
+    for (const line of attached?.notices ?? []) this.notice(line, 'warning');
+    prompt = attached?.text ?? prompt;
     this.emit({ type: 'prompt', text: shown });
     const notes = this.notes;
     this.notes = [];

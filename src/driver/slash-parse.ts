@@ -20,6 +20,7 @@ export const SLASH_COMMAND_NAMES = [
   'status',
   'doctor',
   'permissions',
+  'mcp',
   'config',
   'export',
   'rewind',

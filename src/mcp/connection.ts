@@ -4,7 +4,16 @@
  * server's `notifications/tools/list_changed`. Everything the server sends is untrusted: names are sanitised by
  * the manager, results by result-envelope.ts.
  */
-import type { CallToolResult, Client, Tool, Transport } from '@modelcontextprotocol/client';
+import type {
+  CallToolResult,
+  Client,
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  Tool,
+  Transport,
+} from '@modelcontextprotocol/client';
 import { loadMcpLibrary } from './load-client.js';
 import type { ServerConfig } from './server-config.js';
 import { GroupStdioTransport } from './stdio-transport.js';
@@ -15,6 +24,10 @@ import { McpNeedsSignInError } from './oauth/errors.js';
 export const MAX_TOOLS_PER_SERVER = 500;
 /** Descriptions longer than this are cut (a server's prose is sent to the model with every request). */
 export const MAX_DESCRIPTION_CHARS = 2048;
+/** Resources and prompts a server may list (a flood cannot fill memory or the completion list). */
+export const MAX_LISTED_RESOURCES = 200;
+export const MAX_LISTED_PROMPTS = 200;
+
 const CLIENT_INFO = { name: 'mca', version: '0.1.0' };
 
 export interface ConnectOptions {
@@ -25,6 +38,8 @@ export interface ConnectOptions {
   timeoutMs: number;
   /** The server said its tool list changed; the manager lists again. */
   onToolsChanged: () => void;
+  /** The server said its resource or prompt list changed; the manager drops its cached list. */
+  onListChanged?: (what: 'resources' | 'prompts') => void;
   /** The connection ended (the server exited or the stream closed). */
   onClosed: (reason: string) => void;
 }
@@ -53,6 +68,8 @@ export class McpConnection {
       if (opened) options.onClosed(closedReason ?? stderrOf(transport) ?? 'the connection closed');
     };
     client.setNotificationHandler('notifications/tools/list_changed', () => options.onToolsChanged());
+    client.setNotificationHandler('notifications/resources/list_changed', () => options.onListChanged?.('resources'));
+    client.setNotificationHandler('notifications/prompts/list_changed', () => options.onListChanged?.('prompts'));
     const connection = new McpConnection(config, client, transport);
     try {
       await withTimeout(client.connect(transport), options.timeoutMs, `no answer within ${options.timeoutMs} ms`);
@@ -78,6 +95,33 @@ export class McpConnection {
         : error;
     });
     return { tools: tools.slice(0, MAX_TOOLS_PER_SERVER), dropped: Math.max(0, tools.length - MAX_TOOLS_PER_SERVER) };
+  }
+
+  /** What the server said it offers at the handshake (resources, prompts); a server without one is skipped. */
+  offers(what: 'resources' | 'prompts'): boolean {
+    return this.client.getServerCapabilities()?.[what] !== undefined;
+  }
+
+  /**
+   * The server's resources, at most MAX_LISTED_RESOURCES (`capped` says more were offered). The library walks the
+   * pages (at most 64, its own bound; each message is bounded by the transport).
+   */
+  async listResources(timeoutMs: number): Promise<{ items: Resource[]; capped: boolean }> {
+    const { resources } = await this.client.listResources(undefined, { timeout: timeoutMs, cacheMode: 'bypass' });
+    return { items: resources.slice(0, MAX_LISTED_RESOURCES), capped: resources.length > MAX_LISTED_RESOURCES };
+  }
+
+  async listPrompts(timeoutMs: number): Promise<{ items: Prompt[]; capped: boolean }> {
+    const { prompts } = await this.client.listPrompts(undefined, { timeout: timeoutMs, cacheMode: 'bypass' });
+    return { items: prompts.slice(0, MAX_LISTED_PROMPTS), capped: prompts.length > MAX_LISTED_PROMPTS };
+  }
+
+  readResource(uri: string, timeoutMs: number): Promise<ReadResourceResult> {
+    return this.client.readResource({ uri }, { timeout: timeoutMs, cacheMode: 'bypass' });
+  }
+
+  getPrompt(name: string, args: Record<string, string>, timeoutMs: number): Promise<GetPromptResult> {
+    return this.client.getPrompt({ name, arguments: args }, { timeout: timeoutMs });
   }
 
   callTool(

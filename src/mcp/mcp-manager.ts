@@ -1,8 +1,9 @@
 /**
  * The MCP servers of one runtime: which start (approval.ts), connecting them concurrently in the background,
  * their tools registered as `mcp__<server>__<tool>` (and replaced on `notifications/tools/list_changed`, removed
- * when a server goes away), their status for `/mcp`, and closing them all. A server that fails or is slow is one
- * notice line, never a throw: the rest work.
+ * when a server goes away), their status for `/mcp`, reconnecting or disabling/enabling one while the session
+ * runs, their resources and prompts (server-catalog.ts), and closing them all. A server that fails or is slow is
+ * one notice line, never a throw: the rest work.
  */
 import type { Tool } from '@modelcontextprotocol/client';
 import { McpConnection, MAX_TOOLS_PER_SERVER } from './connection.js';
@@ -13,6 +14,7 @@ import { mcpToolName } from './tool-names.js';
 import type { McpLimits, ToolSink } from './limits.js';
 import { DeferredTools } from './deferred-tools.js';
 import { McpNeedsSignInError } from './oauth/errors.js';
+import { ServerCatalog } from './server-catalog.js';
 
 export type { McpLimits, ToolSink } from './limits.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
@@ -46,6 +48,23 @@ export interface McpManagerOptions {
   deferBeyondTokens?: number;
   /** Tools are on their way (a list being fetched again): the next model request should wait for `arrival`. */
   expect: (arrival: Promise<unknown>) => void;
+  /**
+   * Records a project server's enable/disable from `/mcp` (`disabledMcpjsonServers` / `enabledMcpjsonServers` in
+   * the project's local settings); returns the file written, throws when it cannot. Without it (or for a server of
+   * another scope) the toggle holds for this session only.
+   */
+  persistEnabled?: (name: string, enabled: boolean) => string;
+  /**
+   * The sign-in hook (OAuth, issue 26 item 8): signs in to a remote server and stores its tokens; the manager then
+   * reconnects it. Absent: `/mcp` tells the user to run `mca mcp login <name>`.
+   */
+  authenticate?: (name: string, print: (line: string) => void) => Promise<void>;
+}
+
+/** The outcome of a `/mcp` action, as one line for the person. */
+export interface McpActionResult {
+  ok: boolean;
+  message: string;
 }
 
 const PENDING_DETAIL: Record<Exclude<ServerGate, 'start'>, string> = {
@@ -61,10 +80,24 @@ export class McpManager {
   private closing = false;
   private readonly refreshing = new Map<string, Promise<void>>();
   private readonly placement: DeferredTools;
+  private readonly configs = new Map<string, ServerConfig>();
+  /** Bumped on every (re)connect or disable of a server: a connection of an older generation is stale. */
+  private readonly generations = new Map<string, number>();
+  readonly catalog: ServerCatalog;
+  private changes = 0;
+  private settling: Promise<void> | undefined;
+  private readonly listeners = new Set<() => void>();
 
   constructor(private readonly options: McpManagerOptions) {
     this.placement = new DeferredTools(options.registry, options.deferBeyondTokens ?? Number.POSITIVE_INFINITY);
+    this.catalog = new ServerCatalog({
+      connection: (name) => this.connections.get(name),
+      ready: () => this.settled(),
+      timeoutMs: options.limits.connectTimeoutMs,
+      notice: (line) => options.notice(line),
+    });
     for (const { config, gate } of options.servers) {
+      this.configs.set(config.name, config);
       this.statuses.push({
         name: config.name,
         scope: config.scope,
@@ -106,10 +139,99 @@ export class McpManager {
     }
   }
 
+  /**
+   * Resolves once the servers starting with the session have connected or failed, at most MCP_TIMEOUT after the
+   * first call: the one wait (and its notice) is shared, so a server that hangs costs that time once, not per use.
+   */
+  settled(): Promise<void> {
+    this.settling ??= this.ready(this.options.limits.connectTimeoutMs);
+    return this.settling;
+  }
+
   list(): readonly ServerStatus[] {
     return this.statuses;
   }
 
+  /** Grows whenever a server connects, goes away, or changes its lists: readers of the catalog list again. */
+  get version(): number {
+    return this.changes;
+  }
+
+  /** Calls `listener` after each change `version` counts; returns the unsubscribe function. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    this.changes += 1;
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Whether sign-in can be started from `/mcp` (the OAuth hook is there). */
+  get canSignIn(): boolean {
+    return this.options.authenticate !== undefined;
+  }
+
+  /** Ends the server's connection (if any) and connects it again; its tools are registered anew. */
+  async reconnect(name: string): Promise<McpActionResult> {
+    const status = this.statuses.find((entry) => entry.name === name);
+    const config = this.configs.get(name);
+    if (!status || !config) return { ok: false, message: `No MCP server named "${name}".` };
+    if (status.state === 'untrusted' || status.state === 'pending' || status.state === 'disabled') {
+      return { ok: false, message: `MCP server "${name}" is ${status.state}: ${status.detail ?? ''}`.trim() };
+    }
+    await this.disconnect(name);
+    status.state = 'connecting';
+    delete status.detail;
+    await this.connect(config);
+    return this.outcome(name, 'reconnected');
+  }
+
+  /**
+   * Disables or enables a server. A project server's choice is written to the local settings (persistEnabled);
+   * any other server's holds for this session. An untrusted project's servers can never be enabled here.
+   */
+  async setEnabled(name: string, enabled: boolean): Promise<McpActionResult> {
+    const status = this.statuses.find((entry) => entry.name === name);
+    const config = this.configs.get(name);
+    if (!status || !config) return { ok: false, message: `No MCP server named "${name}".` };
+    if (status.state === 'untrusted') return { ok: false, message: `MCP server "${name}": ${status.detail ?? ''}` };
+    const off = status.state === 'disabled' || status.state === 'pending';
+    if (off === !enabled)
+      return { ok: true, message: `MCP server "${name}" is already ${enabled ? 'enabled' : 'disabled'}.` };
+    let where = 'for this session';
+    if (config.scope === 'project' && this.options.persistEnabled) {
+      try {
+        where = `in ${this.options.persistEnabled(name, enabled)}`;
+      } catch (error) {
+        where = `for this session only (${oneLine(errorMessage(error))})`;
+      }
+    }
+    if (!enabled) {
+      await this.disconnect(name);
+      status.state = 'disabled';
+      status.detail = `disabled in /mcp (${where})`;
+      return { ok: true, message: `MCP server "${name}" disabled ${where}.` };
+    }
+    status.state = 'connecting';
+    delete status.detail;
+    await this.connect(config);
+    return this.outcome(name, `enabled ${where}`);
+  }
+
+  /** Signs in through the OAuth hook, then reconnects; without the hook, says how to sign in. */
+  async signIn(name: string, print: (line: string) => void = () => undefined): Promise<McpActionResult> {
+    if (!this.configs.has(name)) return { ok: false, message: `No MCP server named "${name}".` };
+    const authenticate = this.options.authenticate;
+    if (!authenticate) return { ok: false, message: `sign-in: run \`mca mcp login ${name}\`` };
+    try {
+      await authenticate(name, print);
+    } catch (error) {
+      return { ok: false, message: `Sign-in to "${name}" failed: ${oneLine(errorMessage(error))}` };
+    }
+    return await this.reconnect(name);
+  }
   async close(): Promise<void> {
     this.closing = true;
     await Promise.allSettled([...this.connections.values()].map((connection) => connection.close()));
@@ -122,11 +244,32 @@ export class McpManager {
     return found;
   }
 
+  private outcome(name: string, done: string): McpActionResult {
+    const status = this.status(name);
+    if (status.state === 'connected') {
+      return { ok: true, message: `MCP server "${name}" ${done}: ${status.tools.length} tools.` };
+    }
+    return { ok: false, message: `MCP server "${name}" ${status.state}: ${status.detail ?? ''}`.trim() };
+  }
+
+  /** Ends a server's connection without reporting it as failed; its tools and cached lists go. */
+  private async disconnect(name: string): Promise<void> {
+    this.generations.set(name, (this.generations.get(name) ?? 0) + 1);
+    const connection = this.connections.get(name);
+    this.connections.delete(name);
+    this.removeTools(this.status(name));
+    this.catalog.forget(name);
+    this.changed();
+    await connection?.close();
+  }
+
   private fail(name: string, why: string): void {
     const status = this.status(name);
     this.removeTools(status);
     status.state = 'failed';
     status.detail = oneLine(why);
+    this.catalog.forget(name);
+    this.changed();
     this.options.notice(`MCP server "${name}" failed: ${status.detail}`);
   }
 
@@ -141,6 +284,8 @@ export class McpManager {
 
   private async connect(config: ServerConfig): Promise<void> {
     const { limits, projectRoot } = this.options;
+    const generation = this.generations.get(config.name) ?? 0;
+    const current = (): boolean => (this.generations.get(config.name) ?? 0) === generation;
     let connection: McpConnection;
     try {
       connection = await McpConnection.open(config, {
@@ -148,8 +293,16 @@ export class McpManager {
         ...(this.options.mcaHome !== undefined ? { mcaHome: this.options.mcaHome } : {}),
         timeoutMs: limits.connectTimeoutMs,
         // The next model request waits for the new list (bounded by MCP_TIMEOUT), so it never offers a stale one.
-        onToolsChanged: () => this.options.expect(this.refresh(config.name)),
+        onToolsChanged: () => {
+          if (current()) this.options.expect(this.refresh(config.name));
+        },
+        onListChanged: (what) => {
+          if (!current()) return;
+          this.catalog.forget(config.name, what);
+          this.changed();
+        },
         onClosed: (reason) => {
+          if (!current()) return;
           this.connections.delete(config.name);
           // A server already marked failed or needs-auth (and then closed by mca) keeps that reason.
           if (!this.closing && this.status(config.name).state === 'connected') {
@@ -158,17 +311,21 @@ export class McpManager {
         },
       });
     } catch (error) {
+      if (!current()) return;
       if (error instanceof McpNeedsSignInError) this.needsSignIn(error);
       else this.fail(config.name, error instanceof Error ? error.message : String(error));
       return;
     }
-    if (this.closing) {
+    if (this.closing || !current()) {
       await connection.close();
       return;
     }
     this.connections.set(config.name, connection);
-    this.status(config.name).state = 'connected';
+    // Connected once its tools are listed (a listing that fails marks it failed instead).
     await this.refresh(config.name);
+    const status = this.status(config.name);
+    if (this.connections.get(config.name) === connection && status.state === 'connecting') status.state = 'connected';
+    this.changed();
   }
 
   /** Lists the server's tools and replaces its registered ones; one listing per server at a time, in order. */
@@ -227,8 +384,12 @@ export class McpManager {
   }
 }
 
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** A server's words, as one short safe line. */
-function oneLine(text: string): string {
+export function oneLine(text: string): string {
   const line = neutralizeControlSequences(text.replace(/\s+/g, ' ').trim());
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }

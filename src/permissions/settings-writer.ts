@@ -22,6 +22,27 @@ export class SettingsWriteError extends McaError {
 }
 
 export function addLocalAllowRule(projectRoot: string, rule: string): string {
+  return editLocalSettings(
+    projectRoot,
+    (settings) => {
+      const permissions = (settings.permissions ?? {}) as Record<string, unknown>;
+      const allow = Array.isArray(permissions.allow) ? [...(permissions.allow as unknown[])] : [];
+      if (!allow.includes(rule)) allow.push(rule);
+      return { ...settings, permissions: { ...permissions, allow } };
+    },
+    'the rule was not saved',
+  );
+}
+
+/**
+ * Changes the project's local settings file (`edit` gets what it holds, or `{}`), written the same safe way as an
+ * allow rule; `unsaved` ends the error line when it cannot be. Returns the file.
+ */
+export function editLocalSettings(
+  projectRoot: string,
+  edit: (settings: Record<string, unknown>) => Record<string, unknown>,
+  unsaved: string,
+): string {
   const root = realpathSync(projectRoot);
   const file = join(root, LOCAL_SETTINGS_FILE);
   const read = readBoundedFile(file, { maxBytes: SETTINGS_MAX_BYTES, root });
@@ -33,28 +54,23 @@ export function addLocalAllowRule(projectRoot: string, rule: string): string {
         settings = parsed as Record<string, unknown>;
       } else throw new Error('not an object');
     } catch (error) {
-      throw new SettingsWriteError(
-        `${file} is not a JSON object (${(error as Error).message}); the rule was not saved`,
-      );
+      throw new SettingsWriteError(`${file} is not a JSON object (${(error as Error).message}); ${unsaved}`);
     }
   } else if (read.reason !== 'missing') {
-    throw new SettingsWriteError(`${read.message}; the rule was not saved`);
+    throw new SettingsWriteError(`${read.message}; ${unsaved}`);
   }
-  const permissions = (settings.permissions ?? {}) as Record<string, unknown>;
-  const allow = Array.isArray(permissions.allow) ? [...(permissions.allow as unknown[])] : [];
-  if (!allow.includes(rule)) allow.push(rule);
-  const next = { ...settings, permissions: { ...permissions, allow } };
+  const next = edit(settings);
   try {
     controlDirectory(root, '.claude');
     writeControlFile(file, `${JSON.stringify(next, null, 2)}\n`, { root, mode: 0o644 });
   } catch (error) {
-    if (error instanceof ControlWriteError) throw new SettingsWriteError(`${error.message}; the rule was not saved`);
+    if (error instanceof ControlWriteError) throw new SettingsWriteError(`${error.message}; ${unsaved}`);
     throw new SettingsWriteError(`cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
   try {
     ensureGitIgnored(root, LOCAL_SETTINGS_FILE);
   } catch {
-    // The rule is saved; an unwritable global excludes file only means git may list the file.
+    // The change is saved; an unwritable global excludes file only means git may list the file.
   }
   return file;
 }

@@ -137,7 +137,18 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     },
   });
   const mcp = await runWithEnvironment(environment, () =>
-    startMcp(mcpPlan, { config, projectRoot, trusted, approvedNow: asked && trusted, registry }, notices),
+    startMcp(
+      mcpPlan,
+      {
+        config,
+        projectRoot,
+        trusted,
+        approvedNow: asked && trusted,
+        registry,
+        signInFromSession: options.mcpSignInFromSession === true,
+      },
+      notices,
+    ),
   );
   journalTempsIn(tempJournalDir(config.mcaHome));
   // Memory-file imports obey Read deny rules like the Read tool (`@.env` in CLAUDE.md).

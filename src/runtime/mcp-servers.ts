@@ -12,6 +12,7 @@ import { sessionEnvironment } from '../config/child-environment.js';
 import { DEFAULT_MAX_OUTPUT_TOKENS } from '../mcp/result-envelope.js';
 import { describeServer, type ServerConfig } from '../mcp/server-config.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { editLocalSettings } from '../permissions/settings-writer.js';
 import type { RuntimeOptions } from './runtime-options.js';
 
 /** Claude Code's names; mca's defaults: 30 s to connect, 10 minutes per call. */
@@ -63,7 +64,15 @@ export interface StartedMcp {
  */
 export async function startMcp(
   plan: McpPlan,
-  context: { config: Config; projectRoot: string; trusted: boolean; approvedNow: boolean; registry: ToolRegistry },
+  context: {
+    config: Config;
+    projectRoot: string;
+    trusted: boolean;
+    approvedNow: boolean;
+    registry: ToolRegistry;
+    /** `/mcp` may start a sign-in (a person at a terminal); see RuntimeOptions.mcpSignInFromSession. */
+    signInFromSession: boolean;
+  },
   notices: string[],
 ): Promise<McpManager | undefined> {
   if (plan.servers.length === 0) return undefined;
@@ -91,10 +100,25 @@ export async function startMcp(
     expect: (arrival) => registry.expectTools(arrival),
     // Past 10% of the window in MCP tool definitions, the rest load on demand (ToolSearch).
     deferBeyondTokens: Math.floor(config.contextWindow * 0.1),
+    // `/mcp` enable/disable of a project server: Claude Code's keys in the project's local settings.
+    persistEnabled: (name, enabled) => recordMcpjsonChoice(projectRoot, name, enabled),
+    ...(context.signInFromSession
+      ? {
+          authenticate: async (name: string, print: (line: string) => void) => {
+            const { signInByName } = await import('../mcp/oauth/sign-in.js');
+            const result = await signInByName(name, plan.servers, {
+              mcaHome: config.mcaHome,
+              print,
+              interactiveTerminal: true,
+            });
+            print(result.message);
+          },
+        }
+      : {}),
   });
   if (servers.some((server) => server.gate === 'start')) {
     void manager.start();
-    registry.expectTools(manager.ready(limits.connectTimeoutMs));
+    registry.expectTools(manager.settled());
   }
   return manager;
 }
@@ -103,4 +127,24 @@ function pendingReason(gate: ServerGate): string {
   if (gate === 'untrusted') return 'this project is not trusted (run `mca trust` after reading its .mcp.json)';
   if (gate === 'disabled') return 'it is in disabledMcpjsonServers';
   return 'not approved yet (add it to enabledMcpjsonServers, or set enableAllProjectMcpServers, in settings)';
+}
+
+/**
+ * Disabling a project server lists it in `disabledMcpjsonServers` (which wins over approval); enabling takes it out
+ * of there and lists it in `enabledMcpjsonServers`. Returns the file written.
+ */
+function recordMcpjsonChoice(projectRoot: string, name: string, enabled: boolean): string {
+  const names = (value: unknown): string[] =>
+    Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string' && entry !== name) : [];
+  return editLocalSettings(
+    projectRoot,
+    (settings) => {
+      const disabled = names(settings.disabledMcpjsonServers);
+      const approved = names(settings.enabledMcpjsonServers);
+      return enabled
+        ? { ...settings, disabledMcpjsonServers: disabled, enabledMcpjsonServers: [...approved, name] }
+        : { ...settings, disabledMcpjsonServers: [...disabled, name] };
+    },
+    'the choice holds for this session only',
+  );
 }

@@ -45,4 +45,9 @@ export interface RuntimeOptions {
    * `runWithEnvironment(runtime.environment, …)` (src/config/child-environment.ts).
    */
   isolateEnvironment?: boolean;
+  /**
+   * A person at a terminal may sign in to a remote MCP server from `/mcp` (the REPL). Absent (`-p`, the SDK, ACP):
+   * a server that needs sign-in only says to run `mca mcp login <name>`; no browser is ever opened.
+   */
+  mcpSignInFromSession?: boolean;
 }

@@ -4,10 +4,11 @@
  * suggestions and the status line.
  */
 import { Box, Static, Text } from 'ink';
-import React, { useCallback, useMemo } from 'react';
+import React, { useCallback, useEffect, useMemo, useReducer } from 'react';
 import type { SessionManager } from '../agent/controller.js';
 import type { ModelPrice } from '../providers/model-prices.js';
 import type { ExtensionLists } from './repl-slash.js';
+import type { ReplMcp } from './mcp-view.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import type { Usage } from '../providers/types.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
@@ -56,6 +57,8 @@ export interface AppProps {
   info?: ReplInfoPort;
   /** What /skills and /agents show. */
   extensionLists?: ExtensionLists;
+  /** The MCP servers (/mcp) and resource mentions. */
+  mcp?: ReplMcp;
   /** The project's checkpoints, for `/rewind` and Esc Esc. */
   checkpoints?: RewindPort;
   /** Fixed width (tests); otherwise the terminal's, following resizes. */
@@ -109,7 +112,11 @@ export function App(props: AppProps): React.JSX.Element {
     info: props.info,
     extensionLists: props.extensionLists,
     checkpoints: props.checkpoints,
+    mcp: props.mcp,
   });
+  // MCP prompts join the command list as servers connect: show the new list at once.
+  const [, commandsChanged] = useReducer((tick: number) => tick + 1, 0);
+  useEffect(() => props.customCommands?.onListChange?.(commandsChanged), [props.customCommands]);
   const { redraw, toggleVerbose } = screen;
   const clearScreen = useCallback(() => {
     core.clearItems();

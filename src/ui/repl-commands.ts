@@ -12,6 +12,7 @@ import type { ReplInfoPort } from './info-port.js';
 import { formatMemoryList } from './memory-list.js';
 import { errorText } from './repl-driver-view.js';
 import type { SlashContext } from './slash-commands.js';
+import { createMcpCommand, type McpControl } from './mcp-view.js';
 
 type Tone = 'info' | 'warning' | 'error';
 
@@ -27,12 +28,22 @@ export interface ReplCommandDeps {
   writeTerminal(text: string): void;
   /** Clears the terminal and writes the transcript again (after an editor had the screen). */
   redraw(): void;
+  /** The runtime's MCP servers, for /mcp (absent: none configured). */
+  mcp?: McpControl | undefined;
 }
 
 /** The slash commands this module implements (their signatures are SlashContext's), plus `#` notes and /memory. */
 export type ReplCommands = Pick<
   SlashContext,
-  'showModel' | 'setModel' | 'init' | 'showStatus' | 'showDoctor' | 'permissions' | 'showConfig' | 'exportConversation'
+  | 'showModel'
+  | 'setModel'
+  | 'init'
+  | 'showStatus'
+  | 'showDoctor'
+  | 'permissions'
+  | 'showConfig'
+  | 'exportConversation'
+  | 'mcp'
 > & {
   memoryNote(note: string): void;
   openMemory(): void;
@@ -62,6 +73,7 @@ export function createReplCommands(deps: ReplCommandDeps): ReplCommands {
   };
 
   return {
+    mcp: createMcpCommand({ control: deps.mcp, notice, setChoice }),
     memoryNote: (note) => {
       if (!info) return notice(NO_INFO, 'warning');
       if (!note) return notice('Type the note after #, e.g. # always run npm test before committing.');

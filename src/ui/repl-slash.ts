@@ -64,6 +64,7 @@ export function createReplSlash(deps: ReplSlashDeps): SlashContext {
     showDoctor: deps.commands.showDoctor,
     permissions: deps.commands.permissions,
     showConfig: deps.commands.showConfig,
+    mcp: deps.commands.mcp,
     exportConversation: deps.commands.exportConversation,
     openSessionPicker: () => {
       setPicker({ sessions: null, selected: 0 });

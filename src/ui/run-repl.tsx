@@ -8,6 +8,7 @@ import { loadInputHistory, saveInputHistory } from './input-history.js';
 import { loadHighlighter } from './markdown.js';
 import type { ModelPrice } from '../providers/model-prices.js';
 import type { ExtensionLists } from './repl-slash.js';
+import type { ReplMcp } from './mcp-view.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import type { ShellRunner } from '../driver/shell-lines.js';
 import type { CustomCommandsPort } from '../driver/custom-commands-port.js';
@@ -49,6 +50,8 @@ export interface ReplOptions {
   info?: ReplInfoPort;
   /** What /skills and /agents show. */
   extensionLists?: ExtensionLists;
+  /** The MCP servers (/mcp) and resource mentions; absent without configured servers. */
+  mcp?: ReplMcp;
 }
 
 /** Runs the REPL until the user exits. Ink's unmount restores the terminal (raw mode off) on every path. */
@@ -83,6 +86,7 @@ export async function runRepl(options: ReplOptions): Promise<void> {
       {...(options.customCommands ? { customCommands: options.customCommands } : {})}
       {...(options.saveRule ? { saveRule: options.saveRule } : {})}
       {...(options.info ? { info: options.info } : {})}
+      {...(options.mcp ? { mcp: options.mcp } : {})}
       {...(options.initialPrompt ? { initialPrompt: options.initialPrompt } : {})}
     />,
     {

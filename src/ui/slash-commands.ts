@@ -39,6 +39,11 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
   { name: 'permissions', usage: '/permissions [allow <rule>]', description: 'Show the rules; add an allow rule' },
   { name: 'config', usage: '/config', description: 'Show the settings in effect' },
   {
+    name: 'mcp',
+    usage: '/mcp [reconnect|disable|enable|login <server>]',
+    description: 'MCP servers: status, tools; reconnect, disable or enable one',
+  },
+  {
     name: 'export',
     usage: '/export [file | --clipboard]',
     description: 'Save the conversation as Markdown (or copy it)',
@@ -92,6 +97,8 @@ export interface SlashContext {
   showDoctor(): void;
   permissions(args: string): void;
   showConfig(): void;
+  /** `/mcp`: the MCP servers, and what to do with one (mcp-view.ts). */
+  mcp(args: string): void;
   exportConversation(args: string): void;
   openSessionPicker(): void;
   /** `/rewind`, `/undo`, Esc Esc: the session's checkpoints. */
@@ -121,6 +128,7 @@ export const SLASH_HANDLERS: Record<SlashCommandName, Handler> = {
   doctor: (context) => context.showDoctor(),
   permissions: (context, args) => context.permissions(args),
   config: (context) => context.showConfig(),
+  mcp: (context, args) => context.mcp(args),
   export: (context, args) => context.exportConversation(args),
   rewind: (context) => context.openRewind(),
   exit: (context) => context.exit(),

@@ -23,6 +23,7 @@ import type { ChoiceState } from './components/choice-picker.js';
 import type { ReplInfoPort } from './info-port.js';
 import { createReplCommands, type ReplCommands } from './repl-commands.js';
 import { createReplSlash, type ExtensionLists, type PickerState } from './repl-slash.js';
+import type { ReplMcp } from './mcp-view.js';
 import { usageOfHistory } from './session-cost.js';
 import { dispatchSlash, type SlashContext } from './slash-commands.js';
 import {
@@ -71,6 +72,8 @@ export interface ReplOptionsInternal {
   extensionLists?: ExtensionLists | undefined;
   /** The project's checkpoints (`/rewind`); absent: checkpoints are off. */
   checkpoints?: RewindPort | undefined;
+  /** The MCP servers (/mcp) and `@server:uri` resource attachments. */
+  mcp?: ReplMcp | undefined;
 }
 
 /** The driver, made once per REPL; its events reach `listen` (which the hook points at the current view). */
@@ -89,6 +92,7 @@ function useDriver(
       policy: options.policy,
       hooks: options.hooks,
       customCommands: options.customCommands,
+      attachments: options.mcp?.attachments,
       slash: (parsed) => {
         if (slash.current) dispatchSlash(parsed, slash.current);
       },
@@ -184,8 +188,9 @@ export function useRepl(options: ReplOptionsInternal) {
         saveRule,
         writeTerminal: (text) => void stdout.write(text),
         redraw,
+        mcp: options.mcp?.control,
       }),
-    [driver, info, notice, policy, redraw, saveRule, setChoice, stdout],
+    [driver, info, notice, policy, redraw, saveRule, setChoice, stdout, options.mcp],
   );
   commandsRef.current = commands;
 
