@@ -5,13 +5,13 @@
  * loopback callback. What the user sees (stdout, stderr, exit code, the token file and its mode) and what the model
  * is told (the tool result in the next request).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropic, type FakeAnthropic, type FakeRequestBody } from '../helpers/fake-anthropic-server.js';
+import { freePort, startEverythingRemote } from '../helpers/everything-remote.js';
 import { startOAuthProtectedMcp, type OAuthProtectedMcp } from '../helpers/oauth-protected-mcp.js';
 import { runMca } from '../helpers/run-mca.js';
 import { tempProject } from '../helpers/temp-project.js';
@@ -28,18 +28,10 @@ let remote: OAuthProtectedMcp;
 let fake: FakeAnthropic | undefined;
 
 beforeAll(async () => {
-  const port = await freePort();
-  upstream = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], {
-    env: { ...process.env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const ssePort = await freePort();
-  upstreamSse = spawn(process.execPath, [EVERYTHING, 'sse'], {
-    env: { ...process.env, PORT: String(ssePort) },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  await Promise.all([waitForOutput(upstream, /listening on port/i), waitForOutput(upstreamSse, /running on port/i)]);
-  remote = await startOAuthProtectedMcp({ http: port, sse: ssePort });
+  const [http, sse] = await Promise.all([startEverythingRemote('streamableHttp'), startEverythingRemote('sse')]);
+  upstream = http.child;
+  upstreamSse = sse.child;
+  remote = await startOAuthProtectedMcp({ http: http.port, sse: sse.port });
 }, 60_000);
 
 afterAll(async () => {
@@ -273,26 +265,3 @@ describe('remote MCP servers that need sign-in', () => {
     }
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-function waitForOutput(child: ChildProcess, pattern: RegExp): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      seen += chunk;
-      if (pattern.test(seen)) resolve();
-    });
-    child.once('exit', () => reject(new Error(`server exited: ${seen}`)));
-  });
-}
