@@ -68,6 +68,8 @@ export interface CodeAgentDeps {
    * current list when not given.
    */
   toolSpecs?: ToolSpec[] | (() => ToolSpec[]);
+  /** The session's added directories, read at each step (`/add-dir` takes effect at the next one). */
+  extraRoots?: () => readonly string[];
 }
 
 export class CodeAgent implements AgentController {
@@ -297,6 +299,7 @@ export class CodeAgent implements AgentController {
       registry,
       toolContext: {
         projectRoot,
+        ...(this.deps.extraRoots ? { extraRoots: this.deps.extraRoots() } : {}),
         signal,
         fileState,
         todos,

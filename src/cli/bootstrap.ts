@@ -96,6 +96,7 @@ export function runtimeOptions(options: CliOptions, askTrust?: TrustQuestion): R
     ...(options.strictMcpConfig ? { strictMcpConfig: true } : {}),
     ...(options.agents === undefined ? {} : { agents: options.agents }),
     ...(options.claudeCode?.settingSources ? { settingSources: options.claudeCode.settingSources } : {}),
+    ...(options.claudeCode && options.claudeCode.addDirs.length > 0 ? { addDirs: options.claudeCode.addDirs } : {}),
     session: sessionStart(options),
     ...(askTrust ? { askTrust } : {}),
   };

@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InvalidArgumentError, Option } from 'commander';
 import { CliError } from './exit-codes.js';
+import { expandHome } from '../tools/workspace-roots.js';
 
 export const INPUT_FORMATS = ['text', 'stream-json'] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
@@ -188,7 +189,6 @@ export function claudeCodeOptions(command: Command): ClaudeCodeOptions & { maxTu
   // Accepted with Claude Code's syntax but not applied yet; ignoring them never lets a tool do more.
   const notApplied: Array<[string, boolean]> = [
     ['--fork-session (the resumed session itself continues)', raw.forkSession === true],
-    ['--add-dir (tools stay inside the project)', raw.addDir.length > 0],
     ['--fallback-model', raw.fallbackModel !== undefined],
   ];
   for (const [what, given] of notApplied)
@@ -225,7 +225,7 @@ export function claudeCodeOptions(command: Command): ClaudeCodeOptions & { maxTu
     includePartialMessages: raw.includePartialMessages === true,
     permissionPromptTool: raw.permissionPromptTool,
     settingSources: parseSettingSources(raw.settingSources),
-    addDirs: raw.addDir.map((dir) => resolve(dir)),
+    addDirs: raw.addDir.map((dir) => resolve(expandHome(dir))),
     tools,
     fallbackModel: raw.fallbackModel,
     allowBypass: raw.allowDangerouslySkipPermissions === true,

@@ -9,7 +9,7 @@
  * what they share is process-wide by nature (the temp-file journal, tracked process groups, loaded prompts).
  */
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadExtensions, registerExtensionTools, type Extensions } from '../agents/install.js';
 import type { Config } from '../config/config.js';
 import { credentialSecrets, loadConfig, loadCredentials, resolveMcaHome } from '../config/config.js';
@@ -26,6 +26,8 @@ import { createDefaultRegistry, type ToolRegistry } from '../tools/registry.js';
 import { ProjectCheckpoints } from '../checkpoints/project-checkpoints.js';
 import { journalTempsIn, sweepTempJournals } from '../tools/temp-journal.js';
 import { projectRootOf } from './project-root.js';
+import { RuntimeError } from './runtime-error.js';
+import { WorkspaceRoots } from '../tools/workspace-roots.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import { permissionPolicy } from './trust-policy.js';
 import { planMcp, startMcp } from './mcp-servers.js';
@@ -59,6 +61,8 @@ export interface Runtime {
   extensions: Extensions;
   /** Checkpoints of this project's sessions (rewind, rewind_files, the store's size). */
   checkpoints: ProjectCheckpoints;
+  /** The added directories (`--add-dir`, settings, `/add-dir`): the file tools' roots besides the project. */
+  roots: WorkspaceRoots;
 }
 
 /** Where each mca process lists the temp files it creates (temp-journal.ts). */
@@ -104,6 +108,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   ]);
   const settings = trusted ? readClaudeSettings({ projectRoot, mcaHome, home: homedir(), trusted }) : untrusted;
   notices.push(...settings.notices);
+  const roots = addedRoots(projectRoot, options.addDirs ?? [], settings.additionalDirectories, notices);
   // As in Claude Code, the settings' variables hold for the whole process: mca's own reads and the commands it runs.
   Object.assign(process.env, settings.env);
   const config = loadConfig({
@@ -151,6 +156,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     projectRoot,
     trusted,
     readDenied,
+    roots,
     ...(extensions.skillSection === undefined ? {} : { systemSection: extensions.skillSection }),
   });
   registerExtensionTools(registry, extensions, {
@@ -197,5 +203,28 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     ...(mcp ? { mcp } : {}),
     extensions,
     checkpoints,
+    roots,
   };
+}
+
+/**
+ * The session's added directories: the flags' (a wrong one fails the start: the user asked for it by name), then
+ * the settings' (a wrong one is named and skipped; readClaudeSettings already kept only the files allowed to add).
+ */
+function addedRoots(
+  projectRoot: string,
+  flags: readonly string[],
+  fromSettings: ReadonlyArray<{ dir: string; file: string }>,
+  notices: string[],
+): WorkspaceRoots {
+  const roots = new WorkspaceRoots(projectRoot);
+  for (const dir of flags) {
+    const added = roots.add(resolve(dir));
+    if (!added.ok) throw new RuntimeError('ADD_DIR_INVALID', `--add-dir ${dir}: ${added.message}`, resolve(dir));
+  }
+  for (const { dir, file } of fromSettings) {
+    const added = roots.add(dir);
+    if (!added.ok) notices.push(`ignored additional directory ${dir} in ${file}: ${added.message}`);
+  }
+  return roots;
 }
