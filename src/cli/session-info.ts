@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { addMemoryNote, memoryTargets } from '../context/memory-note.js';
 import { readBoundedFile } from '../fs/bounded-read.js';
 import { PROJECT_SETTINGS_FILES } from '../permissions/settings-files.js';
+import { addLocalDirectory } from '../permissions/settings-writer.js';
 import { findRipgrep } from '../tools/grep-ripgrep.js';
 import type { ReplInfoPort } from '../ui/info-port.js';
 import type { Bootstrapped } from './bootstrap.js';
@@ -148,5 +149,8 @@ export function createSessionInfo(booted: Bootstrapped, startupNotices: readonly
       writeFileSync(target, markdown, { flag: 'wx', mode: 0o644 });
       return target;
     },
+    checkDirectory: (dir) => booted.roots.check(dir),
+    addDirectory: (dir) => booted.roots.add(dir),
+    rememberDirectory: (real) => addLocalDirectory(projectRoot, real),
   };
 }

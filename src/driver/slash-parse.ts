@@ -21,6 +21,7 @@ export const SLASH_COMMAND_NAMES = [
   'doctor',
   'permissions',
   'config',
+  'add-dir',
   'export',
   'rewind',
   'exit',

@@ -21,40 +21,64 @@ export class SettingsWriteError extends McaError {
   readonly code = 'SETTINGS_UNWRITABLE' as const;
 }
 
-export function addLocalAllowRule(projectRoot: string, rule: string): string {
-  const root = realpathSync(projectRoot);
-  const file = join(root, LOCAL_SETTINGS_FILE);
+/** Reads the local settings file as an object ({} when missing); throws SettingsWriteError when unusable. */
+function readLocal(root: string, file: string, what: string): Record<string, unknown> {
   const read = readBoundedFile(file, { maxBytes: SETTINGS_MAX_BYTES, root });
-  let settings: Record<string, unknown> = {};
   if (read.ok) {
     try {
       const parsed: unknown = JSON.parse(read.text);
       if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
-        settings = parsed as Record<string, unknown>;
-      } else throw new Error('not an object');
+        return parsed as Record<string, unknown>;
+      }
+      throw new Error('not an object');
     } catch (error) {
       throw new SettingsWriteError(
-        `${file} is not a JSON object (${(error as Error).message}); the rule was not saved`,
+        `${file} is not a JSON object (${(error as Error).message}); the ${what} was not saved`,
       );
     }
   } else if (read.reason !== 'missing') {
-    throw new SettingsWriteError(`${read.message}; the rule was not saved`);
+    throw new SettingsWriteError(`${read.message}; the ${what} was not saved`);
   }
-  const permissions = (settings.permissions ?? {}) as Record<string, unknown>;
-  const allow = Array.isArray(permissions.allow) ? [...(permissions.allow as unknown[])] : [];
-  if (!allow.includes(rule)) allow.push(rule);
-  const next = { ...settings, permissions: { ...permissions, allow } };
+  return {};
+}
+
+/** Writes the local settings file atomically and makes git ignore it. */
+function writeLocal(root: string, file: string, next: Record<string, unknown>, what: string): void {
   try {
     controlDirectory(root, '.claude');
     writeControlFile(file, `${JSON.stringify(next, null, 2)}\n`, { root, mode: 0o644 });
   } catch (error) {
-    if (error instanceof ControlWriteError) throw new SettingsWriteError(`${error.message}; the rule was not saved`);
+    if (error instanceof ControlWriteError) throw new SettingsWriteError(`${error.message}; the ${what} was not saved`);
     throw new SettingsWriteError(`cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
   try {
     ensureGitIgnored(root, LOCAL_SETTINGS_FILE);
   } catch {
-    // The rule is saved; an unwritable global excludes file only means git may list the file.
+    // The setting is saved; an unwritable global excludes file only means git may list the file.
   }
+}
+
+/** Adds `value` to the list `permissions.<key>` of the local settings file; returns the file. */
+function addToPermissionList(projectRoot: string, key: 'allow' | 'additionalDirectories', value: string): string {
+  const root = realpathSync(projectRoot);
+  const file = join(root, LOCAL_SETTINGS_FILE);
+  const what = key === 'allow' ? 'rule' : 'directory';
+  const settings = readLocal(root, file, what);
+  const permissions = (settings.permissions ?? {}) as Record<string, unknown>;
+  const list = Array.isArray(permissions[key]) ? [...(permissions[key] as unknown[])] : [];
+  if (!list.includes(value)) list.push(value);
+  writeLocal(root, file, { ...settings, permissions: { ...permissions, [key]: list } }, what);
   return file;
+}
+
+export function addLocalAllowRule(projectRoot: string, rule: string): string {
+  return addToPermissionList(projectRoot, 'allow', rule);
+}
+
+/**
+ * `/add-dir`'s "remember": adds the directory to `permissions.additionalDirectories` of the same file (as Claude
+ * Code does). Like the file's allow rules it applies in later sessions only while the project is trusted.
+ */
+export function addLocalDirectory(projectRoot: string, directory: string): string {
+  return addToPermissionList(projectRoot, 'additionalDirectories', directory);
 }

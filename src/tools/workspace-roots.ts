@@ -58,11 +58,17 @@ export class WorkspaceRoots {
    * or inside a root already added) is reported with `already`, not added twice.
    */
   add(dir: string): AddRootResult {
+    const checked = this.check(dir);
+    if (!checked.ok || checked.already) return checked;
+    this.added.push(checked.real);
+    return checked;
+  }
+
+  /** What `add` would answer, without adding. */
+  check(dir: string): AddRootResult {
     const checked = checkRootDirectory(dir, this.projectRoot);
     if (!checked.ok) return checked;
     const covered = [this.projectRoot, ...this.added].some((root) => isInside(root, checked.real));
-    if (covered) return { ...checked, already: true };
-    this.added.push(checked.real);
-    return checked;
+    return covered ? { ...checked, already: true } : checked;
   }
 }

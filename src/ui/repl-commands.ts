@@ -10,6 +10,7 @@ import type { ChoiceState } from './components/choice-picker.js';
 import { conversationMarkdown, defaultExportName, osc52 } from './export-markdown.js';
 import type { ReplInfoPort } from './info-port.js';
 import { formatMemoryList } from './memory-list.js';
+import { addDirCommand } from './add-dir-command.js';
 import { errorText } from './repl-driver-view.js';
 import type { SlashContext } from './slash-commands.js';
 
@@ -32,7 +33,15 @@ export interface ReplCommandDeps {
 /** The slash commands this module implements (their signatures are SlashContext's), plus `#` notes and /memory. */
 export type ReplCommands = Pick<
   SlashContext,
-  'showModel' | 'setModel' | 'init' | 'showStatus' | 'showDoctor' | 'permissions' | 'showConfig' | 'exportConversation'
+  | 'showModel'
+  | 'setModel'
+  | 'init'
+  | 'showStatus'
+  | 'showDoctor'
+  | 'permissions'
+  | 'showConfig'
+  | 'exportConversation'
+  | 'addDir'
 > & {
   memoryNote(note: string): void;
   openMemory(): void;
@@ -146,6 +155,7 @@ export function createReplCommands(deps: ReplCommandDeps): ReplCommands {
       });
       notice(['Permission rules', ...lines].join('\n'));
     },
+    addDir: (args) => (info ? addDirCommand(args, { info, notice, pick }) : notice(NO_INFO, 'warning')),
     showConfig: () => notice(['Settings in effect', ...(info?.configLines() ?? [NO_INFO])].join('\n')),
     exportConversation: (args) => {
       const controller = driver.controller;

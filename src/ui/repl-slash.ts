@@ -59,6 +59,7 @@ export function createReplSlash(deps: ReplSlashDeps): SlashContext {
     showDoctor: deps.commands.showDoctor,
     permissions: deps.commands.permissions,
     showConfig: deps.commands.showConfig,
+    addDir: deps.commands.addDir,
     exportConversation: deps.commands.exportConversation,
     openSessionPicker: () => {
       setPicker({ sessions: null, selected: 0 });

@@ -38,6 +38,7 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
   { name: 'doctor', usage: '/doctor', description: 'Check the installation, ripgrep, terminal and settings' },
   { name: 'permissions', usage: '/permissions [allow <rule>]', description: 'Show the rules; add an allow rule' },
   { name: 'config', usage: '/config', description: 'Show the settings in effect' },
+  { name: 'add-dir', usage: '/add-dir <path>', description: 'Let the file tools use another directory too' },
   {
     name: 'export',
     usage: '/export [file | --clipboard]',
@@ -92,6 +93,7 @@ export interface SlashContext {
   showDoctor(): void;
   permissions(args: string): void;
   showConfig(): void;
+  addDir(args: string): void;
   exportConversation(args: string): void;
   openSessionPicker(): void;
   /** `/rewind`, `/undo`, Esc Esc: the session's checkpoints. */
@@ -121,6 +123,7 @@ export const SLASH_HANDLERS: Record<SlashCommandName, Handler> = {
   doctor: (context) => context.showDoctor(),
   permissions: (context, args) => context.permissions(args),
   config: (context) => context.showConfig(),
+  'add-dir': (context, args) => context.addDir(args),
   export: (context, args) => context.exportConversation(args),
   rewind: (context) => context.openRewind(),
   exit: (context) => context.exit(),

@@ -32,6 +32,7 @@ function recordingContext(): { context: SlashContext; calls: string[] } {
     showDoctor: record('doctor'),
     permissions: record('permissions'),
     showConfig: record('config'),
+    addDir: record('addDir'),
     exportConversation: record('export'),
     openSessionPicker: record('picker'),
     openRewind: record('rewind'),
@@ -76,7 +77,7 @@ describe('suggestSlashCommands', () => {
       'cost',
       'config',
     ]);
-    expect(suggestSlashCommands('/')).toHaveLength(20);
+    expect(suggestSlashCommands('/')).toHaveLength(21);
     expect(suggestSlashCommands('/compact now')).toEqual([]);
     expect(suggestSlashCommands('hello')).toEqual([]);
   });
