@@ -10,7 +10,7 @@ import { preprocessInput } from '../context/input-preprocessor.js';
 import type { MemoryEntry } from '../context/memory-files.js';
 import type { Message, RoundEnd } from '../context/message.js';
 import type { BuiltContext } from '../context/context-builder.js';
-import type { ModelProvider, ModelRequest, ToolSpec } from '../providers/types.js';
+import type { ModelProvider, ModelRequest, ToolSpec, WebSearchOptions } from '../providers/types.js';
 import { addUsage, totalUsageTokens } from '../providers/types.js';
 import type { SessionWriter } from '../session/session-store.js';
 import type { FileStateRecord } from '../tools/file-state.js';
@@ -70,6 +70,8 @@ export interface CodeAgentDeps {
   toolSpecs?: ToolSpec[] | (() => ToolSpec[]);
   /** The session's added directories, read at each step (`/add-dir` takes effect at the next one). */
   extraRoots?: () => readonly string[];
+  /** Native tool use: the provider's web search to offer, read at each step (absent or undefined: none). */
+  webSearch?: () => WebSearchOptions | undefined;
 }
 
 export class CodeAgent implements AgentController {
@@ -280,10 +282,12 @@ export class CodeAgent implements AgentController {
     // The API wants max_tokens above the thinking budget: the budget yields when the window leaves less room.
     const budget = config.thinking === 'off' ? 0 : Math.min(config.thinking, prepared.maxTokens - MIN_THINKING_ROOM);
     const thinking = budget >= MIN_THINKING_BUDGET ? { thinkingBudget: budget } : {};
+    const webSearch = this.deps.webSearch?.();
     return {
       model: this.model,
       ...prepared.context.toNativeRequest(),
       tools,
+      ...(webSearch ? { webSearch } : {}),
       maxTokens: prepared.maxTokens,
       ...thinking,
     };

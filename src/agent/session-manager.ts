@@ -26,6 +26,7 @@ import { FileStateRecord } from '../tools/file-state.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { TodoStore } from '../tools/todo-store.js';
 import type { WorkspaceRoots } from '../tools/workspace-roots.js';
+import { WEB_SEARCH, type WebSearchGate } from '../tools/web-search.js';
 import { DirectoryToolMemory } from '../tools/tool-memory.js';
 import type { TodoItem } from '../tools/tool-data.js';
 import { CodeAgent } from './code-agent.js';
@@ -46,6 +47,8 @@ export interface SessionManagerDeps {
   systemSection?: string;
   /** The added directories (`--add-dir`, `/add-dir`): the tools' extra roots, listed in the environment. */
   roots?: WorkspaceRoots;
+  /** The provider's web search: its client gate leaves the tool list once the search is on (web-search.ts). */
+  webSearch?: WebSearchGate;
 }
 
 /**
@@ -82,6 +85,7 @@ export class ProjectSessions implements SessionManager {
   /** The system text without the environment, for the tool prompts it was composed with (text protocol: L1 lists them). */
   private baseLayer: { prompts: Array<{ name: string; prompt: string }>; text: string } | undefined;
   /** L1 for the current model and base text (the environment block names the model); rebuilt when either changes. */
+  private withoutGate: { from: ToolSpec[]; specs: ToolSpec[] } | undefined;
   private systemLayer: { model: string; base: string; roots: string; text: string } | undefined;
   /** Native tool use: the estimate of the current `tools` definitions (counted into L1), for the specs measured. */
   private toolTokens: { specs: ToolSpec[]; tokens: number } | undefined;
@@ -152,7 +156,14 @@ export class ProjectSessions implements SessionManager {
 
   /** Native tool use: the `tools` definitions every request carries now (the summary request too). */
   private toolSpecs(): ToolSpec[] {
-    return this.deps.registry.toolSpecs();
+    const all = this.deps.registry.toolSpecs();
+    const gate = this.deps.webSearch;
+    if (gate === undefined || gate.clientToolOffered()) return all;
+    // The same array while the registry's is: an unchanged list keeps the request bytes (and the cache) stable.
+    if (this.withoutGate?.from !== all) {
+      this.withoutGate = { from: all, specs: all.filter((spec) => spec.name !== WEB_SEARCH) };
+    }
+    return this.withoutGate.specs;
   }
 
   private toolDefinitionTokens(): number {
@@ -257,6 +268,7 @@ export class ProjectSessions implements SessionManager {
       memory,
       ...(this.native ? { toolSpecs: () => this.toolSpecs() } : {}),
       ...(this.deps.roots ? { extraRoots: () => this.deps.roots?.list() ?? [] } : {}),
+      ...(this.deps.webSearch ? { webSearch: () => this.deps.webSearch?.offer() } : {}),
     });
     this.active = agent;
     return agent;

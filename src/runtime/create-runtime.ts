@@ -28,6 +28,8 @@ import { journalTempsIn, sweepTempJournals } from '../tools/temp-journal.js';
 import { projectRootOf } from './project-root.js';
 import { RuntimeError } from './runtime-error.js';
 import { WorkspaceRoots } from '../tools/workspace-roots.js';
+import { createWebSearchTool, WEB_SEARCH, WebSearchGate, webSearchUnavailable } from '../tools/web-search.js';
+import type { ModelProvider } from '../providers/types.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import { permissionPolicy } from './trust-policy.js';
 import { planMcp, startMcp } from './mcp-servers.js';
@@ -132,6 +134,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       return sessionId === undefined ? undefined : await checkpoints.beforeRun(sessionId, call, tool, signal);
     },
   });
+  const webSearch = await webSearchGate(provider, config, policy, registry);
   const mcp = await startMcp(
     mcpPlan,
     { config, projectRoot, trusted, approvedNow: asked && trusted, registry },
@@ -157,6 +160,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     trusted,
     readDenied,
     roots,
+    webSearch,
     ...(extensions.skillSection === undefined ? {} : { systemSection: extensions.skillSection }),
   });
   registerExtensionTools(registry, extensions, {
@@ -227,4 +231,25 @@ function addedRoots(
     if (!added.ok) notices.push(`ignored additional directory ${dir} in ${file}: ${added.message}`);
   }
   return roots;
+}
+
+/**
+ * WebSearch (src/tools/web-search.ts): registered where the provider searches on its side and the session uses
+ * native tool use, and on from the start when an allow rule covers it; elsewhere a call is answered in one line.
+ */
+async function webSearchGate(
+  provider: ModelProvider,
+  config: Config,
+  policy: PermissionPolicy,
+  registry: ToolRegistry,
+): Promise<WebSearchGate> {
+  const native = config.toolProtocol === 'native';
+  const gate = new WebSearchGate(provider.serverWebSearch === true && native);
+  if (!gate.supported) {
+    registry.markUnavailable(WEB_SEARCH, webSearchUnavailable(provider.name, native));
+    return gate;
+  }
+  registry.register(createWebSearchTool(gate));
+  if ((await policy.evaluate(WEB_SEARCH, {})).behavior === 'allow') gate.enable();
+  return gate;
 }

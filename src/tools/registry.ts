@@ -82,6 +82,7 @@ export type BeforeRun = (
 
 export class ToolRegistry {
   private readonly tools = new Map<string, ToolDefinition>();
+  private readonly unavailable = new Map<string, string>();
   private readonly secrets: readonly string[];
   private readonly beforeRun: BeforeRun | undefined;
   private warming: Promise<void> | undefined;
@@ -111,6 +112,11 @@ export class ToolRegistry {
     const removed = this.tools.delete(name);
     if (removed) this.described = {};
     return removed;
+  }
+
+  /** A tool mca has but this session cannot offer (WebSearch without a server search): a call gets `reason`. */
+  markUnavailable(name: string, reason: string): void {
+    this.unavailable.set(name, reason);
   }
 
   /**
@@ -210,6 +216,8 @@ export class ToolRegistry {
     const { name } = call;
     const tool = this.tools.get(name);
     if (!tool) {
+      const reason = this.unavailable.get(name);
+      if (reason !== undefined) return errorEnvelope('INVALID_PARAM', reason);
       return errorEnvelope('INVALID_PARAM', `Unknown tool "${name}". Available tools: ${this.names().join(', ')}.`);
     }
     if (ctx.signal.aborted) {
