@@ -56,10 +56,10 @@ const serverTool = (tools: Tool[]) => tools.find((tool) => tool.type === 'web_se
 
 describe('WebSearch through the Anthropic server tool', () => {
   it('with an allow rule: the server tool is offered, the search is one line, the sources reach the answer', async () => {
-    const result = await run([{ text: 'Node 22 can require() ES modules.', webSearch: SEARCH }], [
-      '--allowedTools',
-      'WebSearch',
-    ]);
+    const result = await run(
+      [{ text: 'Node 22 can require() ES modules.', webSearch: SEARCH }],
+      ['--allowedTools', 'WebSearch'],
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(serverTool(toolsOf(0))).toEqual({ type: 'web_search_20250305', name: 'web_search', max_uses: 5 });
     expect(toolsOf(0).some((tool) => tool.name === 'WebSearch')).toBe(false);
@@ -71,7 +71,11 @@ describe('WebSearch through the Anthropic server tool', () => {
   it('a reply that searched and called a tool goes back as its text with the sources, no server blocks', async () => {
     const result = await run(
       [
-        { text: 'Checking the project too.', webSearch: SEARCH, calls: [{ name: 'Read', input: { path: 'main.txt' } }] },
+        {
+          text: 'Checking the project too.',
+          webSearch: SEARCH,
+          calls: [{ name: 'Read', input: { path: 'main.txt' } }],
+        },
         { text: 'done' },
       ],
       ['--allowedTools', 'WebSearch', '--output-format', 'stream-json', '--verbose'],
