@@ -51,7 +51,15 @@ const MAX_URL_CHARS = 2_000;
 const MAX_SOURCES = 20;
 
 function clipped(value: unknown, max: number): string {
-  const text = typeof value === 'string' ? value.replace(/\s+/g, ' ').trim() : '';
+  // Whitespace runs become one space and control characters go: the text reaches the terminal and the history.
+  const text =
+    typeof value === 'string'
+      ? value
+          .replace(/\s+/g, ' ')
+          // eslint-disable-next-line no-control-regex -- the point is to remove control characters
+          .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+          .trim()
+      : '';
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
