@@ -84,6 +84,7 @@ describe('--add-dir in -p', () => {
     expect(systemText(api!.requests[0]!.body)).toContain(dirs.extra);
     expect(observationAfter(0)).toContain('alpha');
     expect(readFileSync(join(dirs.extra, 'notes.txt'), 'utf8')).toBe('beta\n');
+    expect(observationAfter(1)).toContain(`+++ ${join(dirs.extra, 'notes.txt')}\n`);
     expect(observationAfter(2)).toContain(join(dirs.extra, 'src', 'lib.ts'));
     expect(observationAfter(3)).toMatch(/ACCESS_DENIED.*outside the project root.*or the added directories/);
     expect(observationAfter(4)).toMatch(/ACCESS_DENIED.*resolves through a symlink/);
