@@ -9,7 +9,6 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InvalidArgumentError, Option } from 'commander';
 import { CliError } from './exit-codes.js';
-import { expandHome } from '../tools/workspace-roots.js';
 
 export const INPUT_FORMATS = ['text', 'stream-json'] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
@@ -225,7 +224,8 @@ export function claudeCodeOptions(command: Command): ClaudeCodeOptions & { maxTu
     includePartialMessages: raw.includePartialMessages === true,
     permissionPromptTool: raw.permissionPromptTool,
     settingSources: parseSettingSources(raw.settingSources),
-    addDirs: raw.addDir.map((dir) => resolve(expandHome(dir))),
+    // Relative to where mca was started; `~` forms stay as written for the runtime to expand (workspace-roots.ts).
+    addDirs: raw.addDir.map((dir) => (dir === '~' || dir.startsWith('~/') ? dir : resolve(dir))),
     tools,
     fallbackModel: raw.fallbackModel,
     allowBypass: raw.allowDangerouslySkipPermissions === true,

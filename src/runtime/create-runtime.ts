@@ -9,7 +9,7 @@
  * what they share is process-wide by nature (the temp-file journal, tracked process groups, loaded prompts).
  */
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { loadExtensions, registerExtensionTools, type Extensions } from '../agents/install.js';
 import type { Config } from '../config/config.js';
 import { credentialSecrets, loadConfig, loadCredentials, resolveMcaHome } from '../config/config.js';
@@ -223,8 +223,8 @@ function addedRoots(
 ): WorkspaceRoots {
   const roots = new WorkspaceRoots(projectRoot);
   for (const dir of flags) {
-    const added = roots.add(resolve(dir));
-    if (!added.ok) throw new RuntimeError('ADD_DIR_INVALID', `--add-dir ${dir}: ${added.message}`, resolve(dir));
+    const added = roots.add(dir);
+    if (!added.ok) throw new RuntimeError('ADD_DIR_INVALID', `--add-dir ${dir}: ${added.message}`, dir);
   }
   for (const { dir, file } of fromSettings) {
     const added = roots.add(dir);
