@@ -94,6 +94,18 @@ describe('--add-dir in -p', () => {
     expect(existsSync(join(dirs.extra, '.git', 'post-commit'))).toBe(false);
   });
 
+  it('expands ~ in --add-dir to the home directory', async () => {
+    const dirs = layout();
+    const result = await run(
+      dirs,
+      [act('read', 'Read', { path: join(dirs.extra, 'notes.txt') }), finish('done', 'done')],
+      ['--add-dir', '~/extra'],
+      { HOME: join(dirs.root, '..') },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(observationAfter(0)).toContain('alpha');
+  });
+
   it('without --add-dir the same directory is outside the project', async () => {
     const dirs = layout();
     const result = await run(
