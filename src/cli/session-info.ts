@@ -98,6 +98,7 @@ export function createSessionInfo(booted: Bootstrapped, startupNotices: readonly
         `API key: ${keySource()}`,
         `Project: ${projectRoot} (${booted.trusted ? 'trusted' : 'not trusted: its allow rules and commands are off'})`,
         `Settings files: ${files.length > 0 ? files.join(', ') : 'none'}`,
+        `Added directories: ${booted.roots.list().join(', ') || 'none'}`,
         `Permission rules: ${policy.rules.length}`,
         `MCP servers: ${mcp}${mcp > 0 ? ' in .mcp.json (status: mca mcp list)' : ''}`,
         `Hooks: ${hooks}${hooks > 0 ? ' hook events configured (details: /hooks)' : ''}`,
