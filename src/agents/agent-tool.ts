@@ -83,6 +83,7 @@ export function createAgentTool(agents: ReadonlyMap<string, AgentDefinition>, ho
       additionalProperties: false,
     }),
     permission: 'none',
+    kind: 'think',
     compress: (data) =>
       isString(data.agent) && isString(data.answer)
         ? {

@@ -8,7 +8,8 @@ import { permissionDenialOf } from './permission-denials.js';
 import { webSearchLine } from '../agent/web-search-line.js';
 import type { PrintResult, PrintSink, SinkOutput } from './sink.js';
 
-function stderrLineFor(event: AgentEvent): string | undefined {
+/** The line a person running a script should see on stderr for an event, if any (text and json formats). */
+export function stderrLineFor(event: AgentEvent): string | undefined {
   switch (event.type) {
     case 'compaction_end':
       return event.message;

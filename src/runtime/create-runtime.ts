@@ -12,6 +12,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { loadExtensions, registerExtensionTools, type Extensions } from '../agents/install.js';
 import type { Config } from '../config/config.js';
+import { runWithEnvironment, type EnvironmentOverlay } from '../config/child-environment.js';
 import { credentialSecrets, loadConfig, loadCredentials, resolveMcaHome } from '../config/config.js';
 import { readClaudeSettings } from '../config/claude-settings.js';
 import type { CodeAgent } from '../agent/code-agent.js';
@@ -65,6 +66,8 @@ export interface Runtime {
   checkpoints: ProjectCheckpoints;
   /** The added directories (`--add-dir`, settings, `/add-dir`): the file tools' roots besides the project. */
   roots: WorkspaceRoots;
+  /** The settings' `env` this runtime's work runs with when isolated (RuntimeOptions.isolateEnvironment); else {}. */
+  environment: EnvironmentOverlay;
 }
 
 /** Where each mca process lists the temp files it creates (temp-journal.ts). */
@@ -112,15 +115,19 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   notices.push(...settings.notices);
   const roots = addedRoots(projectRoot, options.addDirs ?? [], settings.additionalDirectories, notices);
   // As in Claude Code, the settings' variables hold for the whole process: mca's own reads and the commands it runs.
-  Object.assign(process.env, settings.env);
+  // A process serving several runtimes keeps them per runtime instead (child-environment.ts).
+  const environment: EnvironmentOverlay = options.isolateEnvironment ? { ...settings.env } : {};
+  if (!options.isolateEnvironment) Object.assign(process.env, settings.env);
+  const ownEnv = { ...process.env, ...environment };
   const config = loadConfig({
+    env: ownEnv,
     cwd: projectRoot,
     flags: configFlags(options),
     warnings: notices,
     settingsModel: settings.model,
   });
   notices.push(...policyNotices);
-  const credentials = loadCredentials();
+  const credentials = loadCredentials(ownEnv);
   const provider = await createProvider(config, credentials);
   const secrets = credentialSecrets(credentials);
   const store = new SessionStore(config.mcaHome, projectRoot, { secrets });
@@ -129,16 +136,15 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const opened: { sessions?: ProjectSessions } = {};
   const registry = createDefaultRegistry({
     secrets,
+    ...(options.files ? { files: options.files } : {}),
     beforeRun: async (call, tool, signal) => {
       const sessionId = opened.sessions?.current().sessionId;
       return sessionId === undefined ? undefined : await checkpoints.beforeRun(sessionId, call, tool, signal);
     },
   });
   const webSearch = await webSearchGate(provider, config, policy, registry);
-  const mcp = await startMcp(
-    mcpPlan,
-    { config, projectRoot, trusted, approvedNow: asked && trusted, registry },
-    notices,
+  const mcp = await runWithEnvironment(environment, () =>
+    startMcp(mcpPlan, { config, projectRoot, trusted, approvedNow: asked && trusted, registry }, notices),
   );
   journalTempsIn(tempJournalDir(config.mcaHome));
   // Memory-file imports obey Read deny rules like the Read tool (`@.env` in CLAUDE.md).
@@ -208,6 +214,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     extensions,
     checkpoints,
     roots,
+    environment,
   };
 }
 

@@ -4,6 +4,12 @@ import type { ApprovalRequest, CallSource, ToolContext } from './tool-context.js
 
 export type PermissionKind = 'none' | 'edit' | 'exec' | 'plan';
 
+/**
+ * What a call does, for a front that shows it by category (ACP's tool kinds; an editor picks an icon and may
+ * follow the files). Independent of PermissionKind: it decides nothing. Absent: `other`.
+ */
+export type ToolKind = 'read' | 'edit' | 'delete' | 'move' | 'search' | 'execute' | 'think' | 'fetch' | 'other';
+
 export type { CallSource };
 
 /** One tool call from parse to result. `id` is the native tool_use id or a generated `toolu_…` (text protocol). */
@@ -151,6 +157,8 @@ export interface ToolDefinition<Schema extends $ZodType = $ZodType> extends Tool
    * `plan` changes nothing itself but asks the user to approve a plan (ExitPlanMode; never run concurrently).
    */
   readonly permission: PermissionKind;
+  /** What a call does, by category (see ToolKind). */
+  readonly kind?: ToolKind;
   /**
    * Imports the libraries the tool loads on its first call (see lazy-modules.ts). The registry calls it while
    * mca waits anyway (the first model request, the REPL's first prompt), never before a request; a failure is
@@ -167,6 +175,7 @@ interface ToolDefinitionBase<Schema extends $ZodType> extends ToolMembers {
   readonly name: string;
   readonly inputSchema: (Schema & SelfDescribingSchema) | ToolInput<Schema> | JsonSchemaInput;
   readonly permission: PermissionKind;
+  readonly kind?: ToolKind;
   readonly preload?: () => Promise<unknown>;
 }
 
@@ -198,7 +207,7 @@ function isZodSchema<Schema extends $ZodType>(
 }
 
 export function defineTool<Schema extends $ZodType>(definition: ToolDefinitionInit<Schema>): ToolDefinition<Schema> {
-  const { name, inputSchema, permission, preload } = definition;
+  const { name, inputSchema, permission, kind, preload } = definition;
   const input: ToolInput<Schema> | JsonSchemaInput = isZodSchema(inputSchema)
     ? { jsonSchema: jsonSchemaOf(inputSchema), load: () => Promise.resolve(inputSchema) }
     : inputSchema;
@@ -215,6 +224,7 @@ export function defineTool<Schema extends $ZodType>(definition: ToolDefinitionIn
     description: descriptionOf(definition),
     input,
     permission,
+    ...(kind ? { kind } : {}),
     ...(preload ? { preload } : {}),
     ...members,
     prepare: planner(definition),

@@ -39,6 +39,7 @@ export const globTool = defineTool({
   promptFile: 'Glob.md',
   inputSchema: builtinInput('Glob'),
   permission: 'none',
+  kind: 'search',
   ...globMembers,
   preload: warmWalkWorker,
   async run(input, ctx): Promise<ToolEnvelope> {

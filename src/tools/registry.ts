@@ -15,6 +15,7 @@ import { rememberTool } from './tool-catalog.js';
 import { recordSessionDecide } from './session-decide.js';
 import { McaError } from '../errors/mca-error.js';
 import { decideSafely, guardThrows, requestOf } from './registry-steps.js';
+import type { FileAccess } from './file-access.js';
 
 /** The input's field names, in the schema's order (the model is told them in errors). */
 function fieldsOf(tool: ToolDefinition): string[] {
@@ -67,6 +68,8 @@ export interface ToolRegistryOptions {
   secrets?: readonly string[];
   /** Runs before every allowed call executes (checkpoints: src/checkpoints); see BeforeRun. */
   beforeRun?: BeforeRun;
+  /** The file-access port every call of this registry gets (an ACP client's files); absent: the disk. */
+  files?: FileAccess;
 }
 
 /**
@@ -85,6 +88,7 @@ export class ToolRegistry {
   private readonly unavailable = new Map<string, string>();
   private readonly secrets: readonly string[];
   private readonly beforeRun: BeforeRun | undefined;
+  private readonly files: FileAccess | undefined;
   private warming: Promise<void> | undefined;
   private readonly arrivals = new Set<Promise<void>>();
   private readonly pendingNotices: string[] = [];
@@ -94,6 +98,7 @@ export class ToolRegistry {
   constructor(options: ToolRegistryOptions = {}) {
     this.secrets = options.secrets ?? [];
     this.beforeRun = options.beforeRun;
+    this.files = options.files;
   }
 
   register(tool: ToolDefinition): this {
@@ -226,7 +231,12 @@ export class ToolRegistry {
       });
     }
     const { decide, afterRun: _afterRun, ...environment } = ctx;
-    const toolContext: ToolContext = { ...environment, callId: call.id, source: call.source };
+    const toolContext: ToolContext = {
+      ...environment,
+      ...(this.files && !environment.files ? { files: this.files } : {}),
+      callId: call.id,
+      source: call.source,
+    };
     recordSessionDecide(toolContext, decide);
     const validated = await this.validate(tool, call.input);
     if (!validated.ok) return validated.envelope;

@@ -15,6 +15,7 @@ export const KEY_HELP: ReadonlyArray<[string, string]> = [
   ['Ctrl-D', 'exit (empty prompt)'],
   ['Ctrl-L', 'clear the screen'],
   ['Ctrl-O', 'verbose transcript (whole tool output)'],
+  ['Ctrl-V', 'paste the clipboard image'],
   ['Ctrl-A/E/U/K/W', 'home · end · kill line · kill word'],
 ];
 
