@@ -10,7 +10,7 @@ import { preprocessInput } from '../context/input-preprocessor.js';
 import type { MemoryEntry } from '../context/memory-files.js';
 import type { Message, RoundEnd } from '../context/message.js';
 import type { BuiltContext } from '../context/context-builder.js';
-import type { ImagePart, ModelProvider, ModelRequest, ToolSpec } from '../providers/types.js';
+import type { ImagePart, ModelProvider, ModelRequest, ToolSpec, WebSearchOptions } from '../providers/types.js';
 import { addUsage, totalUsageTokens } from '../providers/types.js';
 import { withoutImages } from '../providers/image-fallback.js';
 import { takesImages } from '../config/model-profiles.js';
@@ -71,6 +71,10 @@ export interface CodeAgentDeps {
    * current list when not given.
    */
   toolSpecs?: ToolSpec[] | (() => ToolSpec[]);
+  /** The session's added directories, read at each step (`/add-dir` takes effect at the next one). */
+  extraRoots?: () => readonly string[];
+  /** Native tool use: the provider's web search to offer, read at each step (absent or undefined: none). */
+  webSearch?: () => WebSearchOptions | undefined;
 }
 
 export class CodeAgent implements AgentController {
@@ -298,10 +302,12 @@ export class CodeAgent implements AgentController {
     // The API wants max_tokens above the thinking budget: the budget yields when the window leaves less room.
     const budget = config.thinking === 'off' ? 0 : Math.min(config.thinking, prepared.maxTokens - MIN_THINKING_ROOM);
     const thinking = budget >= MIN_THINKING_BUDGET ? { thinkingBudget: budget } : {};
+    const webSearch = this.deps.webSearch?.();
     return {
       model: this.model,
       ...prepared.context.toNativeRequest(),
       tools,
+      ...(webSearch ? { webSearch } : {}),
       maxTokens: prepared.maxTokens,
       ...thinking,
     };
@@ -317,6 +323,7 @@ export class CodeAgent implements AgentController {
       registry,
       toolContext: {
         projectRoot,
+        ...(this.deps.extraRoots ? { extraRoots: this.deps.extraRoots() } : {}),
         signal,
         fileState,
         todos,

@@ -36,6 +36,8 @@ export type AgentEvent =
     }
   | { type: 'usage'; step: number; usage: Usage; contextTokens: number }
   | { type: 'warning'; message: string }
+  /** The provider searched the web during the step's reply (its server tool): one line for the person. */
+  | { type: 'web_search'; step: number; query: string; results: number; error?: string }
   | {
       type: 'turn_end';
       reason: RoundEnd;

@@ -47,6 +47,9 @@ export async function* streamModelCall(
         calls.push(event.call);
       } else if (event.type === 'thinking_block') {
         thinking.push(event.block);
+      } else if (event.type === 'web_search') {
+        const { query, results, error } = event.search;
+        yield { type: 'web_search', step, query, results: results.length, ...(error ? { error } : {}) };
       } else if (event.type === 'retry') {
         text = '';
         calls = [];

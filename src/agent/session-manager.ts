@@ -25,6 +25,8 @@ import type { SessionStore, SessionWriter } from '../session/session-store.js';
 import { FileStateRecord } from '../tools/file-state.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { TodoStore } from '../tools/todo-store.js';
+import type { WorkspaceRoots } from '../tools/workspace-roots.js';
+import { WEB_SEARCH, type WebSearchGate } from '../tools/web-search.js';
 import { DirectoryToolMemory } from '../tools/tool-memory.js';
 import type { TodoItem } from '../tools/tool-data.js';
 import { CodeAgent } from './code-agent.js';
@@ -43,6 +45,10 @@ export interface SessionManagerDeps {
   readDenied?: ReadDenyCheck;
   /** A section L1 carries after the system prompt and tools, before the environment (the skills listing). */
   systemSection?: string;
+  /** The added directories (`--add-dir`, `/add-dir`): the tools' extra roots, listed in the environment. */
+  roots?: WorkspaceRoots;
+  /** The provider's web search: its client gate leaves the tool list once the search is on (web-search.ts). */
+  webSearch?: WebSearchGate;
 }
 
 /**
@@ -79,7 +85,8 @@ export class ProjectSessions implements SessionManager {
   /** The system text without the environment, for the tool prompts it was composed with (text protocol: L1 lists them). */
   private baseLayer: { prompts: Array<{ name: string; prompt: string }>; text: string } | undefined;
   /** L1 for the current model and base text (the environment block names the model); rebuilt when either changes. */
-  private systemLayer: { model: string; base: string; text: string } | undefined;
+  private withoutGate: { from: ToolSpec[]; specs: ToolSpec[] } | undefined;
+  private systemLayer: { model: string; base: string; roots: string; text: string } | undefined;
   /** Native tool use: the estimate of the current `tools` definitions (counted into L1), for the specs measured. */
   private toolTokens: { specs: ToolSpec[]; tokens: number } | undefined;
   /**
@@ -119,12 +126,24 @@ export class ProjectSessions implements SessionManager {
 
   private systemLayerText(): string {
     const base = this.baseLayerText();
-    if (this.systemLayer?.model !== this.settings.model || this.systemLayer.base !== base) {
-      const environment = renderEnvironment(detectEnvironment(this.deps.projectRoot, this.settings.model));
+    const roots = this.deps.roots?.list() ?? [];
+    const rootsKey = roots.join('\n');
+    if (
+      this.systemLayer?.model !== this.settings.model ||
+      this.systemLayer.base !== base ||
+      this.systemLayer.roots !== rootsKey
+    ) {
+      const facts = detectEnvironment(this.deps.projectRoot, this.settings.model);
+      const environment = renderEnvironment(roots.length > 0 ? { ...facts, additionalRoots: roots } : facts);
       const section = this.deps.systemSection === undefined ? '' : `${this.deps.systemSection.trim()}\n\n`;
       const appended = this.customPrompt.append?.trim() ? `\n\n${this.customPrompt.append.trim()}` : '';
       const layer = replaceSystemIdentity(base, this.customPrompt.replace);
-      this.systemLayer = { model: this.settings.model, base, text: `${layer}\n\n${section}${environment}${appended}` };
+      this.systemLayer = {
+        model: this.settings.model,
+        base,
+        roots: rootsKey,
+        text: `${layer}\n\n${section}${environment}${appended}`,
+      };
     }
     return this.systemLayer.text;
   }
@@ -137,7 +156,14 @@ export class ProjectSessions implements SessionManager {
 
   /** Native tool use: the `tools` definitions every request carries now (the summary request too). */
   private toolSpecs(): ToolSpec[] {
-    return this.deps.registry.toolSpecs();
+    const all = this.deps.registry.toolSpecs();
+    const gate = this.deps.webSearch;
+    if (gate === undefined || gate.clientToolOffered()) return all;
+    // The same array while the registry's is: an unchanged list keeps the request bytes (and the cache) stable.
+    if (this.withoutGate?.from !== all) {
+      this.withoutGate = { from: all, specs: all.filter((spec) => spec.name !== WEB_SEARCH) };
+    }
+    return this.withoutGate.specs;
   }
 
   private toolDefinitionTokens(): number {
@@ -241,6 +267,8 @@ export class ProjectSessions implements SessionManager {
       fileState,
       memory,
       ...(this.native ? { toolSpecs: () => this.toolSpecs() } : {}),
+      ...(this.deps.roots ? { extraRoots: () => this.deps.roots?.list() ?? [] } : {}),
+      ...(this.deps.webSearch ? { webSearch: () => this.deps.webSearch?.offer() } : {}),
     });
     this.active = agent;
     return agent;

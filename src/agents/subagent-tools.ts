@@ -8,6 +8,7 @@
  */
 import type { DecideFn, ToolCall } from '../tools/define-tool.js';
 import { EXIT_PLAN_MODE } from '../tools/exit-plan-mode.js';
+import { WEB_SEARCH } from '../tools/web-search.js';
 import { ToolRegistry, type RunContext } from '../tools/registry.js';
 import type { ToolEnvelope } from '../tools/envelope.js';
 import type { PathScreen } from '../permissions/path-screen.js';
@@ -32,7 +33,8 @@ export function subagentToolNames(definition: AgentDefinition, session: ToolRegi
   const allowed =
     definition.tools === undefined ? undefined : new Set(definition.tools.map((entry) => toolNameOf(entry, session)));
   return session.names().filter((name) => {
-    if (name === EXIT_PLAN_MODE || denied.has(name)) return false;
+    // WebSearch is the main session's gate to the provider's search, which a subagent's requests never carry.
+    if (name === EXIT_PLAN_MODE || name === WEB_SEARCH || denied.has(name)) return false;
     if (allowed === undefined) return name !== AGENT_TOOL;
     return allowed.has(name);
   });

@@ -97,6 +97,7 @@ export function runtimeOptions(options: CliOptions, askTrust?: TrustQuestion): R
     ...(options.strictMcpConfig ? { strictMcpConfig: true } : {}),
     ...(options.agents === undefined ? {} : { agents: options.agents }),
     ...(options.claudeCode?.settingSources ? { settingSources: options.claudeCode.settingSources } : {}),
+    ...(options.claudeCode && options.claudeCode.addDirs.length > 0 ? { addDirs: options.claudeCode.addDirs } : {}),
     session: sessionStart(options),
     // Only the REPL asks the trust question: a person is at the terminal, so `/mcp` may start a sign-in there.
     ...(askTrust ? { askTrust, mcpSignInFromSession: true } : {}),

@@ -188,7 +188,6 @@ export function claudeCodeOptions(command: Command): ClaudeCodeOptions & { maxTu
   // Accepted with Claude Code's syntax but not applied yet; ignoring them never lets a tool do more.
   const notApplied: Array<[string, boolean]> = [
     ['--fork-session (the resumed session itself continues)', raw.forkSession === true],
-    ['--add-dir (tools stay inside the project)', raw.addDir.length > 0],
     ['--fallback-model', raw.fallbackModel !== undefined],
   ];
   for (const [what, given] of notApplied)
@@ -225,7 +224,8 @@ export function claudeCodeOptions(command: Command): ClaudeCodeOptions & { maxTu
     includePartialMessages: raw.includePartialMessages === true,
     permissionPromptTool: raw.permissionPromptTool,
     settingSources: parseSettingSources(raw.settingSources),
-    addDirs: raw.addDir.map((dir) => resolve(dir)),
+    // Relative to where mca was started; `~` forms stay as written for the runtime to expand (workspace-roots.ts).
+    addDirs: raw.addDir.map((dir) => (dir === '~' || dir.startsWith('~/') ? dir : resolve(dir))),
     tools,
     fallbackModel: raw.fallbackModel,
     allowBypass: raw.allowDangerouslySkipPermissions === true,

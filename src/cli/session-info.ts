@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { addMemoryNote, memoryTargets } from '../context/memory-note.js';
 import { readBoundedFile } from '../fs/bounded-read.js';
 import { PROJECT_SETTINGS_FILES } from '../permissions/settings-files.js';
+import { addLocalDirectory } from '../permissions/settings-writer.js';
 import { findRipgrep } from '../tools/grep-ripgrep.js';
 import type { ReplInfoPort } from '../ui/info-port.js';
 import type { Bootstrapped } from './bootstrap.js';
@@ -97,6 +98,7 @@ export function createSessionInfo(booted: Bootstrapped, startupNotices: readonly
         `API key: ${keySource()}`,
         `Project: ${projectRoot} (${booted.trusted ? 'trusted' : 'not trusted: its allow rules and commands are off'})`,
         `Settings files: ${files.length > 0 ? files.join(', ') : 'none'}`,
+        `Added directories: ${booted.roots.list().join(', ') || 'none'}`,
         `Permission rules: ${policy.rules.length}`,
         `MCP servers: ${mcp}${mcp > 0 ? ' in .mcp.json (status: mca mcp list)' : ''}`,
         `Hooks: ${hooks}${hooks > 0 ? ' hook events configured (details: /hooks)' : ''}`,
@@ -148,5 +150,8 @@ export function createSessionInfo(booted: Bootstrapped, startupNotices: readonly
       writeFileSync(target, markdown, { flag: 'wx', mode: 0o644 });
       return target;
     },
+    checkDirectory: (dir) => booted.roots.check(dir),
+    addDirectory: (dir) => booted.roots.add(dir),
+    rememberDirectory: (real) => addLocalDirectory(projectRoot, real),
   };
 }

@@ -37,14 +37,23 @@ export const KNOWN_SETTINGS_KEYS: ReadonlySet<string> = new Set([
   'disabledMcpjsonServers',
 ]);
 
-/** The `permissions` keys mca applies; others (`defaultMode`, `additionalDirectories`, …) are warned about. */
-const KNOWN_PERMISSION_KEYS: ReadonlySet<string> = new Set(['allow', 'ask', 'deny']);
+/** The `permissions` keys mca applies; others (`defaultMode`, …) are warned about. */
+const KNOWN_PERMISSION_KEYS: ReadonlySet<string> = new Set(['allow', 'ask', 'deny', 'additionalDirectories']);
+
+/** The project files that are the user's own (not committed by Claude Code's convention) and may add directories. */
+const LOCAL_SETTINGS: ReadonlySet<string> = new Set(['.claude/settings.local.json', '.mca/settings.local.json']);
 
 export interface ClaudeSettings {
   /** Variables to set for the session, from the files allowed to set them. */
   env: Record<string, string>;
   /** The last file's `model`, with that file. */
   model?: { value: string; file: string };
+  /**
+   * `permissions.additionalDirectories` (more roots for the file tools), as written, with their file. Only the
+   * user's files and, in a trusted project, its local files may add one: a shared project file (a cloned
+   * repository's) never does.
+   */
+  additionalDirectories: Array<{ dir: string; file: string }>;
   /** One line each: an unimplemented key, an ignored project `env`, a bad value. */
   notices: string[];
 }
@@ -89,22 +98,29 @@ function unknownKeys(settings: Record<string, unknown>, file: string): string[] 
 
 /** Reads every settings file's `env` and `model`, and names every key mca does not implement. */
 export function readClaudeSettings(sources: ClaudeSettingsSources): ClaudeSettings {
-  const result: ClaudeSettings = { env: {}, notices: [] };
+  const result: ClaudeSettings = { env: {}, additionalDirectories: [], notices: [] };
   let root = sources.projectRoot;
   try {
     root = realpathSync(root);
   } catch {
     // No project directory: only the user's files.
   }
-  const files: Array<{ file: string; root: string | undefined; project: boolean }> = [
-    { file: join(sources.mcaHome, 'settings.json'), root: undefined, project: false },
-    { file: join(sources.home, '.claude', 'settings.json'), root: undefined, project: false },
-    ...PROJECT_SETTINGS.map((relative) => ({ file: join(root, relative), root, project: true })),
+  const files: Array<{ file: string; root: string | undefined; project: boolean; local: boolean }> = [
+    { file: join(sources.mcaHome, 'settings.json'), root: undefined, project: false, local: false },
+    { file: join(sources.home, '.claude', 'settings.json'), root: undefined, project: false, local: false },
+    ...PROJECT_SETTINGS.map((relative) => ({
+      file: join(root, relative),
+      root,
+      project: true,
+      local: LOCAL_SETTINGS.has(relative),
+    })),
   ];
-  for (const { file, root: inside, project } of files) {
+  for (const { file, root: inside, project, local } of files) {
     const settings = readObject(file, inside);
     if (!settings) continue;
     result.notices.push(...unknownKeys(settings, file));
+    const may = !project || (local && sources.trusted);
+    addedDirectories(settings, file, may, result);
     const env = settings.env;
     if (env !== undefined) {
       if (env === null || typeof env !== 'object' || Array.isArray(env)) {
@@ -128,4 +144,23 @@ export function readClaudeSettings(sources: ClaudeSettingsSources): ClaudeSettin
     }
   }
   return result;
+}
+
+/** Collects `permissions.additionalDirectories` from one file, or names why it is ignored. */
+function addedDirectories(settings: Record<string, unknown>, file: string, may: boolean, result: ClaudeSettings): void {
+  const permissions = settings.permissions;
+  if (permissions === null || typeof permissions !== 'object' || Array.isArray(permissions)) return;
+  const list = (permissions as Record<string, unknown>).additionalDirectories;
+  if (list === undefined) return;
+  if (!Array.isArray(list) || !list.every((entry): entry is string => typeof entry === 'string')) {
+    result.notices.push(`ignored permissions.additionalDirectories in ${file}: it must be a list of paths`);
+    return;
+  }
+  if (!may) {
+    result.notices.push(
+      `ignored permissions.additionalDirectories in ${file}: only your own settings (user files, or a trusted project's settings.local.json) may add directories`,
+    );
+    return;
+  }
+  for (const dir of list) if (dir.trim() !== '') result.additionalDirectories.push({ dir, file });
 }

@@ -17,6 +17,8 @@ export interface EnvironmentFacts {
   /** YYYY-MM-DD, the session's start day. */
   date: string;
   model: string;
+  /** The session's added directories (`--add-dir`, `/add-dir`); absent or empty: none. */
+  additionalRoots?: readonly string[];
 }
 
 /** A small regular file's text, or undefined (missing, a directory, too big, unreadable). */
@@ -93,5 +95,10 @@ export function renderEnvironment(facts: EnvironmentFacts): string {
     `- Git repository: ${facts.isGitRepo ? `yes${gitHeadText(facts.gitBranch)}` : 'no'}`,
     `- Today: ${facts.date}`,
     `- Model: ${facts.model}`,
+    ...(facts.additionalRoots && facts.additionalRoots.length > 0
+      ? [
+          `- Additional working directories (the file tools may read and change files there too; name those files by absolute path): ${facts.additionalRoots.join(', ')}`,
+        ]
+      : []),
   ].join('\n');
 }

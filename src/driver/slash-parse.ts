@@ -22,6 +22,7 @@ export const SLASH_COMMAND_NAMES = [
   'permissions',
   'mcp',
   'config',
+  'add-dir',
   'export',
   'rewind',
   'exit',

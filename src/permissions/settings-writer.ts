@@ -21,17 +21,30 @@ export class SettingsWriteError extends McaError {
   readonly code = 'SETTINGS_UNWRITABLE' as const;
 }
 
-export function addLocalAllowRule(projectRoot: string, rule: string): string {
+/** Adds `value` to the list `permissions.<key>` of the local settings file; returns the file. */
+function addToPermissionList(projectRoot: string, key: 'allow' | 'additionalDirectories', value: string): string {
   return editLocalSettings(
     projectRoot,
     (settings) => {
       const permissions = (settings.permissions ?? {}) as Record<string, unknown>;
-      const allow = Array.isArray(permissions.allow) ? [...(permissions.allow as unknown[])] : [];
-      if (!allow.includes(rule)) allow.push(rule);
-      return { ...settings, permissions: { ...permissions, allow } };
+      const list = Array.isArray(permissions[key]) ? [...(permissions[key] as unknown[])] : [];
+      if (!list.includes(value)) list.push(value);
+      return { ...settings, permissions: { ...permissions, [key]: list } };
     },
-    'the rule was not saved',
+    key === 'allow' ? 'the rule was not saved' : 'the directory was not saved',
   );
+}
+
+export function addLocalAllowRule(projectRoot: string, rule: string): string {
+  return addToPermissionList(projectRoot, 'allow', rule);
+}
+
+/**
+ * `/add-dir`'s "remember": adds the directory to `permissions.additionalDirectories` of the same file (as Claude
+ * Code does). Like the file's allow rules it applies in later sessions only while the project is trusted.
+ */
+export function addLocalDirectory(projectRoot: string, directory: string): string {
+  return addToPermissionList(projectRoot, 'additionalDirectories', directory);
 }
 
 /**

@@ -58,6 +58,7 @@ const MCA_SUBTYPES: Partial<Record<AgentEvent['type'], `mca_${string}`>> = {
   degrade: 'mca_degrade',
   retry: 'mca_retry',
   warning: 'mca_warning',
+  web_search: 'mca_web_search',
 };
 
 export class ClaudeCodeTranslator {

@@ -5,6 +5,7 @@
 import type { AgentEvent } from '../agent/events.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
 import { permissionDenialOf } from './permission-denials.js';
+import { webSearchLine } from '../agent/web-search-line.js';
 import type { PrintResult, PrintSink, SinkOutput } from './sink.js';
 
 /** The line a person running a script should see on stderr for an event, if any (text and json formats). */
@@ -15,6 +16,8 @@ export function stderrLineFor(event: AgentEvent): string | undefined {
     case 'degrade':
     case 'warning':
       return event.message;
+    case 'web_search':
+      return webSearchLine(event);
     case 'retry':
       return `${event.reason.replace(/[.\s]+$/, '')}; retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt})`;
     default:

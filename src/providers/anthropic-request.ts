@@ -12,8 +12,9 @@ import type {
   MessageParam,
   TextBlockParam,
   Tool,
+  WebSearchTool20250305,
 } from '@anthropic-ai/sdk/resources/messages/messages.js';
-import type { ImagePart, ModelRequest, PromptSegment, ToolSpec, TurnMessage } from './types.js';
+import type { ImagePart, ModelRequest, PromptSegment, ToolSpec, TurnMessage, WebSearchOptions } from './types.js';
 
 /** The API accepts at most four cache_control breakpoints per request. */
 export const MAX_CACHE_BREAKPOINTS = 4;
@@ -79,6 +80,17 @@ export type AnthropicStreamParams = MessageCreateParamsStreaming & { temperature
 
 function toTool(spec: ToolSpec): Tool {
   return { name: spec.name, description: spec.description, input_schema: { type: 'object', ...spec.inputSchema } };
+}
+
+/** Anthropic's server tool: the API searches during the reply and streams the results back (content-blocks.ts). */
+function webSearchTool(options: WebSearchOptions): WebSearchTool20250305 {
+  return {
+    type: 'web_search_20250305',
+    name: 'web_search',
+    max_uses: options.maxUses,
+    ...(options.allowedDomains && options.allowedDomains.length > 0 ? { allowed_domains: options.allowedDomains } : {}),
+    ...(options.blockedDomains && options.blockedDomains.length > 0 ? { blocked_domains: options.blockedDomains } : {}),
+  };
 }
 
 /** The API rejects an empty text block; a reply that wrote nothing but calls has no text block. */
@@ -171,6 +183,9 @@ export function toMessageParams(request: ModelRequest): AnthropicStreamParams {
     stream: true,
   };
   if (request.tools !== undefined && request.tools.length > 0) params.tools = request.tools.map(toTool);
+  if (request.webSearch !== undefined && request.tools !== undefined) {
+    params.tools = [...(params.tools ?? []), webSearchTool(request.webSearch)];
+  }
   if (request.thinkingBudget !== undefined && request.tools !== undefined) {
     params.thinking = { type: 'enabled', budget_tokens: request.thinkingBudget };
   }

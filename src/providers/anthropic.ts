@@ -8,7 +8,7 @@
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages.js';
 import { errorFromEvent, errorFromResponse, toProviderError } from './anthropic-errors.js';
 import { toMessageParams } from './anthropic-request.js';
-import { ContentBlockAssembler } from './content-blocks.js';
+import { ContentBlockAssembler, sourcesText } from './content-blocks.js';
 import { NodeHttpTransport, type HttpResponse, type HttpTransport } from './http-transport.js';
 import { DEFAULT_MODEL_CALL_TIMEOUT_MS, withDeadline } from './call-deadline.js';
 import { IdleWatch } from './idle-watch.js';
@@ -70,6 +70,7 @@ function madeProgress(event: StreamPayload): boolean {
 
 export class AnthropicProvider implements ModelProvider {
   readonly name = 'anthropic';
+  readonly serverWebSearch = true;
   private readonly apiKey: string | undefined;
   private readonly authToken: string | undefined;
   /** Both credentials, for redaction. */
@@ -175,7 +176,8 @@ export class AnthropicProvider implements ModelProvider {
           } else if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') {
             if (event.delta.text.length > 0) yield { type: 'text', text: event.delta.text };
           } else if (event.type === 'content_block_start') {
-            blocks.start(event.index, event.content_block);
+            const search = blocks.start(event.index, event.content_block);
+            if (search !== undefined) yield search;
           } else if (event.type === 'content_block_delta') {
             const shown = blocks.delta(event.index, event.delta);
             if (shown !== undefined) yield shown;
@@ -195,6 +197,9 @@ export class AnthropicProvider implements ModelProvider {
             }
           } else if (event.type === 'message_stop') {
             stopped = true;
+            // Web search citations reach the answer as a closing list of the pages cited (the history keeps text).
+            const sources = sourcesText(blocks.sources());
+            if (sources !== '') yield { type: 'text', text: sources };
           }
           // Only new content restarts the idle countdown; a ping or an empty delta only lets it run on.
           if (madeProgress(event)) watch.arm();

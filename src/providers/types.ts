@@ -80,6 +80,24 @@ export interface ThinkingBlock {
   signature: string;
 }
 
+/**
+ * The provider's own web search (Anthropic's `web_search` server tool): the API runs the searches inside the
+ * reply, so nothing comes back for mca to execute. Only offered when the provider has one (`serverWebSearch`).
+ */
+export interface WebSearchOptions {
+  maxUses: number;
+  allowedDomains?: string[];
+  blockedDomains?: string[];
+}
+
+/** One search the provider ran during a reply: what was asked and what came back (titles and URLs only). */
+export interface WebSearchRun {
+  query: string;
+  results: Array<{ title: string; url: string }>;
+  /** The API's error code when the search failed (`max_uses_exceeded`, `unavailable`, …). */
+  error?: string;
+}
+
 export interface ModelRequest {
   model: string;
   /** Stable instructions (mca: L1 system+tools, L2 CODE_LAW). */
@@ -92,6 +110,8 @@ export interface ModelRequest {
   turn?: TurnMessage[];
   /** Native tool use: text that follows the newest results (the todo recap), in the last user message. */
   tail?: PromptSegment[];
+  /** Native tool use: offer the provider's server-side web search (absent: not offered). */
+  webSearch?: WebSearchOptions;
   /** Extended thinking budget in tokens (Anthropic, native only). */
   thinkingBudget?: number;
   maxTokens: number;
@@ -106,6 +126,7 @@ export type StreamEvent =
   | { type: 'thinking'; text: string }
   | { type: 'tool_call'; call: ToolCall }
   | { type: 'thinking_block'; block: ThinkingBlock }
+  | { type: 'web_search'; search: WebSearchRun }
   | { type: 'retry'; attempt: number; delayMs: number; reason: string }
   | { type: 'done'; stopReason: StopReason; usage: Usage };
 
@@ -116,6 +137,8 @@ export type StreamEvent =
  */
 export interface ModelProvider {
   readonly name: string;
+  /** The provider can search the web on its side (`ModelRequest.webSearch`); absent: it cannot. */
+  readonly serverWebSearch?: boolean;
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<StreamEvent>;
 }
 

@@ -28,6 +28,10 @@ import { createDefaultRegistry, type ToolRegistry } from '../tools/registry.js';
 import { ProjectCheckpoints } from '../checkpoints/project-checkpoints.js';
 import { journalTempsIn, sweepTempJournals } from '../tools/temp-journal.js';
 import { projectRootOf } from './project-root.js';
+import { RuntimeError } from './runtime-error.js';
+import { WorkspaceRoots } from '../tools/workspace-roots.js';
+import { createWebSearchTool, WEB_SEARCH, WebSearchGate, webSearchUnavailable } from '../tools/web-search.js';
+import type { ModelProvider } from '../providers/types.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import { permissionPolicy } from './trust-policy.js';
 import { planMcp, startMcp } from './mcp-servers.js';
@@ -61,6 +65,8 @@ export interface Runtime {
   extensions: Extensions;
   /** Checkpoints of this project's sessions (rewind, rewind_files, the store's size). */
   checkpoints: ProjectCheckpoints;
+  /** The added directories (`--add-dir`, settings, `/add-dir`): the file tools' roots besides the project. */
+  roots: WorkspaceRoots;
   /** The settings' `env` this runtime's work runs with when isolated (RuntimeOptions.isolateEnvironment); else {}. */
   environment: EnvironmentOverlay;
 }
@@ -108,6 +114,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   ]);
   const settings = trusted ? readClaudeSettings({ projectRoot, mcaHome, home: homedir(), trusted }) : untrusted;
   notices.push(...settings.notices);
+  const roots = addedRoots(projectRoot, options.addDirs ?? [], settings.additionalDirectories, notices);
   // As in Claude Code, the settings' variables hold for the whole process: mca's own reads and the commands it runs.
   // A process serving several runtimes keeps them per runtime instead (child-environment.ts).
   const environment: EnvironmentOverlay = options.isolateEnvironment ? { ...settings.env } : {};
@@ -136,6 +143,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       return sessionId === undefined ? undefined : await checkpoints.beforeRun(sessionId, call, tool, signal);
     },
   });
+  const webSearch = await webSearchGate(provider, config, policy, registry);
   const mcp = await runWithEnvironment(environment, () =>
     startMcp(
       mcpPlan,
@@ -169,6 +177,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     projectRoot,
     trusted,
     readDenied,
+    roots,
+    webSearch,
     ...(extensions.skillSection === undefined ? {} : { systemSection: extensions.skillSection }),
   });
   registerExtensionTools(registry, extensions, {
@@ -215,6 +225,50 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     ...(mcp ? { mcp } : {}),
     extensions,
     checkpoints,
+    roots,
     environment,
   };
+}
+
+/**
+ * The session's added directories: the flags' (a wrong one fails the start: the user asked for it by name), then
+ * the settings' (a wrong one is named and skipped; readClaudeSettings already kept only the files allowed to add).
+ */
+function addedRoots(
+  projectRoot: string,
+  flags: readonly string[],
+  fromSettings: ReadonlyArray<{ dir: string; file: string }>,
+  notices: string[],
+): WorkspaceRoots {
+  const roots = new WorkspaceRoots(projectRoot);
+  for (const dir of flags) {
+    const added = roots.add(dir);
+    if (!added.ok) throw new RuntimeError('ADD_DIR_INVALID', `--add-dir ${dir}: ${added.message}`, dir);
+  }
+  for (const { dir, file } of fromSettings) {
+    const added = roots.add(dir);
+    if (!added.ok) notices.push(`ignored additional directory ${dir} in ${file}: ${added.message}`);
+  }
+  return roots;
+}
+
+/**
+ * WebSearch (src/tools/web-search.ts): registered where the provider searches on its side and the session uses
+ * native tool use, and on from the start when an allow rule covers it; elsewhere a call is answered in one line.
+ */
+async function webSearchGate(
+  provider: ModelProvider,
+  config: Config,
+  policy: PermissionPolicy,
+  registry: ToolRegistry,
+): Promise<WebSearchGate> {
+  const native = config.toolProtocol === 'native';
+  const gate = new WebSearchGate(provider.serverWebSearch === true && native);
+  if (!gate.supported) {
+    registry.markUnavailable(WEB_SEARCH, webSearchUnavailable(provider.name, native));
+    return gate;
+  }
+  registry.register(createWebSearchTool(gate));
+  if ((await policy.evaluate(WEB_SEARCH, {})).behavior === 'allow') gate.enable();
+  return gate;
 }

@@ -35,6 +35,11 @@ export interface RuntimeOptions {
   askTrust?: TrustQuestion;
   /** `--agents <json>`: subagent definitions keyed by name (the user's own, so they load in any project). */
   agents?: string;
+  /**
+   * `--add-dir`: more directories the file tools may read and change (relative to `cwd` unless absolute). One
+   * that does not exist or is no directory fails the start (RuntimeError ADD_DIR_INVALID).
+   */
+  addDirs?: readonly string[];
   /** The user's home directory (`~/.claude/agents`, `~/.claude/skills`); default: the OS's. */
   home?: string;
   /** Where Read and the edit tools get and put files' text (an ACP client's buffers); absent: the disk. */

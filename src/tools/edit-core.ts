@@ -77,12 +77,17 @@ function sizeOf(text: string): string {
   return `${lineCount(text).toLocaleString('en-US')} lines, ${Buffer.byteLength(text, 'utf8').toLocaleString('en-US')} bytes`;
 }
 
+/** The diff's `---`/`+++` names: `a/src/x.ts` in the project, the absolute path itself in an added directory. */
+function side(prefix: 'a/' | 'b/', path: string): string {
+  return path.startsWith('/') ? path : `${prefix}${path}`;
+}
+
 /** The one-line stand-in for a diff too big or too slow to compute. */
 export function diffSummary(relativePath: string, before: string | undefined, after: string, why: string): string {
   const from = before === undefined ? 'the current file' : before === '' ? 'nothing' : sizeOf(before);
   return [
-    `--- ${before === '' ? '/dev/null' : `a/${relativePath}`}`,
-    `+++ b/${relativePath}`,
+    `--- ${before === '' ? '/dev/null' : side('a/', relativePath)}`,
+    `+++ ${side('b/', relativePath)}`,
     `[diff not shown: ${why}; ${from} → ${sizeOf(after)}]`,
   ].join('\n');
 }
@@ -101,7 +106,7 @@ export async function unifiedDiff(relativePath: string, before: string | undefin
     timeout: DIFF_TIMEOUT_MS,
   });
   if (patch === undefined) return diffSummary(relativePath, before, after, 'the change is too complex to diff quickly');
-  const lines = [`--- ${before === '' ? '/dev/null' : `a/${relativePath}`}`, `+++ b/${relativePath}`];
+  const lines = [`--- ${before === '' ? '/dev/null' : side('a/', relativePath)}`, `+++ ${side('b/', relativePath)}`];
   let shown = 0;
   let hidden = 0;
   for (const hunk of patch.hunks) {

@@ -42,7 +42,7 @@ export const editTool = defineTool({
       title: approvalTitle('Edit', target.relative),
       detail: diff,
       input,
-      controlFile: isControlFile(target.relative, ctx.projectRoot),
+      controlFile: isControlFile(target.rootRelative, target.root),
     };
     return readyPlan(request, async (): Promise<ToolEnvelope> => {
       const conflict = await commitChange(ctx, target, outcome.content);

@@ -16,6 +16,9 @@ export const MAX_EDIT_BYTES = 10 * 1024 * 1024;
 export interface FileTarget {
   absolute: string;
   relative: string;
+  /** The real root the file lies in (the project or an added directory), and the path below it. */
+  root: string;
+  rootRelative: string;
   /** Undefined when the file does not exist yet. */
   stamp: FileStamp | undefined;
   /** Current text ('' for a new file, and for a Write target too big to diff: see `contentLoaded`). */
@@ -35,9 +38,9 @@ function fail(envelope: ToolEnvelope): TargetResult {
  * rule. `mustExist` is for Edit/MultiEdit; Write may create.
  */
 export async function loadTarget(ctx: ToolContext, path: string, mustExist: boolean): Promise<TargetResult> {
-  const resolved = resolveInProject(ctx.projectRoot, path);
+  const resolved = resolveInProject(ctx.projectRoot, path, ctx.extraRoots);
   if (!resolved.ok) return fail(errorEnvelope(resolved.error.code, resolved.error.message));
-  const { absolute, relative } = resolved;
+  const { absolute, relative, root, rootRelative } = resolved;
   const context = { path: relative };
   let info;
   try {
@@ -54,7 +57,10 @@ export async function loadTarget(ctx: ToolContext, path: string, mustExist: bool
         errorEnvelope('NOT_FOUND', `File not found: ${relative}. Use Write to create a new file.`, { context }),
       );
     }
-    return { ok: true, target: { absolute, relative, stamp: undefined, content: '', contentLoaded: true } };
+    return {
+      ok: true,
+      target: { absolute, relative, root, rootRelative, stamp: undefined, content: '', contentLoaded: true },
+    };
   }
   const stamp = { mtimeMs: info.mtimeMs, size: info.size };
   const guard = checkWriteAllowed(ctx.fileState, absolute, relative, stamp);
@@ -71,7 +77,7 @@ export async function loadTarget(ctx: ToolContext, path: string, mustExist: bool
   }
   if (!mustExist) {
     if (info.size > DIFF_MAX_INPUT_CHARS) {
-      return { ok: true, target: { absolute, relative, stamp, content: '', contentLoaded: false } };
+      return { ok: true, target: { absolute, relative, root, rootRelative, stamp, content: '', contentLoaded: false } };
     }
   } else if (info.size > MAX_EDIT_BYTES) {
     return fail(
@@ -84,7 +90,7 @@ export async function loadTarget(ctx: ToolContext, path: string, mustExist: bool
   }
   let bytes: Buffer;
   try {
-    const handle = await openFileInside(ctx.projectRoot, absolute);
+    const handle = await openFileInside(root, absolute);
     try {
       bytes = await handle.readFile();
     } finally {
@@ -97,7 +103,7 @@ export async function loadTarget(ctx: ToolContext, path: string, mustExist: bool
   if (!mustExist) {
     const utf8 = isUtf8(bytes);
     const text = !utf8 ? '' : ctx.files ? await ctx.files.readText(absolute, ctx.signal) : bytes.toString('utf8');
-    return { ok: true, target: { absolute, relative, stamp, content: text, contentLoaded: utf8 } };
+    return { ok: true, target: { absolute, relative, root, rootRelative, stamp, content: text, contentLoaded: utf8 } };
   }
   if (looksBinary(bytes.subarray(0, 8192)))
     return fail(
@@ -115,7 +121,7 @@ export async function loadTarget(ctx: ToolContext, path: string, mustExist: bool
   }
   // With a file-access port the text to change is the host's (an editor's unsaved buffer); the checks were on disk.
   const content = ctx.files ? await ctx.files.readText(absolute, ctx.signal) : bytes.toString('utf8');
-  return { ok: true, target: { absolute, relative, stamp, content, contentLoaded: true } };
+  return { ok: true, target: { absolute, relative, root, rootRelative, stamp, content, contentLoaded: true } };
 }
 
 /**
@@ -156,7 +162,7 @@ export async function commitChange(
   }
   try {
     if (ctx.files) await ctx.files.writeText(target.absolute, content);
-    else await writeFileAtomic(ctx.projectRoot, target.absolute, content);
+    else await writeFileAtomic(target.root, target.absolute, content);
   } catch (error) {
     if (error instanceof AtomicWriteError) {
       return errorEnvelope(error.code, error.message, { context: { path: target.relative } });

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { builtinInput } from './builtin-input.js';
 import { defineTool } from './define-tool.js';
@@ -45,9 +46,9 @@ export const globTool = defineTool({
     const { pattern } = input;
     const refused = checkWalkPattern('pattern', pattern, '{"pattern": "**/*.ts", "path": "src"}');
     if (refused) return errorEnvelope(refused.code, refused.message);
-    const resolved = resolveInProject(ctx.projectRoot, input.path);
+    const resolved = resolveInProject(ctx.projectRoot, input.path, ctx.extraRoots);
     if (!resolved.ok) return errorEnvelope(resolved.error.code, resolved.error.message);
-    const { absolute, relative } = resolved;
+    const { absolute, relative, root, rootRelative } = resolved;
     const context = { pattern, path: relative, limit: input.limit };
     try {
       if (!(await stat(absolute)).isDirectory()) {
@@ -61,8 +62,9 @@ export const globTool = defineTool({
     const walked = await runWalk('Glob', context, ctx.signal, {
       kind: 'glob',
       walk: {
-        projectRoot: ctx.projectRoot,
-        baseRel: relative,
+        // The walk runs in the root the path lies in (the project or an added directory).
+        projectRoot: root,
+        baseRel: rootRelative,
         patterns: [pattern],
         dot: true,
         ignore: wantsNodeModules ? [] : ['**/node_modules/**'],
@@ -72,7 +74,9 @@ export const globTool = defineTool({
     if (!walked.ok) return walked.envelope;
     if (walked.result.kind !== 'glob') return errorEnvelope('INTERNAL_ERROR', 'Glob got the wrong result', { context });
     const withheld = walked.result.tally.withheld;
-    const found = walked.result.files.map((file) => ({ file: file.relative, mtimeMs: file.mtimeMs }));
+    // Files of an added directory are named by their absolute path, as the model would write them.
+    const named = (file: string): string => (root === ctx.projectRoot ? file : join(root, file));
+    const found = walked.result.files.map((file) => ({ file: named(file.relative), mtimeMs: file.mtimeMs }));
     found.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
     const files = found.slice(0, input.limit).map((entry) => entry.file);
     const truncated = found.length > files.length;

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { builtinInput } from './builtin-input.js';
 import type { BuiltinInputSchemas } from './input-schemas.js';
@@ -90,7 +91,7 @@ export function createGrepTool(options: GrepToolOptions = {}): ToolDefinition<Bu
         const refused = checkWalkPattern('include', input.include, '{"include": "*.ts", "path": "src"}');
         if (refused) return errorEnvelope(refused.code, refused.message);
       }
-      const resolved = resolveInProject(ctx.projectRoot, input.path);
+      const resolved = resolveInProject(ctx.projectRoot, input.path, ctx.extraRoots);
       if (!resolved.ok) return errorEnvelope(resolved.error.code, resolved.error.message);
       const context = {
         pattern: input.pattern,
@@ -113,8 +114,9 @@ export function createGrepTool(options: GrepToolOptions = {}): ToolDefinition<Bu
       }
       const screen = ctx.pathScreen?.('Grep');
       const search: GrepSearch = {
-        projectRoot: ctx.projectRoot,
-        baseRel: resolved.relative,
+        // The walk runs in the root the path lies in (the project or an added directory).
+        projectRoot: resolved.root,
+        baseRel: resolved.rootRelative,
         baseAbsolute: resolved.absolute,
         baseIsFile,
         pattern: input.pattern,
@@ -150,7 +152,12 @@ export function createGrepTool(options: GrepToolOptions = {}): ToolDefinition<Bu
       }
       if (ctx.signal.aborted)
         return errorEnvelope('EXECUTION_ERROR', 'Grep was interrupted.', { data: { interrupted: true }, context });
-      const matches: GrepMatch[] = jsResult ? jsResult.matches : collector.results();
+      const found: GrepMatch[] = jsResult ? jsResult.matches : collector.results();
+      // Files of an added directory are named by their absolute path, as the model would write them.
+      const matches =
+        resolved.root === ctx.projectRoot
+          ? found
+          : found.map((match) => ({ ...match, file: join(resolved.root, match.file) }));
       const total = jsResult ? jsResult.total : collector.total;
       const truncated = total > matches.length;
       const data: GrepData = {

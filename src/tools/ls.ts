@@ -55,9 +55,9 @@ export const lsTool = defineTool({
   ...lsMembers,
   preload: loadIgnore,
   async run(input, ctx): Promise<ToolEnvelope> {
-    const resolved = resolveInProject(ctx.projectRoot, input.path);
+    const resolved = resolveInProject(ctx.projectRoot, input.path, ctx.extraRoots);
     if (!resolved.ok) return errorEnvelope(resolved.error.code, resolved.error.message);
-    const { absolute, relative } = resolved;
+    const { absolute, relative, root, rootRelative } = resolved;
     const context = { path: relative, offset: input.offset, limit: input.limit, include_hidden: input.include_hidden };
     let dirents;
     try {
@@ -70,7 +70,7 @@ export const lsTool = defineTool({
       if (code === 'EACCES') return errorEnvelope('ACCESS_DENIED', `No permission to list ${relative}.`, { context });
       throw error;
     }
-    const rules = await GitignoreRules.forBase(ctx.projectRoot, relative);
+    const rules = await GitignoreRules.forBase(root, rootRelative);
     const extra = (await loadIgnore())().add(input.ignore);
     const dirs: string[] = [];
     const files: string[] = [];

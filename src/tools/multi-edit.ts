@@ -55,7 +55,7 @@ export const multiEditTool = defineTool({
       title: approvalTitle('MultiEdit', `${target.relative}, ${input.edits.length} edits`),
       detail: diff,
       input,
-      controlFile: isControlFile(target.relative, ctx.projectRoot),
+      controlFile: isControlFile(target.rootRelative, target.root),
     };
     const edits = input.edits.length;
     return readyPlan(request, async (): Promise<ToolEnvelope> => {

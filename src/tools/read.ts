@@ -88,14 +88,14 @@ export const readTool = defineTool({
   kind: 'read',
   ...readMembers,
   async run(input, ctx): Promise<ToolEnvelope> {
-    const resolved = resolveInProject(ctx.projectRoot, input.path);
+    const resolved = resolveInProject(ctx.projectRoot, input.path, ctx.extraRoots);
     if (!resolved.ok) return errorEnvelope(resolved.error.code, resolved.error.message);
-    const { absolute, relative } = resolved;
+    const { absolute, relative, root } = resolved;
     const context = { path: relative, start_line: input.start_line, limit: input.limit };
     // The file is opened once, checked through its descriptor, and read only through that descriptor.
     let handle: FileHandle;
     try {
-      handle = await openFileInside(ctx.projectRoot, absolute);
+      handle = await openFileInside(root, absolute);
     } catch (error) {
       if (error instanceof PathSwapError) return errorEnvelope('ACCESS_DENIED', error.message, { context });
       if ((error as NodeJS.ErrnoException).code === 'EACCES') {

@@ -87,6 +87,7 @@ export class ToolRegistry {
   private readonly tools = new Map<string, ToolDefinition>();
   /** Each registered tool's aliases → its name (ToolDefinition.aliases). */
   private readonly aliases = new Map<string, string>();
+  private readonly unavailable = new Map<string, string>();
   private readonly secrets: readonly string[];
   private readonly beforeRun: BeforeRun | undefined;
   private readonly files: FileAccess | undefined;
@@ -126,6 +127,11 @@ export class ToolRegistry {
     for (const alias of tool.aliases ?? []) this.aliases.delete(alias);
     this.described = {};
     return true;
+  }
+
+  /** A tool mca has but this session cannot offer (WebSearch without a server search): a call gets `reason`. */
+  markUnavailable(name: string, reason: string): void {
+    this.unavailable.set(name, reason);
   }
 
   /**
@@ -230,6 +236,8 @@ export class ToolRegistry {
   private async runGuarded(written: ToolCall, ctx: RunContext): Promise<ToolEnvelope> {
     const tool = this.get(written.name);
     if (!tool) {
+      const reason = this.unavailable.get(written.name);
+      if (reason !== undefined) return errorEnvelope('INVALID_PARAM', reason);
       return errorEnvelope(
         'INVALID_PARAM',
         `Unknown tool "${written.name}". Available tools: ${this.names().join(', ')}.`,

@@ -49,6 +49,11 @@ export type CallSource = 'model' | 'user-shell' | 'command' | 'subagent';
 export interface ToolEnvironment {
   /** Absolute, symlink-resolved project root. Every path a tool touches resolves inside it. */
   projectRoot: string;
+  /**
+   * The session's added directories (`--add-dir`, `/add-dir`; real paths), snapshotted for the step: paths in
+   * them pass the guard with the project root's rules (workspace.ts). Absent or empty: the project only.
+   */
+  extraRoots?: readonly string[];
   signal: AbortSignal;
   fileState: FileStateRecord;
   todos: TodoStore;

@@ -4,8 +4,16 @@ import { readBoundedFile } from '../fs/bounded-read.js';
 import { isInside } from '../fs/contained-path.js';
 import type { ToolError } from './envelope.js';
 import { McaError } from '../errors/mca-error.js';
+import { expandHome } from './workspace-roots.js';
 
-export type ResolvedPath = { ok: true; absolute: string; relative: string } | { ok: false; error: ToolError };
+/**
+ * A path the guard accepted. `relative` is what tools show and store: project-relative ("." for the root) for a
+ * path in the project, the absolute path for one in an added directory. `root` is the real root the path lies in,
+ * `rootRelative` the path below it ("/"-separated, "." for the root): walks and control-file checks use these.
+ */
+export type ResolvedPath =
+  | { ok: true; absolute: string; relative: string; root: string; rootRelative: string }
+  | { ok: false; error: ToolError };
 
 /** Symlink hops allowed while resolving one path (the kernel's own limit is 40). */
 const MAX_LINK_HOPS = 40;
@@ -49,30 +57,50 @@ function invalid(message: string): ResolvedPath {
   return { ok: false, error: { code: 'INVALID_PARAM', message } };
 }
 
+/** The real path of a root, or undefined when it is gone. */
+function realRoot(root: string): string | undefined {
+  try {
+    return realpathSync(root);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Resolves a user or model supplied path against the project root and guarantees the result stays inside it,
- * symlinks included. Absolute paths inside the project are accepted. `relative` uses "/" and is "." for the root.
+ * Resolves a user or model supplied path against the project root and guarantees the result stays inside it or
+ * inside one of `extraRoots` (the session's added directories, real paths), symlinks included: the real path must
+ * lie in a root, whichever root the path was written against. Absolute paths inside a root are accepted.
  */
-export function resolveInProject(projectRoot: string, userPath: string): ResolvedPath {
+export function resolveInProject(
+  projectRoot: string,
+  userPath: string,
+  extraRoots: readonly string[] = [],
+): ResolvedPath {
   if (typeof userPath !== 'string' || userPath.trim() === '')
     return invalid('path is empty; give a project-relative path such as "src/index.ts"');
   if (CONTROL_CHARS.test(userPath))
     return invalid(`path ${JSON.stringify(userPath)} contains NUL or control characters`);
-  if (userPath === '~' || userPath.startsWith('~/')) {
+  const home = userPath === '~' || userPath.startsWith('~/');
+  if (home && extraRoots.length === 0) {
     return denied(
       `"${userPath}" points into the home directory; only paths inside the project (${projectRoot}) are allowed`,
     );
   }
-  let root: string;
-  try {
-    root = realpathSync(projectRoot);
-  } catch {
-    return denied(`project root ${projectRoot} does not exist`);
-  }
-  const lexical = isAbsolute(userPath) ? resolve(userPath) : resolve(root, userPath);
-  const lexicalRootOk = isInside(root, lexical) || isInside(resolve(projectRoot), lexical);
+  const root = realRoot(projectRoot);
+  if (root === undefined) return denied(`project root ${projectRoot} does not exist`);
+  const extras = extraRoots.map((dir) => realRoot(dir)).filter((dir): dir is string => dir !== undefined);
+  const written = home ? expandHome(userPath) : userPath;
+  const lexical = isAbsolute(written) ? resolve(written) : resolve(root, written);
+  const lexicalRootOk =
+    isInside(root, lexical) ||
+    isInside(resolve(projectRoot), lexical) ||
+    extras.some((dir) => isInside(dir, lexical)) ||
+    extraRoots.some((dir) => isInside(resolve(dir), lexical));
   if (!lexicalRootOk) {
-    return denied(`"${userPath}" is outside the project root (${root}); only paths inside the project are allowed`);
+    const also = extras.length > 0 ? ` or the added directories (${extras.join(', ')})` : '';
+    return denied(
+      `"${userPath}" is outside the project root (${root})${also}; only paths inside the project${also ? ' or those directories' : ''} are allowed`,
+    );
   }
   let absolute: string;
   try {
@@ -81,13 +109,17 @@ export function resolveInProject(projectRoot: string, userPath: string): Resolve
     if (error instanceof LinkLoopError) return invalid(`"${userPath}" has a symlink loop`);
     return denied(`"${userPath}" cannot be resolved: ${(error as Error).message}`);
   }
-  if (!isInside(root, absolute)) {
+  const holder = [root, ...extras].find((dir) => isInside(dir, absolute));
+  if (holder === undefined) {
+    const also = extras.length > 0 ? ' and the added directories' : '';
     return denied(
-      `"${userPath}" resolves through a symlink to ${absolute}, which is outside the project root (${root})`,
+      `"${userPath}" resolves through a symlink to ${absolute}, which is outside the project root (${root})${also}`,
     );
   }
-  const rel = relative(root, absolute).split(sep).join('/');
-  return { ok: true, absolute, relative: rel === '' ? '.' : rel };
+  const below = relative(holder, absolute).split(sep).join('/');
+  const rootRelative = below === '' ? '.' : below;
+  const shown = holder === root ? rootRelative : absolute;
+  return { ok: true, absolute, relative: shown, root: holder, rootRelative };
 }
 
 /**

@@ -75,7 +75,7 @@ export const writeTool = defineTool({
       title: approvalTitle(exists ? 'Write' : 'Write (new file)', target.relative),
       detail: await unifiedDiff(target.relative, before, input.content),
       input,
-      controlFile: isControlFile(target.relative, ctx.projectRoot),
+      controlFile: isControlFile(target.rootRelative, target.root),
     };
     return readyPlan(request, () => write(ctx, target, input.content));
   },

@@ -4,6 +4,7 @@
  * has no file-system or environment policy of its own.
  */
 import type { MemoryTarget } from '../context/memory-note.js';
+import type { AddRootResult } from '../tools/workspace-roots.js';
 
 export interface ReplInfoPort {
   /** `/status`: lines about the installation, account and settings (the view adds model, mode and session). */
@@ -20,4 +21,10 @@ export interface ReplInfoPort {
   editFile(path: string): string;
   /** Writes `/export`'s Markdown to a file (relative to the project); returns its absolute path. */
   exportTo(file: string, markdown: string): string;
+  /** `/add-dir`: what adding `dir` (relative to the project) would do: its real path, or one line on what is wrong. */
+  checkDirectory(dir: string): AddRootResult;
+  /** `/add-dir`: adds the directory to the session's roots (the tools may use it from the next step). */
+  addDirectory(dir: string): AddRootResult;
+  /** `/add-dir`'s "remember": writes it to the project's local settings file; returns the file. Throws. */
+  rememberDirectory(real: string): string;
 }

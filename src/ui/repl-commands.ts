@@ -10,6 +10,7 @@ import type { ChoiceState } from './components/choice-picker.js';
 import { conversationMarkdown, defaultExportName, osc52 } from './export-markdown.js';
 import type { ReplInfoPort } from './info-port.js';
 import { formatMemoryList } from './memory-list.js';
+import { addDirCommand } from './add-dir-command.js';
 import { errorText } from './repl-driver-view.js';
 import type { SlashContext } from './slash-commands.js';
 import { createMcpCommand, type McpControl } from './mcp-view.js';
@@ -44,6 +45,7 @@ export type ReplCommands = Pick<
   | 'showConfig'
   | 'exportConversation'
   | 'mcp'
+  | 'addDir'
 > & {
   memoryNote(note: string): void;
   openMemory(): void;
@@ -158,6 +160,7 @@ export function createReplCommands(deps: ReplCommandDeps): ReplCommands {
       });
       notice(['Permission rules', ...lines].join('\n'));
     },
+    addDir: (args) => (info ? addDirCommand(args, { info, notice, pick }) : notice(NO_INFO, 'warning')),
     showConfig: () => notice(['Settings in effect', ...(info?.configLines() ?? [NO_INFO])].join('\n')),
     exportConversation: (args) => {
       const controller = driver.controller;

@@ -65,6 +65,7 @@ export function createReplSlash(deps: ReplSlashDeps): SlashContext {
     permissions: deps.commands.permissions,
     showConfig: deps.commands.showConfig,
     mcp: deps.commands.mcp,
+    addDir: deps.commands.addDir,
     exportConversation: deps.commands.exportConversation,
     openSessionPicker: () => {
       setPicker({ sessions: null, selected: 0 });

@@ -38,6 +38,7 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
   { name: 'doctor', usage: '/doctor', description: 'Check the installation, ripgrep, terminal and settings' },
   { name: 'permissions', usage: '/permissions [allow <rule>]', description: 'Show the rules; add an allow rule' },
   { name: 'config', usage: '/config', description: 'Show the settings in effect' },
+  { name: 'add-dir', usage: '/add-dir <path>', description: 'Let the file tools use another directory too' },
   {
     name: 'mcp',
     usage: '/mcp [reconnect|disable|enable|login <server>]',
@@ -99,6 +100,7 @@ export interface SlashContext {
   showConfig(): void;
   /** `/mcp`: the MCP servers, and what to do with one (mcp-view.ts). */
   mcp(args: string): void;
+  addDir(args: string): void;
   exportConversation(args: string): void;
   openSessionPicker(): void;
   /** `/rewind`, `/undo`, Esc Esc: the session's checkpoints. */
@@ -129,6 +131,7 @@ export const SLASH_HANDLERS: Record<SlashCommandName, Handler> = {
   permissions: (context, args) => context.permissions(args),
   config: (context) => context.showConfig(),
   mcp: (context, args) => context.mcp(args),
+  'add-dir': (context, args) => context.addDir(args),
   export: (context, args) => context.exportConversation(args),
   rewind: (context) => context.openRewind(),
   exit: (context) => context.exit(),

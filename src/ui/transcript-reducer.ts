@@ -2,6 +2,7 @@
  * AgentEvents → transcript. A pure reducer: finished items are append-only (they go to Ink's <Static>,
  * written once); `live` is the small area redrawn while a step runs.
  */
+import { webSearchLine } from '../agent/web-search-line.js';
 import { addModelUsage, type UsageByModel } from '../context/archived-usage.js';
 import type { SlashCommandEntry } from './slash-commands.js';
 import type { AgentEvent, CompactionReason } from '../agent/events.js';
@@ -345,6 +346,8 @@ function reduceEvent(state: TranscriptState, event: AgentEvent): TranscriptState
       });
     case 'warning':
       return append(state, { kind: 'notice', tone: 'warning', text: event.message });
+    case 'web_search':
+      return append(state, { kind: 'notice', tone: 'dim', text: webSearchLine(event) });
     case 'degrade':
       return append(state, {
         kind: 'notice',

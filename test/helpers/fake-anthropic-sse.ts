@@ -14,6 +14,7 @@ export interface ResolvedReply {
   /** Set when the request offered `tools`: the reply's tool_use blocks follow its text. */
   native?: NativePlan;
   thinking?: FakeReplyStep['thinking'];
+  webSearch?: FakeReplyStep['webSearch'];
 }
 
 /** Applies the request's stop sequences the way the API does: the text ends before the first match. */
@@ -50,6 +51,7 @@ export function resolveReply(step: FakeReplyStep, body: FakeRequestBody): Resolv
     ...(step.hold ? { hold: step.hold } : {}),
     ...(native ? { native } : {}),
     ...(native && step.thinking ? { thinking: step.thinking } : {}),
+    ...(native && step.webSearch ? { webSearch: step.webSearch } : {}),
   };
 }
 
@@ -111,6 +113,7 @@ export async function writeStream(res: ServerResponse, model: string, reply: Res
     res.write(sseEvent('content_block_delta', { type: 'content_block_delta', index, delta: signature }));
     res.write(sseEvent('content_block_stop', { type: 'content_block_stop', index }));
   }
+  if (reply.webSearch) writeWebSearch(res, reply.webSearch);
   let sent = 0;
   let held = false;
   for (const piece of splitChunks(reply.text, reply.chunks)) {
@@ -121,6 +124,17 @@ export async function writeStream(res: ServerResponse, model: string, reply: Res
     sent += piece.length;
     res.write(textDelta(piece));
     await new Promise((resolve) => setImmediate(resolve));
+  }
+  for (const cited of reply.webSearch?.cited ?? []) {
+    const citation = {
+      type: 'web_search_result_location',
+      url: cited.url,
+      title: cited.title,
+      cited_text: cited.text,
+      encrypted_index: 'enc',
+    };
+    const delta = { type: 'citations_delta', citation };
+    res.write(sseEvent('content_block_delta', { type: 'content_block_delta', index: 0, delta }));
   }
   res.write(sseEvent('content_block_stop', { type: 'content_block_stop', index: 0 }));
   for (const [offset, call] of (reply.native?.calls ?? []).entries()) {
@@ -143,6 +157,32 @@ export async function writeStream(res: ServerResponse, model: string, reply: Res
     }),
   );
   res.end(sseEvent('message_stop', { type: 'message_stop' }));
+}
+
+let searchCounter = 0;
+
+/** The server tool's two blocks, as the API streams them (the result block arrives whole in its start event). */
+function writeWebSearch(res: ServerResponse, search: NonNullable<FakeReplyStep['webSearch']>): void {
+  const id = `srvtoolu_fake_${++searchCounter}`;
+  const use = { type: 'server_tool_use', id, name: 'web_search', input: {} };
+  res.write(sseEvent('content_block_start', { type: 'content_block_start', index: 50, content_block: use }));
+  for (const partial of jsonPieces({ query: search.query })) {
+    const delta = { type: 'input_json_delta', partial_json: partial };
+    res.write(sseEvent('content_block_delta', { type: 'content_block_delta', index: 50, delta }));
+  }
+  res.write(sseEvent('content_block_stop', { type: 'content_block_stop', index: 50 }));
+  const content =
+    search.error !== undefined
+      ? { type: 'web_search_tool_result_error', error_code: search.error }
+      : search.results.map((result) => ({
+          type: 'web_search_result',
+          ...result,
+          encrypted_content: 'enc',
+          page_age: null,
+        }));
+  const block = { type: 'web_search_tool_result', tool_use_id: id, content };
+  res.write(sseEvent('content_block_start', { type: 'content_block_start', index: 51, content_block: block }));
+  res.write(sseEvent('content_block_stop', { type: 'content_block_stop', index: 51 }));
 }
 
 export function messageJson(model: string, reply: ResolvedReply): unknown {

@@ -13,6 +13,17 @@ export interface FakeReplyStep {
   text: string;
   /** Native tool use (a request with `tools`): the tool_use blocks after the text; see fake-native.ts. */
   calls?: FakeToolUse[];
+  /**
+   * Native tool use: a search the API's web_search server tool ran during the reply, streamed as a
+   * `server_tool_use` block (the query), a `web_search_tool_result` block (the results, or `error` as the API's
+   * error object) and `citations_delta`s on the text for `cited`.
+   */
+  webSearch?: {
+    query: string;
+    results: Array<{ title: string; url: string }>;
+    error?: string;
+    cited?: Array<{ title: string; url: string; text: string }>;
+  };
   /** Native tool use: an extended-thinking block (text and signature) before the text. */
   thinking?: { text: string; signature: string };
   /** Defaults: input 100, output ≈ text length / 4, both cache counters 0. */

@@ -39,9 +39,10 @@ describe('tool definitions in the requests of the built binary', () => {
     expect(run.stderr).toBe('');
     expect(run.stdout).toContain('ok');
     const tools = server.requests[0]!.body.tools as Array<{ name: string; description: string; input_schema: unknown }>;
-    // The built-in tools are the golden, byte for byte; the runtime adds the Agent tool (issue 29) after them.
-    expect(tools.at(-1)?.name).toBe('Agent');
-    const builtIn = tools.slice(0, -1);
+    // The built-in tools are the golden, byte for byte; the runtime adds the WebSearch gate (Anthropic, native) and
+    // the Agent tool (issue 29) after them.
+    expect(tools.slice(-2).map((tool) => tool.name)).toEqual(['WebSearch', 'Agent']);
+    const builtIn = tools.slice(0, -2);
     expect(builtIn.map((tool) => JSON.stringify([tool.name, tool.description, tool.input_schema]))).toEqual(
       golden.toolSpecs.map((spec) =>
         JSON.stringify([spec.name, spec.description, { type: 'object', ...spec.inputSchema }]),

@@ -25,6 +25,8 @@ describe('resolveInProject', () => {
       ok: true,
       absolute: project.path('src/a.ts'),
       relative: 'src/a.ts',
+      root: project.root,
+      rootRelative: 'src/a.ts',
     });
     expect(resolveInProject(project.root, '.')).toMatchObject({ ok: true, relative: '.' });
     expect(resolveInProject(project.root, project.path('src/a.ts'))).toMatchObject({ ok: true, relative: 'src/a.ts' });

@@ -33,6 +33,7 @@ function recordingContext(): { context: SlashContext; calls: string[] } {
     permissions: record('permissions'),
     showConfig: record('config'),
     mcp: record('mcp'),
+    addDir: record('addDir'),
     exportConversation: record('export'),
     openSessionPicker: record('picker'),
     openRewind: record('rewind'),
@@ -77,7 +78,7 @@ describe('suggestSlashCommands', () => {
       'cost',
       'config',
     ]);
-    expect(suggestSlashCommands('/')).toHaveLength(21);
+    expect(suggestSlashCommands('/')).toHaveLength(22);
     expect(suggestSlashCommands('/compact now')).toEqual([]);
     expect(suggestSlashCommands('hello')).toEqual([]);
   });
