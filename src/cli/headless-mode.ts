@@ -25,6 +25,13 @@ export async function runHeadlessMode(options: CliOptions, version: string): Pro
       `--permission-prompt-tool ${claudeCode.permissionPromptTool}: only "stdio" is supported; calls that need a yes are denied`,
     );
   }
+  const hooks = driverHooks(booted, options);
+  // The SDK host may register hook callbacks in its initialize request, after the driver exists: an engine is
+  // there to take them (unless disableAllHooks turned hooks off). Without any hook it runs nothing.
+  if (!hooks.opened.engine && !hooks.opened.loaded.disabledBy) {
+    const { HookEngine } = await import('../hooks/hook-engine.js');
+    hooks.opened = { ...hooks.opened, engine: new HookEngine([], { projectRoot: booted.projectRoot }) };
+  }
   const session = new HeadlessSession({
     runtime: booted,
     version,
@@ -34,7 +41,7 @@ export async function runHeadlessMode(options: CliOptions, version: string): Pro
     askHost,
     allowBypass: claudeCode.allowBypass,
     flagPrompt: { replace: claudeCode.systemPrompt, append: claudeCode.appendSystemPrompt },
-    hooks: driverHooks(booted, options),
+    hooks,
   });
   if (options.prompt !== undefined && options.prompt.trim() !== '') {
     session.line(JSON.stringify({ type: 'user', message: { role: 'user', content: options.prompt } }));

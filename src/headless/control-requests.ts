@@ -5,7 +5,9 @@
 import { PERMISSION_MODES, type PermissionMode } from '../config/config-choices.js';
 import type { SessionDriver } from '../driver/session-driver.js';
 import type { Runtime } from '../runtime/create-runtime.js';
+import type { HookEngine } from '../hooks/hook-engine.js';
 import type { ControlChannel, ControlRequestLine } from './control-channel.js';
+import { registerHostHooks } from './host-hooks.js';
 
 export interface ControlContext {
   runtime: Runtime;
@@ -17,6 +19,9 @@ export interface ControlContext {
   /** bypassPermissions may be switched on (`--allow-dangerously-skip-permissions`, or started in it). */
   allowBypass: boolean;
   warn: (line: string) => void;
+  /** The session's hook engine (absent when `disableAllHooks` turned hooks off: `hooksDisabledBy` names the file). */
+  hookEngine: HookEngine | undefined;
+  hooksDisabledBy: string | undefined;
 }
 
 function text(value: unknown): string | undefined {
@@ -44,7 +49,9 @@ function initialize(context: ControlContext, request: Record<string, unknown>): 
     replace: replace !== undefined && replace.trim() !== '' ? replace : context.flagPrompt.replace,
     append: append === '' ? undefined : append,
   });
-  if (nonEmpty(request.hooks)) context.warn('hook callbacks of the SDK host are not supported yet and are ignored');
+  for (const line of registerHostHooks(request.hooks, context.hookEngine, context.channel, context.hooksDisabledBy)) {
+    context.warn(line);
+  }
   if (nonEmpty(request.sdkMcpServers)) {
     context.warn('in-process SDK MCP servers are not supported yet; their tools are not offered');
   }

@@ -91,6 +91,8 @@ export class HeadlessSession {
       flagPrompt: options.flagPrompt,
       allowBypass: options.allowBypass,
       warn: options.warn,
+      hookEngine: options.hooks?.opened.engine,
+      hooksDisabledBy: options.hooks?.opened.loaded.disabledBy,
     };
     this.driver.subscribe((event) => this.onDriverEvent(event));
   }
@@ -146,6 +148,8 @@ export class HeadlessSession {
   }
 
   private onDriverEvent(event: DriverEvent): void {
+    // What a person should know (a hook that failed or timed out, …) goes to stderr, as in -p; stdout is the host's.
+    if (event.type === 'notice') return this.options.warn(event.text);
     if (event.type === 'prompt') {
       if (!this.initSent) {
         this.initSent = true;
