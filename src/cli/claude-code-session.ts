@@ -3,6 +3,7 @@ import type { SessionDriver } from '../driver/session-driver.js';
 import type { ClaudeCodeSessionInfo } from '../print/claude-code-sink.js';
 import type { Runtime } from '../runtime/create-runtime.js';
 import { toClaudeCodeInput } from '../tools/claude-code-input.js';
+import { initMcpServers } from '../print/claude-code-mcp.js';
 import type { CliOptions } from './cli-options.js';
 
 /** `driver` is read lazily: the sink exists before the driver that feeds it. */
@@ -20,6 +21,7 @@ export function claudeCodeSession(
       cwd: runtime.projectRoot,
       sessionId: controller().sessionId,
       tools: runtime.registry.names(),
+      mcpServers: initMcpServers(runtime.mcp),
       model: controller().model,
       permissionMode: controller().permissionMode,
       apiKeyFromEnv: runtime.secrets.length > 0,

@@ -8,6 +8,8 @@ import type { Runtime } from '../runtime/create-runtime.js';
 import type { HookEngine } from '../hooks/hook-engine.js';
 import type { ControlChannel, ControlRequestLine } from './control-channel.js';
 import { registerHostHooks } from './host-hooks.js';
+import type { SdkMcpServers } from '../mcp/sdk-servers.js';
+import { mcpStatus } from '../print/claude-code-mcp.js';
 
 export interface ControlContext {
   runtime: Runtime;
@@ -22,6 +24,10 @@ export interface ControlContext {
   /** The session's hook engine (absent when `disableAllHooks` turned hooks off: `hooksDisabledBy` names the file). */
   hookEngine: HookEngine | undefined;
   hooksDisabledBy: string | undefined;
+  /** The host's in-process MCP servers (initialize `sdkMcpServers`). */
+  sdkServers: SdkMcpServers;
+  /** User messages wait for `arrival` before they run (the host's MCP servers connecting). */
+  holdPrompts: (arrival: Promise<void>) => void;
 }
 
 function text(value: unknown): string | undefined {
@@ -53,7 +59,7 @@ function initialize(context: ControlContext, request: Record<string, unknown>): 
     context.warn(line);
   }
   if (nonEmpty(request.sdkMcpServers)) {
-    context.warn('in-process SDK MCP servers are not supported yet; their tools are not offered');
+    context.holdPrompts(context.sdkServers.register(request.sdkMcpServers, request.sdkMcpServerManifests));
   }
   if (nonEmpty(request.agents)) context.warn('agents defined by the SDK host are not supported yet and are ignored');
   const model = context.driver.model;
@@ -128,7 +134,16 @@ export function handleControlRequest(context: ControlContext, line: ControlReque
         return channel.succeed(id, {});
       }
       case 'mcp_status':
-        return channel.succeed(id, { mcpServers: [] });
+        // Servers still connecting are waited for (bounded by MCP_TIMEOUT in the client), so the answer is final.
+        void context.sdkServers
+          .settled()
+          .then(() => channel.succeed(id, { mcpServers: mcpStatus(context.runtime.mcp, context.sdkServers) }));
+        return;
+      case 'mcp_message': {
+        // A message the host's in-process server sent on its own (a notification such as tools/list_changed).
+        if (typeof request.server_name === 'string') context.sdkServers.fromHost(request.server_name, request.message);
+        return channel.succeed(id, { mcp_response: { jsonrpc: '2.0', result: {}, id: 0 } });
+      }
       case 'get_context_usage':
         return channel.succeed(id, contextUsage(context));
       default:

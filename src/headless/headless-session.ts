@@ -18,6 +18,9 @@ import { fromClaudeCodeInput } from '../tools/claude-code-input.js';
 import { ControlChannel, type ControlRequestLine, type ControlResponseLine } from './control-channel.js';
 import { handleControlRequest, type ControlContext } from './control-requests.js';
 import { stdioBroker } from './stdio-broker.js';
+import { SdkMcpServers } from '../mcp/sdk-servers.js';
+import { initMcpServers } from '../print/claude-code-mcp.js';
+import { mcpLimits } from '../runtime/mcp-servers.js';
 
 type TurnEnd = Extract<AgentEvent, { type: 'turn_end' }>;
 
@@ -56,7 +59,10 @@ export class HeadlessSession {
   private readonly translator: ClaudeCodeTranslator;
   private readonly info: ClaudeCodeSessionInfo;
   private readonly control: ControlContext;
+  private readonly sdkServers: SdkMcpServers;
   private submitted = 0;
+  /** While set, user messages queue behind it (the host's MCP servers connecting), in order. */
+  private promptGate: Promise<void> | undefined;
   private answered = 0;
   private inputEnded = false;
   private initSent = false;
@@ -83,6 +89,15 @@ export class HeadlessSession {
     });
     this.info = options.info(() => this.driver);
     this.translator = claudeCodeTranslator(this.info);
+    this.sdkServers = new SdkMcpServers({
+      registry: runtime.registry,
+      limits: mcpLimits(),
+      messenger: (server) => async (message) => {
+        const reply = await this.channel.request({ subtype: 'mcp_message', server_name: server, message }).answer;
+        return reply.ok ? { ok: true, response: reply.response.mcp_response } : reply;
+      },
+      notice: options.warn,
+    });
     this.control = {
       runtime,
       driver: this.driver,
@@ -93,6 +108,10 @@ export class HeadlessSession {
       warn: options.warn,
       hookEngine: options.hooks?.opened.engine,
       hooksDisabledBy: options.hooks?.opened.loaded.disabledBy,
+      sdkServers: this.sdkServers,
+      holdPrompts: (arrival) => {
+        this.promptGate = (this.promptGate ?? Promise.resolve()).then(() => arrival);
+      },
     };
     this.driver.subscribe((event) => this.onDriverEvent(event));
   }
@@ -144,7 +163,8 @@ export class HeadlessSession {
       return this.options.warn('ignored a user message without text');
     }
     this.submitted += 1;
-    this.driver.submit(text);
+    if (this.promptGate) this.promptGate = this.promptGate.then(() => this.driver.submit(text));
+    else this.driver.submit(text);
   }
 
   private onDriverEvent(event: DriverEvent): void {
@@ -153,7 +173,8 @@ export class HeadlessSession {
     if (event.type === 'prompt') {
       if (!this.initSent) {
         this.initSent = true;
-        this.options.write(initMessage(this.info.init()));
+        const mcpServers = initMcpServers(this.options.runtime.mcp, this.sdkServers);
+        this.options.write(initMessage({ ...this.info.init(), mcpServers }));
       }
       this.translator.beginTurn();
       this.end = undefined;
@@ -189,6 +210,7 @@ export class HeadlessSession {
 
   private maybeFinish(): void {
     if (!this.inputEnded || this.answered < this.submitted) return;
+    void this.sdkServers.closeAll();
     this.resolveFinished();
   }
 }
