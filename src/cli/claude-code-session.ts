@@ -31,6 +31,7 @@ export function claudeCodeSession(
     limits: () => ({ contextWindow: runtime.config.contextWindow, maxOutputTokens: runtime.config.maxOutputTokens }),
     prices: runtime.config.modelPrices,
     includePartialMessages: options.claudeCode.includePartialMessages,
+    subagents: (listener) => runtime.extensions.events.on(listener),
   };
 }
 

@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { HeadlessSession } from '../headless/headless-session.js';
 import { redactSecrets } from '../text/redact-secrets.js';
 import { bootstrap, driverHooks, sweepLeftoverTemps } from './bootstrap.js';
+import { createCustomCommandsPort } from './custom-commands-port.js';
 import { applyClaudeCodeOptions, claudeCodeSession } from './claude-code-session.js';
 import { EXIT_INTERRUPTED, EXIT_OK, printError } from './exit-codes.js';
 import type { CliOptions } from './cli-options.js';
@@ -32,7 +33,12 @@ export async function runHeadlessMode(options: CliOptions, version: string): Pro
     const { HookEngine } = await import('../hooks/hook-engine.js');
     hooks.opened = { ...hooks.opened, engine: new HookEngine([], { projectRoot: booted.projectRoot }) };
   }
+  // Custom slash commands run from a host's user message as from the REPL's prompt, and initialize lists them.
+  const commandNotices: string[] = [];
+  const customCommands = await createCustomCommandsPort(booted, commandNotices);
+  for (const notice of commandNotices) warn(notice);
   const session = new HeadlessSession({
+    customCommands,
     runtime: booted,
     version,
     write: (line) => void process.stdout.write(`${redactSecrets(JSON.stringify(line), secrets)}\n`),

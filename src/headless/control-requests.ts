@@ -5,11 +5,14 @@
 import { PERMISSION_MODES, type PermissionMode } from '../config/config-choices.js';
 import type { SessionDriver } from '../driver/session-driver.js';
 import type { Runtime } from '../runtime/create-runtime.js';
+import { addHostAgents } from '../agents/host-agents.js';
+import type { CustomCommandInfo } from '../driver/custom-commands-port.js';
 import type { HookEngine } from '../hooks/hook-engine.js';
 import type { ControlChannel, ControlRequestLine } from './control-channel.js';
 import { registerHostHooks } from './host-hooks.js';
 import type { SdkMcpServers } from '../mcp/sdk-servers.js';
 import { mcpStatus } from '../print/claude-code-mcp.js';
+import { agentInfo, contextUsage } from './context-usage.js';
 
 export interface ControlContext {
   runtime: Runtime;
@@ -26,6 +29,8 @@ export interface ControlContext {
   hooksDisabledBy: string | undefined;
   /** The host's in-process MCP servers (initialize `sdkMcpServers`). */
   sdkServers: SdkMcpServers;
+  /** The custom slash commands a user message may start with. */
+  commands: readonly CustomCommandInfo[];
   /** User messages wait for `arrival` before they run (the host's MCP servers connecting). */
   holdPrompts: (arrival: Promise<void>) => void;
 }
@@ -61,43 +66,25 @@ function initialize(context: ControlContext, request: Record<string, unknown>): 
   if (nonEmpty(request.sdkMcpServers)) {
     context.holdPrompts(context.sdkServers.register(request.sdkMcpServers, request.sdkMcpServerManifests));
   }
-  if (nonEmpty(request.agents)) context.warn('agents defined by the SDK host are not supported yet and are ignored');
+  if (nonEmpty(request.agents)) {
+    for (const line of addHostAgents(context.runtime.registry, context.runtime.extensions, request.agents)) {
+      context.warn(line);
+    }
+  }
   const model = context.driver.model;
   return {
-    commands: [],
-    agents: [],
+    commands: context.commands.map((command) => ({
+      name: command.name,
+      description: command.description,
+      argumentHint: command.usage.slice(command.name.length + 2),
+    })),
+    agents: agentInfo(context.runtime),
     output_style: 'default',
     available_output_styles: ['default'],
     models: [{ value: model, displayName: model, description: 'the model mca runs now' }],
     account: {},
     claude_code_version: context.version,
-  };
-}
-
-function contextUsage(context: ControlContext): Record<string, unknown> {
-  const report = context.driver.controller.contextReport();
-  const categories = report.parts.map((part) => ({
-    name: part.label,
-    tokens: part.tokens,
-    color: 'gray',
-    kind: 'used' as const,
-  }));
-  const totalTokens = report.parts.reduce((sum, part) => sum + part.tokens, 0);
-  return {
-    categories,
-    totalTokens,
-    maxTokens: report.contextWindow,
-    rawMaxTokens: report.contextWindow,
-    percentage: report.contextWindow > 0 ? (totalTokens / report.contextWindow) * 100 : 0,
-    gridRows: [],
-    model: context.driver.model,
-    memoryFiles: context.driver.controller
-      .memoryFiles()
-      .map((file) => ({ path: file.path, type: file.level, tokens: Math.ceil(file.chars / 4) })),
-    mcpTools: [],
-    agents: [],
-    isAutoCompactEnabled: true,
-    apiUsage: null,
+    ...(nonEmpty(request.hooks) ? { hooks_applied: context.hookEngine !== undefined } : {}),
   };
 }
 
@@ -145,7 +132,7 @@ export function handleControlRequest(context: ControlContext, line: ControlReque
         return channel.succeed(id, { mcp_response: { jsonrpc: '2.0', result: {}, id: 0 } });
       }
       case 'get_context_usage':
-        return channel.succeed(id, contextUsage(context));
+        return channel.succeed(id, contextUsage(context, context.sdkServers));
       default:
         return channel.fail(id, `mca does not support the control request "${String(request.subtype)}"`);
     }

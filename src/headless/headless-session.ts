@@ -8,11 +8,12 @@
  */
 import type { AgentEvent } from '../agent/events.js';
 import { isAgentEvent, type DriverEvent } from '../driver/driver-events.js';
+import type { CustomCommandsPort } from '../driver/custom-commands-port.js';
 import type { DriverHooksOptions } from '../driver/driver-hooks.js';
 import { SessionDriver } from '../driver/session-driver.js';
 import { initMessage } from '../print/claude-code-init.js';
 import type { ClaudeCodeTranslator } from '../print/claude-code-messages.js';
-import { claudeCodeTranslator, type ClaudeCodeSessionInfo } from '../print/claude-code-sink.js';
+import { claudeCodeTranslator, forwardSubagentLines, type ClaudeCodeSessionInfo } from '../print/claude-code-sink.js';
 import type { Runtime } from '../runtime/create-runtime.js';
 import { fromClaudeCodeInput } from '../tools/claude-code-input.js';
 import { ControlChannel, type ControlRequestLine, type ControlResponseLine } from './control-channel.js';
@@ -36,6 +37,8 @@ export interface HeadlessOptions {
   askHost: boolean;
   allowBypass: boolean;
   flagPrompt: { replace: string | undefined; append: string | undefined };
+  /** Custom slash commands (`/name args` in a user message); initialize lists them. */
+  customCommands?: CustomCommandsPort;
   /** The settings files' hooks (src/hooks), run by the driver as in every front. */
   hooks?: DriverHooksOptions;
 }
@@ -86,9 +89,11 @@ export class HeadlessSession {
       policy: runtime.policy,
       broker,
       ...(options.hooks ? { hooks: options.hooks } : {}),
+      ...(options.customCommands ? { customCommands: options.customCommands, applyCommandModel: 'turn' as const } : {}),
     });
     this.info = options.info(() => this.driver);
     this.translator = claudeCodeTranslator(this.info);
+    forwardSubagentLines(this.info, (line) => this.options.write(line));
     this.sdkServers = new SdkMcpServers({
       registry: runtime.registry,
       limits: mcpLimits(),
@@ -109,6 +114,7 @@ export class HeadlessSession {
       hookEngine: options.hooks?.opened.engine,
       hooksDisabledBy: options.hooks?.opened.loaded.disabledBy,
       sdkServers: this.sdkServers,
+      commands: options.customCommands?.list ?? [],
       holdPrompts: (arrival) => {
         this.promptGate = (this.promptGate ?? Promise.resolve()).then(() => arrival);
       },
