@@ -39,6 +39,7 @@ export async function runHeadlessMode(options: CliOptions, version: string): Pro
   for (const notice of commandNotices) warn(notice);
   const session = new HeadlessSession({
     customCommands,
+    replayUserMessages: claudeCode.replayUserMessages,
     runtime: booted,
     version,
     write: (line) => void process.stdout.write(`${redactSecrets(JSON.stringify(line), secrets)}\n`),

@@ -13,6 +13,7 @@ import { registerHostHooks } from './host-hooks.js';
 import type { SdkMcpServers } from '../mcp/sdk-servers.js';
 import { mcpStatus } from '../print/claude-code-mcp.js';
 import { agentInfo, contextUsage } from './context-usage.js';
+import { rewindFiles, type UserMessageCheckpoints } from './rewind-files.js';
 
 export interface ControlContext {
   runtime: Runtime;
@@ -31,6 +32,8 @@ export interface ControlContext {
   sdkServers: SdkMcpServers;
   /** The custom slash commands a user message may start with. */
   commands: readonly CustomCommandInfo[];
+  /** Which prompt each host user message (by uuid) began, for `rewind_files`. */
+  userMessages: UserMessageCheckpoints;
   /** User messages wait for `arrival` before they run (the host's MCP servers connecting). */
   holdPrompts: (arrival: Promise<void>) => void;
 }
@@ -131,6 +134,15 @@ export function handleControlRequest(context: ControlContext, line: ControlReque
         if (typeof request.server_name === 'string') context.sdkServers.fromHost(request.server_name, request.message);
         return channel.succeed(id, { mcp_response: { jsonrpc: '2.0', result: {}, id: 0 } });
       }
+      case 'rewind_files':
+        void rewindFiles(context.runtime.checkpoints, context.userMessages, {
+          user_message_id: request.user_message_id,
+          dry_run: request.dry_run,
+        }).then(
+          (answer) => channel.succeed(id, { ...answer }),
+          (error: unknown) => channel.fail(id, error instanceof Error ? error.message : String(error)),
+        );
+        return;
       case 'get_context_usage':
         return channel.succeed(id, contextUsage(context, context.sdkServers));
       default:

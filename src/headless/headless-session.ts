@@ -6,6 +6,7 @@
  * mca knows, gets one stderr line and is skipped: nothing else is lost. `finished` resolves once the input ended
  * and every message it carried has its result.
  */
+import { randomUUID } from 'node:crypto';
 import type { AgentEvent } from '../agent/events.js';
 import { isAgentEvent, type DriverEvent } from '../driver/driver-events.js';
 import type { CustomCommandsPort } from '../driver/custom-commands-port.js';
@@ -19,11 +20,14 @@ import { fromClaudeCodeInput } from '../tools/claude-code-input.js';
 import { ControlChannel, type ControlRequestLine, type ControlResponseLine } from './control-channel.js';
 import { handleControlRequest, type ControlContext } from './control-requests.js';
 import { stdioBroker } from './stdio-broker.js';
+import { UserMessageCheckpoints } from './rewind-files.js';
 import { SdkMcpServers } from '../mcp/sdk-servers.js';
 import { initMcpServers } from '../print/claude-code-mcp.js';
 import { mcpLimits } from '../runtime/mcp-servers.js';
 
 type TurnEnd = Extract<AgentEvent, { type: 'turn_end' }>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface HeadlessOptions {
   runtime: Runtime;
@@ -37,6 +41,8 @@ export interface HeadlessOptions {
   askHost: boolean;
   allowBypass: boolean;
   flagPrompt: { replace: string | undefined; append: string | undefined };
+  /** `--replay-user-messages`: each user message is echoed with its uuid (what `rewind_files` names). */
+  replayUserMessages?: boolean;
   /** Custom slash commands (`/name args` in a user message); initialize lists them. */
   customCommands?: CustomCommandsPort;
   /** The settings files' hooks (src/hooks), run by the driver as in every front. */
@@ -63,6 +69,9 @@ export class HeadlessSession {
   private readonly info: ClaudeCodeSessionInfo;
   private readonly control: ControlContext;
   private readonly sdkServers: SdkMcpServers;
+  /** The uuids of user messages submitted and not yet begun, in order; which prompt each began. */
+  private readonly waitingUuids: string[] = [];
+  private readonly userMessages = new UserMessageCheckpoints();
   private submitted = 0;
   /** While set, user messages queue behind it (the host's MCP servers connecting), in order. */
   private promptGate: Promise<void> | undefined;
@@ -115,6 +124,7 @@ export class HeadlessSession {
       hooksDisabledBy: options.hooks?.opened.loaded.disabledBy,
       sdkServers: this.sdkServers,
       commands: options.customCommands?.list ?? [],
+      userMessages: this.userMessages,
       holdPrompts: (arrival) => {
         this.promptGate = (this.promptGate ?? Promise.resolve()).then(() => arrival);
       },
@@ -169,6 +179,18 @@ export class HeadlessSession {
       return this.options.warn('ignored a user message without text');
     }
     this.submitted += 1;
+    const uuid = typeof message.uuid === 'string' && UUID.test(message.uuid) ? message.uuid : randomUUID();
+    this.waitingUuids.push(uuid);
+    if (this.options.replayUserMessages) {
+      this.options.write({
+        type: 'user',
+        message: inner,
+        parent_tool_use_id: null,
+        session_id: this.driver.controller.sessionId,
+        uuid,
+        isReplay: true,
+      });
+    }
     if (this.promptGate) this.promptGate = this.promptGate.then(() => this.driver.submit(text));
     else this.driver.submit(text);
   }
@@ -184,6 +206,8 @@ export class HeadlessSession {
       }
       this.translator.beginTurn();
       this.end = undefined;
+      const uuid = this.waitingUuids.shift();
+      if (uuid !== undefined) this.userMessages.began(uuid, this.driver.controller.sessionId);
       return;
     }
     if (isAgentEvent(event)) {
