@@ -8,6 +8,7 @@ import type { SdkMcpServers } from '../mcp/sdk-servers.js';
 import type { SessionDriver } from '../driver/session-driver.js';
 import type { Runtime } from '../runtime/create-runtime.js';
 import type { ToolDefinition } from '../tools/define-tool.js';
+import type { CcAgentInfo } from '../print/claude-code-types.js';
 
 interface UsageContext {
   runtime: Runtime;
@@ -15,7 +16,7 @@ interface UsageContext {
 }
 
 /** The subagents in Claude Code's AgentInfo shape (initialize's `agents`). */
-export function agentInfo(runtime: Runtime): Array<{ name: string; description: string; model?: string }> {
+export function agentInfo(runtime: Runtime): CcAgentInfo[] {
   return [...runtime.extensions.agents.values()].map((agent) => ({
     name: agent.name,
     description: agent.description,

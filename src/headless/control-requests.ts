@@ -12,6 +12,7 @@ import type { ControlChannel, ControlRequestLine } from './control-channel.js';
 import { registerHostHooks } from './host-hooks.js';
 import type { SdkMcpServers } from '../mcp/sdk-servers.js';
 import { mcpStatus } from '../print/claude-code-mcp.js';
+import type { CcSlashCommand } from '../print/claude-code-types.js';
 import { agentInfo, contextUsage } from './context-usage.js';
 import { rewindFiles, type UserMessageCheckpoints } from './rewind-files.js';
 
@@ -49,6 +50,15 @@ function nonEmpty(value: unknown): boolean {
   return typeof value === 'object' && value !== null && Object.keys(value).length > 0;
 }
 
+/** The custom slash commands in Claude Code's SlashCommand shape (the hint is what follows the name in `usage`). */
+export function slashCommands(commands: readonly CustomCommandInfo[]): CcSlashCommand[] {
+  return commands.map((command) => ({
+    name: command.name,
+    description: command.description,
+    argumentHint: command.usage.slice(command.name.length + 2),
+  }));
+}
+
 /**
  * `initialize`: the host's system prompt (`systemPrompt` replaces mca's identity and answer style, keeping the
  * tool protocol and safety rules; `[""]`, what the SDK sends when the program sets none, keeps mca's prompt as it
@@ -76,11 +86,7 @@ function initialize(context: ControlContext, request: Record<string, unknown>): 
   }
   const model = context.driver.model;
   return {
-    commands: context.commands.map((command) => ({
-      name: command.name,
-      description: command.description,
-      argumentHint: command.usage.slice(command.name.length + 2),
-    })),
+    commands: slashCommands(context.commands),
     agents: agentInfo(context.runtime),
     output_style: 'default',
     available_output_styles: ['default'],
