@@ -141,4 +141,38 @@ describe('SDK hook callbacks', () => {
     expect(stderr.join('')).toContain('the hook broke');
     expect(resultOf(messages)).toMatchObject({ subtype: 'success', result: 'Read it.' });
   });
+
+  it('a callback that never answers is withdrawn at its timeout: a notice, and the call runs', async () => {
+    const sdk = await project([{ text: 'Reading.', calls: [READ_CALL] }, { text: 'Read it.' }], {
+      'notes.md': 'the notes\n',
+    });
+    const stderr: string[] = [];
+    const messages = await sdkQuery(sdk, 'read the notes', {
+      stderr: (data) => void stderr.push(data),
+      hooks: { PreToolUse: [{ matcher: 'Read', timeout: 1, hooks: [() => new Promise(() => undefined)] }] },
+    });
+    expect(toolResultSent(server!, 'toolu_read_hook')).toContain('the notes');
+    expect(stderr.join('')).toContain('timed out after 1 s');
+    expect(resultOf(messages)).toMatchObject({ subtype: 'success', result: 'Read it.' });
+  });
+
+  it("a UserPromptSubmit callback's additionalContext reaches the model with the prompt", async () => {
+    const sdk = await project([{ text: 'Noted.' }]);
+    await sdkQuery(sdk, 'what is the ticket?', {
+      hooks: {
+        UserPromptSubmit: [
+          {
+            hooks: [
+              async () => ({
+                hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'Ticket: ABC-42.' },
+              }),
+            ],
+          },
+        ],
+      },
+    });
+    const sent = JSON.stringify(server!.requests[0]!.body.messages);
+    expect(sent).toContain('what is the ticket?');
+    expect(sent).toContain('Ticket: ABC-42.');
+  });
 });
