@@ -19,7 +19,7 @@ import { ensureBuild } from './lib/ensure-build.js';
 import { packAndExtract } from './lib/packed-package.js';
 import { watchServer } from './lib/server-clock.js';
 import { median } from './lib/stats.js';
-import { childEnv, FINISH, MULTI_STEP, MULTI_STEP_TASK, writeProject } from './lib/startup-task.js';
+import { fakeModelEnv, FINISH, MULTI_STEP, MULTI_STEP_TASK, writeProject } from './lib/startup-task.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -88,12 +88,7 @@ async function main(): Promise<void> {
     ];
     const project = join(scratch, 'project');
     await writeProject(project);
-    const env = childEnv({
-      ANTHROPIC_API_KEY: 'bench-key',
-      ANTHROPIC_BASE_URL: server.url,
-      MCA_HOME: join(scratch, 'home'),
-      NO_COLOR: '1',
-    });
+    const env = fakeModelEnv(server.url, join(scratch, 'home'));
     const report = join(scratch, 'time-report');
     const once = async (side: Side, script: FakeReplyStep[], args: string[], record: boolean): Promise<void> => {
       server.setScript(script);

@@ -21,7 +21,7 @@ import { startFakeAnthropic } from '../test/helpers/fake-anthropic-server.js';
 import { ensureBuild } from './lib/ensure-build.js';
 import { machine } from './lib/machine.js';
 import { watchServer } from './lib/server-clock.js';
-import { childEnv, MULTI_STEP, MULTI_STEP_TASK, writeProject } from './lib/startup-task.js';
+import { fakeModelEnv, MULTI_STEP, MULTI_STEP_TASK, writeProject } from './lib/startup-task.js';
 import { median, percentile } from './lib/stats.js';
 import { timedSpawn } from './lib/timed-spawn.js';
 import { timeRuns, type Timing } from './lib/timing.js';
@@ -72,12 +72,7 @@ async function stepTimes(root: string, hooks: Record<string, unknown> | undefine
   await writeProject(project);
   mkdirSync(home, { recursive: true });
   if (hooks) writeFileSync(join(home, 'settings.json'), JSON.stringify({ hooks }));
-  const env = childEnv({
-    ANTHROPIC_API_KEY: 'bench-key',
-    ANTHROPIC_BASE_URL: server.url,
-    MCA_HOME: home,
-    NO_COLOR: '1',
-  });
+  const env = fakeModelEnv(server.url, home);
   const samples: number[] = [];
   try {
     for (let run = 0; run < runs; run += 1) {

@@ -17,7 +17,7 @@ import { ensureBuild } from './lib/ensure-build.js';
 import { packAndExtract } from './lib/packed-package.js';
 import { profileWindows, type CpuProfile, type ProfileWindow } from './lib/profile-windows.js';
 import { watchServer } from './lib/server-clock.js';
-import { childEnv, MULTI_STEP, MULTI_STEP_TASK, writeProject } from './lib/startup-task.js';
+import { fakeModelEnv, MULTI_STEP, MULTI_STEP_TASK, writeProject } from './lib/startup-task.js';
 import { timedSpawn } from './lib/timed-spawn.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -49,12 +49,7 @@ async function main(): Promise<void> {
     const pkg = packAndExtract(root, join(scratch, 'pack'));
     const project = join(scratch, 'project');
     await writeProject(project);
-    const env = childEnv({
-      ANTHROPIC_API_KEY: 'bench-key',
-      ANTHROPIC_BASE_URL: server.url,
-      MCA_HOME: join(scratch, 'home'),
-      NO_COLOR: '1',
-    });
+    const env = fakeModelEnv(server.url, join(scratch, 'home'));
     const profileDir = join(scratch, 'profile');
     const args = ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-interval', '250'];
     const run = await timedSpawn(process.execPath, [...args, pkg.bin, '-p', MULTI_STEP_TASK], { env, cwd: project });

@@ -211,7 +211,11 @@ fast-glob; the real Read at the start and at the end of the big file. One warm-u
 
 ### Checkpoints (bench/checkpoint-bench.ts)
 A generated git repository in a temp directory (100 files per directory, 40 lines each, an ignored \`node_modules/\`
-of 2,000 files). \`SessionCheckpoints.beforeRun\` for a Bash call and its after-step are timed together, with no
-command between them: the session's first call, then N calls with nothing changed and N calls each after 10 files
-were rewritten; medians. \`npx tsx bench/checkpoint-bench.ts\` runs the section alone and prints it.
+of 2,000 files), flushed to disk (\`sync\`) before anything is timed. \`SessionCheckpoints.beforeRun\` for a Bash
+call and its after-step are timed together, with no command between them: the first call of a session while nothing
+is committed (every file untracked); then, after \`git add -A && git commit\` and another \`sync\`, the first call of a
+new session, N calls with nothing changed and N calls each after 10 files were rewritten; medians. Wall time is
+\`performance.now()\`; CPU time is the bench process's own (\`process.cpuUsage()\`, all its threads) plus the children
+it waited for (git; \`cutime + cstime\` from /proc/self/stat, 10 ms ticks). \`npx tsx bench/checkpoint-bench.ts\`
+runs the section alone and prints it.
 `;

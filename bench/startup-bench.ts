@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakeAnthropic, type FakeReplyStep } from '../test/helpers/fake-anthropic-server.js';
-import { ANSWER, childEnv, FINISH, MULTI_STEP, MULTI_STEP_TASK, writeProject } from './lib/startup-task.js';
+import { ANSWER, fakeModelEnv, FINISH, MULTI_STEP, MULTI_STEP_TASK, writeProject } from './lib/startup-task.js';
 import { packAndExtract, type PackageFigures } from './lib/packed-package.js';
 import { watchServer } from './lib/server-clock.js';
 import { median } from './lib/stats.js';
@@ -110,12 +110,7 @@ export async function runStartupBench(options: { runs: number; root: string }): 
     const home = join(scratch, 'home');
     const project = join(scratch, 'project');
     await writeProject(project);
-    const env = childEnv({
-      ANTHROPIC_API_KEY: 'bench-key',
-      ANTHROPIC_BASE_URL: server.url,
-      MCA_HOME: home,
-      NO_COLOR: '1',
-    });
+    const env = fakeModelEnv(server.url, home);
     const rss = { scratch };
 
     /** One request-making run: the fake's script is set first, its clock read after. */

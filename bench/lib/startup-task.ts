@@ -49,3 +49,8 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const base = Object.fromEntries(keep.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : [])));
   return { ...base, ...extra };
 }
+
+/** The environment of a bench child that talks to the loopback fake model: a dummy key, that server, its own home. */
+export function fakeModelEnv(serverUrl: string, home: string): NodeJS.ProcessEnv {
+  return childEnv({ ANTHROPIC_API_KEY: 'bench-key', ANTHROPIC_BASE_URL: serverUrl, MCA_HOME: home, NO_COLOR: '1' });
+}

@@ -1,40 +1,40 @@
 /**
- * Model usage a tool spent on its own (the Agent tool's nested session): it rides in the result's `stats` under
- * these keys, and the loop adds it to the turn's usage and reports it as a `usage` event, so a subagent's tokens
- * and cost count toward the session's. The parent's context size (`contextTokens`) is not changed by it.
+ * Model usage a tool spent on its own (the Agent tool's nested session): it rides in the result's `stats`, per
+ * model, and the loop adds it to the turn's usage and reports it as `usage` events naming their model, so a
+ * subagent's tokens and cost count toward the session's, priced at the model the subagent ran on. The parent's context size (`contextTokens`) is not changed by it.
  */
-import { addUsage, type Usage } from '../providers/types.js';
+import { addUsage, type Usage, ZERO_USAGE } from '../providers/types.js';
 import type { AgentEvent } from './events.js';
 import type { ToolEnvelope } from '../tools/envelope.js';
 
-const KEYS = {
-  inputTokens: 'carriedInputTokens',
-  outputTokens: 'carriedOutputTokens',
-  cacheCreationInputTokens: 'carriedCacheCreationInputTokens',
-  cacheReadInputTokens: 'carriedCacheReadInputTokens',
-} as const satisfies Record<Exclude<keyof Usage, 'model'>, string>;
+/** The counters a carried usage keeps, under `carried:<model>:<counter>` (model '' when unknown). */
+const COUNTERS = ['inputTokens', 'outputTokens', 'cacheCreationInputTokens', 'cacheReadInputTokens'] as const;
+const PREFIX = 'carried:';
+/** A tool's result carries usage of at most this many models (a subagent uses one or two). */
+const MAX_MODELS = 16;
 
-/** `usage` as result stats. */
-export function carriedUsageStats(usage: Usage): Record<string, number> {
-  return {
-    [KEYS.inputTokens]: usage.inputTokens,
-    [KEYS.outputTokens]: usage.outputTokens,
-    [KEYS.cacheCreationInputTokens]: usage.cacheCreationInputTokens,
-    [KEYS.cacheReadInputTokens]: usage.cacheReadInputTokens,
-  };
+/** Usage per model (the model's name, '' when unknown), as result stats: each model keeps its own price. */
+export function carriedUsageStats(byModel: Readonly<Record<string, Usage>>): Record<string, number> {
+  const stats: Record<string, number> = {};
+  for (const [model, usage] of Object.entries(byModel).slice(0, MAX_MODELS)) {
+    for (const counter of COUNTERS) stats[`${PREFIX}${model}:${counter}`] = usage[counter];
+  }
+  return stats;
 }
 
-/** The usage a result carries, or undefined when it carries none. */
-export function carriedUsage(envelope: ToolEnvelope): Usage | undefined {
-  const { stats } = envelope;
-  const read = (key: string): number => (typeof stats[key] === 'number' ? stats[key] : 0);
-  const usage: Usage = {
-    inputTokens: read(KEYS.inputTokens),
-    outputTokens: read(KEYS.outputTokens),
-    cacheCreationInputTokens: read(KEYS.cacheCreationInputTokens),
-    cacheReadInputTokens: read(KEYS.cacheReadInputTokens),
-  };
-  return Object.values(usage).some((value) => value > 0) ? usage : undefined;
+/** The usage a result carries, one entry per model (`model` set unless unknown); empty when it carries none. */
+export function carriedUsage(envelope: ToolEnvelope): Usage[] {
+  const byModel = new Map<string, Usage>();
+  for (const [key, value] of Object.entries(envelope.stats)) {
+    if (!key.startsWith(PREFIX) || typeof value !== 'number') continue;
+    const split = key.lastIndexOf(':');
+    const model = key.slice(PREFIX.length, split);
+    const counter = COUNTERS.find((name) => name === key.slice(split + 1));
+    if (counter === undefined) continue;
+    const usage = byModel.get(model) ?? { ...ZERO_USAGE, ...(model === '' ? {} : { model }) };
+    byModel.set(model, { ...usage, [counter]: usage[counter] + value });
+  }
+  return [...byModel.values()].filter((usage) => COUNTERS.some((counter) => usage[counter] > 0));
 }
 
 /**
@@ -52,9 +52,10 @@ export async function* withCarriedUsage<Outcome>(
     if (next.done === true) return next.value;
     yield next.value;
     if (next.value.type !== 'tool_end') continue;
-    const usage = carriedUsage(next.value.result);
-    if (usage === undefined) continue;
-    turn.usage = addUsage(turn.usage, usage);
-    yield { type: 'usage', step, usage, contextTokens };
+    // One usage event per model, each with its model: fronts price it at that model's rates.
+    for (const usage of carriedUsage(next.value.result)) {
+      turn.usage = addUsage(turn.usage, usage);
+      yield { type: 'usage', step, usage, contextTokens };
+    }
   }
 }

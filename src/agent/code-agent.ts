@@ -10,8 +10,10 @@ import { preprocessInput } from '../context/input-preprocessor.js';
 import type { MemoryEntry } from '../context/memory-files.js';
 import type { Message, RoundEnd } from '../context/message.js';
 import type { BuiltContext } from '../context/context-builder.js';
-import type { ModelProvider, ModelRequest, ToolSpec } from '../providers/types.js';
+import type { ImagePart, ModelProvider, ModelRequest, ToolSpec } from '../providers/types.js';
 import { addUsage, totalUsageTokens } from '../providers/types.js';
+import { withoutImages } from '../providers/image-fallback.js';
+import { takesImages } from '../config/model-profiles.js';
 import type { SessionWriter } from '../session/session-store.js';
 import type { FileStateRecord } from '../tools/file-state.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -26,6 +28,7 @@ import type { CallGate } from './controller.js';
 import type { SessionSettings } from './session-settings.js';
 import { withPlanModeReminder } from './plan-mode.js';
 import { withCarriedUsage } from './carried-usage.js';
+import { attachImages } from './attachments.js';
 import { streamModelCall } from './model-call.js';
 import { applyNativeReply } from './native-step.js';
 import { withToolProtocolHint } from './tool-protocol-hint.js';
@@ -158,10 +161,13 @@ export class CodeAgent implements AgentController {
    * One turn. Whatever throws inside it (a session write failing, a bug) still closes the round as `error` with a
    * code and ends with exactly one `turn_end`, so the next turn starts from a closed history.
    */
-  async *run(input: string, options: { signal: AbortSignal }): AsyncGenerator<AgentEvent> {
+  async *run(
+    input: string,
+    options: { signal: AbortSignal; images?: readonly ImagePart[] },
+  ): AsyncGenerator<AgentEvent> {
     const progress: TurnProgress = { turn: undefined, ended: false };
     try {
-      for await (const event of this.runTurn(input, options.signal, progress)) {
+      for await (const event of this.runTurn(input, options.signal, progress, options.images ?? [])) {
         if (event.type === 'turn_end') progress.ended = true;
         yield event;
       }
@@ -171,17 +177,24 @@ export class CodeAgent implements AgentController {
     }
   }
 
-  private async *runTurn(input: string, signal: AbortSignal, progress: TurnProgress): AsyncGenerator<AgentEvent> {
+  private async *runTurn(
+    input: string,
+    signal: AbortSignal,
+    progress: TurnProgress,
+    given: readonly ImagePart[],
+  ): AsyncGenerator<AgentEvent> {
     const { context, config, session } = this.deps;
-    const processed = preprocessInput(
+    const preprocessed = preprocessInput(
       this.settings.mode === 'plan' ? withPlanModeReminder(input) : input,
       this.deps.fsView,
     );
+    const attached = attachImages(preprocessed.text, preprocessed.images, given, this.deps.projectRoot);
+    const processed = { ...preprocessed, text: attached.text };
 
     this.declinedBy = undefined;
     const turn = new TurnState(config.maxRepeatedActions);
     progress.turn = turn;
-    for await (const event of context.beginTurn(processed.text, signal)) {
+    for await (const event of context.beginTurn(processed.text, signal, attached.images)) {
       if (event.type !== 'turn_opened') {
         yield event;
         continue;
@@ -196,6 +209,7 @@ export class CodeAgent implements AgentController {
         mentions: processed.mentions.map((mention) => mention.display),
       };
     }
+    for (const note of attached.notes) yield { type: 'warning', message: note };
     for (let step = 1; step <= config.maxSteps; step += 1) {
       if (signal.aborted) return yield* this.closeRound(turn, 'interrupted', 'Interrupted by user.');
       // Tools still arriving (MCP servers connecting, at most MCP_TIMEOUT): the first request waits for them; what
@@ -263,6 +277,12 @@ export class CodeAgent implements AgentController {
 
   /** The model request of a step in the session's tool protocol (DESIGN.md "Tool protocol"). */
   private request(prepared: { context: BuiltContext; maxTokens: number }): ModelRequest {
+    const request = this.requestFor(prepared);
+    // A model that takes no images gets a one-line note in place of each (never a request its server refuses).
+    return takesImages(this.model) ? request : withoutImages(request);
+  }
+
+  private requestFor(prepared: { context: BuiltContext; maxTokens: number }): ModelRequest {
     const { config, registry } = this.deps;
     if (!this.native) {
       return {

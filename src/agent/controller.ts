@@ -11,6 +11,7 @@ import type { PathScreen } from '../permissions/path-screen.js';
 import type { DecideFn, ToolCall } from '../tools/define-tool.js';
 import type { ToolEnvelope } from '../tools/envelope.js';
 import type { SessionInfo } from '../session/session-info.js';
+import type { ImagePart } from '../text/image-part.js';
 
 export type ContextPartId = 'l1' | 'l2' | 'l3' | 'summaries' | 'input' | 'scratchpad' | 'todos';
 
@@ -33,8 +34,11 @@ export interface AgentController {
   readonly sessionId: string;
   readonly model: string;
   readonly projectRoot: string;
-  /** Runs one turn. Ends with exactly one `turn_end`. Aborting the signal closes the round as interrupted. */
-  run(input: string, options: { signal: AbortSignal }): AsyncGenerator<AgentEvent>;
+  /**
+   * Runs one turn. Ends with exactly one `turn_end`. Aborting the signal closes the round as interrupted. `images`
+   * are attached to the input (a pasted image, an ACP prompt's image; see text/image-part.ts imagePartFromBase64).
+   */
+  run(input: string, options: { signal: AbortSignal; images?: readonly ImagePart[] }): AsyncGenerator<AgentEvent>;
   /** Manual compaction (`/compact [focus]`); yields compaction events. */
   compact(options: { focus?: string; signal: AbortSignal }): AsyncGenerator<AgentEvent>;
   contextReport(): ContextReport;

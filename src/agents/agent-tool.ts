@@ -1,6 +1,7 @@
 /**
- * The Agent tool (`Agent{subagent_type, description, prompt}`, Claude Code's; its older name `Task` is accepted in
- * tool lists and permission rules): delegates a task to a subagent that works in a context of its own and answers
+ * The Agent tool (`Agent{subagent_type, description, prompt}`, Claude Code's; its older name `Task` is an alias
+ * (ToolDefinition.aliases): a call named `Task` runs it, and tool lists, permission rules and hook matchers
+ * written with `Task` mean it): delegates a task to a subagent that works in a context of its own and answers
  * once. It declares no permission of its own (it changes nothing itself, so several Agent calls of one reply run
  * concurrently); the subagent's every call passes the session's decision point (subagent-tools.ts), and
  * `Agent(name)` deny and ask rules apply to the call itself.
@@ -14,7 +15,7 @@ import { sessionDecideOf } from '../tools/session-decide.js';
 import { clip, isRecord, isString } from '../text/json-guards.js';
 import type { AgentDefinition } from './agent-definition.js';
 import { runSubagent, type SubagentHost } from './subagent-run.js';
-import { AGENT_TOOL } from './subagent-tools.js';
+import { AGENT_TOOL, AGENT_TOOL_ALIAS } from './subagent-tools.js';
 
 /** History keeps this much of a subagent's answer (the whole result is stored for Recall). */
 export const COMPRESSED_ANSWER_CHARS = 6_000;
@@ -72,6 +73,7 @@ function filesOf(data: Record<string, unknown>): string[] {
 export function createAgentTool(agents: ReadonlyMap<string, AgentDefinition>, host: SubagentHost): ToolDefinition {
   return defineTool({
     name: AGENT_TOOL,
+    aliases: [AGENT_TOOL_ALIAS],
     description: descriptionOf(agents),
     inputSchema: jsonSchemaInput({
       type: 'object',
@@ -84,6 +86,7 @@ export function createAgentTool(agents: ReadonlyMap<string, AgentDefinition>, ho
       additionalProperties: false,
     }),
     permission: 'none',
+    kind: 'think',
     compress: (data) =>
       isString(data.agent) && isString(data.answer)
         ? {

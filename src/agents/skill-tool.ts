@@ -29,6 +29,7 @@ export function createSkillTool(skills: () => ReadonlyMap<string, Skill>): ToolD
       additionalProperties: false,
     }),
     permission: 'none',
+    kind: 'other',
     compress: (data) =>
       isString(data.skill) && isString(data.body)
         ? { skill: data.skill, dir: data.dir, body: clip(data.body, COMPRESSED_BODY_CHARS) }

@@ -8,9 +8,11 @@ import { join } from 'node:path';
 import { carriedUsageStats } from '../agent/carried-usage.js';
 import type { Config } from '../config/config.js';
 import type { RoundEnd } from '../context/message.js';
-import { addUsage, type ModelProvider, type Usage, ZERO_USAGE } from '../providers/types.js';
+import { addModelUsage, type UsageByModel } from '../context/archived-usage.js';
+import { addUsage, type ModelProvider, ZERO_USAGE } from '../providers/types.js';
 import { isRecord } from '../text/json-guards.js';
 import type { DecideFn } from '../tools/define-tool.js';
+import { sessionAfterRunOf } from '../tools/session-decide.js';
 import { errorEnvelope, successEnvelope, type ToolEnvelope } from '../tools/envelope.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { toolNamed } from '../tools/tool-catalog.js';
@@ -52,6 +54,8 @@ export interface SubagentHost {
 export interface SubagentStopping {
   parentToolUseId: string;
   agent: string;
+  /** The subagent's own transcript. */
+  transcriptPath: string;
   answer: string;
   stopHookActive: boolean;
 }
@@ -64,7 +68,8 @@ export interface SubagentRequest {
 
 interface RunRecord {
   end: { reason: RoundEnd; answer: string } | undefined;
-  usage: Usage;
+  /** Per model: the subagent's own model, and any its own subagents ran on. */
+  usage: UsageByModel;
   steps: number;
   tools: Map<string, number>;
   files: Set<string>;
@@ -124,7 +129,13 @@ export async function runSubagent(
       `Subagents nest at most ${MAX_SUBAGENT_DEPTH} deep; do this task yourself instead of starting another subagent.`,
     );
   }
-  const gate = { decide: subagentDecide(definition, decide), pathScreen: ctx.pathScreen };
+  // The session's PostToolUse hooks see the subagent's calls too (source `subagent`), as its PreToolUse hooks do.
+  const afterRun = sessionAfterRunOf(ctx);
+  const gate = {
+    decide: subagentDecide(definition, decide),
+    pathScreen: ctx.pathScreen,
+    ...(afterRun ? { afterRun } : {}),
+  };
   const registry = subagentRegistry(definition, host.registry, { secrets: host.secrets, ...gate });
   const transcriptPath = join(host.transcriptDir(), fileName(ctx.callId));
   const skills = host.skills();
@@ -144,7 +155,7 @@ export async function runSubagent(
   });
   const label = { parentToolUseId: ctx.callId, agent: definition.name };
   host.events.emit({ type: 'subagent_start', ...label, description: request.description, transcriptPath });
-  const record: RunRecord = { end: undefined, usage: { ...ZERO_USAGE }, steps: 0, tools: new Map(), files: new Set() };
+  const record: RunRecord = { end: undefined, usage: {}, steps: 0, tools: new Map(), files: new Set() };
   try {
     let input = `${skillPreload(definition.skills, skills)}${request.prompt}`;
     // A SubagentStop hook may ask the subagent to go on, once (the second stop carries stop_hook_active).
@@ -152,13 +163,16 @@ export async function runSubagent(
       const steps = record.steps;
       for await (const event of agent.run(input, { signal: ctx.signal })) {
         host.events.emit({ type: 'subagent_event', ...label, event });
-        if (event.type === 'usage') record.usage = addUsage(record.usage, event.usage);
+        if (event.type === 'usage') record.usage = addModelUsage(record.usage, event.usage);
         else if (event.type === 'tool_end') noteTool(record, event.tool, event.input, event.result);
         else if (event.type === 'turn_end') record.end = { reason: event.reason, answer: event.answer };
         if (event.type === 'step_start') record.steps = steps + event.step;
       }
+      // As for Stop: only an answer is held back (an error, an interrupt or the step limit ends the run).
+      const reason = record.end?.reason;
       if (!host.stopping || ctx.signal.aborted || record.end === undefined) break;
-      const verdict = await host.stopping({ ...label, answer: record.end.answer, stopHookActive });
+      if (reason !== 'finish' && reason !== 'answer') break;
+      const verdict = await host.stopping({ ...label, transcriptPath, answer: record.end.answer, stopHookActive });
       // After one continuation the hook is told so (stop_hook_active) and not obeyed again.
       if (verdict.continueWith === undefined || stopHookActive) break;
       input = verdict.continueWith;
@@ -170,6 +184,7 @@ export async function runSubagent(
   }
   const result = resultOf(request, record, transcriptPath);
   const end = record.end ?? { reason: 'error' as const, answer: '' };
-  host.events.emit({ type: 'subagent_stop', ...label, ...end, transcriptPath, usage: record.usage });
+  const usage = Object.values(record.usage).reduce((total, each) => addUsage(total, each), { ...ZERO_USAGE });
+  host.events.emit({ type: 'subagent_stop', ...label, ...end, transcriptPath, usage });
   return result;
 }

@@ -20,6 +20,7 @@ import { SummaryCompressor } from '../context/summary-compressor.js';
 import { composeProtocolLayer, CONTEXT_PLACEHOLDER, PROTOCOL_PLACEHOLDER } from '../context/system-layer.js';
 import { estimateTokens } from '../context/token-budget.js';
 import type { ModelProvider } from '../providers/types.js';
+import { SESSION_FORMAT_VERSION } from '../session/session-records.js';
 import { JsonlSessionWriter } from '../session/session-writer.js';
 import { FileStateRecord } from '../tools/file-state.js';
 import { TodoStore } from '../tools/todo-store.js';
@@ -68,6 +69,15 @@ export function createNestedSession(options: NestedSessionOptions): CodeAgent {
   const native = config.toolProtocol === 'native';
   mkdirSync(join(options.transcriptPath, '..'), { recursive: true, mode: 0o700 });
   const writer = new JsonlSessionWriter(`subagent-${definition.name}`, options.transcriptPath, options.secrets);
+  // The meta line names the subagent and its model (what /agents and the verbose transcript show).
+  writer.writeRecord({
+    type: 'meta',
+    version: SESSION_FORMAT_VERSION,
+    sessionId: writer.sessionId,
+    projectRoot,
+    createdAt: new Date().toISOString(),
+    model: options.model,
+  });
   const history = new HistoryManager({ minRetainRounds: config.minRetainRounds }, []);
   history.onAppend((message) => writer.appendMessage(message));
   history.onSnapshot((list) => writer.writeSnapshot([...list]));

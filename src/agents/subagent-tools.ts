@@ -17,19 +17,23 @@ export const AGENT_TOOL = 'Agent';
 /** The Agent tool's older name, accepted in tool lists and as a tool name. */
 export const AGENT_TOOL_ALIAS = 'Task';
 
-/** `Task` and `Agent(…)`/`Task(…)` entries mean the Agent tool; other entries are tool names. */
-function toolNameOf(entry: string): string {
+/**
+ * The registered name an entry of a `tools` list means: `Agent(…)`/`Task(…)` name the Agent tool, and an alias
+ * (`Task`) its tool, as the session's registry resolves it; an entry no tool has stays as written.
+ */
+function toolNameOf(entry: string, session: ToolRegistry): string {
   const name = entry.replace(/\(.*\)$/, '').trim();
-  return name === AGENT_TOOL_ALIAS ? AGENT_TOOL : name;
+  return session.canonicalName(name) ?? name;
 }
 
-/** The tool names a definition gives its subagent, out of the session's. */
-export function subagentToolNames(definition: AgentDefinition, sessionTools: readonly string[]): string[] {
-  const denied = new Set(definition.disallowedTools.map(toolNameOf));
-  const allowed = definition.tools === undefined ? undefined : new Set(definition.tools.map(toolNameOf));
-  return sessionTools.filter((name) => {
+/** The tool names a definition gives its subagent, out of the session's registry. */
+export function subagentToolNames(definition: AgentDefinition, session: ToolRegistry): string[] {
+  const denied = new Set(definition.disallowedTools.map((entry) => toolNameOf(entry, session)));
+  const allowed =
+    definition.tools === undefined ? undefined : new Set(definition.tools.map((entry) => toolNameOf(entry, session)));
+  return session.names().filter((name) => {
     if (name === EXIT_PLAN_MODE || denied.has(name)) return false;
-    if (allowed === undefined) return name !== AGENT_TOOL && name !== AGENT_TOOL_ALIAS;
+    if (allowed === undefined) return name !== AGENT_TOOL;
     return allowed.has(name);
   });
 }
@@ -106,7 +110,7 @@ export function subagentRegistry(
   },
 ): SubagentRegistry {
   const registry = new SubagentRegistry(options.secrets, options.decide, options.pathScreen);
-  for (const name of subagentToolNames(definition, session.names())) {
+  for (const name of subagentToolNames(definition, session)) {
     const tool = session.get(name);
     if (tool) registry.register(tool);
   }

@@ -1,21 +1,25 @@
 /**
- * The scan around a Bash call: every tracked and untracked, non-ignored regular file of the project (the tools'
- * own gitignore-aware walk, in its worker thread with its deadline), with the stat that tells a change without
- * reading the file. How the "before" content is made cheap: a file whose stat equals the previous scan's keeps
- * that scan's content hash (no read); any other file under the size cap is read once, hashed and stored
- * (deduplicated by hash), so only the first scan of a session copies the project and later ones copy only what
- * changed since. Files over the cap, and anything beyond the per-scan copy budget, are recorded as not
- * restorable; a project with more files than the limit is not tracked at all (said so at rewind time).
+ * The scan around a Bash call: every tracked and untracked, non-ignored regular file of the project, with the stat
+ * that tells a change without reading the file. In a git work tree the list comes from git (git-files.ts: one
+ * `ls-files` instead of a walk, then an lstat per file); elsewhere, or when git is missing or fails, from the
+ * tools' own gitignore-aware walk in its worker thread with its deadline. How the "before" content is made cheap:
+ * a file whose stat equals the previous scan's keeps that scan's state (no read); a tracked file whose bytes are
+ * its index blob is recorded as a reference to that blob (git-blobs.ts: copied from git only if a command changes
+ * it); any other file under the size cap is read once, hashed and stored (deduplicated by hash). So the first scan
+ * of a session copies only modified and untracked files, and later ones only what changed since. Files over the
+ * cap, and anything beyond the per-scan copy budget, are recorded as not restorable; a project with more files
+ * than the limit is not tracked at all (said so at rewind time).
  */
 import type { BlobStore } from './blob-store.js';
 import { captureFile, sameStat, statKey, type StatKey } from './file-capture.js';
-import type { FileState } from './journal.js';
+import { cleanTracked, indexBlobs, listGitFiles, statListed } from './git-files.js';
+import type { ScanState } from './git-blobs.js';
 import { runInWorker } from '../tools/walk-runner.js';
 import type { WalkedFile } from '../tools/walk-files.js';
 
 export interface ImageEntry {
   stat: StatKey;
-  state: FileState;
+  state: ScanState;
 }
 
 /** Project-relative path → what it held at the scan. */
@@ -39,9 +43,9 @@ const CONCURRENCY = 16;
  */
 export const SCAN_DEADLINE_MS = 10_000;
 
-async function walk(projectRoot: string, signal: AbortSignal): Promise<WalkedFile[] | string> {
+async function walk(projectRoot: string, baseRel: string, signal: AbortSignal): Promise<WalkedFile[] | string> {
   const outcome = await runInWorker(
-    { kind: 'glob', walk: { projectRoot, baseRel: '.', patterns: ['**'], dot: true } },
+    { kind: 'glob', walk: { projectRoot, baseRel, patterns: ['**'], dot: true } },
     signal,
     SCAN_DEADLINE_MS,
   );
@@ -51,6 +55,34 @@ async function walk(projectRoot: string, signal: AbortSignal): Promise<WalkedFil
       : 'the project scan failed';
   }
   return outcome.result.kind === 'glob' ? outcome.result.files : 'the project scan failed';
+}
+
+/** The files to scan, and whether their list came from git (then tracked files may become references). */
+async function candidates(
+  projectRoot: string,
+  limits: ScanLimits,
+  signal: AbortSignal,
+): Promise<{ files: WalkedFile[]; git: boolean } | string> {
+  const listing = await listGitFiles(projectRoot, SCAN_DEADLINE_MS, signal);
+  if ('reason' in listing) {
+    if (listing.final) return listing.reason; // stopped at the deadline or interrupted: the walk would be no faster
+    const files = await walk(projectRoot, '.', signal);
+    return typeof files === 'string' ? files : { files, git: false };
+  }
+  if (listing.paths.length > limits.maxFiles) return tooMany(limits);
+  const stated = await statListed(projectRoot, listing.paths, signal);
+  if (!stated) return 'the project scan was interrupted';
+  // A nested repository or a submodule: git lists none of its files, the walk does (copied like untracked ones).
+  for (const dir of [...listing.nested, ...stated.dirs]) {
+    const inner = await walk(projectRoot, dir, signal);
+    if (typeof inner === 'string') return inner;
+    stated.files.push(...inner);
+  }
+  return { files: stated.files, git: true };
+}
+
+function tooMany(limits: ScanLimits): string {
+  return `the project has more than ${limits.maxFiles} files`;
 }
 
 async function pool<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
@@ -73,16 +105,15 @@ export async function scanProject(
   limits: ScanLimits,
   signal: AbortSignal,
 ): Promise<ScanResult> {
-  const files = await walk(projectRoot, signal);
-  if (typeof files === 'string') return { ok: false, reason: files };
-  if (files.length > limits.maxFiles) {
-    return { ok: false, reason: `the project has more than ${limits.maxFiles} files` };
-  }
+  const listed = await candidates(projectRoot, limits, signal);
+  if (typeof listed === 'string') return { ok: false, reason: listed };
+  const { files } = listed;
+  if (files.length > limits.maxFiles) return { ok: false, reason: tooMany(limits) };
   const image: Image = {};
-  const toRead: WalkedFile[] = [];
+  const unread: WalkedFile[] = [];
   for (const file of files) {
     if (file.size === undefined || file.ctimeMs === undefined || file.ino === undefined || file.mode === undefined) {
-      toRead.push(file);
+      unread.push(file);
       continue;
     }
     const stat = statKey({
@@ -93,14 +124,17 @@ export async function scanProject(
       mode: file.mode,
     });
     const known = previous[file.relative];
-    if (known && sameStat(known.stat, stat) && known.state.kind === 'file') image[file.relative] = known;
+    if (known && sameStat(known.stat, stat) && known.state.kind !== 'absent' && known.state.kind !== 'unrestorable')
+      image[file.relative] = known;
     else if (stat.size > limits.maxFileBytes) {
       image[file.relative] = {
         stat,
         state: { kind: 'unrestorable', reason: `larger than the ${limits.maxFileBytes}-byte checkpoint limit` },
       };
-    } else toRead.push(file);
+    } else unread.push(file);
   }
+  const toRead = listed.git && unread.length > 0 ? await referTracked(projectRoot, unread, image, signal) : unread;
+  if (signal.aborted) return { ok: false, reason: 'the project scan was interrupted' };
   let copiedBytes = 0;
   await pool(toRead, async (file) => {
     if (copiedBytes + (file.size ?? 0) > limits.maxCopyBytes) {
@@ -134,6 +168,38 @@ export async function scanProject(
   });
   await blobs.flush();
   return { ok: true, image, copiedBytes };
+}
+
+/**
+ * Records the tracked files among `unread` whose bytes are their index blob as references into `image`; answers
+ * the rest (to be copied).
+ */
+async function referTracked(
+  projectRoot: string,
+  unread: WalkedFile[],
+  image: Image,
+  signal: AbortSignal,
+): Promise<WalkedFile[]> {
+  const blobs = await indexBlobs(projectRoot, SCAN_DEADLINE_MS, signal);
+  const tracked = unread.flatMap((file) => {
+    const blob = blobs.get(file.relative);
+    return blob !== undefined && file.size !== undefined ? [{ path: file.relative, blob }] : [];
+  });
+  if (tracked.length === 0) return unread;
+  const clean = await cleanTracked(projectRoot, tracked, SCAN_DEADLINE_MS, signal);
+  return unread.filter((file) => {
+    const blob = clean.get(file.relative);
+    if (blob === undefined || file.size === undefined) return true;
+    const stat = statKey({
+      size: file.size,
+      mtimeMs: file.mtimeMs,
+      ctimeMs: file.ctimeMs ?? 0,
+      ino: file.ino ?? 0,
+      mode: file.mode ?? 0,
+    });
+    image[file.relative] = { stat, state: { kind: 'git', blob, mode: stat.mode & 0o7777, size: stat.size } };
+    return false;
+  });
 }
 
 /** What changed between two scans: each path with its state before (the after state is in `after`). */

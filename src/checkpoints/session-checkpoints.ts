@@ -12,9 +12,10 @@ import { mkdir } from 'node:fs/promises';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { BlobStore, STORE_DIR_MODE } from './blob-store.js';
+import { materialize, type ScanState } from './git-blobs.js';
 import { captureFile } from './file-capture.js';
 import { Journal, type JournalRecord } from './journal.js';
-import { changedPaths, scanProject, type Image, type ScanLimits } from './project-scan.js';
+import { changedPaths, SCAN_DEADLINE_MS, scanProject, type Image, type ScanLimits } from './project-scan.js';
 import { resolveInProject } from '../tools/workspace.js';
 import { listCheckpoints } from './checkpoint-list.js';
 import { prune, pruneCutoff, type PruneLimits } from './prune.js';
@@ -52,8 +53,9 @@ export class SessionCheckpoints {
   private image: Image | undefined;
   /** Set once a scan found the project too large (the reason recorded for each later Bash call). */
   private overLimit: string | undefined;
-  /** The blob of the last journalled scan. */
+  /** The blob of the last journalled scan, and that scan. */
   private imageHash: string | undefined;
+  private stored: Image | undefined;
   private opened: Promise<void> | undefined;
 
   constructor(
@@ -128,10 +130,15 @@ export class SessionCheckpoints {
       return async () => undefined;
     }
     // The scan itself is stored (gzipped) for crash recovery; the previous one is superseded once this is journalled.
-    const image = await this.blobs.put(gzipSync(JSON.stringify(before.image)));
+    // A scan equal to the stored one (nothing changed since) reuses its blob: no serialising and hashing again.
+    const image =
+      this.imageHash !== undefined && this.stored !== undefined && sameEntries(this.stored, before.image)
+        ? this.imageHash
+        : await this.blobs.put(gzipSync(JSON.stringify(before.image), { level: 1 }));
     await this.journal.append({ t: 'bash-start', ts: now(), callId: call.id, image });
     if (this.imageHash !== undefined && this.imageHash !== image) await this.blobs.remove(this.imageHash);
     this.imageHash = image;
+    this.stored = before.image;
     this.image = before.image;
     const startedAt = now();
     return async () => {
@@ -149,7 +156,8 @@ export class SessionCheckpoints {
         );
         return;
       }
-      await this.journal.append(...diffRecords(before.image, after.image, startedAt, call), {
+      const records = await diffRecords(this.projectRoot, this.blobs, before.image, after.image, startedAt, call);
+      await this.journal.append(...records, {
         t: 'bash-end',
         ts: now(),
         callId: call.id,
@@ -174,6 +182,7 @@ export class SessionCheckpoints {
     if (lastImage?.t === 'bash-start') {
       this.image = await this.loadImage(lastImage.image);
       this.imageHash = lastImage.image;
+      this.stored = this.image;
     }
     for (const record of records) {
       if (record.t !== 'bash-start' || ended.has(record.callId)) continue;
@@ -184,7 +193,10 @@ export class SessionCheckpoints {
       }
       const after = await scanProject(this.projectRoot, image, this.blobs, this.limits, new AbortController().signal);
       const call = { id: record.callId, name: 'Bash', input: {}, source: 'model' as const };
-      await this.journal.append(...(after.ok ? diffRecords(image, after.image, record.ts, call) : []), {
+      const records = after.ok
+        ? await diffRecords(this.projectRoot, this.blobs, image, after.image, record.ts, call)
+        : [];
+      await this.journal.append(...records, {
         t: 'bash-end',
         ts: now(),
         callId: record.callId,
@@ -205,19 +217,32 @@ export class SessionCheckpoints {
   }
 }
 
-/** The change and after records for what differs between two scans, stamped with the call's start. */
-function diffRecords(before: Image, after: Image, ts: string, call: ToolCall): JournalRecord[] {
-  const records: JournalRecord[] = [];
-  for (const path of changedPaths(before, after)) {
-    records.push({
-      t: 'change',
-      ts,
-      path,
-      before: before[path]?.state ?? { kind: 'absent' },
-      tool: call.name,
-      callId: call.id,
-    });
-    records.push({ t: 'after', ts, path, after: after[path]?.state ?? { kind: 'absent' } });
-  }
-  return records;
+/** The same entry objects under the same paths (a scan reuses the previous scan's entry for an unchanged file). */
+function sameEntries(a: Image, b: Image): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
+}
+
+/**
+ * The change and after records for what differs between two scans, stamped with the call's start; a git reference
+ * among their states is copied from git's object store first (git-blobs.ts), so journalled records hold copies.
+ */
+async function diffRecords(
+  projectRoot: string,
+  blobs: BlobStore,
+  before: Image,
+  after: Image,
+  ts: string,
+  call: ToolCall,
+): Promise<JournalRecord[]> {
+  const paths = changedPaths(before, after);
+  const states: ScanState[] = paths.flatMap((path) => [
+    before[path]?.state ?? { kind: 'absent' },
+    after[path]?.state ?? { kind: 'absent' },
+  ]);
+  const stored = await materialize(projectRoot, states, blobs, SCAN_DEADLINE_MS);
+  return paths.flatMap((path, index): JournalRecord[] => [
+    { t: 'change', ts, path, before: stored[2 * index] ?? { kind: 'absent' }, tool: call.name, callId: call.id },
+    { t: 'after', ts, path, after: stored[2 * index + 1] ?? { kind: 'absent' } },
+  ]);
 }

@@ -76,6 +76,7 @@ export function driverHooks(
 ): DriverHooksOptions {
   return {
     opened: booted.hooks,
+    subagentStop: booted.extensions.subagentStop,
     transcriptPathOf: booted.transcriptPathOf,
     cwd: booted.projectRoot,
     startSource: options.resume || options.continueLast ? 'resume' : 'startup',

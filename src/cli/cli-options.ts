@@ -9,6 +9,8 @@ import type { OutputFormat } from './output-format.js';
 export interface CliOptions {
   prompt: string | undefined;
   print: boolean;
+  /** `--acp` / `mca acp`: serve the Agent Client Protocol on stdin/stdout (src/acp). */
+  acp?: boolean;
   outputFormat: OutputFormat;
   /** Claude Code's flags for scripts and the Agent SDK (claude-code-flags.ts). */
   claudeCode: ClaudeCodeOptions;

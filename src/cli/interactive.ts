@@ -12,7 +12,8 @@ import { createSessionInfo } from './session-info.js';
 import { createUserShell } from './user-shell.js';
 import type { CliOptions } from './cli-options.js';
 import { installTermination, SIGNAL_EXIT_CODES } from './termination.js';
-import { extensionLists } from '../agents/listings.js';
+import { extensionLists, subagentRunsText } from '../agents/listings.js';
+import { subagentTranscriptDir } from '../agents/subagent-steps.js';
 
 export async function runInteractive(options: CliOptions): Promise<number> {
   if (!process.stdin.isTTY) {
@@ -46,7 +47,10 @@ export async function runInteractive(options: CliOptions): Promise<number> {
       openPicker: options.pickSession,
       prices: config.modelPrices,
       info: createSessionInfo(booted, notices),
-      extensionLists: extensionLists(booted.extensions),
+      extensionLists: {
+        ...extensionLists(booted.extensions),
+        runs: () => subagentRunsText(subagentTranscriptDir(booted.transcriptPathOf(sessions.current().sessionId))),
+      },
       ...(options.prompt ? { initialPrompt: options.prompt } : {}),
     });
   } finally {

@@ -1,7 +1,8 @@
 /**
- * `mca mcp list|get|add|add-json|remove`, as Claude Code's `claude mcp`: list every configured server (each one
- * that may start is connected once to report its status and tool count), show one, and add or remove servers in
- * the local (default), user or project scope (config-writer.ts says which file each is).
+ * `mca mcp list|get|add|add-json|remove|login|logout`, as Claude Code's `claude mcp`: list every configured server
+ * (each one that may start is connected once to report its status and tool count), show one, add or remove servers
+ * in the local (default), user or project scope (config-writer.ts says which file each is), and sign in to or out
+ * of a remote server (mcp-login-command.ts).
  */
 import { Command, CommanderError, Option } from 'commander';
 import { resolveMcaHome } from '../config/config.js';
@@ -9,11 +10,13 @@ import { gateOf, readApprovals } from '../mcp/approval.js';
 import { loadMcpConfig } from '../mcp/config-sources.js';
 import { scopeServers, WRITABLE_SCOPES, writeScopeServers, type WritableScope } from '../mcp/config-writer.js';
 import { describeServer, parseServerConfig, type ServerConfig } from '../mcp/server-config.js';
+import { isSignedIn } from '../mcp/oauth/auth-store.js';
 import { trustChoice } from '../permissions/trust-store.js';
 import { mcpLimits } from '../runtime/mcp-servers.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
 import { resolveProjectRoot } from './bootstrap.js';
 import { CliError, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
+import { login, logout } from './mcp-login-command.js';
 
 const out = (line: string): void => void process.stdout.write(`${neutralizeControlSequences(line)}\n`);
 
@@ -51,6 +54,7 @@ async function list(): Promise<number> {
   const manager = new McpManager({
     servers: entries,
     projectRoot: ctx.projectRoot,
+    mcaHome: ctx.mcaHome,
     registry: {
       register: (tool) => void tools.push(tool.name),
       unregister: () => true,
@@ -65,7 +69,7 @@ async function list(): Promise<number> {
     const state =
       status.state === 'connected'
         ? `✓ connected, ${status.tools.length} tool(s)`
-        : `${status.state === 'failed' ? '✗' : '·'} ${status.state}${status.detail ? `: ${status.detail}` : ''}`;
+        : `${status.state === 'failed' ? '✗' : status.state === 'needs-auth' ? '!' : '·'} ${status.state}${status.detail ? `: ${status.detail}` : ''}`;
     out(`${status.name} (${status.scope}): ${status.launch} - ${state}`);
   }
   await manager.close();
@@ -87,6 +91,10 @@ function get(name: string): number {
     out(`  url: ${server.url}`);
     const names = Object.keys(server.headers);
     if (names.length > 0) out(`  headers: ${names.join(', ')} (values not shown)`);
+    if (server.oauth?.clientId) out(`  oauth client: ${server.oauth.clientId}`);
+    if (server.oauth?.callbackPort) out(`  oauth callback port: ${server.oauth.callbackPort}`);
+    if (server.oauth?.scopes) out(`  oauth scopes: ${server.oauth.scopes}`);
+    out(`  signed in: ${isSignedIn(server, ctx.mcaHome) ? 'yes' : 'no (mca mcp login ' + name + ')'}`);
   }
   if (server.timeoutMs !== undefined) out(`  timeout: ${server.timeoutMs} ms`);
   return EXIT_OK;
@@ -173,13 +181,26 @@ function buildCommand(result: { run?: () => number | Promise<number> }): Command
     )
     .option('-e, --env <NAME=value>', 'an environment variable of a stdio server (repeatable)', collect, [])
     .option('-H, --header <header>', 'a header of an http or sse server, "Name: value" (repeatable)', collect, [])
+    .option('--client-id <id>', 'a pre-registered OAuth client id (http/sse; its secret: MCP_CLIENT_SECRET at login)')
+    .option('--callback-port <port>', 'a fixed OAuth callback port (http://localhost:PORT/callback)')
     .action(
       (
         name: string,
         target: string,
         args: string[],
-        options: { scope: WritableScope; transport: string; env?: string[]; header?: string[] },
+        options: {
+          scope: WritableScope;
+          transport: string;
+          env?: string[];
+          header?: string[];
+          clientId?: string;
+          callbackPort?: string;
+        },
       ) => {
+        const oauth = {
+          ...(options.clientId ? { clientId: options.clientId } : {}),
+          ...(options.callbackPort ? { callbackPort: Number(options.callbackPort) } : {}),
+        };
         const entry =
           options.transport === 'stdio'
             ? {
@@ -194,6 +215,7 @@ function buildCommand(result: { run?: () => number | Promise<number> }): Command
                 ...(options.header && options.header.length > 0
                   ? { headers: pairs(options.header, /:\s*/, '--header') }
                   : {}),
+                ...(Object.keys(oauth).length > 0 ? { oauth } : {}),
               };
         result.run = () => save(name, options.scope, entry);
       },
@@ -213,6 +235,24 @@ function buildCommand(result: { run?: () => number | Promise<number> }): Command
         throw new CliError('the server JSON must be an object', EXIT_USAGE);
       }
       result.run = () => save(name, options.scope, entry as Record<string, unknown>);
+    });
+  mcp
+    .command('login <name>')
+    .description('sign in to a remote (http or sse) server with your browser; tokens are kept under MCA_HOME')
+    .action((name: string) => {
+      result.run = () => {
+        const ctx = context();
+        return login({ mcaHome: ctx.mcaHome, servers: configured(ctx).servers }, name);
+      };
+    });
+  mcp
+    .command('logout <name>')
+    .description("delete a remote server's stored sign-in")
+    .action((name: string) => {
+      result.run = () => {
+        const ctx = context();
+        return logout({ mcaHome: ctx.mcaHome, servers: configured(ctx).servers }, name);
+      };
     });
   mcp
     .command('remove <name>')

@@ -29,6 +29,7 @@ function buildCommand(version: string): Command {
     .description('A terminal coding agent. Run it in a project directory to chat; use -p for scripts.')
     .argument('[prompt...]', 'the question or task (with -p: run once and print the answer)')
     .option('-p, --print', 'run once, print the final answer and exit (reads piped stdin too)')
+    .option('--acp', 'serve the Agent Client Protocol on stdin/stdout, for editors (also: mca acp)')
     .addOption(new Option('--output-format <format>', 'output of -p').choices([...OUTPUT_FORMATS]).default('text'))
     .option('-c, --continue', 'continue the most recent session of this directory')
     .option('-r, --resume [session-id]', 'resume a session by id; without one, pick from a list (interactive only)')
@@ -82,6 +83,7 @@ function buildCommand(version: string): Command {
         '  mca trust [dir]                       trust a project: its allow rules and commands take effect',
         '  mca mcp list|get|add|add-json|remove  configure MCP servers (mca mcp --help)',
         '  mca rewind --list                     checkpoints of the last session here; mca rewind <id> restores one',
+        '  mca --acp                             serve an editor (Zed, JetBrains, Neovim) over the Agent Client Protocol',
         '',
         'Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL, MCA_MODEL, MCA_CONTEXT_WINDOW,',
         '  MCA_COMPRESSION_THRESHOLD, MCA_MIN_RETAIN_ROUNDS, MCA_SUMMARY_TIMEOUT_MS, MCA_MAX_STEPS, MCA_HOME,',
@@ -97,6 +99,7 @@ function buildCommand(version: string): Command {
 
 interface RawOptions {
   print?: boolean;
+  acp?: boolean;
   outputFormat: OutputFormat;
   continue?: boolean;
   resume?: string | true;
@@ -145,6 +148,7 @@ export function parseCliArgs(args: readonly string[], version: string): CliOptio
   return {
     prompt: words.length > 0 ? words.join(' ') : undefined,
     print: raw.print === true,
+    ...(raw.acp === true ? { acp: true } : {}),
     outputFormat: raw.outputFormat,
     claudeCode,
     continueLast: raw.continue === true,
@@ -178,8 +182,13 @@ export async function runCli(args: readonly string[], version: string): Promise<
       const { runRewindCommand } = await import('./rewind-command.js');
       return await runRewindCommand(args.slice(1));
     }
-    const parsed = parseCliArgs(args, version);
+    const parsed = parseCliArgs(args[0] === 'acp' ? ['--acp', ...args.slice(1)] : args, version);
     if ('exitCode' in parsed) return parsed.exitCode;
+    if (parsed.acp) {
+      if (parsed.print || parsed.prompt !== undefined) throw new CliError('--acp takes no prompt and no -p');
+      const { runAcpMode } = await import('./acp-mode.js');
+      return await runAcpMode(parsed, version);
+    }
     for (const warning of parsed.claudeCode.warnings) printError(warning);
     if (parsed.claudeCode.inputFormat === 'stream-json') {
       const { runHeadlessMode } = await import('./headless-mode.js');

@@ -11,7 +11,9 @@
  * Empty parts are skipped. Parts and request segments are separated by one blank line (`PART_SEPARATOR`);
  * providers that concatenate segments must join them with it so the request equals `render()`.
  */
-import type { PromptSegment, TurnMessage } from '../providers/types.js';
+import type { ImagePart, PromptSegment, TurnMessage } from '../providers/types.js';
+import { imagesTokens } from '../text/image-part.js';
+import { imagesWithinRequest } from './image-budget.js';
 import type { Message } from './message.js';
 import { nativeTurnMessages, type NativeStep } from './native-turn.js';
 import { estimateTokens } from './token-budget.js';
@@ -47,6 +49,8 @@ export interface ScratchpadStep {
   tool?: string;
   /** Native tool use: the reply and call of this step, so the turn renders as real assistant/user messages. */
   native?: NativeStep;
+  /** The result's images: sent (and counted) only while the step's observation is shown in full. */
+  images?: readonly ImagePart[];
 }
 
 /** The request of native tool use: the text layers, then this turn as messages, then the tail (todo recap). */
@@ -62,6 +66,8 @@ export interface BuildInput {
   history: readonly Message[];
   scratchpad: readonly ScratchpadStep[];
   question: string;
+  /** Images attached to this turn's input (`@shot.png`, a paste), sent after its text. */
+  questionImages?: readonly ImagePart[];
   todoRecap?: string;
   /** Degradation level 1: only the newest N steps show full observations. Default: all. */
   fullObservationSteps?: number;
@@ -166,16 +172,32 @@ export class ContextBuilder {
       l3 = part('l3', segments.join(TRANSCRIPT_SEPARATOR), { summaryTokens, segments });
     }
 
-    const question = input.question.trim() === '' ? undefined : part('input', `${HEADINGS.input}\n\n${input.question}`);
-
     const steps = input.scratchpad;
     const fullFrom = steps.length - Math.max(0, input.fullObservationSteps ?? steps.length);
+    // A step's images ride with its full observation only (a degraded step keeps the text reference), within the
+    // request's image caps (image-budget.ts).
+    const sent = imagesWithinRequest({
+      question: input.questionImages ?? [],
+      steps: steps.map((step, index) => (index >= fullFrom ? (step.images ?? []) : [])),
+    });
+    const questionImages = sent.question;
+    const stepImages = sent.steps;
+    const question =
+      input.question.trim() === '' && questionImages.length === 0
+        ? undefined
+        : part('input', `${HEADINGS.input}\n\n${input.question}`);
+    if (question) question.tokens += imagesTokens(questionImages);
+
     const stepTexts = steps.map((step, index) => renderStep(step, index >= fullFrom));
     const nativeSteps = steps.flatMap((step, index) =>
-      step.native ? [{ native: step.native, observation: nativeObservation(step, index >= fullFrom) }] : [],
+      step.native
+        ? [{ native: step.native, observation: nativeObservation(step, index >= fullFrom), images: stepImages[index] }]
+        : [],
     );
     if (stepTexts.length > 0) stepTexts[0] = `${HEADINGS.scratchpad}\n\n${stepTexts[0]}`;
     const scratchpad = stepTexts.length > 0 ? part('scratchpad', stepTexts.join(PART_SEPARATOR)) : undefined;
+    const imageTokens = imagesTokens(stepImages.flat()) + (question ? imagesTokens(questionImages) : 0);
+    if (scratchpad) scratchpad.tokens += imagesTokens(stepImages.flat());
 
     const recap = input.todoRecap?.trim();
     const todos = recap ? part('todos', `${HEADINGS.todos}\n\n${recap}`) : undefined;
@@ -184,7 +206,9 @@ export class ContextBuilder {
     const chars = parts.reduce((sum, entry) => sum + entry.text.length, 0);
     // estimateTokens(render()) without building the string.
     const totalTokens =
-      Math.floor((chars + PART_SEPARATOR.length * Math.max(0, parts.length - 1)) / 3) + (l1 ? toolTokens : 0);
+      Math.floor((chars + PART_SEPARATOR.length * Math.max(0, parts.length - 1)) / 3) +
+      (l1 ? toolTokens : 0) +
+      imageTokens;
 
     /** L1 and L2 as system segments, L3 (one segment per unit) and the input as user segments. */
     const layers = (): { system: PromptSegment[]; user: PromptSegment[] } => {
@@ -196,7 +220,10 @@ export class ContextBuilder {
       l3Segments.forEach((text, index) => {
         user.push(index === l3Segments.length - 1 ? { text, cacheBreakpoint: true } : { text });
       });
-      if (question) user.push({ text: question.text });
+      if (question)
+        user.push(
+          questionImages.length > 0 ? { text: question.text, images: questionImages } : { text: question.text },
+        );
       return { system, user };
     };
 
@@ -216,7 +243,9 @@ export class ContextBuilder {
       toRequestSegments: () => {
         const { system, user } = layers();
         stepTexts.forEach((text, index) => {
-          user.push(index === stepTexts.length - 1 ? { text, cacheBreakpoint: true } : { text });
+          const images = stepImages[index] ?? [];
+          const segment: PromptSegment = images.length > 0 ? { text, images } : { text };
+          user.push(index === stepTexts.length - 1 ? { ...segment, cacheBreakpoint: true } : segment);
         });
         if (todos) user.push({ text: todos.text });
         return { system, user };

@@ -10,8 +10,9 @@
  */
 import type { ToolEnvelope } from '../tools/envelope.js';
 import type { ToolMemory } from '../tools/tool-memory.js';
-import type { ToolSpec, Usage } from '../providers/types.js';
-import type { BuiltContext, ContextBuilder, ScratchpadStep } from './context-builder.js';
+import type { ImagePart, ToolSpec, Usage } from '../providers/types.js';
+import { imageReference, MAX_IMAGES_PER_MESSAGE } from '../text/image-part.js';
+import type { BuildInput, BuiltContext, ContextBuilder, ScratchpadStep } from './context-builder.js';
 import type { NativeStep } from './native-turn.js';
 import type { CompactionReason, ContextEvent, TurnOpenedEvent } from './context-events.js';
 import type { HistoryManager } from './history-manager.js';
@@ -94,8 +95,15 @@ export type HistoryView = Pick<HistoryManager, 'messages' | 'lastUsage' | 'round
 
 interface TurnView {
   question: string;
+  questionImages?: readonly ImagePart[];
   scratchpad: readonly ScratchpadStep[];
   focus?: string | undefined;
+}
+
+/** A turn's part of a build: its question, attached images and scratchpad. */
+function turnInput(turn: TurnView): Pick<BuildInput, 'question' | 'questionImages' | 'scratchpad'> {
+  const images = turn.questionImages ? { questionImages: turn.questionImages } : {};
+  return { question: turn.question, scratchpad: turn.scratchpad, ...images };
 }
 
 /** The system blocks and the L3 blocks (the first user blocks, one per L3 segment) of a built request. */
@@ -112,6 +120,8 @@ function prefixOf(
 
 export class ContextEngine {
   private question = '';
+  /** This turn's attached images: sent in full this turn; history keeps one reference line per image. */
+  private questionImages: readonly ImagePart[] = [];
   private scratchpad: ScratchpadStep[] = [];
   private currentRound = 0;
   private lastStep = 0;
@@ -145,17 +155,25 @@ export class ContextEngine {
    * Opens a turn: closes a round left open, appends the user message and yields `turn_opened` (persist it there:
    * the input is then safe before anything slow starts), then compacts first if the input would pass the threshold.
    */
-  async *beginTurn(input: string, signal: AbortSignal): AsyncGenerator<TurnOpenedEvent | ContextEvent> {
+  async *beginTurn(
+    input: string,
+    signal: AbortSignal,
+    images: readonly ImagePart[] = [],
+  ): AsyncGenerator<TurnOpenedEvent | ContextEvent> {
     const { history } = this.options;
     // A round a broken consumer or an earlier failure left open would refuse the new user message.
     if (history.openRound()) history.closeOpenRound('interrupted');
     this.question = input;
+    this.questionImages = images.slice(0, MAX_IMAGES_PER_MESSAGE);
     this.scratchpad = [];
     this.lastStep = 0;
     this.inTurn = FULL_TURN;
     this.emergencyUsed = false;
     this.currentRound = history.nextRoundNumber();
-    history.append({ role: 'user', content: input, metadata: { round: this.currentRound, ts: this.now() } });
+    // History (and so the session file) keeps a one-line reference per image, never its data.
+    const references = this.questionImages.map(imageReference);
+    const content = references.length > 0 ? `${input}\n${references.join('\n')}` : input;
+    history.append({ role: 'user', content, metadata: { round: this.currentRound, ts: this.now() } });
     yield { type: 'turn_opened', round: this.currentRound };
     if (this.overBudget(input)) yield* this.compactNow('threshold', signal, this.turnView());
   }
@@ -248,6 +266,9 @@ export class ContextEngine {
       compressed,
       tool: action.tool,
       ...(observation.native ? { native: observation.native } : {}),
+      ...(observation.envelope.images?.length
+        ? { images: observation.envelope.images.slice(0, MAX_IMAGES_PER_MESSAGE) }
+        : {}),
     });
     return compressed;
   }
@@ -287,7 +308,7 @@ export class ContextEngine {
   }
 
   private turnView(): TurnView {
-    return { question: this.question, scratchpad: this.scratchpad };
+    return { question: this.question, questionImages: this.questionImages, scratchpad: this.scratchpad };
   }
 
   private get thresholdTokens(): number {
@@ -301,8 +322,7 @@ export class ContextEngine {
 
   private measure(turn: TurnView): number {
     const { builder, history } = this.options;
-    return builder.build({ history: history.closedHistory(), scratchpad: turn.scratchpad, question: turn.question })
-      .totalTokens;
+    return builder.build({ history: history.closedHistory(), ...turnInput(turn) }).totalTokens;
   }
 
   /**
@@ -326,6 +346,7 @@ export class ContextEngine {
         history: history.closedHistory(),
         scratchpad: this.scratchpad,
         question: this.question,
+        questionImages: this.questionImages,
         todoRecap: todoRecap?.(),
       },
       this.turnLimitTokens,
@@ -346,7 +367,7 @@ export class ContextEngine {
     // What this turn takes as the ladder shows it now (its older steps may already be shrunk).
     const fixed = buildAtState(
       builder,
-      { history: [], scratchpad: turn.scratchpad, question: turn.question },
+      { history: [], ...turnInput(turn) },
       turn.scratchpad === this.scratchpad ? this.inTurn : FULL_TURN,
     ).totalTokens;
     const prefix = this.lastPrefix;

@@ -1,10 +1,12 @@
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { posix } from 'node:path';
+import { isImagePath } from '../fs/image-file.js';
 
 /**
  * @file mentions (spec A7, C3, E4; DESIGN.md "@file"). A mention only produces a reminder to Read (or LS) the
- * path; file content is never injected here.
+ * path; file content is never injected here. A mentioned image file (by extension) is not in the reminder: it is
+ * listed in `images` for the agent to attach (agent/attachments.ts), as Claude Code attaches `@shot.png`.
  */
 
 export type MentionKind = 'file' | 'dir';
@@ -33,6 +35,8 @@ export interface PreprocessedInput {
   text: string;
   /** Every distinct existing mention, in order of first appearance (not capped at five). */
   mentions: Mention[];
+  /** The mentioned image files (also in `mentions`), to attach rather than Read. */
+  images: Mention[];
 }
 
 export const MAX_LISTED_MENTIONS = 5;
@@ -124,8 +128,10 @@ export function preprocessInput(text: string, fsView: ProjectFsView): Preprocess
     seen.add(key);
     mentions.push(found);
   }
-  if (mentions.length === 0) return { text, mentions };
-  return { text: `${text}\n\n${mentionReminder(mentions)}`, mentions };
+  const images = mentions.filter((mention) => mention.kind === 'file' && isImagePath(mention.path));
+  const toRead = mentions.filter((mention) => !images.includes(mention));
+  if (toRead.length === 0) return { text, mentions, images };
+  return { text: `${text}\n\n${mentionReminder(toRead)}`, mentions, images };
 }
 
 function isInside(root: string, target: string): boolean {

@@ -5,7 +5,7 @@
  * step without a call (a reply that was refused, e.g. cut at the output limit) is answered by user text. The
  * newest user message carries the cache breakpoint, so every step reuses the cached prefix.
  */
-import type { ThinkingBlock, ToolCall, ToolResultBlock, TurnMessage } from '../providers/types.js';
+import type { ImagePart, ThinkingBlock, ToolCall, ToolResultBlock, TurnMessage } from '../providers/types.js';
 
 /** What a scratchpad step knows about the native reply it came from. */
 export interface NativeStep {
@@ -23,6 +23,8 @@ export interface RenderedNativeStep {
   native: NativeStep;
   /** The observation as this build shows it (full, compressed or one-line, by the ladder). */
   observation: string;
+  /** The result's images, only while the ladder shows the observation in full. */
+  images?: readonly ImagePart[];
 }
 
 export function nativeTurnMessages(steps: readonly RenderedNativeStep[]): TurnMessage[] {
@@ -39,7 +41,8 @@ export function nativeTurnMessages(steps: readonly RenderedNativeStep[]): TurnMe
       const step = steps[index] as RenderedNativeStep;
       if (step.native.call) {
         calls.push(step.native.call);
-        results.push({ id: step.native.call.id, content: step.observation, isError: step.native.isError });
+        const images = step.images !== undefined && step.images.length > 0 ? { images: step.images } : {};
+        results.push({ id: step.native.call.id, content: step.observation, isError: step.native.isError, ...images });
       } else {
         notes.push(step.observation);
       }

@@ -8,6 +8,7 @@
  * - UserPromptSubmit: before each prompt reaches the model; a block (or `continue: false`) erases the prompt;
  * - Stop: when a turn ended with an answer; a block makes the agent go on with the reason, once per prompt (the
  *   next Stop has `stop_hook_active: true` and the turn ends then whatever it answers);
+ * - SubagentStop: the same for a subagent about to answer its Agent call (matchers test its type);
  * - PreCompact: before each compaction (`manual` for /compact with its focus, `auto` otherwise);
  * - SessionEnd: when a session is left (/clear) or the front closes the driver.
  */
@@ -17,9 +18,16 @@ import type { SessionEndReason, SessionStartSource } from '../hooks/hook-events.
 import { hooksReport as report } from '../hooks/hook-listing.js';
 import type { OpenedHooks } from '../hooks/hook-sources.js';
 import { reminder, SessionHooks } from '../hooks/session-hooks.js';
+import type { Extensions } from '../agents/install.js';
+import type { SubagentStopping } from '../agents/subagent-run.js';
 
 export interface DriverHooksOptions {
   opened: OpenedHooks;
+  /**
+   * The runtime's slot for SubagentStop (src/agents install.ts): with hooks in effect the driver fills it, so a
+   * finishing subagent runs the SubagentStop hooks and a block makes it go on once with the reason.
+   */
+  subagentStop?: Extensions['subagentStop'];
   /** mca's session file of a session (the hooks' `transcript_path`). */
   transcriptPathOf(sessionId: string): string;
   /** The project directory (the hooks' `cwd`). */
@@ -67,6 +75,20 @@ export class DriverHooks {
       }),
       notify,
     );
+    if (options.subagentStop) options.subagentStop.handler = (stop) => this.subagentStopping(stop);
+  }
+
+  /** A subagent is about to answer: SubagentStop hooks may make it go on (once; runSubagent counts). */
+  private async subagentStopping(stop: SubagentStopping): Promise<{ continueWith?: string }> {
+    const verdict = await this.session.stopping(stop.answer, stop.stopHookActive, {
+      agentId: stop.parentToolUseId,
+      agentType: stop.agent,
+      agentTranscriptPath: stop.transcriptPath,
+    });
+    if (verdict.continueWith === undefined) return {};
+    return {
+      continueWith: `<system-reminder>\nA SubagentStop hook blocked stopping: ${verdict.continueWith}\n</system-reminder>`,
+    };
   }
 
   /** Whether any hook is in effect (the driver does nothing more than this check otherwise). */

@@ -10,6 +10,7 @@ import type { AgentEvent } from '../agent/events.js';
 import type { SessionEndReason } from '../hooks/hook-events.js';
 import { hooksReport } from './driver-hooks.js';
 import type { PermissionMode } from '../config/config.js';
+import type { ImagePart } from '../text/image-part.js';
 import { errorEnvelope, type ToolEnvelope } from '../tools/envelope.js';
 import type { CustomCommandsPort } from './custom-commands-port.js';
 import { createDecisionPoint, type SessionDecisionPoint } from './decision-point.js';
@@ -22,12 +23,17 @@ import { errorText, nextPermissionMode, SHOW_COMMANDS, type SessionDriverOptions
 
 export { nextPermissionMode, type SessionDriverOptions } from './session-driver-options.js';
 
+/** The images a line carries (a pasted image, an ACP prompt's image), for its turn. */
+type Images = readonly ImagePart[];
+
 export class SessionDriver {
   private active: AgentController;
   private readonly listeners = new Set<DriverListener>();
   private busyNow: Busy = null;
   /** Lines submitted while busy, run in order when the driver is free (the front may drop the newest). */
   private queued: string[] = [];
+  /** The images attached to each queued line (same order as `queued`). */
+  private readonly queuedImages: Images[] = [];
   /** Shell notes waiting for the next message to the model. */
   private notes: string[] = [];
   private abort: AbortController | null = null;
@@ -82,23 +88,24 @@ export class SessionDriver {
   }
 
   /** Enter: run the line now, or queue it while busy (a slash command that only shows something runs at once). */
-  submit(text: string): void {
+  submit(text: string, images: Images = []): void {
     const parsed = this.options.slash ? parseSlashCommand(text) : null;
     const showOnly =
       (parsed?.kind === 'command' && SHOW_COMMANDS.has(parsed.name)) || this.memoryLine(text) !== undefined;
     if (this.busyNow && !showOnly) {
       this.queued = [...this.queued, text];
+      this.queuedImages.push(images);
       this.emit({ type: 'queue', queue: this.queued });
       return;
     }
-    void this.run(text);
+    void this.run(text, images);
   }
 
   /**
    * Runs a line now and resolves when what it started has finished (a command's turn included): a slash
    * command, a custom command, a `!` line or a turn. `-p` awaits it; the REPL submits.
    */
-  async run(text: string): Promise<void> {
+  async run(text: string, images: Images = []): Promise<void> {
     const parsed = this.options.slash ? parseSlashCommand(text) : null;
     const custom = parsed?.kind === 'command' ? undefined : this.options.customCommands?.match(text);
     if (custom) return await this.runCustomCommand(text, custom);
@@ -107,7 +114,7 @@ export class SessionDriver {
     if (note !== undefined) return this.options.memoryNote?.(note);
     const command = this.options.shellLines ? shellCommandOf(text) : undefined;
     if (command !== undefined) return await this.runShellLine(command);
-    await this.runTurn(text);
+    await this.runTurn(text, text, undefined, images);
   }
 
   /** `/init`: a turn with a fixed prompt (init-prompt.ts), shown as the command the person typed. */
@@ -127,6 +134,7 @@ export class SessionDriver {
   dropQueued(): boolean {
     if (this.queued.length === 0) return false;
     this.queued = this.queued.slice(0, -1);
+    this.queuedImages.pop();
     this.emit({ type: 'queue', queue: this.queued });
     return true;
   }
@@ -260,7 +268,7 @@ export class SessionDriver {
     if (line === undefined || this.busyNow) return;
     this.queued = rest;
     this.emit({ type: 'queue', queue: this.queued });
-    void this.run(line);
+    void this.run(line, this.queuedImages.shift() ?? []);
   }
 
   /**
@@ -306,7 +314,7 @@ export class SessionDriver {
    * `shown` is what a front shows as the user's line when it differs (a custom command's `/name args`); `after`
    * runs when the turn is over (Stop hooks included), before the next queued item.
    */
-  private async runTurn(text: string, shown: string = text, after?: () => void): Promise<void> {
+  private async runTurn(text: string, shown: string = text, after?: () => void, images: Images = []): Promise<void> {
     let prompt = text;
     if (this.hooks) {
       // A prompt a hook blocks is erased: it is never shown as sent, and the model never sees it. Lines submitted
@@ -325,7 +333,7 @@ export class SessionDriver {
     const notes = this.notes;
     this.notes = [];
     const input = notes.length > 0 ? `${notes.join('\n\n')}\n\n${prompt}` : prompt;
-    const end = await this.drive('turn', (signal) => this.active.run(input, { signal }), false);
+    const end = await this.drive('turn', (signal) => this.active.run(input, { signal, images }), false);
     if (this.hooks) {
       await this.hooks.afterTurn(end, (note) =>
         this.drive('turn', (signal) => this.active.run(note, { signal }), false),

@@ -19,6 +19,7 @@ import type { Runtime } from '../runtime/create-runtime.js';
 import { fromClaudeCodeInput } from '../tools/claude-code-input.js';
 import { ControlChannel, type ControlRequestLine, type ControlResponseLine } from './control-channel.js';
 import { handleControlRequest, type ControlContext } from './control-requests.js';
+import { userImages } from './user-images.js';
 import { stdioBroker } from './stdio-broker.js';
 import { UserMessageCheckpoints } from './rewind-files.js';
 import { SdkMcpServers } from '../mcp/sdk-servers.js';
@@ -175,7 +176,9 @@ export class HeadlessSession {
   private userMessage(message: Record<string, unknown>): void {
     const inner = message.message as { content?: unknown } | undefined;
     const text = userText(inner?.content);
-    if (text === undefined || text.trim() === '') {
+    const { images, problems } = userImages(inner?.content);
+    for (const problem of problems) this.options.warn(problem);
+    if ((text === undefined || text.trim() === '') && images.length === 0) {
       return this.options.warn('ignored a user message without text');
     }
     this.submitted += 1;
@@ -191,8 +194,8 @@ export class HeadlessSession {
         isReplay: true,
       });
     }
-    if (this.promptGate) this.promptGate = this.promptGate.then(() => this.driver.submit(text));
-    else this.driver.submit(text);
+    if (this.promptGate) this.promptGate = this.promptGate.then(() => this.driver.submit(text ?? '', images));
+    else this.driver.submit(text ?? '', images);
   }
 
   private onDriverEvent(event: DriverEvent): void {

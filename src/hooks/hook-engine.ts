@@ -7,7 +7,8 @@
 import { fromClaudeCodeInput } from '../tools/claude-code-input.js';
 import { callbackRunResult, type HookCallbackRunner } from './hook-callbacks.js';
 import type { HookCommand } from './hook-config.js';
-import { matchTargetOf, type HookEvent, type HookEventName, type HookSessionInfo } from './hook-events.js';
+import { toolNamesOf } from '../tools/tool-catalog.js';
+import { matchTargetOf, TOOL_EVENTS, type HookEvent, type HookEventName, type HookSessionInfo } from './hook-events.js';
 import { hookInput } from './hook-input.js';
 import { interpretRun, type HookRunOutcome } from './hook-output.js';
 import { runHookProcess, type HookProcessResult } from './hook-process.js';
@@ -102,7 +103,11 @@ export class HookEngine {
   /** Runs the hooks `event` selects and combines their answers; resolves NO_HOOKS when none matched. */
   async run(event: HookEvent, session: HookSessionInfo, signal?: AbortSignal): Promise<HookEventResult> {
     const target = matchTargetOf(event);
-    const selected = this.hooks.filter((hook) => hook.event === event.name && matches(hook.matcher, target));
+    // A tool event matches under any of the tool's names: `Task` and `Agent` matchers both select an Agent call.
+    const targets = target !== undefined && TOOL_EVENTS.has(event.name) ? toolNamesOf(target) : [target];
+    const selected = this.hooks.filter(
+      (hook) => hook.event === event.name && targets.some((each) => matches(hook.matcher, each)),
+    );
     if (selected.length === 0) return NO_HOOKS;
     const distinct = new Map<string, HookCommand[]>();
     for (const hook of selected) distinct.set(hook.command, [...(distinct.get(hook.command) ?? []), hook]);

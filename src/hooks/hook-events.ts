@@ -43,6 +43,16 @@ export interface HookToolCall {
   readonly toolUseId: string;
 }
 
+/** The subagent a SubagentStop is about (Claude Code's `agent_id`, `agent_type`, `agent_transcript_path`). */
+export interface HookSubagent {
+  /** The Agent call's id: it names the run (and its transcript file). */
+  readonly agentId: string;
+  /** The subagent's type (its definition's name); SubagentStop matchers test it. */
+  readonly agentType: string;
+  /** The subagent's own transcript (`<session-id>.agents/<call-id>.jsonl` beside the session file). */
+  readonly agentTranscriptPath: string;
+}
+
 /** One occurrence of an event, in mca's terms; hook-input.ts turns it into the stdin JSON. */
 export type HookEvent =
   | ({ readonly name: 'PreToolUse' } & HookToolCall)
@@ -50,11 +60,12 @@ export type HookEvent =
   | ({ readonly name: 'PostToolUse'; readonly envelope: ToolEnvelope } & HookToolCall)
   | ({ readonly name: 'PostToolUseFailure'; readonly error: string; readonly isInterrupt?: boolean } & HookToolCall)
   | { readonly name: 'UserPromptSubmit'; readonly prompt: string }
-  | {
-      readonly name: 'Stop' | 'SubagentStop';
+  | { readonly name: 'Stop'; readonly stopHookActive: boolean; readonly lastAssistantMessage: string }
+  | ({
+      readonly name: 'SubagentStop';
       readonly stopHookActive: boolean;
       readonly lastAssistantMessage: string;
-    }
+    } & HookSubagent)
   | { readonly name: 'SessionStart'; readonly source: SessionStartSource; readonly model?: string }
   | { readonly name: 'SessionEnd'; readonly reason: SessionEndReason }
   | { readonly name: 'PreCompact'; readonly trigger: CompactTrigger; readonly customInstructions: string }
@@ -91,6 +102,8 @@ export function matchTargetOf(event: HookEvent): string | undefined {
       return event.trigger;
     case 'Notification':
       return event.notificationType;
+    case 'SubagentStop':
+      return event.agentType;
     default:
       return undefined;
   }

@@ -36,8 +36,15 @@ function eventFields(event: HookEvent, root: string): HookInputJson {
     case 'UserPromptSubmit':
       return { prompt: event.prompt };
     case 'Stop':
-    case 'SubagentStop':
       return { stop_hook_active: event.stopHookActive, last_assistant_message: event.lastAssistantMessage };
+    case 'SubagentStop':
+      return {
+        stop_hook_active: event.stopHookActive,
+        last_assistant_message: event.lastAssistantMessage,
+        agent_id: event.agentId,
+        agent_type: event.agentType,
+        agent_transcript_path: event.agentTranscriptPath,
+      };
     case 'SessionStart':
       return { source: event.source, ...(event.model === undefined ? {} : { model: event.model }) };
     case 'SessionEnd':

@@ -6,15 +6,13 @@
  * Never rejects: a command that cannot be started is a result too.
  */
 import { spawn } from 'node:child_process';
+import { childEnvironment } from '../config/child-environment.js';
 import { terminateGroup, trackGroup, untrackGroup } from '../tools/process-group.js';
 
 /** Bytes kept of each stream; a hook's useful answer is a few hundred bytes of JSON. */
 export const HOOK_OUTPUT_MAX_BYTES = 1024 * 1024;
 /** Once the hook itself has exited, how long a background child may keep its pipes open before mca stops reading. */
 const PIPE_DRAIN_MS = 1000;
-
-/** Variables hooks never see: mca's own credentials (the same list the Bash tool withholds). */
-const WITHHELD_VARIABLES = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'OPENAI_API_KEY'];
 
 export interface HookProcessOptions {
   command: string;
@@ -64,11 +62,7 @@ class Capture {
 }
 
 function hookEnvironment(projectRoot: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (value !== undefined && !WITHHELD_VARIABLES.includes(name)) env[name] = value;
-  }
-  return { ...env, CLAUDE_PROJECT_DIR: projectRoot, MCA_PROJECT_DIR: projectRoot };
+  return childEnvironment({ CLAUDE_PROJECT_DIR: projectRoot, MCA_PROJECT_DIR: projectRoot });
 }
 
 export function runHookProcess(options: HookProcessOptions): Promise<HookProcessResult> {

@@ -8,7 +8,7 @@
  * bring those). The user's own `!` lines never run hooks: the person typing them is the one the hooks protect.
  */
 import type { HookEngine, HookListing } from './hook-engine.js';
-import type { HookEvent, HookSessionInfo, SessionEndReason, SessionStartSource } from './hook-events.js';
+import type { HookEvent, HookSessionInfo, HookSubagent, SessionEndReason, SessionStartSource } from './hook-events.js';
 import type { HookEventResult } from './hook-result.js';
 import type { LoadedHooks } from './hook-sources.js';
 import type { ToolEnvelope } from '../tools/envelope.js';
@@ -191,11 +191,14 @@ export class SessionHooks {
   async stopping(
     lastAssistantMessage: string,
     stopHookActive: boolean,
-    subagent = false,
+    subagent?: HookSubagent,
     signal?: AbortSignal,
   ): Promise<StopVerdict> {
-    const name = subagent ? 'SubagentStop' : 'Stop';
-    const result = await this.fire({ name, stopHookActive, lastAssistantMessage }, signal);
+    const event: HookEvent = subagent
+      ? { name: 'SubagentStop', stopHookActive, lastAssistantMessage, ...subagent }
+      : { name: 'Stop', stopHookActive, lastAssistantMessage };
+    const { name } = event;
+    const result = await this.fire(event, signal);
     if (result?.stop) this.stopped(name, result.stop.reason);
     if (!result || result.stop || result.decision !== 'block') return {};
     return { continueWith: result.reason ?? `a ${name} hook asked to go on` };

@@ -8,6 +8,8 @@ import type { CallToolResult, Client, Tool, Transport } from '@modelcontextproto
 import { loadMcpLibrary } from './load-client.js';
 import type { ServerConfig } from './server-config.js';
 import { GroupStdioTransport } from './stdio-transport.js';
+import { isSignInNeeded, transportAuth } from './oauth/connect-auth.js';
+import { McpNeedsSignInError } from './oauth/errors.js';
 
 /** A server may offer at most this many tools; more are dropped with a notice (a flood cannot bloat the prompt). */
 export const MAX_TOOLS_PER_SERVER = 500;
@@ -17,6 +19,8 @@ const CLIENT_INFO = { name: 'mca', version: '0.1.0' };
 
 export interface ConnectOptions {
   projectRoot: string;
+  /** Where stored sign-ins live (`$MCA_HOME/mcp-auth`); without it a remote server gets no OAuth. */
+  mcaHome?: string;
   /** Connection and handshake must finish within this (MCP_TIMEOUT). */
   timeoutMs: number;
   /** The server said its tool list changed; the manager lists again. */
@@ -35,7 +39,7 @@ export class McpConnection {
   static async open(config: ServerConfig, options: ConnectOptions): Promise<McpConnection> {
     const library = await loadMcpLibrary();
     const client = new library.Client(CLIENT_INFO, { capabilities: {} });
-    const transport = transportFor(config, options.projectRoot, library);
+    const transport = transportFor(config, options, library);
     let opened = false;
     let closedReason: string | undefined;
     transport.onerror = (error: Error) => {
@@ -54,6 +58,7 @@ export class McpConnection {
       await withTimeout(client.connect(transport), options.timeoutMs, `no answer within ${options.timeoutMs} ms`);
     } catch (error) {
       await connection.close();
+      if (config.type !== 'stdio' && isSignInNeeded(error, library)) throw new McpNeedsSignInError(config.name);
       const why = error instanceof Error ? error.message : String(error);
       const tail = stderrOf(transport);
       throw new Error(tail ? `${why} (stderr: ${tail})` : why);
@@ -64,7 +69,14 @@ export class McpConnection {
 
   /** The server's tools (every page, at most MAX_TOOLS_PER_SERVER). */
   async listTools(timeoutMs: number): Promise<{ tools: Tool[]; dropped: number }> {
-    const { tools } = await this.client.listTools(undefined, { timeout: timeoutMs, cacheMode: 'bypass' });
+    const listed = this.client.listTools(undefined, { timeout: timeoutMs, cacheMode: 'bypass' });
+    const library = await loadMcpLibrary();
+    const { tools } = await listed.catch((error: unknown) => {
+      // A server may take the handshake without a token and ask for one only here.
+      throw this.config.type !== 'stdio' && isSignInNeeded(error, library)
+        ? new McpNeedsSignInError(this.config.name)
+        : error;
+    });
     return { tools: tools.slice(0, MAX_TOOLS_PER_SERVER), dropped: Math.max(0, tools.length - MAX_TOOLS_PER_SERVER) };
   }
 
@@ -89,19 +101,20 @@ export class McpConnection {
 
 function transportFor(
   config: ServerConfig,
-  projectRoot: string,
+  options: ConnectOptions,
   library: Awaited<ReturnType<typeof loadMcpLibrary>>,
 ): Transport {
   if (config.type === 'stdio') {
     return new GroupStdioTransport(
-      { command: config.command, args: config.args, env: config.env, cwd: projectRoot },
+      { command: config.command, args: config.args, env: config.env, cwd: options.projectRoot },
       library,
     );
   }
   const requestInit: RequestInit = { headers: { ...config.headers } };
   const url = new URL(config.url);
-  if (config.type === 'sse') return new library.SSEClientTransport(url, { requestInit });
-  return new library.StreamableHTTPClientTransport(url, { requestInit });
+  const auth = transportAuth(config, options.mcaHome);
+  if (config.type === 'sse') return new library.SSEClientTransport(url, { requestInit, ...auth });
+  return new library.StreamableHTTPClientTransport(url, { requestInit, ...auth });
 }
 
 function stderrOf(transport: Transport): string | undefined {

@@ -104,6 +104,7 @@ export class DeferredTools {
         required: ['query'],
       }),
       permission: 'none',
+      kind: 'search',
       run: (input: JsonRecord) => {
         const query = typeof input.query === 'string' ? input.query : '';
         const limit = Math.min(

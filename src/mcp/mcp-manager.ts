@@ -12,11 +12,13 @@ import { describeServer, type ServerConfig } from './server-config.js';
 import { mcpToolName } from './tool-names.js';
 import type { McpLimits, ToolSink } from './limits.js';
 import { DeferredTools } from './deferred-tools.js';
+import { McpNeedsSignInError } from './oauth/errors.js';
 
 export type { McpLimits, ToolSink } from './limits.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
 
-export type ServerState = 'connecting' | 'connected' | 'failed' | 'pending' | 'untrusted' | 'disabled';
+/** `needs-auth`: a remote server answered 401 and no stored sign-in worked (`mca mcp login <name>`). */
+export type ServerState = 'connecting' | 'connected' | 'failed' | 'needs-auth' | 'pending' | 'untrusted' | 'disabled';
 
 export interface ServerStatus {
   readonly name: string;
@@ -34,6 +36,8 @@ export interface ServerStatus {
 export interface McpManagerOptions {
   servers: ReadonlyArray<{ config: ServerConfig; gate: ServerGate }>;
   projectRoot: string;
+  /** Where stored MCP sign-ins live; without it remote servers connect without OAuth. */
+  mcaHome?: string;
   registry: ToolSink;
   limits: McpLimits;
   /** One line for the person (a server that failed, dropped tools). */
@@ -126,22 +130,36 @@ export class McpManager {
     this.options.notice(`MCP server "${name}" failed: ${status.detail}`);
   }
 
+  /** A remote server wants a sign-in: its own state with the `mca mcp login` hint, one notice, no browser. */
+  private needsSignIn(error: McpNeedsSignInError): void {
+    const status = this.status(error.server);
+    this.removeTools(status);
+    status.state = 'needs-auth';
+    status.detail = error.message;
+    this.options.notice(`MCP server "${error.server}" ${error.message}`);
+  }
+
   private async connect(config: ServerConfig): Promise<void> {
     const { limits, projectRoot } = this.options;
     let connection: McpConnection;
     try {
       connection = await McpConnection.open(config, {
         projectRoot,
+        ...(this.options.mcaHome !== undefined ? { mcaHome: this.options.mcaHome } : {}),
         timeoutMs: limits.connectTimeoutMs,
         // The next model request waits for the new list (bounded by MCP_TIMEOUT), so it never offers a stale one.
         onToolsChanged: () => this.options.expect(this.refresh(config.name)),
         onClosed: (reason) => {
           this.connections.delete(config.name);
-          if (!this.closing) this.fail(config.name, `the server stopped (${reason})`);
+          // A server already marked failed or needs-auth (and then closed by mca) keeps that reason.
+          if (!this.closing && this.status(config.name).state === 'connected') {
+            this.fail(config.name, `the server stopped (${reason})`);
+          }
         },
       });
     } catch (error) {
-      this.fail(config.name, error instanceof Error ? error.message : String(error));
+      if (error instanceof McpNeedsSignInError) this.needsSignIn(error);
+      else this.fail(config.name, error instanceof Error ? error.message : String(error));
       return;
     }
     if (this.closing) {
@@ -168,7 +186,8 @@ export class McpManager {
     try {
       listed = await connection.listTools(this.options.limits.connectTimeoutMs);
     } catch (error) {
-      this.fail(name, `listing its tools failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (error instanceof McpNeedsSignInError) this.needsSignIn(error);
+      else this.fail(name, `listing its tools failed: ${error instanceof Error ? error.message : String(error)}`);
       await connection.close();
       return;
     }

@@ -103,6 +103,7 @@ export function mcpToolDefinition(options: McpToolOptions): BuiltTool {
     description: descriptionOf(options),
     inputSchema: jsonSchemaInput(schema),
     permission: 'exec',
+    kind: options.tool.annotations?.readOnlyHint === true ? 'read' : 'other',
     prepare: (input: JsonRecord, ctx) =>
       Promise.resolve(
         readyPlan(

@@ -1,7 +1,8 @@
 /**
- * An MCP tool result as mca's envelope. Text blocks are joined; an image or audio block becomes a one-line
- * placeholder naming its type and size (mca's tool results are text for every provider today: the model is told
- * an image came back, it does not see it); a resource link is its name and URI; an embedded resource its text (or
+ * An MCP tool result as mca's envelope. Text blocks are joined; an image block (PNG, JPEG, GIF, WebP, checked by
+ * its bytes, at most MAX_IMAGE_BYTES, MAX_IMAGES_PER_MESSAGE per result) becomes an image part the model sees this
+ * turn, and its one-line reference in the text (all history keeps); an image that cannot be sent and an audio
+ * block become a one-line placeholder naming type, size and why; a resource link is its name and URI; an embedded resource its text (or
  * a placeholder for a blob); `structuredContent` is used when there is no content. `isError` makes an error
  * envelope (EXECUTION_ERROR) carrying the server's text. Control characters are neutralised (a server's text
  * reaches the terminal and the model). A result over MAX_MCP_OUTPUT_TOKENS is cut before the model sees it;
@@ -11,6 +12,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import { errorEnvelope, successEnvelope, type ToolEnvelope } from '../tools/envelope.js';
 import type { ToolMemory } from '../tools/tool-memory.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
+import { imagePartFromBase64, imageReference, MAX_IMAGES_PER_MESSAGE, type ImagePart } from '../text/image-part.js';
 
 export const DEFAULT_MAX_OUTPUT_TOKENS = 25_000;
 /** mca's token estimate is 3 characters per token (context/token-budget.ts): the cap in characters. */
@@ -34,11 +36,31 @@ function sizeOfBase64(data: unknown): number {
   return typeof data === 'string' ? Math.floor((data.length * 3) / 4) : 0;
 }
 
-function blockText(block: Block): string {
+/** Images taken from a result so far (the envelope carries them); `label` names their source. */
+interface ImageSink {
+  label: string;
+  images: ImagePart[];
+}
+
+function imageText(block: Extract<Block, { type: 'image' }>, sink: ImageSink): string {
+  const data = typeof block.data === 'string' ? block.data : '';
+  const mime = typeof block.mimeType === 'string' ? block.mimeType : '';
+  if (sink.images.length >= MAX_IMAGES_PER_MESSAGE) {
+    return `[image result: ${mime}, ${sizeOfBase64(data)} bytes; not shown: over ${MAX_IMAGES_PER_MESSAGE} images]`;
+  }
+  const checked = imagePartFromBase64(data, mime, sink.label);
+  if (!checked.ok) return `[image result: ${mime}, ${sizeOfBase64(data)} bytes; not shown: ${checked.message}]`;
+  sink.images.push(checked.image);
+  return imageReference(checked.image);
+}
+
+function blockText(block: Block, sink?: ImageSink): string {
   switch (block.type) {
     case 'text':
       return block.text;
     case 'image':
+      if (sink) return imageText(block, sink);
+      return `[image result: ${block.mimeType}, ${sizeOfBase64(block.data)} bytes]`;
     case 'audio':
       return `[${block.type} result: ${block.mimeType}, ${sizeOfBase64(block.data)} bytes; not shown to the model]`;
     case 'resource_link':
@@ -57,12 +79,12 @@ function blockText(block: Block): string {
   }
 }
 
-export function resultText(result: CallToolResult): string {
+export function resultText(result: CallToolResult, sink?: ImageSink): string {
   const content = Array.isArray(result.content) ? result.content : [];
   if (content.length === 0 && result.structuredContent !== undefined) {
     return JSON.stringify(result.structuredContent, null, 2);
   }
-  return content.map(blockText).join('\n');
+  return content.map((block) => blockText(block, sink)).join('\n');
 }
 
 export interface EnvelopeOptions {
@@ -73,7 +95,9 @@ export interface EnvelopeOptions {
 }
 
 export function resultEnvelope(result: CallToolResult, options: EnvelopeOptions): ToolEnvelope {
-  const full = neutralizeControlSequences(resultText(result));
+  const sink: ImageSink = { label: `mcp ${options.server}/${options.tool}`, images: [] };
+  const full = neutralizeControlSequences(resultText(result, sink));
+  const images = sink.images.length > 0 ? { images: sink.images } : {};
   const maxChars = Math.max(1, options.maxOutputTokens) * CHARS_PER_TOKEN;
   const truncated = full.length > maxChars;
   let output = full;
@@ -98,7 +122,12 @@ export function resultEnvelope(result: CallToolResult, options: EnvelopeOptions)
     const envelope = errorEnvelope('EXECUTION_ERROR', `${options.tool} on MCP server ${options.server} failed`, {
       data,
     });
-    return { ...envelope, text: `${envelope.text}\n${output}` };
+    return { ...envelope, text: `${envelope.text}\n${output}`, ...images };
   }
-  return successEnvelope(data, output === '' ? '(no output)' : output, truncated ? { status: 'partial' } : {});
+  const envelope = successEnvelope(
+    data,
+    output === '' ? '(no output)' : output,
+    truncated ? { status: 'partial' } : {},
+  );
+  return { ...envelope, ...images };
 }

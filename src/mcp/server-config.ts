@@ -1,7 +1,7 @@
 /**
  * One MCP server entry as Claude Code users write it (`.mcp.json`, `~/.claude.json`, `--mcp-config`):
  * `{type?: "stdio", command, args?, env?}`, `{type: "http", url, headers?}`, `{type: "sse", url, headers?}`, each
- * with an optional `timeout` (ms, per tool call). `parseServerConfig` checks the shape and expands variables; a bad
+ * with an optional `timeout` (ms, per tool call); remote ones with Claude Code's optional `oauth` (sign-in settings). `parseServerConfig` checks the shape and expands variables; a bad
  * entry is one message, never a throw.
  */
 import { expandVars } from './expand-vars.js';
@@ -25,10 +25,19 @@ export interface StdioServerConfig extends ServerBase {
   readonly env: Readonly<Record<string, string>>;
 }
 
+/** Claude Code's `oauth` entry of a remote server: a pre-registered client, a fixed callback port, scopes. */
+export interface OAuthSettings {
+  readonly clientId?: string;
+  readonly callbackPort?: number;
+  /** Space-separated scopes to ask for (instead of the ones the server names). */
+  readonly scopes?: string;
+}
+
 export interface RemoteServerConfig extends ServerBase {
   readonly type: 'http' | 'sse';
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
+  readonly oauth?: OAuthSettings;
 }
 
 export type ServerConfig = StdioServerConfig | RemoteServerConfig;
@@ -111,7 +120,15 @@ export function parseServerConfig(
     const headers = stringMap(raw.headers, 'headers');
     if (typeof headers === 'string') return fail(headers);
     const url = expander.one(raw.url);
-    config = { ...base, type: type === 'sse' ? 'sse' : 'http', url, headers: expander.map(headers) };
+    const oauth = oauthOf(raw.oauth);
+    if (typeof oauth === 'string') return fail(oauth);
+    config = {
+      ...base,
+      type: type === 'sse' ? 'sse' : 'http',
+      url,
+      headers: expander.map(headers),
+      ...(oauth ? { oauth } : {}),
+    };
     if (expander.missing.size === 0 && !isHttpUrl(url)) return fail(`"url" is not an http(s) URL: ${url}`);
   } else {
     return fail(`unknown "type" ${JSON.stringify(type)} (expected stdio, http or sse)`);
@@ -120,6 +137,30 @@ export function parseServerConfig(
     return fail(`environment variable(s) ${[...expander.missing].join(', ')} not set and no default given`);
   }
   return { ok: true, config };
+}
+
+/** `oauth: {clientId?, callbackPort?, scopes?}`; other keys Claude Code may add are ignored. */
+function oauthOf(value: unknown): OAuthSettings | undefined | string {
+  if (value === undefined) return undefined;
+  if (!isRecord(value)) return '"oauth" must be an object';
+  const { clientId, callbackPort, scopes } = value;
+  if (clientId !== undefined && (typeof clientId !== 'string' || clientId.trim() === '' || clientId.length > 500)) {
+    return '"oauth.clientId" must be a non-empty string';
+  }
+  if (
+    callbackPort !== undefined &&
+    (typeof callbackPort !== 'number' || !Number.isInteger(callbackPort) || callbackPort < 1 || callbackPort > 65535)
+  ) {
+    return '"oauth.callbackPort" must be a port number (1-65535)';
+  }
+  if (scopes !== undefined && (typeof scopes !== 'string' || scopes.trim() === '' || scopes.length > 2000)) {
+    return '"oauth.scopes" must be a non-empty string of space-separated scopes';
+  }
+  return {
+    ...(typeof clientId === 'string' ? { clientId } : {}),
+    ...(typeof callbackPort === 'number' ? { callbackPort } : {}),
+    ...(typeof scopes === 'string' ? { scopes: scopes.trim() } : {}),
+  };
 }
 
 function isHttpUrl(text: string): boolean {

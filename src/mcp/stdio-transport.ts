@@ -6,6 +6,7 @@
  * the bounded read buffer, which closes the connection instead of growing mca's memory.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { childEnvironment } from '../config/child-environment.js';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { terminateGroup, trackGroup, untrackGroup } from '../tools/process-group.js';
 import type { McpLibrary } from './load-client.js';
@@ -16,22 +17,11 @@ export const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 const STDERR_TAIL_BYTES = 4096;
 const CLOSE_GRACE_MS = 1000;
 
-/** Variables a server never sees: mca's own credentials (as for Bash). Its config's `env` may still set them. */
-const WITHHELD_VARIABLES = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'OPENAI_API_KEY'];
-
 export interface StdioLaunch {
   command: string;
   args: readonly string[];
   env: Readonly<Record<string, string>>;
   cwd: string;
-}
-
-function serverEnvironment(extra: Readonly<Record<string, string>>): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (value !== undefined && !WITHHELD_VARIABLES.includes(name)) env[name] = value;
-  }
-  return { ...env, ...extra };
 }
 
 export class GroupStdioTransport implements Transport {
@@ -58,7 +48,7 @@ export class GroupStdioTransport implements Transport {
     return new Promise((resolve, reject) => {
       const child = spawn(this.launch.command, [...this.launch.args], {
         cwd: this.launch.cwd,
-        env: serverEnvironment(this.launch.env),
+        env: childEnvironment(this.launch.env),
         stdio: ['pipe', 'pipe', 'pipe'],
         detached: true,
       });

@@ -2,7 +2,7 @@
  * MCP servers as Claude Code reports them: `mcp_servers` of the `system`/`init` line (`{name, status}`) and the
  * `mcp_status` control answer (`McpServerStatus`: name, status, serverInfo, error, scope, source, tools). mca's
  * states map onto Claude Code's: connecting → pending, connected, failed, pending approval or an untrusted project →
- * pending, disabled. The host's in-process servers (initialize `sdkMcpServers`) have source `sdk`.
+ * pending, disabled, needs-auth (a remote server waiting for sign-in). The host's in-process servers (initialize `sdkMcpServers`) have source `sdk`.
  */
 import type { McpManager } from '../mcp/mcp-manager.js';
 import type { SdkMcpServers } from '../mcp/sdk-servers.js';
@@ -31,6 +31,7 @@ const STATE: Record<ReturnType<McpManager['list']>[number]['state'], CcMcpState>
   pending: 'pending',
   untrusted: 'pending',
   disabled: 'disabled',
+  'needs-auth': 'needs-auth',
 };
 
 function hints(

@@ -180,7 +180,8 @@ export class ClaudeCodeTranslator {
     this.stepStartedAt = undefined;
     this.step.usage = usage;
     this.turnUsage = addUsage(this.turnUsage, usage);
-    this.options.ledger.add(this.options.model(), usage);
+    // A subagent's usage names the model it ran on: it is priced (and listed) under that model.
+    this.options.ledger.add(usage.model ?? this.options.model(), usage);
   }
 
   private ccInput(event: { tool: string; input: unknown }): Record<string, unknown> {

@@ -13,6 +13,7 @@ import type { ModelPrice } from '../providers/model-prices.js';
 import { ModelUsageLedger, type ModelLimits } from './claude-code-usage.js';
 import type { PrintResult, PrintSink, SinkOutput } from './sink.js';
 import { SubagentLines, type SubagentSubscription } from './claude-code-subagents.js';
+import { stderrLineFor } from './text-sink.js';
 
 /** What the Claude Code formats need to know about the session beyond its events. */
 export interface ClaudeCodeSessionInfo {
@@ -68,6 +69,12 @@ export function claudeCodeSink(format: 'json' | 'stream-json', output: SinkOutpu
       start();
       const lines = translator.event(event);
       if (streaming) for (const line of lines) output.stdout(ccLine(line));
+      else {
+        // `json` keeps stdout to the one result object; warnings (a server that failed, a setting mca ignores) and
+        // retries still reach the person on stderr, as in the text format: nothing is dropped silently.
+        const line = stderrLineFor(event);
+        if (line) output.stderr(line);
+      }
     },
     finish({ end }: PrintResult) {
       unsubscribe();

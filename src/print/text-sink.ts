@@ -7,7 +7,8 @@ import { neutralizeControlSequences } from '../text/terminal-safe.js';
 import { permissionDenialOf } from './permission-denials.js';
 import type { PrintResult, PrintSink, SinkOutput } from './sink.js';
 
-function stderrLineFor(event: AgentEvent): string | undefined {
+/** The line a person running a script should see on stderr for an event, if any (text and json formats). */
+export function stderrLineFor(event: AgentEvent): string | undefined {
   switch (event.type) {
     case 'compaction_end':
       return event.message;

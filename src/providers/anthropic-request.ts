@@ -7,12 +7,13 @@
  */
 import type {
   ContentBlockParam,
+  ImageBlockParam,
   MessageCreateParamsStreaming,
   MessageParam,
   TextBlockParam,
   Tool,
 } from '@anthropic-ai/sdk/resources/messages/messages.js';
-import type { ModelRequest, PromptSegment, ToolSpec, TurnMessage } from './types.js';
+import type { ImagePart, ModelRequest, PromptSegment, ToolSpec, TurnMessage } from './types.js';
 
 /** The API accepts at most four cache_control breakpoints per request. */
 export const MAX_CACHE_BREAKPOINTS = 4;
@@ -23,6 +24,13 @@ const EMPTY_USER_TEXT = '(no input)';
 interface Block {
   text: string;
   cacheBreakpoint: boolean;
+  /** Image blocks that follow the text block (the current request's attachments). */
+  images?: readonly ImagePart[];
+}
+
+/** An image part as the Messages API takes it: a base64 source with its media type. */
+export function toImageBlock(image: ImagePart): ImageBlockParam {
+  return { type: 'image', source: { type: 'base64', media_type: image.mediaType, data: image.data } };
 }
 
 /**
@@ -32,6 +40,10 @@ interface Block {
 function toBlocks(segments: readonly PromptSegment[]): Block[] {
   const blocks: Block[] = [];
   for (const segment of segments) {
+    if (segment.images !== undefined && segment.images.length > 0) {
+      blocks.push({ text: segment.text, cacheBreakpoint: segment.cacheBreakpoint === true, images: segment.images });
+      continue;
+    }
     if (segment.text.length === 0) {
       const previous = blocks[blocks.length - 1];
       if (segment.cacheBreakpoint && previous) previous.cacheBreakpoint = true;
@@ -94,12 +106,16 @@ function turnContent(message: TurnMessage): TurnContent {
     if (blocks.length === 0) blocks.push({ text: EMPTY_REPLY_TEXT, cacheBreakpoint: false });
     return { role: 'assistant', blocks };
   }
-  const blocks: Array<ContentBlockParam | Block> = message.results.map((result) => ({
-    type: 'tool_result' as const,
-    tool_use_id: result.id,
-    content: result.content === '' ? '(no output)' : result.content,
-    ...(result.isError ? { is_error: true } : {}),
-  }));
+  const blocks: Array<ContentBlockParam | Block> = message.results.map((result) => {
+    const text = result.content === '' ? '(no output)' : result.content;
+    const images = result.images ?? [];
+    return {
+      type: 'tool_result' as const,
+      tool_use_id: result.id,
+      content: images.length === 0 ? text : [{ type: 'text' as const, text }, ...images.map(toImageBlock)],
+      ...(result.isError ? { is_error: true } : {}),
+    };
+  });
   if (message.text !== undefined && message.text !== '') blocks.push({ text: message.text, cacheBreakpoint: false });
   if (blocks.length === 0) blocks.push({ text: EMPTY_USER_TEXT, cacheBreakpoint: false });
   if (message.cacheBreakpoint) {
@@ -120,8 +136,14 @@ function hasCacheControl(block: ContentBlockParam): boolean {
   return 'cache_control' in block && block.cache_control !== undefined && block.cache_control !== null;
 }
 
+/** A text block and the images after it; a block of images alone has no (empty, refused) text block. */
+function userBlocks(block: Block): ContentBlockParam[] {
+  const images = (block.images ?? []).map(toImageBlock);
+  return block.text === '' ? images : [toTextBlock(block), ...images];
+}
+
 function toContent(blocks: Array<ContentBlockParam | Block>): ContentBlockParam[] {
-  return blocks.map((block) => (isTextBlock(block) ? toTextBlock(block) : block));
+  return blocks.flatMap((block) => (isTextBlock(block) ? userBlocks(block) : [block]));
 }
 
 export function toMessageParams(request: ModelRequest): AnthropicStreamParams {
@@ -140,7 +162,7 @@ export function toMessageParams(request: ModelRequest): AnthropicStreamParams {
   const turnTexts = turn.flatMap((message) => message.blocks).filter(isTextBlock);
   limitBreakpoints([...system, ...user, ...turnTexts], MAX_CACHE_BREAKPOINTS - turnBreakpoints);
 
-  const messages: MessageParam[] = [{ role: 'user', content: user.map(toTextBlock) }];
+  const messages: MessageParam[] = [{ role: 'user', content: user.flatMap(userBlocks) }];
   for (const message of turn) messages.push({ role: message.role, content: toContent(message.blocks) });
   const params: AnthropicStreamParams = {
     model: request.model,

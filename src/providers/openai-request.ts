@@ -6,7 +6,7 @@
  * (todo recap) is a last user message. OpenAI-compatible servers cache prompt prefixes on their own, so the
  * segments' cache breakpoints have no counterpart here; a stable prefix is what makes their caching work.
  */
-import type { ModelRequest, PromptSegment, ToolSpec, TurnMessage } from './types.js';
+import type { ImagePart, ModelRequest, PromptSegment, ToolSpec, TurnMessage } from './types.js';
 
 /** Some servers reject a message without content; this stands in when the agent sends nothing at all. */
 const EMPTY_USER_TEXT = '(no input)';
@@ -17,8 +17,12 @@ export interface ChatToolCall {
   function: { name: string; arguments: string };
 }
 
+/** A part of a user message's content when it carries images (OpenAI's vision input). */
+export type ChatContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+
 export type ChatMessage =
-  | { role: 'system' | 'user'; content: string }
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string | ChatContentPart[] }
   | { role: 'assistant'; content: string | null; tool_calls?: ChatToolCall[] }
   | { role: 'tool'; tool_call_id: string; content: string };
 
@@ -58,6 +62,34 @@ export function joinSegments(segments: readonly PromptSegment[]): string {
     .join('\n\n');
 }
 
+/** An image as a data URL part. */
+export function toImageUrlPart(image: ImagePart): ChatContentPart {
+  return { type: 'image_url', image_url: { url: `data:${image.mediaType};base64,${image.data}` } };
+}
+
+/** A user message's content: a string, or text and image parts when any segment carries images. */
+function userContent(segments: readonly PromptSegment[], empty: string): string | ChatContentPart[] {
+  const text = joinSegments(segments);
+  const images = segments.flatMap((segment) => segment.images ?? []);
+  if (images.length === 0) return text.length > 0 ? text : empty;
+  const parts: ChatContentPart[] = text.length > 0 ? [{ type: 'text', text }] : [];
+  return [...parts, ...images.map(toImageUrlPart)];
+}
+
+/**
+ * A tool message can carry only text in the chat completions API, so the images of a reply's results follow its
+ * tool messages as one user message, each image introduced by the id of the call that returned it.
+ */
+function resultImagesMessage(message: Extract<TurnMessage, { role: 'user' }>): ChatMessage | undefined {
+  const parts: ChatContentPart[] = [];
+  for (const result of message.results) {
+    const images = result.images ?? [];
+    if (images.length === 0) continue;
+    parts.push({ type: 'text', text: `Images returned by tool call ${result.id}:` }, ...images.map(toImageUrlPart));
+  }
+  return parts.length > 0 ? { role: 'user', content: parts } : undefined;
+}
+
 function toChatTool(spec: ToolSpec): ChatTool {
   return {
     type: 'function',
@@ -84,16 +116,17 @@ function toChatMessages(message: TurnMessage): ChatMessage[] {
     tool_call_id: result.id,
     content: result.content === '' ? '(no output)' : result.content,
   }));
+  const images = resultImagesMessage(message);
+  if (images !== undefined) messages.push(images);
   if (message.text !== undefined && message.text !== '') messages.push({ role: 'user', content: message.text });
   return messages;
 }
 
 export function toChatCompletionBody(request: ModelRequest): ChatCompletionBody {
   const system = joinSegments(request.system);
-  const user = joinSegments(request.user);
   const messages: ChatMessage[] = [];
   if (system.length > 0) messages.push({ role: 'system', content: system });
-  messages.push({ role: 'user', content: user.length > 0 ? user : EMPTY_USER_TEXT });
+  messages.push({ role: 'user', content: userContent(request.user, EMPTY_USER_TEXT) });
   for (const message of request.turn ?? []) messages.push(...toChatMessages(message));
   const tail = joinSegments(request.tail ?? []);
   if (tail.length > 0) messages.push({ role: 'user', content: tail });
@@ -114,5 +147,9 @@ export function toChatCompletionBody(request: ModelRequest): ChatCompletionBody 
 
 /** The characters of a body's messages, for a usage estimate when the server sends none. */
 export function promptChars(body: ChatCompletionBody): number {
-  return body.messages.reduce((sum, message) => sum + (message.content?.length ?? 0), 0);
+  const chars = (content: string | ChatContentPart[] | null): number =>
+    typeof content === 'string' || content === null
+      ? (content?.length ?? 0)
+      : content.reduce((sum, part) => sum + (part.type === 'text' ? part.text.length : 0), 0);
+  return body.messages.reduce((sum, message) => sum + chars(message.content), 0);
 }

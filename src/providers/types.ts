@@ -1,4 +1,7 @@
 /** The contract between the agent and any model backend. Nothing here knows about mca's prompt layers. */
+import type { ImagePart } from '../text/image-part.js';
+
+export type { ImagePart };
 
 /** All four Anthropic usage counters. With prompt caching, inputTokens is only the uncached part. */
 export interface Usage {
@@ -35,6 +38,8 @@ export function addUsage(a: Usage, b: Usage): Usage {
 export interface PromptSegment {
   text: string;
   cacheBreakpoint?: boolean;
+  /** Images that follow the text (the current request's attachments); only user segments carry them. */
+  images?: readonly ImagePart[];
 }
 
 /** A tool the model may call natively: its name, prose and the JSON Schema of its input. */
@@ -56,6 +61,8 @@ export interface ToolResultBlock {
   id: string;
   content: string;
   isError: boolean;
+  /** Images the tool returned (Read of an image, an MCP image result), seen in full in the current turn only. */
+  images?: readonly ImagePart[];
 }
 
 /**

@@ -11,7 +11,9 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { loadExtensions, registerExtensionTools, type Extensions } from '../agents/install.js';
+import { subagentTranscriptDir } from '../agents/subagent-steps.js';
 import type { Config } from '../config/config.js';
+import { runWithEnvironment, type EnvironmentOverlay } from '../config/child-environment.js';
 import { credentialSecrets, loadConfig, loadCredentials, resolveMcaHome } from '../config/config.js';
 import { readClaudeSettings } from '../config/claude-settings.js';
 import type { CodeAgent } from '../agent/code-agent.js';
@@ -59,6 +61,8 @@ export interface Runtime {
   extensions: Extensions;
   /** Checkpoints of this project's sessions (rewind, rewind_files, the store's size). */
   checkpoints: ProjectCheckpoints;
+  /** The settings' `env` this runtime's work runs with when isolated (RuntimeOptions.isolateEnvironment); else {}. */
+  environment: EnvironmentOverlay;
 }
 
 /** Where each mca process lists the temp files it creates (temp-journal.ts). */
@@ -105,15 +109,19 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const settings = trusted ? readClaudeSettings({ projectRoot, mcaHome, home: homedir(), trusted }) : untrusted;
   notices.push(...settings.notices);
   // As in Claude Code, the settings' variables hold for the whole process: mca's own reads and the commands it runs.
-  Object.assign(process.env, settings.env);
+  // A process serving several runtimes keeps them per runtime instead (child-environment.ts).
+  const environment: EnvironmentOverlay = options.isolateEnvironment ? { ...settings.env } : {};
+  if (!options.isolateEnvironment) Object.assign(process.env, settings.env);
+  const ownEnv = { ...process.env, ...environment };
   const config = loadConfig({
+    env: ownEnv,
     cwd: projectRoot,
     flags: configFlags(options),
     warnings: notices,
     settingsModel: settings.model,
   });
   notices.push(...policyNotices);
-  const credentials = loadCredentials();
+  const credentials = loadCredentials(ownEnv);
   const provider = await createProvider(config, credentials);
   const secrets = credentialSecrets(credentials);
   const store = new SessionStore(config.mcaHome, projectRoot, { secrets });
@@ -122,15 +130,14 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const opened: { sessions?: ProjectSessions } = {};
   const registry = createDefaultRegistry({
     secrets,
+    ...(options.files ? { files: options.files } : {}),
     beforeRun: async (call, tool, signal) => {
       const sessionId = opened.sessions?.current().sessionId;
       return sessionId === undefined ? undefined : await checkpoints.beforeRun(sessionId, call, tool, signal);
     },
   });
-  const mcp = await startMcp(
-    mcpPlan,
-    { config, projectRoot, trusted, approvedNow: asked && trusted, registry },
-    notices,
+  const mcp = await runWithEnvironment(environment, () =>
+    startMcp(mcpPlan, { config, projectRoot, trusted, approvedNow: asked && trusted, registry }, notices),
   );
   journalTempsIn(tempJournalDir(config.mcaHome));
   // Memory-file imports obey Read deny rules like the Read tool (`@.env` in CLAUDE.md).
@@ -160,7 +167,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     trusted,
     secrets,
     model: () => sessions.current().model,
-    transcriptDir: () => join(store.dir, `${sessions.current().sessionId}.agents`),
+    transcriptDir: () => subagentTranscriptDir(store.pathOf(sessions.current().sessionId)),
   });
   opened.sessions = sessions;
   // A memory file that cannot be used (a symlink out of the project, a FIFO) is named once, at start.
@@ -197,5 +204,6 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     ...(mcp ? { mcp } : {}),
     extensions,
     checkpoints,
+    environment,
   };
 }

@@ -8,13 +8,14 @@ import { gateOf, readApprovals, type ServerGate } from '../mcp/approval.js';
 import { recordProjectApproval } from '../mcp/approval-store.js';
 import { loadMcpConfig } from '../mcp/config-sources.js';
 import type { McpManager, McpLimits } from '../mcp/mcp-manager.js';
+import { sessionEnvironment } from '../config/child-environment.js';
 import { DEFAULT_MAX_OUTPUT_TOKENS } from '../mcp/result-envelope.js';
 import { describeServer, type ServerConfig } from '../mcp/server-config.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { RuntimeOptions } from './runtime-options.js';
 
 /** Claude Code's names; mca's defaults: 30 s to connect, 10 minutes per call. */
-export function mcpLimits(env: NodeJS.ProcessEnv = process.env): McpLimits {
+export function mcpLimits(env: NodeJS.ProcessEnv = sessionEnvironment()): McpLimits {
   const positive = (value: string | undefined, fallback: number): number => {
     const parsed = Number(value);
     return value !== undefined && Number.isFinite(parsed) && parsed > 0 ? parsed : fallback;
@@ -83,6 +84,7 @@ export async function startMcp(
   const manager = new McpManager({
     servers,
     projectRoot,
+    mcaHome: config.mcaHome,
     registry,
     limits,
     notice: (line) => registry.notice(line),

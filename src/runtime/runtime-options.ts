@@ -4,6 +4,7 @@
  */
 import type { PermissionMode, ToolProtocol } from '../config/config.js';
 import type { SessionStart } from '../agent/session-manager.js';
+import type { FileAccess } from '../tools/file-access.js';
 
 export type { SessionStart } from '../agent/session-manager.js';
 
@@ -36,4 +37,12 @@ export interface RuntimeOptions {
   agents?: string;
   /** The user's home directory (`~/.claude/agents`, `~/.claude/skills`); default: the OS's. */
   home?: string;
+  /** Where Read and the edit tools get and put files' text (an ACP client's buffers); absent: the disk. */
+  files?: FileAccess;
+  /**
+   * The process serves several runtimes (ACP): the settings files' `env` is kept as this runtime's overlay
+   * (`Runtime.environment`) instead of being written into process.env, and the front runs the session's work in
+   * `runWithEnvironment(runtime.environment, …)` (src/config/child-environment.ts).
+   */
+  isolateEnvironment?: boolean;
 }

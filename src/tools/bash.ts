@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { childEnvironment } from '../config/child-environment.js';
 import { builtinInput } from './builtin-input.js';
 import { approvalTitle } from './approval.js';
 import { CappedOutput } from './capped-output.js';
@@ -41,16 +42,9 @@ function render(data: BashData): string {
   return parts.join('\n');
 }
 
-/** Variables the commands the model runs never see: mca's own credentials. */
-const WITHHELD_VARIABLES = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'OPENAI_API_KEY'];
-
 /** The user's environment, minus credentials, with pagers and git prompts turned off (nobody can answer them). */
 function commandEnvironment(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (value !== undefined && !WITHHELD_VARIABLES.includes(name)) env[name] = value;
-  }
-  return { ...env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
+  return childEnvironment({ PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' });
 }
 
 /** Paths a shell command deletes (`rm`, `git rm`, `unlink`), read from its words; flags are skipped. */
@@ -125,6 +119,7 @@ export const bashTool = defineTool({
   promptFile: 'Bash.md',
   inputSchema: builtinInput('Bash'),
   permission: 'exec',
+  kind: 'execute',
   ...bashMembers,
   prepare(input, ctx): Promise<ToolPlan> {
     const request = { tool: 'Bash', title: approvalTitle('Bash', input.command), detail: input.command, input };

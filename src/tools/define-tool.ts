@@ -4,6 +4,12 @@ import type { ApprovalRequest, CallSource, ToolContext } from './tool-context.js
 
 export type PermissionKind = 'none' | 'edit' | 'exec' | 'plan';
 
+/**
+ * What a call does, for a front that shows it by category (ACP's tool kinds; an editor picks an icon and may
+ * follow the files). Independent of PermissionKind: it decides nothing. Absent: `other`.
+ */
+export type ToolKind = 'read' | 'edit' | 'delete' | 'move' | 'search' | 'execute' | 'think' | 'fetch' | 'other';
+
 export type { CallSource };
 
 /** One tool call from parse to result. `id` is the native tool_use id or a generated `toolu_…` (text protocol). */
@@ -142,6 +148,12 @@ export interface SelfDescribingSchema {
 export interface ToolDefinition<Schema extends $ZodType = $ZodType> extends ToolMembers {
   /** The name the model writes in `Action: Name[{...}]`. */
   readonly name: string;
+  /**
+   * Other names a call may use for this tool (an older name the models still write: the Agent tool's `Task`). The
+   * registry and the tool catalog resolve them to `name`: the model is told `name` only, a call under an alias
+   * runs this tool, and everything past the registry (decision point, rules, hooks) sees `name`.
+   */
+  readonly aliases?: readonly string[];
   /** The description the model is told: a prompt file under prompts/tools/ (e.g. "Read.md"), or the text itself. */
   readonly description: ToolDescription;
   readonly input: ToolInput<Schema> | JsonSchemaInput;
@@ -151,6 +163,8 @@ export interface ToolDefinition<Schema extends $ZodType = $ZodType> extends Tool
    * `plan` changes nothing itself but asks the user to approve a plan (ExitPlanMode; never run concurrently).
    */
   readonly permission: PermissionKind;
+  /** What a call does, by category (see ToolKind). */
+  readonly kind?: ToolKind;
   /**
    * Imports the libraries the tool loads on its first call (see lazy-modules.ts). The registry calls it while
    * mca waits anyway (the first model request, the REPL's first prompt), never before a request; a failure is
@@ -165,8 +179,10 @@ export type ToolDescription = { readonly promptFile: string } | { readonly text:
 
 interface ToolDefinitionBase<Schema extends $ZodType> extends ToolMembers {
   readonly name: string;
+  readonly aliases?: readonly string[];
   readonly inputSchema: (Schema & SelfDescribingSchema) | ToolInput<Schema> | JsonSchemaInput;
   readonly permission: PermissionKind;
+  readonly kind?: ToolKind;
   readonly preload?: () => Promise<unknown>;
 }
 
@@ -198,7 +214,7 @@ function isZodSchema<Schema extends $ZodType>(
 }
 
 export function defineTool<Schema extends $ZodType>(definition: ToolDefinitionInit<Schema>): ToolDefinition<Schema> {
-  const { name, inputSchema, permission, preload } = definition;
+  const { name, aliases, inputSchema, permission, kind, preload } = definition;
   const input: ToolInput<Schema> | JsonSchemaInput = isZodSchema(inputSchema)
     ? { jsonSchema: jsonSchemaOf(inputSchema), load: () => Promise.resolve(inputSchema) }
     : inputSchema;
@@ -212,9 +228,11 @@ export function defineTool<Schema extends $ZodType>(definition: ToolDefinitionIn
   };
   return Object.freeze({
     name,
+    ...(aliases && aliases.length > 0 ? { aliases: [...aliases] } : {}),
     description: descriptionOf(definition),
     input,
     permission,
+    ...(kind ? { kind } : {}),
     ...(preload ? { preload } : {}),
     ...members,
     prepare: planner(definition),

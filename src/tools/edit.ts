@@ -16,6 +16,7 @@ export const editTool = defineTool({
   promptFile: 'Edit.md',
   inputSchema: builtinInput('Edit'),
   permission: 'edit',
+  kind: 'edit',
   compress: editMembers.compress,
   shrink: editMembers.shrink,
   locations: editMembers.locations,

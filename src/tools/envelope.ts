@@ -1,4 +1,5 @@
 /** The one shape every tool returns. The compressor (src/context/tool-result-compressor.ts) depends on it. */
+import type { ImagePart } from '../text/image-part.js';
 
 export type ToolStatus = 'success' | 'partial' | 'error';
 
@@ -35,6 +36,11 @@ export interface ToolEnvelope<Data = Record<string, unknown>> {
   /** The parameters the tool ran with, resolved (e.g. absolute paths made relative). */
   context: Record<string, unknown>;
   error?: ToolError;
+  /**
+   * Images the result carries (Read of an image file, an MCP image result): the model sees them with this turn's
+   * result only; history keeps `text`'s one-line reference (the compressor never sees them).
+   */
+  images?: ImagePart[];
 }
 
 export function successEnvelope<Data>(

@@ -21,6 +21,7 @@ export const exitPlanModeTool = defineTool({
   inputSchema: builtinInput('ExitPlanMode'),
   // Changes nothing itself, but asks the user; the approval switches the mode.
   permission: 'plan',
+  kind: 'think',
   // The call's line names the plan by its size; the plan itself is shown rendered (dialog, then transcript).
   display: {
     title: (input) => (typeof input.plan === 'string' ? `${input.plan.split('\n').length} lines` : ''),

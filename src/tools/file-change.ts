@@ -96,7 +96,7 @@ export async function loadTarget(ctx: ToolContext, path: string, mustExist: bool
   }
   if (!mustExist) {
     const utf8 = isUtf8(bytes);
-    const text = utf8 ? bytes.toString('utf8') : '';
+    const text = !utf8 ? '' : ctx.files ? await ctx.files.readText(absolute, ctx.signal) : bytes.toString('utf8');
     return { ok: true, target: { absolute, relative, stamp, content: text, contentLoaded: utf8 } };
   }
   if (looksBinary(bytes.subarray(0, 8192)))
@@ -113,7 +113,9 @@ export async function loadTarget(ctx: ToolContext, path: string, mustExist: bool
       ),
     );
   }
-  return { ok: true, target: { absolute, relative, stamp, content: bytes.toString('utf8'), contentLoaded: true } };
+  // With a file-access port the text to change is the host's (an editor's unsaved buffer); the checks were on disk.
+  const content = ctx.files ? await ctx.files.readText(absolute, ctx.signal) : bytes.toString('utf8');
+  return { ok: true, target: { absolute, relative, stamp, content, contentLoaded: true } };
 }
 
 /**
@@ -153,10 +155,17 @@ export async function commitChange(
     );
   }
   try {
-    await writeFileAtomic(ctx.projectRoot, target.absolute, content);
+    if (ctx.files) await ctx.files.writeText(target.absolute, content);
+    else await writeFileAtomic(ctx.projectRoot, target.absolute, content);
   } catch (error) {
     if (error instanceof AtomicWriteError) {
       return errorEnvelope(error.code, error.message, { context: { path: target.relative } });
+    }
+    if (ctx.files) {
+      const message = error instanceof Error ? error.message : String(error);
+      return errorEnvelope('EXECUTION_ERROR', `${target.relative} could not be written: ${message}`, {
+        context: { path: target.relative },
+      });
     }
     throw error;
   }

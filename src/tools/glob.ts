@@ -38,6 +38,7 @@ export const globTool = defineTool({
   promptFile: 'Glob.md',
   inputSchema: builtinInput('Glob'),
   permission: 'none',
+  kind: 'search',
   ...globMembers,
   preload: warmWalkWorker,
   async run(input, ctx): Promise<ToolEnvelope> {

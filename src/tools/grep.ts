@@ -83,6 +83,7 @@ export function createGrepTool(options: GrepToolOptions = {}): ToolDefinition<Bu
     promptFile: 'Grep.md',
     inputSchema: builtinInput('Grep'),
     permission: 'none',
+    kind: 'search',
     ...grepMembers,
     async run(input, ctx): Promise<ToolEnvelope> {
       if (input.include !== undefined) {

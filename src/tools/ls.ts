@@ -51,6 +51,7 @@ export const lsTool = defineTool({
   promptFile: 'LS.md',
   inputSchema: builtinInput('LS'),
   permission: 'none',
+  kind: 'search',
   ...lsMembers,
   preload: loadIgnore,
   async run(input, ctx): Promise<ToolEnvelope> {

@@ -16,6 +16,7 @@ export const multiEditTool = defineTool({
   promptFile: 'MultiEdit.md',
   inputSchema: builtinInput('MultiEdit'),
   permission: 'edit',
+  kind: 'edit',
   compress: editMembers.compress,
   shrink: editMembers.shrink,
   locations: editMembers.locations,

@@ -4,10 +4,13 @@ import { defineTool } from './define-tool.js';
 import type { ToolContext } from './tool-context.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import { toolResult } from './results.js';
-import { looksBinary, readHead, scanLines } from './line-scanner.js';
+import { looksBinary, readHead, scanLines, type ScanOptions } from './line-scanner.js';
+import { scanText } from './file-access.js';
 import { similarPaths } from './suggest-paths.js';
 import type { ReadData } from './tool-data.js';
 import { resolveInProject } from './workspace.js';
+import { isImagePath } from '../fs/image-file.js';
+import { compressImageRead, isImageRead, readImage } from './read-image.js';
 import { openFileInside, PathSwapError } from './pinned-directory.js';
 import { clip, isFiniteNumber, isString } from '../text/json-guards.js';
 import type { JsonRecord, ToolMembers } from './define-tool.js';
@@ -39,6 +42,7 @@ function cutLine(text: string, fullBytes: number): string {
 /** What history, the ledger and the transcript make of a Read result (DESIGN.md "ToolResultCompressor"). */
 const readMembers: ToolMembers = {
   compress: (data) => {
+    if (isImageRead(data)) return compressImageRead(data);
     const { path, start_line, end_line, total_lines, content } = data;
     if (!isString(path) || !isFiniteNumber(start_line) || !isFiniteNumber(end_line) || !isString(content)) {
       return undefined;
@@ -51,9 +55,11 @@ const readMembers: ToolMembers = {
     return withCut(result, 'lines_cut', head.cut);
   },
   shrink: (data) =>
-    isString(data.path)
-      ? `read ${data.path} lines ${count(data.start_line)}-${count(data.end_line)} of ${count(data.total_lines)}`
-      : undefined,
+    isImageRead(data)
+      ? `read ${data.image}`
+      : isString(data.path)
+        ? `read ${data.path} lines ${count(data.start_line)}-${count(data.end_line)} of ${count(data.total_lines)}`
+        : undefined,
   locations: (input) => (isString(input.path) ? [{ path: input.path, kind: 'read' }] : []),
   display: {
     title: (input) => {
@@ -62,6 +68,7 @@ const readMembers: ToolMembers = {
       return start && start > 1 ? `${path}:${start}` : path;
     },
     summary: (data) => {
+      if (isImageRead(data)) return data.image;
       const start = numberField(data, 'start_line') ?? 1;
       const end = numberField(data, 'end_line') ?? start - 1;
       const total = numberField(data, 'total_lines');
@@ -78,6 +85,7 @@ export const readTool = defineTool({
   promptFile: 'Read.md',
   inputSchema: builtinInput('Read'),
   permission: 'none',
+  kind: 'read',
   ...readMembers,
   async run(input, ctx): Promise<ToolEnvelope> {
     const resolved = resolveInProject(ctx.projectRoot, input.path);
@@ -118,6 +126,7 @@ async function readOpened(
     return errorEnvelope('IS_DIRECTORY', `${relative} is a directory; use LS to list it.`, { context });
   }
   if (!info.isFile()) return errorEnvelope('INVALID_PARAM', `${relative} is not a regular file.`, { context });
+  if (isImagePath(relative)) return await readImage(handle, relative, info.size, context);
   if (looksBinary(await readHead(handle, BINARY_SNIFF_BYTES))) {
     return errorEnvelope('BINARY_FILE', `${relative} is a binary file (${info.size} bytes); Read only shows text.`, {
       context,
@@ -130,7 +139,7 @@ async function readOpened(
   const lines: Array<{ n: number; text: string }> = [];
   let outputChars = 0;
   let budgetHit = false;
-  const scan = await scanLines(handle, {
+  const scanOptions: ScanOptions = {
     from: input.start_line,
     to: large ? last + 1 : last,
     maxLineBytes: READ_MAX_LINE_CHARS * 4 + 4,
@@ -147,7 +156,11 @@ async function readOpened(
       lines.push({ n, text: line });
       return true;
     },
-  });
+  };
+  // With a file-access port (an editor's buffers) the text is the host's; the checks above were on the disk.
+  const scan = ctx.files
+    ? scanText(await ctx.files.readText(absolute, ctx.signal), scanOptions)
+    : await scanLines(handle, scanOptions);
   if (scan.aborted)
     return errorEnvelope('EXECUTION_ERROR', 'Read was interrupted.', { data: { interrupted: true }, context });
   const total = scan.totalLines;

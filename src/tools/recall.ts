@@ -42,6 +42,7 @@ export const recallTool = defineTool({
   promptFile: 'Recall.md',
   inputSchema: builtinInput('Recall'),
   permission: 'none',
+  kind: 'read',
   ...recallMembers,
   async run(input, ctx): Promise<ToolEnvelope> {
     const context = { ref: input.ref, start_line: input.start_line, limit: input.limit };

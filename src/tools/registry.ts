@@ -15,6 +15,7 @@ import { rememberTool } from './tool-catalog.js';
 import { recordSessionDecide } from './session-decide.js';
 import { McaError } from '../errors/mca-error.js';
 import { decideSafely, guardThrows, requestOf } from './registry-steps.js';
+import type { FileAccess } from './file-access.js';
 
 /** The input's field names, in the schema's order (the model is told them in errors). */
 function fieldsOf(tool: ToolDefinition): string[] {
@@ -67,6 +68,8 @@ export interface ToolRegistryOptions {
   secrets?: readonly string[];
   /** Runs before every allowed call executes (checkpoints: src/checkpoints); see BeforeRun. */
   beforeRun?: BeforeRun;
+  /** The file-access port every call of this registry gets (an ACP client's files); absent: the disk. */
+  files?: FileAccess;
 }
 
 /**
@@ -82,8 +85,11 @@ export type BeforeRun = (
 
 export class ToolRegistry {
   private readonly tools = new Map<string, ToolDefinition>();
+  /** Each registered tool's aliases → its name (ToolDefinition.aliases). */
+  private readonly aliases = new Map<string, string>();
   private readonly secrets: readonly string[];
   private readonly beforeRun: BeforeRun | undefined;
+  private readonly files: FileAccess | undefined;
   private warming: Promise<void> | undefined;
   private readonly arrivals = new Set<Promise<void>>();
   private readonly pendingNotices: string[] = [];
@@ -93,11 +99,17 @@ export class ToolRegistry {
   constructor(options: ToolRegistryOptions = {}) {
     this.secrets = options.secrets ?? [];
     this.beforeRun = options.beforeRun;
+    this.files = options.files;
   }
 
   register(tool: ToolDefinition): this {
-    if (this.tools.has(tool.name)) throw new ToolRegistryError(`tool ${tool.name} is already registered`);
+    for (const name of [tool.name, ...(tool.aliases ?? [])]) {
+      if (this.tools.has(name) || this.aliases.has(name)) {
+        throw new ToolRegistryError(`tool ${name} is already registered`);
+      }
+    }
     this.tools.set(tool.name, tool);
+    for (const alias of tool.aliases ?? []) this.aliases.set(alias, tool.name);
     rememberTool(tool);
     this.described = {};
     return this;
@@ -108,9 +120,12 @@ export class ToolRegistry {
    * no longer offers it, and a call to it is answered as an unknown tool. False when no such tool was registered.
    */
   unregister(name: string): boolean {
-    const removed = this.tools.delete(name);
-    if (removed) this.described = {};
-    return removed;
+    const tool = this.tools.get(name);
+    if (!tool) return false;
+    this.tools.delete(name);
+    for (const alias of tool.aliases ?? []) this.aliases.delete(alias);
+    this.described = {};
+    return true;
   }
 
   /**
@@ -156,8 +171,14 @@ export class ToolRegistry {
     return this.pendingNotices.splice(0);
   }
 
+  /** The tool called `name`, or the one `name` is an alias of. */
   get(name: string): ToolDefinition | undefined {
-    return this.tools.get(name);
+    return this.tools.get(name) ?? this.tools.get(this.aliases.get(name) ?? '');
+  }
+
+  /** The registered name for `name` (itself, or the tool it is an alias of); undefined for an unknown name. */
+  canonicalName(name: string): string | undefined {
+    return this.get(name)?.name;
   }
 
   list(): ToolDefinition[] {
@@ -170,7 +191,7 @@ export class ToolRegistry {
 
   /** A tool that declares `none`: it only reads, so calls to it may run concurrently. */
   isReadOnly(name: string): boolean {
-    return this.tools.get(name)?.permission === 'none';
+    return this.get(name)?.permission === 'none';
   }
 
   /** Each tool's prompt: its prose from prompts/tools/<file> with the parameter section generated from its schema. */
@@ -206,20 +227,30 @@ export class ToolRegistry {
     return { ...envelope, stats: { ...envelope.stats, durationMs: Math.round(performance.now() - started) } };
   }
 
-  private async runGuarded(call: ToolCall, ctx: RunContext): Promise<ToolEnvelope> {
-    const { name } = call;
-    const tool = this.tools.get(name);
+  private async runGuarded(written: ToolCall, ctx: RunContext): Promise<ToolEnvelope> {
+    const tool = this.get(written.name);
     if (!tool) {
-      return errorEnvelope('INVALID_PARAM', `Unknown tool "${name}". Available tools: ${this.names().join(', ')}.`);
+      return errorEnvelope(
+        'INVALID_PARAM',
+        `Unknown tool "${written.name}". Available tools: ${this.names().join(', ')}.`,
+      );
     }
+    // A call under an alias is a call of the tool: the decision point, rules and hooks see its own name.
+    const call = written.name === tool.name ? written : { ...written, name: tool.name };
+    const { name } = call;
     if (ctx.signal.aborted) {
       return errorEnvelope('EXECUTION_ERROR', `${name} was interrupted before it started.`, {
         data: { interrupted: true },
       });
     }
-    const { decide, afterRun: _afterRun, ...environment } = ctx;
-    const toolContext: ToolContext = { ...environment, callId: call.id, source: call.source };
-    recordSessionDecide(toolContext, decide);
+    const { decide, afterRun, ...environment } = ctx;
+    const toolContext: ToolContext = {
+      ...environment,
+      ...(this.files && !environment.files ? { files: this.files } : {}),
+      callId: call.id,
+      source: call.source,
+    };
+    recordSessionDecide(toolContext, decide, afterRun);
     const validated = await this.validate(tool, call.input);
     if (!validated.ok) return validated.envelope;
     return await guardThrows(name, ctx.signal, async () => {

@@ -31,6 +31,7 @@ export const todoWriteTool = defineTool({
   inputSchema: builtinInput('TodoWrite'),
   // Changes only the session's todo list, never the project; needs no approval.
   permission: 'none',
+  kind: 'think',
   ...todoWriteMembers,
   async run(input, ctx): Promise<ToolEnvelope> {
     const active = input.todos.filter((todo) => todo.status === 'in_progress');

@@ -10,6 +10,10 @@ import { builtinTools } from './builtin-tools.js';
 import type { ToolDefinition, ToolMembers } from './define-tool.js';
 
 const registered = new Map<string, ToolMembers>();
+/** A tool's other names (ToolDefinition.aliases) → its name. */
+const aliasOf = new Map<string, string>();
+/** A tool's name → its other names. */
+const aliasesOf = new Map<string, readonly string[]>();
 let builtinMembers: Map<string, ToolMembers> | undefined;
 
 function builtins(): Map<string, ToolMembers> {
@@ -19,9 +23,24 @@ function builtins(): Map<string, ToolMembers> {
 
 export function rememberTool(tool: ToolDefinition): void {
   registered.set(tool.name, tool);
+  const aliases = tool.aliases ?? [];
+  if (aliases.length > 0) aliasesOf.set(tool.name, aliases);
+  for (const alias of aliases) aliasOf.set(alias, tool.name);
 }
 
-/** The members of the tool called `name`, or undefined for a tool this process never met. */
+/** The name a tool is registered under, for `name` or one of its aliases (a name no tool has: itself). */
+export function canonicalToolName(name: string): string {
+  return registered.has(name) ? name : (aliasOf.get(name) ?? name);
+}
+
+/** Every name a call to the tool `name` may use: its own first, then its aliases (hook matchers test them all). */
+export function toolNamesOf(name: string): readonly string[] {
+  const canonical = canonicalToolName(name);
+  return [canonical, ...(aliasesOf.get(canonical) ?? [])];
+}
+
+/** The members of the tool called `name` (or by one of its aliases), or undefined for a tool this process never met. */
 export function toolNamed(name: string): ToolMembers | undefined {
-  return registered.get(name) ?? builtins().get(name);
+  const canonical = canonicalToolName(name);
+  return registered.get(canonical) ?? builtins().get(canonical);
 }

@@ -1,4 +1,5 @@
 import type { PathScreen } from '../permissions/path-screen.js';
+import type { FileAccess } from './file-access.js';
 import type { FileStateRecord } from './file-state.js';
 import type { TodoStore } from './todo-store.js';
 import type { ToolMemory } from './tool-memory.js';
@@ -58,6 +59,8 @@ export interface ToolEnvironment {
    * the path its input names. Absent: no rule withholds anything.
    */
   pathScreen?: (tool: string) => PathScreen | undefined;
+  /** Where Read and the edit tools get and put a file's text (file-access.ts); absent: the disk. */
+  files?: FileAccess;
 }
 
 /**

@@ -133,6 +133,7 @@ export function createWebFetchTool(env: Readonly<Record<string, string | undefin
     promptFile: 'WebFetch.md',
     inputSchema: INPUT,
     permission: 'exec',
+    kind: 'fetch',
     ...members,
     prepare(input, ctx) {
       const { url: raw, prompt } = input as { url: string; prompt: string };

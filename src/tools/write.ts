@@ -61,6 +61,7 @@ export const writeTool = defineTool({
   promptFile: 'Write.md',
   inputSchema: builtinInput('Write'),
   permission: 'edit',
+  kind: 'edit',
   ...writeMembers,
   preload: loadDiff,
   async prepare(input, ctx): Promise<ToolPlan> {

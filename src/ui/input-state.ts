@@ -2,11 +2,16 @@
  * The pure editing model behind the input box: a text buffer with a cursor, multi-line editing,
  * history browsing and collapsed pastes. Every function returns a new state; nothing here renders.
  */
+import type { ImagePart } from '../text/image-part.js';
 
-/** A large paste shown in the buffer as a placeholder; the real text is what gets submitted. */
+/**
+ * A large paste shown in the buffer as a placeholder; the real text is what gets submitted. An image paste (a
+ * pasted image path, Ctrl+V) keeps its `[Image #N]` placeholder in the text and sends `image` with it.
+ */
 export interface PastedBlock {
   placeholder: string;
   text: string;
+  image?: ImagePart;
 }
 
 export interface InputState {
@@ -57,11 +62,24 @@ export function insertPaste(state: InputState, text: string): InputState {
   return { ...inserted, pastes: [...state.pastes, { placeholder, text }] };
 }
 
-/** The text to send: placeholders replaced by the pasted text they stand for. */
+/** The text to send: placeholders replaced by the pasted text they stand for (an image's stays as it is). */
 export function expandedText(state: InputState): string {
   let text = state.text;
-  for (const paste of state.pastes) text = text.split(paste.placeholder).join(paste.text);
+  for (const paste of state.pastes) if (!paste.image) text = text.split(paste.placeholder).join(paste.text);
   return text;
+}
+
+/** Inserts an attached image as `[Image #N] ` (numbered in the order attached while this input is edited). */
+export function insertImage(state: InputState, image: ImagePart): InputState {
+  const ordinal = state.pastes.filter((paste) => paste.image).length + 1;
+  const placeholder = `[Image #${ordinal}]`;
+  const inserted = insertText(state, `${placeholder} `);
+  return { ...inserted, pastes: [...state.pastes, { placeholder, text: placeholder, image }] };
+}
+
+/** The images whose placeholders are still in the input (one deleted with Backspace is not sent). */
+export function attachedImages(state: InputState): ImagePart[] {
+  return state.pastes.flatMap((paste) => (paste.image && state.text.includes(paste.placeholder) ? [paste.image] : []));
 }
 
 export function backspace(state: InputState): InputState {

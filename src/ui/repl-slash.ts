@@ -17,6 +17,8 @@ export interface PickerState {
 export interface ExtensionLists {
   skills: string;
   agents: string;
+  /** The subagent runs of the open session, read when /agents is typed (they change as the session goes on). */
+  runs?: () => string;
 }
 
 export interface ReplSlashDeps {
@@ -49,7 +51,10 @@ export function createReplSlash(deps: ReplSlashDeps): SlashContext {
     showMemory: deps.commands.openMemory,
     showHooks: () => notice(driver.hooksReport().join('\n')),
     showSkills: () => notice(deps.extensionLists?.skills ?? 'No skills are loaded.'),
-    showAgents: () => notice(deps.extensionLists?.agents ?? 'No subagents are loaded.'),
+    showAgents: () => {
+      const lists = deps.extensionLists;
+      notice([lists?.agents ?? 'No subagents are loaded.', ...(lists?.runs ? [lists.runs()] : [])].join('\n\n'));
+    },
     showCost: () =>
       append({ kind: 'cost', usage: deps.sessionUsage(), model: driver.model, ...(prices ? { prices } : {}) }),
     showModel: deps.commands.showModel,

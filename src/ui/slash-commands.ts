@@ -30,7 +30,7 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
   { name: 'memory', usage: '/memory', description: 'List the memory files and open one in $EDITOR' },
   { name: 'hooks', usage: '/hooks', description: 'List the hooks in effect, their files and last outcomes' },
   { name: 'skills', usage: '/skills', description: 'List the skills the model can load' },
-  { name: 'agents', usage: '/agents', description: 'List the subagents the model can delegate to' },
+  { name: 'agents', usage: '/agents', description: 'List the subagents, and the subagent runs of this session' },
   { name: 'model', usage: '/model [name]', description: 'Pick or set the model' },
   { name: 'resume', usage: '/resume [id]', description: 'Resume a past session' },
   { name: 'init', usage: '/init', description: 'Write a CLAUDE.md for this project (a model pass over it)' },

@@ -13,6 +13,7 @@ import { useSuggestions } from './use-suggestions.js';
 import { DECLINE } from './use-permission.js';
 import type { ReplCore } from './use-repl.js';
 import { useLatestState, useRawKeys } from './use-raw-keys.js';
+import { clipboardImage, pastedImage } from './image-paste.js';
 
 /** A second Ctrl-C on an empty prompt within this window exits. */
 export const EXIT_CONFIRM_MS = 2000;
@@ -103,11 +104,20 @@ export function useKeyHandler({
     }
     const text = result.text;
     if (!text.trim()) return;
+    const images = edit.attachedImages(inputRef.current);
     const next = edit.afterSubmit(inputRef.current, text);
     setInput(next);
     onHistory([...next.history]);
-    core.submit(text);
+    core.submit(text, images);
   }, [core, inputRef, onHistory, setInput]);
+
+  /** Ctrl+V: the clipboard's image, when a clipboard tool finds one, as [Image #N] at the cursor. */
+  const pasteClipboard = useCallback(() => {
+    void clipboardImage().then((read) => {
+      if (read.ok) setInput(edit.insertImage(inputRef.current, read.image));
+      else core.notice(read.message, 'warning');
+    });
+  }, [core, inputRef, setInput]);
 
   const ctrlC = useCallback(() => {
     if (core.busyRef.current) {
@@ -273,10 +283,30 @@ export function useKeyHandler({
       }
       if (suggestions.handle(key, submit)) return;
       if (key.kind === 'submit') return submit();
+      if (key.kind === 'ctrl' && key.key === 'v') return pasteClipboard();
+      if (key.kind === 'text' && key.paste) {
+        // A pasted image path attaches the image as [Image #N] (image-paste.ts); any other paste is text.
+        const pasted = pastedImage(key.text, process.cwd());
+        if (pasted.kind === 'image') return setInput(edit.insertImage(inputRef.current, pasted.image));
+        if (pasted.kind === 'error') core.notice(pasted.message, 'warning');
+      }
       const next = editKey(inputRef.current, key, true);
       if (next) setInput(next);
     },
-    [choiceKey, core, ctrlC, inputRef, now, permissionKey, pickerKey, screen, setInput, submit, suggestions],
+    [
+      choiceKey,
+      core,
+      ctrlC,
+      inputRef,
+      now,
+      pasteClipboard,
+      permissionKey,
+      pickerKey,
+      screen,
+      setInput,
+      submit,
+      suggestions,
+    ],
   );
 
   useRawKeys(handleKey);

@@ -4,6 +4,7 @@
  * permission dialog, the session picker) and hands key actions to the driver. Key handling lives in
  * use-key-handler.ts, the permission dialog's state in use-permission.ts, the slash commands in repl-slash.ts.
  */
+import type { ImagePart } from '../text/image-part.js';
 import { useApp, useStdout } from 'ink';
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import type { SessionManager } from '../agent/controller.js';
@@ -254,7 +255,7 @@ export function useRepl(options: ReplOptionsInternal) {
     choiceRef,
     setChoice,
     rewind,
-    submit: (text: string) => driver.submit(text),
+    submit: (text: string, images: readonly ImagePart[] = []) => driver.submit(text, images),
     interrupt,
     exit,
     slash,

@@ -37,6 +37,8 @@ const NOT_ON_PRINT_PATH = [
   'ignore',
   // The MCP client: loaded only when a server is configured.
   '@modelcontextprotocol/client',
+  // The ACP SDK: loaded only by `mca --acp`.
+  '@agentclientprotocol/sdk',
 ];
 
 interface Metafile {
@@ -144,7 +146,7 @@ describe('modules loaded on the start path (built binary)', () => {
     for (const name of NOT_ON_PRINT_PATH) expect(loaded.packages, name).not.toContain(name);
     // Our own code that only the REPL or a custom command needs stays out as well.
     const uiOrCommands = [...loaded.inputs].filter((input) =>
-      /^src\/(ui\/|commands\/expand-command|mcp\/(mcp-manager|connection|stdio-transport))/.test(input),
+      /^src\/(ui\/|acp\/|commands\/expand-command|mcp\/(mcp-manager|connection|stdio-transport))/.test(input),
     );
     expect(uiOrCommands).toEqual([]);
   });

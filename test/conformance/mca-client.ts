@@ -3,6 +3,12 @@
  * the suite starts a scenario server and runs this with its URL as the last argument and the scenario's name in
  * MCP_CONFORMANCE_SCENARIO. This starts the loopback fake model, scripted to call the scenario's tool, and runs the
  * built `mca -p` with the server given by `--mcp-config`; its exit code is mca's.
+ *
+ * An `auth/*` scenario is signed in to first, as a person would: the server is added to the user scope
+ * (`mca mcp add-json -s user`, with `oauth.clientId` when the scenario hands out a pre-registered client in
+ * MCP_CONFORMANCE_CONTEXT, whose secret goes in MCP_CLIENT_SECRET), then `mca mcp login` runs with
+ * MCA_BROWSER_COMMAND set to test/helpers/headless-browser.mjs, which follows the authorization URL's redirects to
+ * mca's loopback callback; then `mca -p` connects with the stored token.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -20,26 +26,51 @@ const SCRIPTS: Record<string, FakeStep[]> = {
   initialize: [{ text: 'ok' }],
   tools_call: [call('mcp__conf__add_numbers', { a: 2, b: 3 }), { text: 'done' }],
   'sse-retry': [call('mcp__conf__test_reconnection', {}), { text: 'done' }],
+  // Its tool answers 403 insufficient_scope: mca reports it to the model as needing `mca mcp login`.
+  'auth/scope-step-up': [call('mcp__conf__test-tool', {}), { text: 'done' }],
 };
 
+const BROWSER = fileURLToPath(new URL('../helpers/headless-browser.mjs', import.meta.url));
 const fake = await startFakeAnthropic(SCRIPTS[scenario] ?? [{ text: 'ok' }], { loop: true });
 const home = mkdtempSync(join(tmpdir(), 'mca-conformance-'));
-const config = JSON.stringify({ mcpServers: { conf: { type: 'http', url } } });
-// Asynchronous: the fake model answers from this process while mca runs.
-const child = spawn(
-  process.execPath,
-  [BIN, '-p', 'go', '--mcp-config', config, '--allowedTools', 'mcp__conf', '--cwd', home],
-  {
-    env: {
-      PATH: process.env.PATH,
-      HOME: home,
-      MCA_HOME: join(home, '.mca'),
-      ANTHROPIC_API_KEY: 'sk-ant-conformance',
-      ANTHROPIC_BASE_URL: fake.url,
-    },
+const env = {
+  PATH: process.env.PATH,
+  HOME: home,
+  MCA_HOME: join(home, '.mca'),
+  ANTHROPIC_API_KEY: 'sk-ant-conformance',
+  ANTHROPIC_BASE_URL: fake.url,
+};
+
+/** The built mca with `args`; resolves to its exit code. Asynchronous: the fake model answers from this process. */
+function mca(args: string[], extra: Record<string, string> = {}): Promise<number> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: home,
+    env: { ...env, ...extra },
     stdio: ['ignore', 'inherit', 'inherit'],
-  },
-);
-const code = await new Promise<number>((resolve) => child.on('close', (status) => resolve(status ?? 1)));
+  });
+  return new Promise<number>((resolve) => child.on('close', (status) => resolve(status ?? 1)));
+}
+
+async function run(): Promise<number> {
+  if (!scenario.startsWith('auth/')) {
+    const config = JSON.stringify({ mcpServers: { conf: { type: 'http', url } } });
+    return mca(['-p', 'go', '--mcp-config', config, '--allowedTools', 'mcp__conf', '--cwd', home]);
+  }
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as {
+    client_id?: string;
+    client_secret?: string;
+  };
+  const entry = { type: 'http', url, ...(context.client_id ? { oauth: { clientId: context.client_id } } : {}) };
+  const added = await mca(['mcp', 'add-json', '-s', 'user', 'conf', JSON.stringify(entry)]);
+  if (added !== 0) return added;
+  const login = await mca(['mcp', 'login', 'conf'], {
+    MCA_BROWSER_COMMAND: `${process.execPath} ${BROWSER}`,
+    ...(context.client_secret ? { MCP_CLIENT_SECRET: context.client_secret } : {}),
+  });
+  if (login !== 0) return login;
+  return mca(['-p', 'go', '--allowedTools', 'mcp__conf', '--cwd', home]);
+}
+
+const code = await run();
 await fake.close();
 process.exitCode = code;

@@ -31,7 +31,11 @@ function reminder(...lines: string[]): string {
 
 describe('preprocessInput', () => {
   it('leaves text without mentions unchanged', () => {
-    expect(preprocessInput('fix the bug please', view)).toEqual({ text: 'fix the bug please', mentions: [] });
+    expect(preprocessInput('fix the bug please', view)).toEqual({
+      text: 'fix the bug please',
+      mentions: [],
+      images: [],
+    });
   });
 
   it('appends the exact one-file reminder after a blank line', () => {
@@ -78,7 +82,11 @@ describe('preprocessInput', () => {
   });
 
   it('leaves a missing path as plain text', () => {
-    expect(preprocessInput('see @missing/file.ts', view)).toEqual({ text: 'see @missing/file.ts', mentions: [] });
+    expect(preprocessInput('see @missing/file.ts', view)).toEqual({
+      text: 'see @missing/file.ts',
+      mentions: [],
+      images: [],
+    });
   });
 
   it('supports quoted paths with spaces and renders them quoted', () => {

@@ -6,27 +6,20 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeAnthropic, userText, type FakeAnthropic, type FakeStep } from '../helpers/fake-anthropic-server.js';
+import { describe, expect, it } from 'vitest';
+import { userText } from '../helpers/fake-anthropic-server.js';
+import { fakeAnthropicPerTest } from '../helpers/fake-anthropic-per-test.js';
 import { runMca } from '../helpers/run-mca.js';
 import { tempProject } from '../helpers/temp-project.js';
 import { act, finish } from './support/agent-script.js';
 
 const KEY = 'sk-ant-test-call-ids-0123456789';
-let server: FakeAnthropic | undefined;
+const anthropic = fakeAnthropicPerTest();
 
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function serve(script: FakeStep[]): Promise<FakeAnthropic> {
-  server = await startFakeAnthropic(script);
-  return server;
-}
+const serve = anthropic.serve;
 
 function env(home: string, protocol: 'native' | 'text') {
-  return { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server?.url ?? '', MCA_HOME: home, MCA_TOOL_PROTOCOL: protocol };
+  return { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: anthropic.url(), MCA_HOME: home, MCA_TOOL_PROTOCOL: protocol };
 }
 
 interface ToolEvent {

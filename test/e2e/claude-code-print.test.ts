@@ -120,6 +120,14 @@ describe('-p in Claude Code formats', () => {
     expect((result.errors as string[])[0]).toContain('bad request');
   });
 
+  it('json: stdout is the one result object while a warning (an MCP server that failed) reaches stderr', async () => {
+    const broken = JSON.stringify({ mcpServers: { broken: { command: 'mca-no-such-server-command' } } });
+    const out = await run([{ text: 'fine' }], ['-p', 'hi', '--output-format', 'json', '--mcp-config', broken]);
+    expect(out.code).toBe(0);
+    expect((JSON.parse(out.stdout) as Line).result).toBe('fine');
+    expect(out.stderr).toMatch(/MCP server "broken" failed/);
+  });
+
   it('--max-turns ends with error_max_turns', async () => {
     const out = await run(
       [

@@ -7,26 +7,19 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { TOOL_PROTOCOLS, type ToolProtocol } from '../../src/config/config.js';
-import { startFakeAnthropic, systemText, userText } from '../helpers/fake-anthropic-server.js';
-import type { FakeAnthropic, FakeRequestBody, FakeStep } from '../helpers/fake-anthropic-server.js';
+import { systemText, userText } from '../helpers/fake-anthropic-server.js';
+import { fakeAnthropicPerTest } from '../helpers/fake-anthropic-per-test.js';
+import type { FakeRequestBody, FakeStep } from '../helpers/fake-anthropic-server.js';
 import { MCA_BIN, runMca } from '../helpers/run-mca.js';
 import { tempProject } from '../helpers/temp-project.js';
 import { act, agentScript, finish } from './support/agent-script.js';
 
 const KEY = 'sk-ant-test-model-side-0123456789';
-let server: FakeAnthropic | undefined;
+const anthropic = fakeAnthropicPerTest();
 
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function serve(script: FakeStep[]) {
-  server = await startFakeAnthropic(script);
-  return server;
-}
+const serve = anthropic.serve;
 
 /** The tool protocol the scenarios run in: each scenario runs once in each (DESIGN.md "Tool protocol"). */
 let protocol: ToolProtocol = 'native';
@@ -34,7 +27,7 @@ let protocol: ToolProtocol = 'native';
 function env(home: string, extra: Record<string, string> = {}) {
   return {
     ANTHROPIC_API_KEY: KEY,
-    ANTHROPIC_BASE_URL: server?.url ?? '',
+    ANTHROPIC_BASE_URL: anthropic.url(),
     MCA_HOME: home,
     MCA_TOOL_PROTOCOL: protocol,
     MCA_PERMISSION_MODE: 'bypassPermissions',

@@ -4,27 +4,19 @@
  * reply that writes a tool call as text is a protocol slip: it gets one nudge, is never printed as the answer, and
  * the tool then runs as a native call.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeAnthropic, userText } from '../helpers/fake-anthropic-server.js';
-import type { FakeAnthropic, FakeStep } from '../helpers/fake-anthropic-server.js';
+import { describe, expect, it } from 'vitest';
+import { userText } from '../helpers/fake-anthropic-server.js';
+import { fakeAnthropicPerTest } from '../helpers/fake-anthropic-per-test.js';
 import { runMca } from '../helpers/run-mca.js';
 import { tempProject } from '../helpers/temp-project.js';
 
 const KEY = 'sk-ant-test-native-prompt-0123456789';
-let server: FakeAnthropic | undefined;
+const anthropic = fakeAnthropicPerTest();
 
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function serve(script: FakeStep[]) {
-  server = await startFakeAnthropic(script);
-  return server;
-}
+const serve = anthropic.serve;
 
 function env(home: string) {
-  return { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server?.url ?? '', MCA_HOME: home };
+  return { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: anthropic.url(), MCA_HOME: home };
 }
 
 /** Everything the model reads in a request: system, tools and messages, as one JSON text. */

@@ -4,30 +4,23 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { TOOL_PROTOCOLS, type ToolProtocol } from '../../src/config/config.js';
 import { SUMMARY_CLOSING } from '../../src/context/summary-request.js';
-import { startFakeAnthropic, userText } from '../helpers/fake-anthropic-server.js';
-import type { FakeAnthropic, FakeRequestBody, FakeStep } from '../helpers/fake-anthropic-server.js';
+import { userText } from '../helpers/fake-anthropic-server.js';
+import { fakeAnthropicPerTest } from '../helpers/fake-anthropic-per-test.js';
+import type { FakeRequestBody, FakeStep } from '../helpers/fake-anthropic-server.js';
 import { runMca } from '../helpers/run-mca.js';
 import { tempProject } from '../helpers/temp-project.js';
 
 const KEY = 'sk-ant-test-e2e-0123456789';
-let server: FakeAnthropic | undefined;
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const anthropic = fakeAnthropicPerTest();
 
 function project(files: Record<string, string> = {}) {
   return tempProject('mca-e2e-', files);
 }
 
-async function serve(script: FakeStep[]) {
-  server = await startFakeAnthropic(script);
-  return server;
-}
+const serve = anthropic.serve;
 
 /** The tool protocol the scenarios run in; the `mca -p` scenarios run once in each (DESIGN.md "Tool protocol"). */
 let protocol: ToolProtocol = 'native';
@@ -35,7 +28,7 @@ let protocol: ToolProtocol = 'native';
 function env(home: string, extra: Record<string, string> = {}) {
   return {
     ANTHROPIC_API_KEY: KEY,
-    ANTHROPIC_BASE_URL: server?.url ?? '',
+    ANTHROPIC_BASE_URL: anthropic.url(),
     MCA_HOME: home,
     MCA_TOOL_PROTOCOL: protocol,
     ...extra,
@@ -197,7 +190,6 @@ describe.each(TOOL_PROTOCOLS)('mca -p against the fake API (%s tool protocol)', 
     expect(retried).toMatchObject({ code: 0, stdout: 'after retry\n' });
     expect(retried.stderr).toMatch(/retrying/);
 
-    await server?.close();
     await serve([{ status: 401, errorType: 'authentication_error', message: 'invalid x-api-key' }]);
     const denied = await runMca(['-p', 'hi', '--output-format', 'text'], { cwd: root, env: env(home) });
     expect(denied.code).toBe(1);

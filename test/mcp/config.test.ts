@@ -61,6 +61,37 @@ describe('${VAR} expansion', () => {
     }
   });
 
+  it("reads Claude Code's oauth entry of a remote server and refuses a bad one with one message", () => {
+    const good = parseServerConfig(
+      's',
+      { type: 'http', url: 'https://x/mcp', oauth: { clientId: 'c', callbackPort: 8080, scopes: ' a b ', other: 1 } },
+      where,
+      {},
+    );
+    expect(good.ok && good.config.type === 'http' ? good.config.oauth : undefined).toEqual({
+      clientId: 'c',
+      callbackPort: 8080,
+      scopes: 'a b',
+    });
+    const messages = [
+      { oauth: 'x' },
+      { oauth: { clientId: '' } },
+      { oauth: { callbackPort: 70000 } },
+      { oauth: { callbackPort: 80.5 } },
+      { oauth: { scopes: 3 } },
+    ].map((extra) => {
+      const parsed = parseServerConfig('s', { type: 'http', url: 'https://x/mcp', ...extra }, where, {});
+      return parsed.ok ? 'accepted' : parsed.message;
+    });
+    expect(messages).toEqual([
+      '"oauth" must be an object',
+      '"oauth.clientId" must be a non-empty string',
+      '"oauth.callbackPort" must be a port number (1-65535)',
+      '"oauth.callbackPort" must be a port number (1-65535)',
+      '"oauth.scopes" must be a non-empty string of space-separated scopes',
+    ]);
+  });
+
   it('describes a server as its command line', () => {
     const parsed = parseServerConfig('s', { command: 'npx', args: ['-y', 'a b'] }, where, {});
     expect(parsed.ok && describeServer(parsed.config)).toBe("npx -y 'a b'");

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resultEnvelope } from '../../src/mcp/result-envelope.js';
 import { InMemoryToolMemory } from '../../src/tools/tool-memory.js';
+import { pngBytes } from '../helpers/image-fixtures.js';
 
 const options = { server: 's', tool: 't', maxOutputTokens: 25_000, toolMemory: undefined };
 
@@ -22,13 +23,26 @@ describe('MCP results as envelopes', () => {
     expect(envelope.status).toBe('success');
     expect(envelope.text.split('\n')).toEqual([
       'hello',
-      '[image result: image/png, 6 bytes; not shown to the model]',
+      '[image result: image/png, 6 bytes; not shown: mcp s/t is not a PNG, JPEG, GIF or WebP image]',
       '[audio result: audio/wav, 3 bytes; not shown to the model]',
       '[resource link: a.txt <file:///a.txt> (text/plain)]',
       '[resource mem://x]',
       'embedded text',
       '[resource mem://b: application/zip, 3 bytes; not shown]',
     ]);
+  });
+
+  it('an image block that is a real image rides on the envelope; the text keeps its one-line reference', () => {
+    const png = pngBytes(4, 2).toString('base64');
+    const envelope = resultEnvelope({ content: [{ type: 'image', data: png, mimeType: 'image/png' }] }, options);
+    expect(envelope.images).toMatchObject([{ type: 'image', mediaType: 'image/png', data: png, width: 4, height: 2 }]);
+    expect(envelope.text).toMatch(/^\[image: mcp s\/t, 4x2, 1 KB\]$/);
+    const many = resultEnvelope(
+      { content: Array.from({ length: 25 }, () => ({ type: 'image' as const, data: png, mimeType: 'image/png' })) },
+      options,
+    );
+    expect(many.images).toHaveLength(20);
+    expect(many.text).toContain('not shown: over 20 images');
   });
 
   it('isError becomes an error observation carrying the server text; structuredContent stands in for no content', () => {

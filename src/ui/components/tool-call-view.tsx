@@ -3,6 +3,7 @@ import React from 'react';
 import type { ToolEnvelope } from '../../tools/envelope.js';
 import { bashTail, fullOutput, resultDiff, streams, summarizeCall, summarizeResult } from '../format-tool.js';
 import { DiffView } from './diff-view.js';
+import { subagentStepLines } from '../subagent-steps-view.js';
 
 export interface ToolCallViewProps {
   tool: string;
@@ -41,6 +42,8 @@ export function ToolCallView({ tool, input, result, width, verbose, title }: Too
   const tail = result && streams(tool) ? bashTail(result, verbose ? Infinity : TAIL_LINES) : null;
   const text = result && verbose ? fullOutput(tool, result) : '';
   const inner = width - GUTTER.length;
+  // An Agent call in the verbose transcript: the subagent's tool calls, one line each, above its answer.
+  const steps = result && verbose ? subagentStepLines(tool, result, inner - 2) : undefined;
   return (
     <Box flexDirection="column" width={width}>
       <Text wrap="truncate-end">
@@ -73,6 +76,15 @@ export function ToolCallView({ tool, input, result, width, verbose, title }: Too
           {tail.hidden > 0 ? <Text dimColor>… {tail.hidden} earlier lines (Ctrl-O to show all)</Text> : null}
           <OutputLines lines={tail.stdout} />
           <OutputLines lines={tail.stderr} color="red" />
+        </Box>
+      ) : null}
+      {steps ? (
+        <Box marginLeft={GUTTER.length} flexDirection="column" width={inner}>
+          {steps.map((step, index) => (
+            <Text key={index} color={step.failed ? 'red' : undefined} dimColor={!step.failed} wrap="truncate-end">
+              {`· ${step.text}`}
+            </Text>
+          ))}
         </Box>
       ) : null}
       {text ? (

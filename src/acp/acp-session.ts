@@ -1,0 +1,193 @@
+/**
+ * One ACP session: one runtime (its own `cwd`, rules, tools, MCP servers, session file) and one SessionDriver, as
+ * the headless front has for the SDK protocol. The session sends what the driver emits as `session/update`s (in
+ * order, before the prompt's response), runs each `session/prompt` through the driver and answers its stop reason;
+ * `session/cancel` interrupts the driver (model call, tools and an open permission question stop).
+ */
+import type {
+  AgentContext,
+  AvailableCommand,
+  ContentBlock,
+  SessionModeState,
+  SessionUpdate,
+  StopReason,
+} from '@agentclientprotocol/sdk';
+import type { PermissionMode } from '../config/config.js';
+import type { CustomCommandsPort } from '../driver/custom-commands-port.js';
+import type { DriverHooksOptions } from '../driver/driver-hooks.js';
+import type { PermissionBroker } from '../driver/permission-broker.js';
+import { SessionDriver } from '../driver/session-driver.js';
+import type { Runtime } from '../runtime/create-runtime.js';
+import { AcpError } from './acp-error.js';
+import { EventUpdates, stopReasonOf } from './event-updates.js';
+import { historyUpdates } from './history-updates.js';
+import { promptImages, promptText } from './prompt-text.js';
+import type { ImagePart } from '../text/image-part.js';
+
+/** How long closing waits for an interrupted turn to end. */
+export const CLOSE_WAIT_MS = 5_000;
+
+export const MODES: SessionModeState['availableModes'] = [
+  { id: 'default', name: 'Default', description: 'Ask before edits, commands and MCP tools' },
+  { id: 'acceptEdits', name: 'Accept edits', description: 'Edit files without asking; ask before commands' },
+  { id: 'plan', name: 'Plan', description: 'Read and plan only; nothing changes' },
+  { id: 'bypassPermissions', name: 'Bypass permissions', description: 'Run everything without asking' },
+];
+
+export interface AcpSessionOptions {
+  runtime: Runtime;
+  client: AgentContext;
+  broker: PermissionBroker;
+  hooks: DriverHooksOptions;
+  customCommands?: CustomCommandsPort | undefined;
+  /** One line to stderr. */
+  log: (line: string) => void;
+}
+
+export class AcpSession {
+  readonly driver: SessionDriver;
+  readonly id: string;
+  readonly runtime: Runtime;
+  private readonly updates: EventUpdates;
+  private sending: Promise<void> = Promise.resolve();
+  private running = false;
+  private cancelled = false;
+  /** The prompt's work while one runs (close() waits for it, so its tools' processes are gone). */
+  private work: Promise<void> | undefined;
+
+  constructor(private readonly options: AcpSessionOptions) {
+    const { runtime } = options;
+    this.runtime = runtime;
+    this.id = runtime.controller.sessionId;
+    this.driver = new SessionDriver({
+      sessions: runtime.sessions,
+      policy: runtime.policy,
+      broker: options.broker,
+      customCommands: options.customCommands,
+      applyCommandModel: 'turn',
+      hooks: options.hooks,
+    });
+    this.updates = new EventUpdates({
+      projectRoot: runtime.projectRoot,
+      registry: runtime.registry,
+      contextWindow: runtime.config.contextWindow,
+    });
+    this.driver.subscribe((event) => {
+      if (event.type === 'prompt') this.updates.beginTurn();
+      for (const update of this.updates.updates(event)) this.send(update);
+    });
+  }
+
+  get modes(): SessionModeState {
+    return { currentModeId: this.driver.mode, availableModes: MODES };
+  }
+
+  /** Sends one update after every earlier one (a failure is logged: the client may have gone). */
+  send(update: SessionUpdate): void {
+    this.sending = this.sending
+      .then(() => this.options.client.notify('session/update', { sessionId: this.id, update }))
+      .catch((error: unknown) => this.options.log(`could not send an update: ${(error as Error).message}`));
+  }
+
+  /** Resolves once every update sent so far has been written. */
+  async flushed(): Promise<void> {
+    await this.sending;
+  }
+
+  commands(): AvailableCommand[] {
+    const custom = this.options.customCommands?.list ?? [];
+    return [
+      {
+        name: 'compact',
+        description: 'Summarize the conversation to free context',
+        input: { hint: 'what to keep (optional)' },
+      },
+      { name: 'init', description: 'Write a CLAUDE.md that describes this project' },
+      ...custom.map((command) => ({
+        name: command.name,
+        description: command.description,
+        ...(command.usage.includes(' ')
+          ? { input: { hint: command.usage.slice(command.usage.indexOf(' ') + 1) } }
+          : {}),
+      })),
+    ];
+  }
+
+  /** `session/load`: the stored conversation as updates. */
+  replay(): void {
+    for (const update of historyUpdates(
+      this.driver.controller.history(),
+      this.runtime.projectRoot,
+      this.runtime.registry,
+    )) {
+      this.send(update);
+    }
+  }
+
+  async prompt(blocks: readonly ContentBlock[]): Promise<StopReason> {
+    if (this.running) throw new AcpError('ACP_BUSY', `session ${this.id} is already answering a prompt`);
+    const { images, problems } = promptImages(blocks);
+    const text = [promptText(blocks), ...problems].filter((part) => part !== '').join('\n\n');
+    if (text.trim() === '' && images.length === 0) throw new AcpError('ACP_INVALID_PARAMS', 'the prompt is empty');
+    this.running = true;
+    this.cancelled = false;
+    this.updates.beginTurn();
+    try {
+      this.work = this.runLine(text.trim(), images);
+      await this.work;
+    } finally {
+      this.running = false;
+      this.work = undefined;
+    }
+    await this.flushed();
+    return this.cancelled ? 'cancelled' : stopReasonOf(this.updates.end);
+  }
+
+  /** `/compact [focus]` and `/init` are the driver's; anything else (a custom command, a prompt) is run as typed. */
+  private async runLine(line: string, images: readonly ImagePart[]): Promise<void> {
+    const compact = /^\/compact(?:\s+([\s\S]*))?$/.exec(line);
+    if (compact) await this.driver.compact(compact[1]?.trim() || undefined);
+    else if (line === '/init') await this.driver.init();
+    else await this.driver.run(line, images);
+  }
+
+  cancel(): void {
+    if (!this.running) return;
+    this.cancelled = true;
+    this.driver.interrupt();
+  }
+
+  setMode(mode: string): void {
+    const known = MODES.find((entry) => entry.id === mode);
+    if (!known)
+      throw new AcpError('ACP_INVALID_PARAMS', `unknown mode "${mode}" (${MODES.map((m) => m.id).join(', ')})`);
+    this.driver.setMode(known.id as PermissionMode);
+  }
+
+  /** The client went away: stop the turn, run SessionEnd hooks, end MCP servers and close the session file. */
+  async close(): Promise<void> {
+    this.driver.interrupt();
+    if (this.work) {
+      // The interrupted turn ends its tools (a command's process group is killed); bounded, never a hang at exit.
+      let timer: NodeJS.Timeout | undefined;
+      const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)));
+      await Promise.race([this.work.catch(() => undefined), bound]);
+      clearTimeout(timer);
+    }
+    try {
+      await this.driver.close('other');
+    } catch (error) {
+      this.options.log(`SessionEnd hooks failed: ${(error as Error).message}`);
+    }
+    try {
+      await this.runtime.mcp?.close();
+    } catch (error) {
+      this.options.log(`MCP servers did not close: ${(error as Error).message}`);
+    }
+    try {
+      this.runtime.sessions.close();
+    } catch (error) {
+      this.options.log(`could not close session ${this.id}: ${(error as Error).message}`);
+    }
+  }
+}

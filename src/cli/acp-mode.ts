@@ -1,0 +1,70 @@
+/**
+ * `mca --acp` (`mca acp`): the ACP agent (src/acp) on this process's stdin and stdout. Every session an editor
+ * opens is a runtime built here from the flags plus the session's `cwd` and MCP servers; nobody is asked about
+ * trust (an untrusted project's settings stay off and the editor is told). Nothing but protocol messages reaches
+ * stdout (key values redacted); logs go to stderr. Exits 0 when stdin closes, once every session closed (turns
+ * interrupted, SessionEnd hooks run, MCP servers and commands ended).
+ */
+import { Readable, Writable } from 'node:stream';
+import type { ReadableStream, WritableStream } from 'node:stream/web';
+import { credentialSecrets, loadCredentials, resolveMcaHome } from '../config/config.js';
+import { addLocalAllowRule } from '../permissions/settings-writer.js';
+import { createRuntime, sweepLeftoverTemps } from '../runtime/create-runtime.js';
+import { redactSecrets } from '../text/redact-secrets.js';
+import { driverHooks, runtimeOptions } from './bootstrap.js';
+import type { CliOptions } from './cli-options.js';
+import { createCustomCommandsPort } from './custom-commands-port.js';
+import { EXIT_OK, printError } from './exit-codes.js';
+
+/** stdout as a web stream whose text has the key values mca holds replaced (a model could echo one). */
+function redactedStdout(secrets: readonly string[]): WritableStream<Uint8Array> {
+  const out = Writable.toWeb(process.stdout) as WritableStream<Uint8Array>;
+  if (secrets.length === 0) return out;
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  const redact = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      controller.enqueue(encoder.encode(redactSecrets(decoder.decode(chunk, { stream: true }), secrets)));
+    },
+  });
+  void redact.readable.pipeTo(out).catch(() => undefined);
+  return redact.writable as WritableStream<Uint8Array>;
+}
+
+export async function runAcpMode(options: CliOptions, version: string): Promise<number> {
+  const [acp, { AcpServer }] = await Promise.all([import('@agentclientprotocol/sdk'), import('../acp/acp-server.js')]);
+  const secrets = credentialSecrets(loadCredentials());
+  const log = (line: string): void => printError(redactSecrets(line, secrets));
+  const server = new AcpServer({
+    version,
+    log,
+    mcaHome: () => resolveMcaHome(),
+    saveRule: (projectRoot, rule) => addLocalAllowRule(projectRoot, rule),
+    open: async ({ cwd, session, mcpConfigs, files }) => {
+      const base = runtimeOptions(options);
+      const runtime = await createRuntime({
+        ...base,
+        cwd,
+        session,
+        mcpConfigs: [...(base.mcpConfigs ?? []), ...mcpConfigs],
+        ...(files ? { files } : {}),
+        // One process, several projects: each session's settings `env` stays its own.
+        isolateEnvironment: true,
+      });
+      const customCommands = await createCustomCommandsPort(runtime, runtime.notices);
+      const resumed = session.kind === 'resume';
+      return {
+        runtime,
+        customCommands,
+        hooks: driverHooks(runtime, { resume: resumed ? session.sessionId : undefined, continueLast: false }),
+      };
+    },
+  });
+  const input = Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>;
+  const stream = acp.ndJsonStream(redactedStdout(secrets), input);
+  const connection = server.app().connect(stream);
+  await connection.closed;
+  await server.closeAll();
+  await sweepLeftoverTemps(resolveMcaHome());
+  return EXIT_OK;
+}

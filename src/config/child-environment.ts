@@ -1,0 +1,41 @@
+/**
+ * The environment of every process mca starts for a session (Bash commands, hook scripts, MCP stdio servers):
+ * mca's own, then the session's settings `env` over it, minus mca's credentials.
+ *
+ * A settings file's `env` holds for the whole process when the process is one session (the CLI, as in Claude
+ * Code: the runtime writes it into process.env). When one process serves several sessions of different projects
+ * (ACP), each runtime keeps its `env` as an overlay instead, and the front runs each session's work inside
+ * `runWithEnvironment(overlay, …)`: what one project's settings set never reaches another project's commands.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** Variables the processes mca starts never see: mca's own credentials (a command could print them). */
+export const WITHHELD_VARIABLES: readonly string[] = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'OPENAI_API_KEY'];
+
+export type EnvironmentOverlay = Readonly<Record<string, string>>;
+
+const overlayScope = new AsyncLocalStorage<EnvironmentOverlay>();
+
+/** Runs `work` (and everything it starts, timers and promises included) with `overlay` as the session's env. */
+export function runWithEnvironment<T>(overlay: EnvironmentOverlay, work: () => T): T {
+  return overlayScope.run(overlay, work);
+}
+
+/** The session's overlay in effect here (empty outside any `runWithEnvironment`). */
+export function currentOverlay(): EnvironmentOverlay {
+  return overlayScope.getStore() ?? {};
+}
+
+/** process.env with the session's overlay over it: what mca's own reads of a variable should see. */
+export function sessionEnvironment(): NodeJS.ProcessEnv {
+  return { ...process.env, ...currentOverlay() };
+}
+
+/** The environment for a child process: process.env, the session's overlay, `extra`; credentials withheld. */
+export function childEnvironment(extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries({ ...process.env, ...currentOverlay() })) {
+    if (value !== undefined && !WITHHELD_VARIABLES.includes(name)) env[name] = value;
+  }
+  return { ...env, ...extra };
+}
