@@ -22,6 +22,7 @@ export function claudeCodeSession(
       sessionId: controller().sessionId,
       tools: runtime.registry.names(),
       mcpServers: initMcpServers(runtime.mcp),
+      agents: [...runtime.extensions.agents.keys()],
       model: controller().model,
       permissionMode: controller().permissionMode,
       apiKeyFromEnv: runtime.secrets.length > 0,

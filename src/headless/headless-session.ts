@@ -205,7 +205,8 @@ export class HeadlessSession {
       if (!this.initSent) {
         this.initSent = true;
         const mcpServers = initMcpServers(this.options.runtime.mcp, this.sdkServers);
-        this.options.write(initMessage({ ...this.info.init(), mcpServers }));
+        const slashCommands = (this.options.customCommands?.list ?? []).map((command) => command.name);
+        this.options.write(initMessage({ ...this.info.init(), mcpServers, slashCommands }));
       }
       this.translator.beginTurn();
       this.end = undefined;

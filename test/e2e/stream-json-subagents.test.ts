@@ -121,7 +121,13 @@ describe('subagent lines in stream-json', () => {
     const agents = await run.supportedAgents();
     const commands = await run.supportedCommands();
     const usage = await run.getContextUsage();
-    await collect(run);
+    const messages = await collect(run);
+    expect(messages[0]).toMatchObject({
+      type: 'system',
+      subtype: 'init',
+      agents: expect.arrayContaining(['finder', 'general-purpose']),
+      slash_commands: ['review'],
+    });
     expect(agents).toEqual(expect.arrayContaining([{ name: 'finder', description: 'Finds facts' }]));
     expect(agents.map((agent) => agent.name)).toEqual(expect.arrayContaining(['general-purpose', 'Explore']));
     expect(commands).toEqual([expect.objectContaining({ name: 'review', argumentHint: '<path>' })]);
