@@ -116,13 +116,21 @@ function fromFlag(json: string, problems: ProblemList): AgentDefinition[] {
     problems.add(`ignored --agents: not valid JSON (${(error as Error).message})`);
     return [];
   }
+  return agentsFromObject(parsed, '--agents', problems);
+}
+
+/**
+ * Definitions from an object keyed by name, the shape of `--agents` and of the Agent SDK's initialize `agents`
+ * (`{name: {description, prompt, tools?, disallowedTools?, model?, ...}}`); `label` names the source in problems.
+ */
+export function agentsFromObject(parsed: unknown, label: string, problems: ProblemList): AgentDefinition[] {
   if (!isRecord(parsed)) {
-    problems.add('ignored --agents: expected an object of definitions keyed by name');
+    problems.add(`ignored ${label}: expected an object of definitions keyed by name`);
     return [];
   }
   return Object.entries(parsed).flatMap(([name, value]) => {
     if (!isRecord(value)) {
-      problems.add(`ignored --agents ${name}: expected an object`);
+      problems.add(`ignored ${label} ${name}: expected an object`);
       return [];
     }
     const prompt = typeof value.prompt === 'string' ? value.prompt : '';

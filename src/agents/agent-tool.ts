@@ -52,7 +52,8 @@ function agentList(agents: ReadonlyMap<string, AgentDefinition>): string {
   return lines.join('\n');
 }
 
-function descriptionOf(agents: ReadonlyMap<string, AgentDefinition>): string {
+/** The Agent tool's description over `agents` (host-agents.ts renews it when the SDK host adds some). */
+export function descriptionOf(agents: ReadonlyMap<string, AgentDefinition>): string {
   return [
     'Launch a subagent to handle a task on its own: it works in a separate context with its own tools and',
     'returns one final answer, so searches and other noisy work do not fill your context. Give it a short',

@@ -27,6 +27,8 @@ export interface ClaudeCodeOptions {
   forkSession: boolean;
   inputFormat: InputFormat;
   includePartialMessages: boolean;
+  /** `--replay-user-messages`: stream-json input's user messages are echoed (with their uuid) on stdout. */
+  replayUserMessages: boolean;
   /** `stdio`: ask the SDK host (`can_use_tool`); an MCP tool name otherwise. */
   permissionPromptTool: string | undefined;
   settingSources: SettingSource[] | undefined;
@@ -54,7 +56,6 @@ export const SAFE_UNSUPPORTED: Readonly<Record<string, boolean>> = {
   '--json-schema': true,
   '--agent': true,
   '--include-hook-events': false,
-  '--replay-user-messages': false,
   '--no-session-persistence': false,
   '--no-optional-locks': false,
   '--await-initialize': false,
@@ -107,6 +108,7 @@ export function addClaudeCodeFlags(command: Command): Command {
         .default('text'),
     )
     .option('--include-partial-messages', 'stream-json: also the streaming events of each reply (stream_event)')
+    .option('--replay-user-messages', 'stream-json input: echo each user message (with its uuid) on stdout')
     .option('--permission-prompt-tool <tool>', '"stdio": ask the SDK host (can_use_tool) when a call needs a yes')
     .option('--setting-sources <sources>', 'which settings files to read: user,project,local (comma-separated)')
     .option('--add-dir <dirs...>', 'more directories the tools may use', collect, [])
@@ -140,6 +142,7 @@ export interface RawClaudeCodeOptions {
   forkSession?: boolean;
   inputFormat: InputFormat;
   includePartialMessages?: boolean;
+  replayUserMessages?: boolean;
   permissionPromptTool?: string;
   settingSources?: string;
   addDir: string[];
@@ -222,6 +225,7 @@ export function claudeCodeOptions(command: Command): ClaudeCodeOptions & { maxTu
     forkSession: raw.forkSession === true,
     inputFormat: raw.inputFormat,
     includePartialMessages: raw.includePartialMessages === true,
+    replayUserMessages: raw.replayUserMessages === true,
     permissionPromptTool: raw.permissionPromptTool,
     settingSources: parseSettingSources(raw.settingSources),
     // Relative to where mca was started; `~` forms stay as written for the runtime to expand (workspace-roots.ts).

@@ -3,6 +3,7 @@ import type { SessionDriver } from '../driver/session-driver.js';
 import type { ClaudeCodeSessionInfo } from '../print/claude-code-sink.js';
 import type { Runtime } from '../runtime/create-runtime.js';
 import { toClaudeCodeInput } from '../tools/claude-code-input.js';
+import { initMcpServers } from '../print/claude-code-mcp.js';
 import type { CliOptions } from './cli-options.js';
 
 /** `driver` is read lazily: the sink exists before the driver that feeds it. */
@@ -20,6 +21,8 @@ export function claudeCodeSession(
       cwd: runtime.projectRoot,
       sessionId: controller().sessionId,
       tools: runtime.registry.names(),
+      mcpServers: initMcpServers(runtime.mcp),
+      agents: [...runtime.extensions.agents.keys()],
       model: controller().model,
       permissionMode: controller().permissionMode,
       apiKeyFromEnv: runtime.secrets.length > 0,
@@ -29,6 +32,7 @@ export function claudeCodeSession(
     limits: () => ({ contextWindow: runtime.config.contextWindow, maxOutputTokens: runtime.config.maxOutputTokens }),
     prices: runtime.config.modelPrices,
     includePartialMessages: options.claudeCode.includePartialMessages,
+    subagents: (listener) => runtime.extensions.events.on(listener),
   };
 }
 

@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { HeadlessSession } from '../headless/headless-session.js';
 import { redactSecrets } from '../text/redact-secrets.js';
 import { bootstrap, driverHooks, sweepLeftoverTemps } from './bootstrap.js';
+import { createCustomCommandsPort } from './custom-commands-port.js';
 import { applyClaudeCodeOptions, claudeCodeSession } from './claude-code-session.js';
 import { EXIT_INTERRUPTED, EXIT_OK, printError } from './exit-codes.js';
 import type { CliOptions } from './cli-options.js';
@@ -25,7 +26,20 @@ export async function runHeadlessMode(options: CliOptions, version: string): Pro
       `--permission-prompt-tool ${claudeCode.permissionPromptTool}: only "stdio" is supported; calls that need a yes are denied`,
     );
   }
+  const hooks = driverHooks(booted, options);
+  // The SDK host may register hook callbacks in its initialize request, after the driver exists: an engine is
+  // there to take them (unless disableAllHooks turned hooks off). Without any hook it runs nothing.
+  if (!hooks.opened.engine && !hooks.opened.loaded.disabledBy) {
+    const { HookEngine } = await import('../hooks/hook-engine.js');
+    hooks.opened = { ...hooks.opened, engine: new HookEngine([], { projectRoot: booted.projectRoot }) };
+  }
+  // Custom slash commands run from a host's user message as from the REPL's prompt, and initialize lists them.
+  const commandNotices: string[] = [];
+  const customCommands = await createCustomCommandsPort(booted, commandNotices);
+  for (const notice of commandNotices) warn(notice);
   const session = new HeadlessSession({
+    customCommands,
+    replayUserMessages: claudeCode.replayUserMessages,
     runtime: booted,
     version,
     write: (line) => void process.stdout.write(`${redactSecrets(JSON.stringify(line), secrets)}\n`),
@@ -34,7 +48,7 @@ export async function runHeadlessMode(options: CliOptions, version: string): Pro
     askHost,
     allowBypass: claudeCode.allowBypass,
     flagPrompt: { replace: claudeCode.systemPrompt, append: claudeCode.appendSystemPrompt },
-    hooks: driverHooks(booted, options),
+    hooks,
   });
   if (options.prompt !== undefined && options.prompt.trim() !== '') {
     session.line(JSON.stringify({ type: 'user', message: { role: 'user', content: options.prompt } }));
@@ -64,6 +78,9 @@ export async function runHeadlessMode(options: CliOptions, version: string): Pro
   } catch (error) {
     warn(`Could not close the session: ${error instanceof Error ? error.message : String(error)}`);
   }
+  // The MCP servers end with the session (as in -p and the REPL): their pipes would otherwise keep mca running
+  // after stdin ended, and leave their processes behind.
+  await booted.mcp?.close();
   await sweepLeftoverTemps(booted.config.mcaHome);
   const signal = termination.signal();
   if (signal !== undefined) return SIGNAL_EXIT_CODES[signal];

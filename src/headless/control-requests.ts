@@ -5,7 +5,16 @@
 import { PERMISSION_MODES, type PermissionMode } from '../config/config-choices.js';
 import type { SessionDriver } from '../driver/session-driver.js';
 import type { Runtime } from '../runtime/create-runtime.js';
+import { addHostAgents } from '../agents/host-agents.js';
+import type { CustomCommandInfo } from '../driver/custom-commands-port.js';
+import type { HookEngine } from '../hooks/hook-engine.js';
 import type { ControlChannel, ControlRequestLine } from './control-channel.js';
+import { registerHostHooks } from './host-hooks.js';
+import type { SdkMcpServers } from '../mcp/sdk-servers.js';
+import { mcpStatus } from '../print/claude-code-mcp.js';
+import type { CcSlashCommand } from '../print/claude-code-types.js';
+import { agentInfo, contextUsage } from './context-usage.js';
+import { rewindFiles, type UserMessageCheckpoints } from './rewind-files.js';
 
 export interface ControlContext {
   runtime: Runtime;
@@ -17,6 +26,17 @@ export interface ControlContext {
   /** bypassPermissions may be switched on (`--allow-dangerously-skip-permissions`, or started in it). */
   allowBypass: boolean;
   warn: (line: string) => void;
+  /** The session's hook engine (absent when `disableAllHooks` turned hooks off: `hooksDisabledBy` names the file). */
+  hookEngine: HookEngine | undefined;
+  hooksDisabledBy: string | undefined;
+  /** The host's in-process MCP servers (initialize `sdkMcpServers`). */
+  sdkServers: SdkMcpServers;
+  /** The custom slash commands a user message may start with. */
+  commands: readonly CustomCommandInfo[];
+  /** Which prompt each host user message (by uuid) began, for `rewind_files`. */
+  userMessages: UserMessageCheckpoints;
+  /** User messages wait for `arrival` before they run (the host's MCP servers connecting). */
+  holdPrompts: (arrival: Promise<void>) => void;
 }
 
 function text(value: unknown): string | undefined {
@@ -28,6 +48,15 @@ function text(value: unknown): string | undefined {
 function nonEmpty(value: unknown): boolean {
   if (Array.isArray(value)) return value.length > 0;
   return typeof value === 'object' && value !== null && Object.keys(value).length > 0;
+}
+
+/** The custom slash commands in Claude Code's SlashCommand shape (the hint is what follows the name in `usage`). */
+export function slashCommands(commands: readonly CustomCommandInfo[]): CcSlashCommand[] {
+  return commands.map((command) => ({
+    name: command.name,
+    description: command.description,
+    argumentHint: command.usage.slice(command.name.length + 2),
+  }));
 }
 
 /**
@@ -44,47 +73,27 @@ function initialize(context: ControlContext, request: Record<string, unknown>): 
     replace: replace !== undefined && replace.trim() !== '' ? replace : context.flagPrompt.replace,
     append: append === '' ? undefined : append,
   });
-  if (nonEmpty(request.hooks)) context.warn('hook callbacks of the SDK host are not supported yet and are ignored');
-  if (nonEmpty(request.sdkMcpServers)) {
-    context.warn('in-process SDK MCP servers are not supported yet; their tools are not offered');
+  for (const line of registerHostHooks(request.hooks, context.hookEngine, context.channel, context.hooksDisabledBy)) {
+    context.warn(line);
   }
-  if (nonEmpty(request.agents)) context.warn('agents defined by the SDK host are not supported yet and are ignored');
+  if (nonEmpty(request.sdkMcpServers)) {
+    context.holdPrompts(context.sdkServers.register(request.sdkMcpServers, request.sdkMcpServerManifests));
+  }
+  if (nonEmpty(request.agents)) {
+    for (const line of addHostAgents(context.runtime.registry, context.runtime.extensions, request.agents)) {
+      context.warn(line);
+    }
+  }
   const model = context.driver.model;
   return {
-    commands: [],
-    agents: [],
+    commands: slashCommands(context.commands),
+    agents: agentInfo(context.runtime),
     output_style: 'default',
     available_output_styles: ['default'],
     models: [{ value: model, displayName: model, description: 'the model mca runs now' }],
     account: {},
     claude_code_version: context.version,
-  };
-}
-
-function contextUsage(context: ControlContext): Record<string, unknown> {
-  const report = context.driver.controller.contextReport();
-  const categories = report.parts.map((part) => ({
-    name: part.label,
-    tokens: part.tokens,
-    color: 'gray',
-    kind: 'used' as const,
-  }));
-  const totalTokens = report.parts.reduce((sum, part) => sum + part.tokens, 0);
-  return {
-    categories,
-    totalTokens,
-    maxTokens: report.contextWindow,
-    rawMaxTokens: report.contextWindow,
-    percentage: report.contextWindow > 0 ? (totalTokens / report.contextWindow) * 100 : 0,
-    gridRows: [],
-    model: context.driver.model,
-    memoryFiles: context.driver.controller
-      .memoryFiles()
-      .map((file) => ({ path: file.path, type: file.level, tokens: Math.ceil(file.chars / 4) })),
-    mcpTools: [],
-    agents: [],
-    isAutoCompactEnabled: true,
-    apiUsage: null,
+    ...(nonEmpty(request.hooks) ? { hooks_applied: context.hookEngine !== undefined } : {}),
   };
 }
 
@@ -121,9 +130,27 @@ export function handleControlRequest(context: ControlContext, line: ControlReque
         return channel.succeed(id, {});
       }
       case 'mcp_status':
-        return channel.succeed(id, { mcpServers: [] });
+        // Servers still connecting are waited for (bounded by MCP_TIMEOUT in the client), so the answer is final.
+        void context.sdkServers
+          .settled()
+          .then(() => channel.succeed(id, { mcpServers: mcpStatus(context.runtime.mcp, context.sdkServers) }));
+        return;
+      case 'mcp_message': {
+        // A message the host's in-process server sent on its own (a notification such as tools/list_changed).
+        if (typeof request.server_name === 'string') context.sdkServers.fromHost(request.server_name, request.message);
+        return channel.succeed(id, { mcp_response: { jsonrpc: '2.0', result: {}, id: 0 } });
+      }
+      case 'rewind_files':
+        void rewindFiles(context.runtime.checkpoints, context.userMessages, {
+          user_message_id: request.user_message_id,
+          dry_run: request.dry_run,
+        }).then(
+          (answer) => channel.succeed(id, { ...answer }),
+          (error: unknown) => channel.fail(id, error instanceof Error ? error.message : String(error)),
+        );
+        return;
       case 'get_context_usage':
-        return channel.succeed(id, contextUsage(context));
+        return channel.succeed(id, contextUsage(context, context.sdkServers));
       default:
         return channel.fail(id, `mca does not support the control request "${String(request.subtype)}"`);
     }

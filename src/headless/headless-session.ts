@@ -6,21 +6,30 @@
  * mca knows, gets one stderr line and is skipped: nothing else is lost. `finished` resolves once the input ended
  * and every message it carried has its result.
  */
+import { randomUUID } from 'node:crypto';
 import type { AgentEvent } from '../agent/events.js';
 import { isAgentEvent, type DriverEvent } from '../driver/driver-events.js';
+import type { CustomCommandsPort } from '../driver/custom-commands-port.js';
 import type { DriverHooksOptions } from '../driver/driver-hooks.js';
 import { SessionDriver } from '../driver/session-driver.js';
 import { initMessage } from '../print/claude-code-init.js';
 import type { ClaudeCodeTranslator } from '../print/claude-code-messages.js';
-import { claudeCodeTranslator, type ClaudeCodeSessionInfo } from '../print/claude-code-sink.js';
+import { claudeCodeTranslator, forwardSubagentLines, type ClaudeCodeSessionInfo } from '../print/claude-code-sink.js';
+import { mcpAttachments } from '../runtime/mcp-front.js';
 import type { Runtime } from '../runtime/create-runtime.js';
 import { fromClaudeCodeInput } from '../tools/claude-code-input.js';
 import { ControlChannel, type ControlRequestLine, type ControlResponseLine } from './control-channel.js';
 import { handleControlRequest, type ControlContext } from './control-requests.js';
 import { userImages } from './user-images.js';
 import { stdioBroker } from './stdio-broker.js';
+import { UserMessageCheckpoints } from './rewind-files.js';
+import { SdkMcpServers } from '../mcp/sdk-servers.js';
+import { initMcpServers } from '../print/claude-code-mcp.js';
+import { mcpLimits } from '../runtime/mcp-servers.js';
 
 type TurnEnd = Extract<AgentEvent, { type: 'turn_end' }>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface HeadlessOptions {
   runtime: Runtime;
@@ -34,6 +43,10 @@ export interface HeadlessOptions {
   askHost: boolean;
   allowBypass: boolean;
   flagPrompt: { replace: string | undefined; append: string | undefined };
+  /** `--replay-user-messages`: each user message is echoed with its uuid (what `rewind_files` names). */
+  replayUserMessages?: boolean;
+  /** Custom slash commands (`/name args` in a user message); initialize lists them. */
+  customCommands?: CustomCommandsPort;
   /** The settings files' hooks (src/hooks), run by the driver as in every front. */
   hooks?: DriverHooksOptions;
 }
@@ -57,7 +70,13 @@ export class HeadlessSession {
   private readonly translator: ClaudeCodeTranslator;
   private readonly info: ClaudeCodeSessionInfo;
   private readonly control: ControlContext;
+  private readonly sdkServers: SdkMcpServers;
+  /** The uuids of user messages submitted and not yet begun, in order; which prompt each began. */
+  private readonly waitingUuids: string[] = [];
+  private readonly userMessages = new UserMessageCheckpoints();
   private submitted = 0;
+  /** While set, user messages queue behind it (the host's MCP servers connecting), in order. */
+  private promptGate: Promise<void> | undefined;
   private answered = 0;
   private inputEnded = false;
   private initSent = false;
@@ -81,9 +100,22 @@ export class HeadlessSession {
       policy: runtime.policy,
       broker,
       ...(options.hooks ? { hooks: options.hooks } : {}),
+      ...(options.customCommands ? { customCommands: options.customCommands, applyCommandModel: 'turn' as const } : {}),
+      // `@server:uri` mentions in a user message attach the MCP resource, as in the REPL and `-p`.
+      attachments: mcpAttachments(runtime),
     });
     this.info = options.info(() => this.driver);
     this.translator = claudeCodeTranslator(this.info);
+    forwardSubagentLines(this.info, (line) => this.options.write(line));
+    this.sdkServers = new SdkMcpServers({
+      registry: runtime.registry,
+      limits: mcpLimits(),
+      messenger: (server) => async (message) => {
+        const reply = await this.channel.request({ subtype: 'mcp_message', server_name: server, message }).answer;
+        return reply.ok ? { ok: true, response: reply.response.mcp_response } : reply;
+      },
+      notice: options.warn,
+    });
     this.control = {
       runtime,
       driver: this.driver,
@@ -92,6 +124,14 @@ export class HeadlessSession {
       flagPrompt: options.flagPrompt,
       allowBypass: options.allowBypass,
       warn: options.warn,
+      hookEngine: options.hooks?.opened.engine,
+      hooksDisabledBy: options.hooks?.opened.loaded.disabledBy,
+      sdkServers: this.sdkServers,
+      commands: options.customCommands?.list ?? [],
+      userMessages: this.userMessages,
+      holdPrompts: (arrival) => {
+        this.promptGate = (this.promptGate ?? Promise.resolve()).then(() => arrival);
+      },
     };
     this.driver.subscribe((event) => this.onDriverEvent(event));
   }
@@ -145,17 +185,36 @@ export class HeadlessSession {
       return this.options.warn('ignored a user message without text');
     }
     this.submitted += 1;
-    this.driver.submit(text ?? '', images);
+    const uuid = typeof message.uuid === 'string' && UUID.test(message.uuid) ? message.uuid : randomUUID();
+    this.waitingUuids.push(uuid);
+    if (this.options.replayUserMessages) {
+      this.options.write({
+        type: 'user',
+        message: inner,
+        parent_tool_use_id: null,
+        session_id: this.driver.controller.sessionId,
+        uuid,
+        isReplay: true,
+      });
+    }
+    if (this.promptGate) this.promptGate = this.promptGate.then(() => this.driver.submit(text ?? '', images));
+    else this.driver.submit(text ?? '', images);
   }
 
   private onDriverEvent(event: DriverEvent): void {
+    // What a person should know (a hook that failed or timed out, …) goes to stderr, as in -p; stdout is the host's.
+    if (event.type === 'notice') return this.options.warn(event.text);
     if (event.type === 'prompt') {
       if (!this.initSent) {
         this.initSent = true;
-        this.options.write(initMessage(this.info.init()));
+        const mcpServers = initMcpServers(this.options.runtime.mcp, this.sdkServers);
+        const slashCommands = (this.options.customCommands?.list ?? []).map((command) => command.name);
+        this.options.write(initMessage({ ...this.info.init(), mcpServers, slashCommands }));
       }
       this.translator.beginTurn();
       this.end = undefined;
+      const uuid = this.waitingUuids.shift();
+      if (uuid !== undefined) this.userMessages.began(uuid, this.driver.controller.sessionId);
       return;
     }
     if (isAgentEvent(event)) {
@@ -188,6 +247,7 @@ export class HeadlessSession {
 
   private maybeFinish(): void {
     if (!this.inputEnded || this.answered < this.submitted) return;
+    void this.sdkServers.closeAll();
     this.resolveFinished();
   }
 }

@@ -27,6 +27,11 @@ export interface HookCommand {
   readonly scope: HookScope;
   /** Where in that file, e.g. `hooks.PreToolUse[0].hooks[1]`. */
   readonly key: string;
+  /**
+   * Set for a hook the Agent SDK host registered in `initialize` (hook-callbacks.ts): it runs as a `hook_callback`
+   * request to the host instead of a process; `command` is then only its label.
+   */
+  readonly callbackId?: string;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -5,12 +5,13 @@
  * configured (hook-sources.ts decides), so a session without hooks never imports it.
  */
 import { fromClaudeCodeInput } from '../tools/claude-code-input.js';
+import { callbackRunResult, type HookCallbackRunner } from './hook-callbacks.js';
 import type { HookCommand } from './hook-config.js';
 import { toolNamesOf } from '../tools/tool-catalog.js';
 import { matchTargetOf, TOOL_EVENTS, type HookEvent, type HookEventName, type HookSessionInfo } from './hook-events.js';
 import { hookInput } from './hook-input.js';
 import { interpretRun, type HookRunOutcome } from './hook-output.js';
-import { runHookProcess } from './hook-process.js';
+import { runHookProcess, type HookProcessResult } from './hook-process.js';
 import { combineOutcomes, NO_HOOKS, type HookEventResult } from './hook-result.js';
 import { matches } from './matcher.js';
 
@@ -22,6 +23,26 @@ export interface HookListing {
 
 export interface HookEngineOptions {
   projectRoot: string;
+}
+
+/** Runs one callback hook (hook-callbacks.ts) through `runner`, timed like a process. */
+async function runCallback(
+  hook: HookCommand & { callbackId: string },
+  runner: HookCallbackRunner,
+  input: Record<string, unknown>,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<HookProcessResult> {
+  const started = Date.now();
+  const toolUseId = typeof input.tool_use_id === 'string' ? input.tool_use_id : undefined;
+  const answer = await runner({
+    callbackId: hook.callbackId,
+    input,
+    toolUseId,
+    timeoutMs,
+    ...(signal ? { signal } : {}),
+  });
+  return callbackRunResult(answer, Date.now() - started);
 }
 
 function summaryOf(outcome: HookRunOutcome): string {
@@ -46,11 +67,25 @@ function summaryOf(outcome: HookRunOutcome): string {
 
 export class HookEngine {
   private readonly last = new Map<HookCommand, { at: Date; summary: string }>();
+  private readonly hooks: HookCommand[];
+  private callbackRunner: HookCallbackRunner | undefined;
 
   constructor(
-    private readonly hooks: readonly HookCommand[],
+    hooks: readonly HookCommand[],
     private readonly options: HookEngineOptions,
-  ) {}
+  ) {
+    this.hooks = [...hooks];
+  }
+
+  /**
+   * Adds an SDK host's callback hooks (hook-callbacks.ts) after the settings files' ones; `runner` sends them to the
+   * host. A host that initializes again replaces its earlier callbacks.
+   */
+  addCallbacks(hooks: readonly HookCommand[], runner: HookCallbackRunner): void {
+    const kept = this.hooks.filter((hook) => hook.callbackId === undefined);
+    this.hooks.splice(0, this.hooks.length, ...kept, ...hooks);
+    this.callbackRunner = runner;
+  }
 
   /** Whether any hook is configured for `event` (its matcher may still select nothing). */
   has(event: HookEventName): boolean {
@@ -76,18 +111,25 @@ export class HookEngine {
     if (selected.length === 0) return NO_HOOKS;
     const distinct = new Map<string, HookCommand[]>();
     for (const hook of selected) distinct.set(hook.command, [...(distinct.get(hook.command) ?? []), hook]);
-    const stdin = `${JSON.stringify(hookInput(event, session, this.options.projectRoot))}\n`;
+    const input = hookInput(event, session, this.options.projectRoot);
+    const stdin = `${JSON.stringify(input)}\n`;
     const outcomes = await Promise.all(
       [...distinct.values()].map(async (same) => {
         const hook = same[0] as HookCommand;
         const timeoutSec = Math.max(...same.map((each) => each.timeoutSec));
-        const run = await runHookProcess({
-          command: hook.command,
-          stdin,
-          projectRoot: this.options.projectRoot,
-          timeoutMs: timeoutSec * 1000,
-          ...(signal ? { signal } : {}),
-        });
+        const runner = this.callbackRunner;
+        const run =
+          hook.callbackId !== undefined
+            ? runner
+              ? await runCallback({ ...hook, callbackId: hook.callbackId }, runner, input, timeoutSec * 1000, signal)
+              : callbackRunResult({ kind: 'error', message: 'no host to ask' }, 0)
+            : await runHookProcess({
+                command: hook.command,
+                stdin,
+                projectRoot: this.options.projectRoot,
+                timeoutMs: timeoutSec * 1000,
+                ...(signal ? { signal } : {}),
+              });
         const outcome = interpretRun(event.name, { ...hook, timeoutSec }, run);
         const record = { at: new Date(), summary: summaryOf(outcome) };
         for (const each of same) this.last.set(each, record);

@@ -30,8 +30,8 @@ export interface McpToolOptions {
   tool: Tool;
   limits: McpLimits;
   timeoutMs: number;
-  /** The server's live connection, if it still has one. */
-  connection: () => McpConnection | undefined;
+  /** The server's live connection, if it still has one (an SDK host's in-process server: sdk-servers.ts). */
+  connection: () => Pick<McpConnection, 'callTool'> | undefined;
 }
 
 export type BuiltTool = { ok: true; tool: ToolDefinition } | { ok: false; message: string };

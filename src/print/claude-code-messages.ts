@@ -41,6 +41,8 @@ export interface TranslatorOptions {
   includePartialMessages?: boolean;
   /** Clock in ms (tests may fix it). */
   now?: () => number;
+  /** A subagent's translator: the Agent call whose subagent this is (every line's `parent_tool_use_id`). */
+  parentToolUseId?: string;
 }
 
 function asRecord(value: unknown): Record<string, unknown> {
@@ -208,7 +210,7 @@ export class ClaudeCodeTranslator {
     return {
       type: 'assistant',
       message: this.apiMessage([block], this.step.usage),
-      parent_tool_use_id: null,
+      parent_tool_use_id: this.options.parentToolUseId ?? null,
       ...this.envelope(),
     };
   }
@@ -252,7 +254,7 @@ export class ClaudeCodeTranslator {
             },
           ],
         },
-        parent_tool_use_id: null,
+        parent_tool_use_id: this.options.parentToolUseId ?? null,
         ...this.envelope(),
       },
     ];
@@ -260,6 +262,11 @@ export class ClaudeCodeTranslator {
 
   private stream(events: CcStreamEvent[]): CcMessage[] {
     if (this.options.includePartialMessages !== true) return [];
-    return events.map((event) => ({ type: 'stream_event', event, parent_tool_use_id: null, ...this.envelope() }));
+    return events.map((event) => ({
+      type: 'stream_event',
+      event,
+      parent_tool_use_id: this.options.parentToolUseId ?? null,
+      ...this.envelope(),
+    }));
   }
 }

@@ -12,6 +12,7 @@ import type { CcMessage } from './claude-code-types.js';
 import type { ModelPrice } from '../providers/model-prices.js';
 import { ModelUsageLedger, type ModelLimits } from './claude-code-usage.js';
 import type { PrintResult, PrintSink, SinkOutput } from './sink.js';
+import { SubagentLines, type SubagentSubscription } from './claude-code-subagents.js';
 import { stderrLineFor } from './text-sink.js';
 
 /** What the Claude Code formats need to know about the session beyond its events. */
@@ -26,6 +27,17 @@ export interface ClaudeCodeSessionInfo {
   /** Price overrides from config (`modelPrices`), as the REPL's `/cost` uses them. */
   prices?: Readonly<Record<string, ModelPrice>>;
   includePartialMessages: boolean;
+  /** The runtime's subagent events (their lines carry `parent_tool_use_id`); absent: none are shown. */
+  subagents?: SubagentSubscription;
+}
+
+/** Writes each subagent line through `write` while subscribed; returns the unsubscribe function. */
+export function forwardSubagentLines(info: ClaudeCodeSessionInfo, write: (line: CcMessage) => void): () => void {
+  if (!info.subagents) return () => undefined;
+  const lines = new SubagentLines(info);
+  return info.subagents((event) => {
+    for (const line of lines.event(event)) write(line);
+  });
 }
 
 export function ccLine(message: CcMessage): string {
@@ -51,6 +63,7 @@ export function claudeCodeSink(format: 'json' | 'stream-json', output: SinkOutpu
     started = true;
     output.stdout(ccLine(initMessage(info.init())));
   };
+  const unsubscribe = streaming ? forwardSubagentLines(info, (line) => output.stdout(ccLine(line))) : () => undefined;
   const sink: PrintSink = {
     event(event: AgentEvent) {
       start();
@@ -64,6 +77,7 @@ export function claudeCodeSink(format: 'json' | 'stream-json', output: SinkOutpu
       }
     },
     finish({ end }: PrintResult) {
+      unsubscribe();
       start();
       output.stdout(ccLine(translator.result(end)));
     },

@@ -189,3 +189,17 @@ export interface CcPartialMessage extends CcEnvelope {
 
 export type CcMessage =
   CcInitMessage | CcAssistantMessage | CcUserMessage | CcPartialMessage | CcResultMessage | CcMcaSystemMessage;
+
+/** A subagent in the initialize answer (`agents`). */
+export interface CcAgentInfo {
+  name: string;
+  description: string;
+  model?: string;
+}
+
+/** A slash command in the initialize answer (`commands`). */
+export interface CcSlashCommand {
+  name: string;
+  description: string;
+  argumentHint: string;
+}

@@ -5,7 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { query, type SDKMessage } from 'claude-agent-sdk-02';
+import { createSdkMcpServer, query, tool, type SDKMessage } from 'claude-agent-sdk-02';
+import { z } from 'zod';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sdkEnv } from '../helpers/agent-sdk.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic-server.js';
@@ -45,5 +46,36 @@ describe('Agent SDK 0.2.x drives mca', () => {
     expect(existsSync(join(root, 'from-02.txt'))).toBe(true);
     expect(messages[0]).toMatchObject({ type: 'system', subtype: 'init' });
     expect(messages.at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'Made it.', is_error: false });
+  });
+
+  it('an in-process MCP server (no manifest in 0.2.x: the handshake goes over mcp_message) serves its tool', async () => {
+    const { root, home } = tempProject('mca-sdk02-mcp-');
+    server = await startFakeAnthropic([
+      { text: 'Asking.', calls: [{ id: 'toolu_02_mcp', name: 'mcp__notes__count', input: { word: 'heron' } }] },
+      { text: 'Counted.' },
+    ]);
+    const notes = createSdkMcpServer({
+      name: 'notes',
+      tools: [
+        tool('count', 'Counts a word', { word: z.string() }, async (args) => ({
+          content: [{ type: 'text', text: `${args.word} appears 3 times` }],
+        })),
+      ],
+    });
+    const run = query({
+      prompt: 'count heron',
+      options: {
+        pathToClaudeCodeExecutable: MCA_BIN,
+        cwd: root,
+        env: sdkEnv({ root, home, baseUrl: server.url }),
+        mcpServers: { notes },
+        allowedTools: ['mcp__notes__count'],
+      },
+    });
+    const messages: SDKMessage[] = [];
+    for await (const message of run) messages.push(message);
+    const sent = JSON.stringify(server.requests[1]?.body.messages);
+    expect(sent).toContain('heron appears 3 times');
+    expect(messages.at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'Counted.' });
   });
 });

@@ -65,6 +65,30 @@ describe('MCP resources as @server:uri', () => {
     expect(result.sent).toContain('Everything Server – Architecture');
   }, 120_000);
 
+  it('stream-json input (the Agent SDK protocol): a user message with @server:uri carries the resource too', async () => {
+    const project = tempProject('mca-mcp-res-sj-');
+    fake = await startFakeAnthropic([{ text: 'done' }]);
+    const message = {
+      type: 'user',
+      message: { role: 'user', content: 'read @everything:demo://resource/static/document/architecture.md' },
+      parent_tool_use_id: null,
+      session_id: '',
+    };
+    const result = await runMca(
+      ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--mcp-config', CONFIG],
+      {
+        cwd: project.root,
+        env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: fake.url, MCA_HOME: project.home, HOME: project.home },
+        stdin: `${JSON.stringify(message)}\n`,
+        timeoutMs: 90_000,
+      },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const sent = userText(fake.requests[0]?.body as FakeRequestBody);
+    expect(sent).toContain('<mcp-resource server="everything" uri="demo://resource/static/document/architecture.md">');
+    expect(sent).toContain('Everything Server – Architecture');
+  }, 120_000);
+
   it('an unknown server and a failing read are one line each; a blob is a note; the prompt still runs', async () => {
     const result = await run(
       'look at @nope:demo://x, @cat:cat://fail and @everything:demo://resource/dynamic/blob/1 and @a.ts:12',
