@@ -3,13 +3,23 @@
  * Claude Code's CLI, served by src/headless over this process's stdin and stdout. Exits 0 when stdin ends and every
  * message has its result (an error result does not change that: the host read it); 130 on SIGINT.
  */
-import { createInterface } from 'node:readline';
 import { HeadlessSession } from '../headless/headless-session.js';
 import { redactSecrets } from '../text/redact-secrets.js';
 import { bootstrap, driverHooks, sweepLeftoverTemps } from './bootstrap.js';
 import { createCustomCommandsPort } from './custom-commands-port.js';
 import { applyClaudeCodeOptions, claudeCodeSession } from './claude-code-session.js';
+import { LineReader } from '../text/line-reader.js';
 import { EXIT_INTERRUPTED, EXIT_OK, printError } from './exit-codes.js';
+
+/** The largest stdin message (a user message with images included; 20 images of 5 MB are about 140 MB in base64
+ * but one request carries at most 18 MB of them, so a larger message could never be sent whole). */
+const HOST_LINE_MAX_BYTES = 64 * 1024 * 1024;
+
+/** MCA_HOST_LINE_MAX_BYTES lowers (or raises) the cap; anything but a positive whole number keeps the default. */
+function hostLineMaxBytes(): number {
+  const value = Number(process.env.MCA_HOST_LINE_MAX_BYTES);
+  return Number.isSafeInteger(value) && value > 0 ? value : HOST_LINE_MAX_BYTES;
+}
 import type { CliOptions } from './cli-options.js';
 import { installTermination, SIGNAL_EXIT_CODES } from './termination.js';
 
@@ -64,9 +74,24 @@ export async function runHeadlessMode(options: CliOptions, version: string): Pro
     abortTurn: () => session.driver.interrupt(),
     flush: () => controller.close(),
   });
-  const input = createInterface({ input: process.stdin, crlfDelay: Infinity });
-  input.on('line', (line) => session.line(line));
-  input.on('close', () => session.endInput());
+  // One NDJSON message per line, each at most HOST_LINE_MAX_BYTES: a host that sends an endless line costs a
+  // warning, not mca's memory; the lines after it still run.
+  const reader = new LineReader(hostLineMaxBytes(), 'the host');
+  process.stdin.on('data', (chunk: Buffer) => {
+    for (const line of reader.push(chunk, (error) => warn(`ignored a stdin line: ${error.message}`)))
+      session.line(line);
+  });
+  let ended = false;
+  const endInput = (): void => {
+    if (ended) return;
+    ended = true;
+    const last = reader.finish();
+    if (last !== undefined) session.line(last);
+    session.endInput();
+  };
+  process.stdin.on('end', endInput);
+  // A stdin that fails (the host vanished) ends the input like EOF.
+  process.stdin.on('error', endInput);
   try {
     await session.finished;
   } finally {

@@ -10,7 +10,7 @@ import { childEnvironment } from '../config/child-environment.js';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { terminateGroup, trackGroup, untrackGroup } from '../tools/process-group.js';
 import type { McpLibrary } from './load-client.js';
-import { LineReader } from './line-reader.js';
+import { LineReader } from '../text/line-reader.js';
 
 /** One JSON-RPC message may be at most this large (a tool result with an image fits; a flood does not). */
 export const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;

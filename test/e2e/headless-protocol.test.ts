@@ -94,3 +94,30 @@ describe('headless stream-json input', () => {
     expect(userText(server.requests[1]!.body)).toContain('first question');
   });
 });
+
+describe('headless stream-json input from a hostile host', () => {
+  it('a line over the size cap is one warning and is dropped; the lines around it still run; no final newline needed', async () => {
+    const { root, home } = tempProject('mca-headless-big-');
+    server = await startFakeAnthropic([{ text: 'First answer.' }, { text: 'Second answer.' }]);
+    // 4 MB without a newline against a 64 KB cap, then a last message without its newline.
+    const stdin = [user('before the flood'), 'x'.repeat(4 * 1024 * 1024), user('after the flood')].join('\n');
+    const run = await runMca(['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'], {
+      cwd: root,
+      env: {
+        ANTHROPIC_API_KEY: KEY,
+        ANTHROPIC_BASE_URL: server.url,
+        MCA_HOME: home,
+        HOME: home,
+        MCA_HOST_LINE_MAX_BYTES: String(64 * 1024),
+      },
+      stdin,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/ignored a stdin line: the host sent a message over 65536 bytes/);
+    expect(run.stderr.split('\n').filter((line) => line.includes('ignored a stdin line'))).toHaveLength(1);
+    expect(server.requests.map((entry) => userText(entry.body))).toEqual([
+      expect.stringContaining('before the flood'),
+      expect.stringContaining('after the flood'),
+    ]);
+  });
+});
