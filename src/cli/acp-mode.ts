@@ -5,8 +5,8 @@
  * stdout (key values redacted); logs go to stderr. Exits 0 when stdin closes, once every session closed (turns
  * interrupted, SessionEnd hooks run, MCP servers and commands ended).
  */
-import { Readable, Writable } from 'node:stream';
-import type { ReadableStream, WritableStream } from 'node:stream/web';
+import { Writable } from 'node:stream';
+import type { WritableStream } from 'node:stream/web';
 import { credentialSecrets, loadCredentials, resolveMcaHome } from '../config/config.js';
 import { addLocalAllowRule } from '../permissions/settings-writer.js';
 import { createRuntime, sweepLeftoverTemps } from '../runtime/create-runtime.js';
@@ -31,8 +31,18 @@ function redactedStdout(secrets: readonly string[]): WritableStream<Uint8Array> 
   return redact.writable as WritableStream<Uint8Array>;
 }
 
+/** MCA_CLIENT_LINE_MAX_BYTES lowers (or raises) the per-message cap; anything else keeps the default. */
+function clientLineMaxBytes(): number | undefined {
+  const value = Number(process.env.MCA_CLIENT_LINE_MAX_BYTES);
+  return Number.isSafeInteger(value) && value > 0 ? value : undefined;
+}
+
 export async function runAcpMode(options: CliOptions, version: string): Promise<number> {
-  const [acp, { AcpServer }] = await Promise.all([import('@agentclientprotocol/sdk'), import('../acp/acp-server.js')]);
+  const [acp, { AcpServer }, { boundedInput }] = await Promise.all([
+    import('@agentclientprotocol/sdk'),
+    import('../acp/acp-server.js'),
+    import('../acp/bounded-input.js'),
+  ]);
   const secrets = credentialSecrets(loadCredentials());
   const log = (line: string): void => printError(redactSecrets(line, secrets));
   const server = new AcpServer({
@@ -60,8 +70,7 @@ export async function runAcpMode(options: CliOptions, version: string): Promise<
       };
     },
   });
-  const input = Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>;
-  const stream = acp.ndJsonStream(redactedStdout(secrets), input);
+  const stream = acp.ndJsonStream(redactedStdout(secrets), boundedInput(process.stdin, log, clientLineMaxBytes()));
   const connection = server.app().connect(stream);
   await connection.closed;
   await server.closeAll();

@@ -1,0 +1,39 @@
+/**
+ * The client's stdin as the SDK's NDJSON input, one message per line of at most `maxBytes`: a client (or whatever
+ * wrote to mca's stdin) that sends an endless line costs one log line, not mca's memory; the messages after it
+ * still arrive. The SDK's own reader would buffer such a line without bound.
+ */
+import type { Readable } from 'node:stream';
+import { ReadableStream } from 'node:stream/web';
+import { LineReader } from '../text/line-reader.js';
+
+/** The largest message mca takes from a client (a prompt with images or a large embedded selection fits). */
+export const CLIENT_LINE_MAX_BYTES = 64 * 1024 * 1024;
+
+export function boundedInput(
+  source: Readable,
+  log: (line: string) => void,
+  maxBytes = CLIENT_LINE_MAX_BYTES,
+): ReadableStream<Uint8Array> {
+  const reader = new LineReader(maxBytes, 'the client');
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      let open = true;
+      const close = (): void => {
+        if (!open) return;
+        open = false;
+        const last = reader.finish();
+        if (last !== undefined) controller.enqueue(Buffer.from(`${last}\n`));
+        controller.close();
+      };
+      source.on('data', (chunk: Buffer) => {
+        if (!open) return;
+        const lines = reader.push(chunk, (error) => log(`ignored a message: ${error.message}`));
+        for (const line of lines) controller.enqueue(Buffer.from(`${line}\n`));
+      });
+      source.on('end', close);
+      // A stdin that fails (the client vanished) ends the input like EOF.
+      source.on('error', close);
+    },
+  });
+}
