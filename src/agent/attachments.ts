@@ -1,13 +1,28 @@
 /**
  * The images a turn carries: the ones a front end attached (a pasted path or clipboard image, an ACP prompt's
  * image) and the `@image.png` files the input mentions (already inside the project: the mention's file view is
- * the workspace guard). An image that cannot be sent (too large, not an image by its bytes, unreadable) and any
+ * the workspace guard; a Read deny rule that covers the file, by its path or its real path, keeps it out as it
+ * keeps it from the Read tool). An image that cannot be sent (too large, not an image by its bytes, unreadable) and any
  * past MAX_IMAGES_PER_MESSAGE become one line each after the input, so the model and the user see why.
  */
+import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { ReadDenyCheck } from '../permissions/read-deny.js';
 import type { Mention } from '../context/input-preprocessor.js';
 import { readImageFile } from '../fs/image-file.js';
 import { MAX_IMAGES_PER_MESSAGE, type ImagePart } from '../text/image-part.js';
+
+function deniedBy(path: string, readDenied: ReadDenyCheck | undefined): string | undefined {
+  if (!readDenied) return undefined;
+  let real: string | undefined;
+  try {
+    real = realpathSync(path);
+  } catch {
+    real = undefined;
+  }
+  const rule = readDenied(path) ?? (real === undefined ? undefined : readDenied(real));
+  return rule?.text;
+}
 
 export interface TurnAttachments {
   text: string;
@@ -21,10 +36,16 @@ export function attachImages(
   mentioned: readonly Mention[],
   given: readonly ImagePart[],
   projectRoot: string,
+  readDenied?: ReadDenyCheck,
 ): TurnAttachments {
   const images: ImagePart[] = [...given];
   const notes: string[] = [];
   for (const mention of mentioned) {
+    const rule = deniedBy(resolve(projectRoot, mention.path), readDenied);
+    if (rule) {
+      notes.push(`[${mention.display} not attached: the deny rule ${rule} covers it]`);
+      continue;
+    }
     const read = readImageFile(resolve(projectRoot, mention.path), mention.path);
     if (read.ok) images.push(read.image);
     else notes.push(`[${mention.display} not attached: ${read.message}]`);

@@ -29,6 +29,7 @@ import type { SessionSettings } from './session-settings.js';
 import { withPlanModeReminder } from './plan-mode.js';
 import { withCarriedUsage } from './carried-usage.js';
 import { attachImages } from './attachments.js';
+import type { ReadDenyCheck } from '../permissions/read-deny.js';
 import { streamModelCall } from './model-call.js';
 import { applyNativeReply } from './native-step.js';
 import { withToolProtocolHint } from './tool-protocol-hint.js';
@@ -60,6 +61,8 @@ export interface CodeAgentDeps {
   fileState: FileStateRecord;
   /** The memory files of L2; their list backs /memory. */
   memory?: { read(): string | undefined; entries(): readonly MemoryEntry[] };
+  /** Read deny rules: an `@image.png` they cover is not attached (as the Read tool would refuse it). */
+  readDenied?: ReadDenyCheck;
   /**
    * The permission mode and model, shared by every session of one front end (the session manager's one copy);
    * default: a copy of config's, for an agent made on its own.
@@ -192,7 +195,13 @@ export class CodeAgent implements AgentController {
       this.settings.mode === 'plan' ? withPlanModeReminder(input) : input,
       this.deps.fsView,
     );
-    const attached = attachImages(preprocessed.text, preprocessed.images, given, this.deps.projectRoot);
+    const attached = attachImages(
+      preprocessed.text,
+      preprocessed.images,
+      given,
+      this.deps.projectRoot,
+      this.deps.readDenied,
+    );
     const processed = { ...preprocessed, text: attached.text };
 
     this.declinedBy = undefined;

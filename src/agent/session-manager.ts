@@ -266,6 +266,7 @@ export class ProjectSessions implements SessionManager {
       todos,
       fileState,
       memory,
+      ...(this.deps.readDenied ? { readDenied: this.deps.readDenied } : {}),
       ...(this.native ? { toolSpecs: () => this.toolSpecs() } : {}),
       ...(this.deps.roots ? { extraRoots: () => this.deps.roots?.list() ?? [] } : {}),
       ...(this.deps.webSearch ? { webSearch: () => this.deps.webSearch?.offer() } : {}),

@@ -4,7 +4,7 @@
  * images, and hostile files (too large, a `.png` that is not one); what history (the request after the next turn)
  * keeps: one reference line, never the data.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -82,6 +82,20 @@ describe('images to the Anthropic API', () => {
     expect(second.code).toBe(0);
     expect(imagesOf(fake.requests[1]?.body)).toEqual([]);
     expect(JSON.stringify(fake.requests[1]?.body.messages)).toMatch(/\[image: shot\.png, 30x20, \d+ KB\]/);
+  });
+
+  it('@secret.png that a Read deny rule covers is not attached: the model gets a note naming the rule', async () => {
+    const { root, home } = tempProject('mca-img-deny-', {});
+    writeFileSync(join(root, 'secret.png'), SHOT);
+    mkdirSync(home, { recursive: true });
+    writeFileSync(join(home, 'settings.json'), JSON.stringify({ permissions: { deny: ['Read(./secret.png)'] } }));
+    fake = await startFakeAnthropic([{ text: 'Nothing to see.' }]);
+    const run = await runMca(['-p', 'describe @secret.png'], { cwd: root, env: env(home) });
+    expect(run.code).toBe(0);
+    expect(imagesOf(fake.requests[0]?.body)).toEqual([]);
+    expect(JSON.stringify(fake.requests[0]?.body.messages)).toContain(
+      '[@secret.png not attached: the deny rule Read(./secret.png) covers it]',
+    );
   });
 
   it('Read of a png: the next request has an image block inside tool_result; after the turn only the reference', async () => {
