@@ -67,10 +67,12 @@ export function TranscriptItemView({ item, width, verbose }: TranscriptItemViewP
       break;
     case 'notice': {
       const tone = TONES[item.tone];
+      // Notices carry others' words (a server's name or error, a file name, a hook's output): none may act on the
+      // terminal, whichever module wrote the notice.
       body = (
         <Box width={width}>
           <Text color={tone.color} dimColor={tone.dim}>
-            {item.text}
+            {neutralizeControlSequences(item.text)}
           </Text>
         </Box>
       );
