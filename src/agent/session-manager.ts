@@ -77,8 +77,18 @@ function promptTodoRecap(todos: TodoStore): string | undefined {
   return open ? todos.recap() : undefined;
 }
 
+/**
+ * Which session a runtime opens. `fork` (Claude Code's `--fork-session`, with `continue` or `resume`): the earlier
+ * session's conversation continues in a new session (`forkId`, or a fresh id); the earlier file is not changed.
+ */
 export type SessionStart =
-  { kind: 'new'; sessionId?: string } | { kind: 'continue' } | { kind: 'resume'; sessionId: string };
+  | { kind: 'new'; sessionId?: string }
+  | { kind: 'continue'; fork?: ForkTarget }
+  | { kind: 'resume'; sessionId: string; fork?: ForkTarget };
+
+export interface ForkTarget {
+  sessionId?: string;
+}
 
 export class ProjectSessions implements SessionManager {
   private active: CodeAgent | undefined;
@@ -177,7 +187,13 @@ export class ProjectSessions implements SessionManager {
   async open(start: SessionStart): Promise<{ controller: CodeAgent; warnings: string[] }> {
     if (start.kind === 'new') return { controller: await this.newSession(start.sessionId), warnings: [] };
     const id = start.kind === 'resume' ? start.sessionId : await this.deps.store.latest();
-    if (id === undefined) return { controller: await this.newSession(), warnings: [] };
+    if (id === undefined) return { controller: await this.newSession(start.fork?.sessionId), warnings: [] };
+    if (start.fork) {
+      const earlier = await this.deps.store.readMessages(id);
+      const writer = await this.deps.store.create(this.settings.model, start.fork.sessionId);
+      writer.writeSnapshot(earlier.messages);
+      return { controller: this.activate(writer, earlier.messages), warnings: earlier.warnings };
+    }
     const loaded = await this.deps.store.open(id);
     return { controller: this.activate(loaded.writer, loaded.messages), warnings: loaded.warnings };
   }

@@ -63,9 +63,11 @@ export function resolveProjectRoot(cwd: string | undefined): string {
 }
 
 function sessionStart(options: CliOptions): SessionStart {
-  if (options.resume) return { kind: 'resume', sessionId: options.resume };
-  if (options.continueLast) return { kind: 'continue' };
   const sessionId = options.claudeCode?.sessionId;
+  // `--fork-session`: the resumed conversation goes on under a new id (`--session-id`, or a fresh one).
+  const fork = options.claudeCode?.forkSession ? { fork: sessionId === undefined ? {} : { sessionId } } : {};
+  if (options.resume) return { kind: 'resume', sessionId: options.resume, ...fork };
+  if (options.continueLast) return { kind: 'continue', ...fork };
   return sessionId === undefined ? { kind: 'new' } : { kind: 'new', sessionId };
 }
 

@@ -190,7 +190,6 @@ export function claudeCodeOptions(command: Command): ClaudeCodeOptions & { maxTu
   }
   // Accepted with Claude Code's syntax but not applied yet; ignoring them never lets a tool do more.
   const notApplied: Array<[string, boolean]> = [
-    ['--fork-session (the resumed session itself continues)', raw.forkSession === true],
     ['--fallback-model', raw.fallbackModel !== undefined],
   ];
   for (const [what, given] of notApplied)

@@ -156,6 +156,23 @@ export class SessionStore {
   }
 
   /**
+   * A session's conversation, read without taking its lock or changing its file (`--fork-session`: the copy
+   * continues in a new session, the original stays exactly as it was). Its damage is repaired in the copy only.
+   */
+  async readMessages(sessionIdOrPrefix: string): Promise<{ sessionId: string; messages: Message[]; warnings: string[] }> {
+    const sessionId = await this.resolveId(sessionIdOrPrefix);
+    const label = `${sessionId}${EXTENSION}`;
+    const parsed = await readSessionFile(this.pathOf(sessionId), label);
+    const salvaged = salvageHistory(parsed.messages);
+    const damage = describeDamage(parsed.warnings.length, salvaged.dropped, salvaged.damagedRounds);
+    return {
+      sessionId,
+      messages: salvaged.messages,
+      warnings: damage === undefined ? [] : [`${label}: ${damage}; the rest of the session was copied`],
+    };
+  }
+
+  /**
    * The id of this project's most recently written session that has a round in it (so a REPL opened and
    * closed, or a /clear, does not make `-c` pick an empty session).
    */

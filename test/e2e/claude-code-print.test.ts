@@ -5,7 +5,7 @@
  * is_error result and exits non-zero, `--max-turns` ends with error_max_turns, partial messages add stream_event
  * lines, and flags mca does not implement warn or are refused.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeAnthropic, type FakeAnthropic, type FakeStep } from '../helpers/fake-anthropic-server.js';
@@ -224,5 +224,39 @@ describe('-p in Claude Code formats', () => {
     expect(again.code).toBe(2);
     expect(again.stderr).toContain(`Session ID ${id} is already in use`);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('--fork-session: -c continues the conversation under a new id (or --session-id) and leaves the old file as it was', async () => {
+    const { root, home } = tempProject('mca-ccp-fork-');
+    server = await startFakeAnthropic([{ text: 'one' }, { text: 'two' }, { text: 'three' }, { text: 'four' }]);
+    const env = { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url, MCA_HOME: home, HOME: home };
+    const json = ['--output-format', 'json'];
+    const first = JSON.parse((await runMca(['-p', 'alpha question', ...json], { cwd: root, env })).stdout) as Line;
+    const original = join(home, 'projects');
+    const snapshot = () =>
+      readdirSync(original, { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith(`${String(first.session_id)}.jsonl`))
+        .map((f) => readFileSync(join(original, f), 'utf8'));
+    const before = snapshot();
+    expect(before).toHaveLength(1);
+
+    const forked = await runMca(['-c', '-p', 'beta question', '--fork-session', ...json], { cwd: root, env });
+    expect(forked.code, forked.stderr).toBe(0);
+    expect(forked.stderr).not.toContain('fork');
+    const forkedId = (JSON.parse(forked.stdout) as Line).session_id;
+    expect(forkedId).not.toBe(first.session_id);
+    expect(JSON.stringify(server.requests[1]?.body.messages)).toContain('alpha question');
+    expect(snapshot()).toEqual(before);
+
+    const named = '6ba7b810-9dad-41d1-80b4-00c04fd430c8';
+    const again = await runMca(
+      ['-r', String(first.session_id), '-p', 'gamma question', '--fork-session', `--session-id=${named}`, ...json],
+      { cwd: root, env },
+    );
+    expect(JSON.parse(again.stdout)).toMatchObject({ session_id: named });
+    const gamma = JSON.stringify(server.requests[2]?.body.messages);
+    expect(gamma).toContain('alpha question');
+    expect(gamma).not.toContain('beta question');
+    expect(snapshot()).toEqual(before);
   });
 });
