@@ -43,7 +43,16 @@ function realPathOf(target: string, hops = 0): string {
   } catch {
     isLink = false;
   }
-  if (isLink) return realPathOf(resolve(dirname(target), readlinkSync(target)), hops + 1);
+  if (isLink) {
+    let link: string | undefined;
+    try {
+      link = readlinkSync(target);
+    } catch {
+      // Changed between lstat and readlink (someone is swapping it): resolve it again from the start, as a hop.
+      return realPathOf(target, hops + 1);
+    }
+    return realPathOf(resolve(dirname(target), link), hops + 1);
+  }
   const parent = dirname(target);
   if (parent === target) return target;
   return resolve(realPathOf(parent, hops), basename(target));
