@@ -7,7 +7,7 @@
 import { createSdkMcpServer, query, tool, type SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { z } from 'zod';
 import { afterEach, describe, expect, it } from 'vitest';
-import { collect, sdkOptions, sdkQuery, type SdkProject } from '../helpers/agent-sdk.js';
+import { collect, sdkOptions, sdkQuery, type SdkProject, toolResultSent } from '../helpers/agent-sdk.js';
 import { startFakeAnthropic, type FakeAnthropic, type FakeStep } from '../helpers/fake-anthropic-server.js';
 import { tempProject } from '../helpers/temp-project.js';
 
@@ -22,18 +22,6 @@ async function project(script: FakeStep[]): Promise<SdkProject> {
   const { root, home } = tempProject('mca-sdk-mcp-', {});
   server = await startFakeAnthropic(script);
   return { root, home, baseUrl: server.url };
-}
-
-function toolResultSent(fake: FakeAnthropic, id: string): string {
-  for (const request of fake.requests) {
-    for (const message of request.body.messages ?? []) {
-      if (!Array.isArray(message.content)) continue;
-      for (const block of message.content) {
-        if (block.type === 'tool_result' && block.tool_use_id === id) return JSON.stringify(block.content);
-      }
-    }
-  }
-  throw new Error(`no tool_result for ${id}`);
 }
 
 function weatherServer(calls: Array<{ city: string }>) {

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SDKMessage, SDKResultMessage, SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sdkQuery, userMessage, type SdkProject } from '../helpers/agent-sdk.js';
+import { sdkQuery, userMessage, type SdkProject, toolResultSent } from '../helpers/agent-sdk.js';
 import { startFakeAnthropic, userText, type FakeAnthropic, type FakeStep } from '../helpers/fake-anthropic-server.js';
 import { tempProject } from '../helpers/temp-project.js';
 
@@ -31,17 +31,6 @@ function resultOf(messages: SDKMessage[]): SDKResultMessage {
 }
 
 /** The tool_result block the model got for `id` in the request after the call. */
-function toolResultSent(fake: FakeAnthropic, id: string): string {
-  for (const request of fake.requests) {
-    for (const message of request.body.messages ?? []) {
-      if (!Array.isArray(message.content)) continue;
-      for (const block of message.content) {
-        if (block.type === 'tool_result' && block.tool_use_id === id) return JSON.stringify(block.content);
-      }
-    }
-  }
-  throw new Error(`no tool_result for ${id}`);
-}
 
 const BASH_CALL = { id: 'toolu_bash_1', name: 'Bash', input: { command: 'touch made-by-bash.txt' } };
 

@@ -4,17 +4,16 @@
  * is told (the next request's tools and tool_result) and what the user sees (stderr, exit code, files, processes).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   startFakeAnthropic,
   type FakeAnthropic,
   type FakeRequestBody,
   type FakeStep,
 } from '../helpers/fake-anthropic-server.js';
+import { startEverythingRemote } from '../helpers/everything-remote.js';
 import { runMca } from '../helpers/run-mca.js';
 import { tempProject } from '../helpers/temp-project.js';
 import { groupAlive } from '../../src/tools/process-group.js';
@@ -164,13 +163,8 @@ describe('MCP servers from npm', () => {
 
   it('server-everything over streamable HTTP', async () => {
     const project = setup();
-    const port = await freePort();
-    const server = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], {
-      env: { ...process.env, PORT: String(port) },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const { child: server, port } = await startEverythingRemote('streamableHttp');
     try {
-      await waitForOutput(server, /listening on port/i);
       const result = await run(
         project,
         [call('mcp__web__echo', { message: 'over-http' }), done],
@@ -280,13 +274,8 @@ describe('lifecycle', () => {
 
   it('legacy SSE transport (server-everything sse)', async () => {
     const project = setup();
-    const port = await freePort();
-    const server = spawn(process.execPath, [EVERYTHING, 'sse'], {
-      env: { ...process.env, PORT: String(port) },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const { child: server, port } = await startEverythingRemote('sse');
     try {
-      await waitForOutput(server, /running on port/i);
       const result = await run(
         project,
         [call('mcp__old__echo', { message: 'over-sse' }), done],
@@ -485,28 +474,3 @@ describe('hostile servers', () => {
     expect(await groupAlive(pid)).toBe(false);
   });
 });
-
-afterAll(() => undefined);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-function waitForOutput(child: ChildProcess, pattern: RegExp): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      seen += chunk;
-      if (pattern.test(seen)) resolve();
-    });
-    child.once('exit', () => reject(new Error(`server exited: ${seen}`)));
-  });
-}

@@ -4,6 +4,7 @@
  * (stream-json in and out, the control protocol), so these runs see what an SDK program sees.
  */
 import { query, type Options, type SDKMessage, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
+import type { FakeAnthropic } from './fake-anthropic-server.js';
 import { MCA_BIN } from './run-mca.js';
 
 export const SDK_KEY = 'sk-ant-test-agent-sdk-0123456789';
@@ -60,4 +61,17 @@ export function sdkQuery(
   options: Options = {},
 ): Promise<SDKMessage[]> {
   return collect(query({ prompt, options: sdkOptions(project, options) }));
+}
+
+/** The content of the tool_result mca sent the fake model for call `id` (as JSON); throws when none was sent. */
+export function toolResultSent(fake: FakeAnthropic, id: string): string {
+  for (const request of fake.requests) {
+    for (const message of request.body.messages ?? []) {
+      if (!Array.isArray(message.content)) continue;
+      for (const block of message.content) {
+        if (block.type === 'tool_result' && block.tool_use_id === id) return JSON.stringify(block.content);
+      }
+    }
+  }
+  throw new Error(`no tool_result for ${id}`);
 }
