@@ -28,7 +28,7 @@ const CLASSES: ReadonlyArray<{ group: string; attack: string; guard: string; lim
     attack:
       'JS Grep with `(a+)+$`, `^(a|aa)*$`; a 14-star Glob on a 150-character name; Ctrl-C or SIGTERM meanwhile; Grep on a FIFO',
     guard:
-      'The JS Grep and Glob walk and match in a worker thread (src/tools/walk-runner.ts): the main thread keeps handling signals, and the worker is terminated on Ctrl-C/SIGTERM or at the tool deadline (60 s, MCA_TOOL_DEADLINE_MS), the model getting TIMEOUT; ripgrep is killed at the same deadline; a FIFO, socket or device as the path is refused, one met while walking is skipped (opened O_NONBLOCK, checked by descriptor)',
+      'The JS Grep and Glob walk and match in a worker thread (src/tools/walk-runner.ts; a Glob with a provably cheap pattern, at most two unbounded wildcards and no extglob, class, escape or nested brace, and no path rules, walks asynchronously on the main thread under the same deadline and abort, src/tools/walk-inline.ts): the main thread keeps handling signals, and the worker is terminated on Ctrl-C/SIGTERM or at the tool deadline (60 s, MCA_TOOL_DEADLINE_MS), the model getting TIMEOUT; ripgrep is killed at the same deadline; a FIFO, socket or device as the path is refused, one met while walking is skipped (opened O_NONBLOCK, checked by descriptor)',
     limits:
       "LS's gitignore-style filters run on the main thread (the `ignore` engine stayed linear on every many-star pattern tried). The deadline covers Grep and Glob; LS (one directory, no pattern engine of the model's) and Read have none of their own. A stopped worker's partial results are dropped, not shown.",
   },
