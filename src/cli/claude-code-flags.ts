@@ -189,9 +189,7 @@ export function claudeCodeOptions(command: Command): ClaudeCodeOptions & { maxTu
     if (given) warnings.push(`${flag} is not supported by mca and is ignored`);
   }
   // Accepted with Claude Code's syntax but not applied yet; ignoring them never lets a tool do more.
-  const notApplied: Array<[string, boolean]> = [
-    ['--fallback-model', raw.fallbackModel !== undefined],
-  ];
+  const notApplied: Array<[string, boolean]> = [['--fallback-model', raw.fallbackModel !== undefined]];
   for (const [what, given] of notApplied)
     if (given) warnings.push(`${what} is not supported by mca yet and is ignored`);
   let maxTurns: number | undefined;

@@ -159,7 +159,9 @@ export class SessionStore {
    * A session's conversation, read without taking its lock or changing its file (`--fork-session`: the copy
    * continues in a new session, the original stays exactly as it was). Its damage is repaired in the copy only.
    */
-  async readMessages(sessionIdOrPrefix: string): Promise<{ sessionId: string; messages: Message[]; warnings: string[] }> {
+  async readMessages(
+    sessionIdOrPrefix: string,
+  ): Promise<{ sessionId: string; messages: Message[]; warnings: string[] }> {
     const sessionId = await this.resolveId(sessionIdOrPrefix);
     const label = `${sessionId}${EXTENSION}`;
     const parsed = await readSessionFile(this.pathOf(sessionId), label);
