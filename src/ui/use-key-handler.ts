@@ -34,6 +34,9 @@ export interface KeyHandlerOptions {
   layout: { width: number; rows: number };
 }
 
+/** At most this many keys in one chunk are taken one by one at the permission prompt; a longer chunk is a paste. */
+const MAX_KEYS_PER_CHUNK = 8;
+
 /** Plain editing keys shared by the input box and the permission reason line. */
 function editKey(state: InputState, key: KeyEvent, multiline: boolean): InputState | null {
   switch (key.kind) {
@@ -137,6 +140,8 @@ export function useKeyHandler({
     setExitHint('Press Ctrl-C again to exit');
   }, [core, inputRef, now, setInput]);
 
+  /** The permission handler itself, for the keys of one chunk it feeds back one at a time. */
+  const permissionKeyRef = useRef<(key: KeyEvent) => void>(() => undefined);
   const permissionKey = useCallback(
     (key: KeyEvent) => {
       const pending = core.permissionRef.current;
@@ -199,6 +204,18 @@ export function useKeyHandler({
       if (key.kind === 'down') return core.setPermission({ ...pending, selected: move(1) });
       if (key.kind === 'submit') return choose(pending.selected);
       if (key.kind !== 'text') return;
+      if ([...key.text].length > 1) {
+        // Several keys in one chunk: a fast typist (or a loaded machine merging reads) gets each key in order, as
+        // if pressed apart; a longer paste answers nothing. The confirmation of a permanent rule is never taken
+        // from the same chunk as the 4 that asked for it.
+        if ([...key.text].length > MAX_KEYS_PER_CHUNK) return;
+        for (const single of key.text) {
+          const now = core.permissionRef.current;
+          if (!now || now.confirmAlways) return;
+          permissionKeyRef.current({ kind: 'text', text: single, paste: false });
+        }
+        return;
+      }
       const char = key.text.toLowerCase();
       const digit = Number(char);
       const byKey = options.findIndex((option) => option.key === digit);
@@ -208,6 +225,7 @@ export function useKeyHandler({
     },
     [core, layout.rows, layout.width],
   );
+  permissionKeyRef.current = permissionKey;
 
   const pickerKey = useCallback(
     (key: KeyEvent) => {

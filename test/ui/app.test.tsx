@@ -170,6 +170,47 @@ describe('App: permission prompt', () => {
     expect(ui.frame()).toContain('Saved Bash(rm:*) to /p/.claude/settings.local.json');
   });
 
+  it('keys that arrive in one chunk are taken one by one: "93" opens the reason line (9 is no option)', async () => {
+    const ui = start(new FakeController('s1', askingScript()));
+    await settle();
+    await ui.type('clean');
+    await ui.type(KEYS.enter);
+    await until(() => expect(ui.frame()).toContain('Allow Bash'));
+    await ui.type('93');
+    await until(() => expect(ui.frame()).toContain('Tell mca what to do differently'));
+    expect(ui.controller.decisions).toEqual([]);
+  });
+
+  it('"4y" in one chunk never saves a permanent rule: the confirmation waits for its own key', async () => {
+    const saved: string[] = [];
+    const saveRule = (rule: string) => {
+      saved.push(rule);
+      return '/p/.claude/settings.local.json';
+    };
+    const ui = start(new FakeController('s1', askingScript()), { saveRule });
+    await settle();
+    await ui.type('clean');
+    await ui.type(KEYS.enter);
+    await until(() => expect(ui.frame()).toContain('Allow Bash'));
+    await ui.type('4y');
+    await until(() => expect(ui.frame()).toContain('y = save and run'));
+    await settle();
+    expect(ui.controller.decisions).toEqual([]);
+    expect(saved).toEqual([]);
+  });
+
+  it('a long paste at the prompt answers nothing', async () => {
+    const ui = start(new FakeController('s1', askingScript()));
+    await settle();
+    await ui.type('clean');
+    await ui.type(KEYS.enter);
+    await until(() => expect(ui.frame()).toContain('Allow Bash'));
+    await ui.type('1111111111111');
+    await settle();
+    expect(ui.frame()).toContain('Allow Bash');
+    expect(ui.controller.decisions).toEqual([]);
+  });
+
   it('Esc denies', async () => {
     const ui = start(new FakeController('s1', askingScript()));
     await settle();
