@@ -55,7 +55,9 @@ describe.runIf(runHere)('mca REPL in tmux: /add-dir', () => {
     term.keys('Enter');
     await term.waitFor('Add to the workspace', { what: 'the add-dir choice' });
     term.type('1');
-    await term.waitFor('for this session', { what: 'the directory added' });
+    // Not "for this session" alone: the option itself says so, and typing on before the choice is taken would
+    // send the prompt's keys to the picker.
+    await term.waitFor(`Added ${extra} for this session.`, { what: 'the directory added' });
     term.type('read the notes');
     term.keys('Enter');
     await term.waitFor('read the added file', { what: 'the turn' });
