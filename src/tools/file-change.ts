@@ -98,6 +98,13 @@ export async function loadTarget(ctx: ToolContext, path: string, mustExist: bool
     }
   } catch (error) {
     if (error instanceof PathSwapError) return fail(errorEnvelope('ACCESS_DENIED', error.message, { context }));
+    const code = (error as NodeJS.ErrnoException).code;
+    // Gone between the stat above and the open (a directory moved or swapped meanwhile): as if it had not existed.
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      return fail(
+        errorEnvelope('NOT_FOUND', `${relative} vanished while it was being read; Read it again.`, { context }),
+      );
+    }
     throw error;
   }
   if (!mustExist) {

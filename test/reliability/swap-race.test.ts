@@ -69,6 +69,8 @@ function raceCase(name: string, swapped: string, fileDir: string): void {
       outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
     };
     let leaks = 0;
+    /** The messages of unexpected throws, so a failure names the path that threw. */
+    const internal: string[] = [];
     let behaviour = 'the check failed';
     let intact = 0;
     const swapper = startSwapper(sandbox.project, swapped, outside);
@@ -89,6 +91,7 @@ function raceCase(name: string, swapped: string, fileDir: string): void {
           ctx,
         );
         count('Edit', edited.status, edited.error?.code);
+        if (edited.error?.code === 'INTERNAL_ERROR') internal.push(edited.error.message);
         if (edited.status === 'success') {
           // Put it back so the next run's old_string matches again.
           await runTool(registry, 'Read', { path: rel('target.txt') }, ctx);
@@ -108,6 +111,7 @@ function raceCase(name: string, swapped: string, fileDir: string): void {
       expect(outsideState(outside)).toBe(before);
       expect(leaks).toBe(0);
       // Every outcome is an answer the tool gives on purpose: a race never surfaces as an unexpected throw.
+      expect(internal).toEqual([]);
       expect([...outcomes.keys()].filter((key) => key.endsWith('INTERNAL_ERROR'))).toEqual([]);
       const summary = [...outcomes.entries()]
         .sort()
