@@ -48,7 +48,11 @@ async function target(): Promise<{ url: URL; server: LoopbackServer; seen: Incom
       seen.push(req.headers);
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('data: one\n\n');
-      setTimeout(() => res.end('data: two\n\n'), 5);
+      // The second chunk only once the client has read the first (or after a second, for a client that reads
+      // nothing): the test then sees two chunks however busy the machine is, and a buffering client still shows.
+      const sent = new Promise<void>((resolve) => firstChunkRead.push(resolve));
+      await Promise.race([sent, new Promise((resolve) => setTimeout(resolve, 1000))]);
+      res.end('data: two\n\n');
     },
     (res) => res.destroy(),
   );
@@ -60,10 +64,16 @@ function post(transport: NodeHttpTransport, url: URL): Promise<HttpResponse> {
   return transport.post({ url, headers: { 'x-api-key': KEY }, body: '{"n":1}', signal: new AbortController().signal });
 }
 
+/** Waiters of the fake target: each is released when the client has read a first chunk. */
+const firstChunkRead: Array<() => void> = [];
+
 /** The body's chunks as they arrived. */
 async function chunks(response: HttpResponse): Promise<string[]> {
   const out: string[] = [];
-  for await (const chunk of response.body) out.push(Buffer.from(chunk).toString('utf8'));
+  for await (const chunk of response.body) {
+    out.push(Buffer.from(chunk).toString('utf8'));
+    for (const release of firstChunkRead.splice(0)) release();
+  }
   return out;
 }
 
