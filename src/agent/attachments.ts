@@ -5,24 +5,11 @@
  * keeps it from the Read tool). An image that cannot be sent (too large, not an image by its bytes, unreadable) and any
  * past MAX_IMAGES_PER_MESSAGE become one line each after the input, so the model and the user see why.
  */
-import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ReadDenyCheck } from '../permissions/read-deny.js';
 import type { Mention } from '../context/input-preprocessor.js';
 import { readImageFile } from '../fs/image-file.js';
 import { MAX_IMAGES_PER_MESSAGE, type ImagePart } from '../text/image-part.js';
-
-function deniedBy(path: string, readDenied: ReadDenyCheck | undefined): string | undefined {
-  if (!readDenied) return undefined;
-  let real: string | undefined;
-  try {
-    real = realpathSync(path);
-  } catch {
-    real = undefined;
-  }
-  const rule = readDenied(path) ?? (real === undefined ? undefined : readDenied(real));
-  return rule?.text;
-}
 
 export interface TurnAttachments {
   text: string;
@@ -41,9 +28,10 @@ export function attachImages(
   const images: ImagePart[] = [...given];
   const notes: string[] = [];
   for (const mention of mentioned) {
-    const rule = deniedBy(resolve(projectRoot, mention.path), readDenied);
+    // The check matches the path as written and its real path (read-deny.ts).
+    const rule = readDenied?.(resolve(projectRoot, mention.path));
     if (rule) {
-      notes.push(`[${mention.display} not attached: the deny rule ${rule} covers it]`);
+      notes.push(`[${mention.display} not attached: the deny rule ${rule.text} covers it]`);
       continue;
     }
     const read = readImageFile(resolve(projectRoot, mention.path), mention.path);

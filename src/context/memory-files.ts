@@ -150,7 +150,8 @@ export class MemoryFiles {
       }
       visited += 1;
       if (importedBy !== undefined) {
-        const rule = this.options.readDenied?.(candidate.path) ?? this.options.readDenied?.(realPath);
+        // The check itself matches the path as written and its real path (read-deny.ts).
+        const rule = this.options.readDenied?.(candidate.path);
         if (rule) {
           problems.push(`skipped ${label} (imported by ${importedBy}): denied by ${rule.text} (${rule.source})`);
           return;
