@@ -4,6 +4,7 @@
  * MCA_CHECKPOINT_MAX_FILE_BYTES (a Bash scan copies files up to this size, default 1 MiB),
  * MCA_CHECKPOINT_MAX_FILES (a project with more files is not scanned, default 50,000).
  */
+import { positiveInteger } from '../config/env-number.js';
 import { DEFAULT_PRUNE, type PruneLimits } from './prune.js';
 import { DEFAULT_LIMITS, type CheckpointLimits } from './session-checkpoints.js';
 
@@ -12,20 +13,15 @@ export interface StoreLimits extends CheckpointLimits {
   prune: PruneLimits;
 }
 
-function positive(value: string | undefined, fallback: number): number {
-  const parsed = Number(value);
-  return value !== undefined && Number.isInteger(parsed) && parsed > 0 ? parsed : fallback;
-}
-
 export function limitsFromEnv(env: NodeJS.ProcessEnv = process.env): StoreLimits {
   return {
     ...DEFAULT_LIMITS,
     enabled: env.MCA_CHECKPOINTS !== 'off',
-    maxFileBytes: positive(env.MCA_CHECKPOINT_MAX_FILE_BYTES, DEFAULT_LIMITS.maxFileBytes),
-    maxFiles: positive(env.MCA_CHECKPOINT_MAX_FILES, DEFAULT_LIMITS.maxFiles),
+    maxFileBytes: positiveInteger(env.MCA_CHECKPOINT_MAX_FILE_BYTES, DEFAULT_LIMITS.maxFileBytes),
+    maxFiles: positiveInteger(env.MCA_CHECKPOINT_MAX_FILES, DEFAULT_LIMITS.maxFiles),
     prune: {
-      keep: positive(env.MCA_CHECKPOINT_KEEP, DEFAULT_PRUNE.keep),
-      days: positive(env.MCA_CHECKPOINT_DAYS, DEFAULT_PRUNE.days),
+      keep: positiveInteger(env.MCA_CHECKPOINT_KEEP, DEFAULT_PRUNE.keep),
+      days: positiveInteger(env.MCA_CHECKPOINT_DAYS, DEFAULT_PRUNE.days),
     },
   };
 }

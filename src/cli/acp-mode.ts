@@ -7,6 +7,7 @@
  */
 import { Writable } from 'node:stream';
 import type { WritableStream } from 'node:stream/web';
+import { positiveInteger } from '../config/env-number.js';
 import { credentialSecrets, loadCredentials, resolveMcaHome } from '../config/config.js';
 import { addLocalAllowRule } from '../permissions/settings-writer.js';
 import { createRuntime, sweepLeftoverTemps } from '../runtime/create-runtime.js';
@@ -31,14 +32,8 @@ function redactedStdout(secrets: readonly string[]): WritableStream<Uint8Array> 
   return redact.writable as WritableStream<Uint8Array>;
 }
 
-/** MCA_CLIENT_LINE_MAX_BYTES lowers (or raises) the per-message cap; anything else keeps the default. */
-function clientLineMaxBytes(): number | undefined {
-  const value = Number(process.env.MCA_CLIENT_LINE_MAX_BYTES);
-  return Number.isSafeInteger(value) && value > 0 ? value : undefined;
-}
-
 export async function runAcpMode(options: CliOptions, version: string): Promise<number> {
-  const [acp, { AcpServer }, { boundedInput }] = await Promise.all([
+  const [acp, { AcpServer }, { boundedInput, CLIENT_LINE_MAX_BYTES }] = await Promise.all([
     import('@agentclientprotocol/sdk'),
     import('../acp/acp-server.js'),
     import('../acp/bounded-input.js'),
@@ -70,7 +65,15 @@ export async function runAcpMode(options: CliOptions, version: string): Promise<
       };
     },
   });
-  const stream = acp.ndJsonStream(redactedStdout(secrets), boundedInput(process.stdin, log, clientLineMaxBytes()));
+  const stream = acp.ndJsonStream(
+    redactedStdout(secrets),
+    boundedInput(
+      process.stdin,
+      log,
+      // MCA_CLIENT_LINE_MAX_BYTES lowers (or raises) the per-message cap.
+      positiveInteger(process.env.MCA_CLIENT_LINE_MAX_BYTES, CLIENT_LINE_MAX_BYTES),
+    ),
+  );
   const connection = server.app().connect(stream);
   await connection.closed;
   await server.closeAll();

@@ -8,6 +8,7 @@ import { redactSecrets } from '../text/redact-secrets.js';
 import { bootstrap, driverHooks, sweepLeftoverTemps } from './bootstrap.js';
 import { createCustomCommandsPort } from './custom-commands-port.js';
 import { applyClaudeCodeOptions, claudeCodeSession } from './claude-code-session.js';
+import { positiveInteger } from '../config/env-number.js';
 import { LineReader } from '../text/line-reader.js';
 import { EXIT_INTERRUPTED, EXIT_OK, printError } from './exit-codes.js';
 
@@ -17,8 +18,7 @@ const HOST_LINE_MAX_BYTES = 64 * 1024 * 1024;
 
 /** MCA_HOST_LINE_MAX_BYTES lowers (or raises) the cap; anything but a positive whole number keeps the default. */
 function hostLineMaxBytes(): number {
-  const value = Number(process.env.MCA_HOST_LINE_MAX_BYTES);
-  return Number.isSafeInteger(value) && value > 0 ? value : HOST_LINE_MAX_BYTES;
+  return positiveInteger(process.env.MCA_HOST_LINE_MAX_BYTES, HOST_LINE_MAX_BYTES);
 }
 import type { CliOptions } from './cli-options.js';
 import { installTermination, SIGNAL_EXIT_CODES } from './termination.js';

@@ -3,6 +3,7 @@
  * question, decides which servers start (approval.ts), and starts them in the background. The client library and
  * the manager load only when at least one server is to start; a runtime without servers pays one small config read.
  */
+import { positiveNumber } from '../config/env-number.js';
 import type { Config } from '../config/config.js';
 import { gateOf, readApprovals, type ServerGate } from '../mcp/approval.js';
 import { recordProjectApproval } from '../mcp/approval-store.js';
@@ -17,14 +18,10 @@ import type { RuntimeOptions } from './runtime-options.js';
 
 /** Claude Code's names; mca's defaults: 30 s to connect, 10 minutes per call. */
 export function mcpLimits(env: NodeJS.ProcessEnv = sessionEnvironment()): McpLimits {
-  const positive = (value: string | undefined, fallback: number): number => {
-    const parsed = Number(value);
-    return value !== undefined && Number.isFinite(parsed) && parsed > 0 ? parsed : fallback;
-  };
   return {
-    connectTimeoutMs: positive(env.MCP_TIMEOUT, 30_000),
-    toolTimeoutMs: positive(env.MCP_TOOL_TIMEOUT, 600_000),
-    maxOutputTokens: positive(env.MAX_MCP_OUTPUT_TOKENS, DEFAULT_MAX_OUTPUT_TOKENS),
+    connectTimeoutMs: positiveNumber(env.MCP_TIMEOUT, 30_000),
+    toolTimeoutMs: positiveNumber(env.MCP_TOOL_TIMEOUT, 600_000),
+    maxOutputTokens: positiveNumber(env.MAX_MCP_OUTPUT_TOKENS, DEFAULT_MAX_OUTPUT_TOKENS),
   };
 }
 

@@ -3,6 +3,7 @@
  * Ctrl-C, SIGTERM and the tool's deadline all end the job by terminating its worker, which stops even a regex
  * stuck in a backtracking loop. Idle workers are kept (unref'd) for the next call; one per concurrent job.
  */
+import { positiveNumber } from '../config/env-number.js';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import type { WalkJob, WalkJobResult } from './walk-job.js';
@@ -12,8 +13,7 @@ export const WALK_DEADLINE_MS = 60_000;
 
 /** The deadline in force: MCA_TOOL_DEADLINE_MS (milliseconds, > 0) overrides the default. */
 export function toolDeadlineMs(): number {
-  const fromEnv = Number(process.env.MCA_TOOL_DEADLINE_MS);
-  return Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : WALK_DEADLINE_MS;
+  return positiveNumber(process.env.MCA_TOOL_DEADLINE_MS, WALK_DEADLINE_MS);
 }
 
 export type WalkOutcome =

@@ -5,6 +5,7 @@
  * callback brings the code back with the right `state`; the library exchanges it; a second connection proves the
  * token works. Nothing secret is printed: messages pass `AuthStore.redact`. `signOut` deletes the stored sign-in.
  */
+import { positiveNumber } from '../../config/env-number.js';
 import { randomBytes } from 'node:crypto';
 import type { Client, FetchLike, Transport } from '@modelcontextprotocol/client';
 import { loadMcpLibrary, type McpLibrary } from '../load-client.js';
@@ -50,11 +51,6 @@ function remote(config: ServerConfig): RemoteServerConfig {
   return config;
 }
 
-function positive(value: string | undefined, fallback: number): number {
-  const parsed = Number(value);
-  return value !== undefined && Number.isFinite(parsed) && parsed > 0 ? parsed : fallback;
-}
-
 export async function signIn(config: ServerConfig, options: SignInOptions): Promise<SignInResult> {
   const server = remote(config);
   const env = options.env ?? process.env;
@@ -71,7 +67,7 @@ export async function signIn(config: ServerConfig, options: SignInOptions): Prom
   const state = randomBytes(32).toString('base64url');
   const callback = await startCallbackServer({
     state,
-    timeoutMs: positive(env.MCA_OAUTH_TIMEOUT_MS, SIGN_IN_TIMEOUT_MS),
+    timeoutMs: positiveNumber(env.MCA_OAUTH_TIMEOUT_MS, SIGN_IN_TIMEOUT_MS),
     ...(server.oauth?.callbackPort ? { port: server.oauth.callbackPort } : {}),
   });
   const provider = new McaOAuthProvider({
@@ -89,7 +85,7 @@ export async function signIn(config: ServerConfig, options: SignInOptions): Prom
     },
   });
   const library = await loadMcpLibrary();
-  const connectMs = positive(env.MCP_TIMEOUT, CONNECT_TIMEOUT_MS);
+  const connectMs = positiveNumber(env.MCP_TIMEOUT, CONNECT_TIMEOUT_MS);
   const fetch = boundedAuthFetch(server.url, { timeoutMs: connectMs });
   try {
     const first = await tryConnect(library, server, provider, fetch, connectMs);
