@@ -108,6 +108,16 @@ describe('App: permission prompt', () => {
     };
   }
 
+  /** The app with the asking script, typed a prompt, waiting at the permission question. */
+  async function asked(props: Partial<AppProps> = {}) {
+    const ui = start(new FakeController('s1', askingScript()), props);
+    await settle();
+    await ui.type('clean');
+    await ui.type(KEYS.enter);
+    await until(() => expect(ui.frame()).toContain('Allow Bash'));
+    return ui;
+  }
+
   it('answers 1 = yes', async () => {
     const ui = start(new FakeController('s1', askingScript()));
     await settle();
@@ -123,11 +133,7 @@ describe('App: permission prompt', () => {
   });
 
   it('answers 2 = yes for the session, via arrows and Enter', async () => {
-    const ui = start(new FakeController('s1', askingScript()));
-    await settle();
-    await ui.type('clean');
-    await ui.type(KEYS.enter);
-    await until(() => expect(ui.frame()).toContain('Allow Bash'));
+    const ui = await asked();
     await ui.type(KEYS.down);
     await ui.type(KEYS.enter);
     await until(() => expect(ui.frame()).toContain('ran it'));
@@ -135,11 +141,7 @@ describe('App: permission prompt', () => {
   });
 
   it('answers 3 = no with a reason the model gets', async () => {
-    const ui = start(new FakeController('s1', askingScript()));
-    await settle();
-    await ui.type('clean');
-    await ui.type(KEYS.enter);
-    await until(() => expect(ui.frame()).toContain('Allow Bash'));
+    const ui = await asked();
     await ui.type('3');
     await until(() => expect(ui.frame()).toContain('Tell mca what to do differently'));
     await ui.type('use make clean');
@@ -154,11 +156,7 @@ describe('App: permission prompt', () => {
       saved.push(rule);
       return '/p/.claude/settings.local.json';
     };
-    const ui = start(new FakeController('s1', askingScript()), { saveRule });
-    await settle();
-    await ui.type('clean');
-    await ui.type(KEYS.enter);
-    await until(() => expect(ui.frame()).toContain('Allow Bash'));
+    const ui = await asked({ saveRule });
     await ui.type('4');
     await until(() => expect(ui.frame()).toContain('y = save and run'));
     expect(ui.controller.decisions).toEqual([]);
@@ -171,11 +169,7 @@ describe('App: permission prompt', () => {
   });
 
   it('keys that arrive in one chunk are taken one by one: "93" opens the reason line (9 is no option)', async () => {
-    const ui = start(new FakeController('s1', askingScript()));
-    await settle();
-    await ui.type('clean');
-    await ui.type(KEYS.enter);
-    await until(() => expect(ui.frame()).toContain('Allow Bash'));
+    const ui = await asked();
     await ui.type('93');
     await until(() => expect(ui.frame()).toContain('Tell mca what to do differently'));
     expect(ui.controller.decisions).toEqual([]);
@@ -187,11 +181,7 @@ describe('App: permission prompt', () => {
       saved.push(rule);
       return '/p/.claude/settings.local.json';
     };
-    const ui = start(new FakeController('s1', askingScript()), { saveRule });
-    await settle();
-    await ui.type('clean');
-    await ui.type(KEYS.enter);
-    await until(() => expect(ui.frame()).toContain('Allow Bash'));
+    const ui = await asked({ saveRule });
     await ui.type('4y');
     await until(() => expect(ui.frame()).toContain('y = save and run'));
     await settle();
@@ -200,11 +190,7 @@ describe('App: permission prompt', () => {
   });
 
   it('a long paste at the prompt answers nothing', async () => {
-    const ui = start(new FakeController('s1', askingScript()));
-    await settle();
-    await ui.type('clean');
-    await ui.type(KEYS.enter);
-    await until(() => expect(ui.frame()).toContain('Allow Bash'));
+    const ui = await asked();
     await ui.type('1111111111111');
     await settle();
     expect(ui.frame()).toContain('Allow Bash');
@@ -212,11 +198,7 @@ describe('App: permission prompt', () => {
   });
 
   it('Esc denies', async () => {
-    const ui = start(new FakeController('s1', askingScript()));
-    await settle();
-    await ui.type('clean');
-    await ui.type(KEYS.enter);
-    await until(() => expect(ui.frame()).toContain('Allow Bash'));
+    const ui = await asked();
     await ui.type(KEYS.escape);
     await until(() => expect(ui.frame()).toContain('did not run'));
     expect(ui.controller.decisions).toEqual([
