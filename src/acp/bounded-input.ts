@@ -5,7 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import { ReadableStream } from 'node:stream/web';
-import { LineReader } from '../text/line-reader.js';
+import { LineReader, readLines } from '../text/line-reader.js';
 
 /** The largest message mca takes from a client (a prompt with images or a large embedded selection fits). */
 export const CLIENT_LINE_MAX_BYTES = 64 * 1024 * 1024;
@@ -15,25 +15,13 @@ export function boundedInput(
   log: (line: string) => void,
   maxBytes = CLIENT_LINE_MAX_BYTES,
 ): ReadableStream<Uint8Array> {
-  const reader = new LineReader(maxBytes, 'the client');
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      let open = true;
-      const close = (): void => {
-        if (!open) return;
-        open = false;
-        const last = reader.finish();
-        if (last !== undefined) controller.enqueue(Buffer.from(`${last}\n`));
-        controller.close();
-      };
-      source.on('data', (chunk: Buffer) => {
-        if (!open) return;
-        const lines = reader.push(chunk, (error) => log(`ignored a message: ${error.message}`));
-        for (const line of lines) controller.enqueue(Buffer.from(`${line}\n`));
+      readLines(source, new LineReader(maxBytes, 'the client'), {
+        line: (text) => controller.enqueue(Buffer.from(`${text}\n`)),
+        tooLong: (error) => log(`ignored a message: ${error.message}`),
+        end: () => controller.close(),
       });
-      source.on('end', close);
-      // A stdin that fails (the client vanished) ends the input like EOF.
-      source.on('error', close);
     },
   });
 }

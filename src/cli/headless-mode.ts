@@ -9,7 +9,7 @@ import { bootstrap, driverHooks, sweepLeftoverTemps } from './bootstrap.js';
 import { createCustomCommandsPort } from './custom-commands-port.js';
 import { applyClaudeCodeOptions, claudeCodeSession } from './claude-code-session.js';
 import { positiveInteger } from '../config/env-number.js';
-import { LineReader } from '../text/line-reader.js';
+import { LineReader, readLines } from '../text/line-reader.js';
 import { EXIT_INTERRUPTED, EXIT_OK, printError } from './exit-codes.js';
 
 /** The largest stdin message (a user message with images included; 20 images of 5 MB are about 140 MB in base64
@@ -76,22 +76,11 @@ export async function runHeadlessMode(options: CliOptions, version: string): Pro
   });
   // One NDJSON message per line, each at most HOST_LINE_MAX_BYTES: a host that sends an endless line costs a
   // warning, not mca's memory; the lines after it still run.
-  const reader = new LineReader(hostLineMaxBytes(), 'the host');
-  process.stdin.on('data', (chunk: Buffer) => {
-    for (const line of reader.push(chunk, (error) => warn(`ignored a stdin line: ${error.message}`)))
-      session.line(line);
+  readLines(process.stdin, new LineReader(hostLineMaxBytes(), 'the host'), {
+    line: (text) => session.line(text),
+    tooLong: (error) => warn(`ignored a stdin line: ${error.message}`),
+    end: () => session.endInput(),
   });
-  let ended = false;
-  const endInput = (): void => {
-    if (ended) return;
-    ended = true;
-    const last = reader.finish();
-    if (last !== undefined) session.line(last);
-    session.endInput();
-  };
-  process.stdin.on('end', endInput);
-  // A stdin that fails (the host vanished) ends the input like EOF.
-  process.stdin.on('error', endInput);
   try {
     await session.finished;
   } finally {

@@ -76,3 +76,35 @@ export class LineReader {
     return new LineTooLongError(`${this.source} sent a message over ${this.maxBytes} bytes (${size} so far)`);
   }
 }
+
+/** A byte stream mca reads lines from (stdin): `data` chunks, then `end`, or `error` when the writer vanished. */
+export interface LineSource {
+  on(event: 'data', listener: (chunk: Buffer) => void): unknown;
+  on(event: 'end' | 'error', listener: () => void): unknown;
+}
+
+/**
+ * Reads `source` line by line through a LineReader: each line to `line`, each over-long one to `tooLong` (and
+ * dropped), and once, at `end` or `error` (the writer vanished ends the input like EOF), a last line without its
+ * newline, then `end`.
+ */
+export function readLines(
+  source: LineSource,
+  reader: LineReader,
+  handlers: { line(text: string): void; tooLong(error: LineTooLongError): void; end(): void },
+): void {
+  let open = true;
+  const finish = (): void => {
+    if (!open) return;
+    open = false;
+    const last = reader.finish();
+    if (last !== undefined) handlers.line(last);
+    handlers.end();
+  };
+  source.on('data', (chunk: Buffer) => {
+    if (!open) return;
+    for (const line of reader.push(chunk, handlers.tooLong)) handlers.line(line);
+  });
+  source.on('end', finish);
+  source.on('error', finish);
+}
