@@ -38,7 +38,6 @@ const SEQUENCES: Record<string, KeyEvent> = {
   '\x1b\x7f': { kind: 'backspace' },
   '\x1b[3~': { kind: 'delete' },
   '\x1b': { kind: 'escape' },
-  '\x1b\x1b': { kind: 'escape' },
 };
 
 const CSI_FINAL: Record<string, KeyEvent['kind']> = {
@@ -80,6 +79,9 @@ function cleanText(text: string): string {
 export function parseKey(raw: string): KeyEvent[] {
   const known = SEQUENCES[raw];
   if (known) return [known];
+  // Two Esc presses that reach us in one read (tmux, ssh, a loaded machine) are two presses: Esc Esc opens
+  // /rewind. Alt+Esc, the other reading, has no binding.
+  if (raw === '\x1b\x1b') return [{ kind: 'escape' }, { kind: 'escape' }];
   if (raw.startsWith('\x1b')) return [parseEscape(raw)];
   if (raw.length === 1 && raw < ' ') {
     return [{ kind: 'ctrl', key: String.fromCharCode(raw.charCodeAt(0) + 96) }];

@@ -46,8 +46,12 @@ describe.runIf(runHere)('mca REPL in tmux: /mcp login', () => {
     expect(systemText(script.agentRequests[0] ?? {})).not.toContain('mcp__remote__echo');
     term.type('/mcp');
     term.keys('Enter');
-    await term.waitFor(/remote {2}needs sign-in/, { what: 'the server waiting for sign-in' });
+    await term.waitFor(/remote {2}needs sign-in[\s\S]*Manage an MCP server/, {
+      what: 'the server waiting for sign-in',
+    });
+    // Esc closes the picker; typing waits for that, or Esc and "/" could arrive in one read as Alt+/.
     term.keys('Escape');
+    await term.waitFor((screen) => !screen.includes('Manage an MCP server'), { what: 'the picker to close' });
     term.type('/mcp login remote');
     term.keys('Enter');
     await term.waitFor('Signed in to "remote"', { what: 'the sign-in outcome', timeoutMs: 60_000 });

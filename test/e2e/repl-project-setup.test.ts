@@ -59,6 +59,9 @@ describe.runIf(runHere)('mca REPL in tmux: a Claude Code project setup', () => {
     // /memory also offers the files to open in $EDITOR; Esc closes that picker.
     await first.term.waitFor('Open a memory file in $EDITOR', { what: "/memory's picker" });
     first.term.keys('Escape');
+    await first.term.waitFor((screen) => !screen.includes('Open a memory file in $EDITOR'), {
+      what: 'the picker to close',
+    });
 
     first.term.type('!touch user-made.txt');
     first.term.keys('Enter');

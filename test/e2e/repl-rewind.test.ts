@@ -67,9 +67,10 @@ describe.runIf(runHere)('mca REPL in tmux: /rewind', () => {
     expect(request).not.toContain('second change');
     expect(request).not.toContain('first done');
 
-    // Esc Esc on an empty prompt opens the same list; Esc closes it.
-    term.keys('Escape');
-    term.keys('Escape');
+    // Esc Esc on an empty prompt of an idle REPL opens the same list; Esc closes it. One send-keys writes both
+    // presses at once, so they usually arrive in one read, as they can through tmux or ssh.
+    await term.waitFor('Ask anything', { what: 'the idle input box' });
+    term.keys('Escape', 'Escape');
     await term.waitFor('Rewind to before a prompt', { what: 'the list after Esc Esc' });
     term.keys('Escape');
     await term.waitFor('Ask anything', { what: 'the input box again' });

@@ -21,6 +21,11 @@ describe('parseKey', () => {
     expect(parseKey('\x1b[4~')).toEqual([{ kind: 'end' }]);
   });
 
+  it('reads two Esc presses that arrive in one chunk as two presses (Esc Esc opens /rewind)', () => {
+    expect(parseKey('\x1b')).toEqual([{ kind: 'escape' }]);
+    expect(parseKey('\x1b\x1b')).toEqual([{ kind: 'escape' }, { kind: 'escape' }]);
+  });
+
   it('maps control letters', () => {
     expect(parseKey('\x03')).toEqual([{ kind: 'ctrl', key: 'c' }]);
     expect(parseKey('\x04')).toEqual([{ kind: 'ctrl', key: 'd' }]);
