@@ -47,8 +47,30 @@ export class TmuxSession {
   readonly socket = `mca-e2e-${process.pid}-${randomBytes(4).toString('hex')}`;
   readonly target = 'e2e';
   private started = false;
+  /**
+   * With MCA_E2E_COALESCE_KEYS=1 every key and text sent between two looks at the pane goes out in one tmux call,
+   * so the program usually reads it all at once: the worst case of a slow or remote terminal. A test that passes
+   * this way does not depend on two sends arriving as two reads.
+   */
+  private readonly coalesce = process.env.MCA_E2E_COALESCE_KEYS === '1';
+  private queued: string[][] = [];
+
+  private send(args: string[]): void {
+    if (!this.coalesce) return void this.tmux(args);
+    // Sent at the test's next await (or the next look at the pane), whichever comes first.
+    if (this.queued.length === 0) setImmediate(() => this.flush());
+    this.queued.push(args);
+  }
+
+  private flush(): void {
+    if (this.queued.length === 0 || !this.started) return;
+    const chained = this.queued.flatMap((args, index) => (index === 0 ? args : [';', ...args]));
+    this.queued = [];
+    this.tmux(chained);
+  }
 
   private tmux(args: string[]): string {
+    if (args[0] !== 'send-keys') this.flush();
     const result = spawnSync('tmux', ['-L', this.socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
     if (result.error) throw result.error;
     if (result.status !== 0) throw new Error(`tmux ${args[0] ?? ''} failed: ${result.stderr.trim()}`);
@@ -76,12 +98,12 @@ export class TmuxSession {
 
   /** Types text literally (no key-name lookup). */
   type(text: string): void {
-    this.tmux(['send-keys', '-t', this.target, '-l', text]);
+    this.send(['send-keys', '-t', this.target, '-l', text]);
   }
 
   /** Sends tmux key names: 'Enter', 'C-c', 'C-d', 'Escape', '1'. */
   keys(...names: string[]): void {
-    this.tmux(['send-keys', '-t', this.target, ...names]);
+    this.send(['send-keys', '-t', this.target, ...names]);
   }
 
   /** The visible pane as text, trailing blanks trimmed. */
