@@ -47,7 +47,7 @@ const API_NAME = 'The Anthropic API';
 /** How one request of a call ended: the pages its text cited, and its content when the API paused the turn. */
 interface PartEnd {
   sources: CitedSource[];
-  paused?: { content: ContentBlockParam[] };
+  paused?: { content: ContentBlockParam[]; overflowed: boolean };
 }
 
 /** What the stream carries besides the SDK's message events. */
@@ -168,7 +168,7 @@ export class AnthropicProvider implements ModelProvider {
       const limit =
         part >= MAX_PAUSE_CONTINUATIONS
           ? 'count'
-          : JSON.stringify(paused).length > MAX_PAUSED_CONTENT_CHARS
+          : end.paused.overflowed || JSON.stringify(paused).length > MAX_PAUSED_CONTENT_CHARS
             ? 'size'
             : undefined;
       if (limit !== undefined) {
@@ -282,7 +282,9 @@ export class AnthropicProvider implements ModelProvider {
             // The cited pages go to stream(), which closes the whole reply with them (the history keeps text).
             ended({
               sources: blocks.sources(),
-              ...(rawStop === 'pause_turn' ? { paused: { content: recorded.content() } } : {}),
+              ...(rawStop === 'pause_turn'
+                ? { paused: { content: recorded.content(), overflowed: recorded.overflowed } }
+                : {}),
             });
           }
           // Only new content restarts the idle countdown; a ping or an empty delta only lets it run on.

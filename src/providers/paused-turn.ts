@@ -32,17 +32,28 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** Records one reply's content blocks in index order, as they will be sent back. */
+/**
+ * Records one reply's content blocks in index order, as they will be sent back. It keeps at most
+ * MAX_PAUSED_CONTENT_CHARS: past that it drops everything and reports `overflowed` (a reply that large is not
+ * continued, so there is nothing to keep it for).
+ */
 export class PausedContent {
-  private readonly blocks: OpenBlock[] = [];
+  private readonly blocks = new Map<number, OpenBlock>();
+  private chars = 0;
+  private over = false;
+
+  /** The reply's content passed MAX_PAUSED_CONTENT_CHARS; nothing was kept. */
+  get overflowed(): boolean {
+    return this.over;
+  }
 
   start(index: number, block: unknown): void {
-    if (!isRecord(block) || typeof block.type !== 'string') return;
-    this.blocks.push({ index, block: { ...block }, text: '', signature: '', citations: [] });
+    if (!isRecord(block) || typeof block.type !== 'string' || !this.spend(JSON.stringify(block).length)) return;
+    this.blocks.set(index, { index, block: { ...block }, text: '', signature: '', citations: [] });
   }
 
   delta(index: number, delta: unknown): void {
-    const open = this.blocks.find((entry) => entry.index === index);
+    const open = this.blocks.get(index);
     if (open === undefined || !isRecord(delta)) return;
     const piece =
       delta.type === 'text_delta'
@@ -53,17 +64,26 @@ export class PausedContent {
             ? delta.partial_json
             : undefined;
     if (typeof piece === 'string') {
-      open.text += piece;
+      if (this.spend(piece.length)) open.text += piece;
     } else if (delta.type === 'signature_delta' && typeof delta.signature === 'string') {
-      open.signature += delta.signature;
+      if (this.spend(delta.signature.length)) open.signature += delta.signature;
     } else if (delta.type === 'citations_delta' && delta.citation !== undefined) {
-      open.citations.push(delta.citation);
+      if (this.spend(JSON.stringify(delta.citation).length)) open.citations.push(delta.citation);
     }
+  }
+
+  private spend(chars: number): boolean {
+    if (this.over) return false;
+    this.chars += chars;
+    if (this.chars <= MAX_PAUSED_CONTENT_CHARS) return true;
+    this.over = true;
+    this.blocks.clear();
+    return false;
   }
 
   /** The blocks as the request takes them: in index order, with their streamed parts filled in. */
   content(): ContentBlockParam[] {
-    const ordered = [...this.blocks].sort((a, b) => a.index - b.index);
+    const ordered = [...this.blocks.values()].sort((a, b) => a.index - b.index);
     const content: Array<Record<string, unknown>> = [];
     for (const { block, text, signature, citations } of ordered) {
       if (block.type === 'text') {

@@ -4,10 +4,10 @@
  * (in count and size) after which the reply ends with a line saying so; the gate's domain lists reach the server
  * tool's definition and are validated (both lists at once, a URL instead of a domain: one INVALID_PARAM line the
  * model reads); hostile search results (thousands of them, huge titles, escape sequences) reach the terminal bounded
- * and without control characters.
+ * and without control characters; on the text protocol a WebSearch call is answered in one line.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeAnthropic, type FakeAnthropic, type FakeStep } from '../helpers/fake-anthropic-server.js';
+import { startFakeAnthropic, userText, type FakeAnthropic, type FakeStep } from '../helpers/fake-anthropic-server.js';
 import { runMca } from '../helpers/run-mca.js';
 import { tempProject } from '../helpers/temp-project.js';
 
@@ -24,7 +24,7 @@ const SEARCH = {
   results: [{ title: 'Node.js 22 is out', url: 'https://nodejs.org/en/blog/release/v22.0.0' }],
 };
 
-async function run(script: FakeStep[], args: string[]) {
+async function run(script: FakeStep[], args: string[], protocol = 'native') {
   const project = tempProject('mca-websearch-pause-', { 'main.txt': 'main\n' });
   api = await startFakeAnthropic(script);
   return runMca(['-p', 'what is new in node 22?', ...args], {
@@ -34,7 +34,7 @@ async function run(script: FakeStep[], args: string[]) {
       ANTHROPIC_BASE_URL: api.url,
       MCA_HOME: project.home,
       HOME: project.home,
-      MCA_TOOL_PROTOCOL: 'native',
+      MCA_TOOL_PROTOCOL: protocol,
     },
     timeoutMs: 60_000,
   });
@@ -194,4 +194,23 @@ describe('hostile search results', () => {
     expect(cited).toContain(']0;pwned');
     expect(cited.length).toBeLessThan(400);
   }, 120_000);
+});
+
+describe('where no server search exists', () => {
+  it('the Anthropic provider on the text protocol answers a WebSearch call in one clear line', async () => {
+    const result = await run(
+      [
+        { text: 'Thought: search\nAction: WebSearch[{"query": "node 22"}]' },
+        { text: 'Thought: done\nAction: Finish[no search here]' },
+      ],
+      ['--permission-mode', 'bypassPermissions'],
+      'text',
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(api?.requests[0]?.body.tools).toBeUndefined();
+    expect(userText(api!.requests[1]!.body)).toContain(
+      'WebSearch is not available with the text tool protocol: the server-side search needs native tool use',
+    );
+    expect(result.stdout).toContain('no search here');
+  });
 });

@@ -91,4 +91,18 @@ describe('AnthropicProvider: a paused turn', () => {
     ]);
     expect(JSON.stringify(content)).toContain('"thinking":"I should search.","signature":"sig-123"');
   });
+
+  it('a single paused part past the size cap is not continued (and not kept)', async () => {
+    const big = 'x'.repeat(9 * 1024 * 1024);
+    const events = await stream([{ text: big, chunks: 3, stopReason: 'pause_turn' }, { text: 'never' }]);
+    expect(server?.requests).toHaveLength(1);
+    const all = text(events);
+    expect(
+      all.endsWith(
+        '(mca stopped continuing this reply: the paused content passed 8 MiB. Ask again to go on from here.)',
+      ),
+    ).toBe(true);
+    expect(all).not.toContain('never');
+    expect(events.at(-1)).toMatchObject({ type: 'done', stopReason: 'other' });
+  });
 });
