@@ -225,6 +225,8 @@ export class ProjectSessions implements SessionManager {
   private activate(writer: SessionWriter, messages: Message[]): CodeAgent {
     const { config, provider, registry, projectRoot } = this.deps;
     this.active?.close();
+    // An approved WebSearch call turned the search on for the session it was asked in, not for this one.
+    this.deps.webSearch?.newSession();
     const history = new HistoryManager({ minRetainRounds: config.minRetainRounds }, messages);
     const todos = new TodoStore();
     const fileState = new FileStateRecord();

@@ -5,10 +5,10 @@
  * loads Node's fetch stack (undici), which costs start-up time, memory and a wait at exit. The SDK stays the
  * source of truth for the wire shapes (`import type` only) and for the headers (test/providers/anthropic-wire).
  */
-import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages.js';
+import type { ContentBlockParam, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages.js';
 import { errorFromEvent, errorFromResponse, toProviderError } from './anthropic-errors.js';
 import { toMessageParams } from './anthropic-request.js';
-import { ContentBlockAssembler, sourcesText } from './content-blocks.js';
+import { ContentBlockAssembler, MAX_SOURCES, sourcesText, type CitedSource } from './content-blocks.js';
 import { NodeHttpTransport, type HttpResponse, type HttpTransport } from './http-transport.js';
 import { DEFAULT_MODEL_CALL_TIMEOUT_MS, withDeadline } from './call-deadline.js';
 import { IdleWatch } from './idle-watch.js';
@@ -22,12 +22,33 @@ import {
   type ProviderConnectionOptions,
 } from './retry-policy.js';
 import { sseData } from './sse-data.js';
-import type { ModelProvider, ModelRequest, StopReason, StreamEvent, Usage } from './types.js';
+import {
+  continuation,
+  MAX_PAUSE_CONTINUATIONS,
+  MAX_PAUSED_CONTENT_CHARS,
+  PausedContent,
+  pauseLimitText,
+} from './paused-turn.js';
+import {
+  addUsage,
+  ZERO_USAGE,
+  type ModelProvider,
+  type ModelRequest,
+  type StopReason,
+  type StreamEvent,
+  type Usage,
+} from './types.js';
 
 /** The API version @anthropic-ai/sdk 1.12 sends; test/providers/anthropic-wire.test.ts keeps the two in step. */
 export const ANTHROPIC_API_VERSION = '2026-10-21';
 
 const API_NAME = 'The Anthropic API';
+
+/** How one request of a call ended: the pages its text cited, and its content when the API paused the turn. */
+interface PartEnd {
+  sources: CitedSource[];
+  paused?: { content: ContentBlockParam[]; overflowed: boolean };
+}
 
 /** What the stream carries besides the SDK's message events. */
 type StreamPayload = RawMessageStreamEvent | { type: 'ping' } | { type: 'error' };
@@ -96,15 +117,66 @@ export class AnthropicProvider implements ModelProvider {
     this.transport = new NodeHttpTransport();
   }
 
+  /**
+   * One model call. A turn the API pauses (`pause_turn`, server tools) is continued here, as the API documents:
+   * the same request again with the paused content as the last assistant message, at most
+   * MAX_PAUSE_CONTINUATIONS times and while that content stays under MAX_PAUSED_CONTENT_CHARS; then the reply
+   * ends with a line saying so. To the agent it is one reply: the parts' text and calls in order, the cited
+   * pages as one Sources list at the end, and the usage of every request added up (each one is billed).
+   */
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
-    const payload = JSON.stringify(toMessageParams(request));
-    yield* withDeadline(signal, this.callTimeoutMs, API_NAME, (callSignal) =>
-      withRetries(() => this.attempt(payload, callSignal), callSignal, {
-        maxRetries: this.maxRetries,
-        backoff: this.backoff,
-        toError: (error) => toProviderError(error, this.secrets, this.endpoint),
-      }),
-    );
+    const params = toMessageParams(request);
+    const paused: ContentBlockParam[] = [];
+    const sources = new Map<string, string>();
+    let usage: Usage = { ...ZERO_USAGE };
+    for (let part = 0; ; part++) {
+      const payload = continuation(params, paused);
+      let end: PartEnd | undefined;
+      let done: Extract<StreamEvent, { type: 'done' }> | undefined;
+      const call = withDeadline(signal, this.callTimeoutMs, API_NAME, (callSignal) =>
+        withRetries(
+          () =>
+            this.attempt(payload, callSignal, (ended) => {
+              end = ended;
+            }),
+          callSignal,
+          {
+            maxRetries: this.maxRetries,
+            backoff: this.backoff,
+            toError: (error) => toProviderError(error, this.secrets, this.endpoint),
+          },
+        ),
+      );
+      for await (const event of call) {
+        if (event.type === 'done') done = event;
+        // A retry tells the agent to drop the reply so far; within a continuation the paused parts stand.
+        else if (event.type !== 'retry' || part === 0) yield event;
+      }
+      if (done === undefined) return;
+      usage = addUsage(usage, done.usage);
+      for (const source of end?.sources ?? []) {
+        if (!sources.has(source.url) && sources.size < MAX_SOURCES) sources.set(source.url, source.title);
+      }
+      const cited = () => sourcesText([...sources].map(([url, title]) => ({ url, title })));
+      if (end?.paused === undefined) {
+        const text = cited();
+        if (text !== '') yield { type: 'text', text };
+        yield { type: 'done', stopReason: done.stopReason, usage };
+        return;
+      }
+      paused.push(...end.paused.content);
+      const limit =
+        part >= MAX_PAUSE_CONTINUATIONS
+          ? 'count'
+          : end.paused.overflowed || JSON.stringify(paused).length > MAX_PAUSED_CONTENT_CHARS
+            ? 'size'
+            : undefined;
+      if (limit !== undefined) {
+        yield { type: 'text', text: `${pauseLimitText(limit)}${cited()}` };
+        yield { type: 'done', stopReason: 'other', usage };
+        return;
+      }
+    }
   }
 
   /**
@@ -144,7 +216,11 @@ export class AnthropicProvider implements ModelProvider {
   }
 
   /** One HTTP call. Throws on any failure; an idle stall becomes a 'timeout' ProviderError. */
-  private async *attempt(payload: string, signal: AbortSignal): AsyncGenerator<StreamEvent> {
+  private async *attempt(
+    payload: string,
+    signal: AbortSignal,
+    ended: (end: PartEnd) => void,
+  ): AsyncGenerator<StreamEvent> {
     const watch = new IdleWatch(
       signal,
       this.idleTimeoutMs,
@@ -161,8 +237,10 @@ export class AnthropicProvider implements ModelProvider {
       }
       const usage: Usage = { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 };
       let stopReason: StopReason = 'other';
+      let rawStop: string | null | undefined;
       let stopped = false;
       const blocks = new ContentBlockAssembler();
+      const recorded = new PausedContent();
       try {
         for await (const data of sseData(response.body)) {
           watch.pause();
@@ -174,18 +252,22 @@ export class AnthropicProvider implements ModelProvider {
             usage.cacheCreationInputTokens = start.cache_creation_input_tokens ?? 0;
             usage.cacheReadInputTokens = start.cache_read_input_tokens ?? 0;
           } else if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') {
+            recorded.delta(event.index, event.delta);
             if (event.delta.text.length > 0) yield { type: 'text', text: event.delta.text };
           } else if (event.type === 'content_block_start') {
+            recorded.start(event.index, event.content_block);
             const search = blocks.start(event.index, event.content_block);
             if (search !== undefined) yield search;
           } else if (event.type === 'content_block_delta') {
+            recorded.delta(event.index, event.delta);
             const shown = blocks.delta(event.index, event.delta);
             if (shown !== undefined) yield shown;
           } else if (event.type === 'content_block_stop') {
             const done = blocks.stop(event.index);
             if (done !== undefined) yield done;
           } else if (event.type === 'message_delta') {
-            stopReason = toStopReason(event.delta.stop_reason);
+            rawStop = event.delta.stop_reason;
+            stopReason = toStopReason(rawStop);
             const delta = event.usage;
             usage.outputTokens = delta.output_tokens;
             if (delta.input_tokens !== null && delta.input_tokens !== undefined) usage.inputTokens = delta.input_tokens;
@@ -197,9 +279,13 @@ export class AnthropicProvider implements ModelProvider {
             }
           } else if (event.type === 'message_stop') {
             stopped = true;
-            // Web search citations reach the answer as a closing list of the pages cited (the history keeps text).
-            const sources = sourcesText(blocks.sources());
-            if (sources !== '') yield { type: 'text', text: sources };
+            // The cited pages go to stream(), which closes the whole reply with them (the history keeps text).
+            ended({
+              sources: blocks.sources(),
+              ...(rawStop === 'pause_turn'
+                ? { paused: { content: recorded.content(), overflowed: recorded.overflowed } }
+                : {}),
+            });
           }
           // Only new content restarts the idle countdown; a ping or an empty delta only lets it run on.
           if (madeProgress(event)) watch.arm();

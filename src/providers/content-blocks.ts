@@ -48,7 +48,8 @@ const MAX_QUERY_CHARS = 500;
 const MAX_RESULTS = 50;
 const MAX_TITLE_CHARS = 200;
 const MAX_URL_CHARS = 2_000;
-const MAX_SOURCES = 20;
+/** Pages one answer's Sources list names at most. */
+export const MAX_SOURCES = 20;
 
 function clipped(value: unknown, max: number): string {
   // Whitespace runs become one space and control characters go: the text reaches the terminal and the history.

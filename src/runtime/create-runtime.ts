@@ -269,6 +269,6 @@ async function webSearchGate(
     return gate;
   }
   registry.register(createWebSearchTool(gate));
-  if ((await policy.evaluate(WEB_SEARCH, {})).behavior === 'allow') gate.enable();
+  if ((await policy.evaluate(WEB_SEARCH, {})).behavior === 'allow') gate.allowByRule();
   return gate;
 }

@@ -8,7 +8,8 @@
  * `WebSearch` turns it on from the start. A provider without a server search never offers the tool; a call the
  * model writes anyway is answered in one line (src/tools/registry.ts `markUnavailable`).
  */
-import { defineTool, jsonSchemaInput, readyPlan, type ToolDefinition } from './define-tool.js';
+import { defineTool, failedPlan, jsonSchemaInput, readyPlan, type ToolDefinition } from './define-tool.js';
+import { errorEnvelope } from './envelope.js';
 import { toolResult } from './results.js';
 import type { WebSearchOptions } from '../providers/types.js';
 import { isStringArray } from '../text/json-guards.js';
@@ -17,41 +18,102 @@ import { stringField } from './result-forms.js';
 export const WEB_SEARCH = 'WebSearch';
 /** Searches one reply may run (`max_uses`); the API answers more with `max_uses_exceeded`. */
 export const WEB_SEARCH_MAX_USES = 5;
-/** Domain lists are the model's words: bounded in count and length. */
+/** Domain lists are the model's words: bounded in count and length, and each must look like a host name. */
 const MAX_DOMAINS = 20;
 const MAX_DOMAIN_CHARS = 253;
+const DOMAIN = /^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*$/;
 
 const INPUT = jsonSchemaInput({
   type: 'object',
   properties: {
     query: { type: 'string', description: 'What to search for.' },
-    allowed_domains: { type: 'array', items: { type: 'string' }, description: 'Only results from these domains.' },
-    blocked_domains: { type: 'array', items: { type: 'string' }, description: 'Never results from these domains.' },
+    allowed_domains: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Only results from these domains (not together with blocked_domains).',
+    },
+    blocked_domains: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Never results from these domains (not together with allowed_domains).',
+    },
   },
   required: ['query'],
   additionalProperties: false,
 });
 
-function domains(value: unknown): string[] | undefined {
-  if (!isStringArray(value)) return undefined;
-  const kept = value
-    .map((domain) => domain.trim().toLowerCase())
-    .filter((domain) => /^[a-z0-9.*-]+$/.test(domain) && domain.length <= MAX_DOMAIN_CHARS)
-    .slice(0, MAX_DOMAINS);
-  return kept.length > 0 ? kept : undefined;
+type DomainList = { ok: true; domains: string[] } | { ok: false; message: string };
+
+/** One domain list as the server tool takes it (`example.com`, `docs.example.com`, `*.example.com`). */
+function domainList(field: string, value: unknown): DomainList {
+  if (value === undefined) return { ok: true, domains: [] };
+  if (!isStringArray(value)) return { ok: false, message: `${field} must be a list of domain names.` };
+  if (value.length > MAX_DOMAINS)
+    return { ok: false, message: `${field} has ${value.length} entries; at most ${MAX_DOMAINS}.` };
+  const domains: string[] = [];
+  for (const raw of value) {
+    const domain = raw.trim().toLowerCase();
+    if (domain.length > MAX_DOMAIN_CHARS || !DOMAIN.test(domain)) {
+      const shown = JSON.stringify(raw.slice(0, 80));
+      return { ok: false, message: `${field}: ${shown} is not a domain name (write example.com, no scheme or path).` };
+    }
+    if (!domains.includes(domain)) domains.push(domain);
+  }
+  return { ok: true, domains };
 }
 
-/** Whether the session's search is on, and with which options; shared by the tool and the request builder. */
+type SearchDomains = { ok: true; allowed: string[]; blocked: string[] } | { ok: false; message: string };
+
+/**
+ * The call's domain lists as the server tool's options, or the INVALID_PARAM line the model reads: the API takes
+ * either list, never both in one tool definition.
+ */
+export function searchDomains(input: Record<string, unknown>): SearchDomains {
+  const allowed = domainList('allowed_domains', input.allowed_domains);
+  if (!allowed.ok) return allowed;
+  const blocked = domainList('blocked_domains', input.blocked_domains);
+  if (!blocked.ok) return blocked;
+  if (allowed.domains.length > 0 && blocked.domains.length > 0) {
+    return {
+      ok: false,
+      message:
+        'allowed_domains and blocked_domains cannot both be set: the search takes one list. Call again with one of them.',
+    };
+  }
+  return { ok: true, allowed: allowed.domains, blocked: blocked.domains };
+}
+
+/**
+ * Whether the session's search is on, and with which options; shared by the tool and the request builder. It lives
+ * as long as the runtime, but its "on" is a session's: a new session (`/clear`, `/resume`) starts from the state
+ * the rules give, as every "yes, don't ask again this session" answer does (src/driver/session-driver.ts
+ * installs a fresh decision point on every switch).
+ */
 export class WebSearchGate {
   private options: WebSearchOptions | undefined;
+  /** An allow rule covers WebSearch: every session starts with the search on. */
+  private onFromStart = false;
 
   /** `supported`: the provider searches on its side and the session uses native tool use. */
   constructor(readonly supported: boolean) {}
 
-  /** Turns the search on (an allow rule at start, or an approved WebSearch call); later calls update the domains. */
+  /** An allow rule covers WebSearch: on now and at the start of every later session. */
+  allowByRule(): void {
+    if (!this.supported) return;
+    this.onFromStart = true;
+    this.enable();
+  }
+
+  /** Turns the search on (an allow rule at start, or an approved WebSearch call) with the call's domain lists. */
   enable(input: { allowedDomains?: string[]; blockedDomains?: string[] } = {}): void {
     if (!this.supported) return;
     this.options = { maxUses: WEB_SEARCH_MAX_USES, ...input };
+  }
+
+  /** A new session opened: back to what the rules give (an approved call's "on" was the last session's). */
+  newSession(): void {
+    this.options = undefined;
+    if (this.onFromStart) this.enable();
   }
 
   /** What the request offers: the server tool's options once on, else nothing. */
@@ -76,19 +138,31 @@ export function createWebSearchTool(gate: WebSearchGate): ToolDefinition {
     prepare(raw) {
       const input = raw as Record<string, unknown>;
       const query = stringField(input, 'query') ?? '';
+      const lists = searchDomains(input);
+      if (!lists.ok) return Promise.resolve(failedPlan(errorEnvelope('INVALID_PARAM', `WebSearch: ${lists.message}`)));
       const request = { tool: WEB_SEARCH, title: `WebSearch(${query.slice(0, 80)})`, input };
       return Promise.resolve(
         readyPlan(request, () => {
-          const allowedDomains = domains(input.allowed_domains);
-          const blockedDomains = domains(input.blocked_domains);
+          const { allowed, blocked } = lists;
           gate.enable({
-            ...(allowedDomains ? { allowedDomains } : {}),
-            ...(blockedDomains ? { blockedDomains } : {}),
+            ...(allowed.length > 0 ? { allowedDomains: allowed } : {}),
+            ...(blocked.length > 0 ? { blockedDomains: blocked } : {}),
           });
+          const scope =
+            allowed.length > 0
+              ? ` Results are limited to ${allowed.join(', ')} for this session.`
+              : blocked.length > 0
+                ? ` Results never come from ${blocked.join(', ')} this session.`
+                : '';
           return Promise.resolve(
             toolResult(
-              { enabled: true, query },
-              'Web search is on for this session. Search now with the web_search tool (same query), and cite the pages you use.',
+              {
+                enabled: true,
+                query,
+                ...(allowed.length > 0 ? { allowed_domains: allowed } : {}),
+                ...(blocked.length > 0 ? { blocked_domains: blocked } : {}),
+              },
+              `Web search is on for this session.${scope} Search now with the web_search tool (same query), and cite the pages you use.`,
             ),
           );
         }),

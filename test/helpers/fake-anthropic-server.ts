@@ -62,7 +62,7 @@ export function requestApiKey(headers: IncomingHttpHeaders): string | undefined 
   return bearer?.[1];
 }
 
-/** The checks of the real API that catch mapping bugs: a message list and no empty text block. */
+/** The checks of the real API that catch mapping bugs: a message list, no empty text block, no lone server tool use. */
 function validate(body: FakeRequestBody): string | undefined {
   if (typeof body.model !== 'string' || body.model === '') return 'model: Field required';
   if (typeof body.max_tokens !== 'number') return 'max_tokens: Field required';
@@ -73,6 +73,12 @@ function validate(body: FakeRequestBody): string | undefined {
   ];
   if (blocks.some((block) => block.type === 'text' && block.text === ''))
     return 'text content blocks must be non-empty';
+  // A paused turn sent back must keep each server_tool_use with its result (the API refuses a lone one).
+  const turn = body.messages.flatMap((message) => (Array.isArray(message.content) ? message.content : []));
+  const results = new Set(turn.filter((block) => block.type === 'web_search_tool_result').map((b) => b.tool_use_id));
+  const lone = turn.find((block) => block.type === 'server_tool_use' && !results.has(block.id));
+  if (lone)
+    return `'web_search' tool use with id '${lone.id}' was found without a corresponding 'web_search_tool_result' block`;
   if (blocks.filter((block) => block.cache_control).length > 4) {
     return 'A maximum of 4 blocks with cache_control may be provided.';
   }

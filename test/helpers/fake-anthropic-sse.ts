@@ -176,9 +176,9 @@ function writeWebSearch(res: ServerResponse, search: NonNullable<FakeReplyStep['
       ? { type: 'web_search_tool_result_error', error_code: search.error }
       : search.results.map((result) => ({
           type: 'web_search_result',
-          ...result,
           encrypted_content: 'enc',
           page_age: null,
+          ...result,
         }));
   const block = { type: 'web_search_tool_result', tool_use_id: id, content };
   res.write(sseEvent('content_block_start', { type: 'content_block_start', index: 51, content_block: block }));

@@ -20,7 +20,8 @@ export interface FakeReplyStep {
    */
   webSearch?: {
     query: string;
-    results: Array<{ title: string; url: string }>;
+    /** `encrypted_content` defaults to "enc" (a test may make it huge). */
+    results: Array<{ title: string; url: string; encrypted_content?: string }>;
     error?: string;
     cited?: Array<{ title: string; url: string; text: string }>;
   };
