@@ -38,7 +38,8 @@ export class FallbackProvider implements ModelProvider {
       let replied = false;
       try {
         for await (const event of this.inner.stream(current, signal)) {
-          if (event.type === 'text' || event.type === 'tool_call' || event.type === 'thinking') replied = true;
+          // Anything but a retry notice is part of the reply (text, thinking, a call, a web search).
+          if (event.type !== 'retry') replied = true;
           // Each reply names the model that made it, so it is priced at that model's rates.
           yield event.type === 'done' ? { ...event, usage: { ...event.usage, model: current.model } } : event;
         }
