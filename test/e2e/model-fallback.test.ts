@@ -105,6 +105,44 @@ describe('--fallback-model', () => {
     expect(Object.keys(lines.at(-1)?.modelUsage as object)).toEqual(['claude-sonnet-5-5']);
   });
 
+  it('the next turn of the session goes straight to the fallback (stream-json input, two messages)', async () => {
+    const project = tempProject('mca-fallback-turns-');
+    server = await startFakeAnthropic([{ text: 'ONE' }, { text: 'TWO' }], { modelErrors: { 'claude-opus-5-5': 529 } });
+    const user = (text: string) =>
+      JSON.stringify({
+        type: 'user',
+        message: { role: 'user', content: [{ type: 'text', text }] },
+        parent_tool_use_id: null,
+      });
+    const run = await runMca(
+      [
+        '--input-format',
+        'stream-json',
+        '--output-format',
+        'stream-json',
+        '--verbose',
+        '--model',
+        'opus',
+        '--fallback-model',
+        'claude-haiku-4-5',
+      ],
+      {
+        cwd: project.root,
+        env: env(project.home, server.url, { MCA_MAX_RETRIES: '0' }),
+        stdin: [user('first'), user('second'), ''].join('\n'),
+      },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    // The main model (`opus`: claude-opus-5-5) is asked once; the second turn starts on the fallback.
+    expect(models(server)).toEqual(['claude-opus-5-5', 'claude-haiku-4-5', 'claude-haiku-4-5']);
+    const results = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.type === 'result');
+    expect(results.map((line) => line.result)).toEqual(['ONE', 'TWO']);
+  });
+
   it('without a fallback the 529 stays an error after the retries', async () => {
     const project = tempProject('mca-fallback-none-');
     server = await startFakeAnthropic([{ text: 'never' }], { modelErrors: { 'claude-opus-4-5': 529 } });
