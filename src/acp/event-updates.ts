@@ -6,6 +6,7 @@
  */
 import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
 import type { AgentEvent } from '../agent/events.js';
+import { modelFallbackLine } from '../agent/model-fallback-line.js';
 import type { DriverEvent } from '../driver/driver-events.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { editDiffs, planEntries, resultContent, toolKind, toolLocations, toolTitle } from './tool-calls.js';
@@ -77,6 +78,8 @@ export class EventUpdates {
         return [{ sessionUpdate: 'usage_update', used: event.contextTokens, size: this.context.contextWindow }];
       case 'warning':
         return [message(`\n[mca] ${event.message}\n`)];
+      case 'model_fallback':
+        return [message(`\n[mca] ${modelFallbackLine(event)}\n`)];
       case 'turn_end':
         return this.turnEnd(event);
       case 'mode':

@@ -238,8 +238,10 @@ export class CodeAgent implements AgentController {
       yield { type: 'step_start', step, estimatedTokens: totalTokens, ...(this.native ? { native: true } : {}) };
       const request = this.request(prepared);
       const streamed = yield* streamModelCall(this.deps.provider, request, step, signal);
-      // Each call's usage names its model: /cost prices it at that model's rates after a /model switch too.
-      const call = streamed.ok ? { ...streamed, usage: { ...streamed.usage, model: request.model } } : streamed;
+      // Each call's usage names its model: /cost prices it at that model's rates after a /model switch too, and a
+      // call a fallback model answered (the provider names it) at the fallback's rates.
+      const answeredBy = streamed.ok ? (streamed.usage.model ?? request.model) : request.model;
+      const call = streamed.ok ? { ...streamed, usage: { ...streamed.usage, model: answeredBy } } : streamed;
 
       if (!call.ok) {
         if (call.error.kind === 'aborted' || signal.aborted) {

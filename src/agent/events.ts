@@ -18,6 +18,11 @@ export type AgentEvent =
   /** Extended thinking as it streams (native tool use on Anthropic); shown dimmed, never part of the answer. */
   | { type: 'thinking_delta'; step: number; text: string }
   | { type: 'retry'; step: number; attempt: number; delayMs: number; reason: string }
+  /**
+   * The step's call moved to a fallback model (`--fallback-model`) because `from` was overloaded or not found; the
+   * session driver keeps the session on `to` from here on.
+   */
+  | { type: 'model_fallback'; step: number; from: string; to: string; reason: string }
   | { type: 'assistant_step'; step: number; thought: string; action: ToolAction | null; raw: string }
   /**
    * `id`: the call's id (the native tool_use id, or one generated when the text protocol parsed the action); a

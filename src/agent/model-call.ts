@@ -55,6 +55,11 @@ export async function* streamModelCall(
         calls = [];
         thinking = [];
         yield { type: 'retry', step, attempt: event.attempt, delayMs: event.delayMs, reason: event.reason };
+      } else if (event.type === 'model_fallback') {
+        text = '';
+        calls = [];
+        thinking = [];
+        yield { type: 'model_fallback', step, from: event.from, to: event.to, reason: event.reason };
       } else {
         return { ok: true, text, stopReason: event.stopReason, usage: event.usage, calls, thinking };
       }

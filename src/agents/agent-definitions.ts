@@ -7,6 +7,8 @@
  */
 import { realpathSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { resolveModelName } from '../config/model-aliases.js';
+import { checkModelName } from '../config/model-profiles.js';
 import { isRecord } from '../text/json-guards.js';
 import type { AgentDefinition, SubagentMode } from './agent-definition.js';
 import { BUILT_IN_AGENTS } from './built-in-agents.js';
@@ -21,8 +23,6 @@ import {
 } from './definition-files.js';
 
 export const AGENT_MAX_BYTES = 64 * 1024;
-/** Claude Code's model aliases: mca has no such aliases, so they fall back to the session's model, said once. */
-const CLAUDE_CODE_ALIASES = new Set(['sonnet', 'opus', 'haiku']);
 const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 export interface AgentSources {
@@ -70,9 +70,12 @@ function definitionOf(
     problems.add(`ignored ${where}: it has no description`);
     return undefined;
   }
-  let model = stringField(fields, 'model') ?? 'inherit';
-  if (CLAUDE_CODE_ALIASES.has(model)) {
-    problems.add(`${where}: model alias ${model} has no meaning in mca; the subagent uses the session's model`);
+  // `inherit` (the session's model), a short name (`haiku`: its current model id) or a model id.
+  const given = stringField(fields, 'model')?.trim();
+  let model = given === undefined || given === '' || given === 'inherit' ? 'inherit' : resolveModelName(given);
+  const check = model === 'inherit' ? undefined : checkModelName(model);
+  if (check !== undefined && !check.ok) {
+    problems.add(`${where}: ${check.message}; the subagent uses the session's model`);
     model = 'inherit';
   }
   return {

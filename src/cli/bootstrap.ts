@@ -90,6 +90,7 @@ export function runtimeOptions(options: CliOptions, askTrust?: TrustQuestion): R
   return {
     cwd: options.cwd ?? process.cwd(),
     ...(options.model ? { model: options.model } : {}),
+    ...(options.claudeCode?.fallbackModel ? { fallbackModel: options.claudeCode.fallbackModel } : {}),
     ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
     ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}),
     ...(options.toolProtocol ? { toolProtocol: options.toolProtocol } : {}),

@@ -113,7 +113,7 @@ export function addClaudeCodeFlags(command: Command): Command {
     .option('--setting-sources <sources>', 'which settings files to read: user,project,local (comma-separated)')
     .option('--add-dir <dirs...>', 'more directories the tools may use', collect, [])
     .option('--tools <tools...>', 'built-in tools to offer: "default" (all), "" (none) or names ("Bash,Read")')
-    .option('--fallback-model <model>', 'model to use when the chosen one is overloaded')
+    .option('--fallback-model <model>', 'model to use when the main one is overloaded or not found (after retries)')
     .option('--allow-dangerously-skip-permissions', 'let the SDK host switch to bypassPermissions later');
   // The MCP client adds its own --mcp-config / --strict-mcp-config; they are defined here only while it has not.
   if (!command.options.some((option) => option.long === '--mcp-config')) {
@@ -188,10 +188,6 @@ export function claudeCodeOptions(command: Command): ClaudeCodeOptions & { maxTu
     const given = flag.startsWith('--no-') ? value === false : value !== undefined;
     if (given) warnings.push(`${flag} is not supported by mca and is ignored`);
   }
-  // Accepted with Claude Code's syntax but not applied yet; ignoring them never lets a tool do more.
-  const notApplied: Array<[string, boolean]> = [['--fallback-model', raw.fallbackModel !== undefined]];
-  for (const [what, given] of notApplied)
-    if (given) warnings.push(`${what} is not supported by mca yet and is ignored`);
   let maxTurns: number | undefined;
   if (raw.maxTurns !== undefined) {
     maxTurns = Number(raw.maxTurns);

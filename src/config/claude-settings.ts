@@ -4,15 +4,17 @@
  * - `env`: variables set for the session (mca's own variables such as ANTHROPIC_BASE_URL included, and the
  *   commands it runs); a later file wins per variable, and the settings win over the shell, as in Claude Code.
  * - `model`: the model, below ANTHROPIC_MODEL / MCA_MODEL and `--model`.
+ * - `fallbackModel`: the models tried when the main one is overloaded or not found, below `--fallback-model`.
  * Trust (DESIGN.md "Trust boundaries"): the user's files always apply; a project's `env` (which can name the
  * endpoint or a credential) applies only in a trusted project, otherwise it is named once as ignored. A project's
- * `model` narrows nothing and applies like `.mca/config.json`'s.
+ * `model` and `fallbackModel` narrow nothing and apply like `.mca/config.json`'s.
  * Every other key gets one warning naming the key and the file (once per start), except the keys mca implements
  * elsewhere (permissions, hooks, MCP approvals) and `$schema`.
  */
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { readBoundedFile } from '../fs/bounded-read.js';
+import { MAX_FALLBACK_MODELS } from './config-schema.js';
 
 const MAX_BYTES = 1024 * 1024;
 
@@ -29,6 +31,7 @@ export const KNOWN_SETTINGS_KEYS: ReadonlySet<string> = new Set([
   '$schema',
   'env',
   'model',
+  'fallbackModel',
   'permissions',
   'hooks',
   'disableAllHooks',
@@ -48,6 +51,11 @@ export interface ClaudeSettings {
   env: Record<string, string>;
   /** The last file's `model`, with that file. */
   model?: { value: string; file: string };
+  /**
+   * The last file's `fallbackModel` (a name or a list of at most three), with that file: as in Claude Code the
+   * lists of several files are not merged, the last one read stands for the whole chain.
+   */
+  fallbackModel?: { value: string[]; file: string };
   /**
    * `permissions.additionalDirectories` (more roots for the file tools), as written, with their file. Only the
    * user's files and, in a trusted project, its local files may add one: a shared project file (a cloned
@@ -142,8 +150,26 @@ export function readClaudeSettings(sources: ClaudeSettingsSources): ClaudeSettin
       if (typeof model === 'string' && model.trim() !== '') result.model = { value: model.trim(), file };
       else result.notices.push(`ignored "model" in ${file}: it must be a model name`);
     }
+    fallbackModels(settings.fallbackModel, file, result);
   }
   return result;
+}
+
+/** Reads one file's `fallbackModel` (a name, or a list of 1 to MAX_FALLBACK_MODELS names), or names why not. */
+function fallbackModels(value: unknown, file: string, result: ClaudeSettings): void {
+  if (value === undefined) return;
+  const list = typeof value === 'string' ? [value] : value;
+  const names = Array.isArray(list)
+    ? list.filter((entry): entry is string => typeof entry === 'string').map((entry) => entry.trim())
+    : [];
+  const usable = Array.isArray(list) && names.length === list.length && names.every((name) => name !== '');
+  if (!usable || names.length === 0 || names.length > MAX_FALLBACK_MODELS) {
+    result.notices.push(
+      `ignored "fallbackModel" in ${file}: it must be a model name or a list of 1 to ${MAX_FALLBACK_MODELS} model names`,
+    );
+    return;
+  }
+  result.fallbackModel = { value: names, file };
 }
 
 /** Collects `permissions.additionalDirectories` from one file, or names why it is ignored. */

@@ -15,6 +15,7 @@ export const CONFIG_MAX_BYTES = 1024 * 1024;
 export const PROJECT_SAFE_KEYS: ReadonlySet<string> = new Set([
   'model',
   'summaryModel',
+  'fallbackModel',
   'contextWindow',
   'compressionThreshold',
   'minRetainRounds',

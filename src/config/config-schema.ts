@@ -31,6 +31,11 @@ export interface Config {
   model: string;
   /** Model for archive summaries; unset means "same as model". */
   summaryModel?: string | undefined;
+  /**
+   * Claude Code's fallback models, tried in order when a call for the main model fails as overloaded (529) or not
+   * found (404) after the normal retries (src/providers/model-fallback.ts); at most MAX_FALLBACK_MODELS, never `model`.
+   */
+  fallbackModel?: string[] | undefined;
   /** Window, threshold, retained rounds, output limit: loadConfig fills unset ones from the model's profile. */
   contextWindow: number;
   compressionThreshold: number;
@@ -97,6 +102,14 @@ const modelName: Check = (value) =>
     ? undefined
     : 'expected a model name of printable characters (no control characters or escape sequences, at most 200)';
 
+/** Claude Code's limit on the `fallbackModel` list. */
+export const MAX_FALLBACK_MODELS = 3;
+
+const modelList: Check = (value) =>
+  Array.isArray(value) && value.length <= MAX_FALLBACK_MODELS && value.every((entry) => modelName(entry) === undefined)
+    ? undefined
+    : `expected a list of at most ${MAX_FALLBACK_MODELS} model names`;
+
 function oneOf(choices: readonly string[]): Check {
   const expected = `expected one of ${choices.join(', ')}`;
   return (value) => (typeof value === 'string' && choices.includes(value) ? undefined : expected);
@@ -134,6 +147,7 @@ const value =
 const RULES: Readonly<Record<keyof Omit<Config, 'contextProfile'>, KeyRule>> = {
   model: { check: modelName, fallback: value(DEFAULT_MODEL) },
   summaryModel: { check: modelName },
+  fallbackModel: { check: modelList },
   contextWindow: { check: wholeNumber(4_000, 10_000_000), fallback: value(DEFAULT_PROFILE.contextWindow) },
   compressionThreshold: { check: fraction, fallback: value(DEFAULT_PROFILE.compressionThreshold) },
   minRetainRounds: { check: wholeNumber(1, 1_000), fallback: value(DEFAULT_PROFILE.minRetainRounds) },

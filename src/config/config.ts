@@ -8,6 +8,7 @@ import { isAbsolute, join } from 'node:path';
 import { readProjectConfig, readUserConfig, type ConfigFileResult } from './config-files.js';
 import { ConfigError } from './config-error.js';
 import { DEFAULT_MODEL, validateConfig, type Config } from './config-schema.js';
+import { resolveModelName } from './model-aliases.js';
 import { PROFILE_KEYS, profileFor } from './model-profiles.js';
 
 export { ConfigError } from './config-error.js';
@@ -66,6 +67,27 @@ export interface LoadConfigOptions {
   warnings?: string[];
   /** `model` from a Claude Code settings file (claude-settings.ts): above the config files, below env and flags. */
   settingsModel?: { value: string; file: string } | undefined;
+  /** `fallbackModel` from a Claude Code settings file: like `settingsModel`, below `--fallback-model`. */
+  settingsFallbackModel?: { value: string[]; file: string } | undefined;
+}
+
+/** Claude Code's refusal of `--fallback-model` naming the main model. */
+export const SAME_FALLBACK_MESSAGE = 'Fallback model cannot be the same as the main model';
+
+/**
+ * Short names (`sonnet`, …) become model ids in every key naming a model. A fallback equal to the main model is
+ * refused when a flag asked for it (Claude Code's error) and dropped when a file lists it (it could never help).
+ */
+function resolveModels(merged: Record<string, unknown>, env: NodeJS.ProcessEnv, fallbackFromFlag: boolean): void {
+  for (const key of ['model', 'summaryModel'] as const) {
+    if (typeof merged[key] === 'string') merged[key] = resolveModelName(merged[key], env);
+  }
+  const fallback = merged.fallbackModel;
+  if (!Array.isArray(fallback) || !fallback.every((entry): entry is string => typeof entry === 'string')) return;
+  const resolved = [...new Set(fallback.map((entry) => resolveModelName(entry, env)))];
+  if (fallbackFromFlag && resolved.includes(merged.model as string)) throw new ConfigError(SAME_FALLBACK_MESSAGE);
+  const kept = resolved.filter((entry) => entry !== merged.model);
+  merged.fallbackModel = kept.length > 0 ? kept : undefined;
 }
 
 /** MCA_HOME, or ~/.mca. A relative MCA_HOME would put sessions wherever mca happens to run: refused. */
@@ -128,9 +150,18 @@ export function loadConfig(options: LoadConfigOptions): Config {
     ...(options.settingsModel
       ? [{ values: { model: options.settingsModel.value }, sourceOf: () => `in ${options.settingsModel?.file}` }]
       : []),
+    ...(options.settingsFallbackModel
+      ? [
+          {
+            values: { fallbackModel: options.settingsFallbackModel.value },
+            sourceOf: () => `in ${options.settingsFallbackModel?.file}`,
+          },
+        ]
+      : []),
     envLayer(env),
-    flagLayer(options.flags ?? {}),
   ];
+  const flags = flagLayer(options.flags ?? {});
+  layers.push(flags);
   // No prototype: a file's "__proto__" key is then an ordinary (unknown, refused) key, not a prototype.
   const merged = Object.create(null) as Record<string, unknown>;
   const setBy = new Map<string, Layer>();
@@ -141,6 +172,8 @@ export function loadConfig(options: LoadConfigOptions): Config {
     }
   }
   if (merged.provider === 'openai' && merged.model === undefined) merged.model = DEFAULT_OPENAI_MODEL;
+  merged.model ??= DEFAULT_MODEL;
+  resolveModels(merged, env, setBy.get('fallbackModel') === flags);
   const model = typeof merged.model === 'string' ? merged.model : DEFAULT_MODEL;
   const profile = profileFor(model);
   const overridden = PROFILE_KEYS.filter((key) => merged[key] !== undefined);

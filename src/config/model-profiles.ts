@@ -4,6 +4,8 @@
  * family's published limits (the output limit capped at mca's 32,000 default, so one reply never eats a small
  * window); the threshold and retained rounds are mca's policy for that window size (BENCHMARKS.md explains it).
  */
+import { resolveModelName } from './model-aliases.js';
+
 export interface ContextProfile {
   /** Shown by `/context`. */
   name: string;
@@ -130,10 +132,12 @@ export type ModelNameCheck = { ok: true; warning?: string } | { ok: false; messa
  * `/model name`: refused when it is not a plausible model identifier (spaces, control characters, over 200
  * characters); accepted with a warning when no profile knows its family (its window is then taken as 200k).
  */
-export function checkModelName(model: string): ModelNameCheck {
-  if (!/^[A-Za-z0-9][\w.:/@-]{0,199}$/.test(model)) {
-    return { ok: false, message: `"${model}" is not a model name (letters, digits and . : / @ - _ only)` };
+export function checkModelName(name: string): ModelNameCheck {
+  if (!/^[A-Za-z0-9][\w.:/@-]{0,199}$/.test(name)) {
+    return { ok: false, message: `"${name}" is not a model name (letters, digits and . : / @ - _ only)` };
   }
+  // A short name (`haiku`) is checked as the model it stands for.
+  const model = resolveModelName(name);
   if (profileFor(model) === DEFAULT_PROFILE) {
     return {
       ok: true,

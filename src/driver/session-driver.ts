@@ -20,6 +20,7 @@ import { INIT_PROMPT } from './init-prompt.js';
 import { shellCommandOf, shellNote } from './shell-lines.js';
 import { parseSlashCommand } from './slash-parse.js';
 import { errorText, nextPermissionMode, SHOW_COMMANDS, type SessionDriverOptions } from './session-driver-options.js';
+import { resolveModelName } from '../config/model-aliases.js';
 
 export { nextPermissionMode, type SessionDriverOptions } from './session-driver-options.js';
 
@@ -155,7 +156,9 @@ export class SessionDriver {
     this.setMode(nextPermissionMode(this.mode));
   }
 
-  setModel(model: string): void {
+  /** `/model`, the SDK's `set_model`, a command's `model:`: a short name (`haiku`) becomes its model id here. */
+  setModel(name: string): void {
+    const model = resolveModelName(name);
     this.active.setModel(model);
     this.emit({ type: 'model', model });
   }
@@ -294,6 +297,8 @@ export class SessionDriver {
           await this.hooks.compacting(event.reason === 'manual' ? 'manual' : 'auto', this.compactFocus);
         }
         this.emit(event);
+        // A call moved to a fallback model (`--fallback-model`): the rest of the session stays on it.
+        if (event.type === 'model_fallback' && this.model === event.from) this.setModel(event.to);
         if (this.hooks && event.type === 'compaction_end') await this.hooks.compacted();
       }
     } catch (thrown) {
@@ -377,12 +382,13 @@ export class SessionDriver {
     if (!port) return;
     const apply = custom.model ? this.options.applyCommandModel : undefined;
     const previous = this.model;
-    if (custom.model && apply) this.setModel(custom.model);
+    const commandModel = custom.model === undefined ? undefined : resolveModelName(custom.model);
+    if (commandModel && apply) this.setModel(commandModel);
     // 'turn': back to the user's model once the command's turn is over (unless /model changed it meanwhile).
     const restore =
       apply === 'turn'
         ? () => {
-            if (this.model === custom.model && previous !== custom.model) this.setModel(previous);
+            if (this.model === commandModel && previous !== commandModel) this.setModel(previous);
           }
         : undefined;
     const abort = new AbortController();

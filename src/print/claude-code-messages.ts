@@ -59,6 +59,7 @@ const MCA_SUBTYPES: Partial<Record<AgentEvent['type'], `mca_${string}`>> = {
   compaction_end: 'mca_compaction_end',
   degrade: 'mca_degrade',
   retry: 'mca_retry',
+  model_fallback: 'mca_model_fallback',
   warning: 'mca_warning',
   web_search: 'mca_web_search',
 };

@@ -68,8 +68,11 @@ export function claudeCodeSink(format: 'json' | 'stream-json', output: SinkOutpu
     event(event: AgentEvent) {
       start();
       const lines = translator.event(event);
-      if (streaming) for (const line of lines) output.stdout(ccLine(line));
-      else {
+      if (streaming) {
+        for (const line of lines) output.stdout(ccLine(line));
+        // The session changed model: the person watching stderr learns it too (the host has the system line).
+        if (event.type === 'model_fallback') output.stderr(stderrLineFor(event) ?? '');
+      } else {
         // `json` keeps stdout to the one result object; warnings (a server that failed, a setting mca ignores) and
         // retries still reach the person on stderr, as in the text format: nothing is dropped silently.
         const line = stderrLineFor(event);

@@ -6,6 +6,7 @@ import type { AgentEvent } from '../agent/events.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
 import { permissionDenialOf } from './permission-denials.js';
 import { webSearchLine } from '../agent/web-search-line.js';
+import { modelFallbackLine } from '../agent/model-fallback-line.js';
 import type { PrintResult, PrintSink, SinkOutput } from './sink.js';
 
 /** The line a person running a script should see on stderr for an event, if any (text and json formats). */
@@ -18,6 +19,8 @@ export function stderrLineFor(event: AgentEvent): string | undefined {
       return event.message;
     case 'web_search':
       return webSearchLine(event);
+    case 'model_fallback':
+      return modelFallbackLine(event);
     case 'retry':
       return `${event.reason.replace(/[.\s]+$/, '')}; retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt})`;
     default:

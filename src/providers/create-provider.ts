@@ -27,10 +27,23 @@ export interface CreateProviderOptions {
   backoff?: Partial<BackoffOptions>;
 }
 
+/** The configured provider; with fallback models (`config.fallbackModel`) wrapped so calls can move to them. */
 export async function createProvider(
   config: Config,
   credentials: Credentials,
   options: CreateProviderOptions = {},
+): Promise<ModelProvider> {
+  const provider = await createBareProvider(config, credentials, options);
+  const fallbacks = config.fallbackModel ?? [];
+  if (fallbacks.length === 0) return provider;
+  const { FallbackProvider } = await import('./model-fallback.js');
+  return new FallbackProvider(provider, config.model, fallbacks);
+}
+
+async function createBareProvider(
+  config: Config,
+  credentials: Credentials,
+  options: CreateProviderOptions,
 ): Promise<ModelProvider> {
   if (config.provider === 'openai') return createOpenAIProvider(config, credentials, options);
   const apiKey = credentials.apiKey?.trim();

@@ -128,6 +128,8 @@ export type StreamEvent =
   | { type: 'thinking_block'; block: ThinkingBlock }
   | { type: 'web_search'; search: WebSearchRun }
   | { type: 'retry'; attempt: number; delayMs: number; reason: string }
+  /** The call moves to another model (`--fallback-model`): `from` failed for good with `reason`; `to` is tried next. */
+  | { type: 'model_fallback'; from: string; to: string; reason: string }
   | { type: 'done'; stopReason: StopReason; usage: Usage };
 
 /**

@@ -87,6 +87,7 @@ export async function sweepLeftoverTemps(mcaHome: string): Promise<void> {
 function configFlags(options: RuntimeOptions): Parameters<typeof loadConfig>[0]['flags'] {
   const flags: NonNullable<Parameters<typeof loadConfig>[0]['flags']> = {};
   if (options.model) flags.model = options.model;
+  if (options.fallbackModel) flags.fallbackModel = [options.fallbackModel];
   if (options.maxSteps) flags.maxSteps = options.maxSteps;
   if (options.permissionMode) flags.permissionMode = options.permissionMode;
   if (options.toolProtocol) flags.toolProtocol = options.toolProtocol;
@@ -126,6 +127,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     flags: configFlags(options),
     warnings: notices,
     settingsModel: settings.model,
+    settingsFallbackModel: settings.fallbackModel,
   });
   notices.push(...policyNotices);
   const credentials = loadCredentials(ownEnv);

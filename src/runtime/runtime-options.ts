@@ -19,6 +19,8 @@ export interface RuntimeOptions {
   cwd: string;
   /** Override the configured model / step limit / permission mode / tool protocol. */
   model?: string;
+  /** `--fallback-model`: the model a call for the main model moves to when that one is overloaded or not found. */
+  fallbackModel?: string;
   maxSteps?: number;
   permissionMode?: PermissionMode;
   toolProtocol?: ToolProtocol;

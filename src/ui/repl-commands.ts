@@ -70,7 +70,7 @@ export function createReplCommands(deps: ReplCommandDeps): ReplCommands {
     const check = checkModelName(name);
     if (!check.ok) return notice(`${check.message}; the model stays ${driver.model}.`, 'error');
     driver.setModel(name);
-    notice(`Model set to ${name}.`);
+    notice(`Model set to ${driver.model}.`);
     if (check.warning) notice(check.warning, 'warning');
   };
 

@@ -3,6 +3,7 @@
  * written once); `live` is the small area redrawn while a step runs.
  */
 import { webSearchLine } from '../agent/web-search-line.js';
+import { modelFallbackLine } from '../agent/model-fallback-line.js';
 import { addModelUsage, type UsageByModel } from '../context/archived-usage.js';
 import type { SlashCommandEntry } from './slash-commands.js';
 import type { AgentEvent, CompactionReason } from '../agent/events.js';
@@ -346,6 +347,12 @@ function reduceEvent(state: TranscriptState, event: AgentEvent): TranscriptState
       });
     case 'warning':
       return append(state, { kind: 'notice', tone: 'warning', text: event.message });
+    case 'model_fallback':
+      return append(withLive(state, { streamText: '' }), {
+        kind: 'notice',
+        tone: 'warning',
+        text: modelFallbackLine(event),
+      });
     case 'web_search':
       return append(state, { kind: 'notice', tone: 'dim', text: webSearchLine(event) });
     case 'degrade':

@@ -40,6 +40,11 @@ export interface FakeAnthropicOptions {
   apiKey?: string;
   /** Serve https with this key and certificate (the url is then https://). */
   tls?: { key: Buffer; cert: Buffer };
+  /**
+   * Models the fake cannot serve: a request for one gets this HTTP status (529: `overloaded_error`, 404:
+   * `not_found_error`, …) every time, without consuming a step (a model that is down, whatever the script says).
+   */
+  modelErrors?: Record<string, number>;
 }
 
 export interface FakeAnthropic {
@@ -163,6 +168,12 @@ export async function startFakeAnthropic(
     const invalid = validate(body);
     if (invalid) {
       writeJson(res, 400, errorBody('invalid_request_error', invalid));
+      return;
+    }
+    const down = options.modelErrors?.[body.model ?? ''];
+    if (down !== undefined) {
+      const type = errorTypeFor(down);
+      writeJson(res, down, errorBody(type, down === 404 ? `model: ${body.model ?? ''}` : `fake ${type}`));
       return;
     }
     if (next >= steps.length && options.loop && steps.length > 0) next = 0;

@@ -324,9 +324,10 @@ describe('App: slash commands', () => {
     await ui.type(KEYS.tab);
     await ui.type('opus');
     await ui.type(KEYS.enter);
-    await until(() => expect(ui.frame()).toContain('Model set to opus.'));
-    expect(ui.controller.model).toBe('opus');
-    expect(ui.frame()).toMatch(/opus · .* · ctx/);
+    // `opus` is Claude Code's short name: the session is set to the model it stands for.
+    await until(() => expect(ui.frame()).toContain('Model set to claude-opus-5-5.'));
+    expect(ui.controller.model).toBe('claude-opus-5-5');
+    expect(ui.frame()).toMatch(/claude-opus-5-5 · .* · ctx/);
   });
 
   it('/clear starts a new session and installs the approver on it', async () => {
