@@ -39,7 +39,7 @@ export function transportAuth(config: RemoteServerConfig, mcaHome: string | unde
   const fetch = boundedAuthFetch(config.url);
   return {
     authProvider: new SessionAuth({ store, provider, serverUrl: config.url, fetch }),
-    fetch: stepUpAsSignIn(config.name, config.url, fetch),
+    fetch: stepUpAsSignIn(store, config.url, fetch),
   };
 }
 

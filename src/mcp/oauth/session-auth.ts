@@ -22,7 +22,7 @@ import type {
 import { loadMcpLibrary } from '../load-client.js';
 import type { AuthStore, StoredAuth } from './auth-store.js';
 import { McpNeedsSignInError, McpSignInError, safeText } from './errors.js';
-import type { McaOAuthProvider } from './provider.js';
+import { scopeUnion, type McaOAuthProvider } from './provider.js';
 import { withFileLock } from './token-lock.js';
 
 /** A token expiring within this is refreshed before it is sent (a request in flight must not outlive it). */
@@ -129,8 +129,29 @@ function refusedGrant(
   return code === codes.InvalidGrant || code === codes.InvalidClient || code === codes.UnauthorizedClient;
 }
 
-/** The library's fetch wrapped so a 403 `insufficient_scope` from the server is the sign-in hint (no step-up mid-session). */
-export function stepUpAsSignIn(serverName: string, serverUrl: string, base: FetchLike): FetchLike {
+/** At most this much requested scope is kept from a server's 403 (its header is untrusted). */
+const MAX_STEP_UP_SCOPE_CHARS = 1000;
+
+/** The `scope` of a `WWW-Authenticate: Bearer error="insufficient_scope", scope="…"` challenge, if well formed. */
+export function challengedScope(header: string): string | undefined {
+  const scope = /\bscope="([^"]*)"/i.exec(header)?.[1]?.trim();
+  // RFC 6749 §3.3 scope tokens: printable ASCII except space, '"' and '\\'.
+  if (
+    !scope ||
+    scope.length > MAX_STEP_UP_SCOPE_CHARS ||
+    !/^[\x21\x23-\x5b\x5d-\x7e]+( [\x21\x23-\x5b\x5d-\x7e]+)*$/.test(scope)
+  ) {
+    return undefined;
+  }
+  return scope;
+}
+
+/**
+ * The transport's fetch, wrapped so a 403 `insufficient_scope` from the server becomes the sign-in hint: a session
+ * never opens a browser, so the wider scope the server named is kept in the sign-in file and the next
+ * `mca mcp login` asks for it (with what it asked before).
+ */
+export function stepUpAsSignIn(store: AuthStore, serverUrl: string, base: FetchLike): FetchLike {
   const server = new URL(serverUrl);
   return async (input, init) => {
     const response = await base(input, init);
@@ -141,7 +162,14 @@ export function stepUpAsSignIn(serverName: string, serverUrl: string, base: Fetc
       /insufficient_scope/i.test(response.headers.get('www-authenticate') ?? '')
     ) {
       await response.body?.cancel().catch(() => undefined);
-      throw new McpNeedsSignInError(serverName);
+      const scope = challengedScope(response.headers.get('www-authenticate') ?? '');
+      if (scope) {
+        store.update((auth) => {
+          const wider = scopeUnion(auth.stepUpScope ?? auth.tokens?.scope ?? '', scope);
+          if (wider.length <= MAX_STEP_UP_SCOPE_CHARS) auth.stepUpScope = wider;
+        });
+      }
+      throw new McpNeedsSignInError(store.server.name);
     }
     return response;
   };
