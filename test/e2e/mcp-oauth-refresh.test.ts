@@ -4,9 +4,10 @@
  * A token that the file says is expired (or about to be) is refreshed before the handshake, so the server sees the
  * refresh grant first and never answers 401; two `mca -p` processes starting with the same expired token make one
  * refresh between them (the sign-in file's lock) and both reach the server; a refused refresh ends in the
- * "needs sign-in" line.
+ * "needs sign-in" line. In a long session (stream-json input), a token that runs out between two turns is refreshed
+ * before the next call.
  */
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropic, type FakeAnthropic, type FakeRequestBody } from '../helpers/fake-anthropic-server.js';
 import { startEverythingRemote } from '../helpers/everything-remote.js';
 import { startOAuthProtectedMcp, type OAuthProtectedMcp } from '../helpers/oauth-protected-mcp.js';
-import { runMca } from '../helpers/run-mca.js';
+import { MCA_BIN, runMca } from '../helpers/run-mca.js';
 import { tempProject } from '../helpers/temp-project.js';
 
 const KEY = 'sk-ant-test-oauth-refresh-0123456789';
@@ -89,6 +90,16 @@ async function printCall(project: { root: string; env: Record<string, string> })
   return { ...result, toolResult: JSON.stringify(body?.messages?.at(-1)?.content ?? '') };
 }
 
+const STREAM_ARGS = [
+  '--input-format',
+  'stream-json',
+  '--output-format',
+  'stream-json',
+  '--verbose',
+  '--allowedTools',
+  'mcp__remote__echo',
+];
+
 const since = (mark: number): string[] => remote.log.slice(mark);
 
 describe('a stored sign-in is refreshed before it runs out', () => {
@@ -149,6 +160,62 @@ describe('a stored sign-in is refreshed before it runs out', () => {
     expect(readStored(project.file).tokens?.access_token).toMatch(/^at-/);
     expect(existsSync(`${project.file}.lock`)).toBe(false);
   }, 180_000);
+
+  it('in a long session, a token that ran out since the handshake is refreshed before the next call, without a 401', async () => {
+    const project = await signedInProject();
+    const call = { text: 'calling', calls: [{ name: 'mcp__remote__echo', input: { message: 'second-turn' } }] };
+    const fake = await startFakeAnthropic([{ text: 'first turn done' }, call, { text: 'done' }]);
+    fakes.push(fake);
+    const child = spawn(process.execPath, [MCA_BIN, ...STREAM_ARGS], {
+      cwd: project.root,
+      env: { PATH: process.env.PATH ?? '', ...project.env, ANTHROPIC_BASE_URL: fake.url },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const results = (): number => stdout.split('\n').filter((line) => line.includes('"type":"result"')).length;
+    const resultCount = (count: number) =>
+      new Promise<void>((resolve, reject) => {
+        const check = (): void => {
+          if (results() >= count) resolve();
+        };
+        child.stdout.on('data', check);
+        child.once('close', () => (results() >= count ? resolve() : reject(new Error(`mca ended early: ${stderr}`))));
+        check();
+      });
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    const closed = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    const say = (text: string): void => {
+      const message = {
+        type: 'user',
+        message: { role: 'user', content: text },
+        parent_tool_use_id: null,
+        session_id: '',
+      };
+      child.stdin.write(`${JSON.stringify(message)}\n`);
+    };
+    try {
+      say('first');
+      await resultCount(1);
+      // The session has connected with the token; now it runs out (the server agrees).
+      remote.expireTokens();
+      ageToken(project.file, -600);
+      const mark = remote.log.length;
+      say('second');
+      await resultCount(2);
+      child.stdin.end();
+      expect(await closed, stderr).toBe(0);
+      const seen = since(mark);
+      expect(seen[0]).toBe('grant:refresh_token');
+      expect(seen).toContain('mcp:ok');
+      expect(seen).not.toContain('mcp:401');
+      const body = fake.requests[2]?.body as FakeRequestBody | undefined;
+      expect(JSON.stringify(body?.messages?.at(-1)?.content ?? '')).toContain('Echo: second-turn');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 120_000);
 
   it('a refresh the authorization server refuses (invalid_grant) ends in "needs sign-in" with the hint', async () => {
     const project = await signedInProject();
