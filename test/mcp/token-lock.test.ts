@@ -49,11 +49,14 @@ describe('the sign-in file lock', () => {
     expect(existsSync(`${file}.lock`)).toBe(false);
   });
 
-  it('breaks a lock left by a process that is gone, and one too old, but not a live fresh one', async () => {
+  it('breaks a lock left by a process that is gone (or an earlier one with this pid), and one too old, but not a live fresh one', async () => {
     const file = tempFile();
     await withFileLock(file, () => Promise.resolve());
     writeFileSync(`${file}.lock`, `${deadPid()} ${Date.now()} x\n`);
     await expect(withFileLock(file, () => Promise.resolve('after a crash'))).resolves.toBe('after a crash');
+
+    writeFileSync(`${file}.lock`, `${process.pid} ${Date.now()} left-by-an-earlier-process-with-this-pid\n`);
+    await expect(withFileLock(file, () => Promise.resolve('pid reused'))).resolves.toBe('pid reused');
 
     writeFileSync(`${file}.lock`, `${process.ppid} ${Date.now() - 10 * 60_000} x\n`);
     await expect(withFileLock(file, () => Promise.resolve('after a hang'))).resolves.toBe('after a hang');

@@ -80,7 +80,9 @@ export function isStale(content: string, now: number, staleMs: number): boolean 
   const time = Number(timeText);
   if (!Number.isSafeInteger(pid) || pid <= 0 || !Number.isFinite(time)) return true;
   if (now - time > staleMs) return true;
-  if (pid === process.pid) return false;
+  // This process holds a file's lock only inside holdAndRun, where it is not asked: one with our pid is a leftover
+  // of an earlier process that had the same pid.
+  if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);
     return false;
