@@ -8,7 +8,8 @@
  * (`mca mcp add-json -s user`, with `oauth.clientId` when the scenario hands out a pre-registered client in
  * MCP_CONFORMANCE_CONTEXT, whose secret goes in MCP_CLIENT_SECRET), then `mca mcp login` runs with
  * MCA_BROWSER_COMMAND set to test/helpers/headless-browser.mjs, which follows the authorization URL's redirects to
- * mca's loopback callback; then `mca -p` connects with the stored token.
+ * mca's loopback callback; then `mca -p` connects with the stored token. In `auth/scope-step-up` the tool asks for
+ * a wider scope mid-session (403): the wrapper signs in again, as the hint says, and runs `mca -p` once more.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -26,7 +27,8 @@ const SCRIPTS: Record<string, FakeStep[]> = {
   initialize: [{ text: 'ok' }],
   tools_call: [call('mcp__conf__add_numbers', { a: 2, b: 3 }), { text: 'done' }],
   'sse-retry': [call('mcp__conf__test_reconnection', {}), { text: 'done' }],
-  // Its tool answers 403 insufficient_scope: mca reports it to the model as needing `mca mcp login`.
+  // Its tool answers 403 insufficient_scope: mca reports it to the model as needing `mca mcp login` and keeps the
+  // wider scope; the wrapper then signs in again (asking for it) and runs once more, as a person would.
   'auth/scope-step-up': [call('mcp__conf__test-tool', {}), { text: 'done' }],
 };
 
@@ -68,6 +70,10 @@ async function run(): Promise<number> {
     ...(context.client_secret ? { MCP_CLIENT_SECRET: context.client_secret } : {}),
   });
   if (login !== 0) return login;
+  const run = await mca(['-p', 'go', '--allowedTools', 'mcp__conf', '--cwd', home]);
+  if (run !== 0 || scenario !== 'auth/scope-step-up') return run;
+  const again = await mca(['mcp', 'login', 'conf'], { MCA_BROWSER_COMMAND: `${process.execPath} ${BROWSER}` });
+  if (again !== 0) return again;
   return mca(['-p', 'go', '--allowedTools', 'mcp__conf', '--cwd', home]);
 }
 

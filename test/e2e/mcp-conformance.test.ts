@@ -49,6 +49,7 @@ const AUTH_SCENARIOS = [
   'auth/scope-from-www-authenticate',
   'auth/scope-from-scopes-supported',
   'auth/scope-omitted-when-undefined',
+  'auth/scope-step-up',
   'auth/scope-retry-limit',
   'auth/token-endpoint-auth-basic',
   'auth/token-endpoint-auth-post',

@@ -4,7 +4,10 @@
  * unless the request carries a live bearer token it issued, and otherwise is piped to the upstream server. The
  * authorization server publishes RFC 8414 metadata, registers clients dynamically (RFC 7591), checks PKCE S256 and
  * the registered redirect URI at /authorize (redirecting at once: there is no person to ask), and issues access and
- * refresh tokens. `expireTokens()` makes every issued access token stale (what time would do, without waiting).
+ * refresh tokens (each refresh token works once: a second use is `invalid_grant`). `expireTokens()` makes every
+ * issued access token stale (what time would do, without waiting); `revokeRefreshTokens()` spends every refresh
+ * token; `refreshDelayMs` holds each refresh answer back (so two clients refreshing at once overlap); `log` is the
+ * order of what the server saw (`grant:<type>`, `mcp:ok`, `mcp:401`).
  * `mode` makes it hostile for one test: a forged `state`, a redirect off loopback, hanging or flooding metadata.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -29,6 +32,10 @@ export interface OAuthProtectedMcp {
   /** Requests to /mcp that carried a valid token. */
   authorizedCalls: () => number;
   expireTokens(): void;
+  revokeRefreshTokens(): void;
+  /** What the server saw, in order: `grant:<grant type>`, `mcp:ok` (a request with a live token), `mcp:401`. */
+  log: string[];
+  refreshDelayMs: number;
   mode: HostileMode;
   close(): Promise<void>;
 }
@@ -52,7 +59,8 @@ export async function startOAuthProtectedMcp(upstream: { http: number; sse?: num
   const grants: string[] = [];
   let authorized = 0;
   let base = '';
-  const state: { mode: HostileMode } = { mode: 'none' };
+  const state: { mode: HostileMode; refreshDelayMs: number } = { mode: 'none', refreshDelayMs: 0 };
+  const log: string[] = [];
 
   const issue = (res: ServerResponse, clientId: string): void => {
     const access = `at-${token()}`;
@@ -117,6 +125,7 @@ export async function startOAuthProtectedMcp(upstream: { http: number; sse?: num
       const form = new URLSearchParams(await readBody(req));
       const grant = form.get('grant_type') ?? '';
       grants.push(grant);
+      log.push(`grant:${grant}`);
       if (grant === 'authorization_code') {
         const pending = codes.get(form.get('code') ?? '');
         codes.delete(form.get('code') ?? '');
@@ -135,12 +144,14 @@ export async function startOAuthProtectedMcp(upstream: { http: number; sse?: num
         return;
       }
       refreshTokens.delete(form.get('refresh_token') ?? '');
+      if (state.refreshDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, state.refreshDelayMs));
       issue(res, clientId);
       return;
     }
     if (url.pathname === '/mcp' || url.pathname === '/sse' || url.pathname === '/message') {
       const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
       if (!bearer || !live.has(bearer)) {
+        if (url.pathname === '/mcp') log.push('mcp:401');
         const resource = url.pathname === '/mcp' ? '/mcp' : '/sse';
         const pointer = `${base}/.well-known/oauth-protected-resource${resource}`;
         writeJson(
@@ -152,6 +163,7 @@ export async function startOAuthProtectedMcp(upstream: { http: number; sse?: num
         return;
       }
       authorized += 1;
+      if (url.pathname === '/mcp') log.push('mcp:ok');
       await proxy(req, res, url.pathname === '/mcp' ? upstream.http : (upstream.sse ?? upstream.http));
       return;
     }
@@ -169,6 +181,14 @@ export async function startOAuthProtectedMcp(upstream: { http: number; sse?: num
     preRegister: (clientId, redirectUri) => void clients.set(clientId, [redirectUri]),
     authorizedCalls: () => authorized,
     expireTokens: () => live.clear(),
+    revokeRefreshTokens: () => refreshTokens.clear(),
+    log,
+    get refreshDelayMs() {
+      return state.refreshDelayMs;
+    },
+    set refreshDelayMs(ms: number) {
+      state.refreshDelayMs = ms;
+    },
     get mode() {
       return state.mode;
     },

@@ -35,6 +35,8 @@ export interface StoredAuth {
   tokensSavedAt?: number;
   codeVerifier?: string;
   discovery?: OAuthDiscoveryState;
+  /** A wider scope the server asked for in a session (403 insufficient_scope): the next sign-in asks for it too. */
+  stepUpScope?: string;
 }
 
 export interface ServerIdentity {

@@ -87,6 +87,8 @@ export class McaOAuthProvider implements OAuthClientProvider {
       auth.tokens = { ...tokens, ...(refresh ? { refresh_token: refresh } : {}) };
       auth.tokensSavedAt = Date.now();
       delete auth.codeVerifier;
+      // A sign-in (not a refresh) asked for the wider scope: it is granted or refused now, not carried further.
+      if (this.options.interactive) delete auth.stepUpScope;
     });
   }
 
@@ -98,7 +100,9 @@ export class McaOAuthProvider implements OAuthClientProvider {
     }
     // `oauth.scopes` pins the scope asked for, over what the server's challenge or metadata name (as in Claude Code).
     const pinned = this.options.settings?.scopes;
+    const stepUp = this.options.store.read().stepUpScope;
     if (pinned) url.searchParams.set('scope', pinned);
+    else if (stepUp) url.searchParams.set('scope', scopeUnion(url.searchParams.get('scope') ?? '', stepUp));
     this.authorizationUrl = url;
     await this.options.interactive.open(url);
   }
@@ -144,4 +148,9 @@ export class McaOAuthProvider implements OAuthClientProvider {
   private needsSignIn(): McpNeedsSignInError {
     return new McpNeedsSignInError(this.options.store.server.name);
   }
+}
+
+/** The scopes of both space-separated lists, each once, in order of first appearance. */
+export function scopeUnion(a: string, b: string): string {
+  return [...new Set(`${a} ${b}`.split(' ').filter((scope) => scope !== ''))].join(' ');
 }
