@@ -124,8 +124,6 @@ export class HeadlessSession {
       mcaHome: runtime.config.mcaHome,
       registry: runtime.registry,
       limits: mcpLimits(),
-      // As for the configured servers: past 10% of the window in MCP tool definitions, the rest load on demand.
-      deferBeyondTokens: Math.floor(runtime.config.contextWindow * 0.1),
       configured: () => runtime.mcp,
       sdk: this.sdkServers,
     });

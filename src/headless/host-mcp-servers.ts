@@ -19,6 +19,7 @@ import type { SdkMcpServers } from '../mcp/sdk-servers.js';
 import { MAX_SDK_SERVERS } from '../mcp/sdk-servers.js';
 import { parseServerConfig, type ServerConfig } from '../mcp/server-config.js';
 import { mcpStatus, type CcMcpServerStatus } from '../print/claude-code-mcp.js';
+import { serverToolPrefix } from '../mcp/tool-names.js';
 import type { ToolRegistry } from '../tools/registry.js';
 
 export const HOST_MCP_SOURCE = 'the SDK host (setMcpServers)';
@@ -35,7 +36,6 @@ export interface HostMcpOptions {
   mcaHome: string;
   registry: ToolRegistry;
   limits: McpLimits;
-  deferBeyondTokens: number;
   /** The servers of the settings files and flags (never replaced here). */
   configured: () => McpManager | undefined;
   sdk: SdkMcpServers;
@@ -121,14 +121,29 @@ export class HostMcpServers {
       throw new Error(`mcp_set_servers named ${entries.length} servers; at most ${MAX_SDK_SERVERS} are accepted`);
     }
     const configuredNames = new Set((this.options.configured()?.list() ?? []).map((server) => server.name));
-    const sdkNames: string[] = [];
-    const wanted = new Map<string, { key: string; entry: unknown }>();
+    const sdkNames = entries.filter(([, entry]) => isRecord(entry) && entry.type === 'sdk').map(([name]) => name);
+    // The in-process set first: an in-process server left out goes before a new server may take its tool names.
+    await this.replaceSdk(sdkNames, result);
+    // Tool names are mcp__<server>__<tool> with the server name sanitized: two servers must not share a prefix.
+    const prefixes = new Map<string, string>();
+    for (const name of [...configuredNames, ...sdkNames]) prefixes.set(serverToolPrefix(name), name);
+    const wanted = new Map<string, { key: string; config: ServerConfig }>();
     for (const [name, entry] of entries) {
-      if (isRecord(entry) && entry.type === 'sdk') sdkNames.push(name);
-      else if (configuredNames.has(name)) {
+      if (sdkNames.includes(name)) continue;
+      const clash = prefixes.get(serverToolPrefix(name));
+      if (configuredNames.has(name)) {
         result.errors[name] =
           `a server named "${name}" is configured in the settings or --mcp-config; pick another name`;
-      } else wanted.set(name, { key: stableKey(entry), entry });
+      } else if (clash !== undefined) {
+        result.errors[name] = `its tools would share names with the server "${clash}"; pick another name`;
+      } else {
+        const parsed = parseServerConfig(name, entry, { scope: 'flag', source: HOST_MCP_SOURCE });
+        if (!parsed.ok) result.errors[name] = parsed.message;
+        else {
+          prefixes.set(serverToolPrefix(name), name);
+          wanted.set(name, { key: stableKey(entry), config: parsed.config });
+        }
+      }
     }
     // Left out, or named again with another entry: disconnected (tools removed) before anything new starts.
     for (const [name, server] of [...this.servers]) {
@@ -143,13 +158,8 @@ export class HostMcpServers {
       if (!kept) result.removed.push(name);
     }
     const started: Array<Promise<void>> = [];
-    for (const [name, { key, entry }] of wanted) {
-      const parsed = parseServerConfig(name, entry, { scope: 'flag', source: HOST_MCP_SOURCE });
-      if (!parsed.ok) {
-        result.errors[name] = parsed.message;
-        continue;
-      }
-      const manager = await this.managerFor(parsed.config);
+    for (const [name, { key, config }] of wanted) {
+      const manager = await this.managerFor(config);
       this.servers.set(name, { key, manager });
       result.added.push(name);
       started.push(manager.start());
@@ -159,7 +169,6 @@ export class HostMcpServers {
       const status = this.servers.get(name)?.manager.list()[0];
       if (status && status.state !== 'connected') result.errors[name] = status.detail ?? status.state;
     }
-    await this.replaceSdk(sdkNames, result);
     return result;
   }
 
@@ -187,7 +196,9 @@ export class HostMcpServers {
       limits: this.options.limits,
       notice: (line) => registry.notice(line),
       expect: (arrival) => registry.expectTools(arrival),
-      deferBeyondTokens: this.options.deferBeyondTokens,
+      // Never deferred: one ToolSearch tool belongs to the configured servers (a second could not register), and
+      // the host's in-process servers' tools are not deferred either. Each server is capped at its tool count.
+      deferBeyondTokens: Number.POSITIVE_INFINITY,
     });
   }
 }

@@ -6,7 +6,13 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { McpServerStatus, McpSetServersResult } from '@anthropic-ai/claude-agent-sdk';
+import {
+  createSdkMcpServer,
+  tool,
+  type McpServerStatus,
+  type McpSetServersResult,
+} from '@anthropic-ai/claude-agent-sdk';
+import { z } from 'zod';
 import { afterEach, describe, expect, it } from 'vitest';
 import { conversation, type SdkProject } from '../helpers/agent-sdk.js';
 import { startFakeAnthropic, type FakeAnthropic, type FakeStep } from '../helpers/fake-anthropic-server.js';
@@ -82,17 +88,42 @@ describe('Query control methods', () => {
     }
   });
 
+  it("setMcpServers with the program's in-process server: its tools reach the next request, {} removes them", async () => {
+    const sdk = await project([{ text: 'One.' }, { text: 'Two.' }, { text: 'Three.' }]);
+    const weather = createSdkMcpServer({
+      name: 'weather',
+      version: '1.0.0',
+      tools: [tool('forecast', 'The forecast for a city', { city: z.string() }, async () => ({ content: [] }))],
+    });
+    const talk = conversation(sdk);
+    try {
+      await talk.turn('first');
+      const added: McpSetServersResult = await talk.run.setMcpServers({ weather });
+      expect(added).toEqual({ added: ['weather'], removed: [], errors: {} });
+      await talk.turn('second');
+      expect(offered(1)).toContain('mcp__weather__forecast');
+      const removed: McpSetServersResult = await talk.run.setMcpServers({});
+      expect(removed).toEqual({ added: [], removed: ['weather'], errors: {} });
+      await talk.turn('third');
+      expect(offered(2)).not.toContain('mcp__weather__forecast');
+    } finally {
+      await talk.end();
+    }
+  });
+
   it('a server that cannot start is in errors, a bad entry too, and toggling an unknown server is refused', async () => {
     const sdk = await project([{ text: 'One.' }]);
     const talk = conversation(sdk);
     try {
       expect(await talk.turn('first')).toMatchObject({ subtype: 'success' });
       const result: McpSetServersResult = await talk.run.setMcpServers({
-        broken: { command: join(sdk.root, 'no-such-server') },
+        bro_ken: { command: join(sdk.root, 'no-such-server') },
         odd: { type: 'http', url: 'not a url' },
+        'bro.ken': { command: join(sdk.root, 'no-such-server') },
       });
-      expect(result.added).toContain('broken');
-      expect(Object.keys(result.errors).sort()).toEqual(['broken', 'odd']);
+      expect(result.added).toEqual(['bro_ken']);
+      expect(Object.keys(result.errors).sort()).toEqual(['bro.ken', 'bro_ken', 'odd']);
+      expect(result.errors['bro.ken']).toContain('share names with the server "bro_ken"');
       await expect(talk.run.toggleMcpServer('nobody', false)).rejects.toThrow('No MCP server named "nobody"');
       await expect(talk.run.reconnectMcpServer('nobody')).rejects.toThrow('No MCP server named "nobody"');
     } finally {
