@@ -202,7 +202,7 @@ export function handleControlRequest(context: ControlContext, line: ControlReque
         );
         return;
       case 'get_context_usage':
-        return channel.succeed(id, contextUsage(context, context.sdkServers));
+        return channel.succeed(id, contextUsage(context, context.sdkServers, context.hostServers.list()));
       default:
         return channel.fail(id, unsupportedMessage(request.subtype));
     }

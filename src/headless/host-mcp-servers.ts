@@ -76,6 +76,11 @@ export class HostMcpServers {
     return [...this.servers.values()].flatMap((server) => mcpStatus(server.manager, undefined));
   }
 
+  /** The host's servers as mca's manager reports them (their model-facing tool names). */
+  list(): ReturnType<McpManager['list']> {
+    return [...this.servers.values()].flatMap((server) => server.manager.list());
+  }
+
   /** `mcp_toggle`: disables (disconnects, tools gone from the next request) or enables (connects) a server. */
   async toggle(name: string, enabled: boolean): Promise<McpActionResult> {
     const manager = this.managerOf(name);

@@ -11,6 +11,7 @@ import {
   tool,
   type McpServerStatus,
   type McpSetServersResult,
+  type SDKControlGetContextUsageResponse,
 } from '@anthropic-ai/claude-agent-sdk';
 import { z } from 'zod';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -56,6 +57,10 @@ describe('Query control methods', () => {
       expect(statuses).toEqual([
         expect.objectContaining({ name: 'everything', status: 'connected', scope: 'dynamic' }),
       ]);
+      const usage: SDKControlGetContextUsageResponse = await talk.run.getContextUsage();
+      expect(usage.mcpTools).toContainEqual(
+        expect.objectContaining({ name: 'mcp__everything__echo', serverName: 'everything' }),
+      );
       expect(await talk.turn('second')).toMatchObject({ subtype: 'success', result: 'Two.' });
       expect(offered(1)).toContain('mcp__everything__echo');
 

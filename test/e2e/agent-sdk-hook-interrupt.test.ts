@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HookCallback } from '@anthropic-ai/claude-agent-sdk';
+import type { HookCallback, HookCallbackMatcher } from '@anthropic-ai/claude-agent-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { conversation, sdkQuery, type SdkProject, toolResultSent } from '../helpers/agent-sdk.js';
 import { startFakeAnthropic, type FakeAnthropic, type FakeStep } from '../helpers/fake-anthropic-server.js';
@@ -136,5 +136,19 @@ describe('onFailure on hook matchers', () => {
       },
     });
     expect(existsSync(join(sdk.root, 'made-by-bash.txt'))).toBe(true);
+  });
+
+  it('a matcher option mca has no meaning for is named in one stderr line; the hook still runs', async () => {
+    const sdk = await project([{ text: 'Hello.' }]);
+    const stderr: string[] = [];
+    let asked = 0;
+    // contextOnly is an option the SDK forwards in initialize but does not declare publicly.
+    const matcher = { hooks: [async () => ((asked += 1), {})], contextOnly: true } as HookCallbackMatcher;
+    await sdkQuery(sdk, 'hi', {
+      stderr: (data) => void stderr.push(data),
+      hooks: { UserPromptSubmit: [matcher] },
+    });
+    expect(asked).toBe(1);
+    expect(stderr.join('')).toContain("mca does not honour these options of the SDK host's hook matchers: contextOnly");
   });
 });
