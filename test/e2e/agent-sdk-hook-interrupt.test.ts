@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HookCallback, HookCallbackMatcher } from '@anthropic-ai/claude-agent-sdk';
+import type { HookCallback, HookCallbackMatcher, SDKResultMessage } from '@anthropic-ai/claude-agent-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { conversation, sdkQuery, type SdkProject, toolResultSent } from '../helpers/agent-sdk.js';
 import { startFakeAnthropic, type FakeAnthropic, type FakeStep } from '../helpers/fake-anthropic-server.js';
@@ -88,6 +88,23 @@ describe('interrupt during a hook callback', () => {
     } finally {
       await talk.end();
     }
+  });
+});
+
+describe('a blocked prompt', () => {
+  it('a UserPromptSubmit callback that blocks: the model is never asked and the message gets an error result', async () => {
+    const sdk = await project([]);
+    const messages = await sdkQuery(sdk, 'delete everything', {
+      hooks: {
+        UserPromptSubmit: [
+          { hooks: [async () => ({ decision: 'block', reason: 'Prompts like this need a ticket.' })] },
+        ],
+      },
+    });
+    expect(server!.requests).toHaveLength(0);
+    const result = messages.at(-1) as SDKResultMessage;
+    expect(result).toMatchObject({ type: 'result', subtype: 'error_during_execution', is_error: true });
+    expect(JSON.stringify(result)).toContain('Prompts like this need a ticket.');
   });
 });
 
