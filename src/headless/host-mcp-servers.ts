@@ -59,7 +59,7 @@ function stableKey(value: unknown): string {
 
 export class HostMcpServers {
   private readonly servers = new Map<string, HostServer>();
-  /** One `mcp_set_servers` at a time, in the order the host sent them. */
+  /** One `mcp_set_servers` at a time, in the order the host sent them; a toggle or reconnect waits for them. */
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: HostMcpOptions) {}
@@ -83,6 +83,7 @@ export class HostMcpServers {
 
   /** `mcp_toggle`: disables (disconnects, tools gone from the next request) or enables (connects) a server. */
   async toggle(name: string, enabled: boolean): Promise<McpActionResult> {
+    await this.queue;
     const manager = this.managerOf(name);
     if (manager) return await manager.setEnabled(name, enabled);
     return this.notOurs(name, enabled ? 'enabled' : 'disabled');
@@ -90,6 +91,7 @@ export class HostMcpServers {
 
   /** `mcp_reconnect`: ends the server's connection and connects it again; its tools are listed anew. */
   async reconnect(name: string): Promise<McpActionResult> {
+    await this.queue;
     const manager = this.managerOf(name);
     if (manager) return await manager.reconnect(name);
     return this.notOurs(name, 'reconnected');

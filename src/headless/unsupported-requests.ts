@@ -33,7 +33,7 @@ const UNSUPPORTED: Record<string, { method: string; why: string }> = {
 
 /** The error answer for a subtype mca does not serve. */
 export function unsupportedMessage(subtype: unknown): string {
-  const name = typeof subtype === 'string' ? subtype.slice(0, 100) : String(subtype);
+  const name = (typeof subtype === 'string' ? subtype : (JSON.stringify(subtype) ?? 'undefined')).slice(0, 100);
   const known = typeof subtype === 'string' ? UNSUPPORTED[subtype] : undefined;
   if (known) return `mca does not support the control request "${name}" (Query.${known.method}): ${known.why}`;
   return `mca does not support the control request "${name}"`;
