@@ -37,11 +37,11 @@ function definitionTokens(tool: ToolDefinition): number {
 /** Each registered MCP tool with its server (configured or the host's) and its definition's tokens. */
 function mcpTools(
   runtime: Runtime,
-  manager: McpManager | undefined,
+  servers: ReadonlyArray<{ name: string; tools: readonly string[] }>,
   sdk: SdkMcpServers,
 ): Array<{ name: string; serverName: string; tokens: number }> {
   const serverOf = new Map<string, string>();
-  for (const server of manager?.list() ?? []) for (const tool of server.tools) serverOf.set(tool, server.name);
+  for (const server of servers) for (const tool of server.tools) serverOf.set(tool, server.name);
   for (const server of sdk.list()) for (const tool of server.tools) serverOf.set(tool.modelName, server.name);
   return runtime.registry.list().flatMap((tool) => {
     const serverName = serverOf.get(tool.name);
@@ -49,7 +49,12 @@ function mcpTools(
   });
 }
 
-export function contextUsage(context: UsageContext, sdk: SdkMcpServers): Record<string, unknown> {
+/** `added`: the servers the host added with `mcp_set_servers` (their tools count as MCP tools too). */
+export function contextUsage(
+  context: UsageContext,
+  sdk: SdkMcpServers,
+  added: ReturnType<McpManager['list']> = [],
+): Record<string, unknown> {
   const report = context.driver.controller.contextReport();
   const categories = report.parts.map((part) => ({
     name: part.label,
@@ -69,7 +74,7 @@ export function contextUsage(context: UsageContext, sdk: SdkMcpServers): Record<
     memoryFiles: context.driver.controller
       .memoryFiles()
       .map((file) => ({ path: file.path, type: file.level, tokens: Math.ceil(file.chars / 4) })),
-    mcpTools: mcpTools(context.runtime, context.runtime.mcp, sdk),
+    mcpTools: mcpTools(context.runtime, [...(context.runtime.mcp?.list() ?? []), ...added], sdk),
     agents: [...context.runtime.extensions.agents.values()]
       .filter((agent) => agent.scope !== 'built-in')
       .map((agent) => ({

@@ -9,7 +9,11 @@ import { addHostAgents } from '../agents/host-agents.js';
 import type { CustomCommandInfo } from '../driver/custom-commands-port.js';
 import type { HookEngine } from '../hooks/hook-engine.js';
 import type { ControlChannel, ControlRequestLine } from './control-channel.js';
-import { registerHostHooks } from './host-hooks.js';
+import type { HostHookCallbacks } from './host-hooks.js';
+import type { HostMcpServers } from './host-mcp-servers.js';
+import type { Config } from '../config/config.js';
+import { setThinkingBudget } from './thinking-budget.js';
+import { unsupportedMessage } from './unsupported-requests.js';
 import type { SdkMcpServers } from '../mcp/sdk-servers.js';
 import { mcpStatus } from '../print/claude-code-mcp.js';
 import type { CcSlashCommand } from '../print/claude-code-types.js';
@@ -31,6 +35,12 @@ export interface ControlContext {
   hooksDisabledBy: string | undefined;
   /** The host's in-process MCP servers (initialize `sdkMcpServers`). */
   sdkServers: SdkMcpServers;
+  /** The servers the host added with `mcp_set_servers`; toggles and reconnects every server. */
+  hostServers: HostMcpServers;
+  /** The host's hook callbacks (initialize `hooks`); `interrupt` withdraws the open ones. */
+  hostHooks: HostHookCallbacks;
+  /** The thinking budget the session started with (`set_max_thinking_tokens null` restores it). */
+  thinkingAtStart: Config['thinking'];
   /** The custom slash commands a user message may start with. */
   commands: readonly CustomCommandInfo[];
   /** Which prompt each host user message (by uuid) began, for `rewind_files`. */
@@ -73,7 +83,7 @@ function initialize(context: ControlContext, request: Record<string, unknown>): 
     replace: replace !== undefined && replace.trim() !== '' ? replace : context.flagPrompt.replace,
     append: append === '' ? undefined : append,
   });
-  for (const line of registerHostHooks(request.hooks, context.hookEngine, context.channel, context.hooksDisabledBy)) {
+  for (const line of context.hostHooks.register(request.hooks, context.hookEngine, context.hooksDisabledBy)) {
     context.warn(line);
   }
   if (nonEmpty(request.sdkMcpServers)) {
@@ -94,6 +104,8 @@ function initialize(context: ControlContext, request: Record<string, unknown>): 
     account: {},
     claude_code_version: context.version,
     ...(nonEmpty(request.hooks) ? { hooks_applied: context.hookEngine !== undefined } : {}),
+    // onFailure "block" on a matcher is honoured (host-hooks.ts) whenever the host's hooks run at all.
+    ...(context.hookEngine ? { hook_on_failure_supported: true } : {}),
   };
 }
 
@@ -108,6 +120,36 @@ function setPermissionMode(context: ControlContext, mode: unknown): Record<strin
   return { mode };
 }
 
+/** Every server in McpServerStatus shape: configured ones, then the host's added ones, then its in-process ones. */
+function allServers(context: ControlContext): ReturnType<typeof mcpStatus> {
+  return [
+    ...mcpStatus(context.runtime.mcp, undefined),
+    ...context.hostServers.statuses(),
+    ...mcpStatus(undefined, context.sdkServers),
+  ];
+}
+
+/**
+ * `mcp_set_servers {servers}` (answered with McpSetServersResult), `mcp_toggle {serverName, enabled}` and
+ * `mcp_reconnect {serverName}` (answered once the server has connected, or with the reason it did not).
+ */
+function serverAction(context: ControlContext, id: string, request: Record<string, unknown>): void {
+  const { channel, hostServers } = context;
+  const fail = (error: unknown): void => channel.fail(id, error instanceof Error ? error.message : String(error));
+  if (request.subtype === 'mcp_set_servers') {
+    void hostServers.set(request.servers).then((result) => channel.succeed(id, { ...result }), fail);
+    return;
+  }
+  const name = request.serverName;
+  if (typeof name !== 'string' || name === '') return fail(`${String(request.subtype)} needs "serverName"`);
+  if (request.subtype === 'mcp_toggle' && typeof request.enabled !== 'boolean') {
+    return fail('mcp_toggle needs "enabled": true or false');
+  }
+  const action =
+    request.subtype === 'mcp_toggle' ? hostServers.toggle(name, request.enabled === true) : hostServers.reconnect(name);
+  void action.then((outcome) => (outcome.ok ? channel.succeed(id, {}) : fail(outcome.message)), fail);
+}
+
 /** Answers one control request. */
 export function handleControlRequest(context: ControlContext, line: ControlRequestLine): void {
   const { channel, driver } = context;
@@ -119,6 +161,7 @@ export function handleControlRequest(context: ControlContext, line: ControlReque
         return channel.succeed(id, initialize(context, request));
       case 'interrupt': {
         const stillQueued = [...driver.queue];
+        context.hostHooks.interrupt();
         driver.interrupt();
         return channel.succeed(id, { still_queued: stillQueued });
       }
@@ -131,10 +174,19 @@ export function handleControlRequest(context: ControlContext, line: ControlReque
       }
       case 'mcp_status':
         // Servers still connecting are waited for (bounded by MCP_TIMEOUT in the client), so the answer is final.
-        void context.sdkServers
-          .settled()
-          .then(() => channel.succeed(id, { mcpServers: mcpStatus(context.runtime.mcp, context.sdkServers) }));
+        void context.sdkServers.settled().then(() => channel.succeed(id, { mcpServers: allServers(context) }));
         return;
+      case 'mcp_set_servers':
+      case 'mcp_toggle':
+      case 'mcp_reconnect':
+        return serverAction(context, id, request);
+      case 'set_max_thinking_tokens': {
+        const asked = { max_thinking_tokens: request.max_thinking_tokens, thinking_display: request.thinking_display };
+        for (const warning of setThinkingBudget(context.runtime.config, asked, context.thinkingAtStart)) {
+          context.warn(warning);
+        }
+        return channel.succeed(id, {});
+      }
       case 'mcp_message': {
         // A message the host's in-process server sent on its own (a notification such as tools/list_changed).
         if (typeof request.server_name === 'string') context.sdkServers.fromHost(request.server_name, request.message);
@@ -150,9 +202,9 @@ export function handleControlRequest(context: ControlContext, line: ControlReque
         );
         return;
       case 'get_context_usage':
-        return channel.succeed(id, contextUsage(context, context.sdkServers));
+        return channel.succeed(id, contextUsage(context, context.sdkServers, context.hostServers.list()));
       default:
-        return channel.fail(id, `mca does not support the control request "${String(request.subtype)}"`);
+        return channel.fail(id, unsupportedMessage(request.subtype));
     }
   } catch (error) {
     channel.fail(id, error instanceof Error ? error.message : String(error));

@@ -26,6 +26,8 @@ import { UserMessageCheckpoints } from './rewind-files.js';
 import { SdkMcpServers } from '../mcp/sdk-servers.js';
 import { initMcpServers } from '../print/claude-code-mcp.js';
 import { mcpLimits } from '../runtime/mcp-servers.js';
+import { HostHookCallbacks, INTERRUPTED } from './host-hooks.js';
+import { HostMcpServers } from './host-mcp-servers.js';
 
 type TurnEnd = Extract<AgentEvent, { type: 'turn_end' }>;
 
@@ -71,6 +73,7 @@ export class HeadlessSession {
   private readonly info: ClaudeCodeSessionInfo;
   private readonly control: ControlContext;
   private readonly sdkServers: SdkMcpServers;
+  private readonly hostServers: HostMcpServers;
   /** The uuids of user messages submitted and not yet begun, in order; which prompt each began. */
   private readonly waitingUuids: string[] = [];
   private readonly userMessages = new UserMessageCheckpoints();
@@ -116,8 +119,19 @@ export class HeadlessSession {
       },
       notice: options.warn,
     });
+    this.hostServers = new HostMcpServers({
+      projectRoot: runtime.projectRoot,
+      mcaHome: runtime.config.mcaHome,
+      registry: runtime.registry,
+      limits: mcpLimits(),
+      configured: () => runtime.mcp,
+      sdk: this.sdkServers,
+    });
     this.control = {
       runtime,
+      hostServers: this.hostServers,
+      hostHooks: new HostHookCallbacks(this.channel),
+      thinkingAtStart: runtime.config.thinking,
       driver: this.driver,
       channel: this.channel,
       version: options.version,
@@ -204,18 +218,17 @@ export class HeadlessSession {
   private onDriverEvent(event: DriverEvent): void {
     // What a person should know (a hook that failed or timed out, …) goes to stderr, as in -p; stdout is the host's.
     if (event.type === 'notice') return this.options.warn(event.text);
-    if (event.type === 'prompt') {
-      if (!this.initSent) {
-        this.initSent = true;
-        const mcpServers = initMcpServers(this.options.runtime.mcp, this.sdkServers);
-        const slashCommands = (this.options.customCommands?.list ?? []).map((command) => command.name);
-        this.options.write(initMessage({ ...this.info.init(), mcpServers, slashCommands }));
-      }
-      this.translator.beginTurn();
-      this.end = undefined;
-      const uuid = this.waitingUuids.shift();
-      if (uuid !== undefined) this.userMessages.began(uuid, this.driver.controller.sessionId);
-      return;
+    if (event.type === 'prompt') return this.beginTurn(true);
+    if (event.type === 'prompt_blocked') {
+      // A UserPromptSubmit hook blocked the prompt (or the host interrupted while its callback ran): the message
+      // still gets its result line, as an interrupt or an error naming the reason.
+      this.beginTurn(false);
+      const reason = event.reason === INTERRUPTED ? 'interrupted' : 'error';
+      const answer =
+        reason === 'interrupted' ? event.reason : `A UserPromptSubmit hook blocked the prompt: ${event.reason}`;
+      this.options.write(this.translator.result({ ...this.emptyEnd(reason), answer }));
+      this.answered += 1;
+      return this.maybeFinish();
     }
     if (isAgentEvent(event)) {
       for (const line of this.translator.event(event)) this.options.write(line);
@@ -230,24 +243,45 @@ export class HeadlessSession {
     }
   }
 
-  private failedEnd(event: Extract<DriverEvent, { type: 'run_end' }>): TurnEnd {
-    const reason = event.aborted ? 'interrupted' : 'error';
-    const message =
-      'error' in event
-        ? `The turn failed: ${event.error instanceof Error ? event.error.message : String(event.error)}`
-        : 'the turn ended without an answer';
+  /** The init line before the first turn; a turn's translator state; `began`: the prompt went to the model. */
+  private beginTurn(began: boolean): void {
+    if (!this.initSent) {
+      this.initSent = true;
+      const mcpServers = [
+        ...initMcpServers(this.options.runtime.mcp, this.sdkServers),
+        ...this.hostServers.statuses().map(({ name, status }) => ({ name, status })),
+      ];
+      const slashCommands = (this.options.customCommands?.list ?? []).map((command) => command.name);
+      this.options.write(initMessage({ ...this.info.init(), mcpServers, slashCommands }));
+    }
+    this.translator.beginTurn();
+    this.end = undefined;
+    const uuid = this.waitingUuids.shift();
+    if (uuid !== undefined && began) this.userMessages.began(uuid, this.driver.controller.sessionId);
+  }
+
+  private emptyEnd(reason: 'interrupted' | 'error'): TurnEnd {
     return {
       type: 'turn_end',
       reason,
-      answer: message,
+      answer: '',
       steps: 0,
       usage: { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 },
     };
   }
 
+  private failedEnd(event: Extract<DriverEvent, { type: 'run_end' }>): TurnEnd {
+    const message =
+      'error' in event
+        ? `The turn failed: ${event.error instanceof Error ? event.error.message : String(event.error)}`
+        : 'the turn ended without an answer';
+    return { ...this.emptyEnd(event.aborted ? 'interrupted' : 'error'), answer: message };
+  }
+
   private maybeFinish(): void {
     if (!this.inputEnded || this.answered < this.submitted) return;
     void this.sdkServers.closeAll();
+    void this.hostServers.closeAll();
     this.resolveFinished();
   }
 }

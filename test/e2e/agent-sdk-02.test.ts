@@ -5,7 +5,15 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createSdkMcpServer, query, tool, type SDKMessage } from 'claude-agent-sdk-02';
+import { fileURLToPath } from 'node:url';
+import {
+  createSdkMcpServer,
+  query,
+  tool,
+  type McpSetServersResult,
+  type SDKMessage,
+  type SDKUserMessage,
+} from 'claude-agent-sdk-02';
 import { z } from 'zod';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sdkEnv } from '../helpers/agent-sdk.js';
@@ -77,5 +85,53 @@ describe('Agent SDK 0.2.x drives mca', () => {
     const sent = JSON.stringify(server.requests[1]?.body.messages);
     expect(sent).toContain('heron appears 3 times');
     expect(messages.at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'Counted.' });
+  });
+
+  it('setMcpServers and toggleMcpServer act on an npm stdio server between turns', async () => {
+    const { root, home } = tempProject('mca-sdk02-set-');
+    server = await startFakeAnthropic([{ text: 'One.' }, { text: 'Two.' }, { text: 'Three.' }]);
+    const everything = fileURLToPath(
+      new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url),
+    );
+    const gates = [0, 1].map(() => {
+      let open: () => void = () => undefined;
+      const opened = new Promise<void>((resolve) => (open = resolve));
+      return { open, opened };
+    });
+    const say = (text: string): SDKUserMessage => ({
+      type: 'user',
+      message: { role: 'user', content: [{ type: 'text', text }] },
+      parent_tool_use_id: null,
+    });
+    async function* prompts(): AsyncGenerator<SDKUserMessage> {
+      yield say('first');
+      await gates[0]!.opened;
+      yield say('second');
+      await gates[1]!.opened;
+      yield say('third');
+    }
+    const run = query({
+      prompt: prompts(),
+      options: { pathToClaudeCodeExecutable: MCA_BIN, cwd: root, env: sdkEnv({ root, home, baseUrl: server.url }) },
+    });
+    let added: McpSetServersResult | undefined;
+    let results = 0;
+    for await (const message of run) {
+      if (message.type !== 'result') continue;
+      results += 1;
+      if (results === 1) {
+        added = await run.setMcpServers({ everything: { command: process.execPath, args: [everything, 'stdio'] } });
+        gates[0]!.open();
+      } else if (results === 2) {
+        await run.toggleMcpServer('everything', false);
+        gates[1]!.open();
+      } else break;
+    }
+    const names = (index: number): string[] =>
+      ((server!.requests[index]?.body.tools ?? []) as Array<{ name: string }>).map((entry) => entry.name);
+    expect(added).toEqual({ added: ['everything'], removed: [], errors: {} });
+    expect(names(0)).not.toContain('mcp__everything__echo');
+    expect(names(1)).toContain('mcp__everything__echo');
+    expect(names(2)).not.toContain('mcp__everything__echo');
   });
 });

@@ -75,3 +75,61 @@ export function toolResultSent(fake: FakeAnthropic, id: string): string {
   }
   throw new Error(`no tool_result for ${id}`);
 }
+
+/**
+ * One streaming-input session the test drives turn by turn: `turn(text)` sends a user message and resolves with
+ * its result line (every message read on the way is kept in `messages`); between turns the test may call the
+ * Query's control methods; `end()` closes the input and drains the rest.
+ */
+export function conversation(project: SdkProject, options: Options = {}) {
+  const waiting: SDKUserMessage[] = [];
+  let wake: (() => void) | undefined;
+  let ended = false;
+  async function* input(): AsyncGenerator<SDKUserMessage> {
+    for (;;) {
+      const next = waiting.shift();
+      if (next) yield next;
+      else if (ended) return;
+      else await new Promise<void>((resolve) => (wake = resolve));
+    }
+  }
+  const poke = (): void => {
+    const resume = wake;
+    wake = undefined;
+    resume?.();
+  };
+  const run = query({ prompt: input(), options: sdkOptions(project, options) });
+  const messages: SDKMessage[] = [];
+  const reader = run[Symbol.asyncIterator]();
+  const nextResult = async (): Promise<SDKMessage> => {
+    for (;;) {
+      const next = await reader.next();
+      if (next.done) throw new Error('the session ended before a result');
+      messages.push(next.value);
+      if (next.value.type === 'result') return next.value;
+    }
+  };
+  return {
+    run,
+    messages,
+    /** Sends `text` without waiting (`result()` then reads its result). */
+    send(text: string): void {
+      waiting.push(userMessage(text));
+      poke();
+    },
+    result: nextResult,
+    async turn(text: string): Promise<SDKMessage> {
+      this.send(text);
+      return await nextResult();
+    },
+    async end(): Promise<void> {
+      ended = true;
+      poke();
+      for (;;) {
+        const next = await reader.next();
+        if (next.done) return;
+        messages.push(next.value);
+      }
+    },
+  };
+}
