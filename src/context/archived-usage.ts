@@ -1,8 +1,10 @@
 /**
  * What a session's model calls used, per model, over messages that may include archive entries: an assistant
- * message's own `usage` (keyed by the model that made the call, '' when the record predates that) plus what each
- * summary archived (`archivedUsage`). Compaction stores the archived messages' sum on the summary that replaces
- * them, so cost adds up across /compact and /resume.
+ * message's own `usage` (keyed by the model that made the call, '' when the record predates that), what a tool
+ * message's subagent used (`carriedUsage`, per model) and what each summary archived (`archivedUsage`). Compaction
+ * stores the archived messages' sum on the summary that replaces them, so cost adds up across /compact and /resume.
+ * This is the one place the session's cost is read from its messages (the REPL's /cost and status line use it).
+ * Counters read from a session file are trusted only when they are finite non-negative numbers.
  */
 import type { Message } from './message.js';
 import { addUsage, ZERO_USAGE, type Usage } from '../providers/types.js';
@@ -18,12 +20,29 @@ export function addModelUsage(byModel: Readonly<UsageByModel>, usage: Usage, mod
 export function usageByModel(messages: readonly Message[]): UsageByModel {
   let total: UsageByModel = {};
   for (const message of messages) {
-    if (message.metadata.usage) total = addModelUsage(total, message.metadata.usage);
-    for (const [model, usage] of Object.entries(message.metadata.archivedUsage ?? {})) {
-      total = addModelUsage(total, usage, model);
+    const { usage, carriedUsage, archivedUsage } = message.metadata;
+    if (isUsage(usage)) total = addModelUsage(total, usage);
+    for (const byModel of [carriedUsage, archivedUsage]) {
+      if (!isObject(byModel)) continue;
+      for (const [model, each] of Object.entries(byModel)) if (isUsage(each)) total = addModelUsage(total, each, model);
     }
   }
   return total;
+}
+
+const COUNTERS = ['inputTokens', 'outputTokens', 'cacheCreationInputTokens', 'cacheReadInputTokens'] as const;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** A usage whose counters are all finite non-negative numbers (a hand-edited or hostile file may hold anything). */
+function isUsage(value: unknown): value is Usage {
+  if (!isObject(value)) return false;
+  return COUNTERS.every((counter) => {
+    const count = value[counter];
+    return typeof count === 'number' && Number.isFinite(count) && count >= 0;
+  });
 }
 
 /** `{ archivedUsage }` for a summary replacing `archive`, or nothing when those messages used nothing. */

@@ -9,6 +9,7 @@
  * (src/agent/code-agent.ts) and the bench (bench/replay/mca/engine-adapter.ts) drive this same class.
  */
 import type { ToolEnvelope } from '../tools/envelope.js';
+import { carriedUsageField } from '../tools/carried-usage.js';
 import type { ToolMemory } from '../tools/tool-memory.js';
 import type { ImagePart, ToolSpec, Usage } from '../providers/types.js';
 import { imageReference, MAX_IMAGES_PER_MESSAGE } from '../text/image-part.js';
@@ -258,6 +259,7 @@ export class ContextEngine {
         toolName: action.tool,
         action,
         ...callIdOf(observation),
+        ...carriedUsageField(observation.envelope),
       },
     });
     this.scratchpad.push({

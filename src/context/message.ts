@@ -38,6 +38,12 @@ export interface MessageMetadata {
    * the session's cost survives compaction and resume (archived-usage.ts).
    */
   archivedUsage?: Record<string, Usage>;
+  /**
+   * Tool messages: model usage the tool spent on its own (an Agent call's subagent), per model ('' = unknown). It
+   * counts toward the session's cost like an assistant's `usage` (and is archived with it), but never toward the
+   * context size. Absent in files written before subagent usage was stored.
+   */
+  carriedUsage?: Record<string, Usage>;
   /** Tool messages shrunk to a one-line form by the degradation ladder. */
   shrunk?: boolean;
   /**

@@ -3,6 +3,7 @@
  * history browsing and collapsed pastes. Every function returns a new state; nothing here renders.
  */
 import type { ImagePart } from '../text/image-part.js';
+import { recallEntry, rememberImages, type HistoryImages } from './history-images.js';
 
 /**
  * A large paste shown in the buffer as a placeholder; the real text is what gets submitted. An image paste (a
@@ -24,7 +25,11 @@ export interface InputState {
   historyIndex: number | null;
   /** The draft saved when history browsing started, restored when ↓ walks past the newest entry. */
   draft: string;
+  /** The draft's pastes (its attached images), restored with it. */
+  draftPastes: readonly PastedBlock[];
   pastes: readonly PastedBlock[];
+  /** Images of submitted entries, for recall with ↑ in this session (history-images.ts). */
+  historyImages: HistoryImages<PastedBlock>;
 }
 
 export const HISTORY_CAP = 500;
@@ -32,7 +37,16 @@ export const HISTORY_CAP = 500;
 export const PASTE_COLLAPSE_LINES = 10;
 
 export function emptyInput(history: readonly string[] = []): InputState {
-  return { text: '', cursor: 0, history, historyIndex: null, draft: '', pastes: [] };
+  return {
+    text: '',
+    cursor: 0,
+    history,
+    historyIndex: null,
+    draft: '',
+    draftPastes: [],
+    pastes: [],
+    historyImages: new Map(),
+  };
 }
 
 function withText(state: InputState, text: string, cursor: number): InputState {
@@ -139,14 +153,14 @@ function moveVertical(state: InputState, delta: -1 | 1): InputState | null {
 }
 
 function showHistoryEntry(state: InputState, index: number): InputState {
-  const text = state.history[index] ?? '';
-  return { ...state, text, cursor: text.length, historyIndex: index, pastes: [] };
+  const { text, pastes } = recallEntry(state.historyImages, state.history[index] ?? '');
+  return { ...state, text, cursor: text.length, historyIndex: index, pastes };
 }
 
 export function historyPrev(state: InputState): InputState {
   if (state.history.length === 0) return state;
   if (state.historyIndex === null) {
-    return { ...showHistoryEntry(state, state.history.length - 1), draft: state.text };
+    return { ...showHistoryEntry(state, state.history.length - 1), draft: state.text, draftPastes: state.pastes };
   }
   return showHistoryEntry(state, Math.max(0, state.historyIndex - 1));
 }
@@ -155,7 +169,8 @@ export function historyNext(state: InputState): InputState {
   if (state.historyIndex === null) return state;
   const index = state.historyIndex + 1;
   if (index >= state.history.length) {
-    return { ...state, text: state.draft, cursor: state.draft.length, historyIndex: null, draft: '' };
+    const restored = { text: state.draft, cursor: state.draft.length, pastes: state.draftPastes };
+    return { ...state, ...restored, historyIndex: null, draft: '', draftPastes: [] };
   }
   return showHistoryEntry(state, index);
 }
@@ -190,7 +205,7 @@ export function deleteWordBack(state: InputState): InputState {
 }
 
 export function clearInput(state: InputState): InputState {
-  return { ...state, text: '', cursor: 0, historyIndex: null, draft: '', pastes: [] };
+  return { ...state, text: '', cursor: 0, historyIndex: null, draft: '', draftPastes: [], pastes: [] };
 }
 
 export function replaceText(state: InputState, text: string, cursor = text.length): InputState {
@@ -214,7 +229,10 @@ export function pushHistory(history: readonly string[], entry: string, cap = HIS
   return [...history, entry].slice(-cap);
 }
 
-/** After a submit: empty buffer, history extended. */
+/** After a submit: empty buffer, history extended, the entry's attached images kept for recall. */
 export function afterSubmit(state: InputState, submitted: string): InputState {
-  return { ...emptyInput(pushHistory(state.history, submitted)) };
+  const historyImages = submitted.trim()
+    ? rememberImages(state.historyImages, submitted, state.pastes)
+    : state.historyImages;
+  return { ...emptyInput(pushHistory(state.history, submitted)), historyImages };
 }
