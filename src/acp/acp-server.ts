@@ -16,6 +16,8 @@ import { acpBroker } from './acp-broker.js';
 import { AcpError, JSON_RPC_CODES } from './acp-error.js';
 import { AcpSession } from './acp-session.js';
 import { clientFiles, offersFiles } from './client-files.js';
+import { clientTerminal, offersTerminal } from './client-terminal.js';
+import type { CommandHost } from '../tools/command-host.js';
 import { listSessions } from './session-list.js';
 import { mcpConfigOf } from './mcp-config.js';
 
@@ -34,6 +36,7 @@ export interface AcpServerOptions {
     session: SessionStart;
     mcpConfigs: string[];
     files?: FileAccess;
+    commands?: CommandHost;
   }): Promise<OpenedRuntime>;
   /** Writes an allow rule to a project's local settings; returns the file. */
   saveRule(projectRoot: string, rule: string): string;
@@ -177,12 +180,31 @@ export class AcpServer {
     }
     const holder = { id: start.kind === 'resume' ? start.sessionId : '' };
     const files = offersFiles(this.capabilities) ? clientFiles(client, () => holder.id) : undefined;
+    // Bash in the editor's terminal: the call shows the terminal while it runs, before anything releases it.
+    const inTerminal = new Set<string>();
+    const commands = offersTerminal(this.capabilities)
+      ? clientTerminal({
+          client,
+          sessionId: () => holder.id,
+          show: async (callId, terminalId) => {
+            inTerminal.add(callId);
+            session.send({
+              sessionUpdate: 'tool_call_update',
+              toolCallId: callId,
+              status: 'in_progress',
+              content: [{ type: 'terminal', terminalId }],
+            });
+            await session.flushed();
+          },
+        })
+      : undefined;
     const config = mcpConfigOf(mcpServers);
     const opened = await this.options.open({
       cwd,
       session: start,
       mcpConfigs: config === undefined ? [] : [config],
       ...(files ? { files } : {}),
+      ...(commands ? { commands } : {}),
     });
     const { runtime } = opened;
     const tell = (text: string): void => session.send(message(text));
@@ -197,7 +219,7 @@ export class AcpServer {
     });
     const session: AcpSession = runWithEnvironment(
       runtime.environment,
-      () => new AcpSession({ ...opened, client, broker, log: this.options.log }),
+      () => new AcpSession({ ...opened, client, broker, log: this.options.log, inTerminal }),
     );
     holder.id = session.id;
     this.sessions.set(session.id, session);
