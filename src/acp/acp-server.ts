@@ -19,6 +19,8 @@ import { clientFiles, offersFiles } from './client-files.js';
 import { clientTerminal, offersTerminal } from './client-terminal.js';
 import type { CommandHost } from '../tools/command-host.js';
 import { listSessions } from './session-list.js';
+import { MAX_PENDING_PER_SESSION, MAX_PENDING_REQUESTS, RequestGate } from './request-gate.js';
+import { positiveInteger } from '../config/env-number.js';
 import { mcpConfigOf } from './mcp-config.js';
 
 /** What a session needs from the front that starts mca (src/cli/acp-mode.ts). */
@@ -77,6 +79,10 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
 export class AcpServer {
   private readonly sessions = new Map<string, AcpSession>();
   private capabilities: ClientCapabilities | undefined;
+  private readonly gate = new RequestGate(
+    positiveInteger(process.env.MCA_ACP_MAX_PENDING, MAX_PENDING_REQUESTS),
+    positiveInteger(process.env.MCA_ACP_MAX_PENDING_PER_SESSION, MAX_PENDING_PER_SESSION),
+  );
 
   constructor(private readonly options: AcpServerOptions) {}
 
@@ -99,13 +105,13 @@ export class AcpServer {
       })
       .onRequest('authenticate', () => ({}))
       .onRequest('session/new', ({ params, client }) =>
-        guarded(async () => {
+        this.admitted('session/new', async () => {
           const session = await this.openSession(client, params.cwd, params.mcpServers, { kind: 'new' });
           return { sessionId: session.id, modes: session.modes };
         }),
       )
       .onRequest('session/load', ({ params, client }) =>
-        guarded(async () => {
+        this.admitted(params.sessionId, async () => {
           const session =
             this.sessions.get(params.sessionId) ??
             (await this.openSession(
@@ -122,7 +128,7 @@ export class AcpServer {
         }),
       )
       .onRequest('session/resume', ({ params, client }) =>
-        guarded(async () => {
+        this.admitted(params.sessionId, async () => {
           const session =
             this.sessions.get(params.sessionId) ??
             (await this.openSession(client, params.cwd, params.mcpServers ?? [], {
@@ -133,10 +139,12 @@ export class AcpServer {
         }),
       )
       .onRequest('session/list', ({ params }) =>
-        guarded(async () => ({ sessions: await listSessions(this.options.mcaHome(), params.cwd ?? process.cwd()) })),
+        this.admitted('session/list', async () => ({
+          sessions: await listSessions(this.options.mcaHome(), params.cwd ?? process.cwd()),
+        })),
       )
       .onRequest('session/prompt', ({ params }) =>
-        guarded(async () => {
+        this.admitted(params.sessionId, async () => {
           const session = this.session(params.sessionId);
           // The turn's commands, hooks and MCP servers see this session's settings `env`, no other session's.
           return {
@@ -145,7 +153,7 @@ export class AcpServer {
         }),
       )
       .onRequest('session/set_mode', ({ params }) =>
-        guarded(async () => {
+        this.admitted(params.sessionId, async () => {
           this.session(params.sessionId).setMode(params.modeId);
           return {};
         }),
@@ -160,6 +168,11 @@ export class AcpServer {
     const open = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.all(open.map((session) => runWithEnvironment(session.runtime.environment, () => session.close())));
+  }
+
+  /** A request's work, if the gate has room for it (request-gate.ts), with its failure as a JSON-RPC error. */
+  private admitted<T>(key: unknown, work: () => Promise<T>): Promise<T> {
+    return guarded(() => this.gate.run(typeof key === 'string' ? key : String(key), work));
   }
 
   private session(id: string): AcpSession {
