@@ -25,8 +25,6 @@ export interface Editor {
   created: acp.CreateTerminalRequest[];
   /** The terminal requests in arrival order, as `method id`. */
   terminalCalls: string[];
-  /** Called after each fs/write_text_file is answered (an editor that saves later). */
-  afterWrite?: (request: acp.WriteTextFileRequest) => void;
   close(): void;
 }
 
@@ -70,7 +68,6 @@ export function connectEditor(child: AcpChild, buffers: Record<string, string> =
     .onRequest('fs/write_text_file', ({ params }) => {
       editor.writes.push(params);
       buffers[params.path] = params.content;
-      if (editor.afterWrite) setImmediate(() => editor.afterWrite?.(params));
       return {};
     })
     .onRequest('terminal/create', ({ params }) => {
@@ -130,7 +127,6 @@ export function connectEditor(child: AcpChild, buffers: Record<string, string> =
       return {};
     });
   const connection = app.connect(child.stream);
-  // One object: a test that sets `afterWrite` later sets it on what the handlers read.
   return Object.assign(editor, {
     agent: connection.agent,
     close: () => {
