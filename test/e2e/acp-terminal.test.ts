@@ -4,7 +4,7 @@
  * result text as from mca's own run. Cancel and Bash's timeout end the command through `terminal/kill`. Every
  * message mca sends is checked against the SDK's schema (support/acp-client.ts).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as acp from '@agentclientprotocol/sdk';
@@ -112,22 +112,36 @@ describe('mca --acp with a client that offers terminals', () => {
     expect(child.problems).toEqual([]);
   }, 30_000);
 
-  it("Bash's timeout and session/cancel kill the editor's terminal; a rejected call never reaches it", async () => {
+  it("Bash's timeout and session/cancel kill the editor's terminal; a rejected or hook-blocked call never reaches it", async () => {
     const { root, home } = tempProject('mca-acp-termkill-');
     server = await startFakeAnthropic([
       { text: 'Rejected.', calls: [{ name: 'Bash', input: { command: 'touch never.txt' } }] },
       { text: 'Not run.' },
+      { text: 'Hooked.', calls: [{ name: 'Bash', input: { command: 'echo blocked-by-hook > hooked.txt' } }] },
+      { text: 'The hook stopped it.' },
       { text: 'Short.', calls: [{ name: 'Bash', input: { command: 'sleep 38', timeout_ms: 500 } }] },
       { text: 'It timed out.' },
       { text: 'Long.', calls: [{ name: 'Bash', input: { command: 'sleep 37' } }] },
       { text: 'never reached' },
     ]);
+    // A PreToolUse hook (as Claude Code documents them: exit 2 blocks) that stops commands naming blocked-by-hook.
+    mkdirSync(home, { recursive: true });
+    const hook = 'grep -q blocked-by-hook && { echo "not this one" >&2; exit 2; } || exit 0';
+    writeFileSync(
+      join(home, 'settings.json'),
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: hook }] }] } }),
+    );
     const { editor, sessionId } = await open(root, home, true);
     // mca's decision point still comes first: a rejected command is never sent to the terminal.
     editor.answers.push('reject_once');
     await editor.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Touch it' }] });
     expect(editor.created).toEqual([]);
     expect(existsSync(join(root, 'never.txt'))).toBe(false);
+    // Nor is a command a PreToolUse hook blocks; the model gets the hook's reason.
+    await editor.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Run the hooked one' }] });
+    expect(editor.created).toEqual([]);
+    expect(existsSync(join(root, 'hooked.txt'))).toBe(false);
+    expect(JSON.stringify(server.requests[3]?.body.messages)).toContain('not this one');
 
     // Bash's own timeout kills the terminal; the model gets the timeout result.
     await editor.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Sleep briefly' }] });
@@ -138,7 +152,7 @@ describe('mca --acp with a client that offers terminals', () => {
       'output term-1',
       'release term-1',
     ]);
-    expect(JSON.stringify(server.requests[3]?.body.messages)).toContain(
+    expect(JSON.stringify(server.requests[5]?.body.messages)).toContain(
       'Command timed out after 500 ms and was killed.',
     );
     expect(processesMatching('sleep 38', root)).toEqual([]);
