@@ -16,7 +16,11 @@ import { acpBroker } from './acp-broker.js';
 import { AcpError, JSON_RPC_CODES } from './acp-error.js';
 import { AcpSession } from './acp-session.js';
 import { clientFiles, offersFiles } from './client-files.js';
+import { clientTerminal, offersTerminal } from './client-terminal.js';
+import type { CommandHost } from '../tools/command-host.js';
 import { listSessions } from './session-list.js';
+import { MAX_PENDING_PER_SESSION, MAX_PENDING_REQUESTS, RequestGate } from './request-gate.js';
+import { positiveInteger } from '../config/env-number.js';
 import { mcpConfigOf } from './mcp-config.js';
 
 /** What a session needs from the front that starts mca (src/cli/acp-mode.ts). */
@@ -34,6 +38,7 @@ export interface AcpServerOptions {
     session: SessionStart;
     mcpConfigs: string[];
     files?: FileAccess;
+    commands?: CommandHost;
   }): Promise<OpenedRuntime>;
   /** Writes an allow rule to a project's local settings; returns the file. */
   saveRule(projectRoot: string, rule: string): string;
@@ -74,6 +79,10 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
 export class AcpServer {
   private readonly sessions = new Map<string, AcpSession>();
   private capabilities: ClientCapabilities | undefined;
+  private readonly gate = new RequestGate(
+    positiveInteger(process.env.MCA_ACP_MAX_PENDING, MAX_PENDING_REQUESTS),
+    positiveInteger(process.env.MCA_ACP_MAX_PENDING_PER_SESSION, MAX_PENDING_PER_SESSION),
+  );
 
   constructor(private readonly options: AcpServerOptions) {}
 
@@ -96,13 +105,13 @@ export class AcpServer {
       })
       .onRequest('authenticate', () => ({}))
       .onRequest('session/new', ({ params, client }) =>
-        guarded(async () => {
+        this.admitted('session/new', async () => {
           const session = await this.openSession(client, params.cwd, params.mcpServers, { kind: 'new' });
           return { sessionId: session.id, modes: session.modes };
         }),
       )
       .onRequest('session/load', ({ params, client }) =>
-        guarded(async () => {
+        this.admitted(params.sessionId, async () => {
           const session =
             this.sessions.get(params.sessionId) ??
             (await this.openSession(
@@ -119,7 +128,7 @@ export class AcpServer {
         }),
       )
       .onRequest('session/resume', ({ params, client }) =>
-        guarded(async () => {
+        this.admitted(params.sessionId, async () => {
           const session =
             this.sessions.get(params.sessionId) ??
             (await this.openSession(client, params.cwd, params.mcpServers ?? [], {
@@ -130,10 +139,12 @@ export class AcpServer {
         }),
       )
       .onRequest('session/list', ({ params }) =>
-        guarded(async () => ({ sessions: await listSessions(this.options.mcaHome(), params.cwd ?? process.cwd()) })),
+        this.admitted('session/list', async () => ({
+          sessions: await listSessions(this.options.mcaHome(), params.cwd ?? process.cwd()),
+        })),
       )
       .onRequest('session/prompt', ({ params }) =>
-        guarded(async () => {
+        this.admitted(params.sessionId, async () => {
           const session = this.session(params.sessionId);
           // The turn's commands, hooks and MCP servers see this session's settings `env`, no other session's.
           return {
@@ -142,7 +153,7 @@ export class AcpServer {
         }),
       )
       .onRequest('session/set_mode', ({ params }) =>
-        guarded(async () => {
+        this.admitted(params.sessionId, async () => {
           this.session(params.sessionId).setMode(params.modeId);
           return {};
         }),
@@ -157,6 +168,11 @@ export class AcpServer {
     const open = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.all(open.map((session) => runWithEnvironment(session.runtime.environment, () => session.close())));
+  }
+
+  /** A request's work, if the gate has room for it (request-gate.ts), with its failure as a JSON-RPC error. */
+  private admitted<T>(key: unknown, work: () => Promise<T>): Promise<T> {
+    return guarded(() => this.gate.run(typeof key === 'string' ? key : String(key), work));
   }
 
   private session(id: string): AcpSession {
@@ -177,12 +193,31 @@ export class AcpServer {
     }
     const holder = { id: start.kind === 'resume' ? start.sessionId : '' };
     const files = offersFiles(this.capabilities) ? clientFiles(client, () => holder.id) : undefined;
+    // Bash in the editor's terminal: the call shows the terminal while it runs, before anything releases it.
+    const inTerminal = new Set<string>();
+    const commands = offersTerminal(this.capabilities)
+      ? clientTerminal({
+          client,
+          sessionId: () => holder.id,
+          show: async (callId, terminalId) => {
+            inTerminal.add(callId);
+            session.send({
+              sessionUpdate: 'tool_call_update',
+              toolCallId: callId,
+              status: 'in_progress',
+              content: [{ type: 'terminal', terminalId }],
+            });
+            await session.flushed();
+          },
+        })
+      : undefined;
     const config = mcpConfigOf(mcpServers);
     const opened = await this.options.open({
       cwd,
       session: start,
       mcpConfigs: config === undefined ? [] : [config],
       ...(files ? { files } : {}),
+      ...(commands ? { commands } : {}),
     });
     const { runtime } = opened;
     const tell = (text: string): void => session.send(message(text));
@@ -197,7 +232,7 @@ export class AcpServer {
     });
     const session: AcpSession = runWithEnvironment(
       runtime.environment,
-      () => new AcpSession({ ...opened, client, broker, log: this.options.log }),
+      () => new AcpSession({ ...opened, client, broker, log: this.options.log, inTerminal }),
     );
     holder.id = session.id;
     this.sessions.set(session.id, session);

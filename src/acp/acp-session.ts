@@ -42,6 +42,8 @@ export interface AcpSessionOptions {
   customCommands?: CustomCommandsPort | undefined;
   /** One line to stderr. */
   log: (line: string) => void;
+  /** Calls whose command runs in a client terminal (client-terminal.ts), shared with the command host. */
+  inTerminal?: Set<string>;
 }
 
 export class AcpSession {
@@ -71,6 +73,7 @@ export class AcpSession {
       projectRoot: runtime.projectRoot,
       registry: runtime.registry,
       contextWindow: runtime.config.contextWindow,
+      ...(options.inTerminal ? { inTerminal: options.inTerminal } : {}),
     });
     this.driver.subscribe((event) => {
       if (event.type === 'prompt') this.updates.beginTurn();

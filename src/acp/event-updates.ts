@@ -18,6 +18,11 @@ export interface UpdateContext {
   registry: ToolRegistry;
   /** The model's context window, the `size` of usage updates. */
   contextWindow: number;
+  /**
+   * Calls whose command ran in a client terminal, already in their content (client-terminal.ts): their last
+   * update leaves the content as it is (the terminal shows the output; it was released, so it is not sent again).
+   */
+  inTerminal?: Set<string>;
 }
 
 function message(text: string): SessionUpdate {
@@ -121,12 +126,13 @@ export class EventUpdates {
     if (event.tool === 'ReAct') return [];
     const { projectRoot } = this.context;
     const failed = event.result.status === 'error';
+    const terminal = this.context.inTerminal?.delete(event.id) === true;
     const updates: SessionUpdate[] = [
       {
         sessionUpdate: 'tool_call_update',
         toolCallId: event.id,
         status: failed ? 'failed' : 'completed',
-        content: resultContent(projectRoot, event.tool, event.input, event.result),
+        ...(terminal ? {} : { content: resultContent(projectRoot, event.tool, event.input, event.result) }),
       },
     ];
     if (event.tool === 'TodoWrite' && !failed) {

@@ -45,7 +45,7 @@ export async function runAcpMode(options: CliOptions, version: string): Promise<
     log,
     mcaHome: () => resolveMcaHome(),
     saveRule: (projectRoot, rule) => addLocalAllowRule(projectRoot, rule),
-    open: async ({ cwd, session, mcpConfigs, files }) => {
+    open: async ({ cwd, session, mcpConfigs, files, commands }) => {
       const base = runtimeOptions(options);
       const runtime = await createRuntime({
         ...base,
@@ -53,6 +53,7 @@ export async function runAcpMode(options: CliOptions, version: string): Promise<
         session,
         mcpConfigs: [...(base.mcpConfigs ?? []), ...mcpConfigs],
         ...(files ? { files } : {}),
+        ...(commands ? { commands } : {}),
         // One process, several projects: each session's settings `env` stays its own.
         isolateEnvironment: true,
       });

@@ -140,6 +140,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const registry = createDefaultRegistry({
     secrets,
     ...(options.files ? { files: options.files } : {}),
+    ...(options.commands ? { commands: options.commands } : {}),
     beforeRun: async (call, tool, signal) => {
       const sessionId = opened.sessions?.current().sessionId;
       return sessionId === undefined ? undefined : await checkpoints.beforeRun(sessionId, call, tool, signal);

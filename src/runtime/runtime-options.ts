@@ -4,6 +4,7 @@
  */
 import type { PermissionMode, ToolProtocol } from '../config/config.js';
 import type { SessionStart } from '../agent/session-manager.js';
+import type { CommandHost } from '../tools/command-host.js';
 import type { FileAccess } from '../tools/file-access.js';
 
 export type { SessionStart } from '../agent/session-manager.js';
@@ -46,6 +47,8 @@ export interface RuntimeOptions {
   home?: string;
   /** Where Read and the edit tools get and put files' text (an ACP client's buffers); absent: the disk. */
   files?: FileAccess;
+  /** Where the model's Bash commands run (an ACP client's terminals); absent: mca spawns them. */
+  commands?: CommandHost;
   /**
    * The process serves several runtimes (ACP): the settings files' `env` is kept as this runtime's overlay
    * (`Runtime.environment`) instead of being written into process.env, and the front runs the session's work in

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { childEnvironment } from '../config/child-environment.js';
 import { builtinInput } from './builtin-input.js';
 import { approvalTitle } from './approval.js';
+import { runOnHost, type CommandOutcome, type Ending } from './bash-host.js';
 import { CappedOutput } from './capped-output.js';
 import { defineTool, readyPlan, type ToolPlan } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
@@ -24,12 +25,6 @@ import {
 
 /** How long stdout/stderr may stay open after the shell exits (a background job holding them). */
 const STREAM_GRACE_MS = 250;
-
-type Ending =
-  | { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null }
-  | { kind: 'timeout' }
-  | { kind: 'abort' }
-  | { kind: 'spawn_error'; message: string };
 
 function render(data: BashData): string {
   const parts: string[] = [];
@@ -127,18 +122,34 @@ export const bashTool = defineTool({
   },
 });
 
-/** Runs an approved command in its own process group, bounded by its timeout and the call's signal. */
+/**
+ * Runs an approved command, bounded by its timeout and the call's signal: the model's commands on the front's
+ * command host when it has one (an editor's terminal), else here in their own process group.
+ */
 async function runCommand(input: { command: string; timeout_ms: number }, ctx: ToolContext): Promise<ToolEnvelope> {
   if (ctx.signal.aborted)
     return errorEnvelope('EXECUTION_ERROR', 'Bash was interrupted before it started.', {
       data: { interrupted: true },
     });
+  const shell = findExecutable('bash') ?? '/bin/sh';
+  const outcome =
+    ctx.commands && ctx.source === 'model'
+      ? await runOnHost(ctx.commands, input, ctx, shell, commandEnvironment())
+      : await runLocally(input, ctx, shell);
+  return resultOf(input, outcome);
+}
 
+/** Runs the command in its own process group and collects its bounded output. */
+async function runLocally(
+  input: { command: string; timeout_ms: number },
+  ctx: ToolContext,
+  shell: string,
+): Promise<CommandOutcome> {
   const stdout = new CappedOutput();
   const stderr = new CappedOutput();
   // Own process group (detached) so a timeout or abort can kill the shell and everything it started.
   // node:child_process directly: loading a process library cost the first command ~17 ms for nothing we use.
-  const child = spawn(findExecutable('bash') ?? '/bin/sh', ['-c', input.command], {
+  const child = spawn(shell, ['-c', input.command], {
     cwd: ctx.projectRoot,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -187,16 +198,29 @@ async function runCommand(input: { command: string; timeout_ms: number }, ctx: T
   child.stderr?.destroy();
   stdout.end();
   stderr.end();
+  return {
+    ending: ending.kind === 'exit' ? { kind: 'exit', code: exitCode, signal } : ending,
+    stdout: stdout.text(),
+    stderr: stderr.text(),
+    stdoutTruncated: stdout.truncated,
+    stderrTruncated: stderr.truncated,
+  };
+}
 
+/** The tool result of a finished command: the same text wherever it ran. */
+function resultOf(input: { command: string; timeout_ms: number }, outcome: CommandOutcome): ToolEnvelope {
+  const { ending } = outcome;
+  const exitCode = ending.kind === 'exit' ? ending.code : null;
+  const signal = ending.kind === 'exit' ? ending.signal : null;
   const data: BashData = {
     command: input.command,
     exit_code: exitCode,
-    stdout: stdout.text(),
-    stderr: stderr.text(),
+    stdout: outcome.stdout,
+    stderr: outcome.stderr,
   };
   if (signal) data.signal = signal;
-  if (stdout.truncated) data.stdout_truncated = true;
-  if (stderr.truncated) data.stderr_truncated = true;
+  if (outcome.stdoutTruncated) data.stdout_truncated = true;
+  if (outcome.stderrTruncated) data.stderr_truncated = true;
   const context = { command: input.command, timeout_ms: input.timeout_ms };
   const raw = data as unknown as Record<string, unknown>;
   const failure = (code: 'TIMEOUT' | 'EXECUTION_ERROR', message: string): ToolEnvelope => {

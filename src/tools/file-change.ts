@@ -4,7 +4,7 @@ import { access, stat } from 'node:fs/promises';
 import { AtomicWriteError, writeFileAtomic } from './atomic-write.js';
 import { DIFF_MAX_INPUT_CHARS } from './edit-core.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
-import { checkWriteAllowed, stampOf, type FileStamp } from './file-state.js';
+import { checkWriteAllowed, contentHash, stampOf, type FileStamp } from './file-state.js';
 import { looksBinary } from './line-scanner.js';
 import { openFileInside, PathSwapError } from './pinned-directory.js';
 import type { ToolContext } from './tool-context.js';
@@ -25,6 +25,8 @@ export interface FileTarget {
   content: string;
   /** False when an existing file's text was not loaded (Write over a file past the diff bound). */
   contentLoaded: boolean;
+  /** sha256 of the bytes on disk when loaded: commitChange tells a save of the same bytes from a change. */
+  diskHash?: string;
 }
 
 export type TargetResult = { ok: true; target: FileTarget } | { ok: false; envelope: ToolEnvelope };
@@ -64,7 +66,16 @@ export async function loadTarget(ctx: ToolContext, path: string, mustExist: bool
   }
   const stamp = { mtimeMs: info.mtimeMs, size: info.size };
   const guard = checkWriteAllowed(ctx.fileState, absolute, relative, stamp);
-  if (guard) return fail(errorEnvelope(guard.code, guard.message, { context }));
+  // A stamp that moved is decided once the text is loaded when mca knows the hash of what it last saw or wrote.
+  const deferred = guard !== undefined && ctx.fileState.get(absolute)?.hash !== undefined;
+  if (guard && !deferred) return fail(errorEnvelope(guard.code, guard.message, { context }));
+  /** The stale check, once the disk's bytes are in hand: the text mca last saw or wrote, saved again, is fresh. */
+  const fresh = (bytes: Buffer): TargetResult | undefined => {
+    if (!deferred || !guard) return undefined;
+    if (!ctx.fileState.sameContent(absolute, bytes)) return fail(errorEnvelope(guard.code, guard.message, { context }));
+    ctx.fileState.record(absolute, { ...stamp, hash: contentHash(bytes) });
+    return undefined;
+  };
   const readOnly = await readOnlyReason(absolute, info);
   if (readOnly !== undefined) {
     return fail(
@@ -77,6 +88,7 @@ export async function loadTarget(ctx: ToolContext, path: string, mustExist: bool
   }
   if (!mustExist) {
     if (info.size > DIFF_MAX_INPUT_CHARS) {
+      if (deferred && guard) return fail(errorEnvelope(guard.code, guard.message, { context }));
       return { ok: true, target: { absolute, relative, root, rootRelative, stamp, content: '', contentLoaded: false } };
     }
   } else if (info.size > MAX_EDIT_BYTES) {
@@ -107,10 +119,16 @@ export async function loadTarget(ctx: ToolContext, path: string, mustExist: bool
     }
     throw error;
   }
+  const diskHash = contentHash(bytes);
   if (!mustExist) {
     const utf8 = isUtf8(bytes);
     const text = !utf8 ? '' : ctx.files ? await ctx.files.readText(absolute, ctx.signal) : bytes.toString('utf8');
-    return { ok: true, target: { absolute, relative, root, rootRelative, stamp, content: text, contentLoaded: utf8 } };
+    const stale = fresh(bytes);
+    if (stale) return stale;
+    return {
+      ok: true,
+      target: { absolute, relative, root, rootRelative, stamp, content: text, contentLoaded: utf8, diskHash },
+    };
   }
   if (looksBinary(bytes.subarray(0, 8192)))
     return fail(
@@ -128,7 +146,12 @@ export async function loadTarget(ctx: ToolContext, path: string, mustExist: bool
   }
   // With a file-access port the text to change is the host's (an editor's unsaved buffer); the checks were on disk.
   const content = ctx.files ? await ctx.files.readText(absolute, ctx.signal) : bytes.toString('utf8');
-  return { ok: true, target: { absolute, relative, root, rootRelative, stamp, content, contentLoaded: true } };
+  const stale = fresh(bytes);
+  if (stale) return stale;
+  return {
+    ok: true,
+    target: { absolute, relative, root, rootRelative, stamp, content, contentLoaded: true, diskHash },
+  };
 }
 
 /**
@@ -154,10 +177,12 @@ export async function commitChange(
   content: string,
 ): Promise<ToolEnvelope | undefined> {
   const now = await stampOf(target.absolute);
-  const changed =
+  const moved =
     target.stamp === undefined
       ? now !== undefined
       : now === undefined || now.mtimeMs !== target.stamp.mtimeMs || now.size !== target.stamp.size;
+  // A save of the same bytes meanwhile (an editor saving the buffer) moves the stamp but changes nothing.
+  const changed = moved && !(now !== undefined && (await sameBytes(target)));
   if (changed) {
     return errorEnvelope(
       'CONFLICT',
@@ -183,6 +208,24 @@ export async function commitChange(
     throw error;
   }
   const written = await stampOf(target.absolute);
-  if (written) ctx.fileState.record(target.absolute, written);
+  // The hash of the text written: a host that saves it later (mtime moves, text the same) leaves the file fresh.
+  if (written) ctx.fileState.record(target.absolute, { ...written, hash: contentHash(content) });
   return undefined;
+}
+
+/** Whether the file on disk still has the bytes loadTarget read (bounded by the edit limit; unreadable: no). */
+async function sameBytes(target: FileTarget): Promise<boolean> {
+  if (target.diskHash === undefined) return false;
+  try {
+    const info = await stat(target.absolute);
+    if (!info.isFile() || info.size > MAX_EDIT_BYTES) return false;
+    const handle = await openFileInside(target.root, target.absolute);
+    try {
+      return contentHash(await handle.readFile()) === target.diskHash;
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return false;
+  }
 }

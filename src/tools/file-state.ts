@@ -1,9 +1,20 @@
+import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 
 /** What mca last saw of a file: enough to notice an outside change. */
 export interface FileStamp {
   mtimeMs: number;
   size: number;
+  /**
+   * sha256 of the text mca last saw or wrote, when it had the whole text in hand. A file whose mtime or size moved
+   * but whose text hashes the same did not change for the agent (an editor saved the buffer mca wrote through it).
+   */
+  hash?: string;
+}
+
+/** The content hash of FileStamp.hash. */
+export function contentHash(text: string | Buffer): string {
+  return createHash('sha256').update(text).digest('hex');
 }
 
 export async function stampOf(absolutePath: string): Promise<FileStamp | undefined> {
@@ -39,6 +50,12 @@ export class FileStateRecord {
   changedSince(absolutePath: string, current: FileStamp): boolean {
     const known = this.stamps.get(absolutePath);
     return known !== undefined && (known.mtimeMs !== current.mtimeMs || known.size !== current.size);
+  }
+
+  /** True when the stamp moved but the text has the hash mca last saw or wrote (a save of the same text). */
+  sameContent(absolutePath: string, text: string | Buffer): boolean {
+    const hash = this.stamps.get(absolutePath)?.hash;
+    return hash !== undefined && contentHash(text) === hash;
   }
 
   clear(): void {

@@ -1,4 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
+import { contentHash } from './file-state.js';
 import { builtinInput } from './builtin-input.js';
 import { defineTool } from './define-tool.js';
 import type { ToolContext } from './tool-context.js';
@@ -158,9 +159,8 @@ async function readOpened(
     },
   };
   // With a file-access port (an editor's buffers) the text is the host's; the checks above were on the disk.
-  const scan = ctx.files
-    ? scanText(await ctx.files.readText(absolute, ctx.signal), scanOptions)
-    : await scanLines(handle, scanOptions);
+  const hostText = ctx.files ? await ctx.files.readText(absolute, ctx.signal) : undefined;
+  const scan = hostText !== undefined ? scanText(hostText, scanOptions) : await scanLines(handle, scanOptions);
   if (scan.aborted)
     return errorEnvelope('EXECUTION_ERROR', 'Read was interrupted.', { data: { interrupted: true }, context });
   const total = scan.totalLines;
@@ -174,7 +174,8 @@ async function readOpened(
 
   const current = { mtimeMs: info.mtimeMs, size: info.size };
   const modifiedExternally = ctx.fileState.changedSince(absolute, current);
-  ctx.fileState.record(absolute, current);
+  // The host's whole text is in hand: its hash lets a later save of the same text keep the file fresh.
+  ctx.fileState.record(absolute, hostText === undefined ? current : { ...current, hash: contentHash(hostText) });
 
   const endLine = lines.length > 0 ? (lines[lines.length - 1]?.n ?? input.start_line) : 0;
   const width = String(Math.max(endLine, 1)).length;

@@ -16,6 +16,7 @@ import { recordSessionDecide } from './session-decide.js';
 import { McaError } from '../errors/mca-error.js';
 import { decideSafely, guardThrows, requestOf } from './registry-steps.js';
 import type { FileAccess } from './file-access.js';
+import type { CommandHost } from './command-host.js';
 
 /** The input's field names, in the schema's order (the model is told them in errors). */
 function fieldsOf(tool: ToolDefinition): string[] {
@@ -70,6 +71,8 @@ export interface ToolRegistryOptions {
   beforeRun?: BeforeRun;
   /** The file-access port every call of this registry gets (an ACP client's files); absent: the disk. */
   files?: FileAccess;
+  /** Where the model's Bash commands run (an ACP client's terminals); absent: mca spawns them. */
+  commands?: CommandHost;
 }
 
 /**
@@ -91,6 +94,7 @@ export class ToolRegistry {
   private readonly secrets: readonly string[];
   private readonly beforeRun: BeforeRun | undefined;
   private readonly files: FileAccess | undefined;
+  private readonly commands: CommandHost | undefined;
   private warming: Promise<void> | undefined;
   private readonly arrivals = new Set<Promise<void>>();
   private readonly pendingNotices: string[] = [];
@@ -101,6 +105,7 @@ export class ToolRegistry {
     this.secrets = options.secrets ?? [];
     this.beforeRun = options.beforeRun;
     this.files = options.files;
+    this.commands = options.commands;
   }
 
   register(tool: ToolDefinition): this {
@@ -255,6 +260,7 @@ export class ToolRegistry {
     const toolContext: ToolContext = {
       ...environment,
       ...(this.files && !environment.files ? { files: this.files } : {}),
+      ...(this.commands && !environment.commands ? { commands: this.commands } : {}),
       callId: call.id,
       source: call.source,
     };

@@ -1,4 +1,5 @@
 import type { PathScreen } from '../permissions/path-screen.js';
+import type { CommandHost } from './command-host.js';
 import type { FileAccess } from './file-access.js';
 import type { FileStateRecord } from './file-state.js';
 import type { TodoStore } from './todo-store.js';
@@ -66,6 +67,8 @@ export interface ToolEnvironment {
   pathScreen?: (tool: string) => PathScreen | undefined;
   /** Where Read and the edit tools get and put a file's text (file-access.ts); absent: the disk. */
   files?: FileAccess;
+  /** Where the model's Bash commands run (command-host.ts); absent: Bash spawns them. */
+  commands?: CommandHost;
 }
 
 /**

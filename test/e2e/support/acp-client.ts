@@ -38,6 +38,11 @@ const REQUEST_TYPES: Record<string, string> = {
   'session/request_permission': 'RequestPermissionRequest',
   'fs/read_text_file': 'ReadTextFileRequest',
   'fs/write_text_file': 'WriteTextFileRequest',
+  'terminal/create': 'CreateTerminalRequest',
+  'terminal/output': 'TerminalOutputRequest',
+  'terminal/wait_for_exit': 'WaitForTerminalExitRequest',
+  'terminal/kill': 'KillTerminalRequest',
+  'terminal/release': 'ReleaseTerminalRequest',
 };
 
 export interface AcpChild {

@@ -1,0 +1,92 @@
+/**
+ * The command-host port over an ACP client's terminals (used only when the client offers `terminal`): an approved
+ * Bash command runs in the editor's terminal (`terminal/create`), shown in its tool call as `terminal` content
+ * while it runs; mca waits for it (`terminal/wait_for_exit`), kills it when Bash's timeout or the turn's cancel
+ * aborts the run (`terminal/kill`), takes its output (`terminal/output`) and releases it (`terminal/release`).
+ * The decision point, hooks and checkpoints ran before the port is called (src/tools/bash-host.ts).
+ *
+ * A client that stops answering costs at most TERMINAL_REPLY_MS per step once the run is aborted: the turn's
+ * cancel and Bash's timeout always end the call.
+ */
+import type { AgentContext, ClientCapabilities, TerminalHandle } from '@agentclientprotocol/sdk';
+import type { CommandHost, HostCommandResult } from '../tools/command-host.js';
+
+/** How long mca waits for the client's kill, output and release answers after a run was aborted. */
+export const TERMINAL_REPLY_MS = 5_000;
+
+export function offersTerminal(capabilities: ClientCapabilities | undefined): boolean {
+  return capabilities?.terminal === true;
+}
+
+export interface ClientTerminalOptions {
+  client: AgentContext;
+  sessionId: () => string;
+  /** Puts the terminal into the call's content and resolves once that update is written (before any release). */
+  show: (callId: string, terminalId: string) => Promise<void>;
+}
+
+/** `work`, or undefined after `ms` (a client that never answers does not hold the turn). */
+async function bounded<T>(work: Promise<T>, ms = TERMINAL_REPLY_MS): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  // A late failure after the bound passed must not become an unhandled rejection.
+  work.catch(() => undefined);
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function reason(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Resolves when `signal` aborts (at once when it already has). */
+function aborted(signal: AbortSignal): Promise<'aborted'> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve('aborted');
+    else signal.addEventListener('abort', () => resolve('aborted'), { once: true });
+  });
+}
+
+export function clientTerminal(options: ClientTerminalOptions): CommandHost {
+  const { client } = options;
+  return {
+    async run(command): Promise<HostCommandResult> {
+      let terminal: TerminalHandle;
+      try {
+        terminal = await client.createTerminal(
+          {
+            sessionId: options.sessionId(),
+            command: command.command,
+            args: command.args,
+            cwd: command.cwd,
+            env: Object.entries(command.env).map(([name, value]) => ({ name, value })),
+            outputByteLimit: command.outputLimit,
+          },
+          { cancellationSignal: command.signal, stopWaitingOnCancel: true },
+        );
+      } catch (error) {
+        if (command.signal.aborted) return { output: '', truncated: false };
+        return { startError: `the editor's terminal did not start it: ${reason(error)}`, output: '', truncated: false };
+      }
+      try {
+        await options.show(command.callId, terminal.id);
+        const exited = terminal.waitForExit();
+        exited.catch(() => undefined);
+        const ended = await Promise.race([exited, aborted(command.signal)]);
+        let exit: HostCommandResult['exit'];
+        if (ended === 'aborted') await bounded(terminal.kill().catch(() => undefined));
+        else exit = { code: ended.exitCode ?? null, signal: ended.signal ?? null };
+        const output = await bounded(terminal.currentOutput());
+        const text = typeof output?.output === 'string' ? output.output : '';
+        return { ...(exit ? { exit } : {}), output: text, truncated: output?.truncated === true };
+      } catch (error) {
+        return { startError: `the editor's terminal failed: ${reason(error)}`, output: '', truncated: false };
+      } finally {
+        await bounded(terminal.release().catch(() => undefined));
+      }
+    },
+  };
+}
