@@ -14,6 +14,7 @@ import type { BlobStore } from './blob-store.js';
 import { captureFile, sameStat, statKey, type StatKey } from './file-capture.js';
 import { cleanTracked, indexBlobs, listGitFiles, statListed } from './git-files.js';
 import type { ScanState } from './git-blobs.js';
+import { isInside } from '../fs/contained-path.js';
 import { runInWorker } from '../tools/walk-runner.js';
 import type { WalkedFile } from '../tools/walk-files.js';
 
@@ -22,8 +23,19 @@ export interface ImageEntry {
   state: ScanState;
 }
 
-/** Project-relative path → what it held at the scan. */
+/**
+ * Path → what it held at the scan: project-relative for a file of the project, absolute for a file of an added
+ * directory (the same keys the file tools journal).
+ */
 export type Image = Record<string, ImageEntry>;
+
+/** Where one root's files go in an image (root-scan.ts scans several roots into one). */
+export interface RootPlacement {
+  /** Prepended to each root-relative path to make its image key: "" for the project, "<root>/" for an added one. */
+  prefix: string;
+  /** Files inside these directories are skipped (another root scans them: the project inside an added parent). */
+  exclude?: readonly string[];
+}
 
 export interface ScanLimits {
   /** A file larger than this is not copied (not restorable if a command changes it). */
@@ -104,10 +116,15 @@ export async function scanProject(
   blobs: BlobStore,
   limits: ScanLimits,
   signal: AbortSignal,
+  placement: RootPlacement = { prefix: '' },
 ): Promise<ScanResult> {
   const listed = await candidates(projectRoot, limits, signal);
   if (typeof listed === 'string') return { ok: false, reason: listed };
-  const { files } = listed;
+  const { prefix, exclude = [] } = placement;
+  const files =
+    exclude.length === 0
+      ? listed.files
+      : listed.files.filter((file) => !exclude.some((dir) => isInside(dir, file.absolute)));
   if (files.length > limits.maxFiles) return { ok: false, reason: tooMany(limits) };
   const image: Image = {};
   const unread: WalkedFile[] = [];
@@ -123,22 +140,23 @@ export async function scanProject(
       ino: file.ino,
       mode: file.mode,
     });
-    const known = previous[file.relative];
+    const known = previous[prefix + file.relative];
     if (known && sameStat(known.stat, stat) && known.state.kind !== 'absent' && known.state.kind !== 'unrestorable')
-      image[file.relative] = known;
+      image[prefix + file.relative] = known;
     else if (stat.size > limits.maxFileBytes) {
-      image[file.relative] = {
+      image[prefix + file.relative] = {
         stat,
         state: { kind: 'unrestorable', reason: `larger than the ${limits.maxFileBytes}-byte checkpoint limit` },
       };
     } else unread.push(file);
   }
-  const toRead = listed.git && unread.length > 0 ? await referTracked(projectRoot, unread, image, signal) : unread;
+  const toRead =
+    listed.git && unread.length > 0 ? await referTracked(projectRoot, prefix, unread, image, signal) : unread;
   if (signal.aborted) return { ok: false, reason: 'the project scan was interrupted' };
   let copiedBytes = 0;
   await pool(toRead, async (file) => {
     if (copiedBytes + (file.size ?? 0) > limits.maxCopyBytes) {
-      image[file.relative] = {
+      image[prefix + file.relative] = {
         stat: statKey({
           size: file.size ?? 0,
           mtimeMs: file.mtimeMs,
@@ -153,7 +171,7 @@ export async function scanProject(
     copiedBytes += file.size ?? 0;
     const captured = await captureFile(file.absolute, blobs, limits.maxFileBytes, true);
     if (captured.state.kind === 'absent') return; // deleted during the scan: it is not there before the call
-    image[file.relative] = {
+    image[prefix + file.relative] = {
       stat:
         captured.stat ??
         statKey({
@@ -176,6 +194,7 @@ export async function scanProject(
  */
 async function referTracked(
   projectRoot: string,
+  prefix: string,
   unread: WalkedFile[],
   image: Image,
   signal: AbortSignal,
@@ -197,7 +216,12 @@ async function referTracked(
       ino: file.ino ?? 0,
       mode: file.mode ?? 0,
     });
-    image[file.relative] = { stat, state: { kind: 'git', blob, mode: stat.mode & 0o7777, size: stat.size } };
+    // A reference of an added directory names the root its repository is read from (git-blobs.ts).
+    const root = prefix === '' ? {} : { root: projectRoot };
+    image[prefix + file.relative] = {
+      stat,
+      state: { kind: 'git', blob, mode: stat.mode & 0o7777, size: stat.size, ...root },
+    };
     return false;
   });
 }
