@@ -50,8 +50,9 @@ export async function scanRoots(
       maxFiles: limits.maxFiles - files,
       maxCopyBytes: Math.max(0, limits.maxCopyBytes - copied),
     };
+    const tooMany = `the project and the added directories have more than ${limits.maxFiles} files`;
     if (left.maxFiles <= 0) {
-      skipped.push({ root, reason: `the project and the added directories have more than ${limits.maxFiles} files` });
+      skipped.push({ root, reason: tooMany });
       continue;
     }
     const scanned = await scanProject(root, previous, blobs, left, signal, {
@@ -60,7 +61,12 @@ export async function scanRoots(
       exclude: [projectRoot, ...roots],
     });
     if (!scanned.ok) {
-      skipped.push({ root, reason: scanned.reason.replace(/^the project/, 'the directory') });
+      // Over what is left of the shared file limit: said as the limit the user set, not the remainder.
+      const reason =
+        scanned.reason === `the project has more than ${left.maxFiles} files`
+          ? tooMany
+          : scanned.reason.replace(/^the project/, 'the directory');
+      skipped.push({ root, reason });
       continue;
     }
     Object.assign(image, scanned.image);
