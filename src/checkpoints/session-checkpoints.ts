@@ -61,6 +61,8 @@ export class SessionCheckpoints {
   private imageHash: string | undefined;
   private stored: Image | undefined;
   private opened: Promise<void> | undefined;
+  /** Added directories a scan of this process left out (too many files, too slow), with why. */
+  private readonly skippedRoots = new Map<string, string>();
   /** Added directories already journalled as `root` records. */
   private readonly journalledRoots = new Set<string>();
 
@@ -143,7 +145,14 @@ export class SessionCheckpoints {
   private async aroundCommand(call: ToolCall, signal: AbortSignal): Promise<AfterRun> {
     await this.open();
     const previous = this.image ?? {};
-    const extras = [...this.extraRoots()];
+    // An added directory found too large or too slow is not walked again by this process either (a `--add-dir ~`
+    // must not cost every Bash call the scan's deadline); it is named for each call.
+    const known = this.extraRoots();
+    const extras = known.filter((root) => !this.skippedRoots.has(root));
+    const kept = known.flatMap((root) => {
+      const reason = this.skippedRoots.get(root);
+      return reason === undefined ? [] : [{ root, reason }];
+    });
     // A project found too large to scan is not walked again by this process: each Bash call would pay the walk
     // only to learn the same.
     const before = this.overLimit
@@ -157,13 +166,14 @@ export class SessionCheckpoints {
     }
     // The scan itself is stored (gzipped) for crash recovery; the previous one is superseded once this is journalled.
     // A scan equal to the stored one (nothing changed since) reuses its blob: no serialising and hashing again.
+    if (!signal.aborted) for (const { root, reason } of before.skipped) this.skippedRoots.set(root, reason);
     const image =
       this.imageHash !== undefined && this.stored !== undefined && sameEntries(this.stored, before.image)
         ? this.imageHash
         : await this.blobs.put(gzipSync(JSON.stringify(before.image), { level: 1 }));
     await this.journal.append(
       ...this.rootRecords(before.roots),
-      ...before.skipped.map(({ root, reason }): JournalRecord => ({
+      ...[...kept, ...before.skipped].map(({ root, reason }): JournalRecord => ({
         t: 'untracked',
         ts: now(),
         callId: call.id,
