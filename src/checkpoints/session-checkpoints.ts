@@ -118,7 +118,7 @@ export class SessionCheckpoints {
         callId: call.id,
       });
     }
-    await this.journal.append(...records);
+    await this.appendRecords(...records);
     return async () => {
       const after: JournalRecord[] = [];
       for (const { rel, absolute } of guarded) {
@@ -135,7 +135,17 @@ export class SessionCheckpoints {
     return [...new Set([...recorded, ...this.extraRoots()])];
   }
 
-  /** `root` records for the added directories among `roots` not yet journalled (marked journalled). */
+  /** Appends `records`; `root` records among them count as journalled only once the append succeeded. */
+  private async appendRecords(...records: JournalRecord[]): Promise<void> {
+    try {
+      await this.journal.append(...records);
+    } catch (error) {
+      for (const record of records) if (record.t === 'root') this.journalledRoots.delete(record.root);
+      throw error;
+    }
+  }
+
+  /** `root` records for the added directories among `roots` not yet journalled (marked; see appendRecords). */
   private rootRecords(roots: readonly string[]): JournalRecord[] {
     const fresh = roots.filter((root) => !this.journalledRoots.has(root));
     for (const root of fresh) this.journalledRoots.add(root);
@@ -171,7 +181,7 @@ export class SessionCheckpoints {
       this.imageHash !== undefined && this.stored !== undefined && sameEntries(this.stored, before.image)
         ? this.imageHash
         : await this.blobs.put(gzipSync(JSON.stringify(before.image), { level: 1 }));
-    await this.journal.append(
+    await this.appendRecords(
       ...this.rootRecords(before.roots),
       ...[...kept, ...before.skipped].map(({ root, reason }): JournalRecord => ({
         t: 'untracked',
