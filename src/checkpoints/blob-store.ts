@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, mkdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -122,6 +122,40 @@ export class BlobStore {
     await writeDurably(this.pathOf(hash), bytes, !batch);
     this.known.add(hash);
     if (batch) this.pending.push(this.pathOf(hash));
+    return hash;
+  }
+
+  /**
+   * `put(bytes, true)` with synchronous calls, for a scan's chunks (file-capture.ts `captureFileSync`): a temp file
+   * renamed into place (atomic: a crash never leaves a partial blob under its hash), made durable by `flush()`.
+   */
+  putBatchSync(bytes: Buffer): string {
+    const hash = hashOf(bytes);
+    if (this.known.has(hash)) return hash;
+    const path = this.pathOf(hash);
+    if (statSync(path, { throwIfNoEntry: false })?.isFile()) {
+      this.known.add(hash);
+      return hash;
+    }
+    const shard = join(this.dir, hash.slice(0, 2));
+    if (!this.shards.has(shard)) {
+      mkdirSync(shard, { recursive: true, mode: STORE_DIR_MODE });
+      this.shards.add(shard);
+    }
+    const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      writeFileSync(temp, bytes, { flag: 'wx', mode: STORE_FILE_MODE });
+      renameSync(temp, path);
+    } catch (error) {
+      try {
+        unlinkSync(temp);
+      } catch {
+        // never created, or already renamed
+      }
+      throw error;
+    }
+    this.known.add(hash);
+    this.pending.push(path);
     return hash;
   }
 

@@ -18,6 +18,8 @@ export interface GitBlobState {
   blob: string;
   mode: number;
   size: number;
+  /** An added directory's file: git is asked in this root, not in the project. */
+  root?: string;
 }
 
 export type ScanState = FileState | GitBlobState;
@@ -77,8 +79,29 @@ export async function materialize(
   blobs: BlobStore,
   deadlineMs: number,
 ): Promise<FileState[]> {
-  const refs = states.filter((state): state is GitBlobState => state.kind === 'git');
+  const all = states.filter((state): state is GitBlobState => state.kind === 'git');
   const stored = new Map<string, FileState>();
+  // Grouped by the root git runs in (the project's references, then each added directory's).
+  for (const root of new Set(all.map((ref) => ref.root ?? projectRoot))) {
+    const refs = all.filter((ref) => (ref.root ?? projectRoot) === root);
+    await copyRefs(root, refs, blobs, stored, deadlineMs);
+  }
+  await blobs.flush();
+  return states.map((state): FileState => {
+    if (state.kind !== 'git') return state;
+    const copy = stored.get(state.blob) ?? { kind: 'unrestorable', reason: 'its git object is gone' };
+    return copy.kind === 'file' ? { ...copy, mode: state.mode } : copy;
+  });
+}
+
+/** Copies the blobs of `refs` from the repository of `root` into `blobs`, answering each in `stored`. */
+async function copyRefs(
+  root: string,
+  refs: readonly GitBlobState[],
+  blobs: BlobStore,
+  stored: Map<string, FileState>,
+  deadlineMs: number,
+): Promise<void> {
   // In batches of at most BATCH_BYTES of content: a `git checkout` that changed thousands of files is not held in
   // memory at once.
   for (let start = 0; start < refs.length;) {
@@ -92,7 +115,7 @@ export async function materialize(
       budget += ref.size;
     }
     const bytesOf = await readGitBlobs(
-      projectRoot,
+      root,
       batch.map((ref) => ref.blob),
       budget,
       deadlineMs,
@@ -106,10 +129,4 @@ export async function materialize(
       } else stored.set(ref.blob, { kind: 'file', hash: await blobs.put(bytes, true), mode: 0, size: bytes.length });
     }
   }
-  await blobs.flush();
-  return states.map((state): FileState => {
-    if (state.kind !== 'git') return state;
-    const copy = stored.get(state.blob) ?? { kind: 'unrestorable', reason: 'its git object is gone' };
-    return copy.kind === 'file' ? { ...copy, mode: state.mode } : copy;
-  });
 }

@@ -7,6 +7,8 @@
  *   bash-end    that call finished and its changes were recorded (missing after a crash: recovered on open)
  *   rewind      a rewind happened; its own changes follow it, so it can be undone like a prompt
  *   untracked   a Bash call whose changes could not be tracked (a project over the file limit)
+ *   root        an added directory (real path) whose files are journalled by absolute path: a rewind restores
+ *               files only inside the project and the roots recorded here (kept by pruning)
  */
 import { open } from 'node:fs/promises';
 import { STORE_FILE_MODE, writeDurably } from './blob-store.js';
@@ -19,7 +21,14 @@ export type FileState =
 export type JournalRecord =
   | { t: 'change'; ts: string; path: string; before: FileState; tool: string; callId?: string }
   | { t: 'after'; ts: string; path: string; after: FileState }
-  | { t: 'bash-start'; ts: string; callId: string; image: string }
+  | {
+      t: 'bash-start';
+      ts: string;
+      callId: string;
+      image: string;
+      /** The added directories the scan covered (recovery scans the same ones). */
+      roots?: string[];
+    }
   | { t: 'bash-end'; ts: string; callId: string; recovered?: boolean }
   | {
       t: 'rewind';
@@ -31,7 +40,8 @@ export type JournalRecord =
       /** A conversation rewind dropped the prompts from this time on (their changes belong to no listed prompt). */
       cutFrom?: string;
     }
-  | { t: 'untracked'; ts: string; callId: string; reason: string };
+  | { t: 'untracked'; ts: string; callId: string; reason: string }
+  | { t: 'root'; ts: string; root: string };
 
 /** At most this many bytes of journal are read (a hostile or runaway journal cannot exhaust memory). */
 const MAX_JOURNAL_BYTES = 64 * 1024 * 1024;

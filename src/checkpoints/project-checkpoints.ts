@@ -38,6 +38,8 @@ export class ProjectCheckpoints {
     private readonly limits: StoreLimits = limitsFromEnv(),
     /** The key values mca holds: a file holding one is not copied into the store (listed as not restorable). */
     private readonly secrets: readonly string[] = [],
+    /** The session's added directories now (`--add-dir`, `/add-dir`, settings); their files are checkpointed too. */
+    private readonly extraRoots: () => readonly string[] = () => [],
   ) {}
 
   get enabled(): boolean {
@@ -54,6 +56,7 @@ export class ProjectCheckpoints {
         this.limits,
         { sessionPath: this.sessions.pathOf(sessionId), limits: this.limits.prune },
         this.secrets,
+        this.extraRoots,
       );
       this.stores.set(sessionId, store);
     }

@@ -11,9 +11,10 @@
  * than the limit is not tracked at all (said so at rewind time).
  */
 import type { BlobStore } from './blob-store.js';
-import { captureFile, sameStat, statKey, type StatKey } from './file-capture.js';
+import { captureFileSync, sameStat, statKey, type StatKey } from './file-capture.js';
 import { cleanTracked, indexBlobs, listGitFiles, statListed } from './git-files.js';
 import type { ScanState } from './git-blobs.js';
+import { isInside } from '../fs/contained-path.js';
 import { runInWorker } from '../tools/walk-runner.js';
 import type { WalkedFile } from '../tools/walk-files.js';
 
@@ -22,8 +23,19 @@ export interface ImageEntry {
   state: ScanState;
 }
 
-/** Project-relative path → what it held at the scan. */
+/**
+ * Path → what it held at the scan: project-relative for a file of the project, absolute for a file of an added
+ * directory (the same keys the file tools journal).
+ */
 export type Image = Record<string, ImageEntry>;
+
+/** Where one root's files go in an image (root-scan.ts scans several roots into one). */
+export interface RootPlacement {
+  /** Prepended to each root-relative path to make its image key: "" for the project, "<root>/" for an added one. */
+  prefix: string;
+  /** Files inside these directories are skipped (another root scans them: the project inside an added parent). */
+  exclude?: readonly string[];
+}
 
 export interface ScanLimits {
   /** A file larger than this is not copied (not restorable if a command changes it). */
@@ -36,7 +48,9 @@ export interface ScanLimits {
 
 export type ScanResult = { ok: true; image: Image; copiedBytes: number } | { ok: false; reason: string };
 
-const CONCURRENCY = 16;
+/** Files, and bytes, read between two yields of the event loop. */
+const CHUNK_FILES = 200;
+const CHUNK_BYTES = 8 * 1024 * 1024;
 /**
  * A scan that takes longer than this is abandoned (the call is recorded as untracked): mca started in a home
  * directory must not make a Bash call wait for the walk of a million files.
@@ -85,16 +99,30 @@ function tooMany(limits: ScanLimits): string {
   return `the project has more than ${limits.maxFiles} files`;
 }
 
-async function pool<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const runners = Array.from({ length: Math.min(CONCURRENCY, items.length) }, async () => {
-    while (next < items.length) {
-      const item = items[next];
-      next += 1;
-      if (item !== undefined) await work(item);
+/**
+ * Runs `work` over `items` synchronously in chunks of at most CHUNK_FILES files or CHUNK_BYTES bytes, yielding the
+ * event loop between chunks (the UI keeps drawing, a signal can stop it). Synchronous calls cost a fraction of the
+ * CPU of the thread-pool round trips and promises of asynchronous ones, per file (BENCHMARKS.md section 7).
+ */
+async function chunked<T extends { size?: number }>(
+  items: readonly T[],
+  work: (item: T) => void,
+  signal: AbortSignal,
+): Promise<boolean> {
+  let files = 0;
+  let bytes = 0;
+  for (const item of items) {
+    work(item);
+    files += 1;
+    bytes += item.size ?? 0;
+    if (files >= CHUNK_FILES || bytes >= CHUNK_BYTES) {
+      files = 0;
+      bytes = 0;
+      await new Promise((resolve) => setImmediate(resolve));
+      if (signal.aborted) return false;
     }
-  });
-  await Promise.all(runners);
+  }
+  return true;
 }
 
 /** Scans the project, reusing `previous` for files whose stat did not change. Store failures throw. */
@@ -104,10 +132,15 @@ export async function scanProject(
   blobs: BlobStore,
   limits: ScanLimits,
   signal: AbortSignal,
+  placement: RootPlacement = { prefix: '' },
 ): Promise<ScanResult> {
   const listed = await candidates(projectRoot, limits, signal);
   if (typeof listed === 'string') return { ok: false, reason: listed };
-  const { files } = listed;
+  const { prefix, exclude = [] } = placement;
+  const files =
+    exclude.length === 0
+      ? listed.files
+      : listed.files.filter((file) => !exclude.some((dir) => isInside(dir, file.absolute)));
   if (files.length > limits.maxFiles) return { ok: false, reason: tooMany(limits) };
   const image: Image = {};
   const unread: WalkedFile[] = [];
@@ -123,50 +156,57 @@ export async function scanProject(
       ino: file.ino,
       mode: file.mode,
     });
-    const known = previous[file.relative];
+    const known = previous[prefix + file.relative];
     if (known && sameStat(known.stat, stat) && known.state.kind !== 'absent' && known.state.kind !== 'unrestorable')
-      image[file.relative] = known;
+      image[prefix + file.relative] = known;
     else if (stat.size > limits.maxFileBytes) {
-      image[file.relative] = {
+      image[prefix + file.relative] = {
         stat,
         state: { kind: 'unrestorable', reason: `larger than the ${limits.maxFileBytes}-byte checkpoint limit` },
       };
     } else unread.push(file);
   }
-  const toRead = listed.git && unread.length > 0 ? await referTracked(projectRoot, unread, image, signal) : unread;
+  const toRead =
+    listed.git && unread.length > 0 ? await referTracked(projectRoot, prefix, unread, image, signal) : unread;
   if (signal.aborted) return { ok: false, reason: 'the project scan was interrupted' };
   let copiedBytes = 0;
-  await pool(toRead, async (file) => {
-    if (copiedBytes + (file.size ?? 0) > limits.maxCopyBytes) {
-      image[file.relative] = {
-        stat: statKey({
-          size: file.size ?? 0,
-          mtimeMs: file.mtimeMs,
-          ctimeMs: file.ctimeMs ?? 0,
-          ino: file.ino ?? 0,
-          mode: file.mode ?? 0,
-        }),
-        state: { kind: 'unrestorable', reason: `over the ${limits.maxCopyBytes}-byte copy budget of one scan` },
+  const done = await chunked(
+    toRead,
+    (file) => {
+      if (copiedBytes + (file.size ?? 0) > limits.maxCopyBytes) {
+        image[prefix + file.relative] = {
+          stat: statKey({
+            size: file.size ?? 0,
+            mtimeMs: file.mtimeMs,
+            ctimeMs: file.ctimeMs ?? 0,
+            ino: file.ino ?? 0,
+            mode: file.mode ?? 0,
+          }),
+          state: { kind: 'unrestorable', reason: `over the ${limits.maxCopyBytes}-byte copy budget of one scan` },
+        };
+        return;
+      }
+      copiedBytes += file.size ?? 0;
+      const captured = captureFileSync(file.absolute, blobs, limits.maxFileBytes);
+      if (captured.state.kind === 'absent') return; // deleted during the scan: it is not there before the call
+      image[prefix + file.relative] = {
+        stat:
+          captured.stat ??
+          statKey({
+            size: file.size ?? 0,
+            mtimeMs: file.mtimeMs,
+            ctimeMs: file.ctimeMs ?? 0,
+            ino: file.ino ?? 0,
+            mode: file.mode ?? 0,
+          }),
+        state: captured.state,
       };
-      return;
-    }
-    copiedBytes += file.size ?? 0;
-    const captured = await captureFile(file.absolute, blobs, limits.maxFileBytes, true);
-    if (captured.state.kind === 'absent') return; // deleted during the scan: it is not there before the call
-    image[file.relative] = {
-      stat:
-        captured.stat ??
-        statKey({
-          size: file.size ?? 0,
-          mtimeMs: file.mtimeMs,
-          ctimeMs: file.ctimeMs ?? 0,
-          ino: file.ino ?? 0,
-          mode: file.mode ?? 0,
-        }),
-      state: captured.state,
-    };
-  });
+    },
+    signal,
+  );
+  // What was copied before an interruption is made durable too (the store holds no blob it cannot trust).
   await blobs.flush();
+  if (!done) return { ok: false, reason: 'the project scan was interrupted' };
   return { ok: true, image, copiedBytes };
 }
 
@@ -176,6 +216,7 @@ export async function scanProject(
  */
 async function referTracked(
   projectRoot: string,
+  prefix: string,
   unread: WalkedFile[],
   image: Image,
   signal: AbortSignal,
@@ -197,7 +238,12 @@ async function referTracked(
       ino: file.ino ?? 0,
       mode: file.mode ?? 0,
     });
-    image[file.relative] = { stat, state: { kind: 'git', blob, mode: stat.mode & 0o7777, size: stat.size } };
+    // A reference of an added directory names the root its repository is read from (git-blobs.ts).
+    const root = prefix === '' ? {} : { root: projectRoot };
+    image[prefix + file.relative] = {
+      stat,
+      state: { kind: 'git', blob, mode: stat.mode & 0o7777, size: stat.size, ...root },
+    };
     return false;
   });
 }

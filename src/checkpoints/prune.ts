@@ -47,7 +47,10 @@ export async function prune(journal: Journal, blobs: BlobStore, cutoff: string):
   });
   const kept = records.filter(
     (record, index) =>
-      record.ts >= cutoff || index === lastStart || (record.t === 'after' && lastAfter.get(record.path) === index),
+      record.ts >= cutoff ||
+      index === lastStart ||
+      record.t === 'root' ||
+      (record.t === 'after' && lastAfter.get(record.path) === index),
   );
   if (kept.length === records.length) return 0;
   const keep = new Set(kept.flatMap(hashesOf));

@@ -1,7 +1,8 @@
 /**
  * Carries out a restore plan: each file back to its bytes and mode (written to a temp file beside it and renamed
  * over it), or removed when it did not exist. Paths are resolved inside the project again right before each
- * write, so a directory swapped for a symlink since the plan cannot send a write outside. Never touches `.git`.
+ * write (and inside the added directories the journal recorded), so a directory swapped for a symlink since the
+ * plan cannot send a write outside. Never touches `.git`.
  */
 import { chmod, lstat, mkdir, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -21,6 +22,7 @@ function isGitPath(path: string): boolean {
 
 export async function applyRestore(
   projectRoot: string,
+  roots: readonly string[],
   items: readonly RestoreItem[],
   blobs: BlobStore,
 ): Promise<Applied> {
@@ -33,7 +35,7 @@ export async function applyRestore(
       fail('inside .git (never touched)');
       continue;
     }
-    const resolved = resolveInProject(projectRoot, item.path);
+    const resolved = resolveInProject(projectRoot, item.path, roots);
     if (!resolved.ok) {
       fail(resolved.error.message);
       continue;

@@ -31,8 +31,13 @@ export function sameState(a: FileState, b: FileState): boolean {
   return a.hash === b.hash && a.mode === b.mode;
 }
 
+/**
+ * `roots`: the added directories whose files may be restored (the journal's `root` records and the session's roots
+ * now); a path resolves inside the project or one of them, symlinks included, or is listed as not restorable.
+ */
 export async function planRestore(
   projectRoot: string,
+  roots: readonly string[],
   since: string,
   records: readonly JournalRecord[],
   blobs: BlobStore,
@@ -53,7 +58,7 @@ export async function planRestore(
       plan.notRestorable.push({ path, reason: target.reason });
       continue;
     }
-    const resolved = resolveInProject(projectRoot, path);
+    const resolved = resolveInProject(projectRoot, path, roots);
     if (!resolved.ok) {
       plan.notRestorable.push({ path, reason: resolved.error.message });
       continue;

@@ -80,8 +80,9 @@ export async function rewind(
       'CHECKPOINT_NOT_FOUND',
       `no checkpoint ${target} in this session (see mca rewind --list)`,
     );
+  const roots = store.restoreRoots(records);
   const plan = options.code
-    ? await planRestore(store.projectRoot, checkpoint.ts, records, store.blobs, maxBytes)
+    ? await planRestore(store.projectRoot, roots, checkpoint.ts, records, store.blobs, maxBytes)
     : { items: [], notRestorable: [], untracked: [] };
   const result: RewindResult = {
     checkpoint,
@@ -113,7 +114,7 @@ export async function rewind(
     })),
   ];
   await store.journal.append(...undo);
-  const applied = await applyRestore(store.projectRoot, plan.items, store.blobs);
+  const applied = await applyRestore(store.projectRoot, roots, plan.items, store.blobs);
   await store.journal.append(
     ...plan.items
       .filter((item) => applied.restored.includes(item.path))

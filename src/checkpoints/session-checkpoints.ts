@@ -3,8 +3,11 @@
  * in the project, never in git) and the step the registry runs before an allowed call executes:
  * - a tool that declares the files it changes (`locations`: Write, Edit, MultiEdit, …): each file's state before
  *   the call is stored and journalled (fsync'd) before the call runs, its state afterwards once it ran;
- * - a Bash call (permission `exec`): a scan before (project-scan.ts), durably recorded, and one after; what
- *   differs is journalled. A crash between the two leaves the `bash-start` record, recovered on the next open.
+ * - a Bash call (permission `exec`): a scan before (root-scan.ts: the project and the added directories),
+ *   durably recorded, and one after; what differs is journalled. A crash between the two leaves the `bash-start`
+ *   record, recovered on the next open.
+ * A file of an added directory (`--add-dir`, `/add-dir`) is journalled by its absolute path, and the directory once
+ * as a `root` record: a rewind restores paths only inside the project and the roots so recorded.
  * Which prompt a change belongs to is not tracked here: a checkpoint is a user message of the session file, and
  * a change belongs to the newest one written before it (checkpoint-list.ts).
  */
@@ -15,7 +18,8 @@ import { BlobStore, STORE_DIR_MODE } from './blob-store.js';
 import { materialize, type ScanState } from './git-blobs.js';
 import { captureFile } from './file-capture.js';
 import { Journal, type JournalRecord } from './journal.js';
-import { changedPaths, SCAN_DEADLINE_MS, scanProject, type Image, type ScanLimits } from './project-scan.js';
+import { changedPaths, SCAN_DEADLINE_MS, type Image, type ScanLimits } from './project-scan.js';
+import { keepRoots, scanRoots } from './root-scan.js';
 import { resolveInProject } from '../tools/workspace.js';
 import { listCheckpoints } from './checkpoint-list.js';
 import { prune, pruneCutoff, type PruneLimits } from './prune.js';
@@ -57,6 +61,10 @@ export class SessionCheckpoints {
   private imageHash: string | undefined;
   private stored: Image | undefined;
   private opened: Promise<void> | undefined;
+  /** Added directories a scan of this process left out (too many files, too slow), with why. */
+  private readonly skippedRoots = new Map<string, string>();
+  /** Added directories already journalled as `root` records. */
+  private readonly journalledRoots = new Set<string>();
 
   constructor(
     readonly dir: string,
@@ -65,6 +73,8 @@ export class SessionCheckpoints {
     /** Pruned on open (before anything else reads or appends the journal): the session file and the limits. */
     private readonly pruning?: { sessionPath: string; limits: PruneLimits },
     secrets: readonly string[] = [],
+    /** The session's added directories now (real paths; the list may grow during the session). */
+    private readonly extraRoots: () => readonly string[] = () => [],
   ) {
     this.blobs = new BlobStore(join(dir, 'blobs'), secrets);
     this.journal = new Journal(join(dir, 'journal.jsonl'));
@@ -74,6 +84,7 @@ export class SessionCheckpoints {
   open(): Promise<void> {
     this.opened ??= (async () => {
       await mkdir(this.blobs.dir, { recursive: true, mode: STORE_DIR_MODE });
+      for (const record of await this.journal.read()) if (record.t === 'root') this.journalledRoots.add(record.root);
       await this.recover();
       if (this.pruning) await this.prune(this.pruning.sessionPath, this.pruning.limits).catch(() => 0);
     })();
@@ -90,9 +101,12 @@ export class SessionCheckpoints {
     await this.open();
     const guarded: Array<{ rel: string; absolute: string }> = [];
     const records: JournalRecord[] = [];
+    const extras = this.extraRoots();
     for (const path of paths) {
-      const resolved = resolveInProject(this.projectRoot, path);
+      const resolved = resolveInProject(this.projectRoot, path, extras);
       if (!resolved.ok) continue; // the tool refuses it too
+      // A file of an added directory: `relative` is its absolute path; the root is journalled first.
+      if (resolved.relative === resolved.absolute) records.push(...this.rootRecords([resolved.root]));
       const captured = await captureFile(resolved.absolute, this.blobs, this.limits.maxEditFileBytes);
       guarded.push({ rel: resolved.relative, absolute: resolved.absolute });
       records.push({
@@ -104,7 +118,7 @@ export class SessionCheckpoints {
         callId: call.id,
       });
     }
-    await this.journal.append(...records);
+    await this.appendRecords(...records);
     return async () => {
       const after: JournalRecord[] = [];
       for (const { rel, absolute } of guarded) {
@@ -115,14 +129,45 @@ export class SessionCheckpoints {
     };
   }
 
+  /** The added directories a rewind may write in: those the journal recorded, and the session's roots now. */
+  restoreRoots(records: readonly JournalRecord[]): string[] {
+    const recorded = records.flatMap((record) => (record.t === 'root' ? [record.root] : []));
+    return [...new Set([...recorded, ...this.extraRoots()])];
+  }
+
+  /** Appends `records`; `root` records among them count as journalled only once the append succeeded. */
+  private async appendRecords(...records: JournalRecord[]): Promise<void> {
+    try {
+      await this.journal.append(...records);
+    } catch (error) {
+      for (const record of records) if (record.t === 'root') this.journalledRoots.delete(record.root);
+      throw error;
+    }
+  }
+
+  /** `root` records for the added directories among `roots` not yet journalled (marked; see appendRecords). */
+  private rootRecords(roots: readonly string[]): JournalRecord[] {
+    const fresh = roots.filter((root) => !this.journalledRoots.has(root));
+    for (const root of fresh) this.journalledRoots.add(root);
+    return fresh.map((root): JournalRecord => ({ t: 'root', ts: now(), root }));
+  }
+
   private async aroundCommand(call: ToolCall, signal: AbortSignal): Promise<AfterRun> {
     await this.open();
     const previous = this.image ?? {};
+    // An added directory found too large or too slow is not walked again by this process either (a `--add-dir ~`
+    // must not cost every Bash call the scan's deadline); it is named for each call.
+    const known = this.extraRoots();
+    const extras = known.filter((root) => !this.skippedRoots.has(root));
+    const kept = known.flatMap((root) => {
+      const reason = this.skippedRoots.get(root);
+      return reason === undefined ? [] : [{ root, reason }];
+    });
     // A project found too large to scan is not walked again by this process: each Bash call would pay the walk
     // only to learn the same.
     const before = this.overLimit
       ? { ok: false as const, reason: this.overLimit }
-      : await scanProject(this.projectRoot, previous, this.blobs, this.limits, signal);
+      : await scanRoots(this.projectRoot, extras, previous, this.blobs, this.limits, signal);
     if (!before.ok) {
       // Over the file limit or the scan's deadline: later calls of this process skip the scan and say so.
       if (!signal.aborted) this.overLimit = before.reason;
@@ -131,19 +176,36 @@ export class SessionCheckpoints {
     }
     // The scan itself is stored (gzipped) for crash recovery; the previous one is superseded once this is journalled.
     // A scan equal to the stored one (nothing changed since) reuses its blob: no serialising and hashing again.
+    if (!signal.aborted) for (const { root, reason } of before.skipped) this.skippedRoots.set(root, reason);
     const image =
       this.imageHash !== undefined && this.stored !== undefined && sameEntries(this.stored, before.image)
         ? this.imageHash
         : await this.blobs.put(gzipSync(JSON.stringify(before.image), { level: 1 }));
-    await this.journal.append({ t: 'bash-start', ts: now(), callId: call.id, image });
+    await this.appendRecords(
+      ...this.rootRecords(before.roots),
+      ...[...kept, ...before.skipped].map(({ root, reason }): JournalRecord => ({
+        t: 'untracked',
+        ts: now(),
+        callId: call.id,
+        reason: `${root}: ${reason}`,
+      })),
+      {
+        t: 'bash-start',
+        ts: now(),
+        callId: call.id,
+        image,
+        ...(before.roots.length > 0 ? { roots: before.roots } : {}),
+      },
+    );
     if (this.imageHash !== undefined && this.imageHash !== image) await this.blobs.remove(this.imageHash);
     this.imageHash = image;
     this.stored = before.image;
     this.image = before.image;
     const startedAt = now();
     return async () => {
-      const after = await scanProject(
+      const after = await scanRoots(
         this.projectRoot,
+        before.roots,
         before.image,
         this.blobs,
         this.limits,
@@ -156,8 +218,16 @@ export class SessionCheckpoints {
         );
         return;
       }
-      const records = await diffRecords(this.projectRoot, this.blobs, before.image, after.image, startedAt, call);
-      await this.journal.append(...records, {
+      // An added directory the after-scan could not cover is compared on neither side (and named).
+      const compared = keepRoots(before.image, before.roots, after.roots);
+      const records = await diffRecords(this.projectRoot, this.blobs, compared, after.image, startedAt, call);
+      const lost = after.skipped.map(({ root, reason }): JournalRecord => ({
+        t: 'untracked',
+        ts: startedAt,
+        callId: call.id,
+        reason: `${root}: ${reason}`,
+      }));
+      await this.journal.append(...lost, ...records, {
         t: 'bash-end',
         ts: now(),
         callId: call.id,
@@ -191,10 +261,19 @@ export class SessionCheckpoints {
         await this.journal.append({ t: 'bash-end', ts: now(), callId: record.callId, recovered: true });
         continue;
       }
-      const after = await scanProject(this.projectRoot, image, this.blobs, this.limits, new AbortController().signal);
+      const roots = record.roots ?? [];
+      const signal = new AbortController().signal;
+      const after = await scanRoots(this.projectRoot, roots, image, this.blobs, this.limits, signal);
       const call = { id: record.callId, name: 'Bash', input: {}, source: 'model' as const };
       const records = after.ok
-        ? await diffRecords(this.projectRoot, this.blobs, image, after.image, record.ts, call)
+        ? await diffRecords(
+            this.projectRoot,
+            this.blobs,
+            keepRoots(image, roots, after.roots),
+            after.image,
+            record.ts,
+            call,
+          )
         : [];
       await this.journal.append(...records, {
         t: 'bash-end',

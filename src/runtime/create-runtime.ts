@@ -135,7 +135,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const secrets = credentialSecrets(credentials);
   const store = new SessionStore(config.mcaHome, projectRoot, { secrets });
   // Checkpoints guard every call of whichever session is open now (sessions are created below).
-  const checkpoints = new ProjectCheckpoints(store, projectRoot, undefined, secrets);
+  const checkpoints = new ProjectCheckpoints(store, projectRoot, undefined, secrets, () => roots.list());
   const opened: { sessions?: ProjectSessions } = {};
   const registry = createDefaultRegistry({
     secrets,
