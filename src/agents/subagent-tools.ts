@@ -15,6 +15,15 @@ import type { PathScreen } from '../permissions/path-screen.js';
 import type { AgentDefinition } from './agent-definition.js';
 
 export const AGENT_TOOL = 'Agent';
+
+/**
+ * What a subagent's WebSearch call is answered. The search is a server tool offered on the main session's requests
+ * once its gate is permitted; a subagent's requests never carry it, so the call gets this one line instead of
+ * "Unknown tool".
+ */
+export const SUBAGENT_WEB_SEARCH =
+  'WebSearch is available to the main session only: a subagent cannot search the web. Say in your answer what ' +
+  'should be searched, and the main session can search it.';
 /** The Agent tool's older name, accepted in tool lists and as a tool name. */
 export const AGENT_TOOL_ALIAS = 'Task';
 
@@ -112,6 +121,7 @@ export function subagentRegistry(
   },
 ): SubagentRegistry {
   const registry = new SubagentRegistry(options.secrets, options.decide, options.pathScreen);
+  registry.markUnavailable(WEB_SEARCH, SUBAGENT_WEB_SEARCH);
   for (const name of subagentToolNames(definition, session)) {
     const tool = session.get(name);
     if (tool) registry.register(tool);

@@ -31,6 +31,7 @@ import {
 } from './paused-turn.js';
 import {
   addUsage,
+  totalUsageTokens,
   ZERO_USAGE,
   type ModelProvider,
   type ModelRequest,
@@ -122,7 +123,8 @@ export class AnthropicProvider implements ModelProvider {
    * the same request again with the paused content as the last assistant message, at most
    * MAX_PAUSE_CONTINUATIONS times and while that content stays under MAX_PAUSED_CONTENT_CHARS; then the reply
    * ends with a line saying so. To the agent it is one reply: the parts' text and calls in order, the cited
-   * pages as one Sources list at the end, and the usage of every request added up (each one is billed).
+   * pages as one Sources list at the end, and the usage of every request added up (each one is billed), with the
+   * last request's size as `windowTokens` (every request resent the same prompt: the sum is not the context size).
    */
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
     const params = toMessageParams(request);
@@ -153,7 +155,7 @@ export class AnthropicProvider implements ModelProvider {
         else if (event.type !== 'retry' || part === 0) yield event;
       }
       if (done === undefined) return;
-      usage = addUsage(usage, done.usage);
+      usage = { ...addUsage(usage, done.usage), ...(part > 0 ? { windowTokens: totalUsageTokens(done.usage) } : {}) };
       for (const source of end?.sources ?? []) {
         if (!sources.has(source.url) && sources.size < MAX_SOURCES) sources.set(source.url, source.title);
       }

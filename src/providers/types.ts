@@ -11,6 +11,13 @@ export interface Usage {
   cacheReadInputTokens: number;
   /** The model that made the call (set by the agent): a call is priced at its own model's rates, whatever comes later. */
   model?: string;
+  /**
+   * Set when the counters above add up several requests of one reply (a continued `pause_turn`): the context the
+   * last of them occupied (its input, uncached, cache read and cache write, plus its output). The counters stay the
+   * sums (each request is billed); the context size reads this (totalUsageTokens), since every request resent the
+   * same prompt. addUsage drops it: a sum of replies has no single last request.
+   */
+  windowTokens?: number;
 }
 
 export const ZERO_USAGE: Usage = Object.freeze({
@@ -20,8 +27,14 @@ export const ZERO_USAGE: Usage = Object.freeze({
   cacheReadInputTokens: 0,
 });
 
-/** The whole context a call occupied: what the next call's prompt will at least be. */
+/**
+ * The whole context a call occupied: what the next call's prompt will at least be. For a reply of several requests
+ * that is its last request's (`windowTokens`), not the sum; a stored value that is not a finite non-negative number
+ * (a hand-edited session file) is ignored.
+ */
 export function totalUsageTokens(usage: Usage): number {
+  const window = usage.windowTokens;
+  if (typeof window === 'number' && Number.isFinite(window) && window >= 0) return window;
   return usage.inputTokens + usage.cacheCreationInputTokens + usage.cacheReadInputTokens + usage.outputTokens;
 }
 

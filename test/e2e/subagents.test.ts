@@ -150,6 +150,55 @@ describe('subagents', () => {
     expect(requestText(subSecond)).toContain('Unknown tool \\"Bash\\"');
   });
 
+  it("a subagent calling WebSearch gets one line saying the search is the main session's", async () => {
+    const dirs = project();
+    await trust(dirs);
+    const log: Routed[] = [];
+    const searcher = FINDER.replace('tools: Read, Grep', 'tools: Read, WebSearch');
+    writeFiles(dirs.root, { '.claude/agents/finder.md': searcher });
+    server = await routedFake(
+      [
+        {
+          name: 'finder',
+          match: isFinder,
+          reply: (index) =>
+            index === 0
+              ? { text: '', calls: [{ id: 'toolu_sub_search', name: 'WebSearch', input: { query: 'node 22' } }] }
+              : { text: 'Could not search.' },
+        },
+        {
+          name: 'parent',
+          match: () => true,
+          reply: (index) =>
+            index === 0
+              ? {
+                  text: '',
+                  calls: [
+                    {
+                      id: 'toolu_agent_ws',
+                      name: 'Agent',
+                      input: { subagent_type: 'finder', description: 'search', prompt: 'Search for node 22.' },
+                    },
+                  ],
+                }
+              : { text: 'done' },
+        },
+      ],
+      log,
+    );
+    // The main session's search is permitted from the start; the subagent's requests still never carry it.
+    const run = await ask(dirs, server, 'go', ['--allowedTools', 'WebSearch']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(log.map((entry) => entry.route)).toEqual(['parent', 'finder', 'finder', 'parent']);
+    const [parentFirst, subFirst, subSecond] = log.map((entry) => entry.body);
+    expect(JSON.stringify(parentFirst!.tools)).toContain('web_search_20250305');
+    expect(JSON.stringify(subFirst!.tools)).not.toContain('web_search');
+    expect(toolNames(subFirst!)).toEqual(['Read']);
+    const answered = requestText(subSecond!);
+    expect(answered).toContain('WebSearch is available to the main session only: a subagent cannot search the web.');
+    expect(answered).not.toContain('Unknown tool');
+  });
+
   it('two Agent calls in one reply run concurrently: both subagents ask before either gets its answer', async () => {
     const dirs = project();
     await trust(dirs);

@@ -52,7 +52,14 @@ describe('AnthropicProvider: a paused turn', () => {
       {
         type: 'done',
         stopReason: 'end_turn',
-        usage: { inputTokens: 250, outputTokens: 12, cacheCreationInputTokens: 0, cacheReadInputTokens: 90 },
+        // The counters add both requests (cost); the context size is the last request's: 150 + 90 + 5.
+        usage: {
+          inputTokens: 250,
+          outputTokens: 12,
+          cacheCreationInputTokens: 0,
+          cacheReadInputTokens: 90,
+          windowTokens: 245,
+        },
       },
     ]);
     expect(events.filter((event) => event.type === 'web_search')).toHaveLength(1);
