@@ -1,8 +1,10 @@
 /**
  * What a session's model calls used, per model, over messages that may include archive entries: an assistant
  * message's own `usage` (keyed by the model that made the call, '' when the record predates that), what a tool
- * message's subagent used (`carriedUsage`, per model) and what each summary archived (`archivedUsage`). Compaction
- * stores the archived messages' sum on the summary that replaces them, so cost adds up across /compact and /resume.
+ * message's subagent used (`carriedUsage`, per model), what each summary archived (`archivedUsage`) and what a
+ * conversation rewind removed (`rewoundUsage`). Compaction stores the archived messages' sum on the summary that
+ * replaces them, and a rewind the removed messages' sum on the last message it keeps, so cost adds up across
+ * /compact, /rewind and /resume.
  * This is the one place the session's cost is read from its messages (the REPL's /cost and status line use it).
  * Counters read from a session file are trusted only when they are finite non-negative numbers.
  */
@@ -20,9 +22,9 @@ export function addModelUsage(byModel: Readonly<UsageByModel>, usage: Usage, mod
 export function usageByModel(messages: readonly Message[]): UsageByModel {
   let total: UsageByModel = {};
   for (const message of messages) {
-    const { usage, carriedUsage, archivedUsage } = message.metadata;
+    const { usage, carriedUsage, archivedUsage, rewoundUsage } = message.metadata;
     if (isUsage(usage)) total = addModelUsage(total, usage);
-    for (const byModel of [carriedUsage, archivedUsage]) {
+    for (const byModel of [carriedUsage, archivedUsage, rewoundUsage]) {
       if (!isObject(byModel)) continue;
       for (const [model, each] of Object.entries(byModel)) if (isUsage(each)) total = addModelUsage(total, each, model);
     }
@@ -49,4 +51,31 @@ function isUsage(value: unknown): value is Usage {
 export function archivedUsageField(archive: readonly Message[]): { archivedUsage?: UsageByModel } {
   const byModel = usageByModel(archive);
   return Object.keys(byModel).length > 0 ? { archivedUsage: byModel } : {};
+}
+
+/**
+ * `kept` with what `before` used beyond it (the calls of the messages a conversation rewind removed) added to the
+ * `rewoundUsage` of its last message; `kept` as it is when nothing was removed or no message is left to carry it.
+ * `kept`'s calls are a subset of `before`'s, so the difference per model and counter is what the removed ones used
+ * (clamped at zero for hand-edited files).
+ */
+export function keepRewoundUsage(before: readonly Message[], kept: readonly Message[]): Message[] {
+  const last = kept[kept.length - 1];
+  const after = usageByModel(kept);
+  let removed: UsageByModel = {};
+  for (const [model, spent] of Object.entries(usageByModel(before))) {
+    const left = after[model] ?? ZERO_USAGE;
+    const difference = Object.fromEntries(
+      COUNTERS.map((counter) => [counter, Math.max(0, spent[counter] - left[counter])]),
+    ) as Record<(typeof COUNTERS)[number], number>;
+    if (COUNTERS.some((counter) => difference[counter] > 0)) removed = { ...removed, [model]: difference };
+  }
+  if (last === undefined || Object.keys(removed).length === 0) return [...kept];
+  let carried: UsageByModel = {};
+  for (const byModel of [last.metadata.rewoundUsage, removed]) {
+    if (!isObject(byModel)) continue;
+    for (const [model, each] of Object.entries(byModel))
+      if (isUsage(each)) carried = addModelUsage(carried, each, model);
+  }
+  return [...kept.slice(0, -1), { ...last, metadata: { ...last.metadata, rewoundUsage: carried } }];
 }

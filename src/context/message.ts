@@ -44,6 +44,12 @@ export interface MessageMetadata {
    * context size. Absent in files written before subagent usage was stored.
    */
   carriedUsage?: Record<string, Usage>;
+  /**
+   * The last message a conversation rewind kept: the usage of the model calls whose messages the rewind removed,
+   * per model ('' = not recorded). The money was spent, so it counts toward the session's cost (and is archived
+   * like any usage), but never toward the context size (archived-usage.ts).
+   */
+  rewoundUsage?: Record<string, Usage>;
   /** Tool messages shrunk to a one-line form by the degradation ladder. */
   shrunk?: boolean;
   /**

@@ -8,6 +8,7 @@ import { truncate, writeFile } from 'node:fs/promises';
 import { redactSecrets } from '../text/redact-secrets.js';
 import { join, resolve } from 'node:path';
 import type { SessionInfo } from './session-info.js';
+import { keepRewoundUsage } from '../context/archived-usage.js';
 import type { Message } from '../context/message.js';
 import { legacyProjectSlug, projectSlug } from './project-slug.js';
 import { fileContains, listSessionFiles, SESSION_EXTENSION as EXTENSION, type SessionFile } from './session-files.js';
@@ -213,14 +214,20 @@ export class SessionStore {
    * Cuts a session file back to `offset` bytes (a conversation rewind: the record of the prompt it goes back to
    * starts there), then writes `snapshot` when given (the prompt was first stored inside a compaction snapshot:
    * the messages before it). Under the session's lock: a session open in another process is refused.
+   * The money the removed model calls cost was spent: their usage is added to the last kept message
+   * (`rewoundUsage`, written as a snapshot), so /cost still counts it; the context size does not.
    */
   async cut(sessionId: string, offset: number, snapshot?: Message[]): Promise<void> {
     const lock = this.lock(sessionId);
+    const path = this.pathOf(sessionId);
     try {
-      await truncate(this.pathOf(sessionId), offset);
-      if (snapshot) {
-        const writer = new JsonlSessionWriter(sessionId, this.pathOf(sessionId), this.secrets);
-        writer.writeSnapshot(snapshot);
+      const before = (await readSessionFile(path, sessionId)).messages;
+      await truncate(path, offset);
+      const kept = snapshot ?? (await readSessionFile(path, sessionId)).messages;
+      const carried = keepRewoundUsage(before, kept);
+      if (snapshot || carried.some((message, index) => message !== kept[index])) {
+        const writer = new JsonlSessionWriter(sessionId, path, this.secrets);
+        writer.writeSnapshot(carried);
         writer.close();
       }
     } finally {
