@@ -3,8 +3,9 @@
  * behind the previous write, and Node's stdout keeps whatever a pipe does not take yet (write() returns false but
  * stores it): a client that stops reading would make mca hold every update of a running turn in memory. Here each
  * message goes to stdout at once (so all unread bytes sit in one measurable buffer); when the bytes still unread
- * before a message exceed `maxUnread`, mca logs one line, drops the unread output and ends the connection (the
- * sessions close as when stdin ends; the exit code is 1). Memory stays below `maxUnread` plus one message.
+ * before a message exceed `maxUnread`, mca logs one line and ends the connection: nothing more is queued, the
+ * sessions close as when stdin ends, and mca exits with code 1 (src/cli/acp-mode.ts), dropping the unread output.
+ * Memory for output stays below `maxUnread` plus one message.
  */
 import type { Writable } from 'node:stream';
 import { WritableStream } from 'node:stream/web';
@@ -38,7 +39,6 @@ export function boundedOutput(out: Writable, options: BoundedOutputOptions): Wri
             'MCA_ACP_MAX_UNREAD_BYTES); closing the connection',
         );
         options.overflow(failure.message);
-        out.destroy();
         throw failure;
       }
       out.write(chunk);

@@ -67,12 +67,14 @@ export async function runAcpMode(options: CliOptions, version: string): Promise<
     },
   });
   let dropped = false;
+  let connection: { close(): void } | undefined;
   const output = boundedOutput(process.stdout, {
     // MCA_ACP_MAX_UNREAD_BYTES lowers (or raises) what a client may leave unread.
     maxUnread: positiveInteger(process.env.MCA_ACP_MAX_UNREAD_BYTES, MAX_UNREAD_OUTPUT_BYTES),
     overflow: (line) => {
       dropped = true;
       log(line);
+      connection?.close();
     },
   });
   const stream = acp.ndJsonStream(
@@ -84,11 +86,13 @@ export async function runAcpMode(options: CliOptions, version: string): Promise<
       positiveInteger(process.env.MCA_CLIENT_LINE_MAX_BYTES, CLIENT_LINE_MAX_BYTES),
     ),
   );
-  const connection = server.app().connect(stream);
-  await connection.closed;
+  const connected = server.app().connect(stream);
+  connection = connected;
+  await connected.closed;
   await server.closeAll();
   await sweepLeftoverTemps(resolveMcaHome());
-  // A dropped client may still hold stdin open: mca stops reading it so the process ends.
-  if (dropped) process.stdin.destroy();
-  return dropped ? EXIT_AGENT_FAILURE : EXIT_OK;
+  // A dropped client's unread output stays queued on stdout (Node cannot discard it) and would keep the process
+  // alive: once the sessions closed, mca exits and the queue goes with it.
+  if (dropped) process.exit(EXIT_AGENT_FAILURE);
+  return EXIT_OK;
 }
