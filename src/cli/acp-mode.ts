@@ -67,14 +67,15 @@ export async function runAcpMode(options: CliOptions, version: string): Promise<
     },
   });
   let dropped = false;
-  let connection: { close(): void } | undefined;
+  // The connection the overflow ends (made below, after its stream).
+  const live: { connection?: { close(): void } } = {};
   const output = boundedOutput(process.stdout, {
     // MCA_ACP_MAX_UNREAD_BYTES lowers (or raises) what a client may leave unread.
     maxUnread: positiveInteger(process.env.MCA_ACP_MAX_UNREAD_BYTES, MAX_UNREAD_OUTPUT_BYTES),
     overflow: (line) => {
       dropped = true;
       log(line);
-      connection?.close();
+      live.connection?.close();
     },
   });
   const stream = acp.ndJsonStream(
@@ -87,7 +88,7 @@ export async function runAcpMode(options: CliOptions, version: string): Promise<
     ),
   );
   const connected = server.app().connect(stream);
-  connection = connected;
+  live.connection = connected;
   await connected.closed;
   await server.closeAll();
   await sweepLeftoverTemps(resolveMcaHome());

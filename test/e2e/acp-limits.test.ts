@@ -136,10 +136,17 @@ describe('mca --acp limits against a hostile client', () => {
     // From here the client reads nothing more (its stdin to mca stays open).
     child.stdout.off('data', reading);
     child.stdout.pause();
-    send({ jsonrpc: '2.0', id: 2, method: 'session/prompt', params: { sessionId, prompt: [{ type: 'text', text: 'Go' }] } });
+    send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'session/prompt',
+      params: { sessionId, prompt: [{ type: 'text', text: 'Go' }] },
+    });
     expect(await exited).toBe(1);
     const lines = stderr.split('\n').filter((line) => line.startsWith('mca: the ACP client left'));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/left \d+ bytes of mca's output unread \(the limit is 1000000, MCA_ACP_MAX_UNREAD_BYTES\)/);
+    expect(lines[0]).toMatch(
+      /left \d+ bytes of mca's output unread \(the limit is 1000000, MCA_ACP_MAX_UNREAD_BYTES\)/,
+    );
   }, 60_000);
 });
