@@ -76,8 +76,14 @@ async function guarded<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Open sessions per connection (each is a runtime: MCP servers, hooks, a session file); session/close frees one. */
+export const MAX_SESSIONS = 32;
+
 export class AcpServer {
   private readonly sessions = new Map<string, AcpSession>();
+  /** Sessions being opened (counted against the cap with the open ones). */
+  private opening = 0;
+  private readonly maxSessions = positiveInteger(process.env.MCA_ACP_MAX_SESSIONS, MAX_SESSIONS);
   private capabilities: ClientCapabilities | undefined;
   private readonly gate = new RequestGate(
     positiveInteger(process.env.MCA_ACP_MAX_PENDING, MAX_PENDING_REQUESTS),
@@ -97,7 +103,7 @@ export class AcpServer {
             loadSession: true,
             promptCapabilities: { image: true, audio: false, embeddedContext: true },
             mcpCapabilities: { http: true, sse: true },
-            sessionCapabilities: { list: {}, resume: {} },
+            sessionCapabilities: { list: {}, resume: {}, close: {} },
           },
           authMethods: [],
           agentInfo: { name: 'mca', title: 'mca', version: this.options.version },
@@ -158,6 +164,15 @@ export class AcpServer {
           return {};
         }),
       )
+      .onRequest('session/close', ({ params }) =>
+        this.admitted(params.sessionId, async () => {
+          // Frees the session's runtime (its turn stops, MCP servers and commands end); it stays on disk to load.
+          const session = this.session(params.sessionId);
+          this.sessions.delete(params.sessionId);
+          await runWithEnvironment(session.runtime.environment, () => session.close());
+          return {};
+        }),
+      )
       .onNotification('session/cancel', ({ params }) => {
         this.sessions.get(params.sessionId)?.cancel();
       });
@@ -191,6 +206,28 @@ export class AcpServer {
     if (typeof cwd !== 'string' || !cwd.startsWith('/')) {
       throw new AcpError('ACP_INVALID_PARAMS', `cwd must be an absolute path, not ${JSON.stringify(cwd)}`);
     }
+    if (this.sessions.size + this.opening >= this.maxSessions) {
+      throw new AcpError(
+        'ACP_OVERLOADED',
+        `mca has ${this.sessions.size + this.opening} sessions open (the limit is ${this.maxSessions}, MCA_ACP_MAX_SESSIONS); ` +
+          'close one with session/close first',
+      );
+    }
+    this.opening += 1;
+    try {
+      return await this.openCapped(client, cwd, mcpServers, start, announce);
+    } finally {
+      this.opening -= 1;
+    }
+  }
+
+  private async openCapped(
+    client: acp.AgentContext,
+    cwd: string,
+    mcpServers: readonly McpServer[],
+    start: SessionStart,
+    announce: boolean,
+  ): Promise<AcpSession> {
     const holder = { id: start.kind === 'resume' ? start.sessionId : '' };
     const files = offersFiles(this.capabilities) ? clientFiles(client, () => holder.id) : undefined;
     // Bash in the editor's terminal: the call shows the terminal while it runs, before anything releases it.

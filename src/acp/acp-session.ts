@@ -52,6 +52,8 @@ export class AcpSession {
   readonly runtime: Runtime;
   private readonly updates: EventUpdates;
   private sending: Promise<void> = Promise.resolve();
+  /** A connection that failed once fails every later update: one log line is enough. */
+  private sendFailed = false;
   private running = false;
   private cancelled = false;
   /** The prompt's work while one runs (close() waits for it, so its tools' processes are gone). */
@@ -85,11 +87,14 @@ export class AcpSession {
     return { currentModeId: this.driver.mode, availableModes: MODES };
   }
 
-  /** Sends one update after every earlier one (a failure is logged: the client may have gone). */
+  /** Sends one update after every earlier one (the first failure is logged: the client may have gone). */
   send(update: SessionUpdate): void {
     this.sending = this.sending
       .then(() => this.options.client.notify('session/update', { sessionId: this.id, update }))
-      .catch((error: unknown) => this.options.log(`could not send an update: ${(error as Error).message}`));
+      .catch((error: unknown) => {
+        if (!this.sendFailed) this.options.log(`could not send an update: ${(error as Error).message}`);
+        this.sendFailed = true;
+      });
   }
 
   /** Resolves once every update sent so far has been written. */

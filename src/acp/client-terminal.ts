@@ -50,23 +50,42 @@ function aborted(signal: AbortSignal): Promise<'aborted'> {
   });
 }
 
+/** A terminal created after its run was aborted: killed and released once the client's answer arrives. */
+function late(creating: Promise<TerminalHandle>): void {
+  creating.then(
+    async (terminal) => {
+      await bounded(terminal.kill().catch(() => undefined));
+      await bounded(terminal.release().catch(() => undefined));
+    },
+    () => undefined,
+  );
+}
+
 export function clientTerminal(options: ClientTerminalOptions): CommandHost {
   const { client } = options;
   return {
     async run(command): Promise<HostCommandResult> {
+      // The create is not abandoned on abort: a terminal the client makes after the cancel would stay open, so a
+      // late answer is released (and killed) as soon as it arrives (late() below).
+      const creating = client.createTerminal(
+        {
+          sessionId: options.sessionId(),
+          command: command.command,
+          args: command.args,
+          cwd: command.cwd,
+          env: Object.entries(command.env).map(([name, value]) => ({ name, value })),
+          outputByteLimit: command.outputLimit,
+        },
+        { cancellationSignal: command.signal },
+      );
       let terminal: TerminalHandle;
       try {
-        terminal = await client.createTerminal(
-          {
-            sessionId: options.sessionId(),
-            command: command.command,
-            args: command.args,
-            cwd: command.cwd,
-            env: Object.entries(command.env).map(([name, value]) => ({ name, value })),
-            outputByteLimit: command.outputLimit,
-          },
-          { cancellationSignal: command.signal, stopWaitingOnCancel: true },
-        );
+        const first = await Promise.race([creating, aborted(command.signal)]);
+        if (first === 'aborted') {
+          late(creating);
+          return { output: '', truncated: false };
+        }
+        terminal = first;
       } catch (error) {
         if (command.signal.aborted) return { output: '', truncated: false };
         return { startError: `the editor's terminal did not start it: ${reason(error)}`, output: '', truncated: false };

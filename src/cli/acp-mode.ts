@@ -5,7 +5,6 @@
  * stdout (key values redacted); logs go to stderr. Exits 0 when stdin closes, once every session closed (turns
  * interrupted, SessionEnd hooks run, MCP servers and commands ended).
  */
-import { Writable } from 'node:stream';
 import type { WritableStream } from 'node:stream/web';
 import { positiveInteger } from '../config/env-number.js';
 import { credentialSecrets, loadCredentials, resolveMcaHome } from '../config/config.js';
@@ -15,11 +14,10 @@ import { redactSecrets } from '../text/redact-secrets.js';
 import { driverHooks, runtimeOptions } from './bootstrap.js';
 import type { CliOptions } from './cli-options.js';
 import { createCustomCommandsPort } from './custom-commands-port.js';
-import { EXIT_OK, printError } from './exit-codes.js';
+import { EXIT_AGENT_FAILURE, EXIT_OK, printError } from './exit-codes.js';
 
 /** stdout as a web stream whose text has the key values mca holds replaced (a model could echo one). */
-function redactedStdout(secrets: readonly string[]): WritableStream<Uint8Array> {
-  const out = Writable.toWeb(process.stdout) as WritableStream<Uint8Array>;
+function redactedStdout(out: WritableStream<Uint8Array>, secrets: readonly string[]): WritableStream<Uint8Array> {
   if (secrets.length === 0) return out;
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
@@ -33,11 +31,13 @@ function redactedStdout(secrets: readonly string[]): WritableStream<Uint8Array> 
 }
 
 export async function runAcpMode(options: CliOptions, version: string): Promise<number> {
-  const [acp, { AcpServer }, { boundedInput, CLIENT_LINE_MAX_BYTES }] = await Promise.all([
-    import('@agentclientprotocol/sdk'),
-    import('../acp/acp-server.js'),
-    import('../acp/bounded-input.js'),
-  ]);
+  const [acp, { AcpServer }, { boundedInput, CLIENT_LINE_MAX_BYTES }, { boundedOutput, MAX_UNREAD_OUTPUT_BYTES }] =
+    await Promise.all([
+      import('@agentclientprotocol/sdk'),
+      import('../acp/acp-server.js'),
+      import('../acp/bounded-input.js'),
+      import('../acp/bounded-output.js'),
+    ]);
   const secrets = credentialSecrets(loadCredentials());
   const log = (line: string): void => printError(redactSecrets(line, secrets));
   const server = new AcpServer({
@@ -66,8 +66,20 @@ export async function runAcpMode(options: CliOptions, version: string): Promise<
       };
     },
   });
+  let dropped = false;
+  // The connection the overflow ends (made below, after its stream).
+  const live: { connection?: { close(): void } } = {};
+  const output = boundedOutput(process.stdout, {
+    // MCA_ACP_MAX_UNREAD_BYTES lowers (or raises) what a client may leave unread.
+    maxUnread: positiveInteger(process.env.MCA_ACP_MAX_UNREAD_BYTES, MAX_UNREAD_OUTPUT_BYTES),
+    overflow: (line) => {
+      dropped = true;
+      log(line);
+      live.connection?.close();
+    },
+  });
   const stream = acp.ndJsonStream(
-    redactedStdout(secrets),
+    redactedStdout(output, secrets),
     boundedInput(
       process.stdin,
       log,
@@ -75,9 +87,13 @@ export async function runAcpMode(options: CliOptions, version: string): Promise<
       positiveInteger(process.env.MCA_CLIENT_LINE_MAX_BYTES, CLIENT_LINE_MAX_BYTES),
     ),
   );
-  const connection = server.app().connect(stream);
-  await connection.closed;
+  const connected = server.app().connect(stream);
+  live.connection = connected;
+  await connected.closed;
   await server.closeAll();
   await sweepLeftoverTemps(resolveMcaHome());
+  // A dropped client's unread output stays queued on stdout (Node cannot discard it) and would keep the process
+  // alive: once the sessions closed, mca exits and the queue goes with it.
+  if (dropped) process.exit(EXIT_AGENT_FAILURE);
   return EXIT_OK;
 }

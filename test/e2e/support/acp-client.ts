@@ -33,6 +33,7 @@ const RESULT_TYPES: Record<string, string> = {
   'session/list': 'ListSessionsResponse',
   'session/prompt': 'PromptResponse',
   'session/set_mode': 'SetSessionModeResponse',
+  'session/close': 'CloseSessionResponse',
 };
 const REQUEST_TYPES: Record<string, string> = {
   'session/request_permission': 'RequestPermissionRequest',

@@ -25,6 +25,8 @@ export interface Editor {
   created: acp.CreateTerminalRequest[];
   /** The terminal requests in arrival order, as `method id`. */
   terminalCalls: string[];
+  /** When set, `terminal/create` waits for it before it makes the terminal (a slow editor). */
+  createGate?: Promise<void> | undefined;
   close(): void;
 }
 
@@ -70,8 +72,9 @@ export function connectEditor(child: AcpChild, buffers: Record<string, string> =
       buffers[params.path] = params.content;
       return {};
     })
-    .onRequest('terminal/create', ({ params }) => {
+    .onRequest('terminal/create', async ({ params }) => {
       editor.created.push(params);
+      await editor.createGate;
       made += 1;
       const id = `term-${made}`;
       editor.terminalCalls.push(`create ${id}`);
