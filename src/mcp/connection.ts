@@ -137,6 +137,7 @@ export class McpConnection {
     try {
       return await this.client.callTool({ name, arguments: args }, { timeout: timeoutMs, signal });
     } catch (error) {
+      if (error instanceof McpNeedsSignInError) throw error;
       if (this.config.type !== 'stdio' && isSignInNeeded(error, await loadMcpLibrary())) {
         throw new McpNeedsSignInError(this.config.name);
       }

@@ -34,8 +34,8 @@ export interface McpToolOptions {
   /** The server's live connection, if it still has one (an SDK host's in-process server: sdk-servers.ts). */
   connection: () => Pick<McpConnection, 'callTool'> | undefined;
   /**
-   * The call failed because the server's authorization is gone (McpNeedsSignInError): the manager moves the server
-   * to `needs-auth` at once; the model's result says the server needs sign-in.
+   * The call failed because the server's authorization is gone (McpNeedsSignInError, not a 403 step-up): the manager
+   * moves the server to `needs-auth` at once; the model's result says the server needs sign-in.
    */
   onSignInNeeded?: (error: McpNeedsSignInError) => void;
 }
@@ -95,6 +95,10 @@ export function mcpToolDefinition(options: McpToolOptions): BuiltTool {
       });
     } catch (error) {
       if (error instanceof McpNeedsSignInError) {
+        // A wider scope for this one call (403) leaves the server's other tools working.
+        if (error.scopeStepUp) {
+          return errorEnvelope('ACCESS_DENIED', `${name} needs a wider sign-in: ${error.message}`);
+        }
         options.onSignInNeeded?.(error);
         return errorEnvelope(
           'ACCESS_DENIED',

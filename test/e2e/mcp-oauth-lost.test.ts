@@ -192,3 +192,37 @@ describe('a sign-in lost mid-session', () => {
     120_000,
   );
 });
+
+describe('a wider scope asked for one call (403 insufficient_scope)', () => {
+  it('fails that call with the login hint but keeps the server connected and its tools offered', async () => {
+    const project = await signedInProject();
+    const call = { text: 'calling', calls: [{ name: 'mcp__remote__echo', input: { message: 'wider' } }] };
+    const fake = await startFakeAnthropic([{ text: 'first turn done' }, call, { text: 'done' }]);
+    fakes.push(fake);
+    const mca = session(project.root, { ...project.env, ANTHROPIC_BASE_URL: fake.url });
+    try {
+      mca.say('first');
+      await mca.results(1);
+      remote.stepUpScope = 'mcp:write';
+      mca.say('second');
+      await mca.results(2);
+      remote.stepUpScope = undefined;
+      mca.send({ type: 'control_request', request_id: 'status-1', request: { subtype: 'mcp_status' } });
+      await mca.until((all) => all.some((line) => line.response?.request_id === 'status-1'));
+      mca.child.stdin.end();
+      expect(await mca.closed, mca.stderr()).toBe(0);
+      const followUp = fake.requests[2]?.body;
+      const toolResult = JSON.stringify(followUp?.messages?.at(-1)?.content ?? '');
+      expect(toolResult).toContain('mcp__remote__echo needs a wider sign-in');
+      expect(toolResult).toContain('mca mcp login remote');
+      expect(toolNames(followUp)).toContain('mcp__remote__echo');
+      const status = mca.lines().find((line) => line.response?.request_id === 'status-1');
+      expect(status?.response?.response?.mcpServers?.find((server) => server.name === 'remote')?.status).toBe(
+        'connected',
+      );
+    } finally {
+      remote.stepUpScope = undefined;
+      mca.child.kill('SIGKILL');
+    }
+  }, 120_000);
+});
