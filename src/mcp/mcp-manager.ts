@@ -250,10 +250,12 @@ export class McpManager {
   /** A remote server wants a sign-in: its own state with the `mca mcp login` hint, one notice, no browser. */
   private needsSignIn(error: McpNeedsSignInError): void {
     const status = this.status(error.server);
+    const already = status.state === 'needs-auth';
     this.removeTools(status);
     status.state = 'needs-auth';
     status.detail = error.message;
-    this.options.notice(`MCP server "${error.server}" ${error.message}`);
+    // One notice per loss: a listing and a call that fail on the same withdrawn sign-in say it once.
+    if (!already) this.options.notice(`MCP server "${error.server}" ${error.message}`);
   }
 
   /**
