@@ -124,13 +124,25 @@ export class McpConnection {
     return this.client.getPrompt({ name, arguments: args }, { timeout: timeoutMs });
   }
 
-  callTool(
+  /**
+   * Calls one tool. A remote server whose authorization is gone mid-session (its refresh refused, or a 401 a
+   * refresh could not cure) rejects with McpNeedsSignInError, so the manager can mark it `needs-auth`.
+   */
+  async callTool(
     name: string,
     args: Record<string, unknown>,
     timeoutMs: number,
     signal: AbortSignal,
   ): Promise<CallToolResult> {
-    return this.client.callTool({ name, arguments: args }, { timeout: timeoutMs, signal });
+    try {
+      return await this.client.callTool({ name, arguments: args }, { timeout: timeoutMs, signal });
+    } catch (error) {
+      if (error instanceof McpNeedsSignInError) throw error;
+      if (this.config.type !== 'stdio' && isSignInNeeded(error, await loadMcpLibrary())) {
+        throw new McpNeedsSignInError(this.config.name);
+      }
+      throw error;
+    }
   }
 
   async close(): Promise<void> {

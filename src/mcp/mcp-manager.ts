@@ -15,25 +15,11 @@ import type { McpLimits, ToolSink } from './limits.js';
 import { DeferredTools } from './deferred-tools.js';
 import { McpNeedsSignInError } from './oauth/errors.js';
 import { ServerCatalog } from './server-catalog.js';
+import { PENDING_DETAIL, type McpActionResult, type ServerStatus } from './server-status.js';
 
 export type { McpLimits, ToolSink } from './limits.js';
+export type { McpActionResult, ServerState, ServerStatus } from './server-status.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
-
-/** `needs-auth`: a remote server answered 401 and no stored sign-in worked (`mca mcp login <name>`). */
-export type ServerState = 'connecting' | 'connected' | 'failed' | 'needs-auth' | 'pending' | 'untrusted' | 'disabled';
-
-export interface ServerStatus {
-  readonly name: string;
-  readonly scope: ServerConfig['scope'];
-  readonly source: string;
-  /** How it is started: the command line, or `http <url>`. */
-  readonly launch: string;
-  state: ServerState;
-  /** Why it failed, or what to do for a pending one. */
-  detail?: string;
-  /** The model-facing names of its tools. */
-  tools: string[];
-}
 
 export interface McpManagerOptions {
   servers: ReadonlyArray<{ config: ServerConfig; gate: ServerGate }>;
@@ -60,18 +46,6 @@ export interface McpManagerOptions {
    */
   authenticate?: (name: string, print: (line: string) => void) => Promise<void>;
 }
-
-/** The outcome of a `/mcp` action, as one line for the person. */
-export interface McpActionResult {
-  ok: boolean;
-  message: string;
-}
-
-const PENDING_DETAIL: Record<Exclude<ServerGate, 'start'>, string> = {
-  untrusted: 'the project is not trusted (mca trust)',
-  pending: 'not approved: add it to enabledMcpjsonServers (or set enableAllProjectMcpServers) in settings',
-  disabled: 'listed in disabledMcpjsonServers',
-};
 
 export class McpManager {
   private readonly statuses: ServerStatus[] = [];
@@ -276,10 +250,27 @@ export class McpManager {
   /** A remote server wants a sign-in: its own state with the `mca mcp login` hint, one notice, no browser. */
   private needsSignIn(error: McpNeedsSignInError): void {
     const status = this.status(error.server);
+    const already = status.state === 'needs-auth';
     this.removeTools(status);
     status.state = 'needs-auth';
     status.detail = error.message;
-    this.options.notice(`MCP server "${error.server}" ${error.message}`);
+    // One notice per loss: a listing and a call that fail on the same withdrawn sign-in say it once.
+    if (!already) this.options.notice(`MCP server "${error.server}" ${error.message}`);
+  }
+
+  /**
+   * A call found the server's authorization gone mid-session (refresh refused, or a 401 a refresh could not cure):
+   * the server is `needs-auth` at once, its tools leave the next request, one notice. Only the first failing call of
+   * that connection does this (a stale connection, or one already replaced by a reconnect, is left alone).
+   */
+  private lostSignIn(name: string, connection: McpConnection, error: McpNeedsSignInError): void {
+    if (this.connections.get(name) !== connection) return;
+    this.generations.set(name, (this.generations.get(name) ?? 0) + 1);
+    this.connections.delete(name);
+    this.catalog.forget(name);
+    this.needsSignIn(error);
+    this.changed();
+    void connection.close();
   }
 
   private async connect(config: ServerConfig): Promise<void> {
@@ -365,6 +356,7 @@ export class McpManager {
         limits: this.options.limits,
         timeoutMs: connection.config.timeoutMs ?? this.options.limits.toolTimeoutMs,
         connection: () => this.connections.get(name),
+        onSignInNeeded: (error) => this.lostSignIn(name, connection, error),
       });
       if (!definition.ok) {
         this.options.notice(

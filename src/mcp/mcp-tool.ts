@@ -19,6 +19,7 @@ import { neutralizeControlSequences } from '../text/terminal-safe.js';
 import { MAX_DESCRIPTION_CHARS, type McpConnection } from './connection.js';
 import type { McpLimits } from './limits.js';
 import { resultEnvelope } from './result-envelope.js';
+import { McpNeedsSignInError } from './oauth/errors.js';
 
 /** A schema larger than this is refused: every request carries it. */
 export const MAX_SCHEMA_CHARS = 64 * 1024;
@@ -32,6 +33,11 @@ export interface McpToolOptions {
   timeoutMs: number;
   /** The server's live connection, if it still has one (an SDK host's in-process server: sdk-servers.ts). */
   connection: () => Pick<McpConnection, 'callTool'> | undefined;
+  /**
+   * The call failed because the server's authorization is gone (McpNeedsSignInError, not a 403 step-up): the manager
+   * moves the server to `needs-auth` at once; the model's result says the server needs sign-in.
+   */
+  onSignInNeeded?: (error: McpNeedsSignInError) => void;
 }
 
 export type BuiltTool = { ok: true; tool: ToolDefinition } | { ok: false; message: string };
@@ -88,6 +94,17 @@ export function mcpToolDefinition(options: McpToolOptions): BuiltTool {
         toolMemory: memory,
       });
     } catch (error) {
+      if (error instanceof McpNeedsSignInError) {
+        // A wider scope for this one call (403) leaves the server's other tools working.
+        if (error.scopeStepUp) {
+          return errorEnvelope('ACCESS_DENIED', `${name} needs a wider sign-in: ${error.message}`);
+        }
+        options.onSignInNeeded?.(error);
+        return errorEnvelope(
+          'ACCESS_DENIED',
+          `MCP server "${server}" ${error.message}; its tools are unavailable until the user signs in again.`,
+        );
+      }
       const message = neutralizeControlSequences(error instanceof Error ? error.message : String(error));
       if (/timed? ?out/i.test(message)) {
         return errorEnvelope(

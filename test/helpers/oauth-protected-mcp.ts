@@ -6,7 +6,8 @@
  * the registered redirect URI at /authorize (redirecting at once: there is no person to ask), and issues access and
  * refresh tokens (each refresh token works once: a second use is `invalid_grant`). `expireTokens()` makes every
  * issued access token stale (what time would do, without waiting); `revokeRefreshTokens()` spends every refresh
- * token; `refreshDelayMs` holds each refresh answer back (so two clients refreshing at once overlap); `log` is the
+ * token; `refreshDelayMs` holds each refresh answer back (so two clients refreshing at once overlap); `stepUpScope` answers
+ * every authorized MCP POST 403 `insufficient_scope`; `log` is the
  * order of what the server saw (`grant:<type>`, `mcp:ok`, `mcp:401`).
  * `mode` makes it hostile for one test: a forged `state`, a redirect off loopback, hanging or flooding metadata.
  */
@@ -36,6 +37,8 @@ export interface OAuthProtectedMcp {
   /** What the server saw, in order: `grant:<grant type>`, `mcp:ok` (a request with a live token), `mcp:401`. */
   log: string[];
   refreshDelayMs: number;
+  /** When set, every authorized POST to /mcp is answered 403 `insufficient_scope` naming this scope (step-up). */
+  stepUpScope: string | undefined;
   mode: HostileMode;
   close(): Promise<void>;
 }
@@ -59,7 +62,11 @@ export async function startOAuthProtectedMcp(upstream: { http: number; sse?: num
   const grants: string[] = [];
   let authorized = 0;
   let base = '';
-  const state: { mode: HostileMode; refreshDelayMs: number } = { mode: 'none', refreshDelayMs: 0 };
+  const state: { mode: HostileMode; refreshDelayMs: number; stepUpScope: string | undefined } = {
+    mode: 'none',
+    refreshDelayMs: 0,
+    stepUpScope: undefined,
+  };
   const log: string[] = [];
 
   const issue = (res: ServerResponse, clientId: string): void => {
@@ -162,6 +169,12 @@ export async function startOAuthProtectedMcp(upstream: { http: number; sse?: num
         );
         return;
       }
+      if (url.pathname === '/mcp' && req.method === 'POST' && state.stepUpScope !== undefined) {
+        log.push('mcp:403');
+        const challenge = `Bearer error="insufficient_scope", scope="${state.stepUpScope}"`;
+        writeJson(res, 403, { error: 'insufficient_scope' }, { 'www-authenticate': challenge });
+        return;
+      }
       authorized += 1;
       if (url.pathname === '/mcp') log.push('mcp:ok');
       await proxy(req, res, url.pathname === '/mcp' ? upstream.http : (upstream.sse ?? upstream.http));
@@ -188,6 +201,12 @@ export async function startOAuthProtectedMcp(upstream: { http: number; sse?: num
     },
     set refreshDelayMs(ms: number) {
       state.refreshDelayMs = ms;
+    },
+    get stepUpScope() {
+      return state.stepUpScope;
+    },
+    set stepUpScope(scope: string | undefined) {
+      state.stepUpScope = scope;
     },
     get mode() {
       return state.mode;

@@ -5,10 +5,17 @@
 import { McaError } from '../../errors/mca-error.js';
 import { neutralizeControlSequences } from '../../text/terminal-safe.js';
 
-/** The server answered 401 and no stored sign-in could be used: the person must run `mca mcp login <name>`. */
+/**
+ * The server answered 401 and no stored sign-in could be used: the person must run `mca mcp login <name>`.
+ * `scopeStepUp`: the server answered 403 `insufficient_scope` instead; the sign-in still works for what it covers,
+ * so a session keeps the server (only that call fails) while a handshake refused this way is `needs-auth`.
+ */
 export class McpNeedsSignInError extends McaError {
   readonly code = 'MCP_NEEDS_SIGN_IN' as const;
-  constructor(readonly server: string) {
+  constructor(
+    readonly server: string,
+    readonly scopeStepUp = false,
+  ) {
     super(`needs sign-in: run \`mca mcp login ${server}\``);
   }
 }

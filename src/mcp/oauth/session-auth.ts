@@ -169,7 +169,7 @@ export function stepUpAsSignIn(store: AuthStore, serverUrl: string, base: FetchL
           if (wider.length <= MAX_STEP_UP_SCOPE_CHARS) auth.stepUpScope = wider;
         });
       }
-      throw new McpNeedsSignInError(store.server.name);
+      throw new McpNeedsSignInError(store.server.name, true);
     }
     return response;
   };
