@@ -9,18 +9,15 @@
  * manager call `/mcp` Reconnect makes, here as `mcp_reconnect`) brings the tools back.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropic, type FakeAnthropic, type FakeRequestBody } from '../helpers/fake-anthropic-server.js';
 import { startEverythingRemote } from '../helpers/everything-remote.js';
 import { startOAuthProtectedMcp, type OAuthProtectedMcp } from '../helpers/oauth-protected-mcp.js';
 import { MCA_BIN, runMca } from '../helpers/run-mca.js';
-import { tempProject } from '../helpers/temp-project.js';
+import { HEADLESS_BROWSER, signedInProject } from '../helpers/oauth-signed-in.js';
 
 const KEY = 'sk-ant-test-oauth-lost-0123456789';
-const BROWSER = `${process.execPath} ${fileURLToPath(new URL('../helpers/headless-browser.mjs', import.meta.url))}`;
 const HINT = 'MCP server "remote" needs sign-in: run `mca mcp login remote`';
 
 let upstream: ChildProcess | undefined;
@@ -42,23 +39,7 @@ afterEach(async () => {
   await Promise.all(fakes.splice(0).map((fake) => fake.close()));
 });
 
-async function signedInProject() {
-  const project = tempProject('mca-oauth-lost-');
-  const env = { MCA_HOME: project.home, HOME: project.home, ANTHROPIC_API_KEY: KEY };
-  const added = await runMca(['mcp', 'add', '-s', 'user', '-t', 'http', 'remote', remote.url], {
-    cwd: project.root,
-    env,
-  });
-  expect(added.code, added.stderr).toBe(0);
-  const login = await runMca(['mcp', 'login', 'remote'], {
-    cwd: project.root,
-    env: { ...env, MCA_BROWSER_COMMAND: BROWSER },
-    timeoutMs: 60_000,
-  });
-  expect(login.code, login.stderr).toBe(0);
-  const [name] = readdirSync(join(project.home, 'mcp-auth'));
-  return { ...project, env, file: join(project.home, 'mcp-auth', name ?? '') };
-}
+const signedIn = () => signedInProject(remote.url, { prefix: 'mca-oauth-lost-', apiKey: KEY });
 
 /** Makes the file say the stored access token ended ten minutes ago. */
 function ageToken(file: string): void {
@@ -126,7 +107,7 @@ describe('a sign-in lost mid-session', () => {
   ])(
     '%s: the server is needs-auth at once, its tools leave the next request, and come back after login + reconnect',
     async (_label, aged) => {
-      const project = await signedInProject();
+      const project = await signedIn();
       const call = { text: 'calling', calls: [{ name: 'mcp__remote__echo', input: { message: 'after-revoke' } }] };
       const again = { text: 'calling again', calls: [{ name: 'mcp__remote__echo', input: { message: 'signed-in' } }] };
       const fake = await startFakeAnthropic([
@@ -154,7 +135,7 @@ describe('a sign-in lost mid-session', () => {
         // Signed in again from another terminal, then Reconnect (the same manager call as `/mcp` Reconnect).
         const login = await runMca(['mcp', 'login', 'remote'], {
           cwd: project.root,
-          env: { ...project.env, MCA_BROWSER_COMMAND: BROWSER },
+          env: { ...project.env, MCA_BROWSER_COMMAND: HEADLESS_BROWSER },
           timeoutMs: 60_000,
         });
         expect(login.code, login.stderr).toBe(0);
@@ -195,7 +176,7 @@ describe('a sign-in lost mid-session', () => {
 
 describe('a wider scope asked for one call (403 insufficient_scope)', () => {
   it('fails that call with the login hint but keeps the server connected and its tools offered', async () => {
-    const project = await signedInProject();
+    const project = await signedIn();
     const call = { text: 'calling', calls: [{ name: 'mcp__remote__echo', input: { message: 'wider' } }] };
     const fake = await startFakeAnthropic([{ text: 'first turn done' }, call, { text: 'done' }]);
     fakes.push(fake);

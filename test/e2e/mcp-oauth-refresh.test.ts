@@ -8,18 +8,15 @@
  * before the next call.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropic, type FakeAnthropic, type FakeRequestBody } from '../helpers/fake-anthropic-server.js';
 import { startEverythingRemote } from '../helpers/everything-remote.js';
 import { startOAuthProtectedMcp, type OAuthProtectedMcp } from '../helpers/oauth-protected-mcp.js';
 import { MCA_BIN, runMca } from '../helpers/run-mca.js';
-import { tempProject } from '../helpers/temp-project.js';
+import { signedInProject } from '../helpers/oauth-signed-in.js';
 
 const KEY = 'sk-ant-test-oauth-refresh-0123456789';
-const BROWSER = `${process.execPath} ${fileURLToPath(new URL('../helpers/headless-browser.mjs', import.meta.url))}`;
 
 let upstream: ChildProcess | undefined;
 let remote: OAuthProtectedMcp;
@@ -41,24 +38,7 @@ afterEach(async () => {
   remote.refreshDelayMs = 0;
 });
 
-async function signedInProject() {
-  const project = tempProject('mca-oauth-refresh-');
-  const env = { MCA_HOME: project.home, HOME: project.home, ANTHROPIC_API_KEY: KEY };
-  const added = await runMca(['mcp', 'add', '-s', 'user', '-t', 'http', 'remote', remote.url], {
-    cwd: project.root,
-    env,
-  });
-  expect(added.code, added.stderr).toBe(0);
-  const login = await runMca(['mcp', 'login', 'remote'], {
-    cwd: project.root,
-    env: { ...env, MCA_BROWSER_COMMAND: BROWSER },
-    timeoutMs: 60_000,
-  });
-  expect(login.code, login.stderr).toBe(0);
-  const dir = join(project.home, 'mcp-auth');
-  const [name] = readdirSync(dir);
-  return { ...project, env, file: join(dir, name ?? '') };
-}
+const signedIn = () => signedInProject(remote.url, { prefix: 'mca-oauth-refresh-', apiKey: KEY });
 
 interface StoredFile {
   tokens?: { access_token?: string; refresh_token?: string; expires_in?: number };
@@ -104,7 +84,7 @@ const since = (mark: number): string[] => remote.log.slice(mark);
 
 describe('a stored sign-in is refreshed before it runs out', () => {
   it('a token expired on disk is refreshed before the handshake: a refresh grant, then authorized requests, no 401', async () => {
-    const project = await signedInProject();
+    const project = await signedIn();
     const before = readStored(project.file).tokens;
     remote.expireTokens();
     ageToken(project.file, -600);
@@ -127,7 +107,7 @@ describe('a stored sign-in is refreshed before it runs out', () => {
   }, 120_000);
 
   it('a token that ends within the margin is refreshed first too; one that has long to live is not', async () => {
-    const project = await signedInProject();
+    const project = await signedIn();
     ageToken(project.file, 20);
     let mark = remote.log.length;
     const soon = await printCall(project);
@@ -143,7 +123,7 @@ describe('a stored sign-in is refreshed before it runs out', () => {
   }, 120_000);
 
   it('two mca -p processes with the same expired token: both reach the server, and only one refresh is made', async () => {
-    const project = await signedInProject();
+    const project = await signedIn();
     remote.expireTokens();
     ageToken(project.file, -600);
     // The refresh answer is held back so that the second process asks while the first refresh is under way.
@@ -162,7 +142,7 @@ describe('a stored sign-in is refreshed before it runs out', () => {
   }, 180_000);
 
   it('in a long session, a token that ran out since the handshake is refreshed before the next call, without a 401', async () => {
-    const project = await signedInProject();
+    const project = await signedIn();
     const call = { text: 'calling', calls: [{ name: 'mcp__remote__echo', input: { message: 'second-turn' } }] };
     const fake = await startFakeAnthropic([{ text: 'first turn done' }, call, { text: 'done' }]);
     fakes.push(fake);
@@ -218,7 +198,7 @@ describe('a stored sign-in is refreshed before it runs out', () => {
   }, 120_000);
 
   it('a refresh the authorization server refuses (invalid_grant) ends in "needs sign-in" with the hint', async () => {
-    const project = await signedInProject();
+    const project = await signedIn();
     remote.expireTokens();
     remote.revokeRefreshTokens();
     ageToken(project.file, -600);
