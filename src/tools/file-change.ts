@@ -69,11 +69,12 @@ export async function loadTarget(ctx: ToolContext, path: string, mustExist: bool
   // A stamp that moved is decided once the text is loaded when mca knows the hash of what it last saw or wrote.
   const deferred = guard !== undefined && ctx.fileState.get(absolute)?.hash !== undefined;
   if (guard && !deferred) return fail(errorEnvelope(guard.code, guard.message, { context }));
-  /** The stale check, once the disk's bytes are in hand: the text mca last saw or wrote, saved again, is fresh. */
-  const fresh = (bytes: Buffer): TargetResult | undefined => {
+  /** The stale check, once the disk's bytes are hashed: the text mca last saw or wrote, saved again, is fresh. */
+  const fresh = (diskHash: string): TargetResult | undefined => {
     if (!deferred || !guard) return undefined;
-    if (!ctx.fileState.sameContent(absolute, bytes)) return fail(errorEnvelope(guard.code, guard.message, { context }));
-    ctx.fileState.record(absolute, { ...stamp, hash: contentHash(bytes) });
+    if (ctx.fileState.get(absolute)?.hash !== diskHash)
+      return fail(errorEnvelope(guard.code, guard.message, { context }));
+    ctx.fileState.record(absolute, { ...stamp, hash: diskHash });
     return undefined;
   };
   const readOnly = await readOnlyReason(absolute, info);
@@ -123,7 +124,7 @@ export async function loadTarget(ctx: ToolContext, path: string, mustExist: bool
   if (!mustExist) {
     const utf8 = isUtf8(bytes);
     const text = !utf8 ? '' : ctx.files ? await ctx.files.readText(absolute, ctx.signal) : bytes.toString('utf8');
-    const stale = fresh(bytes);
+    const stale = fresh(diskHash);
     if (stale) return stale;
     return {
       ok: true,
@@ -146,7 +147,7 @@ export async function loadTarget(ctx: ToolContext, path: string, mustExist: bool
   }
   // With a file-access port the text to change is the host's (an editor's unsaved buffer); the checks were on disk.
   const content = ctx.files ? await ctx.files.readText(absolute, ctx.signal) : bytes.toString('utf8');
-  const stale = fresh(bytes);
+  const stale = fresh(diskHash);
   if (stale) return stale;
   return {
     ok: true,

@@ -52,12 +52,6 @@ export class FileStateRecord {
     return known !== undefined && (known.mtimeMs !== current.mtimeMs || known.size !== current.size);
   }
 
-  /** True when the stamp moved but the text has the hash mca last saw or wrote (a save of the same text). */
-  sameContent(absolutePath: string, text: string | Buffer): boolean {
-    const hash = this.stamps.get(absolutePath)?.hash;
-    return hash !== undefined && contentHash(text) === hash;
-  }
-
   clear(): void {
     this.stamps.clear();
   }

@@ -8,28 +8,17 @@
  */
 import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import * as acp from '@agentclientprotocol/sdk';
-import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic-server.js';
+import type { FakeAnthropic } from '../helpers/fake-anthropic-server.js';
 import { tempProject } from '../helpers/temp-project.js';
-import { spawnAcp, type AcpChild } from './support/acp-client.js';
-import { connectEditor, until, updatesOf, type Editor } from './support/acp-editor.js';
+import { spawnAcp } from './support/acp-client.js';
+import { acpTestbed } from './support/acp-testbed.js';
+import { connectEditor, until, updatesOf } from './support/acp-editor.js';
 
 const KEY = 'sk-ant-test-acp-flood-0123456789';
+const { children, editors, serve, env } = acpTestbed(KEY);
 let server: FakeAnthropic | undefined;
-const children: AcpChild[] = [];
-const editors: Editor[] = [];
-
-afterEach(async () => {
-  for (const editor of editors.splice(0)) editor.close();
-  for (const child of children.splice(0)) child.child.kill('SIGKILL');
-  await server?.close();
-  server = undefined;
-});
-
-function env(home: string, url: string): Record<string, string> {
-  return { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: url, MCA_HOME: home, HOME: home };
-}
 
 const FLOOD = 3000;
 
@@ -37,7 +26,7 @@ describe('mca --acp under a flooding client and an editor that saves', () => {
   it('answers a flood of requests during a turn, refusing the excess with -32800, and the turn completes', async () => {
     const { root, home } = tempProject('mca-acp-flood-');
     let release: () => void = () => undefined;
-    server = await startFakeAnthropic([
+    server = await serve([
       {
         text: 'The long answer arrives after the flood.',
         hold: { afterChars: 4, release: new Promise<void>((resolve) => (release = resolve)) },
@@ -100,7 +89,7 @@ describe('mca --acp under a flooding client and an editor that saves', () => {
   it('an Edit after the editor saved the text mca wrote succeeds; a save of other text is a conflict', async () => {
     const { root, home } = tempProject('mca-acp-resave-', { 'notes.txt': 'alpha beta gamma\n' });
     const notes = join(root, 'notes.txt');
-    server = await startFakeAnthropic([
+    server = await serve([
       { text: 'Reading.', calls: [{ name: 'Read', input: { path: 'notes.txt' } }] },
       {
         text: 'First edit.',

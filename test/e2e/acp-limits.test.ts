@@ -5,30 +5,19 @@
  * SDK client drives the built binary and every message mca sends is checked against the SDK's schema.
  */
 import { spawn } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as acp from '@agentclientprotocol/sdk';
-import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic-server.js';
+import type { FakeAnthropic } from '../helpers/fake-anthropic-server.js';
 import { tempProject } from '../helpers/temp-project.js';
 import { spawnAcp, type AcpChild } from './support/acp-client.js';
+import { acpTestbed } from './support/acp-testbed.js';
 import { connectEditor, until, type Editor } from './support/acp-editor.js';
 import { processesMatching } from './support/processes.js';
 import { BINARY } from './support/repl-launch.js';
 
 const KEY = 'sk-ant-test-acp-limits-0123456789';
+const { children, editors, serve, env } = acpTestbed(KEY);
 let server: FakeAnthropic | undefined;
-const children: AcpChild[] = [];
-const editors: Editor[] = [];
-
-afterEach(async () => {
-  for (const editor of editors.splice(0)) editor.close();
-  for (const child of children.splice(0)) child.child.kill('SIGKILL');
-  await server?.close();
-  server = undefined;
-});
-
-function env(home: string, url: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: url, MCA_HOME: home, HOME: home, ...extra };
-}
 
 async function connect(root: string, home: string, extra: Record<string, string> = {}): Promise<Editor> {
   const child = spawnAcp(root, env(home, server!.url, extra));
@@ -51,7 +40,7 @@ async function ended(child: AcpChild): Promise<void> {
 describe('mca --acp limits against a hostile client', () => {
   it('kills and releases a terminal the editor creates after the run was cancelled', async () => {
     const { root, home } = tempProject('mca-acp-latecreate-');
-    server = await startFakeAnthropic([
+    server = await serve([
       { text: 'Sleeping.', calls: [{ name: 'Bash', input: { command: 'sleep 36' } }] },
       { text: 'never reached' },
     ]);
@@ -75,7 +64,7 @@ describe('mca --acp limits against a hostile client', () => {
 
   it('refuses sessions beyond MCA_ACP_MAX_SESSIONS with the limit named; earlier ones work; session/close frees one', async () => {
     const { root, home } = tempProject('mca-acp-maxsessions-');
-    server = await startFakeAnthropic([{ text: 'First still works.' }, { text: 'Third works.' }]);
+    server = await serve([{ text: 'First still works.' }, { text: 'Third works.' }]);
     const editor = await connect(root, home, { MCA_ACP_MAX_SESSIONS: '2' });
     const initialize = children[0]!.sent.find((message) => message.id === 0) as { result?: unknown } | undefined;
     expect(JSON.stringify(initialize?.result)).toContain('"close":{}');
@@ -116,7 +105,7 @@ describe('mca --acp limits against a hostile client', () => {
   it('drops a client that stops reading stdout during a long streamed answer, with one stderr line and exit 1', async () => {
     const { root, home } = tempProject('mca-acp-unread-');
     // A long answer in many deltas: far more than the limit below, each a session/update.
-    server = await startFakeAnthropic([{ text: 'x'.repeat(4_000_000), chunks: 2_000 }]);
+    server = await serve([{ text: 'x'.repeat(4_000_000), chunks: 2_000 }]);
     const child = spawn(process.execPath, [BINARY, '--acp'], {
       cwd: root,
       env: { PATH: process.env.PATH ?? '', ...env(home, server.url, { MCA_ACP_MAX_UNREAD_BYTES: '1000000' }) },

@@ -6,29 +6,18 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as acp from '@agentclientprotocol/sdk';
-import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic-server.js';
+import type { FakeAnthropic } from '../helpers/fake-anthropic-server.js';
 import { tempProject } from '../helpers/temp-project.js';
-import { spawnAcp, type AcpChild } from './support/acp-client.js';
+import { spawnAcp } from './support/acp-client.js';
+import { acpTestbed } from './support/acp-testbed.js';
 import { connectEditor, until, updatesOf, type Editor } from './support/acp-editor.js';
 import { processesMatching } from './support/processes.js';
 
 const KEY = 'sk-ant-test-acp-terminal-0123456789';
+const { children, editors, serve, env } = acpTestbed(KEY);
 let server: FakeAnthropic | undefined;
-const children: AcpChild[] = [];
-const editors: Editor[] = [];
-
-afterEach(async () => {
-  for (const editor of editors.splice(0)) editor.close();
-  for (const child of children.splice(0)) child.child.kill('SIGKILL');
-  await server?.close();
-  server = undefined;
-});
-
-function env(home: string, url: string): Record<string, string> {
-  return { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: url, MCA_HOME: home, HOME: home };
-}
 
 async function open(root: string, home: string, terminal: boolean): Promise<{ editor: Editor; sessionId: string }> {
   const child = spawnAcp(root, env(home, server!.url));
@@ -48,7 +37,7 @@ const COMMAND = 'echo ran >> runs.txt; echo from-terminal; echo oops >&2; exit 3
 describe('mca --acp with a client that offers terminals', () => {
   it('runs an approved Bash call in the editor terminal, shows it in the call, and the model gets its output', async () => {
     const { root, home } = tempProject('mca-acp-term-');
-    server = await startFakeAnthropic([
+    server = await serve([
       { text: 'Running.', calls: [{ name: 'Bash', input: { command: COMMAND } }] },
       { text: 'It failed with 3.' },
     ]);
@@ -91,7 +80,7 @@ describe('mca --acp with a client that offers terminals', () => {
 
   it('without the capability, mca runs the command itself and the call shows its text', async () => {
     const { root, home } = tempProject('mca-acp-noterm-');
-    server = await startFakeAnthropic([
+    server = await serve([
       { text: 'Running.', calls: [{ name: 'Bash', input: { command: 'echo ran >> runs.txt; echo local-run' } }] },
       { text: 'Done.' },
     ]);
@@ -114,7 +103,7 @@ describe('mca --acp with a client that offers terminals', () => {
 
   it("Bash's timeout and session/cancel kill the editor's terminal; a rejected or hook-blocked call never reaches it", async () => {
     const { root, home } = tempProject('mca-acp-termkill-');
-    server = await startFakeAnthropic([
+    server = await serve([
       { text: 'Rejected.', calls: [{ name: 'Bash', input: { command: 'touch never.txt' } }] },
       { text: 'Not run.' },
       { text: 'Hooked.', calls: [{ name: 'Bash', input: { command: 'echo blocked-by-hook > hooked.txt' } }] },
