@@ -95,6 +95,17 @@ async function candidates(
   return { files: stated.files, git: true };
 }
 
+/** The stat a walk or `statListed` gave `file` (a field it could not read counts as 0). */
+function walkedStat(file: WalkedFile): StatKey {
+  return statKey({
+    size: file.size ?? 0,
+    mtimeMs: file.mtimeMs,
+    ctimeMs: file.ctimeMs ?? 0,
+    ino: file.ino ?? 0,
+    mode: file.mode ?? 0,
+  });
+}
+
 function tooMany(limits: ScanLimits): string {
   return `the project has more than ${limits.maxFiles} files`;
 }
@@ -149,13 +160,7 @@ export async function scanProject(
       unread.push(file);
       continue;
     }
-    const stat = statKey({
-      size: file.size,
-      mtimeMs: file.mtimeMs,
-      ctimeMs: file.ctimeMs,
-      ino: file.ino,
-      mode: file.mode,
-    });
+    const stat = walkedStat(file);
     const known = previous[prefix + file.relative];
     if (known && sameStat(known.stat, stat) && known.state.kind !== 'absent' && known.state.kind !== 'unrestorable')
       image[prefix + file.relative] = known;
@@ -175,13 +180,7 @@ export async function scanProject(
     (file) => {
       if (copiedBytes + (file.size ?? 0) > limits.maxCopyBytes) {
         image[prefix + file.relative] = {
-          stat: statKey({
-            size: file.size ?? 0,
-            mtimeMs: file.mtimeMs,
-            ctimeMs: file.ctimeMs ?? 0,
-            ino: file.ino ?? 0,
-            mode: file.mode ?? 0,
-          }),
+          stat: walkedStat(file),
           state: { kind: 'unrestorable', reason: `over the ${limits.maxCopyBytes}-byte copy budget of one scan` },
         };
         return;
@@ -190,15 +189,7 @@ export async function scanProject(
       const captured = captureFileSync(file.absolute, blobs, limits.maxFileBytes);
       if (captured.state.kind === 'absent') return; // deleted during the scan: it is not there before the call
       image[prefix + file.relative] = {
-        stat:
-          captured.stat ??
-          statKey({
-            size: file.size ?? 0,
-            mtimeMs: file.mtimeMs,
-            ctimeMs: file.ctimeMs ?? 0,
-            ino: file.ino ?? 0,
-            mode: file.mode ?? 0,
-          }),
+        stat: captured.stat ?? walkedStat(file),
         state: captured.state,
       };
     },
@@ -231,13 +222,7 @@ async function referTracked(
   return unread.filter((file) => {
     const blob = clean.get(file.relative);
     if (blob === undefined || file.size === undefined) return true;
-    const stat = statKey({
-      size: file.size,
-      mtimeMs: file.mtimeMs,
-      ctimeMs: file.ctimeMs ?? 0,
-      ino: file.ino ?? 0,
-      mode: file.mode ?? 0,
-    });
+    const stat = walkedStat(file);
     // A reference of an added directory names the root its repository is read from (git-blobs.ts).
     const root = prefix === '' ? {} : { root: projectRoot };
     image[prefix + file.relative] = {

@@ -5,7 +5,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { extname } from 'node:path';
-import { imageFromBytes, MAX_IMAGE_BYTES, type ImageCheck } from '../text/image-part.js';
+import { imageFromBytes, imageTooLarge, MAX_IMAGE_BYTES, type ImageCheck } from '../text/image-part.js';
 
 export const IMAGE_EXTENSIONS = ['.png', '.jpg', '.jpeg', '.gif', '.webp'] as const;
 
@@ -24,7 +24,7 @@ export function readImageFile(path: string, label: string): ImageFileRead {
     fd = openSync(path, OPEN_FLAGS);
     const info = fstatSync(fd);
     if (!info.isFile()) return { ok: false, code: 'UNREADABLE', message: `${label} is not a regular file` };
-    if (info.size > MAX_IMAGE_BYTES) return tooLarge(label, info.size);
+    if (info.size > MAX_IMAGE_BYTES) return imageTooLarge(label, info.size);
     const bytes = Buffer.alloc(info.size);
     let read = 0;
     while (read < info.size) {
@@ -39,13 +39,4 @@ export function readImageFile(path: string, label: string): ImageFileRead {
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
-}
-
-function tooLarge(label: string, size: number): ImageFileRead {
-  const kb = (bytes: number): string => `${Math.round(bytes / 1024)} KB`;
-  return {
-    ok: false,
-    code: 'TOO_LARGE',
-    message: `${label} is ${kb(size)}; images over ${kb(MAX_IMAGE_BYTES)} are not sent`,
-  };
 }

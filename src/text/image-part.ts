@@ -43,15 +43,18 @@ function kb(bytes: number): string {
   return `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 
+/** The error for an image of `bytes` raw bytes, over MAX_IMAGE_BYTES (a file's size, before it is read, too). */
+export function imageTooLarge(label: string, bytes: number): ImageCheck {
+  return {
+    ok: false,
+    code: 'TOO_LARGE',
+    message: `${label} is ${kb(bytes)}; images over ${kb(MAX_IMAGE_BYTES)} are not sent`,
+  };
+}
+
 /** Checks raw bytes: under MAX_IMAGE_BYTES, and a PNG/JPEG/GIF/WebP by content (the name's extension is not trusted). */
 export function imageFromBytes(bytes: Uint8Array, label: string): ImageCheck {
-  if (bytes.length > MAX_IMAGE_BYTES) {
-    return {
-      ok: false,
-      code: 'TOO_LARGE',
-      message: `${label} is ${kb(bytes.length)}; images over ${kb(MAX_IMAGE_BYTES)} are not sent`,
-    };
-  }
+  if (bytes.length > MAX_IMAGE_BYTES) return imageTooLarge(label, bytes.length);
   const sniffed = sniffImage(bytes);
   if (sniffed === undefined) {
     return { ok: false, code: 'NOT_AN_IMAGE', message: `${label} is not a PNG, JPEG, GIF or WebP image` };
@@ -69,13 +72,7 @@ export function imageFromBytes(bytes: Uint8Array, label: string): ImageCheck {
  */
 export function imagePartFromBase64(data: string, mediaType: string, label: string): ImageCheck {
   // The size is checked before any scan or decode of the string: a huge payload costs nothing more.
-  if (Math.floor((data.length * 3) / 4) > MAX_IMAGE_BYTES * 1.1) {
-    return {
-      ok: false,
-      code: 'TOO_LARGE',
-      message: `${label} is ${kb((data.length * 3) / 4)}; images over ${kb(MAX_IMAGE_BYTES)} are not sent`,
-    };
-  }
+  if (Math.floor((data.length * 3) / 4) > MAX_IMAGE_BYTES * 1.1) return imageTooLarge(label, (data.length * 3) / 4);
   const compact = data.replace(/\s+/g, '');
   if (!isImageMediaType(mediaType.toLowerCase()) || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact)) {
     return { ok: false, code: 'NOT_AN_IMAGE', message: `${label}: ${mediaType} data is not an image mca can send` };

@@ -1,7 +1,8 @@
 /**
- * A subagent's cost is part of the session file: through the built binary in tmux, `/cost` after `mca -c` shows
- * the same per-model lines as before the restart, the subagent's model included, also after the round that made
- * the Agent call was archived by compaction. A resumed `-p --output-format json` run reports only its own calls in
+ * A subagent on another model is its own line in `/cost`, priced at that model's rates, and its cost is part of
+ * the session file: through the built binary in tmux, `/cost` after `mca -c` shows the same per-model lines as
+ * before the restart, the subagent's model included, also after the round that made the Agent call was archived
+ * by compaction. A resumed `-p --output-format json` run reports only its own calls in
  * `total_cost_usd` / `modelUsage`, as Claude Code does (its result totals are per process, not per session).
  */
 import { rm } from 'node:fs/promises';
@@ -76,6 +77,9 @@ describe.runIf(runHere)('mca REPL in tmux: subagent cost after a resume', () => 
       '$0.6000 claude-sonnet-4-5 · 200,000 tokens in/out',
       '$0.1000 claude-haiku-4-5 · 100,000 tokens in/out',
     ]);
+    // Each model priced at its own rates: the total is their sum.
+    const shown = term.screen();
+    expect(shown.slice(shown.lastIndexOf('Session cost'))).toMatch(/Total\s+\$0\.7000/);
 
     term.type('second');
     term.keys('Enter');

@@ -2,12 +2,12 @@
  * A subagent's steps in the REPL, through the built binary in tmux: the normal transcript shows the Agent call and
  * its answer only; Ctrl-O (the verbose transcript) shows the subagent's tool calls, one line each, under the call;
  * `/agents` lists the session's subagent runs with their transcripts. The call is made under the older name `Task`
- * and shown under that name with the subagent's type and task. A subagent on another model is its own line in
- * `/cost`, priced at that model's rates.
+ * and shown under that name with the subagent's type and task. (A subagent's own line in `/cost`:
+ * repl-subagent-cost.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
 import { replHarness } from './support/repl-harness.js';
-import { launchRepl, saveScreen, tmuxTestsRun } from './support/repl-launch.js';
+import { saveScreen, tmuxTestsRun } from './support/repl-launch.js';
 
 const runHere = tmuxTestsRun();
 const harness = replHarness();
@@ -76,44 +76,5 @@ describe.runIf(runHere)('mca REPL in tmux: subagent steps', () => {
     expect(agents).toMatch(/toolu_explore_1 Explore: Read alpha and beta\./);
     expect(agents).toMatch(/2 tool calls \(Read, Grep\)/);
     expect(agents).toMatch(/Explore \(built-in;/);
-  }, 120_000);
-
-  it("/cost lists a subagent's model on its own line, priced at that model's rates", async () => {
-    const quick = '---\nname: quick\ndescription: quick lookups\nmodel: claude-haiku-4-5\n---\nYou are QUICK.\n';
-    const { url, script } = await harness.fake([
-      {
-        text: '',
-        calls: [{ id: 'toolu_q', name: 'Agent', input: { subagent_type: 'quick', description: 'q', prompt: 'look' } }],
-        usage: { input_tokens: 100_000, output_tokens: 0 },
-      },
-      { text: 'QUICK-ANSWER', usage: { input_tokens: 100_000, output_tokens: 0 } },
-      { text: 'PARENT-DONE', usage: { input_tokens: 100_000, output_tokens: 0 } },
-    ]);
-    const repl = await launchRepl(url, {
-      files: { '.claude/agents/quick.md': quick },
-      args: ['--model', 'claude-sonnet-4-5'],
-      env: { MCA_TOOL_PROTOCOL: 'native' },
-    });
-    harness.defer(() => repl.cleanup());
-    const { term } = repl;
-    await term.waitFor('Trust this project? [y/N]', { what: 'the trust question' });
-    term.type('y');
-    term.keys('Enter');
-    await term.waitFor('Ask anything', { what: 'the REPL after the trust answer' });
-    term.type('delegate');
-    term.keys('Enter');
-    await term.waitFor('PARENT-DONE', { what: 'the parent answer' });
-    expect(script.agentRequests.map((body) => body.model)).toEqual([
-      'claude-sonnet-4-5',
-      'claude-haiku-4-5',
-      'claude-sonnet-4-5',
-    ]);
-    term.type('/cost');
-    term.keys('Enter');
-    const screen = await term.waitFor(/Total\s+\$/, { what: '/cost' });
-    const shown = screen.slice(screen.lastIndexOf('Session cost'));
-    expect(shown).toMatch(/\$0\.6000 claude-sonnet-4-5 · 200,000 tokens in\/out/);
-    expect(shown).toMatch(/\$0\.1000 claude-haiku-4-5 · 100,000 tokens in\/out/);
-    expect(shown).toMatch(/Total\s+\$0\.7000/);
   }, 120_000);
 });
