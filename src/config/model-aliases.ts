@@ -27,11 +27,6 @@ function aliasOf(name: string): ModelAlias | undefined {
   return Object.hasOwn(MODEL_ALIASES, key) ? (key as ModelAlias) : undefined;
 }
 
-/** Whether `name` is a short name (any case, surrounding blanks ignored). */
-export function isModelAlias(name: string): boolean {
-  return aliasOf(name) !== undefined;
-}
-
 /**
  * The model id `name` stands for: a short name's current model (or its ANTHROPIC_DEFAULT_*_MODEL), any other name
  * unchanged. `inherit` (a subagent's "the session's model") is not a model and is returned as is.

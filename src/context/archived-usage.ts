@@ -9,7 +9,7 @@
  * Counters read from a session file are trusted only when they are finite non-negative numbers.
  */
 import type { Message } from './message.js';
-import { addUsage, ZERO_USAGE, type Usage } from '../providers/types.js';
+import { addUsage, USAGE_COUNTERS, ZERO_USAGE, type Usage } from '../providers/types.js';
 
 export type UsageByModel = Record<string, Usage>;
 
@@ -24,15 +24,18 @@ export function usageByModel(messages: readonly Message[]): UsageByModel {
   for (const message of messages) {
     const { usage, carriedUsage, archivedUsage, rewoundUsage } = message.metadata;
     if (isUsage(usage)) total = addModelUsage(total, usage);
-    for (const byModel of [carriedUsage, archivedUsage, rewoundUsage]) {
-      if (!isObject(byModel)) continue;
-      for (const [model, each] of Object.entries(byModel)) if (isUsage(each)) total = addModelUsage(total, each, model);
-    }
+    for (const byModel of [carriedUsage, archivedUsage, rewoundUsage]) total = addUsageByModel(total, byModel);
   }
   return total;
 }
 
-const COUNTERS = ['inputTokens', 'outputTokens', 'cacheCreationInputTokens', 'cacheReadInputTokens'] as const;
+/** `total` plus a stored per-model usage (`carriedUsage`, `archivedUsage`, `rewoundUsage`), its valid entries only. */
+function addUsageByModel(total: UsageByModel, byModel: unknown): UsageByModel {
+  if (!isObject(byModel)) return total;
+  let sum = total;
+  for (const [model, each] of Object.entries(byModel)) if (isUsage(each)) sum = addModelUsage(sum, each, model);
+  return sum;
+}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -41,7 +44,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 /** A usage whose counters are all finite non-negative numbers (a hand-edited or hostile file may hold anything). */
 function isUsage(value: unknown): value is Usage {
   if (!isObject(value)) return false;
-  return COUNTERS.every((counter) => {
+  return USAGE_COUNTERS.every((counter) => {
     const count = value[counter];
     return typeof count === 'number' && Number.isFinite(count) && count >= 0;
   });
@@ -66,16 +69,11 @@ export function keepRewoundUsage(before: readonly Message[], kept: readonly Mess
   for (const [model, spent] of Object.entries(usageByModel(before))) {
     const left = after[model] ?? ZERO_USAGE;
     const difference = Object.fromEntries(
-      COUNTERS.map((counter) => [counter, Math.max(0, spent[counter] - left[counter])]),
-    ) as Record<(typeof COUNTERS)[number], number>;
-    if (COUNTERS.some((counter) => difference[counter] > 0)) removed = { ...removed, [model]: difference };
+      USAGE_COUNTERS.map((counter) => [counter, Math.max(0, spent[counter] - left[counter])]),
+    ) as Record<(typeof USAGE_COUNTERS)[number], number>;
+    if (USAGE_COUNTERS.some((counter) => difference[counter] > 0)) removed = { ...removed, [model]: difference };
   }
   if (last === undefined || Object.keys(removed).length === 0) return [...kept];
-  let carried: UsageByModel = {};
-  for (const byModel of [last.metadata.rewoundUsage, removed]) {
-    if (!isObject(byModel)) continue;
-    for (const [model, each] of Object.entries(byModel))
-      if (isUsage(each)) carried = addModelUsage(carried, each, model);
-  }
+  const carried = addUsageByModel(addUsageByModel({}, last.metadata.rewoundUsage), removed);
   return [...kept.slice(0, -1), { ...last, metadata: { ...last.metadata, rewoundUsage: carried } }];
 }

@@ -20,6 +20,14 @@ export interface Usage {
   windowTokens?: number;
 }
 
+/** The four counters of a Usage, for code that walks them (sums, checks of stored values). */
+export const USAGE_COUNTERS = [
+  'inputTokens',
+  'outputTokens',
+  'cacheCreationInputTokens',
+  'cacheReadInputTokens',
+] as const;
+
 export const ZERO_USAGE: Usage = Object.freeze({
   inputTokens: 0,
   outputTokens: 0,

@@ -4,11 +4,9 @@
  * (src/agent/carried-usage.ts) and the context engine stores it on the tool message (`metadata.carriedUsage`), so a
  * subagent's cost is in the session file and counts again after a resume, priced at the model the subagent ran on.
  */
-import { type Usage, ZERO_USAGE } from '../providers/types.js';
+import { type Usage, USAGE_COUNTERS, ZERO_USAGE } from '../providers/types.js';
 import type { ToolEnvelope } from './envelope.js';
 
-/** The counters a carried usage keeps. */
-const COUNTERS = ['inputTokens', 'outputTokens', 'cacheCreationInputTokens', 'cacheReadInputTokens'] as const;
 const PREFIX = 'carried:';
 /** A tool's result carries usage of at most this many models (a subagent uses one or two). */
 const MAX_MODELS = 16;
@@ -17,7 +15,7 @@ const MAX_MODELS = 16;
 export function carriedUsageStats(byModel: Readonly<Record<string, Usage>>): Record<string, number> {
   const stats: Record<string, number> = {};
   for (const [model, usage] of Object.entries(byModel).slice(0, MAX_MODELS)) {
-    for (const counter of COUNTERS) stats[`${PREFIX}${model}:${counter}`] = usage[counter];
+    for (const counter of USAGE_COUNTERS) stats[`${PREFIX}${model}:${counter}`] = usage[counter];
   }
   return stats;
 }
@@ -29,12 +27,12 @@ export function carriedUsage(envelope: ToolEnvelope): Usage[] {
     if (!key.startsWith(PREFIX) || typeof value !== 'number' || !Number.isFinite(value) || value < 0) continue;
     const split = key.lastIndexOf(':');
     const model = key.slice(PREFIX.length, split);
-    const counter = COUNTERS.find((name) => name === key.slice(split + 1));
+    const counter = USAGE_COUNTERS.find((name) => name === key.slice(split + 1));
     if (counter === undefined) continue;
     const usage = byModel.get(model) ?? { ...ZERO_USAGE, ...(model === '' ? {} : { model }) };
     byModel.set(model, { ...usage, [counter]: usage[counter] + value });
   }
-  return [...byModel.values()].filter((usage) => COUNTERS.some((counter) => usage[counter] > 0));
+  return [...byModel.values()].filter((usage) => USAGE_COUNTERS.some((counter) => usage[counter] > 0));
 }
 
 /** `{ carriedUsage }` keyed by model ('' when unknown), as a tool message stores it; nothing when there is none. */

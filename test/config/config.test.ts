@@ -1,17 +1,10 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { configDirs } from '../helpers/config-dirs.js';
 import { ConfigError, loadConfig, loadCredentials } from '../../src/config/config.js';
 
-function dirs() {
-  const root = mkdtempSync(join(tmpdir(), 'mca-config-'));
-  const home = join(root, 'home');
-  const project = join(root, 'project');
-  mkdirSync(home);
-  mkdirSync(join(project, '.mca'), { recursive: true });
-  return { home, project };
-}
+const dirs = () => configDirs('mca-config-');
 
 describe('loadConfig', () => {
   it('has the documented defaults', () => {

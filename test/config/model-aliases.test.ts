@@ -3,29 +3,16 @@
  * to the main model is refused from the flag and dropped from a file, and a settings file's `fallbackModel` that is
  * not a name or a short list costs one notice naming the file.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { configDirs } from '../helpers/config-dirs.js';
 import { ConfigError, loadConfig, SAME_FALLBACK_MESSAGE } from '../../src/config/config.js';
 import { readClaudeSettings } from '../../src/config/claude-settings.js';
 import { resolveModelName } from '../../src/config/model-aliases.js';
 import { checkModelName } from '../../src/config/model-profiles.js';
 
-const roots: string[] = [];
-afterAll(() => {
-  for (const root of roots) rmSync(root, { recursive: true, force: true });
-});
-
-function dirs() {
-  const root = mkdtempSync(join(tmpdir(), 'mca-model-aliases-'));
-  roots.push(root);
-  const home = join(root, 'home');
-  const project = join(root, 'project');
-  mkdirSync(home);
-  mkdirSync(join(project, '.mca'), { recursive: true });
-  return { home, project };
-}
+const dirs = () => configDirs('mca-model-aliases-');
 
 describe('resolveModelName', () => {
   it('maps each short name (any case) to its id, honours ANTHROPIC_DEFAULT_*_MODEL, leaves other names alone', () => {

@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { configDirs } from '../helpers/config-dirs.js';
 import {
   ConfigError,
   validateConfig,
@@ -14,20 +14,7 @@ import { createProvider, MissingApiKeyError } from '../../src/providers/create-p
 import { complete } from '../../src/providers/types.js';
 import { startFakeOpenAI } from '../helpers/fake-openai-server.js';
 
-const roots: string[] = [];
-afterAll(() => {
-  for (const root of roots) rmSync(root, { recursive: true, force: true });
-});
-
-function dirs() {
-  const root = mkdtempSync(join(tmpdir(), 'mca-provider-config-'));
-  roots.push(root);
-  const home = join(root, 'home');
-  const project = join(root, 'project');
-  mkdirSync(home);
-  mkdirSync(join(project, '.mca'), { recursive: true });
-  return { home, project };
-}
+const dirs = () => configDirs('mca-provider-config-');
 
 describe('provider configuration', () => {
   it('defaults to anthropic with the Anthropic model and no OpenAI base URL', () => {

@@ -10,7 +10,15 @@ import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropi
 import { runMca } from '../helpers/run-mca.js';
 import { tempProject } from '../helpers/temp-project.js';
 import { MODEL_ALIASES } from '../../src/config/model-aliases.js';
-import { ask, type Dirs, routedFake, type Routed, systemText, trust } from './support/subagent-fake.js';
+import {
+  ask,
+  delegatingParent,
+  type Dirs,
+  routedFake,
+  type Routed,
+  systemText,
+  trust,
+} from './support/subagent-fake.js';
 
 let server: FakeAnthropic | undefined;
 afterEach(async () => {
@@ -92,23 +100,7 @@ describe('model short names', () => {
     server = await routedFake(
       [
         { name: 'quick', match: (body) => systemText(body).includes('You are QUICK'), reply: () => ({ text: 'Q' }) },
-        {
-          name: 'parent',
-          match: () => true,
-          reply: (index) =>
-            index === 0
-              ? {
-                  text: '',
-                  calls: [
-                    {
-                      id: 'toolu_q',
-                      name: 'Agent',
-                      input: { subagent_type: 'quick', description: 'q', prompt: 'look' },
-                    },
-                  ],
-                }
-              : { text: 'done' },
-        },
+        delegatingParent('toolu_q', { subagent_type: 'quick', description: 'q', prompt: 'look' }),
       ],
       log,
     );

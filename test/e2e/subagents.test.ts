@@ -9,6 +9,7 @@ import type { FakeAnthropic } from '../helpers/fake-anthropic-server.js';
 import { tempProject } from '../helpers/temp-project.js';
 import {
   ask,
+  delegatingParent,
   type Dirs,
   requestText,
   routedFake,
@@ -65,23 +66,11 @@ describe('subagents', () => {
               ? { text: 'Reading.', calls: [{ id: 'toolu_sub_read', name: 'Read', input: { path: 'notes.txt' } }] }
               : { text: 'FOUND: the code starts with SECRET (notes.txt line 1).' },
         },
-        {
-          name: 'parent',
-          match: () => true,
-          reply: (index) =>
-            index === 0
-              ? {
-                  text: 'Delegating.',
-                  calls: [
-                    {
-                      id: 'toolu_agent_1',
-                      name: 'Agent',
-                      input: { subagent_type: 'finder', description: 'find the code', prompt: 'Find the launch code.' },
-                    },
-                  ],
-                }
-              : { text: 'The subagent found it.' },
-        },
+        delegatingParent(
+          'toolu_agent_1',
+          { subagent_type: 'finder', description: 'find the code', prompt: 'Find the launch code.' },
+          { text: 'Delegating.', answer: 'The subagent found it.' },
+        ),
       ],
       log,
     );
@@ -123,23 +112,11 @@ describe('subagents', () => {
               ? { text: 'Trying.', calls: [{ id: 'toolu_sub_bash', name: 'Bash', input: { command: 'touch pwned' } }] }
               : { text: 'Could not run it.' },
         },
-        {
-          name: 'parent',
-          match: () => true,
-          reply: (index) =>
-            index === 0
-              ? {
-                  text: '',
-                  calls: [
-                    {
-                      id: 'toolu_agent_2',
-                      name: 'Agent',
-                      input: { subagent_type: 'finder', description: 'try bash', prompt: 'Run touch pwned.' },
-                    },
-                  ],
-                }
-              : { text: 'done' },
-        },
+        delegatingParent('toolu_agent_2', {
+          subagent_type: 'finder',
+          description: 'try bash',
+          prompt: 'Run touch pwned.',
+        }),
       ],
       log,
     );
@@ -166,23 +143,11 @@ describe('subagents', () => {
               ? { text: '', calls: [{ id: 'toolu_sub_search', name: 'WebSearch', input: { query: 'node 22' } }] }
               : { text: 'Could not search.' },
         },
-        {
-          name: 'parent',
-          match: () => true,
-          reply: (index) =>
-            index === 0
-              ? {
-                  text: '',
-                  calls: [
-                    {
-                      id: 'toolu_agent_ws',
-                      name: 'Agent',
-                      input: { subagent_type: 'finder', description: 'search', prompt: 'Search for node 22.' },
-                    },
-                  ],
-                }
-              : { text: 'done' },
-        },
+        delegatingParent('toolu_agent_ws', {
+          subagent_type: 'finder',
+          description: 'search',
+          prompt: 'Search for node 22.',
+        }),
       ],
       log,
     );

@@ -42,6 +42,22 @@ export async function routedFake(routes: Route[], log: Routed[]): Promise<FakeAn
   return await startFakeAnthropic(Array.from({ length: 60 }, () => step));
 }
 
+/**
+ * The parent session's route (it takes every request no other route took): its first reply calls the Agent tool
+ * once (`id`, `input`), after `text`; every later one answers `answer`.
+ */
+export function delegatingParent(
+  id: string,
+  input: { subagent_type: string; description: string; prompt: string },
+  { text = '', answer = 'done' }: { text?: string; answer?: string } = {},
+): Route {
+  return {
+    name: 'parent',
+    match: () => true,
+    reply: (index) => (index === 0 ? { text, calls: [{ id, name: 'Agent', input }] } : { text: answer }),
+  };
+}
+
 export function writeFiles(root: string, files: Record<string, string>): void {
   for (const [path, content] of Object.entries(files)) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
