@@ -265,12 +265,8 @@ export class McpManager {
    */
   private lostSignIn(name: string, connection: McpConnection, error: McpNeedsSignInError): void {
     if (this.connections.get(name) !== connection) return;
-    this.generations.set(name, (this.generations.get(name) ?? 0) + 1);
-    this.connections.delete(name);
-    this.catalog.forget(name);
     this.needsSignIn(error);
-    this.changed();
-    void connection.close();
+    void this.disconnect(name);
   }
 
   private async connect(config: ServerConfig): Promise<void> {
