@@ -19,7 +19,7 @@ import { PENDING_DETAIL, type McpActionResult, type ServerStatus } from './serve
 
 export type { McpLimits, ToolSink } from './limits.js';
 export type { McpActionResult, ServerState, ServerStatus } from './server-status.js';
-import { neutralizeControlSequences } from '../text/terminal-safe.js';
+import { oneLine } from './one-line.js';
 
 export interface McpManagerOptions {
   servers: ReadonlyArray<{ config: ServerConfig; gate: ServerGate }>;
@@ -374,10 +374,4 @@ export class McpManager {
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** A server's words, as one short safe line. */
-export function oneLine(text: string): string {
-  const line = neutralizeControlSequences(text.replace(/\s+/g, ' ').trim());
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }
