@@ -110,9 +110,10 @@ export class HeadlessSession {
     this.info = options.info(() => this.driver);
     this.translator = claudeCodeTranslator(this.info);
     forwardSubagentLines(this.info, (line) => this.options.write(line));
+    const limits = mcpLimits();
     this.sdkServers = new SdkMcpServers({
       registry: runtime.registry,
-      limits: mcpLimits(),
+      limits,
       messenger: (server) => async (message) => {
         const reply = await this.channel.request({ subtype: 'mcp_message', server_name: server, message }).answer;
         return reply.ok ? { ok: true, response: reply.response.mcp_response } : reply;
@@ -123,7 +124,7 @@ export class HeadlessSession {
       projectRoot: runtime.projectRoot,
       mcaHome: runtime.config.mcaHome,
       registry: runtime.registry,
-      limits: mcpLimits(),
+      limits,
       configured: () => runtime.mcp,
       sdk: this.sdkServers,
     });

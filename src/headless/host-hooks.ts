@@ -16,15 +16,12 @@
 import { parseCallbackHooks, type HookCallbackAnswer, type HookCallbackRunner } from '../hooks/hook-callbacks.js';
 import type { HookEngine } from '../hooks/hook-engine.js';
 import type { ControlChannel } from './control-channel.js';
+import { isRecord } from '../text/json-guards.js';
 
 /** The matcher fields mca reads; any other is named in one warning. */
 const KNOWN_OPTIONS = new Set(['matcher', 'hookCallbackIds', 'timeout', 'onFailure']);
 /** The stop reason of a callback the host's interrupt withdrew (the headless front reads it as an interrupt). */
 export const INTERRUPTED = 'Interrupted by the host.';
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** What a failed `onFailure: "block"` callback answers in its event's terms; undefined: nothing to refuse. */
 function blockingAnswer(event: unknown, why: string): Record<string, unknown> | undefined {
@@ -79,10 +76,10 @@ export class HostHookCallbacks {
     }
     this.blocking.clear();
     const unknown = new Set<string>();
-    for (const groups of Object.values(isObject(raw) ? raw : {})) {
+    for (const groups of Object.values(isRecord(raw) ? raw : {})) {
       if (!Array.isArray(groups)) continue;
       for (const group of groups as unknown[]) {
-        if (!isObject(group)) continue;
+        if (!isRecord(group)) continue;
         for (const key of Object.keys(group)) if (!KNOWN_OPTIONS.has(key)) unknown.add(key);
         const onFailure = group.onFailure;
         if (onFailure !== undefined && onFailure !== 'continue' && onFailure !== 'block') {

@@ -21,6 +21,7 @@ import { parseServerConfig, type ServerConfig } from '../mcp/server-config.js';
 import { mcpStatus, type CcMcpServerStatus } from '../print/claude-code-mcp.js';
 import { serverToolPrefix } from '../mcp/tool-names.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { isRecord } from '../text/json-guards.js';
 
 export const HOST_MCP_SOURCE = 'the SDK host (setMcpServers)';
 
@@ -45,10 +46,6 @@ interface HostServer {
   /** The entry as the host sent it (JSON), to tell "the same again" from a changed one. */
   key: string;
   manager: McpManager;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function stableKey(value: unknown): string {

@@ -11,6 +11,7 @@ import { HOOK_EVENTS, isHookEventName } from './hook-events.js';
 import type { HookProcessResult } from './hook-process.js';
 import { HOOK_OUTPUT_MAX_BYTES } from './hook-process.js';
 import { compileMatcher } from './matcher.js';
+import { isRecord } from '../text/json-guards.js';
 
 /** Where callback hooks say they come from (`/hooks`, notices). */
 export const CALLBACK_SOURCE = 'the SDK host (initialize)';
@@ -34,15 +35,11 @@ export type HookCallbackRunner = (request: {
   signal?: AbortSignal;
 }) => Promise<HookCallbackAnswer>;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The callback hooks of an initialize request's `hooks` field; `warnings` gets one line per skipped entry. */
 export function parseCallbackHooks(raw: unknown, warnings: string[]): HookCommand[] {
   const warn = (key: string, why: string): void => void warnings.push(`ignored ${key} of the SDK host's hooks: ${why}`);
   if (raw === undefined || raw === null) return [];
-  if (!isObject(raw)) {
+  if (!isRecord(raw)) {
     warn('hooks', 'it must be an object keyed by event name');
     return [];
   }
@@ -58,7 +55,7 @@ export function parseCallbackHooks(raw: unknown, warnings: string[]): HookComman
     }
     groups.forEach((group: unknown, index) => {
       const key = `${event}[${index}]`;
-      if (!isObject(group) || !Array.isArray(group.hookCallbackIds)) {
+      if (!isRecord(group) || !Array.isArray(group.hookCallbackIds)) {
         return warn(key, 'an entry must be an object with a "hookCallbackIds" list');
       }
       const rawMatcher = typeof group.matcher === 'string' ? group.matcher : '';

@@ -28,7 +28,8 @@ export const MAX_DESCRIPTION_CHARS = 2048;
 export const MAX_LISTED_RESOURCES = 200;
 export const MAX_LISTED_PROMPTS = 200;
 
-const CLIENT_INFO = { name: 'mca', version: '0.1.0' };
+/** How mca names itself in an MCP handshake. */
+export const CLIENT_INFO = { name: 'mca', version: '0.1.0' };
 
 export interface ConnectOptions {
   projectRoot: string;

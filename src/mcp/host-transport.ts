@@ -8,6 +8,7 @@
  */
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import type { McpLibrary } from './load-client.js';
+import { isRecord } from '../text/json-guards.js';
 
 /** Sends one message to the host's server; resolves with the host's `mcp_response` (or why there is none). */
 export type HostMessenger = (
@@ -20,16 +21,12 @@ export interface ServerManifest {
   toolsListResult?: Record<string, unknown>;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** A manifest from the initialize request, or undefined when it is not one. */
 export function manifestOf(raw: unknown): ServerManifest | undefined {
-  if (!isObject(raw)) return undefined;
+  if (!isRecord(raw)) return undefined;
   const manifest: ServerManifest = {};
-  if (isObject(raw.initializeResult)) manifest.initializeResult = raw.initializeResult;
-  if (isObject(raw.toolsListResult)) manifest.toolsListResult = raw.toolsListResult;
+  if (isRecord(raw.initializeResult)) manifest.initializeResult = raw.initializeResult;
+  if (isRecord(raw.toolsListResult)) manifest.toolsListResult = raw.toolsListResult;
   return manifest.initializeResult ? manifest : undefined;
 }
 
@@ -93,7 +90,7 @@ export class HostServerTransport implements Transport {
     if (message.method === 'initialize') {
       return { jsonrpc: '2.0', id: message.id, result: this.manifest.initializeResult } as JSONRPCMessage;
     }
-    const params = 'params' in message && isObject(message.params) ? message.params : {};
+    const params = 'params' in message && isRecord(message.params) ? message.params : {};
     if (
       message.method === 'tools/list' &&
       this.manifest.toolsListResult &&

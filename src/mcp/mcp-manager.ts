@@ -19,7 +19,7 @@ import { PENDING_DETAIL, type McpActionResult, type ServerStatus } from './serve
 
 export type { McpLimits, ToolSink } from './limits.js';
 export type { McpActionResult, ServerState, ServerStatus } from './server-status.js';
-import { neutralizeControlSequences } from '../text/terminal-safe.js';
+import { oneLine } from './one-line.js';
 
 export interface McpManagerOptions {
   servers: ReadonlyArray<{ config: ServerConfig; gate: ServerGate }>;
@@ -265,12 +265,8 @@ export class McpManager {
    */
   private lostSignIn(name: string, connection: McpConnection, error: McpNeedsSignInError): void {
     if (this.connections.get(name) !== connection) return;
-    this.generations.set(name, (this.generations.get(name) ?? 0) + 1);
-    this.connections.delete(name);
-    this.catalog.forget(name);
     this.needsSignIn(error);
-    this.changed();
-    void connection.close();
+    void this.disconnect(name);
   }
 
   private async connect(config: ServerConfig): Promise<void> {
@@ -378,10 +374,4 @@ export class McpManager {
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** A server's words, as one short safe line. */
-export function oneLine(text: string): string {
-  const line = neutralizeControlSequences(text.replace(/\s+/g, ' ').trim());
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }

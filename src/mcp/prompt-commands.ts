@@ -57,15 +57,20 @@ export function mapArguments(prompt: Prompt, text: string, command: string): Rec
   });
   const missing = declared.find((argument) => argument.required === true && values[argument.name] === undefined);
   if (missing) {
-    const usage = declared
-      .slice(0, MAX_USAGE_ARGUMENTS)
-      .map((argument) => (argument.required ? `<${oneLine(argument.name, 30)}>` : `[${oneLine(argument.name, 30)}]`));
+    const usage = usageWords(declared);
     throw new McpPromptError(
       'MCP_PROMPT_ARGUMENT',
       `/${command} needs the argument "${oneLine(missing.name, 60)}" (usage: /${command} ${usage.join(' ')})`,
     );
   }
   return values;
+}
+
+/** The first MAX_USAGE_ARGUMENTS declared arguments as usage words: `<required>`, `[optional]`. */
+function usageWords(declared: NonNullable<Prompt['arguments']>): string[] {
+  return declared
+    .slice(0, MAX_USAGE_ARGUMENTS)
+    .map((argument) => (argument.required ? `<${oneLine(argument.name, 30)}>` : `[${oneLine(argument.name, 30)}]`));
 }
 
 function oneLine(text: string, max: number): string {
@@ -164,11 +169,7 @@ export class McpPromptCommands {
         }
         this.byName.set(name, { server, prompt });
         const declared = prompt.arguments ?? [];
-        const usage = declared
-          .slice(0, MAX_USAGE_ARGUMENTS)
-          .map((argument) =>
-            argument.required ? `<${oneLine(argument.name, 30)}>` : `[${oneLine(argument.name, 30)}]`,
-          );
+        const usage = usageWords(declared);
         infos.push({
           name,
           usage: [`/${name}`, ...usage, ...(declared.length > MAX_USAGE_ARGUMENTS ? ['…'] : [])].join(' '),

@@ -6,15 +6,14 @@
  * a host that initializes again with other servers gets the old ones' tools removed.
  */
 import type { Client, Tool } from '@modelcontextprotocol/client';
-import { neutralizeControlSequences } from '../text/terminal-safe.js';
-import { MAX_TOOLS_PER_SERVER } from './connection.js';
+import { CLIENT_INFO, MAX_TOOLS_PER_SERVER } from './connection.js';
 import { HostServerTransport, manifestOf, type HostMessenger } from './host-transport.js';
 import type { McpLimits, ToolSink } from './limits.js';
 import { loadMcpLibrary } from './load-client.js';
 import { mcpToolDefinition } from './mcp-tool.js';
 import { mcpToolName } from './tool-names.js';
+import { oneLine } from './one-line.js';
 
-const CLIENT_INFO = { name: 'mca', version: '0.1.0' };
 /** A host may register at most this many servers (each costs a handshake). */
 export const MAX_SDK_SERVERS = 50;
 
@@ -38,11 +37,6 @@ export interface SdkServersOptions {
 interface Live {
   client: Client;
   transport: HostServerTransport;
-}
-
-function oneLine(text: string): string {
-  const line = neutralizeControlSequences(text.replace(/\s+/g, ' ').trim());
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }
 
 export class SdkMcpServers {

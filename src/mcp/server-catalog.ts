@@ -83,12 +83,16 @@ export class ServerCatalog {
     }
   }
 
+  /** The server's connection; one still connecting is waited for (deps.ready). */
+  private async lookup(name: string): Promise<McpConnection | undefined> {
+    const connection = this.deps.connection(name);
+    if (connection) return connection;
+    await this.deps.ready();
+    return this.deps.connection(name);
+  }
+
   private async connected(name: string): Promise<McpConnection> {
-    let connection = this.deps.connection(name);
-    if (!connection) {
-      await this.deps.ready();
-      connection = this.deps.connection(name);
-    }
+    const connection = await this.lookup(name);
     if (!connection)
       throw new McpCatalogError('MCP_SERVER_UNAVAILABLE', `MCP server "${safeName(name)}" is not connected`);
     return connection;
@@ -107,11 +111,7 @@ export class ServerCatalog {
   }
 
   private async fetch(name: string, kind: Kind): Promise<unknown[]> {
-    let connection = this.deps.connection(name);
-    if (!connection) {
-      await this.deps.ready();
-      connection = this.deps.connection(name);
-    }
+    const connection = await this.lookup(name);
     if (!connection || !connection.offers(kind)) return [];
     try {
       const listed =

@@ -8,32 +8,26 @@
  * `mca_warning` system line) names `mca mcp login remote`. After that login in another process, a reconnect (the
  * manager call `/mcp` Reconnect makes, here as `mcp_reconnect`) brings the tools back.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropic, type FakeAnthropic, type FakeRequestBody } from '../helpers/fake-anthropic-server.js';
-import { startEverythingRemote } from '../helpers/everything-remote.js';
-import { startOAuthProtectedMcp, type OAuthProtectedMcp } from '../helpers/oauth-protected-mcp.js';
+import { startProtectedEverything } from '../helpers/oauth-everything.js';
+import type { OAuthProtectedMcp } from '../helpers/oauth-protected-mcp.js';
 import { MCA_BIN, runMca } from '../helpers/run-mca.js';
 import { HEADLESS_BROWSER, signedInProject } from '../helpers/oauth-signed-in.js';
 
 const KEY = 'sk-ant-test-oauth-lost-0123456789';
 const HINT = 'MCP server "remote" needs sign-in: run `mca mcp login remote`';
 
-let upstream: ChildProcess | undefined;
 let remote: OAuthProtectedMcp;
 const fakes: FakeAnthropic[] = [];
 
 beforeAll(async () => {
-  const http = await startEverythingRemote('streamableHttp');
-  upstream = http.child;
-  remote = await startOAuthProtectedMcp({ http: http.port });
+  remote = await startProtectedEverything();
 }, 60_000);
 
-afterAll(async () => {
-  await remote?.close();
-  upstream?.kill('SIGKILL');
-});
+afterAll(() => remote?.close());
 
 afterEach(async () => {
   await Promise.all(fakes.splice(0).map((fake) => fake.close()));

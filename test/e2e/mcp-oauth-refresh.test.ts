@@ -7,31 +7,25 @@
  * "needs sign-in" line. In a long session (stream-json input), a token that runs out between two turns is refreshed
  * before the next call.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropic, type FakeAnthropic, type FakeRequestBody } from '../helpers/fake-anthropic-server.js';
-import { startEverythingRemote } from '../helpers/everything-remote.js';
-import { startOAuthProtectedMcp, type OAuthProtectedMcp } from '../helpers/oauth-protected-mcp.js';
+import { startProtectedEverything } from '../helpers/oauth-everything.js';
+import type { OAuthProtectedMcp } from '../helpers/oauth-protected-mcp.js';
 import { MCA_BIN, runMca } from '../helpers/run-mca.js';
 import { signedInProject } from '../helpers/oauth-signed-in.js';
 
 const KEY = 'sk-ant-test-oauth-refresh-0123456789';
 
-let upstream: ChildProcess | undefined;
 let remote: OAuthProtectedMcp;
 const fakes: FakeAnthropic[] = [];
 
 beforeAll(async () => {
-  const http = await startEverythingRemote('streamableHttp');
-  upstream = http.child;
-  remote = await startOAuthProtectedMcp({ http: http.port });
+  remote = await startProtectedEverything();
 }, 60_000);
 
-afterAll(async () => {
-  await remote?.close();
-  upstream?.kill('SIGKILL');
-});
+afterAll(() => remote?.close());
 
 afterEach(async () => {
   await Promise.all(fakes.splice(0).map((fake) => fake.close()));

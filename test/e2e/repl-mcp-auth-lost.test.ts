@@ -3,39 +3,31 @@
  * signed in from `/mcp login`, then every token is revoked; the next call fails, the notice and `/mcp` say
  * "needs sign-in" with the `mca mcp login` hint, and the model's next request no longer offers the server's tools.
  */
-import type { ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEverythingRemote } from '../helpers/everything-remote.js';
-import { startOAuthProtectedMcp, type OAuthProtectedMcp } from '../helpers/oauth-protected-mcp.js';
+import { startProtectedEverything } from '../helpers/oauth-everything.js';
+import type { OAuthProtectedMcp } from '../helpers/oauth-protected-mcp.js';
+import { HEADLESS_BROWSER } from '../helpers/oauth-signed-in.js';
 import { replHarness } from './support/repl-harness.js';
 import { tmuxTestsRun } from './support/repl-launch.js';
 
 const runHere = tmuxTestsRun();
 const harness = replHarness();
-const BROWSER = `${process.execPath} ${fileURLToPath(new URL('../helpers/headless-browser.mjs', import.meta.url))}`;
 
-let upstream: ChildProcess | undefined;
 let remote: OAuthProtectedMcp | undefined;
 
 describe.runIf(runHere)('mca REPL in tmux: a sign-in withdrawn mid-session', () => {
   beforeAll(async () => {
-    const http = await startEverythingRemote('streamableHttp');
-    upstream = http.child;
-    remote = await startOAuthProtectedMcp({ http: http.port });
+    remote = await startProtectedEverything();
   }, 60_000);
 
-  afterAll(async () => {
-    await remote?.close();
-    upstream?.kill('SIGKILL');
-  });
+  afterAll(() => remote?.close());
 
   it('the failed call makes the server needs-auth in /mcp, with the notice, and its tools leave the next request', async () => {
     const config = JSON.stringify({ mcpServers: { remote: { type: 'http', url: remote?.url } } });
     const call = { text: 'calling', calls: [{ id: 'toolu_echo', name: 'mcp__remote__echo', input: { message: 'x' } }] };
     const { script, term } = await harness.start([call, { text: 'after the failed call' }], {
       args: ['--mcp-config', config, '--allowedTools', 'mcp__remote__echo'],
-      env: { MCA_BROWSER_COMMAND: BROWSER, MCA_TOOL_PROTOCOL: 'native' },
+      env: { MCA_BROWSER_COMMAND: HEADLESS_BROWSER, MCA_TOOL_PROTOCOL: 'native' },
       columns: 200,
       rows: 50,
     });

@@ -3,40 +3,32 @@
  * "needs sign-in" in `/mcp`; `/mcp login remote` runs the sign-in (MCA_BROWSER_COMMAND is the headless browser
  * that follows the authorization redirects), reconnects, and the server's tools reach the next model request.
  */
-import type { ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemText } from '../helpers/fake-anthropic-server.js';
-import { startEverythingRemote } from '../helpers/everything-remote.js';
-import { startOAuthProtectedMcp, type OAuthProtectedMcp } from '../helpers/oauth-protected-mcp.js';
+import { startProtectedEverything } from '../helpers/oauth-everything.js';
+import type { OAuthProtectedMcp } from '../helpers/oauth-protected-mcp.js';
+import { HEADLESS_BROWSER } from '../helpers/oauth-signed-in.js';
 import { replHarness } from './support/repl-harness.js';
 import { tmuxTestsRun } from './support/repl-launch.js';
 
 const runHere = tmuxTestsRun();
 const harness = replHarness();
-const BROWSER = `${process.execPath} ${fileURLToPath(new URL('../helpers/headless-browser.mjs', import.meta.url))}`;
 const finish = (answer: string) => ({ text: `Thought: done\nAction: Finish[${answer}]` });
 
-let upstream: ChildProcess | undefined;
 let remote: OAuthProtectedMcp | undefined;
 
 describe.runIf(runHere)('mca REPL in tmux: /mcp login', () => {
   beforeAll(async () => {
-    const http = await startEverythingRemote('streamableHttp');
-    upstream = http.child;
-    remote = await startOAuthProtectedMcp({ http: http.port });
+    remote = await startProtectedEverything();
   }, 60_000);
 
-  afterAll(async () => {
-    await remote?.close();
-    upstream?.kill('SIGKILL');
-  });
+  afterAll(() => remote?.close());
 
   it('a server that needs sign-in is signed in from /mcp and its tools reach the next request', async () => {
     const config = JSON.stringify({ mcpServers: { remote: { type: 'http', url: remote?.url } } });
     const { script, term } = await harness.start([finish('before sign-in'), finish('after sign-in')], {
       args: ['--mcp-config', config],
-      env: { MCA_BROWSER_COMMAND: BROWSER },
+      env: { MCA_BROWSER_COMMAND: HEADLESS_BROWSER },
       columns: 200,
       rows: 50,
     });

@@ -52,11 +52,12 @@ export class SessionAuth implements AuthProvider {
 
   async token(): Promise<string | undefined> {
     const now = this.options.now ?? Date.now;
-    const auth = this.options.store.read();
+    let auth = this.options.store.read();
     if (auth.tokens?.refresh_token && expiresSoon(auth, now())) {
       await this.refresh((current) => expiresSoon(current, now()));
+      auth = this.options.store.read();
     }
-    this.sent = this.options.store.read().tokens?.access_token;
+    this.sent = auth.tokens?.access_token;
     return this.sent;
   }
 

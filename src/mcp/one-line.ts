@@ -1,0 +1,7 @@
+/** An MCP server's words (an error, its name or version) as one short line, safe to print to a terminal. */
+import { neutralizeControlSequences } from '../text/terminal-safe.js';
+
+export function oneLine(text: string): string {
+  const line = neutralizeControlSequences(text.replace(/\s+/g, ' ').trim());
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}
