@@ -5,12 +5,12 @@
  * to tell whether the program applied every edit.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeApis } from './fake-apis.js';
 import { Player, type RecordedRequest } from './player.js';
 import type { Program, RunPlace } from './programs.js';
-import { stepCount, type Task } from './script.js';
+import { expectedFiles, stepCount, type Task } from './script.js';
 
 export interface ProgramRun {
   program: string;
@@ -21,6 +21,8 @@ export interface ProgramRun {
   overruns: number;
   exitCodes: Array<number | null>;
   testsPassAtEnd: boolean;
+  /** Edited files whose final content differs from the script's (an edit the program refused or changed). */
+  filesDiffering: string[];
   unrouted: string[];
   /** Why the run is not a full play of the script, when it is not. */
   problem?: string;
@@ -100,6 +102,8 @@ export async function driveProgram(program: Program, task: Task, repoSource: str
     await fake.close();
   }
   const tests = spawnSync('node', ['--test', 'test/'], { cwd: repo, encoding: 'utf8' });
+  const expected = expectedFiles(task, (path) => readFileSync(join(repoSource, path), 'utf8'));
+  const filesDiffering = [...expected].flatMap(([path, text]) => (readFileSync(join(repo, path), 'utf8') === text ? [] : [path]));
   const steps = stepCount(task);
   const run: ProgramRun = {
     program: program.name,
@@ -110,10 +114,12 @@ export async function driveProgram(program: Program, task: Task, repoSource: str
     overruns: player.overruns,
     exitCodes,
     testsPassAtEnd: tests.status === 0,
+    filesDiffering,
     unrouted: fake.unrouted,
   };
   if (player.requests.length === 0) run.problem = `sent no request to the fake (see ${base}/turn-1.log)`;
   else if (run.stepsPlayed < steps) run.problem = `stopped after ${run.stepsPlayed} of ${steps} steps (see ${base})`;
   else if (!run.testsPassAtEnd) run.problem = 'the script played out but the repository tests fail at the end';
+  else if (filesDiffering.length > 0) run.problem = `final content differs from the script's in ${filesDiffering.join(', ')}`;
   return run;
 }

@@ -125,7 +125,7 @@ export const PROGRAMS: Program[] = [
       '-p',
       prompt,
     ],
-    env: (place) => ({ GEMINI_API_KEY: KEY, GOOGLE_GEMINI_BASE_URL: place.url }),
+    env: (place) => ({ GEMINI_API_KEY: KEY, GOOGLE_GEMINI_BASE_URL: place.url, GEMINI_CLI_TRUST_WORKSPACE: 'true' }),
     setup: (place) => {
       mkdirSync(join(place.home, '.gemini'), { recursive: true });
       const settings = {

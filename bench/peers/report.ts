@@ -8,6 +8,7 @@ export interface SummaryRow {
   stepsPlayed: number;
   steps: number;
   testsPassAtEnd: boolean;
+  filesDiffering: string[];
   problem?: string;
   bill: ProgramBill;
 }
@@ -25,7 +26,7 @@ export function renderTable(rows: readonly SummaryRow[]): string {
     const played = `${stepsPlayed}/${steps}${testsPassAtEnd ? '' : ' (tests fail at end)'}${problem && stepsPlayed < steps ? ' incomplete' : ''}`;
     return `| ${program} | ${version} | ${api ?? ''} | ${played} | ${bill.requests} (${bill.agentRequests} + ${bill.sideRequests}) | ${k(bill.firstRequestTokens)} | ${k(bill.inputTokens)} | ${k(bill.cacheRead)} | ${k(bill.cacheWritten)} | ${k(bill.uncached)} | ${k(bill.outputTokens)} | ${pct(bill.prefixBytes, bill.promptBytes)} | ${usd(bill.dollars)} | ${usd(bill.sameRuleDollars)} |`;
   });
-  const complete = rows.filter((row) => row.stepsPlayed === row.steps && row.testsPassAtEnd);
+  const complete = rows.filter((row) => row.problem === undefined);
   const mca = complete.find((row) => row.program === 'mca');
   const claude = complete.find((row) => row.program === 'Claude Code');
   const notes: string[] = [];

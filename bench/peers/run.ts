@@ -63,6 +63,7 @@ async function main(): Promise<void> {
     overruns: run.overruns,
     exitCodes: run.exitCodes,
     testsPassAtEnd: run.testsPassAtEnd,
+    filesDiffering: run.filesDiffering,
     unrouted: run.unrouted,
     problem: run.problem,
     bill,

@@ -98,3 +98,20 @@ export function loadTask(path: string): Task {
 export function stepCount(task: Task): number {
   return task.turns.reduce((sum, turn) => sum + turn.steps.length, 0);
 }
+
+/** The files the task's edits change, with the content they have once every edit applied in order. */
+export function expectedFiles(task: Task, readFile: (path: string) => string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const step of task.turns.flatMap((turn) => turn.steps)) {
+    if (!('edit' in step)) continue;
+    const before = files.get(step.edit) ?? readFile(step.edit);
+    const at = before.indexOf(step.old);
+    if (at < 0 || before.indexOf(step.old, at + 1) >= 0) throw new ScriptError(`${step.edit}: "old" must occur once`);
+    const end = at + step.old.length;
+    if ((at > 0 && before[at - 1] !== '\n') || (end < before.length && before[end] !== '\n')) {
+      throw new ScriptError(`${step.edit}: "old" must be whole lines (Codex edits by apply_patch lines)`);
+    }
+    files.set(step.edit, before.replace(step.old, () => step.new));
+  }
+  return files;
+}

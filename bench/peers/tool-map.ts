@@ -100,6 +100,8 @@ export function mapStep(step: ToolStep, tools: readonly DeclaredTool[], root: st
         [key(tool, ['old_string', 'oldString'])]: step.old,
         [key(tool, ['new_string', 'newString'])]: step.new,
       };
+      // Gemini CLI's replace requires an `instruction`: what the edit does, which the step's text says.
+      if (tool.params.includes('instruction')) input.instruction = say;
       return { name: tool.name, input, say };
     }
     const patch = patchOf(step.edit, step.old, step.new);
