@@ -61,6 +61,7 @@ export interface ProgramBill {
   cacheWritten: number;
   uncached: number;
   outputTokens: number;
+  /** Tokens of the first main-loop request (side queries excluded). */
   firstRequestTokens: number;
   peakRequestTokens: number;
   /** Sum over requests of the bytes identical to the previous request's prompt prefix, and of all prompt bytes. */
@@ -116,7 +117,7 @@ export function billOf(requests: readonly RecordedRequest[]): ProgramBill {
     bill.cacheWritten += account.written;
     bill.uncached += account.uncached;
     bill.outputTokens += output;
-    if (bill.firstRequestTokens === 0) bill.firstRequestTokens = tokens;
+    if (bill.firstRequestTokens === 0 && request.agent) bill.firstRequestTokens = tokens;
     bill.peakRequestTokens = Math.max(bill.peakRequestTokens, tokens);
     const dollars = (read: number, written: number, uncached: number): number =>
       costOf(

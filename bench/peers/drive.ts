@@ -23,6 +23,8 @@ export interface ProgramRun {
   testsPassAtEnd: boolean;
   /** Edited files whose final content differs from the script's (an edit the program refused or changed). */
   filesDiffering: string[];
+  /** The follow-up turn's first request carries the first turn's prompt (the program continued its session). */
+  followUpCarriesHistory?: boolean;
   unrouted: string[];
   /** Why the run is not a full play of the script, when it is not. */
   problem?: string;
@@ -74,7 +76,12 @@ export function versionOf(program: Program): string {
   return line?.trim() ?? `unavailable (${result.error?.message ?? `exit ${String(result.status)}`})`;
 }
 
-export async function driveProgram(program: Program, task: Task, repoSource: string, workDir: string): Promise<ProgramRun> {
+export async function driveProgram(
+  program: Program,
+  task: Task,
+  repoSource: string,
+  workDir: string,
+): Promise<ProgramRun> {
   const slug = program.name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
   const base = join(workDir, slug);
   const repo = join(base, 'repo');
@@ -82,7 +89,16 @@ export async function driveProgram(program: Program, task: Task, repoSource: str
   mkdirSync(home, { recursive: true });
   cpSync(repoSource, repo, { recursive: true });
   const git = (...args: string[]): void => {
-    spawnSync('git', args, { cwd: repo, env: { ...baseEnv(home), GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'b@x', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'b@x' } });
+    spawnSync('git', args, {
+      cwd: repo,
+      env: {
+        ...baseEnv(home),
+        GIT_AUTHOR_NAME: 'bench',
+        GIT_AUTHOR_EMAIL: 'b@x',
+        GIT_COMMITTER_NAME: 'bench',
+        GIT_COMMITTER_EMAIL: 'b@x',
+      },
+    });
   };
   git('init', '-q');
   git('add', '-A');
@@ -103,7 +119,9 @@ export async function driveProgram(program: Program, task: Task, repoSource: str
   }
   const tests = spawnSync('node', ['--test', 'test/'], { cwd: repo, encoding: 'utf8' });
   const expected = expectedFiles(task, (path) => readFileSync(join(repoSource, path), 'utf8'));
-  const filesDiffering = [...expected].flatMap(([path, text]) => (readFileSync(join(repo, path), 'utf8') === text ? [] : [path]));
+  const filesDiffering = [...expected].flatMap(([path, text]) =>
+    readFileSync(join(repo, path), 'utf8') === text ? [] : [path],
+  );
   const steps = stepCount(task);
   const run: ProgramRun = {
     program: program.name,
@@ -117,9 +135,15 @@ export async function driveProgram(program: Program, task: Task, repoSource: str
     filesDiffering,
     unrouted: fake.unrouted,
   };
+  const firstTurnSteps = task.turns[0]?.steps.length ?? 0;
+  const followUp = player.requests.find((request) => request.step === firstTurnSteps);
+  if (task.turns.length > 1 && followUp !== undefined) {
+    run.followUpCarriesHistory = followUp.raw.includes(JSON.stringify(task.turns[0]?.prompt.slice(0, 24)).slice(1, -1));
+  }
   if (player.requests.length === 0) run.problem = `sent no request to the fake (see ${base}/turn-1.log)`;
   else if (run.stepsPlayed < steps) run.problem = `stopped after ${run.stepsPlayed} of ${steps} steps (see ${base})`;
   else if (!run.testsPassAtEnd) run.problem = 'the script played out but the repository tests fail at the end';
-  else if (filesDiffering.length > 0) run.problem = `final content differs from the script's in ${filesDiffering.join(', ')}`;
+  else if (filesDiffering.length > 0)
+    run.problem = `final content differs from the script's in ${filesDiffering.join(', ')}`;
   return run;
 }

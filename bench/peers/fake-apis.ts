@@ -60,18 +60,38 @@ function chat(res: ServerResponse, body: Json, reply: Reply): void {
   const text = reply.kind === 'text' ? reply.text : reply.call.say;
   const calls =
     reply.kind === 'call'
-      ? [{ id: nextId('call'), type: 'function', function: { name: reply.call.name, arguments: JSON.stringify(reply.call.input) } }]
+      ? [
+          {
+            id: nextId('call'),
+            type: 'function',
+            function: { name: reply.call.name, arguments: JSON.stringify(reply.call.input) },
+          },
+        ]
       : [];
   const finish = calls.length > 0 ? 'tool_calls' : 'stop';
   const usage = { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 };
   if (body.stream !== true) {
     const message = { role: 'assistant', content: text, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
-    writeJson(res, 200, { id: nextId('chatcmpl'), object: 'chat.completion', created: 0, model, choices: [{ index: 0, message, finish_reason: finish }], usage });
+    writeJson(res, 200, {
+      id: nextId('chatcmpl'),
+      object: 'chat.completion',
+      created: 0,
+      model,
+      choices: [{ index: 0, message, finish_reason: finish }],
+      usage,
+    });
     return;
   }
   startSse(res);
   const chunk = (delta: Json, finishReason: string | null, extra: Json = {}): void =>
-    sse(res, { id: 'chatcmpl_fake', object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra });
+    sse(res, {
+      id: 'chatcmpl_fake',
+      object: 'chat.completion.chunk',
+      created: 0,
+      model,
+      choices: [{ index: 0, delta, finish_reason: finishReason }],
+      ...extra,
+    });
   chunk({ role: 'assistant', content: text }, null);
   calls.forEach((call, index) => chunk({ tool_calls: [{ index, ...call }] }, null));
   chunk({}, finish);
@@ -83,28 +103,55 @@ function responses(res: ServerResponse, body: Json, reply: Reply): void {
   const id = nextId('resp');
   const text = reply.kind === 'text' ? reply.text : reply.call.say;
   const items: Json[] = [
-    { type: 'message', id: nextId('msg'), role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] },
+    {
+      type: 'message',
+      id: nextId('msg'),
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text, annotations: [] }],
+    },
   ];
   if (reply.kind === 'call') {
     const { name, input } = reply.call;
     items.push(
       typeof input === 'string'
         ? { type: 'custom_tool_call', id: nextId('ctc'), call_id: nextId('call'), name, input, status: 'completed' }
-        : { type: 'function_call', id: nextId('fc'), call_id: nextId('call'), name, arguments: JSON.stringify(input), status: 'completed' },
+        : {
+            type: 'function_call',
+            id: nextId('fc'),
+            call_id: nextId('call'),
+            name,
+            arguments: JSON.stringify(input),
+            status: 'completed',
+          },
     );
   }
-  const usage = { input_tokens: 100, input_tokens_details: { cached_tokens: 0 }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 110 };
+  const usage = {
+    input_tokens: 100,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: 10,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: 110,
+  };
   const response = { id, object: 'response', model: body.model, status: 'completed', output: items, usage };
   if (body.stream === false) {
     writeJson(res, 200, response);
     return;
   }
   startSse(res);
-  sse(res, { type: 'response.created', response: { ...response, status: 'in_progress', output: [] } }, 'response.created');
+  sse(
+    res,
+    { type: 'response.created', response: { ...response, status: 'in_progress', output: [] } },
+    'response.created',
+  );
   items.forEach((item, index) => {
     sse(res, { type: 'response.output_item.added', output_index: index, item }, 'response.output_item.added');
     if (item.type === 'message') {
-      sse(res, { type: 'response.output_text.delta', item_id: item.id, output_index: index, content_index: 0, delta: text }, 'response.output_text.delta');
+      sse(
+        res,
+        { type: 'response.output_text.delta', item_id: item.id, output_index: index, content_index: 0, delta: text },
+        'response.output_text.delta',
+      );
     }
     sse(res, { type: 'response.output_item.done', output_index: index, item }, 'response.output_item.done');
   });
@@ -161,7 +208,10 @@ export async function startFakeApis(player: Player): Promise<FakeApis> {
     const body = JSON.parse(raw) as Json;
     const config = (body.generationConfig ?? body.config) as Json | undefined;
     const format = body.response_format as Json | undefined;
-    const wantsJson = config?.responseMimeType === 'application/json' || format?.type === 'json_schema' || format?.type === 'json_object';
+    const wantsJson =
+      config?.responseMimeType === 'application/json' ||
+      format?.type === 'json_schema' ||
+      format?.type === 'json_object';
     const reply = player.answer(api, path, raw, declaredTools(api, body), wantsJson);
     if (api === 'anthropic') await anthropic(res, body, reply);
     else if (api === 'chat') chat(res, body, reply);

@@ -31,12 +31,19 @@ export function renderTable(rows: readonly SummaryRow[]): string {
   const claude = complete.find((row) => row.program === 'Claude Code');
   const notes: string[] = [];
   if (mca && claude) {
-    notes.push(`mca / Claude Code: ${(mca.bill.dollars / claude.bill.dollars).toFixed(2)}x (target at most 0.75x, goal 0.5x)`);
+    notes.push(
+      `mca / Claude Code: ${(mca.bill.dollars / claude.bill.dollars).toFixed(2)}x (target at most 0.75x, goal 0.5x)`,
+    );
   }
   const others = complete.filter((row) => row.program !== 'mca');
-  const cheapest = others.reduce<SummaryRow | undefined>((best, row) => (best === undefined || row.bill.dollars < best.bill.dollars ? row : best), undefined);
+  const cheapest = others.reduce<SummaryRow | undefined>(
+    (best, row) => (best === undefined || row.bill.dollars < best.bill.dollars ? row : best),
+    undefined,
+  );
   if (mca && cheapest) {
-    notes.push(`mca / cheapest other program (${cheapest.program}): ${(mca.bill.dollars / cheapest.bill.dollars).toFixed(2)}x (target at most 1.00x)`);
+    notes.push(
+      `mca / cheapest other program (${cheapest.program}): ${(mca.bill.dollars / cheapest.bill.dollars).toFixed(2)}x (target at most 1.00x)`,
+    );
   }
   for (const row of rows.filter((r) => r.problem !== undefined)) notes.push(`${row.program}: ${row.problem}`);
   return [...header, ...lines, '', ...notes.map((note) => `- ${note}`)].join('\n');

@@ -50,9 +50,15 @@ async function main(): Promise<void> {
     const lines = run.requests.map((request) => JSON.stringify(request));
     writeFileSync(join(out, `${slug(program.name)}.requests.jsonl`), `${lines.join('\n')}\n`);
     const seconds = ((Date.now() - started) / 1000).toFixed(0);
-    log(`${program.name}: ${run.requests.length} requests, ${run.stepsPlayed}/${run.steps} steps, ${seconds} s${run.problem ? ` — ${run.problem}` : ''}`);
+    log(
+      `${program.name}: ${run.requests.length} requests, ${run.stepsPlayed}/${run.steps} steps, ${seconds} s${run.problem ? ` — ${run.problem}` : ''}`,
+    );
   }
-  const rows = runs.map((run) => ({ run, bill: billOf(run.requests), program: PROGRAMS.find((p) => p.name === run.program) }));
+  const rows = runs.map((run) => ({
+    run,
+    bill: billOf(run.requests),
+    program: PROGRAMS.find((p) => p.name === run.program),
+  }));
   const summary = rows.map(({ run, bill, program }) => ({
     program: run.program,
     version: run.version,
@@ -64,6 +70,7 @@ async function main(): Promise<void> {
     exitCodes: run.exitCodes,
     testsPassAtEnd: run.testsPassAtEnd,
     filesDiffering: run.filesDiffering,
+    followUpCarriesHistory: run.followUpCarriesHistory,
     unrouted: run.unrouted,
     problem: run.problem,
     bill,
@@ -75,6 +82,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`bench:peers failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `bench:peers failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exitCode = 1;
 });

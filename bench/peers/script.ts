@@ -111,7 +111,10 @@ export function expectedFiles(task: Task, readFile: (path: string) => string): M
     if ((at > 0 && before[at - 1] !== '\n') || (end < before.length && before[end] !== '\n')) {
       throw new ScriptError(`${step.edit}: "old" must be whole lines (Codex edits by apply_patch lines)`);
     }
-    files.set(step.edit, before.replace(step.old, () => step.new));
+    files.set(
+      step.edit,
+      before.replace(step.old, () => step.new),
+    );
   }
   return files;
 }
