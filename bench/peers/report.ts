@@ -1,4 +1,5 @@
 /** The bench's table (markdown): one row per program, and mca's bill against Claude Code's and the cheapest's. */
+import { PRICED_MODEL, replayPrice } from '../replay/pricing.js';
 import type { ProgramBill } from './account.js';
 
 export interface SummaryRow {
@@ -46,5 +47,11 @@ export function renderTable(rows: readonly SummaryRow[]): string {
     );
   }
   for (const row of rows.filter((r) => r.problem !== undefined)) notes.push(`${row.program}: ${row.problem}`);
-  return [...header, ...lines, '', ...notes.map((note) => `- ${note}`)].join('\n');
+  const price = replayPrice();
+  const legend = [
+    `Tokens: floor(chars / 3) of each request's tools, system text and messages as JSON. Prices for every program: ${PRICED_MODEL}, $${price.input} input, $${price.output} output, $${price.cacheWrite} cache write, $${price.cacheRead} cache read per million tokens.`,
+    "bill: each API's own cache rule (Anthropic: cache_control breakpoints, writes at 1.25x; OpenAI and Gemini: implicit, the longest prefix identical to an earlier request is read, no write premium). bill, same cache rule: the implicit rule for every program.",
+    "prefix identical to previous: share of all prompt bytes equal to the previous request's prompt prefix. first request: the first main-loop request. side: requests without the program's tools (titles, checks).",
+  ];
+  return [...header, ...lines, '', ...notes.map((note) => `- ${note}`), '', ...legend].join('\n');
 }
