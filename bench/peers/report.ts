@@ -25,7 +25,7 @@ export function renderTable(rows: readonly SummaryRow[]): string {
   ];
   const lines = rows.map(({ program, version, api, stepsPlayed, steps, bill, testsPassAtEnd, problem }) => {
     const played = `${stepsPlayed}/${steps}${testsPassAtEnd ? '' : ' (tests fail at end)'}${problem && stepsPlayed < steps ? ' incomplete' : ''}`;
-    return `| ${program} | ${version} | ${api ?? ''} | ${played} | ${bill.requests} (${bill.agentRequests} + ${bill.sideRequests}) | ${k(bill.firstRequestTokens)} | ${k(bill.inputTokens)} | ${k(bill.cacheRead)} | ${k(bill.cacheWritten)} | ${k(bill.uncached)} | ${k(bill.outputTokens)} | ${pct(bill.prefixBytes, bill.promptBytes)} | ${usd(bill.dollars)} | ${usd(bill.sameRuleDollars)} |`;
+    return `| ${program} | ${version} | ${api ?? ''} | ${played} | ${bill.requests} (${bill.agentRequests} + ${bill.sideRequests}) | ${k(bill.firstRequestTokens)} | ${k(bill.inputTokens)} | ${k(bill.cacheRead)} | ${k(bill.cacheWritten)} | ${k(bill.uncached)} | ${k(bill.outputTokens)} | ${pct(bill.prefixBytes, bill.promptBytes)} (${(bill.prefixBytes / 1e6).toFixed(2)} of ${(bill.promptBytes / 1e6).toFixed(2)} MB) | ${usd(bill.dollars)} | ${usd(bill.sameRuleDollars)} |`;
   });
   const complete = rows.filter((row) => row.problem === undefined);
   const mca = complete.find((row) => row.program === 'mca');
