@@ -143,6 +143,7 @@ export async function driveProgram(
   if (player.requests.length === 0) run.problem = `sent no request to the fake (see ${base}/turn-1.log)`;
   else if (run.stepsPlayed < steps) run.problem = `stopped after ${run.stepsPlayed} of ${steps} steps (see ${base})`;
   else if (!run.testsPassAtEnd) run.problem = 'the script played out but the repository tests fail at the end';
+  else if (run.followUpCarriesHistory === false) run.problem = 'the follow-up turn started a new session';
   else if (filesDiffering.length > 0)
     run.problem = `final content differs from the script's in ${filesDiffering.join(', ')}`;
   return run;

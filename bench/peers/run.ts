@@ -6,7 +6,7 @@
  * Options: --only mca,codex (names, case-insensitive, spaces as dashes) · --task <file> · --out <dir>
  * Output: the table on stdout; request bodies, program logs and summary.json under bench/results/peers/<stamp>/.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,23 @@ function option(name: string): string | undefined {
 
 const slug = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 
+/** A program whose binary is missing (its npm install failed): reported as not run, never played. */
+function notInstalled(program: string, binary: string, steps: number): ProgramRun {
+  return {
+    program,
+    version: 'not installed',
+    requests: [],
+    stepsPlayed: 0,
+    steps,
+    overruns: 0,
+    exitCodes: [],
+    testsPassAtEnd: false,
+    filesDiffering: [],
+    unrouted: [],
+    problem: `not run: ${binary} is missing (npm install into bench/.peers failed?)`,
+  };
+}
+
 async function main(): Promise<void> {
   const log = (line: string): void => void process.stderr.write(`bench:peers: ${line}\n`);
   const taskPath = resolve(option('task') ?? join(HERE, 'task.json'));
@@ -45,7 +62,10 @@ async function main(): Promise<void> {
   for (const program of programs) {
     log(`${program.name} (${program.api}) …`);
     const started = Date.now();
-    const run = await driveProgram(program, task, resolve(dirname(taskPath), task.repo), workDir);
+    const binary = program.command('', false).find((part) => part.includes('/')) ?? '';
+    const run = existsSync(binary)
+      ? await driveProgram(program, task, resolve(dirname(taskPath), task.repo), workDir)
+      : notInstalled(program.name, binary, stepCount(task));
     runs.push(run);
     const lines = run.requests.map((request) => JSON.stringify(request));
     writeFileSync(join(out, `${slug(program.name)}.requests.jsonl`), `${lines.join('\n')}\n`);
