@@ -62,6 +62,30 @@ describe('SessionDriver', () => {
     expect(controller.runs.map((run) => run.input)).toEqual(['first', 'second', 'third']);
   });
 
+  it('a command that only shows something (/agents, /skills, /help) runs at once while a turn runs', async () => {
+    const gate = deferred();
+    const controller = new FakeController('s1', async function* ({ input }) {
+      yield turnStart(input);
+      await gate.promise;
+      yield turnEnd('answer', `re ${input}`);
+    });
+    const shown: string[] = [];
+    const driver = new SessionDriver({
+      sessions: new FakeSessions(controller),
+      slash: (parsed) => shown.push(parsed.name),
+    });
+    driver.submit('working');
+    driver.submit('/agents');
+    driver.submit('/skills');
+    driver.submit('/help');
+    driver.submit('/clear');
+    expect(shown).toEqual(['agents', 'skills', 'help']);
+    expect(driver.queue).toEqual(['/clear']);
+    gate.resolve();
+    await waitFor(() => driver.busy === null && driver.queue.length === 0);
+    expect(shown).toEqual(['agents', 'skills', 'help', 'clear']);
+  });
+
   it('-p routing: built-in slash commands and ! lines go to the model as typed; a custom command expands', async () => {
     const controller = new FakeController('s1', answerScript('ok'));
     const port = recordingPort();

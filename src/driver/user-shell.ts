@@ -11,7 +11,7 @@ import type { CallSource } from '../tools/define-tool.js';
 import { FileStateRecord } from '../tools/file-state.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { TodoStore } from '../tools/todo-store.js';
-import type { ShellRunner } from '../driver/shell-lines.js';
+import type { ShellRunner } from './shell-lines.js';
 
 /** How long a `!command` may run before it is stopped (Ctrl-C stops it sooner). */
 export const USER_SHELL_TIMEOUT_MS = 600_000;
