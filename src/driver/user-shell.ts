@@ -29,7 +29,7 @@ export function runBashWith(
   return (command, signal, decide) =>
     registry.run(
       { id: newCallId(), name: 'Bash', input: { command, timeout_ms: timeoutMs }, source },
-      { projectRoot, signal, fileState: new FileStateRecord(), todos: new TodoStore(), decide },
+      { projectRoot, signal, fileState: new FileStateRecord(), todos: new TodoStore(), gate: { decide } },
     );
 }
 

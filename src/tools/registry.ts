@@ -9,10 +9,9 @@ import type { JsonInputCheck } from './json-schema-validation.js';
 import { once } from './lazy-modules.js';
 import { PARAMETERS_PLACEHOLDER, withParameters } from './parameter-docs.js';
 import { loadToolPrompt } from './prompt-files.js';
-import type { ToolContext, ToolEnvironment } from './tool-context.js';
+import type { CallGate, ToolContext, ToolEnvironment } from './tool-context.js';
 import { builtinTools } from './builtin-tools.js';
 import { rememberTool } from './tool-catalog.js';
-import { recordSessionDecide } from './session-decide.js';
 import { McaError } from '../errors/mca-error.js';
 import { decideSafely, guardThrows, requestOf } from './registry-steps.js';
 import type { FileAccess } from './file-access.js';
@@ -230,7 +229,7 @@ export class ToolRegistry {
 
   /**
    * Runs one call: validates its input, lets the tool work out its plan (a call that fails anyway ends here,
-   * without asking), asks `ctx.decide` (every call, read-only ones with no request), then runs the plan.
+   * without asking), asks `ctx.gate.decide` (every call, read-only ones with no request), then runs the plan.
    */
   async run(call: ToolCall, ctx: RunContext): Promise<ToolEnvelope> {
     const started = performance.now();
@@ -256,15 +255,15 @@ export class ToolRegistry {
         data: { interrupted: true },
       });
     }
-    const { decide, afterRun, ...environment } = ctx;
+    const { gate, ...environment } = ctx;
     const toolContext: ToolContext = {
       ...environment,
       ...(this.files && !environment.files ? { files: this.files } : {}),
       ...(this.commands && !environment.commands ? { commands: this.commands } : {}),
       callId: call.id,
       source: call.source,
+      gate,
     };
-    recordSessionDecide(toolContext, decide, afterRun);
     const validated = await this.validate(tool, call.input);
     if (!validated.ok) return validated.envelope;
     return await guardThrows(name, ctx.signal, async () => {
@@ -284,7 +283,7 @@ export class ToolRegistry {
           `${name} declares no permission and may not ask for one`,
         );
       }
-      const decision = await decideSafely(decide, { ...call, input: validated.data }, request);
+      const decision = await decideSafely(gate.decide, { ...call, input: validated.data }, request);
       if (decision.behavior === 'deny') {
         return deniedEnvelope(
           name,
@@ -307,7 +306,7 @@ export class ToolRegistry {
     });
   }
 
-  /** Runs an allowed call, then hands its result (redacted) to `ctx.afterRun` with the input it ran with. */
+  /** Runs an allowed call, then hands its result (redacted) to `ctx.gate.afterRun` with the input it ran with. */
   private async finish(
     call: ToolCall,
     input: unknown,
@@ -315,8 +314,9 @@ export class ToolRegistry {
     ctx: RunContext,
   ): Promise<ToolEnvelope> {
     const envelope = await execute();
-    if (!ctx.afterRun) return envelope;
-    return await ctx.afterRun({ ...call, input }, redactValue(envelope, this.secrets));
+    const { afterRun } = ctx.gate;
+    if (!afterRun) return envelope;
+    return await afterRun({ ...call, input }, redactValue(envelope, this.secrets));
   }
 
   /** The plan with the BeforeRun step around its execution. */
@@ -396,14 +396,9 @@ function jsonSchemaCheck(tool: ToolDefinition): Promise<(raw: unknown) => JsonIn
   return check;
 }
 
-/** What `run` needs beside the call: the session's environment and its decision point. */
+/** What `run` needs beside the call: the session's environment and the gate its calls pass. */
 export interface RunContext extends ToolEnvironment {
-  decide: DecideFn;
-  /**
-   * Called once a call the decision point allowed has run (whatever its result), with the input it ran with;
-   * answers the envelope the model reads (PostToolUse hooks may add to it). Absent: the result as it is.
-   */
-  afterRun?: (call: ToolCall, envelope: ToolEnvelope) => Promise<ToolEnvelope>;
+  gate: CallGate;
 }
 
 export function createDefaultRegistry(options: ToolRegistryOptions = {}): ToolRegistry {
