@@ -81,6 +81,24 @@ export interface ToolDisplay {
   streams?: boolean;
   /** A resumed session's transcript: the data shown, rebuilt from the compressed form history kept. */
   replay?(compressed: JsonRecord): JsonRecord;
+  /** The change a call proposes, as whole texts an editor shows as diffs (ACP), before and after it ran. */
+  changes?(input: JsonRecord): ProposedChange[];
+  /** The line of its file a call starts at (an editor opens the file there); absent: the top. */
+  line?(input: JsonRecord): number | undefined;
+  /** The call's list as a plan an editor shows (a todo list): each item's text and status. */
+  plan?(input: JsonRecord): PlanItem[] | undefined;
+}
+
+/** One proposed change of a file: `path` as the input names it; `oldText` null for a new file. */
+export interface ProposedChange {
+  readonly path: string;
+  readonly oldText: string | null;
+  readonly newText: string;
+}
+
+export interface PlanItem {
+  readonly content: string;
+  readonly status: string;
 }
 
 /**

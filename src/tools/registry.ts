@@ -2,7 +2,7 @@ import type { $ZodType } from 'zod/v4/core';
 import type { ToolSpec } from '../providers/types.js';
 import { redactValue } from '../text/redact-secrets.js';
 import { approvalTitle, callSubject, deniedEnvelope } from './approval.js';
-import type { DecideFn, ToolCall, ToolDefinition, ToolPlan } from './define-tool.js';
+import type { ToolCall, ToolDefinition, ToolPlan } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import type * as InputValidation from './input-validation.js';
 import type { JsonInputCheck } from './json-schema-validation.js';
