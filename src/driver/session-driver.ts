@@ -11,9 +11,9 @@ import type { SessionEndReason } from '../hooks/hook-events.js';
 import type { HookEngine } from '../hooks/hook-engine.js';
 import { hooksReport } from './driver-hooks.js';
 import type { PermissionMode } from '../config/config.js';
-import type { ImagePart } from '../text/image-part.js';
+import { LineQueue, type Images } from './line-queue.js';
 import { errorEnvelope, type ToolEnvelope } from '../tools/envelope.js';
-import type { CustomCommandsPort } from './custom-commands-port.js';
+import { applyCommandModel, type CustomCommandsPort } from './custom-commands-port.js';
 import { createDecisionPoint, type SessionDecisionPoint } from './decision-point.js';
 import type { Busy, DriverEvent, DriverListener, NoticeTone } from './driver-events.js';
 import { DriverHooks, type TurnEnd } from './driver-hooks.js';
@@ -25,17 +25,12 @@ import { resolveModelName } from '../config/model-aliases.js';
 
 export { nextPermissionMode, type SessionDriverOptions } from './session-driver-options.js';
 
-/** The images a line carries (a pasted image, an ACP prompt's image), for its turn. */
-type Images = readonly ImagePart[];
-
 export class SessionDriver {
   private active: AgentController;
   private readonly listeners = new Set<DriverListener>();
   private busyNow: Busy = null;
-  /** Lines submitted while busy, run in order when the driver is free (the front may drop the newest). */
-  private queued: string[] = [];
-  /** The images attached to each queued line (same order as `queued`). */
-  private readonly queuedImages: Images[] = [];
+  /** Lines submitted while busy, run in order when the driver is free. */
+  private readonly queued = new LineQueue();
   /** Shell notes waiting for the next message to the model. */
   private notes: string[] = [];
   private abort: AbortController | null = null;
@@ -68,7 +63,7 @@ export class SessionDriver {
   }
 
   get queue(): readonly string[] {
-    return this.queued;
+    return this.queued.texts;
   }
 
   /** The conversation's permission mode: the one copy, shared with every session the manager opens. */
@@ -93,9 +88,8 @@ export class SessionDriver {
   /** Enter: run the line now, or queue it while busy (a line that only shows something runs at once). */
   submit(text: string, images: Images = []): void {
     if (this.busyNow && !runsAtOnce(routeLine(text, this.options))) {
-      this.queued = [...this.queued, text];
-      this.queuedImages.push(images);
-      this.emit({ type: 'queue', queue: this.queued });
+      this.queued.push(text, images);
+      this.emit({ type: 'queue', queue: this.queued.texts });
       return;
     }
     void this.run(text, images);
@@ -130,10 +124,8 @@ export class SessionDriver {
 
   /** Esc while busy with queued lines: the newest queued one is dropped. False when none was queued. */
   dropQueued(): boolean {
-    if (this.queued.length === 0) return false;
-    this.queued = this.queued.slice(0, -1);
-    this.queuedImages.pop();
-    this.emit({ type: 'queue', queue: this.queued });
+    if (!this.queued.dropNewest()) return false;
+    this.emit({ type: 'queue', queue: this.queued.texts });
     return true;
   }
 
@@ -273,11 +265,11 @@ export class SessionDriver {
 
   /** Runs the oldest queued line when the driver is free; called whenever a run ends. */
   private next(): void {
-    const [line, ...rest] = this.queued;
-    if (line === undefined || this.busyNow) return;
-    this.queued = rest;
-    this.emit({ type: 'queue', queue: this.queued });
-    void this.run(line, this.queuedImages.shift() ?? []);
+    if (this.busyNow) return;
+    const line = this.queued.shift();
+    if (!line) return;
+    this.emit({ type: 'queue', queue: this.queued.texts });
+    void this.run(line.text, line.images);
   }
 
   /**
@@ -386,17 +378,7 @@ export class SessionDriver {
   private async runCustomCommand(text: string, custom: { name: string; args: string; model?: string }) {
     const port = this.options.customCommands;
     if (!port) return;
-    const apply = custom.model ? this.options.applyCommandModel : undefined;
-    const previous = this.model;
-    const commandModel = custom.model === undefined ? undefined : resolveModelName(custom.model);
-    if (commandModel && apply) this.setModel(commandModel);
-    // 'turn': back to the user's model once the command's turn is over (unless /model changed it meanwhile).
-    const restore =
-      apply === 'turn'
-        ? () => {
-            if (this.model === commandModel && previous !== commandModel) this.setModel(previous);
-          }
-        : undefined;
+    const restore = applyCommandModel(custom.model, this.options.applyCommandModel, this);
     const abort = new AbortController();
     this.abort = abort;
     this.setBusy('shell');
