@@ -7,6 +7,7 @@
  * command's `allowed-tools` as allow rules.
  */
 import { newCallId } from '../agent/call-id.js';
+import { bashTool } from '../tools/bash.js';
 import type { CallSource } from '../tools/define-tool.js';
 import { FileStateRecord } from '../tools/file-state.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -28,7 +29,7 @@ export function runBashWith(
 ): ShellRunner {
   return (command, signal, decide) =>
     registry.run(
-      { id: newCallId(), name: 'Bash', input: { command, timeout_ms: timeoutMs }, source },
+      { id: newCallId(), name: bashTool.name, input: { command, timeout_ms: timeoutMs }, source },
       { projectRoot, signal, fileState: new FileStateRecord(), todos: new TodoStore(), gate: { decide } },
     );
 }
