@@ -1,5 +1,4 @@
 import type { PathScreen } from '../permissions/path-screen.js';
-import type { DecideFn, ToolCall } from './define-tool.js';
 import type { ToolEnvelope } from './envelope.js';
 import type { CommandHost } from './command-host.js';
 import type { FileAccess } from './file-access.js';
@@ -72,6 +71,30 @@ export interface ToolEnvironment {
   /** Where the model's Bash commands run (command-host.ts); absent: Bash spawns them. */
   commands?: CommandHost;
 }
+
+/** One tool call from parse to result. `id` is the native tool_use id or a generated `toolu_…` (text protocol). */
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly input: unknown;
+  readonly source: CallSource;
+}
+
+/**
+ * What the decision point answers. `deny.message` reaches the model inside the PERMISSION_DENIED envelope;
+ * `deny.interrupt`: the person declined and stopped the turn (Esc / "No" at the REPL's prompt), so the loop ends
+ * the round after this step.
+ */
+export type PermissionDecision =
+  | { behavior: 'allow'; updatedInput?: unknown; remember?: boolean; persist?: boolean }
+  | { behavior: 'deny'; message?: string; interrupt?: boolean };
+
+/**
+ * The one pre-execution decision point. The registry calls it for EVERY call after input validation and before
+ * execution, read-only tools included (`request` undefined then: deny/ask rules still apply). `request` is what
+ * the tool would ask, computed by its definition before anything runs; a call that fails anyway never gets here.
+ */
+export type DecideFn = (call: ToolCall, request: ApprovalRequest | undefined) => Promise<PermissionDecision>;
 
 /** The step after an allowed call ran (PostToolUse hooks): its result for the model. */
 export type AfterRunFn = (call: ToolCall, envelope: ToolEnvelope) => Promise<ToolEnvelope>;
