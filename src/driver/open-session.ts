@@ -84,6 +84,7 @@ async function withHostEngine(options: DriverHooksOptions, projectRoot: string):
   return { ...options, opened: { ...options.opened, engine: new HookEngine([], { projectRoot }) } };
 }
 
+/** Opens `runtime`'s session for a front with `front`'s capabilities (the one `new SessionDriver` of mca). */
 export async function openSession(runtime: SessionRuntime, front: FrontCapabilities): Promise<OpenedSession> {
   const hooks = hooksOf(runtime, front);
   return openSessionNow(
