@@ -58,7 +58,7 @@ export function historyUpdates(
         title: toolTitle(tool, definition, input),
         kind: toolKind(definition),
         status: failed(entry.content) ? 'failed' : 'completed',
-        locations: toolLocations(projectRoot, input),
+        locations: toolLocations(projectRoot, definition, input),
         rawInput: input,
         content: [{ type: 'content', content: { type: 'text', text: entry.content.slice(0, CONTENT_MAX_CHARS) } }],
       });

@@ -28,12 +28,12 @@ import { truncate } from './text-width.js';
 import { useKeyHandler } from './use-key-handler.js';
 import { useRepl } from './use-repl.js';
 import { useScreen } from './use-screen.js';
-import type { ShellRunner } from '../driver/shell-lines.js';
-import type { DriverHooksOptions } from '../driver/driver-hooks.js';
-import type { CustomCommandsPort } from '../driver/custom-commands-port.js';
+import type { ReplSessionOpener } from './use-repl.js';
 
 export interface AppProps {
   sessions: SessionManager;
+  /** Opens the session (src/driver/open-session.ts); absent (tests): a session over `sessions` alone. */
+  open?: ReplSessionOpener;
   /** Submitted once when the REPL opens (`mca "question"`). */
   initialPrompt?: string;
   /** `mca -r` without an id: open the session picker first. */
@@ -43,13 +43,8 @@ export interface AppProps {
   /** Called with the whole history after each submit, for persistence. */
   onHistory?: (history: string[]) => void;
   completePath?: (prefix: string) => Promise<string[]>;
-  /** The permission rules the decision point applies; without them only the mode decides. */
+  /** The permission rules, for /permissions (the session applies them from `open`). */
   policy?: PermissionPolicy;
-  /** Runs `!command` lines; without it shell mode says it is unavailable. */
-  runShell?: ShellRunner;
-  /** The hooks of the settings files, for the session driver. */
-  hooks?: DriverHooksOptions;
-  customCommands?: CustomCommandsPort;
   saveRule?: (rule: string) => string;
   /** Price overrides from config (`modelPrices`), over the built-in table. */
   prices?: Readonly<Record<string, ModelPrice>>;
@@ -97,15 +92,13 @@ export function App(props: AppProps): React.JSX.Element {
   const width = screen.columns;
   const core = useRepl({
     sessions: props.sessions,
+    open: props.open,
     onExit: props.onExit,
     terminator: props.terminator,
     now,
     initialPrompt: props.initialPrompt,
     openPicker: props.openPicker,
     policy: props.policy,
-    hooks: props.hooks,
-    runShell: props.runShell,
-    customCommands: props.customCommands,
     saveRule: props.saveRule,
     redraw: screen.redraw,
     prices: props.prices,
@@ -116,7 +109,8 @@ export function App(props: AppProps): React.JSX.Element {
   });
   // MCP prompts join the command list as servers connect: show the new list at once.
   const [, commandsChanged] = useReducer((tick: number) => tick + 1, 0);
-  useEffect(() => props.customCommands?.onListChange?.(commandsChanged), [props.customCommands]);
+  const { customCommands } = core;
+  useEffect(() => customCommands?.onListChange?.(commandsChanged), [customCommands]);
   const { redraw, toggleVerbose } = screen;
   const clearScreen = useCallback(() => {
     core.clearItems();
@@ -128,7 +122,7 @@ export function App(props: AppProps): React.JSX.Element {
     history: props.history ?? [],
     onHistory: props.onHistory ?? noHistory,
     completePath: props.completePath ?? noCompletions,
-    customCommands: props.customCommands?.list ?? [],
+    customCommands: customCommands?.list ?? [],
     now,
     screen: screenKeys,
     layout: { width, rows: screen.rows },
