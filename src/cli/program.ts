@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { PERMISSION_MODES, TOOL_PROTOCOLS } from '../config/config-choices.js';
+import { DEFAULT_MODEL } from '../config/model-catalog.js';
 import type { PermissionMode, ToolProtocol } from '../config/config-choices.js';
 import { addClaudeCodeFlags, checkClaudeCodeCombination, claudeCodeOptions } from './claude-code-flags.js';
 import { CliError, EXIT_AGENT_FAILURE, EXIT_OK, EXIT_USAGE, printError } from './exit-codes.js';
@@ -33,7 +34,7 @@ function buildCommand(version: string): Command {
     .addOption(new Option('--output-format <format>', 'output of -p').choices([...OUTPUT_FORMATS]).default('text'))
     .option('-c, --continue', 'continue the most recent session of this directory')
     .option('-r, --resume [session-id]', 'resume a session by id; without one, pick from a list (interactive only)')
-    .option('--model <name>', 'model to use (default: claude-sonnet-5-5, or MCA_MODEL)')
+    .option('--model <name>', `model to use (default: ${DEFAULT_MODEL}, or MCA_MODEL)`)
     .option('--max-steps <n>', 'maximum agent steps per turn (default 50)', positiveInteger)
     .option('--cwd <dir>', 'project directory (default: the current directory)')
     .addOption(

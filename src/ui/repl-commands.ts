@@ -4,6 +4,7 @@
  * ReplInfoPort (the CLI's); without one (tests of the view alone) they say so in a notice.
  */
 import type { SessionDriver } from '../driver/session-driver.js';
+import { pickerLabel } from '../config/model-catalog.js';
 import { checkModelName, KNOWN_MODELS } from '../config/model-profiles.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import type { ChoiceState } from './components/choice-picker.js';
@@ -117,8 +118,8 @@ export function createReplCommands(deps: ReplCommandDeps): ReplCommands {
       const family = /^claude-/.test(current) ? KNOWN_MODELS.anthropic : KNOWN_MODELS.openai;
       const options = family.includes(current) ? [...family] : [current, ...family];
       pick(
-        `Model (now ${current}) · or type /model <name>`,
-        options,
+        `Model (now ${pickerLabel(current)}) · or type /model <name>`,
+        options.map(pickerLabel),
         Math.max(0, options.indexOf(current)),
         (index) => {
           const chosen = options[index];
