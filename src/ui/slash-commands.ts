@@ -21,7 +21,7 @@ export interface SlashCommandSpec {
 }
 
 export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
-  { name: 'help', usage: '/help', description: 'Show keys and commands' },
+  { name: 'help', usage: '/help [page|keys]', description: 'Show commands and keys, a page at a time' },
   { name: 'clear', usage: '/clear', description: 'Start a new session' },
   { name: 'compact', usage: '/compact [focus]', description: 'Summarize old history now' },
   { name: 'context', usage: '/context', description: 'Show context usage per layer' },
@@ -80,7 +80,8 @@ export function suggestSlashCommands(text: string, custom: readonly SlashCommand
 
 /** What the command handlers may do; implemented by the app. */
 export interface SlashContext {
-  showHelp(): void;
+  /** `/help [page]`: a page number, `keys` or `custom`; none is page 1. */
+  showHelp(args?: string): void;
   clearSession(): void;
   compact(focus: string | undefined): void;
   showContext(): void;
@@ -113,7 +114,7 @@ export interface SlashContext {
 type Handler = (context: SlashContext, args: string) => void;
 
 export const SLASH_HANDLERS: Record<SlashCommandName, Handler> = {
-  help: (context) => context.showHelp(),
+  help: (context, args) => context.showHelp(args),
   clear: (context) => context.clearSession(),
   compact: (context, args) => context.compact(args || undefined),
   context: (context) => context.showContext(),

@@ -89,6 +89,7 @@ describe('dispatchSlash', () => {
     const { context, calls } = recordingContext();
     for (const text of [
       '/help',
+      '/help keys',
       '/clear',
       '/compact',
       '/compact auth',
@@ -117,7 +118,8 @@ describe('dispatchSlash', () => {
       if (parsed) dispatchSlash(parsed, context);
     }
     expect(calls).toEqual([
-      'help',
+      'help ',
+      'help keys',
       'clear',
       'compact undefined',
       'compact auth',
