@@ -169,16 +169,29 @@ export function createReplCommands(deps: ReplCommandDeps): ReplCommands {
         sessionId: controller.sessionId,
         model: driver.model,
       });
-      if (args.trim() === '--clipboard') {
+      const copy = (): void => {
         deps.writeTerminal(osc52(markdown));
-        return notice(`Copied the conversation (${markdown.length.toLocaleString('en-US')} chars) to the clipboard.`);
-      }
-      if (!info) return notice(NO_INFO, 'warning');
-      try {
-        notice(`Exported the conversation to ${info.exportTo(args.trim() || defaultExportName(), markdown)}`);
-      } catch (error) {
-        notice(`Could not export: ${errorText(error)}`, 'error');
-      }
+        notice(`Copied the conversation (${markdown.length.toLocaleString('en-US')} chars) to the clipboard.`);
+      };
+      const save = (file: string): void => {
+        if (!info) return notice(NO_INFO, 'warning');
+        try {
+          notice(`Exported the conversation to ${info.exportTo(file, markdown)}`);
+        } catch (error) {
+          notice(`Could not export: ${errorText(error)}`, 'error');
+        }
+      };
+      const target = args.trim();
+      if (target === '--clipboard') return copy();
+      if (target !== '') return save(target);
+      // No path: ask where, as Claude Code does (a file in the project is written only when the person picks it).
+      const name = defaultExportName();
+      pick(
+        'Export the conversation · or type /export <file> · Esc cancels',
+        ['Copy to the clipboard', `Save to ${name} in the project`],
+        0,
+        (index) => (index === 0 ? copy() : save(name)),
+      );
     },
   };
 }
