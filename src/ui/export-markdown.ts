@@ -7,6 +7,7 @@
  */
 import type { Message } from '../context/message.js';
 import { replyWords } from '../context/transcript.js';
+import { shellCommandsOf, userWords } from '../text/user-words.js';
 
 /** A fence longer than any run of backticks in `text`, so a result holding ``` cannot close it early. */
 function fenceFor(text: string): string {
@@ -14,16 +15,10 @@ function fenceFor(text: string): string {
   return '`'.repeat(longest + 1);
 }
 
-const REMINDER = /\n*<system-reminder>[\s\S]*?<\/system-reminder>\n*/g;
-const SHELL_NOTE = /<user-shell-command>\n[\s\S]*?\n<\/user-shell-command>\n*/g;
-
 /** The user's words: mca's reminders removed, each `!` command they ran shown as they typed it. */
-function userWords(content: string): string {
-  const commands = [...content.matchAll(SHELL_NOTE)].map((note) => /^\$ (.*)$/m.exec(note[0])?.[1] ?? '');
-  const words = content.replace(SHELL_NOTE, '').replace(REMINDER, '\n').trim();
-  return [...commands.filter((command) => command !== '').map((command) => `\`! ${command}\``), words]
-    .filter((part) => part !== '')
-    .join('\n\n');
+function userSection(content: string): string {
+  const commands = shellCommandsOf(content).map((command) => `\`! ${command}\``);
+  return [...commands, userWords(content)].filter((part) => part !== '').join('\n\n');
 }
 
 const ARGUMENT_KEYS = ['command', 'path', 'file_path', 'pattern', 'url', 'query', 'skill', 'description'] as const;
@@ -97,7 +92,7 @@ export function conversationMarkdown(history: readonly Message[], title: { sessi
       parts.push(`## Summary of earlier rounds\n\n${message.content.trim()}`);
       speaker = undefined;
     } else if (message.role === 'user') {
-      const words = userWords(message.content);
+      const words = userSection(message.content);
       if (words === '') continue;
       heading('user');
       parts.push(words);

@@ -267,6 +267,8 @@ export function useKeyHandler({
 
   /** Esc Esc on an empty prompt (within this window) opens the rewind dialog. */
   const lastEscape = useRef<number | null>(null);
+  /** Where an unbracketed paste began while its reads keep coming with no other key between (continuePaste). */
+  const pasteRun = useRef<number | null>(null);
   const handleKey = useCallback(
     (key: KeyEvent) => {
       if (core.permissionRef.current) return permissionKey(key);
@@ -302,11 +304,17 @@ export function useKeyHandler({
       if (suggestions.handle(key, submit)) return;
       if (key.kind === 'submit') return submit();
       if (key.kind === 'ctrl' && key.key === 'v') return pasteClipboard();
+      const runStart = pasteRun.current;
+      pasteRun.current = null;
       if (key.kind === 'text' && key.paste) {
         // A pasted image path attaches the image as [Image #N] (image-paste.ts); any other paste is text.
         const pasted = pastedImage(key.text, process.cwd());
         if (pasted.kind === 'image') return setInput(edit.insertImage(inputRef.current, pasted.image));
         if (pasted.kind === 'error') core.notice(pasted.message, 'warning');
+        if (!key.bracketed) {
+          pasteRun.current = runStart ?? inputRef.current.cursor;
+          if (runStart !== null) return setInput(edit.continuePaste(inputRef.current, runStart, key.text));
+        }
       }
       const next = editKey(inputRef.current, key, true);
       if (next) setInput(next);

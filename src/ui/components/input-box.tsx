@@ -25,13 +25,19 @@ function CursorLine({ line, cursor }: { line: string; cursor: number | null }): 
   );
 }
 
-/** The bordered prompt: `>` on the first line, the cursor drawn inverse, long lines wrapped. */
+/**
+ * The bordered prompt: `>` on the first line, the cursor drawn inverse, long lines wrapped. In shell mode the `!`
+ * the text starts with is the prompt sign, so it is not drawn a second time in the text.
+ */
 export function InputBox({ state, width, placeholder, disabled, shell }: InputBoxProps): React.JSX.Element {
-  const lines = state.text.split('\n');
-  const before = state.text.slice(0, state.cursor).split('\n');
+  const hidden = shell && state.text.startsWith('!') ? 1 : 0;
+  const shown = state.text.slice(hidden);
+  const lines = shown.split('\n');
+  const before = shown.slice(0, Math.max(0, state.cursor - hidden)).split('\n');
   const cursorLine = before.length - 1;
   const cursorColumn = (before.at(-1) ?? '').length;
   const empty = state.text.length === 0;
+
   return (
     <Box
       borderStyle="round"
