@@ -84,6 +84,7 @@ function buildCommand(version: string): Command {
         '  mca trust [dir]                       trust a project: its allow rules and commands take effect',
         '  mca mcp list|get|add|add-json|remove  configure MCP servers (mca mcp --help)',
         '  mca rewind --list                     checkpoints of the last session here; mca rewind <id> restores one',
+        '  mca doctor                            check the installation, the key and the settings (no model call)',
         '  mca --acp                             serve an editor (Zed, JetBrains, Neovim) over the Agent Client Protocol',
         '',
         'Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL, MCA_MODEL, MCA_CONTEXT_WINDOW,',
@@ -178,6 +179,10 @@ export async function runCli(args: readonly string[], version: string): Promise<
     if (args[0] === 'trust') {
       const { runTrustCommand } = await import('./trust-command.js');
       return runTrustCommand(args.slice(1));
+    }
+    if (args[0] === 'doctor') {
+      const { runDoctorCommand } = await import('./doctor-command.js');
+      return runDoctorCommand(args.slice(1));
     }
     if (args[0] === 'rewind') {
       const { runRewindCommand } = await import('./rewind-command.js');

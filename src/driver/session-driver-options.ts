@@ -22,6 +22,8 @@ export const SHOW_COMMANDS = new Set([
   'doctor',
   'permissions',
   'config',
+  'login',
+  'logout',
 ]);
 
 export interface SessionDriverOptions {

@@ -25,6 +25,8 @@ export const SLASH_COMMAND_NAMES = [
   'add-dir',
   'export',
   'rewind',
+  'login',
+  'logout',
   'exit',
 ] as const;
 export type SlashCommandName = (typeof SLASH_COMMAND_NAMES)[number];
@@ -72,13 +74,32 @@ function editDistance(a: string, b: string): number {
   return row[b.length] ?? 0;
 }
 
-/** The known command nearest to `name`: a prefix match first, else the smallest edit distance ≤ 3. */
+/**
+ * Commands that change files, the conversation or the session: a typo is never answered with one of them ("Did
+ * you mean /rewind?" for `/review` pointed at a destructive command).
+ */
+const NEVER_SUGGESTED: ReadonlySet<SlashCommandName> = new Set([
+  'clear',
+  'compact',
+  'rewind',
+  'init',
+  'export',
+  'add-dir',
+  'resume',
+  'exit',
+]);
+const SUGGESTED = SLASH_COMMAND_NAMES.filter((command) => !NEVER_SUGGESTED.has(command));
+
+/**
+ * The known command nearest to `name` among those that only show or set something: a prefix match first, else the
+ * smallest edit distance ≤ 3.
+ */
 export function closestCommand(name: string): SlashCommandName | undefined {
   const lower = name.toLowerCase();
-  const prefixed = SLASH_COMMAND_NAMES.find((command) => command.startsWith(lower) || lower.startsWith(command));
+  const prefixed = SUGGESTED.find((command) => command.startsWith(lower) || lower.startsWith(command));
   if (prefixed) return prefixed;
   let best: { name: SlashCommandName; distance: number } | undefined;
-  for (const command of SLASH_COMMAND_NAMES) {
+  for (const command of SUGGESTED) {
     const distance = editDistance(lower, command);
     if (!best || distance < best.distance) best = { name: command, distance };
   }

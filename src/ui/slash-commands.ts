@@ -54,6 +54,8 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
     usage: '/rewind',
     description: 'Undo prompts: restore code and/or conversation (also /undo, Esc Esc)',
   },
+  { name: 'login', usage: '/login', description: 'How mca takes your API key' },
+  { name: 'logout', usage: '/logout', description: 'How to stop mca using a key' },
   { name: 'exit', usage: '/exit', description: 'Quit mca' },
 ];
 
@@ -113,6 +115,17 @@ export interface SlashContext {
 
 type Handler = (context: SlashContext, args: string) => void;
 
+/** `/login`: Claude Code signs in; mca reads a key from the environment (a subscription sign-in is not supported). */
+const LOGIN_TEXT = [
+  'mca takes an API key from the environment; there is nothing to sign in to.',
+  'Set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN for a gateway) before starting mca, e.g. export ANTHROPIC_API_KEY=sk-ant-…',
+  'A Claude subscription (Pro/Max) sign-in is not supported. Other providers: MCA_PROVIDER=openai with OPENAI_API_KEY.',
+  'MCP servers that need a sign-in: mca mcp login <server>.',
+].join('\n');
+
+const LOGOUT_TEXT =
+  'mca keeps no sign-in: it reads the key from the environment at start. Unset ANTHROPIC_API_KEY and restart to stop using it.';
+
 export const SLASH_HANDLERS: Record<SlashCommandName, Handler> = {
   help: (context, args) => context.showHelp(args),
   clear: (context) => context.clearSession(),
@@ -135,6 +148,8 @@ export const SLASH_HANDLERS: Record<SlashCommandName, Handler> = {
   'add-dir': (context, args) => context.addDir(args),
   export: (context, args) => context.exportConversation(args),
   rewind: (context) => context.openRewind(),
+  login: (context) => context.notice(LOGIN_TEXT),
+  logout: (context) => context.notice(LOGOUT_TEXT),
   exit: (context) => context.exit(),
 };
 
