@@ -123,7 +123,7 @@ export function App(props: AppProps): React.JSX.Element {
     redraw();
   }, [core, redraw]);
   const screenKeys = useMemo(() => ({ clear: clearScreen, toggleVerbose }), [clearScreen, toggleVerbose]);
-  const { input, suggestions, selectedSuggestion, exitHint } = useKeyHandler({
+  const { input, suggestions, selectedSuggestion, exitHint, searchLine } = useKeyHandler({
     core,
     history: props.history ?? [],
     onHistory: props.onHistory ?? noHistory,
@@ -184,7 +184,14 @@ export function App(props: AppProps): React.JSX.Element {
         <RewindPicker state={rewind} width={width} />
       ) : (
         <Box flexDirection="column" width={width}>
-          <InputBox state={input} width={width} placeholder={placeholder} disabled={compacting} shell={shell} />
+          <InputBox
+            state={input}
+            width={width}
+            placeholder={placeholder}
+            disabled={compacting}
+            shell={shell}
+            {...(searchLine === undefined ? {} : { searchLine })}
+          />
           {!compacting ? (
             <Suggestions items={suggestions} width={width} selected={selectedSuggestion ?? undefined} />
           ) : null}
