@@ -12,9 +12,10 @@ import { addMemoryNote, memoryTargets } from '../context/memory-note.js';
 import { readBoundedFile } from '../fs/bounded-read.js';
 import { PROJECT_SETTINGS_FILES } from '../permissions/settings-files.js';
 import { addLocalDirectory } from '../permissions/settings-writer.js';
-import type { ReplInfoPort } from '../ui/info-port.js';
+import type { ReplInfoPort, StatusState } from '../ui/info-port.js';
 import type { Bootstrapped } from './bootstrap.js';
 import { doctorLines, keySource, packageVersion } from './doctor-checks.js';
+import { runStatusCommand, type StatusLineInput } from './status-command.js';
 
 const SMALL_FILE = 1024 * 1024;
 
@@ -66,10 +67,32 @@ function unsupportedLines(unsupported: ReadonlyArray<{ key: string; file: string
     : [`Settings keys not implemented (ignored): ${unsupported.map(({ key, file }) => `${key} (${file})`).join(', ')}`];
 }
 
+/** Claude Code's status-line JSON for the REPL's state. */
+function statusInput(state: StatusState): StatusLineInput {
+  const percent = state.contextTokens === null ? null : Math.round((state.contextTokens / state.contextWindow) * 100);
+  return {
+    hook_event_name: 'Status',
+    session_id: state.sessionId,
+    cwd: state.cwd,
+    model: { id: state.model, display_name: state.model },
+    workspace: { current_dir: state.cwd, project_dir: state.cwd },
+    version: packageVersion(),
+    cost: { total_cost_usd: state.costUsd },
+    context_window: { used_tokens: state.contextTokens, window_tokens: state.contextWindow, used_percentage: percent },
+  };
+}
+
 export function createSessionInfo(booted: Bootstrapped, startupNotices: readonly string[]): ReplInfoPort {
   const { config, projectRoot, policy } = booted;
   const home = homedir();
+  const statusCommand = readClaudeSettings({ projectRoot, mcaHome: config.mcaHome, home, trusted: booted.trusted })
+    .statusLine?.command;
   return {
+    ...(statusCommand === undefined
+      ? {}
+      : {
+          statusLine: (state: StatusState) => runStatusCommand(statusCommand, projectRoot, statusInput(state)),
+        }),
     statusLines: () => {
       const files = settingsFiles(projectRoot, config.mcaHome, home);
       const { mcp, hooks } = integrationCounts(projectRoot, files);

@@ -39,6 +39,7 @@ export const KNOWN_SETTINGS_KEYS: ReadonlySet<string> = new Set([
   'enabledMcpjsonServers',
   'enableAllProjectMcpServers',
   'disabledMcpjsonServers',
+  'statusLine',
 ]);
 
 /** The `permissions` keys mca applies; others are named in the one unsupported-keys line. */
@@ -74,6 +75,8 @@ export interface ClaudeSettings {
    * bypassPermissions (only the user's own files, a flag or the environment can).
    */
   defaultMode?: { value: PermissionMode; file: string };
+  /** Settings `statusLine`'s command, from the last file that may set one (a project's only when trusted). */
+  statusLine?: { command: string; file: string };
   /** Keys mca does not implement, each with the file that has it (`/status` and `mca doctor` list them). */
   unsupported: Array<{ key: string; file: string }>;
   /** One line each: an ignored project `env`, a bad value; and at most one line naming every unsupported key. */
@@ -121,6 +124,21 @@ export function unsupportedKeysLine(unsupported: ReadonlyArray<{ key: string; fi
   for (const { key, file } of unsupported) byFile.set(file, [...(byFile.get(file) ?? []), key]);
   const parts = [...byFile].map(([file, keys]) => `${keys.join(', ')} (${file})`);
   return `settings keys mca does not implement, ignored: ${parts.join('; ')}`;
+}
+
+/** A file's `statusLine` (`{type: "command", command}`): a project's runs a command, so only once it is trusted. */
+function statusLineOf(value: unknown, file: string, untrustedProject: boolean, result: ClaudeSettings): void {
+  if (value === undefined) return;
+  const entry = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+  if (entry.type !== 'command' || typeof entry.command !== 'string' || entry.command.trim() === '') {
+    result.notices.push(`ignored "statusLine" in ${file}: it must be {"type": "command", "command": "…"}`);
+    return;
+  }
+  if (untrustedProject) {
+    result.notices.push(`ignored "statusLine" in ${file}: the project is not trusted; run \`mca trust\` to use it`);
+    return;
+  }
+  result.statusLine = { command: entry.command, file };
 }
 
 /** A file's `permissions.defaultMode`, if it names a mode that file may set; otherwise a notice says why not. */
@@ -203,6 +221,7 @@ export function readClaudeSettings(sources: ClaudeSettingsSources): ClaudeSettin
       else result.notices.push(`ignored "model" in ${file}: it must be a model name`);
     }
     fallbackModels(settings.fallbackModel, file, result);
+    statusLineOf(settings.statusLine, file, project && !sources.trusted, result);
   }
   const unsupported = unsupportedKeysLine(result.unsupported);
   if (unsupported !== '') result.notices.push(unsupported);
