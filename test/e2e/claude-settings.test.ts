@@ -117,7 +117,7 @@ describe('Claude Code settings in -p', () => {
     const user = join(project.userHome, '.claude', 'settings.json');
     writeJson(user, {
       includeCoAuthoredBy: false,
-      statusLine: { type: 'command', command: 'echo hi' },
+      outputStyle: 'Explanatory',
       hooks: {},
       permissions: { allow: [], defaultMode: 'plan' },
     });
@@ -126,7 +126,7 @@ describe('Claude Code settings in -p', () => {
     const result = await run(project, [finish('Done.', 'ok')]);
     expect(result.stdout).toBe('ok\n');
     expect(mcaLines(result.stderr)).toEqual([
-      `mca: settings keys mca does not implement, ignored: includeCoAuthoredBy, statusLine (${user}); apiKeyHelper (${local})`,
+      `mca: settings keys mca does not implement, ignored: includeCoAuthoredBy, outputStyle (${user}); apiKeyHelper (${local})`,
     ]);
   }, 90_000);
 
