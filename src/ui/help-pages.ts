@@ -32,6 +32,7 @@ export const KEY_HELP: ReadonlyArray<[string, string]> = [
   ['Ctrl-C', 'interrupt · clear · twice to exit'],
   ['Ctrl-D', 'exit (empty prompt)'],
   ['Ctrl-L', 'clear the screen'],
+  ['Ctrl-R', 'search the prompt history'],
   ['Ctrl-O', 'verbose transcript (whole tool output, subagent steps)'],
   ['Ctrl-V', 'paste the clipboard image'],
   ['Ctrl-A/E/U/K/W', 'home · end · kill line · kill word'],
