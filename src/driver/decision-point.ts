@@ -61,6 +61,13 @@ function readRequest(call: ToolCall): ApprovalRequest {
   return { tool: call.name, title: approvalTitle(call.name, callSubject(call.input)), input: call.input, kind: 'read' };
 }
 
+/** Why a call is asked every time (the prompt then offers no "don't ask again"): the ask rule, or the hook. */
+function askedBy(ruling: PolicyDecision, hookReason: string | undefined): string {
+  if (ruling.behavior === 'ask') return `the ask rule ${ruling.rule.text} from ${ruling.rule.source} asks every time`;
+  if (hookReason !== undefined) return 'a PreToolUse hook asks every time';
+  return 'mca asks every time for this kind of call';
+}
+
 export function createDecisionPoint(options: DecisionPointOptions): SessionDecisionPoint {
   /** Rules from "yes, don't ask again" answers this session: a Bash prefix or the session's edits. */
   let remembered: PermissionRule[] = [];
@@ -123,13 +130,15 @@ export function createDecisionPoint(options: DecisionPointOptions): SessionDecis
     }
     if (!broker) return hookReason === undefined ? nobodyToAsk(request, ruling) : hookAskNobody(request, hookReason);
     void hooks?.notification(`mca needs your permission to use ${call.name}`, 'permission_prompt');
-    const shown =
-      hookReason === undefined
+    const shown = {
+      ...(hookReason === undefined
         ? request
         : {
             ...request,
             detail: [`A PreToolUse hook asks: ${hookReason}`, request.detail].filter(Boolean).join('\n\n'),
-          };
+          }),
+      ...(offerScope ? {} : { askedBy: askedBy(ruling, hookReason) }),
+    };
     return await askBroker(broker, shown, offerScope, call);
   };
 

@@ -9,7 +9,7 @@
  * runs at once even while a turn is busy instead of waiting in the queue.
  */
 const TABLE = [
-  { name: 'help', usage: '/help', description: 'Show keys and commands', shows: true },
+  { name: 'help', usage: '/help [page|keys]', description: 'Show commands and keys, a page at a time', shows: true },
   { name: 'clear', usage: '/clear', description: 'Start a new session', shows: false },
   {
     name: 'compact',
@@ -82,6 +82,8 @@ const TABLE = [
     description: 'Undo prompts: restore code and/or conversation (also /undo, Esc Esc)',
     shows: false,
   },
+  { name: 'login', usage: '/login', description: 'How mca takes your API key', shows: true },
+  { name: 'logout', usage: '/logout', description: 'How to stop mca using a key', shows: true },
   { name: 'exit', usage: '/exit', description: 'Quit mca', shows: false },
 ] as const;
 
@@ -156,13 +158,32 @@ function editDistance(a: string, b: string): number {
   return row[b.length] ?? 0;
 }
 
-/** The known command nearest to `name`: a prefix match first, else the smallest edit distance ≤ 3. */
+/**
+ * Commands that change files, the conversation or the session: a typo is never answered with one of them ("Did
+ * you mean /rewind?" for `/review` pointed at a destructive command).
+ */
+const NEVER_SUGGESTED: ReadonlySet<SlashCommandName> = new Set([
+  'clear',
+  'compact',
+  'rewind',
+  'init',
+  'export',
+  'add-dir',
+  'resume',
+  'exit',
+]);
+const SUGGESTED = SLASH_COMMAND_NAMES.filter((command) => !NEVER_SUGGESTED.has(command));
+
+/**
+ * The known command nearest to `name` among those that only show or set something: a prefix match first, else the
+ * smallest edit distance ≤ 3.
+ */
 export function closestCommand(name: string): SlashCommandName | undefined {
   const lower = name.toLowerCase();
-  const prefixed = SLASH_COMMAND_NAMES.find((command) => command.startsWith(lower) || lower.startsWith(command));
+  const prefixed = SUGGESTED.find((command) => command.startsWith(lower) || lower.startsWith(command));
   if (prefixed) return prefixed;
   let best: { name: SlashCommandName; distance: number } | undefined;
-  for (const command of SLASH_COMMAND_NAMES) {
+  for (const command of SUGGESTED) {
     const distance = editDistance(lower, command);
     if (!best || distance < best.distance) best = { name: command, distance };
   }

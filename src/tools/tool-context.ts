@@ -30,6 +30,8 @@ export interface ApprovalRequest {
    * session's file edits). Absent: that option is not offered.
    */
   remember?: { label: string; rule: string };
+  /** Set when "yes, don't ask again" is not offered because a rule or hook asks every time: which one. */
+  askedBy?: string;
 }
 
 export type ApprovalDecision =

@@ -26,6 +26,7 @@ import { TranscriptItemView } from './components/transcript-item-view.js';
 import { costByModel, totalUsage } from './session-cost.js';
 import { truncate } from './text-width.js';
 import { useKeyHandler } from './use-key-handler.js';
+import { useStatusCommand } from './use-status-command.js';
 import { useRepl } from './use-repl.js';
 import { useScreen } from './use-screen.js';
 import type { ReplSessionOpener } from './use-repl.js';
@@ -117,7 +118,7 @@ export function App(props: AppProps): React.JSX.Element {
     redraw();
   }, [core, redraw]);
   const screenKeys = useMemo(() => ({ clear: clearScreen, toggleVerbose }), [clearScreen, toggleVerbose]);
-  const { input, suggestions, selectedSuggestion, exitHint } = useKeyHandler({
+  const { input, suggestions, selectedSuggestion, exitHint, searchLine } = useKeyHandler({
     core,
     history: props.history ?? [],
     onHistory: props.onHistory ?? noHistory,
@@ -143,6 +144,17 @@ export function App(props: AppProps): React.JSX.Element {
       ? 'Working… type ahead to queue a message · Esc or Ctrl-C to interrupt'
       : 'Ask anything · @ to mention a file · ! for a shell command · /help';
 
+  const dollars = hasUsage(totalUsage(transcript.sessionUsage))
+    ? costByModel(transcript.sessionUsage, core.model, props.prices).total
+    : undefined;
+  const customStatus = useStatusCommand(props.info, {
+    sessionId: controller.sessionId,
+    model: core.model,
+    cwd: controller.projectRoot,
+    costUsd: dollars ?? 0,
+    contextTokens: transcript.contextTokens,
+    contextWindow,
+  });
   return (
     <Box flexDirection="column" width={width}>
       <Static key={screen.epoch} items={transcript.items}>
@@ -178,13 +190,21 @@ export function App(props: AppProps): React.JSX.Element {
         <RewindPicker state={rewind} width={width} />
       ) : (
         <Box flexDirection="column" width={width}>
-          <InputBox state={input} width={width} placeholder={placeholder} disabled={compacting} shell={shell} />
+          <InputBox
+            state={input}
+            width={width}
+            placeholder={placeholder}
+            disabled={compacting}
+            shell={shell}
+            {...(searchLine === undefined ? {} : { searchLine })}
+          />
           {!compacting ? (
             <Suggestions items={suggestions} width={width} selected={selectedSuggestion ?? undefined} />
           ) : null}
         </Box>
       )}
       <StatusLine
+        custom={customStatus}
         model={core.model}
         mode={core.mode}
         cwd={controller.projectRoot}
@@ -193,11 +213,7 @@ export function App(props: AppProps): React.JSX.Element {
         sessionId={controller.sessionId}
         width={width}
         hint={exitHint ?? (screen.verbose ? 'verbose transcript · Ctrl-O to leave' : undefined)}
-        dollars={
-          hasUsage(totalUsage(transcript.sessionUsage))
-            ? costByModel(transcript.sessionUsage, core.model, props.prices).total
-            : undefined
-        }
+        dollars={dollars}
       />
     </Box>
   );

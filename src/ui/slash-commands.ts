@@ -39,7 +39,8 @@ export function suggestSlashCommands(text: string, custom: readonly SlashCommand
 
 /** What the command handlers may do; implemented by the app. */
 export interface SlashContext {
-  showHelp(): void;
+  /** `/help [page]`: a page number, `keys` or `custom`; none is page 1. */
+  showHelp(args?: string): void;
   clearSession(): void;
   compact(focus: string | undefined): void;
   showContext(): void;
@@ -71,8 +72,19 @@ export interface SlashContext {
 
 type Handler = (context: SlashContext, args: string) => void;
 
+/** `/login`: Claude Code signs in; mca reads a key from the environment (a subscription sign-in is not supported). */
+const LOGIN_TEXT = [
+  'mca takes an API key from the environment; there is nothing to sign in to.',
+  'Set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN for a gateway) before starting mca, e.g. export ANTHROPIC_API_KEY=sk-ant-…',
+  'A Claude subscription (Pro/Max) sign-in is not supported. Other providers: MCA_PROVIDER=openai with OPENAI_API_KEY.',
+  'MCP servers that need a sign-in: mca mcp login <server>.',
+].join('\n');
+
+const LOGOUT_TEXT =
+  'mca keeps no sign-in: it reads the key from the environment at start. Unset ANTHROPIC_API_KEY and restart to stop using it.';
+
 export const SLASH_HANDLERS: Record<SlashCommandName, Handler> = {
-  help: (context) => context.showHelp(),
+  help: (context, args) => context.showHelp(args),
   clear: (context) => context.clearSession(),
   compact: (context, args) => context.compact(args || undefined),
   context: (context) => context.showContext(),
@@ -93,6 +105,8 @@ export const SLASH_HANDLERS: Record<SlashCommandName, Handler> = {
   'add-dir': (context, args) => context.addDir(args),
   export: (context, args) => context.exportConversation(args),
   rewind: (context) => context.openRewind(),
+  login: (context) => context.notice(LOGIN_TEXT),
+  logout: (context) => context.notice(LOGOUT_TEXT),
   exit: (context) => context.exit(),
 };
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  SLASH_COMMANDS,
   closestCommand,
   dispatchSlash,
   parseSlashCommand,
@@ -67,6 +68,14 @@ describe('parseSlashCommand', () => {
     expect(parseSlashCommand('/stauts')).toEqual({ kind: 'unknown', name: 'stauts', suggestion: 'status' });
     expect(parseSlashCommand('/doctr')).toEqual({ kind: 'unknown', name: 'doctr', suggestion: 'doctor' });
   });
+
+  it('never suggests a command that changes files, the conversation or the session (issue 40)', () => {
+    // `/review` once got "Did you mean /rewind?".
+    for (const typo of ['reveiw', 'rewnd', 'clea', 'compac', 'exprt', 'resum', 'ini', 'exi', 'add-di']) {
+      const suggestion = closestCommand(typo);
+      expect(['rewind', 'clear', 'compact', 'export', 'resume', 'init', 'exit', 'add-dir']).not.toContain(suggestion);
+    }
+  });
 });
 
 describe('suggestSlashCommands', () => {
@@ -78,7 +87,7 @@ describe('suggestSlashCommands', () => {
       'cost',
       'config',
     ]);
-    expect(suggestSlashCommands('/')).toHaveLength(22);
+    expect(suggestSlashCommands('/')).toHaveLength(SLASH_COMMANDS.length);
     expect(suggestSlashCommands('/compact now')).toEqual([]);
     expect(suggestSlashCommands('hello')).toEqual([]);
   });
@@ -89,6 +98,7 @@ describe('dispatchSlash', () => {
     const { context, calls } = recordingContext();
     for (const text of [
       '/help',
+      '/help keys',
       '/clear',
       '/compact',
       '/compact auth',
@@ -117,7 +127,8 @@ describe('dispatchSlash', () => {
       if (parsed) dispatchSlash(parsed, context);
     }
     expect(calls).toEqual([
-      'help',
+      'help ',
+      'help keys',
       'clear',
       'compact undefined',
       'compact auth',

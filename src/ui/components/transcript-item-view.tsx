@@ -96,7 +96,7 @@ export function TranscriptItemView({ item, width, verbose }: TranscriptItemViewP
       );
       break;
     case 'help':
-      body = <HelpView width={width} custom={item.custom ?? []} />;
+      body = <HelpView width={width} custom={item.custom ?? []} page={item.page ?? 0} />;
       break;
   }
   return (
