@@ -29,7 +29,7 @@ import type { SessionSettings } from './session-settings.js';
 import { withPlanModeReminder } from './plan-mode.js';
 import { withCarriedUsage } from './carried-usage.js';
 import { attachImages } from './attachments.js';
-import type { ReadDenyCheck } from '../permissions/read-deny.js';
+import type { PathCheck } from '../permissions/path-screen.js';
 import { streamModelCall } from './model-call.js';
 import { applyNativeReply } from './native-step.js';
 import { withToolProtocolHint } from './tool-protocol-hint.js';
@@ -62,7 +62,7 @@ export interface CodeAgentDeps {
   /** The memory files of L2; their list backs /memory. */
   memory?: { read(): string | undefined; entries(): readonly MemoryEntry[] };
   /** Read deny rules: an `@image.png` they cover is not attached (as the Read tool would refuse it). */
-  readDenied?: ReadDenyCheck;
+  readDenied?: PathCheck;
   /**
    * The permission mode and model, shared by every session of one front end (the session manager's one copy);
    * default: a copy of config's, for an agent made on its own.

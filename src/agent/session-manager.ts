@@ -19,7 +19,7 @@ import type { Message } from '../context/message.js';
 import { loadPrompt } from '../context/prompt-loader.js';
 import { SummaryCompressor } from '../context/summary-compressor.js';
 import { estimateTokens } from '../context/token-budget.js';
-import type { ReadDenyCheck } from '../permissions/read-deny.js';
+import type { PathCheck } from '../permissions/path-screen.js';
 import type { ModelProvider, ToolSpec } from '../providers/types.js';
 import type { SessionStore, SessionWriter } from '../session/session-store.js';
 import { FileStateRecord } from '../tools/file-state.js';
@@ -41,8 +41,8 @@ export interface SessionManagerDeps {
   projectRoot: string;
   /** The user trusts this project: its memory files may import from the home directory. */
   trusted?: boolean;
-  /** Read deny rules, for memory-file imports (src/permissions/read-deny.ts). */
-  readDenied?: ReadDenyCheck;
+  /** Read deny rules, for memory-file imports (src/permissions/path-screen.ts). */
+  readDenied?: PathCheck;
   /** A section L1 carries after the system prompt and tools, before the environment (the skills listing). */
   systemSection?: string;
   /** The added directories (`--add-dir`, `/add-dir`): the tools' extra roots, listed in the environment. */

@@ -20,7 +20,6 @@ import type { CodeAgent } from '../agent/code-agent.js';
 import { ProjectSessions } from '../agent/session-manager.js';
 import { MemoryFiles } from '../context/memory-files.js';
 import { openHooks, type OpenedHooks } from '../hooks/hook-sources.js';
-import { createReadDenyCheck } from '../permissions/read-deny.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import { createProvider } from '../providers/create-provider.js';
 import { SessionStore } from '../session/session-store.js';
@@ -162,8 +161,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     ),
   );
   journalTempsIn(tempJournalDir(config.mcaHome));
-  // Memory-file imports obey Read deny rules like the Read tool (`@.env` in CLAUDE.md).
-  const readDenied = await createReadDenyCheck(policy.rules, { projectRoot });
+  // Memory-file imports and attachments pass the one path screen, like the Read tool (`@.env` in CLAUDE.md).
+  const readScreen = policy.pathScreen('Read');
+  const readDenied = readScreen ? (await import('../permissions/path-screen.js')).pathCheck(readScreen) : undefined;
   const extensions = await loadExtensions({
     projectRoot,
     mcaHome: config.mcaHome,

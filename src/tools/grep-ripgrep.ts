@@ -89,7 +89,7 @@ function fileScreen(search: GrepSearch): (file: string) => Promise<FileVerdict> 
     if (real === undefined || !isInside(rootReal, real)) return 'outside';
     if (search.screen) {
       const { withheldBy } = await loadPathScreen();
-      if (withheldBy(search.screen, absolute) ?? withheldBy(search.screen, real)) return 'withheld';
+      if (withheldBy(search.screen, absolute, real)) return 'withheld';
     }
     if (gitignore && (await (await gitignore).ignores(file, false))) return 'ignored';
     return 'ok';
