@@ -25,7 +25,7 @@ import { createProvider } from '../providers/create-provider.js';
 import { SessionStore } from '../session/session-store.js';
 import { createDefaultRegistry, type ToolRegistry } from '../tools/registry.js';
 import { ProjectCheckpoints } from '../checkpoints/project-checkpoints.js';
-import { journalTempsIn, sweepTempJournals } from '../tools/temp-journal.js';
+import { journalTempsIn, sweepTempJournals } from '../fs/temp-journal.js';
 import { projectRootOf } from './project-root.js';
 import { RuntimeError } from './runtime-error.js';
 import { WorkspaceRoots } from '../tools/workspace-roots.js';
