@@ -19,6 +19,7 @@ import type { Message } from '../context/message.js';
 import { loadPrompt } from '../context/prompt-loader.js';
 import { SummaryCompressor } from '../context/summary-compressor.js';
 import { estimateTokens } from '../context/token-budget.js';
+import type { EnvironmentView } from '../config/child-environment.js';
 import type { PathCheck } from '../permissions/path-screen.js';
 import type { ModelProvider, ToolSpec } from '../providers/types.js';
 import type { SessionStore, SessionWriter } from '../session/session-store.js';
@@ -49,6 +50,8 @@ export interface SessionManagerDeps {
   roots?: WorkspaceRoots;
   /** The provider's web search: its client gate leaves the tool list once the search is on (web-search.ts). */
   webSearch?: WebSearchGate;
+  /** The runtime's environment, for the tools (`ToolContext.env`). */
+  env?: EnvironmentView;
 }
 
 /**
@@ -285,6 +288,7 @@ export class ProjectSessions implements SessionManager {
       fileState,
       memory,
       ...(this.deps.readDenied ? { readDenied: this.deps.readDenied } : {}),
+      ...(this.deps.env ? { env: this.deps.env } : {}),
       ...(this.native ? { toolSpecs: () => this.toolSpecs() } : {}),
       ...(this.deps.roots ? { extraRoots: () => this.deps.roots?.list() ?? [] } : {}),
       ...(this.deps.webSearch ? { webSearch: () => this.deps.webSearch?.offer() } : {}),

@@ -13,7 +13,13 @@ import { join } from 'node:path';
 import { loadExtensions, registerExtensionTools, type Extensions } from '../agents/install.js';
 import { subagentTranscriptDir } from '../agents/subagent-steps.js';
 import type { Config } from '../config/config.js';
-import { runWithEnvironment, type EnvironmentOverlay } from '../config/child-environment.js';
+import {
+  applyToProcess,
+  environmentView,
+  runWithEnvironment,
+  type EnvironmentOverlay,
+  type EnvironmentView,
+} from '../config/child-environment.js';
 import { credentialSecrets, loadConfig, loadCredentials, resolveMcaHome } from '../config/config.js';
 import { readClaudeSettings } from '../config/claude-settings.js';
 import type { CodeAgent } from '../agent/code-agent.js';
@@ -68,6 +74,8 @@ export interface Runtime {
   roots: WorkspaceRoots;
   /** The settings' `env` this runtime's work runs with when isolated (RuntimeOptions.isolateEnvironment); else {}. */
   environment: EnvironmentOverlay;
+  /** This runtime's environment (process.env with its settings `env` over it): what its parts read, never process.env. */
+  env: EnvironmentView;
 }
 
 /** Where each mca process lists the temp files it creates (temp-journal.ts). */
@@ -118,10 +126,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // As in Claude Code, the settings' variables hold for the whole process: mca's own reads and the commands it runs.
   // A process serving several runtimes keeps them per runtime instead (child-environment.ts).
   const environment: EnvironmentOverlay = options.isolateEnvironment ? { ...settings.env } : {};
-  if (!options.isolateEnvironment) Object.assign(process.env, settings.env);
-  const ownEnv = { ...process.env, ...environment };
+  if (!options.isolateEnvironment) applyToProcess(settings.env);
+  const env = environmentView(environment);
   const config = loadConfig({
-    env: ownEnv,
+    env,
     cwd: projectRoot,
     flags: configFlags(options),
     warnings: notices,
@@ -129,8 +137,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     settingsFallbackModel: settings.fallbackModel,
   });
   notices.push(...policyNotices);
-  const credentials = loadCredentials(ownEnv);
-  const provider = await createProvider(config, credentials);
+  const credentials = loadCredentials(env);
+  const provider = await createProvider(config, credentials, { env });
   const secrets = credentialSecrets(credentials);
   const store = new SessionStore(config.mcaHome, projectRoot, { secrets });
   // Checkpoints guard every call of whichever session is open now (sessions are created below).
@@ -182,6 +190,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     readDenied,
     roots,
     webSearch,
+    env,
     ...(extensions.skillSection === undefined ? {} : { systemSection: extensions.skillSection }),
   });
   registerExtensionTools(registry, extensions, {
@@ -209,7 +218,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     notices.push('no earlier session in this directory; starting a new one');
   }
   // With no hook configured this reads the settings files only: the engine is not even imported.
-  const hooks = await openHooks({ projectRoot, mcaHome: config.mcaHome, trusted });
+  const hooks = await openHooks({ projectRoot, mcaHome: config.mcaHome, trusted, env });
   notices.push(...hooks.loaded.notices);
   const first = await sessions.open(start);
   notices.push(...first.warnings);
@@ -230,6 +239,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     checkpoints,
     roots,
     environment,
+    env,
   };
 }
 

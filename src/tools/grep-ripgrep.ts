@@ -1,3 +1,4 @@
+import { sessionEnvironment } from '../config/child-environment.js';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { realpathSync } from 'node:fs';
@@ -29,7 +30,7 @@ export interface GrepSearch {
 }
 
 /** Absolute path of `rg` on PATH, or undefined. */
-export function findRipgrep(pathEnv = process.env.PATH ?? ''): string | undefined {
+export function findRipgrep(pathEnv = sessionEnvironment().PATH ?? ''): string | undefined {
   return findExecutable('rg', pathEnv);
 }
 

@@ -1,3 +1,4 @@
+import type { EnvironmentView } from '../config/child-environment.js';
 import type { PathScreen } from '../permissions/path-screen.js';
 import type { CommandHost } from './command-host.js';
 import type { FileAccess } from './file-access.js';
@@ -69,6 +70,11 @@ export interface ToolEnvironment {
   files?: FileAccess;
   /** Where the model's Bash commands run (command-host.ts); absent: Bash spawns them. */
   commands?: CommandHost;
+  /**
+   * The runtime's environment (src/config/child-environment.ts): what a tool reads a variable from and what the
+   * processes it starts get, never process.env. Absent (unit tests): process.env with the session's overlay.
+   */
+  env?: EnvironmentView;
 }
 
 /**
