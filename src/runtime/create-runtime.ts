@@ -164,6 +164,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         approvedNow: asked && trusted,
         registry,
         signInFromSession: options.mcpSignInFromSession === true,
+        env,
       },
       notices,
     ),
