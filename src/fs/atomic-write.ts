@@ -64,6 +64,13 @@ export interface AtomicWriteOptions {
    * memory's content hashes) may skip it: after a crash its file is then whole, missing or empty, never wrong.
    */
   durable?: boolean;
+  /**
+   * First remove the temp files of this name that dead writers left beside it (a project file: a kill -9 mid-write
+   * must not leave litter in the user's tree even when the journal is off). Default false: a control file's
+   * leftovers go with the start-up sweep of the temp journals, and a directory of many files (tool memory) is not
+   * listed on every write.
+   */
+  sweepStaleTemps?: boolean;
 }
 
 function errnoOf(error: unknown): string | undefined {
@@ -164,7 +171,7 @@ export function writeFileAtomic(path: string, text: string, options: AtomicWrite
     throw describe(error, path);
   }
   try {
-    removeStaleTemps(dir.entry(''), name);
+    if (options.sweepStaleTemps === true) removeStaleTemps(dir.entry(''), name);
     // The bits to set on the temp file; undefined: a new project file gets 0666 less the umask, like any other.
     let mode = options.keepMode === true ? options.mode : (options.mode ?? 0o600);
     if (options.keepMode === true) {

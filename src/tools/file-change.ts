@@ -195,7 +195,13 @@ export async function commitChange(
   }
   try {
     if (ctx.files) await ctx.files.writeText(target.absolute, content);
-    else writeFileAtomic(target.absolute, content, { root: target.root, createDirectories: true, keepMode: true });
+    else
+      writeFileAtomic(target.absolute, content, {
+        root: target.root,
+        createDirectories: true,
+        keepMode: true,
+        sweepStaleTemps: true,
+      });
   } catch (error) {
     if (error instanceof AtomicWriteError) {
       return errorEnvelope(error.code, error.message, { context: { path: target.relative } });
