@@ -29,7 +29,8 @@ import type { SessionSettings } from './session-settings.js';
 import { withPlanModeReminder } from './plan-mode.js';
 import { withCarriedUsage } from './carried-usage.js';
 import { attachImages } from './attachments.js';
-import type { ReadDenyCheck } from '../permissions/read-deny.js';
+import type { EnvironmentView } from '../config/child-environment.js';
+import type { PathCheck } from '../permissions/path-screen.js';
 import { streamModelCall } from './model-call.js';
 import { applyNativeReply } from './native-step.js';
 import { withToolProtocolHint } from './tool-protocol-hint.js';
@@ -62,7 +63,9 @@ export interface CodeAgentDeps {
   /** The memory files of L2; their list backs /memory. */
   memory?: { read(): string | undefined; entries(): readonly MemoryEntry[] };
   /** Read deny rules: an `@image.png` they cover is not attached (as the Read tool would refuse it). */
-  readDenied?: ReadDenyCheck;
+  readDenied?: PathCheck;
+  /** The runtime's environment, handed to every tool call (`ToolContext.env`). */
+  env?: EnvironmentView;
   /**
    * The permission mode and model, shared by every session of one front end (the session manager's one copy);
    * default: a copy of config's, for an agent made on its own.
@@ -341,6 +344,7 @@ export class CodeAgent implements AgentController {
         gate,
         ...(gate.pathScreen ? { pathScreen: gate.pathScreen } : {}),
         ...(context.toolMemory ? { toolMemory: context.toolMemory } : {}),
+        ...(this.deps.env ? { env: this.deps.env } : {}),
       },
     };
   }

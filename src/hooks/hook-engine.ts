@@ -4,6 +4,7 @@
  * answers (hook-result.ts). It remembers each hook's last outcome for `/hooks`. Loaded only when some hook is
  * configured (hook-sources.ts decides), so a session without hooks never imports it.
  */
+import type { EnvironmentView } from '../config/child-environment.js';
 import { fromClaudeCodeInput } from '../tools/claude-code-input.js';
 import { callbackRunResult, type HookCallbackRunner } from './hook-callbacks.js';
 import type { HookCommand } from './hook-config.js';
@@ -23,6 +24,8 @@ export interface HookListing {
 
 export interface HookEngineOptions {
   projectRoot: string;
+  /** The runtime's environment (src/config/child-environment.ts); absent: process.env with the session's overlay. */
+  env?: EnvironmentView;
 }
 
 /** Runs one callback hook (hook-callbacks.ts) through `runner`, timed like a process. */
@@ -127,6 +130,7 @@ export class HookEngine {
                 command: hook.command,
                 stdin,
                 projectRoot: this.options.projectRoot,
+                ...(this.options.env ? { env: this.options.env } : {}),
                 timeoutMs: timeoutSec * 1000,
                 ...(signal ? { signal } : {}),
               });

@@ -38,8 +38,8 @@ function render(data: BashData): string {
 }
 
 /** The user's environment, minus credentials, with pagers and git prompts turned off (nobody can answer them). */
-function commandEnvironment(): Record<string, string> {
-  return childEnvironment({ PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' });
+function commandEnvironment(ctx: ToolContext): Record<string, string> {
+  return childEnvironment({ PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' }, ctx.env);
 }
 
 /** Paths a shell command deletes (`rm`, `git rm`, `unlink`), read from its words; flags are skipped. */
@@ -134,7 +134,7 @@ async function runCommand(input: { command: string; timeout_ms: number }, ctx: T
   const shell = findExecutable('bash') ?? '/bin/sh';
   const outcome =
     ctx.commands && ctx.source === 'model'
-      ? await runOnHost(ctx.commands, input, ctx, shell, commandEnvironment())
+      ? await runOnHost(ctx.commands, input, ctx, shell, commandEnvironment(ctx))
       : await runLocally(input, ctx, shell);
   return resultOf(input, outcome);
 }
@@ -153,7 +153,7 @@ async function runLocally(
     cwd: ctx.projectRoot,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: commandEnvironment(),
+    env: commandEnvironment(ctx),
   });
   // A late 'error' (after the exit was seen) must not become an uncaught exception.
   child.on('error', () => undefined);
