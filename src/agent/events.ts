@@ -17,7 +17,15 @@ export type AgentEvent =
   | { type: 'text_delta'; step: number; text: string }
   /** Extended thinking as it streams (native tool use on Anthropic); shown dimmed, never part of the answer. */
   | { type: 'thinking_delta'; step: number; text: string }
-  | { type: 'retry'; step: number; attempt: number; delayMs: number; reason: string }
+  | {
+      type: 'retry';
+      step: number;
+      attempt: number;
+      delayMs: number;
+      reason: string;
+      maxRetries?: number;
+      status?: number;
+    }
   /**
    * The step's call moved to a fallback model (`--fallback-model`) because `from` was overloaded or not found; the
    * session driver keeps the session on `to` from here on.
