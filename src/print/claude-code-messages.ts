@@ -8,7 +8,9 @@
  * - Each tool result is one `user` line with a `tool_result` block paired by `tool_use_id`.
  * - A reply that ran nothing and was answered by mca itself (an empty reply, a call written as text) shows its text
  *   as an `assistant` line and mca's answer to it as a `system` line `mca_reply_refused`.
- * - mca-only events (compaction, degrade steps, retries, warnings) are `system` lines with an `mca_` subtype.
+ * - Retries, model requests (with partial messages) and compactions are Claude Code's `api_retry`, `status` and
+ *   `compact_boundary` lines (claude-code-system.ts); mca-only events (compaction details, degrade steps, warnings)
+ *   are `system` lines with an `mca_` subtype.
  * - The result: `success` for an answer, `error_max_turns` after the step limit, `error_during_execution` for an
  *   error or an interrupt; `total_cost_usd` and `modelUsage` are the session's totals so far (as Claude Code's),
  *   `usage`, `num_turns` (model replies), durations and `permission_denials` are the turn's.
@@ -19,6 +21,7 @@ import type { Usage } from '../providers/types.js';
 import { addUsage, ZERO_USAGE } from '../providers/types.js';
 import { ccUsage, type ModelUsageLedger } from './claude-code-usage.js';
 import { PartialStream } from './claude-code-stream-events.js';
+import { claudeCodeSystemLines } from './claude-code-system.js';
 import type {
   CcApiMessage,
   CcAssistantBlock,
@@ -58,7 +61,6 @@ const MCA_SUBTYPES: Partial<Record<AgentEvent['type'], `mca_${string}`>> = {
   compaction_start: 'mca_compaction_start',
   compaction_end: 'mca_compaction_end',
   degrade: 'mca_degrade',
-  retry: 'mca_retry',
   model_fallback: 'mca_model_fallback',
   warning: 'mca_warning',
   web_search: 'mca_web_search',
@@ -88,12 +90,16 @@ export class ClaudeCodeTranslator {
   event(event: AgentEvent): CcMessage[] {
     const out: CcMessage[] = [];
     if (event.type !== 'tool_end') out.push(...this.flushPending(event.type === 'turn_end' ? event : undefined));
+    // Claude Code's own lines for retries, requests and compactions (a step's `requesting` precedes its stream).
+    const partial = this.options.includePartialMessages === true && this.options.parentToolUseId === undefined;
+    if (event.type === 'step_start') out.push(...this.stream(this.partial.end(this.step.calledTools)));
+    for (const line of claudeCodeSystemLines(event, { partial }))
+      out.push({ ...line, ...this.envelope() } as CcMessage);
     switch (event.type) {
       case 'turn_start':
         this.beginTurn();
         break;
       case 'step_start':
-        out.push(...this.stream(this.partial.end(this.step.calledTools)));
         this.step = { id: messageId(), usage: ZERO_USAGE, calledTools: false, thinking: '' };
         this.stepStartedAt = this.now();
         out.push(...this.stream(this.partial.start(this.apiMessage([], ZERO_USAGE))));

@@ -3,9 +3,10 @@
  * golden shapes in test/fixtures/claude-code-stream/. Runs it against the loopback fake Anthropic server with a dummy
  * key and an isolated HOME, drives one scripted session over stdin, and writes every stdout line as it came.
  *   tsx test/helpers/capture-claude-code.ts <out.jsonl> [--no-state-events] [--hooks] [--partial]
- * Scenario: initialize; "run a command" (a Bash call that needs a yes: can_use_tool, answered allow); "retry" (the
- * first request answered 529 once: api_retry); "hello" (plain answer); "/compact" (compact_boundary). With --hooks a
- * PreToolUse command hook is configured and --include-hook-events given.
+ * Scenario (`driveScenario`, which the tests run against mca too): initialize; "run a command" (a Bash call that
+ * needs a yes: can_use_tool, answered allow); "retry" (the request answered 529 once: api_retry); "hello" (plain
+ * answer); "/compact" (compact_boundary; Claude Code only). With --hooks a PreToolUse command hook is configured
+ * and --include-hook-events given.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -19,20 +20,36 @@ export const CLAUDE_BIN = fileURLToPath(
   new URL('../../node_modules/@anthropic-ai/claude-agent-sdk-linux-x64/claude', import.meta.url),
 );
 
+export const SCENARIO_PROMPTS = ['run a command', 'retry', 'hello', '/compact'] as const;
+
 function lastUser(body: FakeRequestBody): { text: string; toolResult: boolean } {
   const last = (body.messages ?? []).filter((message) => message.role === 'user').at(-1);
   if (!last) return { text: '', toolResult: false };
   if (typeof last.content === 'string') return { text: last.content, toolResult: false };
+  // The last text block: mca sends the history before the current request in the same message.
   return {
-    text: last.content.map((block) => block.text ?? '').join('\n'),
+    text: last.content.filter((block) => block.type === 'text').at(-1)?.text ?? '',
     toolResult: last.content.some((block) => block.type === 'tool_result'),
   };
 }
 
-async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const out = args.find((arg) => !arg.startsWith('--'));
-  if (!out) throw new Error('usage: capture-claude-code <out.jsonl> [--no-state-events] [--hooks]');
+export interface ScenarioOptions {
+  /** The program and its arguments before the stream-json flags. */
+  command: string;
+  args: string[];
+  /** Extra flags (`--include-hook-events`, …). */
+  flags?: string[];
+  /** Environment beside PATH, HOME, the key and the base URL. */
+  env?: Record<string, string>;
+  /** Settings written to `~/.claude/settings.json` of the isolated HOME. */
+  settings?: object;
+  prompts?: readonly string[];
+}
+
+/** Runs the scenario against a fresh fake API; resolves with every stdout line (parsed) and the exit code. */
+export async function driveScenario(
+  options: ScenarioOptions,
+): Promise<{ lines: Array<Record<string, unknown>>; raw: string[]; code: number | null; stderr: string }> {
   let retried = false;
   const fake = await startFakeAnthropic(
     [
@@ -43,7 +60,7 @@ async function main(): Promise<void> {
         if (!Array.isArray(body.tools) || body.tools.length === 0) return { text: 'side answer' };
         if (toolResult) return { text: 'done' };
         if (/run a command/.test(text))
-          return { text: '', calls: [{ name: 'Bash', input: { command: 'touch made-by-bash' } }] };
+          return { text: '', calls: [{ name: 'Bash', input: { command: 'touch made' } }] };
         if (/retry/.test(text) && !retried) {
           retried = true;
           return { status: 529 };
@@ -53,27 +70,25 @@ async function main(): Promise<void> {
     ],
     { loop: true },
   );
-  const home = mkdtempSync(join(tmpdir(), 'cc-capture-home-'));
-  const project = mkdtempSync(join(tmpdir(), 'cc-capture-project-'));
-  const hooks = args.includes('--hooks');
-  if (hooks) {
+  const home = mkdtempSync(join(tmpdir(), 'cc-scenario-home-'));
+  const project = mkdtempSync(join(tmpdir(), 'cc-scenario-project-'));
+  if (options.settings) {
     mkdirSync(join(home, '.claude'), { recursive: true });
-    writeFileSync(
-      join(home, '.claude', 'settings.json'),
-      JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }] } }),
-    );
+    writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify(options.settings));
   }
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: home,
-    ANTHROPIC_API_KEY: 'sk-ant-capture-dummy',
+    MCA_HOME: join(home, '.mca'),
+    ANTHROPIC_API_KEY: 'sk-ant-capture-dummy-0123456789',
     ANTHROPIC_BASE_URL: fake.url,
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    ...options.env,
   };
-  if (!args.includes('--no-state-events')) env.CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS = '1';
   const child = spawn(
-    CLAUDE_BIN,
+    options.command,
     [
+      ...options.args,
       '-p',
       '--output-format',
       'stream-json',
@@ -82,13 +97,14 @@ async function main(): Promise<void> {
       'stream-json',
       '--permission-prompt-tool',
       'stdio',
-      ...(hooks ? ['--include-hook-events'] : []),
-      ...(args.includes('--partial') ? ['--include-partial-messages'] : []),
+      ...(options.flags ?? []),
     ],
-    { cwd: project, env, stdio: ['pipe', 'pipe', 'inherit'] },
+    { cwd: project, env, stdio: ['pipe', 'pipe', 'pipe'] },
   );
-  const lines: string[] = [];
-  const prompts = ['run a command', 'retry', 'hello', '/compact'];
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const raw: string[] = [];
+  const prompts = [...(options.prompts ?? SCENARIO_PROMPTS)];
   const send = (message: object): void => void child.stdin.write(`${JSON.stringify(message)}\n`);
   const nextPrompt = (): void => {
     const text = prompts.shift();
@@ -109,7 +125,7 @@ async function main(): Promise<void> {
       const line = buffer.slice(0, at);
       buffer = buffer.slice(at + 1);
       if (line.trim() === '') continue;
-      lines.push(line);
+      raw.push(line);
       const message = JSON.parse(line) as { type?: string; request_id?: string; request?: { subtype?: string } };
       if (message.type === 'control_request' && message.request?.subtype === 'can_use_tool') {
         send({
@@ -117,15 +133,32 @@ async function main(): Promise<void> {
           response: { subtype: 'success', request_id: message.request_id, response: { behavior: 'allow' } },
         });
       }
-      if (message.type === 'control_response') nextPrompt();
-      if (message.type === 'result') nextPrompt();
+      if (message.type === 'control_response' || message.type === 'result') nextPrompt();
     }
   });
   send({ type: 'control_request', request_id: 'init-1', request: { subtype: 'initialize' } });
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  writeFileSync(out, `${lines.join('\n')}\n`);
   await fake.close();
-  process.stderr.write(`claude exited ${String(code)}; ${lines.length} lines in ${out}\n`);
+  return { lines: raw.map((line) => JSON.parse(line) as Record<string, unknown>), raw, code, stderr };
 }
 
-await main();
+if (process.argv[1]?.endsWith('capture-claude-code.ts')) {
+  const args = process.argv.slice(2);
+  const out = args.find((arg) => !arg.startsWith('--'));
+  if (!out) throw new Error('usage: capture-claude-code <out.jsonl> [--no-state-events] [--hooks] [--partial]');
+  const hooks = args.includes('--hooks');
+  const run = await driveScenario({
+    command: CLAUDE_BIN,
+    args: [],
+    env: args.includes('--no-state-events') ? {} : { CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS: '1' },
+    flags: [
+      ...(hooks ? ['--include-hook-events'] : []),
+      ...(args.includes('--partial') ? ['--include-partial-messages'] : []),
+    ],
+    ...(hooks
+      ? { settings: { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }] } } }
+      : {}),
+  });
+  writeFileSync(out, `${run.raw.join('\n')}\n`);
+  process.stderr.write(`exited ${String(run.code)}; ${run.raw.length} lines in ${out}\n`);
+}
