@@ -27,6 +27,8 @@ export interface ClaudeCodeOptions {
   forkSession: boolean;
   inputFormat: InputFormat;
   includePartialMessages: boolean;
+  /** `--include-hook-events`: stream-json shows each hook run (`hook_started`, `hook_response`). */
+  includeHookEvents: boolean;
   /** `--replay-user-messages`: stream-json input's user messages are echoed (with their uuid) on stdout. */
   replayUserMessages: boolean;
   /** `stdio`: ask the SDK host (`can_use_tool`); an MCP tool name otherwise. */
@@ -55,7 +57,6 @@ export const SAFE_UNSUPPORTED: Readonly<Record<string, boolean>> = {
   '--task-budget': true,
   '--json-schema': true,
   '--agent': true,
-  '--include-hook-events': false,
   '--no-session-persistence': false,
   '--no-optional-locks': false,
   '--await-initialize': false,
@@ -108,6 +109,7 @@ export function addClaudeCodeFlags(command: Command): Command {
         .default('text'),
     )
     .option('--include-partial-messages', 'stream-json: also the streaming events of each reply (stream_event)')
+    .option('--include-hook-events', 'stream-json: a hook_started and a hook_response line for each hook run')
     .option('--replay-user-messages', 'stream-json input: echo each user message (with its uuid) on stdout')
     .option('--permission-prompt-tool <tool>', '"stdio": ask the SDK host (can_use_tool) when a call needs a yes')
     .option('--setting-sources <sources>', 'which settings files to read: user,project,local (comma-separated)')
@@ -143,6 +145,7 @@ export interface RawClaudeCodeOptions {
   inputFormat: InputFormat;
   includePartialMessages?: boolean;
   replayUserMessages?: boolean;
+  includeHookEvents?: boolean;
   permissionPromptTool?: string;
   settingSources?: string;
   addDir: string[];
@@ -219,6 +222,7 @@ export function claudeCodeOptions(command: Command): ClaudeCodeOptions & { maxTu
     inputFormat: raw.inputFormat,
     includePartialMessages: raw.includePartialMessages === true,
     replayUserMessages: raw.replayUserMessages === true,
+    includeHookEvents: raw.includeHookEvents === true,
     permissionPromptTool: raw.permissionPromptTool,
     settingSources: parseSettingSources(raw.settingSources),
     // Relative to where mca was started; `~` forms stay as written for the runtime to expand (workspace-roots.ts).

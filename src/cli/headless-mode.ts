@@ -50,6 +50,7 @@ export async function runHeadlessMode(options: CliOptions, version: string): Pro
   const session = new HeadlessSession({
     customCommands,
     replayUserMessages: claudeCode.replayUserMessages,
+    includeHookEvents: claudeCode.includeHookEvents,
     runtime: booted,
     version,
     write: (line) => void process.stdout.write(`${redactSecrets(JSON.stringify(line), secrets)}\n`),

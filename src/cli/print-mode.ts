@@ -3,7 +3,9 @@
  * format writes the answer to stdout (or JSON / one event per line); everything else a person should know (notices,
  * retries, compaction fallbacks, errors) goes to stderr.
  */
+import { randomUUID } from 'node:crypto';
 import { ZERO_USAGE } from '../providers/types.js';
+import { hookLine } from '../print/claude-code-system.js';
 import { McaError } from '../errors/mca-error.js';
 import { isAgentEvent } from '../driver/driver-events.js';
 import { SessionDriver } from '../driver/session-driver.js';
@@ -54,13 +56,14 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
     ? await createCustomCommandsPort(booted, commandNotices)
     : undefined;
   for (const notice of commandNotices) err(notice);
+  const hooks = driverHooks(booted, options);
   const driver = new SessionDriver({
     sessions: booted.sessions,
     policy: booted.policy,
     customCommands,
     attachments: mcpAttachments(booted),
     applyCommandModel: true,
-    hooks: driverHooks(booted, options),
+    hooks,
   });
   const session = claudeCodeSession(booted, options, version, () => driver);
   const sink = createSink(
@@ -68,6 +71,13 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
     { stdout: (text) => void process.stdout.write(redactSecrets(text, secrets)), stderr: err },
     session,
   );
+
+  if (options.claudeCode.includeHookEvents && options.outputFormat === 'stream-json') {
+    hooks.opened.engine?.watch((report) => {
+      const line = { ...hookLine(report), uuid: randomUUID(), session_id: controller.sessionId };
+      process.stdout.write(redactSecrets(`${JSON.stringify(line)}\n`, secrets));
+    });
+  }
 
   let interrupts = 0;
   const onSigint = () => {

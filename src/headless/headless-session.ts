@@ -13,6 +13,7 @@ import type { CustomCommandsPort } from '../driver/custom-commands-port.js';
 import type { DriverHooksOptions } from '../driver/driver-hooks.js';
 import { SessionDriver } from '../driver/session-driver.js';
 import { initMessage } from '../print/claude-code-init.js';
+import { hookLine } from '../print/claude-code-system.js';
 import type { ClaudeCodeTranslator } from '../print/claude-code-messages.js';
 import type { CcInitMessage } from '../print/claude-code-types.js';
 import { claudeCodeTranslator, forwardSubagentLines, type ClaudeCodeSessionInfo } from '../print/claude-code-sink.js';
@@ -51,6 +52,8 @@ export interface HeadlessOptions {
   replayUserMessages?: boolean;
   /** Custom slash commands (`/name args` in a user message); initialize lists them. */
   customCommands?: CustomCommandsPort;
+  /** `--include-hook-events`: a `hook_started` and a `hook_response` line for each hook run. */
+  includeHookEvents?: boolean;
   /** `session_state_changed` lines (default: CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS is set). */
   emitSessionState?: boolean;
   /** The settings files' hooks (src/hooks), run by the driver as in every front. */
@@ -171,6 +174,11 @@ export class HeadlessSession {
       },
     };
     this.driver.subscribe((event) => this.onDriverEvent(event));
+    if (options.includeHookEvents) {
+      options.hooks?.opened.engine?.watch((report) =>
+        options.write({ ...hookLine(report), uuid: randomUUID(), session_id: this.driver.controller.sessionId }),
+      );
+    }
   }
 
   /** One line of stdin. */

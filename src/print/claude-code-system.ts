@@ -5,6 +5,7 @@
  * around a compaction) and `compact_boundary` after a compaction that shrank the conversation.
  */
 import type { AgentEvent } from '../agent/events.js';
+import type { HookRunReport } from '../hooks/hook-engine.js';
 import type { CcApiRetryCategory, CcSystemLine } from './claude-code-types.js';
 
 type Without<T> = T extends unknown ? Omit<T, 'uuid' | 'session_id'> : never;
@@ -67,4 +68,19 @@ export function claudeCodeSystemLines(event: AgentEvent, options: { partial: boo
     default:
       return [];
   }
+}
+
+/** A hook run's line (`--include-hook-events`): `hook_started`, then `hook_response` with what it wrote. */
+export function hookLine(report: HookRunReport): CcSystemBody {
+  const base = { type: 'system' as const, hook_id: report.id, hook_name: report.name, hook_event: report.event };
+  if (report.phase === 'started') return { ...base, subtype: 'hook_started' };
+  return {
+    ...base,
+    subtype: 'hook_response',
+    output: `${report.stdout}${report.stderr}`,
+    stdout: report.stdout,
+    stderr: report.stderr,
+    ...(report.exitCode === null ? {} : { exit_code: report.exitCode }),
+    outcome: report.outcome,
+  };
 }

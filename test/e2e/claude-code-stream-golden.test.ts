@@ -74,4 +74,25 @@ describe("stream-json lines as Claude Code's", () => {
       firstThreePrompts(golden('nostate').sequence),
     );
   }, 60_000);
+
+  it('with --include-hook-events: hook_started and hook_response around a PreToolUse hook', async () => {
+    const settings = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }] } };
+    const run = await runMcaScenario(
+      { CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS: '1' },
+      ['--include-hook-events'],
+      settings,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const reference = golden('hooks');
+    expect(sequenceOf(run.lines, (kind) => !MODEL_LINES.has(kind))).toEqual(firstThreePrompts(reference.sequence));
+    const shapes = shapesOf(run.lines);
+    expectShape(shapes, reference.shapes, 'system/hook_started');
+    expectShape(shapes, reference.shapes, 'system/hook_response');
+    expect(run.lines.find((line) => line.subtype === 'hook_response')).toMatchObject({
+      hook_name: 'PreToolUse:Bash',
+      hook_event: 'PreToolUse',
+      exit_code: 0,
+      outcome: 'success',
+    });
+  }, 60_000);
 });
