@@ -6,6 +6,16 @@ import { toClaudeCodeInput } from '../tools/claude-code-input.js';
 import { initMcpServers } from '../print/claude-code-mcp.js';
 import type { CliOptions } from './cli-options.js';
 
+/**
+ * The init line's `tools`: the registry's, and every connected MCP server's `mcp__` tools (the registry may hold
+ * only ToolSearch for them when they are deferred; the model can still reach each one).
+ */
+function initTools(runtime: Runtime): string[] {
+  const servers = runtime.mcp?.list() ?? [];
+  const mcpTools = servers.flatMap((server) => (server.state === 'connected' ? server.tools : []));
+  return [...new Set([...runtime.registry.names(), ...mcpTools])];
+}
+
 /** `driver` is read lazily: the sink exists before the driver that feeds it. */
 export function claudeCodeSession(
   runtime: Runtime,
@@ -20,9 +30,10 @@ export function claudeCodeSession(
     init: () => ({
       cwd: runtime.projectRoot,
       sessionId: controller().sessionId,
-      tools: runtime.registry.names(),
+      tools: initTools(runtime),
       mcpServers: initMcpServers(runtime.mcp),
       agents: [...runtime.extensions.agents.keys()],
+      skills: [...runtime.extensions.skills.keys()],
       model: controller().model,
       permissionMode: controller().permissionMode,
       apiKeyFromEnv: runtime.secrets.length > 0,

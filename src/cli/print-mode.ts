@@ -104,6 +104,8 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
     else if (event.type === 'prompt_blocked') blocked = event.reason;
   });
   try {
+    // stream-json's init line reports the MCP servers' outcome (connected with tools, or failed), not `pending`.
+    if (options.outputFormat === 'stream-json') await booted.mcp?.settled();
     await driver.run(prompt);
     await driver.close('other');
   } finally {

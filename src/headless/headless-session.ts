@@ -174,6 +174,9 @@ export class HeadlessSession {
       },
     };
     this.driver.subscribe((event) => this.onDriverEvent(event));
+    // The first turn's init reports each configured MCP server's outcome (connected with its tools, or failed), as
+    // Claude Code's does: its prompt waits for them, at most MCP_TIMEOUT (the turn would wait for them anyway).
+    if (runtime.mcp && runtime.mcp.list().length > 0) this.promptGate = runtime.mcp.settled();
     if (options.includeHookEvents) {
       options.hooks?.opened.engine?.watch((report) =>
         options.write({ ...hookLine(report), uuid: randomUUID(), session_id: this.driver.controller.sessionId }),
@@ -305,8 +308,11 @@ export class HeadlessSession {
       ...initMcpServers(this.options.runtime.mcp, this.sdkServers),
       ...this.hostServers.statuses().map(({ name, status }) => ({ name, status })),
     ];
-    const slashCommands = (this.options.customCommands?.list ?? []).map((command) => command.name);
-    return initMessage({ ...this.info.init(), mcpServers, slashCommands });
+    // Custom commands (MCP prompts among them) and, as Claude Code lists them, the skills.
+    const init = this.info.init();
+    const custom = (this.options.customCommands?.list ?? []).map((command) => command.name);
+    const slashCommands = [...new Set([...custom, ...(init.skills ?? [])])];
+    return initMessage({ ...init, mcpServers, slashCommands });
   }
 
   private emptyEnd(reason: 'interrupted' | 'error'): TurnEnd {
