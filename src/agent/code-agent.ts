@@ -272,7 +272,10 @@ export class CodeAgent implements AgentController {
             step,
             contextTokens,
           );
-      if (outcome) return yield* this.closeRound(turn, outcome.reason, outcome.answer, outcome.error);
+      if (outcome) {
+        const structured = outcome.structuredOutput === undefined ? {} : { structuredOutput: outcome.structuredOutput };
+        return yield* this.closeRound(turn, outcome.reason, outcome.answer, outcome.error, structured);
+      }
       if (this.declinedBy !== undefined) {
         const message = `The user declined ${this.declinedBy} and stopped the turn; wait for their next message.`;
         return yield* this.closeRound(turn, 'interrupted', message, { code: 'USER_DECLINED' });
@@ -351,6 +354,7 @@ export class CodeAgent implements AgentController {
     reason: RoundEnd,
     answer: string,
     error?: { code: string; message?: string },
+    extra: { structuredOutput?: unknown } = {},
   ): AsyncGenerator<AgentEvent> {
     const { context, session } = this.deps;
     // A Finish or an answer already closed the round with the reply itself.
@@ -364,6 +368,7 @@ export class CodeAgent implements AgentController {
       steps: turn.steps,
       usage: turn.usage,
       ...(error ? { error: { code: error.code, message: error.message ?? answer } } : {}),
+      ...extra,
     };
   }
 }

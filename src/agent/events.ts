@@ -61,6 +61,8 @@ export type AgentEvent =
       error?: { code: string; message: string };
       /** The model's final answer when only saving it failed (reason 'error'): still shown, then the error. */
       unsavedAnswer?: string;
+      /** `--json-schema`: the StructuredOutput call's input that ended the turn (reason 'answer'). */
+      structuredOutput?: unknown;
     };
 
 export type AgentEventType = AgentEvent['type'];

@@ -52,6 +52,8 @@ export interface RoundOutcome {
   reason: RoundEnd;
   answer: string;
   error?: { code: string; message: string };
+  /** A final tool's input that ended the turn (`--json-schema`). */
+  structuredOutput?: unknown;
 }
 
 export class TurnState {

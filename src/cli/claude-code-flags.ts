@@ -27,6 +27,8 @@ export interface ClaudeCodeOptions {
   forkSession: boolean;
   inputFormat: InputFormat;
   includePartialMessages: boolean;
+  /** `--json-schema` (the Agent SDK's `outputFormat`): the answer comes through StructuredOutput, checked against it. */
+  jsonSchema: Record<string, unknown> | undefined;
   /** `--include-hook-events`: stream-json shows each hook run (`hook_started`, `hook_response`). */
   includeHookEvents: boolean;
   /** `--replay-user-messages`: stream-json input's user messages are echoed (with their uuid) on stdout. */
@@ -55,7 +57,6 @@ export const SAFE_UNSUPPORTED: Readonly<Record<string, boolean>> = {
   '--thinking-display': true,
   '--max-budget-usd': true,
   '--task-budget': true,
-  '--json-schema': true,
   '--agent': true,
   '--no-session-persistence': false,
   '--no-optional-locks': false,
@@ -109,6 +110,7 @@ export function addClaudeCodeFlags(command: Command): Command {
         .default('text'),
     )
     .option('--include-partial-messages', 'stream-json: also the streaming events of each reply (stream_event)')
+    .option('--json-schema <schema>', 'answer as JSON matching this JSON Schema (result.structured_output)')
     .option('--include-hook-events', 'stream-json: a hook_started and a hook_response line for each hook run')
     .option('--replay-user-messages', 'stream-json input: echo each user message (with its uuid) on stdout')
     .option('--permission-prompt-tool <tool>', '"stdio": ask the SDK host (can_use_tool) when a call needs a yes')
@@ -146,6 +148,7 @@ export interface RawClaudeCodeOptions {
   includePartialMessages?: boolean;
   replayUserMessages?: boolean;
   includeHookEvents?: boolean;
+  jsonSchema?: string;
   permissionPromptTool?: string;
   settingSources?: string;
   addDir: string[];
@@ -176,6 +179,20 @@ function parseSettingSources(value: string | undefined): SettingSource[] | undef
     }
   }
   return names as SettingSource[];
+}
+
+function parseJsonSchema(value: string | undefined): Record<string, unknown> | undefined {
+  if (value === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch (error) {
+    throw new CliError(`--json-schema: not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new CliError('--json-schema must be a JSON Schema object');
+  }
+  return parsed as Record<string, unknown>;
 }
 
 /** Turns the raw values into ClaudeCodeOptions; throws CliError for a refused flag or a bad value. */
@@ -223,6 +240,7 @@ export function claudeCodeOptions(command: Command): ClaudeCodeOptions & { maxTu
     includePartialMessages: raw.includePartialMessages === true,
     replayUserMessages: raw.replayUserMessages === true,
     includeHookEvents: raw.includeHookEvents === true,
+    jsonSchema: parseJsonSchema(raw.jsonSchema),
     permissionPromptTool: raw.permissionPromptTool,
     settingSources: parseSettingSources(raw.settingSources),
     // Relative to where mca was started; `~` forms stay as written for the runtime to expand (workspace-roots.ts).

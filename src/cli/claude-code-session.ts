@@ -3,6 +3,7 @@ import type { SessionDriver } from '../driver/session-driver.js';
 import type { ClaudeCodeSessionInfo } from '../print/claude-code-sink.js';
 import type { Runtime } from '../runtime/create-runtime.js';
 import { toClaudeCodeInput } from '../tools/claude-code-input.js';
+import { createStructuredOutputTool, STRUCTURED_OUTPUT_TOOL } from '../tools/structured-output.js';
 import { initMcpServers } from '../print/claude-code-mcp.js';
 import type { CliOptions } from './cli-options.js';
 
@@ -52,9 +53,10 @@ export function claudeCodeSession(
  * (only the tools named stay offered; `""` offers none).
  */
 export function applyClaudeCodeOptions(runtime: Runtime, options: Pick<CliOptions, 'claudeCode'>): void {
-  const { systemPrompt, appendSystemPrompt, tools } = options.claudeCode;
+  const { systemPrompt, appendSystemPrompt, tools, jsonSchema } = options.claudeCode;
   runtime.sessions.customizeSystemPrompt({ replace: systemPrompt, append: appendSystemPrompt });
+  if (jsonSchema !== undefined) runtime.registry.register(createStructuredOutputTool(jsonSchema));
   if (tools === undefined) return;
-  const keep = new Set(tools);
+  const keep = new Set([...tools, ...(jsonSchema === undefined ? [] : [STRUCTURED_OUTPUT_TOOL])]);
   for (const name of runtime.registry.names()) if (!keep.has(name)) runtime.registry.unregister(name);
 }

@@ -22,11 +22,13 @@ import { addUsage, ZERO_USAGE } from '../providers/types.js';
 import { ccUsage, type ModelUsageLedger } from './claude-code-usage.js';
 import { PartialStream } from './claude-code-stream-events.js';
 import { claudeCodeSystemLines } from './claude-code-system.js';
+import { STRUCTURED_OUTPUT_RETRIES } from '../agent/final-tool.js';
 import type {
   CcApiMessage,
   CcAssistantBlock,
   CcMessage,
   CcPermissionDenial,
+  CcResultError,
   CcResultMessage,
   CcStreamEvent,
   UUID,
@@ -65,6 +67,13 @@ const MCA_SUBTYPES: Partial<Record<AgentEvent['type'], `mca_${string}`>> = {
   warning: 'mca_warning',
   web_search: 'mca_web_search',
 };
+
+/** The result subtype of a turn that did not end with an answer. */
+function errorSubtype(end: TurnEnd | undefined): CcResultError['subtype'] {
+  if (end?.reason === 'step_limit') return 'error_max_turns';
+  if (end?.error?.code === STRUCTURED_OUTPUT_RETRIES) return 'error_max_structured_output_retries';
+  return 'error_during_execution';
+}
 
 export class ClaudeCodeTranslator {
   private readonly now: () => number;
@@ -158,9 +167,12 @@ export class ClaudeCodeTranslator {
       ...this.envelope(),
     };
     if (end && (end.reason === 'answer' || end.reason === 'finish')) {
-      return { ...base, subtype: 'success', is_error: false, result: end.answer, stop_reason: 'end_turn' };
+      const structured = end.structuredOutput === undefined ? {} : { structured_output: end.structuredOutput };
+      // A StructuredOutput call ended the turn (the model's reply stopped to call a tool, as Claude Code reports).
+      const stop = end.structuredOutput === undefined ? 'end_turn' : 'tool_use';
+      return { ...base, subtype: 'success', is_error: false, result: end.answer, stop_reason: stop, ...structured };
     }
-    const subtype = end?.reason === 'step_limit' ? 'error_max_turns' : 'error_during_execution';
+    const subtype = errorSubtype(end);
     const message = end?.answer ?? 'the turn ended without an answer';
     // An answer that arrived but could not be saved is still reported (as Claude Code has no such case, beside
     // the error): `result` holds it, `errors` says what failed.

@@ -142,10 +142,13 @@ interface CcResultBase extends CcEnvelope {
 export interface CcResultSuccess extends CcResultBase {
   subtype: 'success';
   result: string;
+  /** `--json-schema`: the StructuredOutput call's input. */
+  structured_output?: unknown;
 }
 
 export interface CcResultError extends CcResultBase {
-  subtype: 'error_during_execution' | 'error_max_turns';
+  subtype:
+    'error_during_execution' | 'error_max_turns' | 'error_max_budget_usd' | 'error_max_structured_output_retries';
   errors: string[];
   /** mca only: an answer that arrived but could not be saved (the session file's disk was full). */
   result?: string;
