@@ -230,6 +230,8 @@ export class CodeAgent implements AgentController {
       await this.deps.registry.toolsArrived();
       for (const message of this.deps.registry.takeNotices()) yield { type: 'warning', message };
 
+      const stop = this.settings.stepGuard?.();
+      if (stop) return yield* this.closeRound(turn, 'error', stop.message, stop);
       const prepared = yield* context.prepareStep(signal);
       if (prepared.kind === 'too_large') {
         return yield* this.closeRound(turn, 'error', prepared.message, { code: prepared.code });

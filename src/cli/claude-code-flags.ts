@@ -29,6 +29,12 @@ export interface ClaudeCodeOptions {
   includePartialMessages: boolean;
   /** `--json-schema` (the Agent SDK's `outputFormat`): the answer comes through StructuredOutput, checked against it. */
   jsonSchema: Record<string, unknown> | undefined;
+  /** `--max-budget-usd`: the session stops before a model request once its cost reached this many dollars. */
+  maxBudgetUsd: number | undefined;
+  /** `--no-session-persistence`: the session file is removed when the run ends (it cannot be resumed). */
+  sessionPersistence: boolean;
+  /** `--agent <name>`: the main conversation runs as this subagent definition (its prompt, tools and model). */
+  agent: string | undefined;
   /** `--include-hook-events`: stream-json shows each hook run (`hook_started`, `hook_response`). */
   includeHookEvents: boolean;
   /** `--replay-user-messages`: stream-json input's user messages are echoed (with their uuid) on stdout. */
@@ -55,10 +61,7 @@ export const SAFE_UNSUPPORTED: Readonly<Record<string, boolean>> = {
   '--max-thinking-tokens': true,
   '--effort': true,
   '--thinking-display': true,
-  '--max-budget-usd': true,
   '--task-budget': true,
-  '--agent': true,
-  '--no-session-persistence': false,
   '--no-optional-locks': false,
   '--await-initialize': false,
   '--session-mirror': false,
@@ -110,6 +113,9 @@ export function addClaudeCodeFlags(command: Command): Command {
         .default('text'),
     )
     .option('--include-partial-messages', 'stream-json: also the streaming events of each reply (stream_event)')
+    .option('--max-budget-usd <usd>', 'stop before the next model request once the cost reached this (USD)')
+    .option('--no-session-persistence', 'do not keep the session file (it cannot be resumed)')
+    .option('--agent <name>', 'run the conversation as this subagent definition (.claude/agents/<name>.md)')
     .option('--json-schema <schema>', 'answer as JSON matching this JSON Schema (result.structured_output)')
     .option('--include-hook-events', 'stream-json: a hook_started and a hook_response line for each hook run')
     .option('--replay-user-messages', 'stream-json input: echo each user message (with its uuid) on stdout')
@@ -149,6 +155,9 @@ export interface RawClaudeCodeOptions {
   replayUserMessages?: boolean;
   includeHookEvents?: boolean;
   jsonSchema?: string;
+  maxBudgetUsd?: string;
+  sessionPersistence?: boolean;
+  agent?: string;
   permissionPromptTool?: string;
   settingSources?: string;
   addDir: string[];
@@ -179,6 +188,15 @@ function parseSettingSources(value: string | undefined): SettingSource[] | undef
     }
   }
   return names as SettingSource[];
+}
+
+function parseBudget(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const budget = Number(value);
+  if (value.trim() === '' || !Number.isFinite(budget) || budget <= 0) {
+    throw new CliError('--max-budget-usd must be a positive number of dollars');
+  }
+  return budget;
 }
 
 function parseJsonSchema(value: string | undefined): Record<string, unknown> | undefined {
@@ -241,6 +259,9 @@ export function claudeCodeOptions(command: Command): ClaudeCodeOptions & { maxTu
     replayUserMessages: raw.replayUserMessages === true,
     includeHookEvents: raw.includeHookEvents === true,
     jsonSchema: parseJsonSchema(raw.jsonSchema),
+    maxBudgetUsd: parseBudget(raw.maxBudgetUsd),
+    sessionPersistence: raw.sessionPersistence !== false,
+    agent: raw.agent,
     permissionPromptTool: raw.permissionPromptTool,
     settingSources: parseSettingSources(raw.settingSources),
     // Relative to where mca was started; `~` forms stay as written for the runtime to expand (workspace-roots.ts).

@@ -6,6 +6,7 @@ import { toClaudeCodeInput } from '../tools/claude-code-input.js';
 import { createStructuredOutputTool, STRUCTURED_OUTPUT_TOOL } from '../tools/structured-output.js';
 import { initMcpServers } from '../print/claude-code-mcp.js';
 import type { CliOptions } from './cli-options.js';
+import { applyMainAgent } from './main-agent.js';
 
 /**
  * The init line's `tools`: the registry's, and every connected MCP server's `mcp__` tools (the registry may hold
@@ -56,6 +57,9 @@ export function applyClaudeCodeOptions(runtime: Runtime, options: Pick<CliOption
   const { systemPrompt, appendSystemPrompt, tools, jsonSchema } = options.claudeCode;
   runtime.sessions.customizeSystemPrompt({ replace: systemPrompt, append: appendSystemPrompt });
   if (jsonSchema !== undefined) runtime.registry.register(createStructuredOutputTool(jsonSchema));
+  if (options.claudeCode.agent !== undefined) {
+    applyMainAgent(runtime, options.claudeCode.agent, { systemPrompt, appendSystemPrompt });
+  }
   if (tools === undefined) return;
   const keep = new Set([...tools, ...(jsonSchema === undefined ? [] : [STRUCTURED_OUTPUT_TOOL])]);
   for (const name of runtime.registry.names()) if (!keep.has(name)) runtime.registry.unregister(name);

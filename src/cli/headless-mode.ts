@@ -21,6 +21,7 @@ function hostLineMaxBytes(): number {
   return positiveInteger(process.env.MCA_HOST_LINE_MAX_BYTES, HOST_LINE_MAX_BYTES);
 }
 import type { CliOptions } from './cli-options.js';
+import { forgetSession, installBudget } from './unattended.js';
 import { installTermination, SIGNAL_EXIT_CODES } from './termination.js';
 
 export async function runHeadlessMode(options: CliOptions, version: string): Promise<number> {
@@ -61,6 +62,12 @@ export async function runHeadlessMode(options: CliOptions, version: string): Pro
     flagPrompt: { replace: claudeCode.systemPrompt, append: claudeCode.appendSystemPrompt },
     hooks,
   });
+  installBudget(
+    booted,
+    claudeCode,
+    claudeCodeSession(booted, options, version, () => session.driver),
+    (listener) => session.driver.subscribe(listener),
+  );
   if (options.prompt !== undefined && options.prompt.trim() !== '') {
     session.line(JSON.stringify({ type: 'user', message: { role: 'user', content: options.prompt } }));
   }
@@ -90,6 +97,7 @@ export async function runHeadlessMode(options: CliOptions, version: string): Pro
   }
   try {
     booted.sessions.close();
+    forgetSession(booted, claudeCode, session.driver.controller.sessionId);
   } catch (error) {
     warn(`Could not close the session: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -19,6 +19,7 @@ import { CliError, EXIT_AGENT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, printError } f
 import type { CliOptions } from './cli-options.js';
 import { redactSecrets } from '../text/redact-secrets.js';
 import { readStdinIfPiped } from './stdin.js';
+import { forgetSession, installBudget } from './unattended.js';
 import { installTermination, SIGNAL_EXIT_CODES } from './termination.js';
 
 function oneLine(error: unknown): string {
@@ -66,6 +67,7 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
     hooks,
   });
   const session = claudeCodeSession(booted, options, version, () => driver);
+  installBudget(booted, options.claudeCode, session, (listener) => driver.subscribe(listener));
   const sink = createSink(
     options.outputFormat,
     { stdout: (text) => void process.stdout.write(redactSecrets(text, secrets)), stderr: err },
@@ -119,6 +121,7 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
     throw McaError.isInstance(commandError) ? new CliError(commandError.message) : commandError;
   try {
     controller.close();
+    forgetSession(booted, options.claudeCode, controller.sessionId);
   } catch (error) {
     // The answer (if any) stands; the user still learns that the session file may be incomplete.
     err(`Could not close the session: ${oneLine(error)}`);

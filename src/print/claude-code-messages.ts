@@ -23,6 +23,7 @@ import { ccUsage, type ModelUsageLedger } from './claude-code-usage.js';
 import { PartialStream } from './claude-code-stream-events.js';
 import { claudeCodeSystemLines } from './claude-code-system.js';
 import { STRUCTURED_OUTPUT_RETRIES } from '../agent/final-tool.js';
+import { MAX_BUDGET_USD } from './cost-budget.js';
 import type {
   CcApiMessage,
   CcAssistantBlock,
@@ -72,6 +73,7 @@ const MCA_SUBTYPES: Partial<Record<AgentEvent['type'], `mca_${string}`>> = {
 function errorSubtype(end: TurnEnd | undefined): CcResultError['subtype'] {
   if (end?.reason === 'step_limit') return 'error_max_turns';
   if (end?.error?.code === STRUCTURED_OUTPUT_RETRIES) return 'error_max_structured_output_retries';
+  if (end?.error?.code === MAX_BUDGET_USD) return 'error_max_budget_usd';
   return 'error_during_execution';
 }
 
