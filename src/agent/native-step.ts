@@ -164,12 +164,22 @@ export async function* applyNativeReply(
       first = false;
       return { call, action, text, thought };
     });
+    // The repeated-call breaker judges each call before it runs (repeat-breaker.ts), in the reply's order.
+    const verdicts = group.map((call) => turn.repeats.verdict({ tool: call.name, input: call.input }));
     for (const entry of stored) {
       yield { type: 'assistant_step', step, thought: entry.thought, action: entry.action, raw: entry.text };
       yield { type: 'tool_start', step, id: entry.call.id, tool: entry.call.name, input: entry.action.input };
     }
     const envelopes = await Promise.all(
-      group.map((call) => registry.run({ ...call, source: 'model' }, services.toolContext)),
+      group.map((call, index) =>
+        verdicts[index] === 'run'
+          ? registry.run({ ...call, source: 'model' }, services.toolContext)
+          : Promise.resolve(
+              verdicts[index] === 'repeat'
+                ? turn.repeats.repeatedEnvelope(call.name)
+                : turn.repeats.stopEnvelope(call.name),
+            ),
+      ),
     );
     for (const [index, entry] of stored.entries()) {
       const envelope = envelopes[index] as ToolEnvelope;
@@ -206,10 +216,8 @@ export async function* applyNativeReply(
         if (outcome?.reason === 'answer') context.recordReply({ step, text: outcome.answer, roundEnd: 'answer' });
         if (outcome) return outcome;
       }
-      if (turn.noteAction(entry.action) >= turn.maxRepeatedActions) {
-        const message = `The model repeated the same action ${turn.repeatedTimes} times in a row (${entry.action.tool}); stopping.`;
-        return { reason: 'error', answer: message, error: { code: 'REPEATED_ACTION', message } };
-      }
+      if (verdicts[index] === 'run') turn.repeats.noteResult(envelope.text);
+      if (verdicts[index] === 'stop') return turn.repeats.stop(entry.call.name);
     }
   }
   if (services.toolContext.signal.aborted) return { reason: 'interrupted', answer: 'Interrupted by user.' };

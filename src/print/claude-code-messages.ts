@@ -69,6 +69,18 @@ const MCA_SUBTYPES: Partial<Record<AgentEvent['type'], `mca_${string}`>> = {
   web_search: 'mca_web_search',
 };
 
+/**
+ * Why mca stopped a turn itself, as the result's mca-only `mca_stop` (the subtype stays one the SDK knows:
+ * `error_during_execution` for the first three).
+ */
+const MCA_STOPS: Readonly<Record<string, string>> = {
+  REPEATED_ACTION: 'repeated_calls',
+  STALLED: 'stalled',
+  TERMINATED: 'terminated',
+  [MAX_BUDGET_USD]: 'max_budget_usd',
+  [STRUCTURED_OUTPUT_RETRIES]: 'structured_output_retries',
+};
+
 /** The result subtype of a turn that did not end with an answer. */
 function errorSubtype(end: TurnEnd | undefined): CcResultError['subtype'] {
   if (end?.reason === 'step_limit') return 'error_max_turns';
@@ -179,7 +191,9 @@ export class ClaudeCodeTranslator {
     // An answer that arrived but could not be saved is still reported (as Claude Code has no such case, beside
     // the error): `result` holds it, `errors` says what failed.
     const unsaved = end?.unsavedAnswer === undefined ? {} : { result: end.unsavedAnswer };
-    return { ...base, subtype, is_error: true, stop_reason: null, errors: [message], ...unsaved };
+    const stop = end?.error ? MCA_STOPS[end.error.code] : undefined;
+    const reason = stop === undefined ? {} : { mca_stop: stop };
+    return { ...base, subtype, is_error: true, stop_reason: null, errors: [message], ...unsaved, ...reason };
   }
 
   /** A new turn: its clock, usage and denials start again (session totals stay). */

@@ -150,6 +150,8 @@ export interface CcResultError extends CcResultBase {
   subtype:
     'error_during_execution' | 'error_max_turns' | 'error_max_budget_usd' | 'error_max_structured_output_retries';
   errors: string[];
+  /** mca only: why mca stopped the turn itself (repeated_calls, stalled, terminated, max_budget_usd, …). */
+  mca_stop?: string;
   /** mca only: an answer that arrived but could not be saved (the session file's disk was full). */
   result?: string;
 }
