@@ -22,9 +22,12 @@ function hostLineMaxBytes(): number {
 }
 import type { CliOptions } from './cli-options.js';
 import { forgetSession, installBudget } from './unattended.js';
-import { installTermination, SIGNAL_EXIT_CODES } from './termination.js';
+import { installTermination, SIGNAL_EXIT_CODES, terminatedEnd, type Termination } from './termination.js';
+import { StallWatchdog, stallTimeoutMs } from './stall-watchdog.js';
 
 export async function runHeadlessMode(options: CliOptions, version: string): Promise<number> {
+  // Installed once the session exists; the session's results read it (a turn SIGTERM stopped says so).
+  const installed: { termination?: Termination } = {};
   const booted = await bootstrap(options);
   const { secrets, controller } = booted;
   const warn = (line: string): void => printError(redactSecrets(line, secrets));
@@ -48,7 +51,13 @@ export async function runHeadlessMode(options: CliOptions, version: string): Pro
   const commandNotices: string[] = [];
   const customCommands = await createCustomCommandsPort(booted, commandNotices);
   for (const notice of commandNotices) warn(notice);
+  const stallMs = stallTimeoutMs();
+  let watchdog: StallWatchdog | undefined;
   const session = new HeadlessSession({
+    adjustEnd: (end) => {
+      const signal = installed.termination?.signal();
+      return signal !== undefined ? terminatedEnd(signal, end) : (watchdog?.take(end) ?? end);
+    },
     customCommands,
     replayUserMessages: claudeCode.replayUserMessages,
     includeHookEvents: claudeCode.includeHookEvents,
@@ -71,6 +80,16 @@ export async function runHeadlessMode(options: CliOptions, version: string): Pro
   if (options.prompt !== undefined && options.prompt.trim() !== '') {
     session.line(JSON.stringify({ type: 'user', message: { role: 'user', content: options.prompt } }));
   }
+  if (stallMs !== undefined) {
+    const stalled = new StallWatchdog(
+      stallMs,
+      () => session.driver.interrupt(),
+      () => session.waitingForHost,
+    );
+    watchdog = stalled;
+    session.driver.subscribe((event) => stalled.event(event));
+  }
+  const stopWatching = booted.extensions.events.on(() => watchdog?.progress());
   let interrupted = false;
   const onSigint = (): void => {
     if (interrupted) process.exit(EXIT_INTERRUPTED);
@@ -79,9 +98,14 @@ export async function runHeadlessMode(options: CliOptions, version: string): Pro
   };
   process.on('SIGINT', onSigint);
   const termination = installTermination({
-    abortTurn: () => session.driver.interrupt(),
+    // The turn's result says it was terminated; the session then finishes as if the host closed its input.
+    abortTurn: () => {
+      session.driver.interrupt();
+      session.endInput();
+    },
     flush: () => controller.close(),
   });
+  installed.termination = termination;
   // One NDJSON message per line, each at most HOST_LINE_MAX_BYTES: a host that sends an endless line costs a
   // warning, not mca's memory; the lines after it still run.
   readLines(process.stdin, new LineReader(hostLineMaxBytes(), 'the host'), {
@@ -94,6 +118,8 @@ export async function runHeadlessMode(options: CliOptions, version: string): Pro
   } finally {
     process.off('SIGINT', onSigint);
     termination.uninstall();
+    watchdog?.stop();
+    stopWatching();
   }
   try {
     booted.sessions.close();

@@ -20,7 +20,8 @@ import type { CliOptions } from './cli-options.js';
 import { redactSecrets } from '../text/redact-secrets.js';
 import { readStdinIfPiped } from './stdin.js';
 import { forgetSession, installBudget } from './unattended.js';
-import { installTermination, SIGNAL_EXIT_CODES } from './termination.js';
+import { installTermination, SIGNAL_EXIT_CODES, terminatedEnd } from './termination.js';
+import { StallWatchdog, stallTimeoutMs } from './stall-watchdog.js';
 
 function oneLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
@@ -90,6 +91,10 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
   process.on('SIGINT', onSigint);
   const termination = installTermination({ abortTurn: () => driver.interrupt(), flush: () => controller.close() });
 
+  const stallMs = stallTimeoutMs();
+  const watchdog = stallMs === undefined ? undefined : new StallWatchdog(stallMs, () => driver.interrupt());
+  const stopWatching = booted.extensions.events.on(() => watchdog?.progress());
+
   let end: TurnEnd | undefined;
   // Whatever fails (the loop, closing the session file) becomes the turn's error: the output format still
   // prints its result, with one clear line on stderr.
@@ -97,6 +102,7 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
   let commandError: unknown;
   let blocked: string | undefined;
   driver.subscribe((event) => {
+    watchdog?.event(event);
     if (isAgentEvent(event)) {
       sink.event(event);
       if (event.type === 'turn_end') end = event;
@@ -113,6 +119,8 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
   } finally {
     process.off('SIGINT', onSigint);
     termination.uninstall();
+    watchdog?.stop();
+    stopWatching();
     // MCP servers end before the answer is printed: a server's process or socket must not keep mca alive.
     await booted.mcp?.close();
   }
@@ -137,15 +145,15 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
     // Ctrl-C while a command's `!` lines ran: the turn never started.
     end = { type: 'turn_end', reason: 'interrupted', answer: 'Interrupted by user.', steps: 0, usage: ZERO_USAGE };
   }
+  end = watchdog?.take(end) ?? end;
+  // SIGTERM / SIGHUP: the session file is finished (above), the result line says why, then 143 / 129.
   const terminatedBy = termination.signal();
-  if (terminatedBy !== undefined) {
-    err(`stopped by ${terminatedBy}; the turn was closed and the session saved`);
-    return SIGNAL_EXIT_CODES[terminatedBy];
-  }
+  if (terminatedBy !== undefined) end = terminatedEnd(terminatedBy, end);
 
   const failed = !end || end.reason === 'error' || end.reason === 'step_limit' || end.reason === 'interrupted';
   const answer = end?.answer ?? 'the turn ended without an answer';
   sink.finish({ end, answer, failed, sessionId: controller.sessionId });
+  if (terminatedBy !== undefined) return SIGNAL_EXIT_CODES[terminatedBy];
   // The answer is out; the run ends with the temp files a killed mca left removed (from their journals).
   await sweepLeftoverTemps(booted.config.mcaHome);
   if (end?.reason === 'interrupted') return EXIT_INTERRUPTED;

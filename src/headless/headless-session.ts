@@ -54,6 +54,8 @@ export interface HeadlessOptions {
   customCommands?: CustomCommandsPort;
   /** `--include-hook-events`: a `hook_started` and a `hook_response` line for each hook run. */
   includeHookEvents?: boolean;
+  /** The end a message's result reports (the front's stall watchdog and SIGTERM rewrite an interrupted one). */
+  adjustEnd?: (end: TurnEnd) => TurnEnd;
   /** `session_state_changed` lines (default: CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS is set). */
   emitSessionState?: boolean;
   /** The settings files' hooks (src/hooks), run by the driver as in every front. */
@@ -184,6 +186,11 @@ export class HeadlessSession {
     }
   }
 
+  /** Whether a `can_use_tool` waits for the host (the model is not expected to make progress then). */
+  get waitingForHost(): boolean {
+    return this.state.waitingForHost;
+  }
+
   /** One line of stdin. */
   line(raw: string): void {
     if (raw.trim() === '') return;
@@ -282,7 +289,7 @@ export class HeadlessSession {
 
   /** A message's result line, then its `completed` (and `idle` when no other message waits). */
   private writeResult(end: TurnEnd): void {
-    this.options.write(this.translator.result(end));
+    this.options.write(this.translator.result(this.options.adjustEnd?.(end) ?? end));
     this.answered += 1;
     this.state.completed(this.running, this.answered >= this.submitted);
     this.running = undefined;

@@ -55,6 +55,11 @@ export class SessionStateLines {
     if (this.asking.size === 0 && this.state === 'requires_action') this.set('running');
   }
 
+  /** Whether a can_use_tool waits for the host's answer. */
+  get waitingForHost(): boolean {
+    return this.asking.size > 0;
+  }
+
   /** The host closed its input: no question can be answered any more. */
   forgetQuestions(): void {
     this.asking.clear();
