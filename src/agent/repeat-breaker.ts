@@ -7,12 +7,18 @@
 import type { ToolAction } from '../context/message.js';
 import { errorEnvelope, type ToolEnvelope } from '../tools/envelope.js';
 import { actionKey } from './react-protocol.js';
-import type { RoundOutcome } from './turn-state.js';
 
 /** What is shown of the earlier result (the model had it whole once already). */
 const EARLIER_RESULT_CHARS = 4_000;
 
 export type RepeatVerdict = 'run' | 'repeat' | 'stop';
+
+/** How a second streak ends the turn (a RoundOutcome of turn-state.ts, which holds the breaker). */
+export interface RepeatStop {
+  reason: 'error';
+  answer: string;
+  error: { code: 'REPEATED_ACTION'; message: string };
+}
 
 export class RepeatBreaker {
   private lastKey: string | undefined;
@@ -61,7 +67,7 @@ export class RepeatBreaker {
   }
 
   /** The turn's end after a second streak. */
-  stop(tool: string): RoundOutcome {
+  stop(tool: string): RepeatStop {
     const message = `The model repeated the same ${tool} call ${this.inARow} times in a row after it was told; stopping.`;
     return { reason: 'error', answer: message, error: { code: 'REPEATED_ACTION', message } };
   }
