@@ -8,13 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import type { CcCommandLifecycle, CcSystemLine } from '../print/claude-code-types.js';
 
-export type SessionState = 'idle' | 'running' | 'requires_action';
+export { emitsSessionState } from '../print/claude-code-system.js';
 
-/** Whether the environment asks for session_state_changed lines (any non-empty value but 0/false, as CC reads it). */
-export function emitsSessionState(env: NodeJS.ProcessEnv = process.env): boolean {
-  const value = env.CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS?.trim().toLowerCase();
-  return value !== undefined && value !== '' && value !== '0' && value !== 'false';
-}
+export type SessionState = 'idle' | 'running' | 'requires_action';
 
 export class SessionStateLines {
   private state: SessionState = 'idle';

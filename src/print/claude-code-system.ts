@@ -4,6 +4,7 @@
  * (`requesting` before each model request with partial messages; `compacting`, then `null` with `compact_result`,
  * around a compaction) and `compact_boundary` after a compaction that shrank the conversation.
  */
+import { randomUUID } from 'node:crypto';
 import type { AgentEvent } from '../agent/events.js';
 import type { HookRunReport } from '../hooks/hook-engine.js';
 import type { CcApiRetryCategory, CcSystemLine } from './claude-code-types.js';
@@ -83,4 +84,15 @@ export function hookLine(report: HookRunReport): CcSystemBody {
     ...(report.exitCode === null ? {} : { exit_code: report.exitCode }),
     outcome: report.outcome,
   };
+}
+
+/** Whether the environment asks for session_state_changed lines (any non-empty value but 0/false, as CC reads it). */
+export function emitsSessionState(env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = env.CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS?.trim().toLowerCase();
+  return value !== undefined && value !== '' && value !== '0' && value !== 'false';
+}
+
+/** One `session_state_changed` line (`-p` stream-json: `running` before init, `idle` after the result). */
+export function sessionStateLine(state: 'running' | 'idle', sessionId: string): CcSystemLine {
+  return { type: 'system', subtype: 'session_state_changed', state, uuid: randomUUID(), session_id: sessionId };
 }

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { driveScenario } from '../helpers/capture-claude-code.js';
+import { driveScenario, printPrompt } from '../helpers/capture-claude-code.js';
 import { MCA_BIN } from '../helpers/run-mca.js';
 import { sequenceOf, shapesOf, type Shape } from '../helpers/stream-shapes.js';
 
@@ -94,5 +94,11 @@ describe("stream-json lines as Claude Code's", () => {
       exit_code: 0,
       outcome: 'success',
     });
+  }, 60_000);
+
+  it('-p "prompt" stream-json with CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS: running, init, result, idle', async () => {
+    const raw = await printPrompt(process.execPath, [MCA_BIN], { CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS: '1' });
+    const lines = raw.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(sequenceOf(lines, (kind) => !MODEL_LINES.has(kind))).toEqual(golden('print-prompt').sequence);
   }, 60_000);
 });

@@ -2,7 +2,8 @@
  * Captures what Claude Code's own binary (the one the Agent SDK packages bring) writes in stream-json mode, for the
  * golden shapes in test/fixtures/claude-code-stream/. Runs it against the loopback fake Anthropic server with a dummy
  * key and an isolated HOME, drives one scripted session over stdin, and writes every stdout line as it came.
- *   tsx test/helpers/capture-claude-code.ts <out.jsonl> [--no-state-events] [--hooks] [--partial]
+ *   tsx test/helpers/capture-claude-code.ts <out.jsonl> [--no-state-events] [--hooks] [--partial] [--print-prompt]
+ * (`--print-prompt`: `-p "hi"` with stream-json output instead of the stdin session.)
  * Scenario (`driveScenario`, which the tests run against mca too): initialize; "run a command" (a Bash call that
  * needs a yes: can_use_tool, answered allow); "retry" (the request answered 529 once: api_retry); "hello" (plain
  * answer); "/compact" (compact_boundary; Claude Code only). With --hooks a PreToolUse command hook is configured
@@ -142,7 +143,36 @@ export async function driveScenario(
   return { lines: raw.map((line) => JSON.parse(line) as Record<string, unknown>), raw, code, stderr };
 }
 
-if (process.argv[1]?.endsWith('capture-claude-code.ts')) {
+/** `<command> -p hi --output-format stream-json --verbose` against a fresh fake; every stdout line. */
+export async function printPrompt(command: string, args: string[], env: Record<string, string>): Promise<string[]> {
+  const fake = await startFakeAnthropic([{ text: 'ok' }], { loop: true });
+  const home = mkdtempSync(join(tmpdir(), 'cc-print-home-'));
+  const child = spawn(command, [...args, '-p', 'hi', '--output-format', 'stream-json', '--verbose'], {
+    cwd: home,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: home,
+      MCA_HOME: join(home, '.mca'),
+      ANTHROPIC_API_KEY: 'sk-ant-capture-dummy-0123456789',
+      ANTHROPIC_BASE_URL: fake.url,
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  await new Promise((resolve) => child.on('exit', resolve));
+  await fake.close();
+  return out.split('\n').filter((line) => line.trim() !== '');
+}
+
+if (process.argv[1]?.endsWith('capture-claude-code.ts') && process.argv.includes('--print-prompt')) {
+  const out = process.argv.slice(2).find((arg) => !arg.startsWith('--'));
+  if (!out) throw new Error('usage: capture-claude-code <out.jsonl> --print-prompt');
+  const lines = await printPrompt(CLAUDE_BIN, [], { CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS: '1' });
+  writeFileSync(out, `${lines.join('\n')}\n`);
+} else if (process.argv[1]?.endsWith('capture-claude-code.ts')) {
   const args = process.argv.slice(2);
   const out = args.find((arg) => !arg.startsWith('--'));
   if (!out) throw new Error('usage: capture-claude-code <out.jsonl> [--no-state-events] [--hooks] [--partial]');
