@@ -233,6 +233,8 @@ export class CodeAgent implements AgentController {
       await this.deps.registry.toolsArrived();
       for (const message of this.deps.registry.takeNotices()) yield { type: 'warning', message };
 
+      const stop = this.settings.stepGuard?.();
+      if (stop) return yield* this.closeRound(turn, 'error', stop.message, stop);
       const prepared = yield* context.prepareStep(signal);
       if (prepared.kind === 'too_large') {
         return yield* this.closeRound(turn, 'error', prepared.message, { code: prepared.code });
@@ -275,7 +277,10 @@ export class CodeAgent implements AgentController {
             step,
             contextTokens,
           );
-      if (outcome) return yield* this.closeRound(turn, outcome.reason, outcome.answer, outcome.error);
+      if (outcome) {
+        const structured = outcome.structuredOutput === undefined ? {} : { structuredOutput: outcome.structuredOutput };
+        return yield* this.closeRound(turn, outcome.reason, outcome.answer, outcome.error, structured);
+      }
       if (this.declinedBy !== undefined) {
         const message = `The user declined ${this.declinedBy} and stopped the turn; wait for their next message.`;
         return yield* this.closeRound(turn, 'interrupted', message, { code: 'USER_DECLINED' });
@@ -354,6 +359,7 @@ export class CodeAgent implements AgentController {
     reason: RoundEnd,
     answer: string,
     error?: { code: string; message?: string },
+    extra: { structuredOutput?: unknown } = {},
   ): AsyncGenerator<AgentEvent> {
     const { context, session } = this.deps;
     // A Finish or an answer already closed the round with the reply itself.
@@ -367,6 +373,7 @@ export class CodeAgent implements AgentController {
       steps: turn.steps,
       usage: turn.usage,
       ...(error ? { error: { code: error.code, message: error.message ?? answer } } : {}),
+      ...extra,
     };
   }
 }

@@ -91,12 +91,17 @@ describe('CodeAgent: bad model output', () => {
     expect(h.agent.history().at(-1)?.metadata.roundEnd).toBe('error');
   });
 
-  it('stops when the model repeats the same action', async () => {
+  it('answers the first streak of the same call with its earlier result and stops at the second', async () => {
     const same = act('LS', { path: '.' });
-    const h = await createHarness([same, same, same, same, same], { env: {} });
+    const h = await createHarness([same, same, same, same, same, same], { env: {} });
     const end = lastTurnEnd(await h.turn('go'));
     expect(end).toMatchObject({ reason: 'error', error: { code: 'REPEATED_ACTION' } });
-    expect(h.provider.calls).toBe(h.config.maxRepeatedActions);
+    // The streak's last call did not run: the next request tells the model and shows the result it had.
+    const told = userText(h.provider.requests[h.config.maxRepeatedActions]);
+    expect(told).toContain('same input 4 times in a row, so it was not run again');
+    expect(told).toContain('Its result was:');
+    // The same call once more right after: the turn ends there.
+    expect(h.provider.calls).toBe(h.config.maxRepeatedActions + 1);
   });
 
   it('stops at the step limit with a clear message', async () => {
