@@ -3,10 +3,11 @@
  *   l1          system prompt + tool prompts (stable prefix)
  *   l2          "# Project Rules and Memory" + each memory file under its path (memory-files.ts), when any
  *   l3          "# Conversation history" + closed rounds and summaries as an `[role] …` transcript (native tool
- *               use: without text-protocol forms, transcript.ts; Reads a later step of their round made stale
- *               show the lines around its edits, retention.ts)
- *   input       "# Current request" + this turn's preprocessed user input
- *   scratchpad  "# Work so far this turn" + one `Thought/Action` + `Observation:` block per step
+ *               use: without text-protocol forms, transcript.ts), each whole tool result in full (`fullResults`);
+ *               then the live rounds (text protocol: rounds closed since the last compaction), each exactly as its
+ *               turn was sent, so the cached prefix only grows between compactions (DESIGN.md "Turn and round")
+ *   input       "# Request" + this turn's preprocessed user input
+ *   scratchpad  "# Work on this request" + one `Thought/Action` + `Observation:` block per step
  *   todos       "# Todo recap" + the one-line recap, only when there are todos
  * Empty parts are skipped. Parts and request segments are separated by one blank line (`PART_SEPARATOR`);
  * providers that concatenate segments must join them with it so the request equals `render()`.
@@ -17,8 +18,13 @@ import { imagesWithinRequest } from './image-budget.js';
 import type { Message } from './message.js';
 import { nativeTurnMessages, type NativeStep } from './native-turn.js';
 import { estimateTokens } from './token-budget.js';
-import { withoutStaleReads } from './retention.js';
-import { renderMessage, renderTranscriptAs, TRANSCRIPT_SEPARATOR, type TranscriptForm } from './transcript.js';
+import {
+  renderMessage,
+  renderTranscriptAs,
+  TRANSCRIPT_SEPARATOR,
+  type FullResults,
+  type TranscriptForm,
+} from './transcript.js';
 
 export { composeSystemLayer } from './system-layer.js';
 
@@ -30,6 +36,8 @@ export interface ContextPart {
   tokens: number;
   /** l3 only: the share of the tokens taken by archived summaries. */
   summaryTokens?: number;
+  /** l3: the rounds it shows (transcript and live), by their user message's round number. */
+  rounds?: number[];
   /**
    * l3 only: the text split into one piece per summary and per closed round (joined, they equal `text`). Each
    * becomes its own request block, so closing a round appends a block and the cached prefix of the previous
@@ -61,9 +69,21 @@ export interface NativeRequestParts {
   tail: PromptSegment[];
 }
 
+/**
+ * A round closed since the last compaction, as its turn was sent (text protocol): the request block, each step's
+ * block and the closing reply. Keyed by the round's user message, so a rewritten history never shows a stale one.
+ */
+export interface LiveRound {
+  segments: readonly string[];
+}
+
 export interface BuildInput {
   /** HistoryManager.closedHistory(): summaries and closed rounds. */
   history: readonly Message[];
+  /** Where whole tool results are found in full (absent: every result shows its stored form). */
+  fullResults?: FullResults;
+  /** Closed rounds shown as their turn was sent, by their user message (the text protocol between compactions). */
+  liveRounds?: ReadonlyMap<Message, LiveRound>;
   scratchpad: readonly ScratchpadStep[];
   question: string;
   /** Images attached to this turn's input (`@shot.png`, a paste), sent after its text. */
@@ -85,8 +105,8 @@ export interface BuiltContext {
 export const PART_SEPARATOR = '\n\n';
 export const HEADINGS = Object.freeze({
   history: '# Conversation history',
-  input: '# Current request',
-  scratchpad: '# Work so far this turn',
+  input: '# Request',
+  scratchpad: '# Work on this request',
   todos: '# Todo recap',
 });
 
@@ -106,7 +126,7 @@ function nativeObservation(step: ScratchpadStep, full: boolean): string {
 }
 
 /** Groups history into cache units: each summary alone, each round from its user message on. */
-function transcriptUnits(history: readonly Message[]): Message[][] {
+function transcriptUnitsOf(history: readonly Message[]): Message[][] {
   const units: Message[][] = [];
   let current: Message[] | undefined;
   for (const message of history) {
@@ -162,14 +182,26 @@ export class ContextBuilder {
     let l3: ContextPart | undefined;
     if (input.history.length > 0) {
       let summaryTokens = 0;
-      for (const message of input.history) {
-        if (message.role === 'summary') summaryTokens += estimateTokens(renderMessage(message));
+      const segments: string[] = [];
+      const rounds: number[] = [];
+      let transcriptUnits = 0;
+      for (const unit of transcriptUnitsOf(input.history)) {
+        const first = unit[0] as Message;
+        if (first.role === 'summary') summaryTokens += estimateTokens(renderMessage(first));
+        else rounds.push(first.metadata.round);
+        const live = first.role === 'user' ? input.liveRounds?.get(first) : undefined;
+        if (live !== undefined) {
+          segments.push(...live.segments);
+          continue;
+        }
+        const text = renderTranscriptAs(unit, this.historyForm, input.fullResults);
+        // The heading opens the transcript part; live rounds come after it and carry their own headings.
+        segments.push(transcriptUnits === 0 ? `${HEADINGS.history}\n\n${text}` : text);
+        transcriptUnits += 1;
       }
-      const segments = transcriptUnits(input.history).map((unit) =>
-        renderTranscriptAs(withoutStaleReads(unit), this.historyForm),
-      );
-      segments[0] = `${HEADINGS.history}\n\n${segments[0] ?? ''}`;
-      l3 = part('l3', segments.join(TRANSCRIPT_SEPARATOR), { summaryTokens, segments });
+      if (segments.length > 0) {
+        l3 = part('l3', segments.join(TRANSCRIPT_SEPARATOR), { summaryTokens, segments, rounds });
+      }
     }
 
     const steps = input.scratchpad;
@@ -195,7 +227,8 @@ export class ContextBuilder {
         : [],
     );
     if (stepTexts.length > 0) stepTexts[0] = `${HEADINGS.scratchpad}\n\n${stepTexts[0]}`;
-    const scratchpad = stepTexts.length > 0 ? part('scratchpad', stepTexts.join(PART_SEPARATOR)) : undefined;
+    const scratchpad =
+      stepTexts.length > 0 ? part('scratchpad', stepTexts.join(PART_SEPARATOR), { segments: stepTexts }) : undefined;
     const imageTokens = imagesTokens(stepImages.flat()) + (question ? imagesTokens(questionImages) : 0);
     if (scratchpad) scratchpad.tokens += imagesTokens(stepImages.flat());
 

@@ -13,11 +13,12 @@ import { carriedUsageField } from '../tools/carried-usage.js';
 import type { ToolMemory } from '../tools/tool-memory.js';
 import type { ImagePart, ToolSpec, Usage } from '../providers/types.js';
 import { imageReference, MAX_IMAGES_PER_MESSAGE } from '../text/image-part.js';
-import type { BuildInput, BuiltContext, ContextBuilder, ScratchpadStep } from './context-builder.js';
+import type { BuildInput, BuiltContext, ContextBuilder, LiveRound, ScratchpadStep } from './context-builder.js';
 import type { NativeStep } from './native-turn.js';
 import type { CompactionReason, ContextEvent, TurnOpenedEvent } from './context-events.js';
 import type { HistoryManager } from './history-manager.js';
-import { nowIso, type RoundEnd, type ToolAction } from './message.js';
+import { nowIso, type Message, type RoundEnd, type ToolAction } from './message.js';
+import type { FullResults } from './transcript.js';
 import { observationText } from './observation.js';
 import { runCompaction } from './run-compaction.js';
 import type { Summarizer, SummaryPrefix } from './summary-compressor.js';
@@ -116,7 +117,8 @@ function prefixOf(
   const { system, user } = context.toRequestSegments();
   const l3 = context.parts.find((part) => part.id === 'l3');
   const count = l3 === undefined ? 0 : (l3.segments?.length ?? 1);
-  return { system, history: user.slice(0, count), ...(tools ? { tools } : {}), ...(form ? { form } : {}) };
+  const rounds = l3?.rounds ? { rounds: l3.rounds } : {};
+  return { system, history: user.slice(0, count), ...(tools ? { tools } : {}), ...(form ? { form } : {}), ...rounds };
 }
 
 export class ContextEngine {
@@ -136,6 +138,28 @@ export class ContextEngine {
    * provider's cache holds. Cleared when a compaction rewrites history (the prefix no longer matches it).
    */
   private lastPrefix: SummaryPrefix | undefined;
+  /**
+   * Full tool results by reference, as the model first saw them (DESIGN.md "No forgetting without pressure"): filled
+   * as results arrive, else read once from tool memory (a resumed session); null marks a reference not found.
+   */
+  private readonly fullTexts = new Map<string, string | null>();
+  readonly fullResults: FullResults = {
+    get: (ref) => {
+      const known = this.fullTexts.get(ref);
+      if (known !== undefined) return known ?? undefined;
+      const recalled = this.options.toolMemory?.recall(ref);
+      this.fullTexts.set(ref, recalled ?? null);
+      return recalled;
+    },
+  };
+  /**
+   * Text protocol: the rounds closed since the last compaction, each as its turn was sent, by its user message, so
+   * the next request starts with the previous one (the cached prefix only grows; each byte is written once). A
+   * compaction that rewrites history clears them: from then on those rounds show as transcript.
+   */
+  private readonly liveRounds = new Map<Message, LiveRound>();
+  /** This turn's user message, until its round is settled into `liveRounds`. */
+  private turnUser: Message | undefined;
 
   constructor(private readonly options: ContextEngineOptions) {
     this.now = options.now ?? nowIso;
@@ -164,6 +188,7 @@ export class ContextEngine {
     const { history } = this.options;
     // A round a broken consumer or an earlier failure left open would refuse the new user message.
     if (history.openRound()) history.closeOpenRound('interrupted');
+    this.settleTurn();
     this.question = input;
     this.questionImages = images.slice(0, MAX_IMAGES_PER_MESSAGE);
     this.scratchpad = [];
@@ -174,7 +199,9 @@ export class ContextEngine {
     // History (and so the session file) keeps a one-line reference per image, never its data.
     const references = this.questionImages.map(imageReference);
     const content = references.length > 0 ? `${input}\n${references.join('\n')}` : input;
-    history.append({ role: 'user', content, metadata: { round: this.currentRound, ts: this.now() } });
+    const user: Message = { role: 'user', content, metadata: { round: this.currentRound, ts: this.now() } };
+    history.append(user);
+    this.turnUser = user;
     yield { type: 'turn_opened', round: this.currentRound };
     if (this.overBudget(input)) yield* this.compactNow('threshold', signal, this.turnView());
   }
@@ -248,6 +275,7 @@ export class ContextEngine {
     // A tool may say its full result is not stored again (Recall: its output already is a stored result).
     const stored = toolNamed(action.tool)?.storeResult !== false;
     const ref = stored ? this.options.toolMemory?.store(full) : undefined;
+    if (ref !== undefined) this.fullTexts.set(ref, full);
     const compressed = compressToolResult(action.tool, observation.envelope, ref);
     this.options.history.append({
       role: 'tool',
@@ -258,6 +286,7 @@ export class ContextEngine {
         ts: this.now(),
         toolName: action.tool,
         action,
+        ...(ref !== undefined ? { ref } : {}),
         ...callIdOf(observation),
         ...carriedUsageField(observation.envelope),
       },
@@ -301,7 +330,42 @@ export class ContextEngine {
 
   /** The prompt as the closed history alone would build it (for `/context`). */
   closedContext(): BuiltContext {
-    return this.options.builder.build({ history: this.options.history.closedHistory(), scratchpad: [], question: '' });
+    this.settleTurn();
+    return this.options.builder.build({ ...this.historyInput(), scratchpad: [], question: '' });
+  }
+
+  /** The closed history as a build takes it: whole results in full, live rounds as they were sent. */
+  private historyInput(): Pick<BuildInput, 'history' | 'fullResults' | 'liveRounds'> {
+    return {
+      history: this.options.history.closedHistory(),
+      fullResults: this.fullResults,
+      ...(this.liveRounds.size > 0 ? { liveRounds: this.liveRounds } : {}),
+    };
+  }
+
+  /**
+   * Text protocol: once this turn's round has closed, keeps it as it was sent (its request, each step at the turn's
+   * ladder state, the closing reply), so the next requests show it unchanged after the earlier rounds.
+   */
+  private settleTurn(): void {
+    const user = this.turnUser;
+    const { builder, history } = this.options;
+    if (user === undefined || history.openRound()?.messages[0] === user) return;
+    this.turnUser = undefined;
+    if (builder.historyForm !== 'text') return;
+    const closed = history.closedHistory();
+    let closing: Message | undefined;
+    for (let index = closed.length - 1; index >= 0; index -= 1) {
+      const message = closed[index] as Message;
+      if (message === user) break;
+      if (message.metadata.roundEnd !== undefined && message.metadata.round === user.metadata.round) closing = message;
+    }
+    // A round no longer in history (rewound, archived) is not shown.
+    if (closing === undefined) return;
+    const sent = buildAtState(builder, { history: [], ...turnInput(this.turnView()) }, this.inTurn);
+    const input = sent.parts.find((part) => part.id === 'input')?.text;
+    const steps = sent.parts.find((part) => part.id === 'scratchpad')?.segments ?? [];
+    this.liveRounds.set(user, { segments: [...(input === undefined ? [] : [input]), ...steps, closing.content] });
   }
 
   private requestTools(): readonly ToolSpec[] | undefined {
@@ -323,8 +387,7 @@ export class ContextEngine {
   }
 
   private measure(turn: TurnView): number {
-    const { builder, history } = this.options;
-    return builder.build({ history: history.closedHistory(), ...turnInput(turn) }).totalTokens;
+    return this.options.builder.build({ ...this.historyInput(), ...turnInput(turn) }).totalTokens;
   }
 
   /**
@@ -341,11 +404,11 @@ export class ContextEngine {
   }
 
   private buildStep(): { context: BuiltContext; degraded: string[] } {
-    const { builder, history, todoRecap } = this.options;
+    const { builder, todoRecap } = this.options;
     const result = buildWithinBudget(
       builder,
       {
-        history: history.closedHistory(),
+        ...this.historyInput(),
         scratchpad: this.scratchpad,
         question: this.question,
         questionImages: this.questionImages,
@@ -364,6 +427,8 @@ export class ContextEngine {
     turn: TurnView,
   ): AsyncGenerator<ContextEvent> {
     const { history, builder, summarizer } = this.options;
+    this.settleTurn();
+    const listBefore = history.messages;
     // The last real usage is the truest size of the prompt that triggered this; estimates stand in without one.
     const before = Math.max(history.lastUsage(), this.measure(turn));
     // What this turn takes as the ladder shows it now (its older steps may already be shrunk).
@@ -388,8 +453,14 @@ export class ContextEngine {
       budgetTokens: Math.floor(budget),
       fixedTokens: fixed,
       tokensBefore: before,
-      measure: () => this.measure(turn),
+      fullResults: this.fullResults,
+      // A compaction that rewrote history shows its rounds as transcript from now on (one rewrite of the prefix).
+      measure: () => {
+        if (history.messages !== listBefore) this.liveRounds.clear();
+        return this.measure(turn);
+      },
     });
+    if (history.messages !== listBefore) this.liveRounds.clear();
   }
 }
 

@@ -12,6 +12,7 @@ import {
 } from './compaction.js';
 import type { Message } from './message.js';
 import { LOW_WATER } from './token-budget.js';
+import type { FullResults } from './transcript.js';
 
 /** Room the ladder keeps for a model-written summary beside its ledger (a typical A5 summary). */
 export const SUMMARY_RESERVE_TOKENS = 1_500;
@@ -27,6 +28,8 @@ export interface LadderBudget {
   budgetTokens?: number;
   /** Estimated tokens of everything that is not history (L1, L2, the input). */
   fixedTokens?: number;
+  /** Full tool results by reference: a whole result is measured as the prompt shows it. */
+  fullResults?: FullResults;
 }
 
 export interface LadderResult {
@@ -56,6 +59,7 @@ export function degradeToBudget(
   if (options.budgetTokens === undefined) return kept(messages);
   const budget = options.budgetTokens;
   const fixed = options.fixedTokens ?? 0;
+  const full = options.fullResults;
   // What the entry for `gone` will take: its ledger, plus (`reserve`) room for a model summary.
   const fits = (
     list: readonly Message[],
@@ -65,13 +69,13 @@ export function degradeToBudget(
   ): boolean => {
     const measured = gone.length === 0 ? list : withArchiveEntry(list, ledgerEntry(gone));
     const room = gone.length === 0 ? 0 : reserve;
-    return fixed + room + Math.floor(transcriptChars(closedPart(measured)) / 3) <= limit;
+    return fixed + room + Math.floor(transcriptChars(closedPart(measured), full) / 3) <= limit;
   };
   if (fits(messages, archive)) return kept(messages);
   // Shrinking goes down to the low-water mark when it can, so the next turns have room before the next shrink:
   // each shrink rewrites the cached prompt from the first round it changes, this turn's steps included.
   const lowWater = Math.floor(budget * LOW_WATER);
-  const shrunk = shrinkOlderToolMessages(messages);
+  const shrunk = shrinkOlderToolMessages(messages, 1, full);
   let current = shrunk.messages;
   if (shrunk.shrunk > 0) {
     applied.push({
@@ -82,7 +86,7 @@ export function degradeToBudget(
   if (fits(current, archive, SUMMARY_RESERVE_TOKENS, lowWater)) return kept(current);
   // The newest closed round shrinks too (its results stay recallable) before rounds leave and before this
   // turn's own steps degrade.
-  const newest = shrinkOlderToolMessages(current, 0);
+  const newest = shrinkOlderToolMessages(current, 0, full);
   if (newest.shrunk > 0) {
     current = newest.messages;
     applied.push({

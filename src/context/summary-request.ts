@@ -10,7 +10,6 @@
 import type { PromptSegment, ToolSpec } from '../providers/types.js';
 import { toRounds, type Message } from './message.js';
 import { estimateTokens } from './token-budget.js';
-import { withoutStaleReads } from './retention.js';
 import { renderTranscript, renderTranscriptAs, type TranscriptForm } from './transcript.js';
 
 /** The parts of the last request the summary may reuse, as they were sent. */
@@ -26,6 +25,11 @@ export interface SummaryPrefix {
   tools?: readonly ToolSpec[];
   /** How the L3 blocks rendered the rounds (default `text`), so rounds are found in them as they were sent. */
   form?: TranscriptForm;
+  /**
+   * The rounds the L3 blocks show (by round number), whole results in full or as their turn was sent: with it, a
+   * round counts as above when it is listed; without it, when its transcript is found in the blocks.
+   */
+  rounds?: readonly number[];
 }
 
 export interface SummaryRequestParts {
@@ -61,18 +65,21 @@ function firstLine(text: string): string {
  * The transcript field of the template when the rounds are above: which rounds (from the start of the history to
  * the named last one) and, verbatim, those the prefix lacks.
  */
-function scopeOnPrefix(archived: readonly Message[], prefixText: string, form: TranscriptForm): string | undefined {
+function scopeOnPrefix(archived: readonly Message[], prefixText: string, prefix: SummaryPrefix): string | undefined {
   const rounds = toRounds(archived);
   const last = rounds.at(-1)?.messages.find((message) => message.role === 'user');
   if (last === undefined) return undefined;
-  // Rounds as L3 renders them (retention.ts: stale Reads in their short form), to be found in the prefix.
-  const asSent = (messages: readonly Message[]) => renderTranscriptAs(withoutStaleReads(messages), form);
-  const missing = rounds.filter((round) => !prefixText.includes(asSent(round.messages)));
+  const form = prefix.form ?? 'text';
+  const asSent = (messages: readonly Message[]) => renderTranscriptAs(messages, form);
+  const listed = prefix.rounds === undefined ? undefined : new Set(prefix.rounds);
+  const missing = rounds.filter((round) =>
+    listed === undefined ? !prefixText.includes(asSent(round.messages)) : !listed.has(round.round),
+  );
   // Nothing of the archive is above: the prefix would only add tokens.
   if (missing.length === rounds.length) return undefined;
   const scope =
     'The transcript to archive is the conversation history above, from its start up to and including the round ' +
-    `whose user request begins: "[user] ${firstLine(last.content)}". The rounds after that one stay in the ` +
+    `whose user request begins: "${firstLine(last.content)}". The rounds after that one stay in the ` +
     'agent context verbatim and are not part of this archive; earlier [system] summaries are already archived.';
   if (missing.length === 0) return scope;
   return `${scope}\nThese rounds of the archive are not shown above; they belong to it too:\n\n${missing
@@ -88,7 +95,7 @@ export function summaryRequestParts(
   const { prefix } = limits;
   if (prefix !== undefined && prefix.history.length > 0) {
     const prefixText = prefix.history.map((segment) => segment.text).join('\n');
-    const scope = scopeOnPrefix(archived, prefixText, prefix.form ?? 'text');
+    const scope = scopeOnPrefix(archived, prefixText, prefix);
     if (scope !== undefined) {
       const tools = prefix.tools !== undefined && prefix.tools.length > 0 ? [...prefix.tools] : undefined;
       const instruction = tools ? `${NO_TOOL_CALLS}\n\n${fill(scope)}` : fill(scope);
