@@ -119,6 +119,7 @@ export function scalingTable(result: ScalingResult): string {
         'build p95',
         'step median (closedHistory + build)',
         'step p95',
+        'cold build median / p95 (new builder)',
         'heap Δ per build',
       ],
       result.rows.map((row) => [
@@ -128,6 +129,7 @@ export function scalingTable(result: ScalingResult): string {
         formatMs(row.buildP95Ms, 3),
         formatMs(row.stepMedianMs, 3),
         formatMs(row.stepP95Ms, 3),
+        `${formatMs(row.coldMedianMs, 3)} / ${formatMs(row.coldP95Ms, 3)}`,
         `${row.heapDeltaMb.toFixed(2)} MB`,
       ]),
     ) + `\n\nGrowth: **${result.verdict}**.`

@@ -144,12 +144,52 @@ function part(id: ContextPartId, text: string, extra: Partial<ContextPart> = {})
   return { id, text, tokens: estimateTokens(text), ...extra };
 }
 
+/**
+ * A part whose text is its segments joined, built only when read (render, /context): a build only measures it, so
+ * it never copies the whole history into one string (ContextBuilder.build stays linear in time and memory).
+ */
+function lazyPart(
+  id: ContextPartId,
+  segments: readonly string[],
+  chars: number,
+  extra: Partial<ContextPart>,
+): ContextPart {
+  let text: string | undefined;
+  return {
+    id,
+    get text(): string {
+      text ??= segments.join(TRANSCRIPT_SEPARATOR);
+      return text;
+    },
+    tokens: Math.floor(chars / 3),
+    ...extra,
+  };
+}
+
+/** A rendered transcript unit, reused while the unit holds the same message objects and the same full results. */
+interface RenderedUnit {
+  messages: readonly Message[];
+  full: FullResults | undefined;
+  text: string;
+}
+
+function sameUnit(cached: RenderedUnit, unit: readonly Message[], full: FullResults | undefined): boolean {
+  if (cached.full !== full || cached.messages.length !== unit.length) return false;
+  for (let index = 0; index < unit.length; index += 1) if (cached.messages[index] !== unit[index]) return false;
+  return true;
+}
+
 export class ContextBuilder {
   private readonly systemPrompt: string | (() => string);
   private readonly memory: { read(): string | undefined } | undefined;
   private readonly toolTokens: number | (() => number);
   /** How L3 renders closed rounds: the E1 transcript, or native tool use's form without `Action:` text. */
   readonly historyForm: TranscriptForm;
+  /**
+   * Rendered units by their first message. Messages are never changed in place (a compaction writes new objects),
+   * so a unit whose message objects are the same renders the same: each build renders only new or rewritten rounds.
+   */
+  private readonly units = new WeakMap<Message, RenderedUnit>();
 
   /**
    * `systemPrompt` may be a function when L1 follows session state (the environment block names the model).
@@ -171,6 +211,15 @@ export class ContextBuilder {
     this.toolTokens = options.toolDefinitionTokens ?? 0;
   }
 
+  private renderUnit(unit: readonly Message[], full: FullResults | undefined): string {
+    const first = unit[0] as Message;
+    const cached = this.units.get(first);
+    if (cached !== undefined && sameUnit(cached, unit, full)) return cached.text;
+    const text = renderTranscriptAs(unit, this.historyForm, full);
+    this.units.set(first, { messages: unit, full, text });
+    return text;
+  }
+
   build(input: BuildInput): BuiltContext {
     const system = typeof this.systemPrompt === 'function' ? this.systemPrompt() : this.systemPrompt;
     const toolTokens = typeof this.toolTokens === 'function' ? this.toolTokens() : this.toolTokens;
@@ -180,27 +229,36 @@ export class ContextBuilder {
     const l2 = memory === undefined || memory.trim() === '' ? undefined : part('l2', memory);
 
     let l3: ContextPart | undefined;
+    let l3Chars = 0;
     if (input.history.length > 0) {
       let summaryTokens = 0;
       const segments: string[] = [];
       const rounds: number[] = [];
       let transcriptUnits = 0;
+      let chars = 0;
       for (const unit of transcriptUnitsOf(input.history)) {
         const first = unit[0] as Message;
-        if (first.role === 'summary') summaryTokens += estimateTokens(renderMessage(first));
-        else rounds.push(first.metadata.round);
         const live = first.role === 'user' ? input.liveRounds?.get(first) : undefined;
+        if (first.role !== 'summary') rounds.push(first.metadata.round);
         if (live !== undefined) {
-          segments.push(...live.segments);
+          for (const segment of live.segments) {
+            segments.push(segment);
+            chars += segment.length;
+          }
           continue;
         }
-        const text = renderTranscriptAs(unit, this.historyForm, input.fullResults);
+        let text = this.renderUnit(unit, input.fullResults);
+        if (first.role === 'summary') summaryTokens += estimateTokens(text);
         // The heading opens the transcript part; live rounds come after it and carry their own headings.
-        segments.push(transcriptUnits === 0 ? `${HEADINGS.history}\n\n${text}` : text);
+        if (transcriptUnits === 0) text = `${HEADINGS.history}\n\n${text}`;
+        segments.push(text);
+        chars += text.length;
         transcriptUnits += 1;
       }
       if (segments.length > 0) {
-        l3 = part('l3', segments.join(TRANSCRIPT_SEPARATOR), { summaryTokens, segments, rounds });
+        chars += TRANSCRIPT_SEPARATOR.length * (segments.length - 1);
+        l3 = lazyPart('l3', segments, chars, { summaryTokens, segments, rounds });
+        l3Chars = chars;
       }
     }
 
@@ -236,7 +294,7 @@ export class ContextBuilder {
     const todos = recap ? part('todos', `${HEADINGS.todos}\n\n${recap}`) : undefined;
 
     const parts = [l1, l2, l3, question, scratchpad, todos].filter((entry): entry is ContextPart => !!entry);
-    const chars = parts.reduce((sum, entry) => sum + entry.text.length, 0);
+    const chars = parts.reduce((sum, entry) => sum + (entry === l3 ? l3Chars : entry.text.length), 0);
     // estimateTokens(render()) without building the string.
     const totalTokens =
       Math.floor((chars + PART_SEPARATOR.length * Math.max(0, parts.length - 1)) / 3) +

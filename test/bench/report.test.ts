@@ -38,6 +38,8 @@ const row = (messages: number, stepMedianMs: number): ScalingRow => ({
   buildP95Ms: stepMedianMs * 2,
   stepMedianMs,
   stepP95Ms: stepMedianMs * 2,
+  coldMedianMs: stepMedianMs,
+  coldP95Ms: stepMedianMs * 2,
   heapDeltaMb: 0,
 });
 
