@@ -28,7 +28,7 @@ export const POLICY_TEXT =
   'form, oldest first, then to one line, then the rest, the working set last, the newest round never; every shrunk ' +
   'result keeps its ref. Over budget, the ladder shrinks older results, then the newest closed round, and only then ' +
   'moves more rounds into the same entry. Archive entries past 25% of the budget fold into an index. These ' +
-'are design choices argued from the cost model, not fitted to these recordings; the figures will be measured on ' +
+  'are design choices argued from the cost model, not fitted to these recordings; the figures will be measured on ' +
   'other recordings. Targets below are computed by this run.';
 
 function cheapestPeer(workload: WorkloadResult): { name: StrategyName; dollars: number } | undefined {

@@ -16,7 +16,13 @@ import type { ImagePart, PromptSegment, TurnMessage } from '../providers/types.j
 import { imagesTokens } from '../text/image-part.js';
 import { imagesWithinRequest } from './image-budget.js';
 import type { Message } from './message.js';
-import { nativeTurnMessages, type NativeStep } from './native-turn.js';
+import {
+  liveRoundMessages,
+  liveTurnMessages,
+  nativeTurnMessages,
+  type LiveNativeRound,
+  type NativeStep,
+} from './native-turn.js';
 import { estimateTokens } from './token-budget.js';
 import {
   renderMessage,
@@ -74,7 +80,10 @@ export interface NativeRequestParts {
  * block and the closing reply. Keyed by the round's user message, so a rewritten history never shows a stale one.
  */
 export interface LiveRound {
+  /** The text blocks as sent (text protocol), or the native messages' text (measured, rendered by `render()`). */
   segments: readonly string[];
+  /** Native tool use: the request block and the round's messages (its replies, results and closing reply). */
+  native?: LiveNativeRound;
 }
 
 export interface BuildInput {
@@ -99,6 +108,11 @@ export interface BuiltContext {
   toRequestSegments(): { system: PromptSegment[]; user: PromptSegment[] };
   /** Native tool use: the same layers with the current turn as assistant/user messages (steps need `native`). */
   toNativeRequest(): NativeRequestParts;
+  /**
+   * What of this request the closed history fills, as sent: the system blocks, the L3 blocks and (native tool use
+   * with live rounds) the first live round's request block and the live rounds' messages. A summary asks on it.
+   */
+  closedPrefix(native: boolean): { system: PromptSegment[]; history: PromptSegment[]; turn?: TurnMessage[] };
   totalTokens: number;
 }
 
@@ -230,6 +244,9 @@ export class ContextBuilder {
 
     let l3: ContextPart | undefined;
     let l3Chars = 0;
+    // Native tool use: live rounds go out as messages after the transcript blocks, not as blocks of their own.
+    const nativeLive: LiveNativeRound[] = [];
+    let transcriptSegments = 0;
     if (input.history.length > 0) {
       let summaryTokens = 0;
       const segments: string[] = [];
@@ -241,6 +258,7 @@ export class ContextBuilder {
         const live = first.role === 'user' ? input.liveRounds?.get(first) : undefined;
         if (first.role !== 'summary') rounds.push(first.metadata.round);
         if (live !== undefined) {
+          if (live.native !== undefined) nativeLive.push(live.native);
           for (const segment of live.segments) {
             segments.push(segment);
             chars += segment.length;
@@ -254,6 +272,7 @@ export class ContextBuilder {
         segments.push(text);
         chars += text.length;
         transcriptUnits += 1;
+        transcriptSegments = segments.length;
       }
       if (segments.length > 0) {
         chars += TRANSCRIPT_SEPARATOR.length * (segments.length - 1);
@@ -302,16 +321,20 @@ export class ContextBuilder {
       imageTokens;
 
     /** L1 and L2 as system segments, L3 (one segment per unit) and the input as user segments. */
-    const layers = (): { system: PromptSegment[]; user: PromptSegment[] } => {
+    const layers = (native = false): { system: PromptSegment[]; user: PromptSegment[] } => {
       const system: PromptSegment[] = [];
       if (l1) system.push({ text: l1.text, cacheBreakpoint: true });
       if (l2) system.push({ text: l2.text });
       const user: PromptSegment[] = [];
-      const l3Segments = l3?.segments ?? (l3 ? [l3.text] : []);
+      const all = l3?.segments ?? (l3 ? [l3.text] : []);
+      const l3Segments = native && nativeLive.length > 0 ? all.slice(0, transcriptSegments) : all;
       l3Segments.forEach((text, index) => {
         user.push(index === l3Segments.length - 1 ? { text, cacheBreakpoint: true } : { text });
       });
-      if (question)
+      // Native live rounds: the first one's request ends the first user message; the current one is a message.
+      const firstLive = native ? nativeLive[0] : undefined;
+      if (firstLive !== undefined) user.push({ text: firstLive.question });
+      else if (question)
         user.push(
           questionImages.length > 0 ? { text: question.text, images: questionImages } : { text: question.text },
         );
@@ -323,13 +346,19 @@ export class ContextBuilder {
       totalTokens,
       render: () => parts.map((entry) => entry.text).join(PART_SEPARATOR),
       toNativeRequest: () => {
-        const { system, user } = layers();
-        const turn = nativeTurnMessages(nativeSteps);
+        const { system, user } = layers(true);
+        const current = nativeTurnMessages(nativeSteps);
+        const turn = nativeLive.length > 0 ? liveTurnMessages(nativeLive, question?.text, current) : current;
         const recap = todos ? [{ text: todos.text }] : [];
         // With no turn messages yet the recap ends the first user message, as in the text protocol.
         return turn.length > 0
           ? { system, user, turn, tail: recap }
           : { system, user: [...user, ...recap], turn, tail: [] };
+      },
+      closedPrefix: (native) => {
+        const { system, user } = layers(native);
+        if (!native || nativeLive.length === 0) return { system, history: user.slice(0, l3?.segments?.length ?? 0) };
+        return { system, history: user.slice(0, transcriptSegments + 1), turn: liveRoundMessages(nativeLive) };
       },
       toRequestSegments: () => {
         const { system, user } = layers();

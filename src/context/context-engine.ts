@@ -11,10 +11,10 @@
 import type { ToolEnvelope } from '../tools/envelope.js';
 import { carriedUsageField } from '../tools/carried-usage.js';
 import type { ToolMemory } from '../tools/tool-memory.js';
-import type { ImagePart, ToolSpec, Usage } from '../providers/types.js';
+import type { ImagePart, ToolSpec, TurnMessage, Usage } from '../providers/types.js';
 import { imageReference, MAX_IMAGES_PER_MESSAGE } from '../text/image-part.js';
 import type { BuildInput, BuiltContext, ContextBuilder, LiveRound, ScratchpadStep } from './context-builder.js';
-import type { NativeStep } from './native-turn.js';
+import { settledTurn, turnMessageText, type NativeStep } from './native-turn.js';
 import type { CompactionReason, ContextEvent, TurnOpenedEvent } from './context-events.js';
 import type { HistoryManager } from './history-manager.js';
 import { nowIso, type Message, type RoundEnd, type ToolAction } from './message.js';
@@ -108,17 +108,23 @@ function turnInput(turn: TurnView): Pick<BuildInput, 'question' | 'questionImage
   return { question: turn.question, scratchpad: turn.scratchpad, ...images };
 }
 
-/** The system blocks and the L3 blocks (the first user blocks, one per L3 segment) of a built request. */
+/** The system blocks and the closed history's blocks (and live messages) of a built request, as sent. */
 function prefixOf(
   context: BuiltContext,
   tools: readonly ToolSpec[] | undefined,
   form: SummaryPrefix['form'],
 ): SummaryPrefix {
-  const { system, user } = context.toRequestSegments();
+  const { system, history, turn } = context.closedPrefix(form === 'native');
   const l3 = context.parts.find((part) => part.id === 'l3');
-  const count = l3 === undefined ? 0 : (l3.segments?.length ?? 1);
   const rounds = l3?.rounds ? { rounds: l3.rounds } : {};
-  return { system, history: user.slice(0, count), ...(tools ? { tools } : {}), ...(form ? { form } : {}), ...rounds };
+  return {
+    system,
+    history,
+    ...(turn && turn.length > 0 ? { turn } : {}),
+    ...(tools ? { tools } : {}),
+    ...(form ? { form } : {}),
+    ...rounds,
+  };
 }
 
 export class ContextEngine {
@@ -153,9 +159,9 @@ export class ContextEngine {
     },
   };
   /**
-   * Text protocol: the rounds closed since the last compaction, each as its turn was sent, by its user message, so
-   * the next request starts with the previous one (the cached prefix only grows; each byte is written once). A
-   * compaction that rewrites history clears them: from then on those rounds show as transcript.
+   * The rounds closed since the last compaction, each as its turn was sent (text blocks, or native messages), by its
+   * user message, so the next request starts with the previous one (the cached prefix only grows; each byte is
+   * written once). A compaction that rewrites history clears them: from then on those rounds show as transcript.
    */
   private readonly liveRounds = new Map<Message, LiveRound>();
   /** This turn's user message, until its round is settled into `liveRounds`. */
@@ -191,6 +197,8 @@ export class ContextEngine {
     this.settleTurn();
     this.question = input;
     this.questionImages = images.slice(0, MAX_IMAGES_PER_MESSAGE);
+    // A native request's later user messages carry no images: a request with images starts the live rounds anew.
+    if (this.questionImages.length > 0 && this.options.builder.historyForm === 'native') this.liveRounds.clear();
     this.scratchpad = [];
     this.lastStep = 0;
     this.inTurn = FULL_TURN;
@@ -344,15 +352,14 @@ export class ContextEngine {
   }
 
   /**
-   * Text protocol: once this turn's round has closed, keeps it as it was sent (its request, each step at the turn's
-   * ladder state, the closing reply), so the next requests show it unchanged after the earlier rounds.
+   * Once this turn's round has closed, keeps it as it was sent (its request, each step at the turn's ladder state,
+   * the closing reply), so the next requests show it unchanged after the earlier rounds.
    */
   private settleTurn(): void {
     const user = this.turnUser;
     const { builder, history } = this.options;
     if (user === undefined || history.openRound()?.messages[0] === user) return;
     this.turnUser = undefined;
-    if (builder.historyForm !== 'text') return;
     const closed = history.closedHistory();
     let closing: Message | undefined;
     for (let index = closed.length - 1; index >= 0; index -= 1) {
@@ -364,8 +371,16 @@ export class ContextEngine {
     if (closing === undefined) return;
     const sent = buildAtState(builder, { history: [], ...turnInput(this.turnView()) }, this.inTurn);
     const input = sent.parts.find((part) => part.id === 'input')?.text;
+    if (input === undefined) return;
+    if (builder.historyForm === 'native') {
+      const closingReply: TurnMessage = { role: 'assistant', text: closing.content, calls: [] };
+      const turn = [...settledTurn(sent.toNativeRequest().turn), closingReply];
+      const native = { question: input, turn };
+      this.liveRounds.set(user, { segments: [input, ...turn.map(turnMessageText)], native });
+      return;
+    }
     const steps = sent.parts.find((part) => part.id === 'scratchpad')?.segments ?? [];
-    this.liveRounds.set(user, { segments: [...(input === undefined ? [] : [input]), ...steps, closing.content] });
+    this.liveRounds.set(user, { segments: [input, ...steps, closing.content] });
   }
 
   private requestTools(): readonly ToolSpec[] | undefined {

@@ -119,7 +119,10 @@ const WORK_TOOLS = new Set(['Read', 'Edit', 'MultiEdit', 'Write']);
  * and the open round. Their newest Read, and every change, stays whole as long as anything else can shrink.
  */
 function workingPaths(closed: ReturnType<typeof splitRounds>['closed'], open?: Message[]): Set<string> {
-  const recent = [...closed.slice(-RETENTION_LIMITS.workingSetRounds).flatMap((round) => round.messages), ...(open ?? [])];
+  const recent = [
+    ...closed.slice(-RETENTION_LIMITS.workingSetRounds).flatMap((round) => round.messages),
+    ...(open ?? []),
+  ];
   const paths = new Set<string>();
   for (const message of recent) {
     const path = pathOf(message);
@@ -187,13 +190,7 @@ export function retainWithinBudget(
   }
   const oldestFirst = (candidates: Candidate[]) => candidates.sort((a, b) => a.index - b.index);
   const bulkyOneLine = oldestFirst(bulky).map((candidate) => ({ ...candidate, step: 'one-line' as const }));
-  const order = [
-    ...oldestFirst(stale),
-    ...bulky,
-    ...bulkyOneLine,
-    ...oldestFirst(rest),
-    ...oldestFirst(protectedOnes),
-  ];
+  const order = [...oldestFirst(stale), ...bulky, ...bulkyOneLine, ...oldestFirst(rest), ...oldestFirst(protectedOnes)];
   const changed = new Set<number>();
   for (const candidate of order) {
     if (chars <= limit) break;

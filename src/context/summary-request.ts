@@ -7,7 +7,8 @@
  * prefix request would not fit the window, the standalone prompt (SUMMARY_SYSTEM + the whole transcript) is sent.
  * Provider-agnostic: segments in, segments out.
  */
-import type { PromptSegment, ToolSpec } from '../providers/types.js';
+import type { PromptSegment, ToolSpec, TurnMessage } from '../providers/types.js';
+import { turnMessageText } from './native-turn.js';
 import { toRounds, type Message } from './message.js';
 import { estimateTokens } from './token-budget.js';
 import { renderTranscript, renderTranscriptAs, type TranscriptForm } from './transcript.js';
@@ -30,11 +31,15 @@ export interface SummaryPrefix {
    * round counts as above when it is listed; without it, when its transcript is found in the blocks.
    */
   rounds?: readonly number[];
+  /** Native tool use: the live rounds' messages the request sent after the history blocks. */
+  turn?: readonly TurnMessage[];
 }
 
 export interface SummaryRequestParts {
   system: PromptSegment[];
   user: PromptSegment[];
+  /** On a native prefix with live rounds: their messages, then the instruction as the last user message. */
+  turn?: TurnMessage[];
   /** True when the request starts with the last request's system and L3 blocks. */
   onPrefix: boolean;
   /** The last request's tools, sent again unchanged (on the prefix only); the model is told not to call them. */
@@ -48,7 +53,12 @@ export const NO_TOOL_CALLS = 'Do not call any tool for this request: answer with
 export const SUMMARY_CLOSING = 'Start your reply with `## 📌 Archived Session Summary`';
 
 /** True for a summary request, on the prefix or standalone (by its last user block). */
-export function isSummaryRequest(request: { user: readonly PromptSegment[] }): boolean {
+export function isSummaryRequest(request: {
+  user: readonly PromptSegment[];
+  turn?: readonly TurnMessage[] | undefined;
+}): boolean {
+  const last = request.turn?.at(-1);
+  if (last?.role === 'user' && last.text?.includes(SUMMARY_CLOSING) === true) return true;
   return request.user.at(-1)?.text.includes(SUMMARY_CLOSING) === true;
 }
 
@@ -99,18 +109,22 @@ export function summaryRequestParts(
     if (scope !== undefined) {
       const tools = prefix.tools !== undefined && prefix.tools.length > 0 ? [...prefix.tools] : undefined;
       const instruction = tools ? `${NO_TOOL_CALLS}\n\n${fill(scope)}` : fill(scope);
+      const turn = prefix.turn ?? [];
       const chars =
         [...prefix.system, ...prefix.history].reduce((sum, segment) => sum + segment.text.length, 0) +
+        turn.reduce((sum, message) => sum + turnMessageText(message).length, 0) +
         (tools ? JSON.stringify(tools).length : 0);
       const needed = estimateTokens(instruction) + Math.floor(chars / 3) + limits.maxTokens;
       if (limits.contextWindow === undefined || needed <= limits.contextWindow) {
         // Copies, so a later change to the caller's record cannot alter a request in flight.
-        return {
-          system: prefix.system.map((segment) => ({ ...segment })),
-          user: [...prefix.history.map((segment) => ({ ...segment })), { text: instruction }],
-          onPrefix: true,
-          ...(tools ? { tools } : {}),
-        };
+        const system = prefix.system.map((segment) => ({ ...segment }));
+        const history = prefix.history.map((segment) => ({ ...segment }));
+        const tail = tools ? { tools } : {};
+        if (turn.length > 0) {
+          const asked: TurnMessage = { role: 'user', results: [], text: instruction, cacheBreakpoint: true };
+          return { system, user: history, turn: [...turn, asked], onPrefix: true, ...tail };
+        }
+        return { system, user: [...history, { text: instruction }], onPrefix: true, ...tail };
       }
     }
   }

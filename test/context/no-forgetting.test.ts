@@ -38,12 +38,15 @@ function bashEnvelope(command: string, stdout: string) {
   return successEnvelope({ command, exit_code: 0, stdout, stderr: '' }, stdout);
 }
 
-function setup(options: { window: number; threshold: number }) {
+function setup(options: { window: number; threshold: number; native?: boolean }) {
   const history = new HistoryManager({ minRetainRounds: 10 });
   const toolMemory = new InMemoryToolMemory();
   const engine = new ContextEngine({
     history,
-    builder: new ContextBuilder({ systemPrompt: 'You are a test agent.' }),
+    builder: new ContextBuilder({
+      systemPrompt: 'You are a test agent.',
+      historyForm: options.native ? 'native' : 'text',
+    }),
     summarizer: new FakeSummarizer(),
     contextWindow: options.window,
     compressionThreshold: options.threshold,
@@ -84,14 +87,86 @@ async function turn(
     requests.push(await prepare(engine));
   }
   const usageOut = { ...ZERO_USAGE, inputTokens: usage };
-  engine.recordReply({ step: step + 1, text: 'Thought: done\nAction: Finish[ok]', usage: usageOut, roundEnd: 'finish' });
+  engine.recordReply({
+    step: step + 1,
+    text: 'Thought: done\nAction: Finish[ok]',
+    usage: usageOut,
+    roundEnd: 'finish',
+  });
   return requests;
 }
 
 const texts = (request: { system: PromptSegment[]; user: PromptSegment[] }) =>
   [...request.system, ...request.user].map((segment) => segment.text);
 
+/** A native turn: one call per step, then a plain answer. Returns every request's native parts. */
+async function nativeTurn(engine: ContextEngine, question: string, outputs: string[]) {
+  await drain(engine.beginTurn(question, SIGNAL));
+  const requests = [];
+  const next = async () => {
+    const prepared = await drain(engine.prepareStep(SIGNAL));
+    if (prepared.kind !== 'ready') throw new Error('not sendable');
+    return prepared.context.toNativeRequest();
+  };
+  requests.push(await next());
+  let step = 0;
+  for (const output of outputs) {
+    step += 1;
+    const call = { id: `${question}-${step}`, name: 'Bash', input: { command: `run ${step}` } };
+    const action = { tool: 'Bash', input: call.input };
+    engine.recordReply({
+      step,
+      text: `step ${step}`,
+      usage: { ...ZERO_USAGE, inputTokens: 500 },
+      action,
+      callId: call.id,
+    });
+    engine.recordObservation({
+      step,
+      assistantText: `step ${step}`,
+      action,
+      envelope: bashEnvelope(call.input.command, output),
+      native: { reply: step, replyText: `step ${step}`, call, isError: false },
+    });
+    requests.push(await next());
+  }
+  engine.recordReply({
+    step: step + 1,
+    text: 'all done',
+    usage: { ...ZERO_USAGE, inputTokens: 500 },
+    roundEnd: 'answer',
+  });
+  return requests;
+}
+
+/** A native request as its blocks' texts, in order (system, user blocks, then each message's content). */
+function nativeTexts(request: Awaited<ReturnType<typeof nativeTurn>>[number]): string[] {
+  return [
+    ...request.system.map((segment) => segment.text),
+    ...request.user.map((segment) => segment.text),
+    ...request.turn.map((message) =>
+      message.role === 'assistant'
+        ? `${message.text} ${JSON.stringify(message.calls)}`
+        : `${message.results.map((result) => result.content).join('|')} ${message.text ?? ''}`,
+    ),
+  ];
+}
+
 describe('no forgetting without pressure', () => {
+  it('native tool use: the next turn sends the closed round as the same messages, full results included', async () => {
+    const { engine } = setup({ window: 200_000, threshold: 0.5, native: true });
+    const log = `${'a long test log line\n'.repeat(300)}FAILED: 1`;
+    const first = await nativeTurn(engine, 'run the tests', [log]);
+    const second = await nativeTurn(engine, 'fix it', ['fixed']);
+    const before = nativeTexts(first.at(-1)!);
+    const after = nativeTexts(second[0]!);
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(after.join('\n')).toContain(log);
+    // The closed round ends with its answer, then the new request follows as a user message.
+    expect(second[0]!.turn.at(-2)).toMatchObject({ role: 'assistant', text: 'all done', calls: [] });
+    expect(second[0]!.turn.at(-1)).toMatchObject({ role: 'user', text: '# Request\n\nfix it' });
+  });
+
   it('carries the first round’s full result byte-identical, each request starting with the previous one', async () => {
     const { engine } = setup({ window: 200_000, threshold: 0.5 });
     const big = fileText('alpha', 1, 800);
@@ -127,7 +202,13 @@ describe('no forgetting without pressure', () => {
             ? [{ tool: 'Read', input: { path: 'stale.ts' }, envelope: readEnvelope('stale.ts', staleNew) }]
             : round === 10
               ? [{ tool: 'Read', input: { path: 'work.ts' }, envelope: readEnvelope('work.ts', work) }]
-              : [{ tool: 'Bash', input: { command: `make ${round}` }, envelope: bashEnvelope(`make ${round}`, filler(round)) }];
+              : [
+                  {
+                    tool: 'Bash',
+                    input: { command: `make ${round}` },
+                    envelope: bashEnvelope(`make ${round}`, filler(round)),
+                  },
+                ];
       await turn(engine, `task ${round}`, steps, round === 12 ? 10_500 : 1_000);
     }
     await drain(engine.beginTurn('task 13', SIGNAL));
