@@ -13,6 +13,7 @@ import {
 import type { Message } from './message.js';
 import { LOW_WATER } from './token-budget.js';
 import type { FullResults } from './transcript.js';
+import { retainWithinBudget } from './retention.js';
 
 /** Room the ladder keeps for a model-written summary beside its ledger (a typical A5 summary). */
 export const SUMMARY_RESERVE_TOKENS = 1_500;
@@ -75,7 +76,20 @@ export function degradeToBudget(
   // Shrinking goes down to the low-water mark when it can, so the next turns have room before the next shrink:
   // each shrink rewrites the cached prompt from the first round it changes, this turn's steps included.
   const lowWater = Math.floor(budget * LOW_WATER);
-  const shrunk = shrinkOlderToolMessages(messages, 1, full);
+  // By value first (retention.ts): stale Reads, bulky results outside the working set, the rest, the working set last.
+  const entry =
+    archive.length === 0 ? 0 : SUMMARY_RESERVE_TOKENS + Math.floor(transcriptChars([ledgerEntry(archive)]) / 3);
+  const byValue = retainWithinBudget(messages, lowWater - fixed - entry, full);
+  if (byValue.shrunk > 0) {
+    applied.push({
+      level: 2,
+      message:
+        `Context still over budget: ${byValue.shrunk} older tool results took a shorter form ` +
+        '(stale reads and bulky results first, the files in use last).',
+    });
+  }
+  if (fits(byValue.messages, archive, SUMMARY_RESERVE_TOKENS, lowWater)) return kept(byValue.messages);
+  const shrunk = shrinkOlderToolMessages(byValue.messages, 1, full);
   let current = shrunk.messages;
   if (shrunk.shrunk > 0) {
     applied.push({
