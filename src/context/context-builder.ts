@@ -24,13 +24,7 @@ import {
   type NativeStep,
 } from './native-turn.js';
 import { estimateTokens } from './token-budget.js';
-import {
-  renderMessage,
-  renderTranscriptAs,
-  TRANSCRIPT_SEPARATOR,
-  type FullResults,
-  type TranscriptForm,
-} from './transcript.js';
+import { renderTranscriptAs, TRANSCRIPT_SEPARATOR, type FullResults, type TranscriptForm } from './transcript.js';
 
 export { composeSystemLayer } from './system-layer.js';
 

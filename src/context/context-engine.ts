@@ -8,20 +8,19 @@
  * → `closeTurn`; `recoverFromOverflow` when the API still says the request was too long. The agent loop
  * (src/agent/code-agent.ts) and the bench (bench/replay/mca/engine-adapter.ts) drive this same class.
  */
-import type { ToolEnvelope } from '../tools/envelope.js';
 import { carriedUsageField } from '../tools/carried-usage.js';
 import type { ToolMemory } from '../tools/tool-memory.js';
-import type { ImagePart, ToolSpec, TurnMessage, Usage } from '../providers/types.js';
+import type { ImagePart, ToolSpec } from '../providers/types.js';
 import { imageReference, MAX_IMAGES_PER_MESSAGE } from '../text/image-part.js';
-import type { BuildInput, BuiltContext, ContextBuilder, LiveRound, ScratchpadStep } from './context-builder.js';
-import { settledTurn, turnMessageText, type NativeStep } from './native-turn.js';
+import type { BuildInput, BuiltContext, ContextBuilder, ScratchpadStep } from './context-builder.js';
+import { LiveRounds } from './live-rounds.js';
 import type { CompactionReason, ContextEvent, TurnOpenedEvent } from './context-events.js';
 import type { HistoryManager } from './history-manager.js';
-import { nowIso, type Message, type RoundEnd, type ToolAction } from './message.js';
-import type { FullResults } from './transcript.js';
+import { nowIso, type Message, type RoundEnd } from './message.js';
 import { observationText } from './observation.js';
 import { runCompaction } from './run-compaction.js';
 import type { Summarizer, SummaryPrefix } from './summary-compressor.js';
+import { summaryPrefixOf } from './summary-request.js';
 import { MIN_MESSAGES_FOR_COMPACTION, TURN_CEILING } from './token-budget.js';
 import { toolNamed } from '../tools/tool-catalog.js';
 import { compressToolResult } from './tool-result-compressor.js';
@@ -54,43 +53,8 @@ export interface ContextEngineOptions {
   requestTools?: readonly ToolSpec[] | (() => readonly ToolSpec[]);
 }
 
-/** What the next model call sends, or why nothing may be sent. */
-export type PreparedStep =
-  | { kind: 'ready'; context: BuiltContext; maxTokens: number }
-  | {
-      /** Even after an emergency compaction the prompt leaves less than MIN_OUTPUT_TOKENS of the window. */
-      kind: 'too_large';
-      context: BuiltContext;
-      code: 'CONTEXT_TOO_LARGE';
-      message: string;
-    };
-
-/** The model's reply of one step, as history stores it. */
-export interface StepReply {
-  step: number;
-  text: string;
-  /** The call's usage (absent for a refused reply, which then does not count as the last usage). */
-  usage?: Usage;
-  /** The tool call the reply makes. */
-  action?: ToolAction;
-  /** Set when the reply ends the turn (a Finish or a direct answer). */
-  roundEnd?: 'answer' | 'finish';
-  /** The id of the call this stored step makes (kept in metadata; pairs it with its result). */
-  callId?: string;
-}
-
-/** The result of a step's action: compressed into history, full into this turn's scratchpad. */
-export interface StepObservation {
-  step: number;
-  /** The assistant text of the step as stored (the scratchpad shows it above the observation). */
-  assistantText: string;
-  action: ToolAction;
-  envelope: ToolEnvelope;
-  /** Native tool use: the reply and call this result answers, so the current turn renders as native blocks. */
-  native?: NativeStep;
-  /** The id of the call this result answers (text protocol: generated when the action was parsed). */
-  callId?: string;
-}
+import type { PreparedStep, StepObservation, StepReply } from './engine-steps.js';
+export type { PreparedStep, StepObservation, StepReply } from './engine-steps.js';
 
 /** Read access to the history; every write goes through the engine. */
 export type HistoryView = Pick<HistoryManager, 'messages' | 'lastUsage' | 'rounds' | 'closedHistory' | 'openRound'>;
@@ -106,25 +70,6 @@ interface TurnView {
 function turnInput(turn: TurnView): Pick<BuildInput, 'question' | 'questionImages' | 'scratchpad'> {
   const images = turn.questionImages ? { questionImages: turn.questionImages } : {};
   return { question: turn.question, scratchpad: turn.scratchpad, ...images };
-}
-
-/** The system blocks and the closed history's blocks (and live messages) of a built request, as sent. */
-function prefixOf(
-  context: BuiltContext,
-  tools: readonly ToolSpec[] | undefined,
-  form: SummaryPrefix['form'],
-): SummaryPrefix {
-  const { system, history, turn } = context.closedPrefix(form === 'native');
-  const l3 = context.parts.find((part) => part.id === 'l3');
-  const rounds = l3?.rounds ? { rounds: l3.rounds } : {};
-  return {
-    system,
-    history,
-    ...(turn && turn.length > 0 ? { turn } : {}),
-    ...(tools ? { tools } : {}),
-    ...(form ? { form } : {}),
-    ...rounds,
-  };
 }
 
 export class ContextEngine {
@@ -144,31 +89,12 @@ export class ContextEngine {
    * provider's cache holds. Cleared when a compaction rewrites history (the prefix no longer matches it).
    */
   private lastPrefix: SummaryPrefix | undefined;
-  /**
-   * Full tool results by reference, as the model first saw them (DESIGN.md "No forgetting without pressure"): filled
-   * as results arrive, else read once from tool memory (a resumed session); null marks a reference not found.
-   */
-  private readonly fullTexts = new Map<string, string | null>();
-  readonly fullResults: FullResults = {
-    get: (ref) => {
-      const known = this.fullTexts.get(ref);
-      if (known !== undefined) return known ?? undefined;
-      const recalled = this.options.toolMemory?.recall(ref);
-      this.fullTexts.set(ref, recalled ?? null);
-      return recalled;
-    },
-  };
-  /**
-   * The rounds closed since the last compaction, each as its turn was sent (text blocks, or native messages), by its
-   * user message, so the next request starts with the previous one (the cached prefix only grows; each byte is
-   * written once). A compaction that rewrites history clears them: from then on those rounds show as transcript.
-   */
-  private readonly liveRounds = new Map<Message, LiveRound>();
-  /** This turn's user message, until its round is settled into `liveRounds`. */
-  private turnUser: Message | undefined;
+  /** Full results by reference and the live rounds (live-rounds.ts): no forgetting without pressure. */
+  private readonly live: LiveRounds;
 
   constructor(private readonly options: ContextEngineOptions) {
     this.now = options.now ?? nowIso;
+    this.live = new LiveRounds(options.toolMemory);
     // A round left open by a crash is closed before anything else happens, so it renders as history.
     if (options.history.openRound()) options.history.closeOpenRound('interrupted');
   }
@@ -198,7 +124,7 @@ export class ContextEngine {
     this.question = input;
     this.questionImages = images.slice(0, MAX_IMAGES_PER_MESSAGE);
     // A native request's later user messages carry no images: a request with images starts the live rounds anew.
-    if (this.questionImages.length > 0 && this.options.builder.historyForm === 'native') this.liveRounds.clear();
+    if (this.questionImages.length > 0 && this.options.builder.historyForm === 'native') this.live.clear();
     this.scratchpad = [];
     this.lastStep = 0;
     this.inTurn = FULL_TURN;
@@ -209,7 +135,7 @@ export class ContextEngine {
     const content = references.length > 0 ? `${input}\n${references.join('\n')}` : input;
     const user: Message = { role: 'user', content, metadata: { round: this.currentRound, ts: this.now() } };
     history.append(user);
-    this.turnUser = user;
+    this.live.opened(user);
     yield { type: 'turn_opened', round: this.currentRound };
     if (this.overBudget(input)) yield* this.compactNow('threshold', signal, this.turnView());
   }
@@ -241,7 +167,7 @@ export class ContextEngine {
         return { kind: 'too_large', context, code: 'CONTEXT_TOO_LARGE', message };
       }
     }
-    this.lastPrefix = prefixOf(context, this.requestTools(), this.options.builder.historyForm);
+    this.lastPrefix = summaryPrefixOf(context, this.requestTools(), this.options.builder.historyForm);
     // Prompt + max_tokens must fit the window (the API refuses the request otherwise).
     return { kind: 'ready', context, maxTokens: Math.min(maxOutputTokens, contextWindow - context.totalTokens) };
   }
@@ -283,7 +209,7 @@ export class ContextEngine {
     // A tool may say its full result is not stored again (Recall: its output already is a stored result).
     const stored = toolNamed(action.tool)?.storeResult !== false;
     const ref = stored ? this.options.toolMemory?.store(full) : undefined;
-    if (ref !== undefined) this.fullTexts.set(ref, full);
+    if (ref !== undefined) this.live.remember(ref, full);
     const compressed = compressToolResult(action.tool, observation.envelope, ref);
     this.options.history.append({
       role: 'tool',
@@ -346,41 +272,17 @@ export class ContextEngine {
   private historyInput(): Pick<BuildInput, 'history' | 'fullResults' | 'liveRounds'> {
     return {
       history: this.options.history.closedHistory(),
-      fullResults: this.fullResults,
-      ...(this.liveRounds.size > 0 ? { liveRounds: this.liveRounds } : {}),
+      fullResults: this.live.fullResults,
+      ...(this.live.shown ? { liveRounds: this.live.shown } : {}),
     };
   }
 
-  /**
-   * Once this turn's round has closed, keeps it as it was sent (its request, each step at the turn's ladder state,
-   * the closing reply), so the next requests show it unchanged after the earlier rounds.
-   */
+  /** Settles this turn's round into the live rounds once it has closed (live-rounds.ts). */
   private settleTurn(): void {
-    const user = this.turnUser;
     const { builder, history } = this.options;
-    if (user === undefined || history.openRound()?.messages[0] === user) return;
-    this.turnUser = undefined;
-    const closed = history.closedHistory();
-    let closing: Message | undefined;
-    for (let index = closed.length - 1; index >= 0; index -= 1) {
-      const message = closed[index] as Message;
-      if (message === user) break;
-      if (message.metadata.roundEnd !== undefined && message.metadata.round === user.metadata.round) closing = message;
-    }
-    // A round no longer in history (rewound, archived) is not shown.
-    if (closing === undefined) return;
-    const sent = buildAtState(builder, { history: [], ...turnInput(this.turnView()) }, this.inTurn);
-    const input = sent.parts.find((part) => part.id === 'input')?.text;
-    if (input === undefined) return;
-    if (builder.historyForm === 'native') {
-      const closingReply: TurnMessage = { role: 'assistant', text: closing.content, calls: [] };
-      const turn = [...settledTurn(sent.toNativeRequest().turn), closingReply];
-      const native = { question: input, turn };
-      this.liveRounds.set(user, { segments: [input, ...turn.map(turnMessageText)], native });
-      return;
-    }
-    const steps = sent.parts.find((part) => part.id === 'scratchpad')?.segments ?? [];
-    this.liveRounds.set(user, { segments: [input, ...steps, closing.content] });
+    this.live.settle(history, builder.historyForm, () =>
+      buildAtState(builder, { history: [], ...turnInput(this.turnView()) }, this.inTurn),
+    );
   }
 
   private requestTools(): readonly ToolSpec[] | undefined {
@@ -468,14 +370,14 @@ export class ContextEngine {
       budgetTokens: Math.floor(budget),
       fixedTokens: fixed,
       tokensBefore: before,
-      fullResults: this.fullResults,
+      fullResults: this.live.fullResults,
       // A compaction that rewrote history shows its rounds as transcript from now on (one rewrite of the prefix).
       measure: () => {
-        if (history.messages !== listBefore) this.liveRounds.clear();
+        if (history.messages !== listBefore) this.live.clear();
         return this.measure(turn);
       },
     });
-    if (history.messages !== listBefore) this.liveRounds.clear();
+    if (history.messages !== listBefore) this.live.clear();
   }
 }
 

@@ -8,6 +8,7 @@
  * Provider-agnostic: segments in, segments out.
  */
 import type { PromptSegment, ToolSpec, TurnMessage } from '../providers/types.js';
+import type { BuiltContext } from './context-builder.js';
 import { turnMessageText } from './native-turn.js';
 import { toRounds, type Message } from './message.js';
 import { estimateTokens } from './token-budget.js';
@@ -129,4 +130,23 @@ export function summaryRequestParts(
     }
   }
   return { system: [{ text: SUMMARY_SYSTEM }], user: [{ text: fill(renderTranscript(archived)) }], onPrefix: false };
+}
+
+/** The system blocks and the closed history's blocks (and live messages) of a built request, as sent. */
+export function summaryPrefixOf(
+  context: BuiltContext,
+  tools: readonly ToolSpec[] | undefined,
+  form: SummaryPrefix['form'],
+): SummaryPrefix {
+  const { system, history, turn } = context.closedPrefix(form === 'native');
+  const l3 = context.parts.find((part) => part.id === 'l3');
+  const rounds = l3?.rounds ? { rounds: l3.rounds } : {};
+  return {
+    system,
+    history,
+    ...(turn && turn.length > 0 ? { turn } : {}),
+    ...(tools ? { tools } : {}),
+    ...(form ? { form } : {}),
+    ...rounds,
+  };
 }

@@ -148,9 +148,7 @@ describe('CodeAgent: compaction', () => {
     expect(summary.user.slice(0, historyBlocks.length)).toEqual(historyBlocks);
     // Exactly one block more: the instruction, naming the last round to archive and not repeating the transcript.
     expect(summary.user).toHaveLength(historyBlocks.length + 1);
-    expect(instructionOf(summary)).toContain(
-      'up to and including the round whose user request begins: "topic-0"',
-    );
+    expect(instructionOf(summary)).toContain('up to and including the round whose user request begins: "topic-0"');
     expect(instructionOf(summary)).not.toContain('# Request\n\ntopic-0');
     // The archive entry ends with the ledger built from the recorded rounds.
     const archived = h.agent.history().find((message) => message.role === 'summary');

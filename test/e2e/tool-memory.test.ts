@@ -25,11 +25,12 @@ it('a reference survives -c and Recall returns the full earlier output', async (
     'print.js': 'for (let i = 1; i <= 300; i += 1) console.log(`line ${i} value ${i * 7}`);\n',
   });
   const agentRequests: FakeRequestBody[] = [];
-  let recalledRef: string | undefined;
+  /** The stored result's reference, read from the session's tool memory after the first run. */
+  const recall: { ref?: string | undefined } = {};
   const replies: Array<(body: FakeRequestBody) => FakePlainStep> = [
     () => act('run it', 'Bash', { command: 'node print.js' }),
     () => finish('done', 'printed 300 lines'),
-    () => act('the detail is stored', 'Recall', { ref: recalledRef ?? 'r000000000000', start_line: 250, limit: 5 }),
+    () => act('the detail is stored', 'Recall', { ref: recall.ref ?? 'r000000000000', start_line: 250, limit: 5 }),
     () => finish('found it', 'line 250 says value 1750'),
   ];
   const step = (body: FakeRequestBody): FakePlainStep => {
@@ -52,7 +53,7 @@ it('a reference survives -c and Recall returns the full earlier output', async (
   const dir = join(projects, readdirSync(projects)[0] ?? '');
   const toolsDir = readdirSync(dir).find((name) => name.endsWith('.tools'));
   expect(toolsDir).toBeDefined();
-  recalledRef = readdirSync(join(dir, toolsDir ?? ''))[0]?.replace(/\.txt$/, '');
+  recall.ref = readdirSync(join(dir, toolsDir ?? ''))[0]?.replace(/\.txt$/, '');
   const second = await runMca(['-c', '-p', 'what did line 250 say?'], { cwd: root, env });
   expect(second.stderr).toBe('');
   expect(second.code).toBe(0);
@@ -60,7 +61,7 @@ it('a reference survives -c and Recall returns the full earlier output', async (
 
   // The continued session's history shows the earlier result in full, read back from the session's tool memory.
   const history = userText(agentRequests[2] ?? {});
-  expect(recalledRef).toMatch(/^r[0-9a-f]{12}$/);
+  expect(recall.ref).toMatch(/^r[0-9a-f]{12}$/);
   expect(history).toContain('[user] run print.js');
   expect(history).toContain('line 250 value 1750');
   // Recall's observation reaches the model with the lines asked for, numbered as in the stored output.
@@ -69,7 +70,7 @@ it('a reference survives -c and Recall returns the full earlier output', async (
   expect(recalled).toMatch(/(Observation: |\n)250\tline 250 value 1750\n251\tline 251 value 1757/);
   expect(recalled).not.toMatch(/249\tline 249 value/);
 
-  const stored = join(dir, toolsDir ?? '', `${recalledRef ?? ''}.txt`);
+  const stored = join(dir, toolsDir ?? '', `${recall.ref ?? ''}.txt`);
   expect(statSync(stored).mode & 0o777).toBe(0o600);
 });
 
