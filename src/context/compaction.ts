@@ -56,6 +56,7 @@ export function shrinkOlderToolMessages(
   messages: readonly Message[],
   fullRounds = 1,
   full?: FullResults,
+  spare?: ReadonlySet<Message>,
 ): { messages: Message[]; shrunk: number } {
   const { closed } = splitRounds(messages);
   const older = new Set<Message>(
@@ -64,6 +65,7 @@ export function shrinkOlderToolMessages(
   let shrunk = 0;
   const result = messages.map((message) => {
     if (message.role !== 'tool' || message.metadata.shrunk === true || !older.has(message)) return message;
+    if (spare?.has(message) === true) return message;
     const content = shrinkToolMessage(message.content, message.metadata.toolName ?? 'unknown');
     // A result already shorter than its one-line form stays as it is.
     if (content.length >= messageBody(message, full).length) return message;

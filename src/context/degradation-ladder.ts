@@ -13,7 +13,7 @@ import {
 import type { Message } from './message.js';
 import { LOW_WATER } from './token-budget.js';
 import type { FullResults } from './transcript.js';
-import { retainWithinBudget } from './retention.js';
+import { retainWithinBudget, workingSetResults } from './retention.js';
 
 /** Room the ladder keeps for a model-written summary beside its ledger (a typical A5 summary). */
 export const SUMMARY_RESERVE_TOKENS = 1_500;
@@ -89,7 +89,8 @@ export function degradeToBudget(
     });
   }
   if (fits(byValue.messages, archive, SUMMARY_RESERVE_TOKENS, lowWater)) return kept(byValue.messages);
-  const shrunk = shrinkOlderToolMessages(byValue.messages, 1, full);
+  // One line for every older result but the working set's (the files in use), which shrink with the newest round.
+  const shrunk = shrinkOlderToolMessages(byValue.messages, 1, full, workingSetResults(byValue.messages));
   let current = shrunk.messages;
   if (shrunk.shrunk > 0) {
     applied.push({
@@ -98,14 +99,14 @@ export function degradeToBudget(
     });
   }
   if (fits(current, archive, SUMMARY_RESERVE_TOKENS, lowWater)) return kept(current);
-  // The newest closed round shrinks too (its results stay recallable) before rounds leave and before this
-  // turn's own steps degrade.
+  // The newest closed round and the working set shrink too (their results stay recallable) before rounds leave and
+  // before this turn's own steps degrade.
   const newest = shrinkOlderToolMessages(current, 0, full);
   if (newest.shrunk > 0) {
     current = newest.messages;
     applied.push({
       level: 2,
-      message: `Context still over budget: shrank ${newest.shrunk} tool results of the newest closed round too.`,
+      message: `Context still over budget: shrank ${newest.shrunk} tool results of the newest closed round and the files in use too.`,
     });
   }
   if (fits(current, archive)) return kept(current);

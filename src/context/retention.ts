@@ -134,6 +134,27 @@ function workingPaths(closed: ReturnType<typeof splitRounds>['closed'], open?: M
 }
 
 /**
+ * The working set's results in `messages`: for each working path, its newest Read that no later step made stale, and
+ * its changes. The ladder's one-line step spares them until it must shrink the newest round too.
+ */
+export function workingSetResults(messages: readonly Message[]): Set<Message> {
+  const { closed, open } = splitRounds(messages);
+  const working = workingPaths(closed, open?.messages);
+  const kept = new Set<Message>();
+  const changedOrRead = new Set<string>();
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index] as Message;
+    const path = pathOf(message);
+    const tool = message.metadata.action?.tool ?? '';
+    if (message.role !== 'tool' || path === undefined || !working.has(path) || !WORK_TOOLS.has(tool)) continue;
+    if (CHANGES.has(tool)) kept.add(message);
+    else if (!changedOrRead.has(path)) kept.add(message);
+    changedOrRead.add(path);
+  }
+  return kept;
+}
+
+/**
  * The kept rounds of `messages` within `targetTokens` (the closed part, as L3 renders it: whole results in full when
  * `full` finds them), by value, in one rewrite (DESIGN.md "Compaction"):
  *   1. stale Reads (the file was changed or read again since): the lines around later edits, else one line;
