@@ -11,7 +11,6 @@ import { createSink } from '../print/create-sink.js';
 import { applyClaudeCodeOptions, claudeCodeSession } from './claude-code-session.js';
 import type { TurnEnd } from '../print/sink.js';
 import { bootstrap, driverHooks, sweepLeftoverTemps } from './bootstrap.js';
-import { createCustomCommandsPort } from './custom-commands-port.js';
 import { mcpAttachments } from '../runtime/mcp-front.js';
 import { CliError, EXIT_AGENT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, printError } from './exit-codes.js';
 import type { CliOptions } from './cli-options.js';
@@ -51,7 +50,7 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
   // and `!` lines go to the model as typed). Commands load only for a prompt that may name one.
   const commandNotices: string[] = [];
   const customCommands = prompt.trimStart().startsWith('/')
-    ? await createCustomCommandsPort(booted, commandNotices)
+    ? await (await import('./custom-commands-port.js')).createCustomCommandsPort(booted, commandNotices)
     : undefined;
   for (const notice of commandNotices) err(notice);
   const driver = new SessionDriver({
@@ -63,7 +62,7 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
     hooks: driverHooks(booted, options),
   });
   const session = claudeCodeSession(booted, options, version, () => driver);
-  const sink = createSink(
+  const sink = await createSink(
     options.outputFormat,
     { stdout: (text) => void process.stdout.write(redactSecrets(text, secrets)), stderr: err },
     session,
