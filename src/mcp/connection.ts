@@ -98,6 +98,12 @@ export class McpConnection {
     return { tools: tools.slice(0, MAX_TOOLS_PER_SERVER), dropped: Math.max(0, tools.length - MAX_TOOLS_PER_SERVER) };
   }
 
+  /** `name@version` the server reported at the handshake ('' when it reported none). */
+  serverVersion(): string {
+    const info = this.client.getServerVersion();
+    return info ? `${info.name}@${info.version}` : '';
+  }
+
   /** What the server said it offers at the handshake (resources, prompts); a server without one is skipped. */
   offers(what: 'resources' | 'prompts'): boolean {
     return this.client.getServerCapabilities()?.[what] !== undefined;

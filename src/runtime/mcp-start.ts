@@ -26,13 +26,18 @@ export async function startServers(
   for (const { config: server, gate } of servers) {
     if (gate !== 'start') notices.push(`MCP server "${server.name}" not started: ${pendingReason(gate)}`);
   }
-  const { McpManager } = await import('../mcp/mcp-manager.js');
+  const [{ McpManager }, { ToolListMemory }] = await Promise.all([
+    import('../mcp/mcp-manager.js'),
+    import('../mcp/tool-list-memory.js'),
+  ]);
   const manager = new McpManager({
     servers,
     projectRoot,
     mcaHome: config.mcaHome,
     registry,
     limits,
+    // Remembered tool lists let the first request go while the servers start (MCA_HOME/mcp-tools/).
+    memory: new ToolListMemory(config.mcaHome, projectRoot),
     notice: (line) => registry.notice(line),
     expect: (arrival) => registry.expectTools(arrival),
     // Past 10% of the window in MCP tool definitions, the rest load on demand (ToolSearch).
@@ -55,7 +60,8 @@ export async function startServers(
   });
   if (servers.some((server) => server.gate === 'start')) {
     void manager.start();
-    registry.expectTools(manager.settled());
+    // Only servers without a remembered list hold the first request (bounded by MCP_TIMEOUT).
+    registry.expectTools(manager.firstListing());
   }
   return manager;
 }
