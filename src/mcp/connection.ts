@@ -37,6 +37,8 @@ export interface ConnectOptions {
   mcaHome?: string;
   /** Connection and handshake must finish within this (MCP_TIMEOUT). */
   timeoutMs: number;
+  /** Aborted: mca is closing; a connection still being opened stops its server and open() rejects. */
+  signal?: AbortSignal;
   /** The server said its tool list changed; the manager lists again. */
   onToolsChanged: () => void;
   /** The server said its resource or prompt list changed; the manager drops its cached list. */
@@ -72,7 +74,10 @@ export class McpConnection {
     client.setNotificationHandler('notifications/resources/list_changed', () => options.onListChanged?.('resources'));
     client.setNotificationHandler('notifications/prompts/list_changed', () => options.onListChanged?.('prompts'));
     const connection = new McpConnection(config, client, transport);
+    const stop = (): void => void connection.close();
+    options.signal?.addEventListener('abort', stop, { once: true });
     try {
+      if (options.signal?.aborted) throw new Error('mca is closing');
       await withTimeout(client.connect(transport), options.timeoutMs, `no answer within ${options.timeoutMs} ms`);
     } catch (error) {
       await connection.close();
@@ -80,6 +85,8 @@ export class McpConnection {
       const why = error instanceof Error ? error.message : String(error);
       const tail = stderrOf(transport);
       throw new Error(tail ? `${why} (stderr: ${tail})` : why);
+    } finally {
+      options.signal?.removeEventListener('abort', stop);
     }
     opened = true;
     return connection;

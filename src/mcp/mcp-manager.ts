@@ -55,6 +55,8 @@ export class McpManager {
   private readonly connections = new Map<string, McpConnection>();
   private readonly connecting: Array<Promise<void>> = [];
   private closing = false;
+  /** Aborted by close(): servers still starting stop instead of holding mca's exit. */
+  private readonly closed = new AbortController();
   private readonly refreshing = new Map<string, Promise<void>>();
   private readonly placement: DeferredTools;
   private readonly configs = new Map<string, ServerConfig>();
@@ -220,6 +222,7 @@ export class McpManager {
   }
   async close(): Promise<void> {
     this.closing = true;
+    this.closed.abort();
     await Promise.allSettled([...this.connections.values()].map((connection) => connection.close()));
     this.connections.clear();
   }
@@ -291,6 +294,7 @@ export class McpManager {
         projectRoot,
         ...(this.options.mcaHome !== undefined ? { mcaHome: this.options.mcaHome } : {}),
         timeoutMs: limits.connectTimeoutMs,
+        signal: this.closed.signal,
         // The next model request waits for the new list (bounded by MCP_TIMEOUT), so it never offers a stale one.
         onToolsChanged: () => {
           if (current()) this.options.expect(this.refresh(config.name));
@@ -310,7 +314,7 @@ export class McpManager {
         },
       });
     } catch (error) {
-      if (!current()) return;
+      if (!current() || this.closing) return;
       if (error instanceof McpNeedsSignInError) this.needsSignIn(error);
       else this.fail(config.name, error instanceof Error ? error.message : String(error));
       return;
@@ -342,16 +346,14 @@ export class McpManager {
     try {
       listed = await connection.listTools(this.options.limits.connectTimeoutMs);
     } catch (error) {
+      if (this.closing) return;
       if (error instanceof McpNeedsSignInError) this.needsSignIn(error);
       else this.fail(name, `listing its tools failed: ${error instanceof Error ? error.message : String(error)}`);
       await connection.close();
       return;
     }
-    if (listed.dropped > 0) {
-      this.options.notice(
-        `MCP server "${name}" offers more than ${MAX_TOOLS_PER_SERVER} tools; ${listed.dropped} left out`,
-      );
-    }
+    const cut = `MCP server "${name}" offers more than ${MAX_TOOLS_PER_SERVER} tools; ${listed.dropped} left out`;
+    if (listed.dropped > 0) this.options.notice(cut);
     const now: RememberedTools = { version: connection.serverVersion(), tools: listed.tools, dropped: listed.dropped };
     // Tools registered from memory call the live connection: an unchanged list keeps them.
     if (this.remembered.listed(connection.config, now) === 'keep') return;
