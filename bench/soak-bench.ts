@@ -1,12 +1,13 @@
 /**
  * `npx tsx bench/soak-bench.ts [--steps N] [--files F] [--kb K]`: one long `mca -p` turn of the built binary
- * (dist/) against the loopback fake: N Read steps (default 1,000) over F files of K kB (default 50 × 5 kB, so
+ * (dist/) against the loopback fake: N steps (default 1,000, mca's most: N − 1 Read calls, then the answer) over F files of K kB (default 50 × 5 kB, so
  * about 5 MB of tool output, enough for several compactions in the default window), then the answer. Summary
  * requests (compaction) get a short summary. At every request the fake's step samples the mca process from /proc:
  * resident memory (VmRSS), open file descriptors, child processes. Per step: the answer asking for the tool
  * finished → the next request arrived (mca's own time for the step, bench/lib/server-clock.ts). Prints the mean
  * step time of the first and last 100 steps, RSS at step 100, at the end and its peak, fds and children at step
- * 100 and at the end. A measurement aid: it asserts nothing.
+ * 100 and at the end; `--series` adds every 50th sample, `--cpu-prof-dir DIR` writes mca's CPU profile there. A
+ * measurement aid: it asserts nothing.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -31,12 +32,14 @@ interface Sample {
   /** Agent requests seen so far (the step number). */
   step: number;
   rssKb: number;
+  /** Characters of the request's JSON body (what the model is sent at this step). */
+  requestChars: number;
   fds: number;
   children: number;
 }
 
 /** RSS, open fds and child processes of `pid` from /proc (zeros when it is gone). */
-function sample(pid: number, step: number): Sample {
+function sample(pid: number, step: number, requestChars: number): Sample {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
@@ -46,9 +49,9 @@ function sample(pid: number, step: number): Sample {
       const list = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
       children += list === '' ? 0 : list.split(/\s+/).length;
     }
-    return { step, rssKb, fds, children };
+    return { step, rssKb, requestChars, fds, children };
   } catch {
-    return { step, rssKb: 0, fds: 0, children: 0 };
+    return { step, rssKb: 0, requestChars, fds: 0, children: 0 };
   }
 }
 
@@ -57,7 +60,7 @@ function mean(values: readonly number[]): number {
 }
 
 async function main(): Promise<void> {
-  const steps = option('--steps', 1000);
+  const steps = Math.min(1000, option('--steps', 1000));
   const fileCount = option('--files', 50);
   const kb = option('--kb', 5);
   const project = await realpath(await mkdtemp(join(tmpdir(), 'mca-soak-')));
@@ -84,8 +87,9 @@ async function main(): Promise<void> {
           return { text: '## 📌 Archived Session Summary\n\nRead files f0..f49 in turn; nothing else happened.' };
         }
         agentSteps += 1;
-        samples.push(sample(pid, agentSteps));
-        return agentSteps <= steps ? toolStep(agentSteps) : { text: 'ok' };
+        samples.push(sample(pid, agentSteps, JSON.stringify(body).length));
+        // Model calls: steps − 1 Read calls, then the answer (mca allows at most 1,000 steps in one turn).
+        return agentSteps < steps ? toolStep(agentSteps) : { text: 'ok' };
       },
     ],
     { loop: true },
@@ -93,9 +97,11 @@ async function main(): Promise<void> {
   const clock = watchServer(Number(new URL(fake.url).port));
   const load = loadavg()[0] ?? 0;
   const started = performance.now();
+  const profileAt = process.argv.indexOf('--cpu-prof-dir');
+  const profile = profileAt < 0 ? [] : ['--cpu-prof', '--cpu-prof-dir', process.argv[profileAt + 1] ?? '.'];
   const child = spawn(
     process.execPath,
-    [join(root, 'dist', 'cli', 'mca.cjs'), '-p', 'Read every file, in turn.', '--max-steps', String(steps + 10)],
+    [...profile, join(root, 'dist', 'cli', 'mca.cjs'), '-p', 'Read every file, in turn.', '--max-steps', String(steps)],
     {
       cwd: project,
       env: childEnv({
@@ -128,10 +134,11 @@ async function main(): Promise<void> {
   const peakKb = Math.max(...samples.map((entry) => entry.rssKb));
   const first100 = mean(gaps.slice(0, 100));
   const last100 = mean(gaps.slice(-100));
+  const kChars = (chars: number | undefined) => `${Math.round((chars ?? 0) / 1000)}k chars`;
   const mb = (kbValue: number | undefined) => `${((kbValue ?? 0) / 1024).toFixed(1)} MB`;
   console.log(
     [
-      `soak: ${steps} Read steps over ${fileCount} files of ${kb} kB, ${summaries} summary requests (compactions), ` +
+      `soak: ${steps} steps (${steps - 1} Reads) over ${fileCount} files of ${kb} kB, ${summaries} summary requests (compactions), ` +
         `${clock.arrivals.length} requests; wall ${(wallMs / 1000).toFixed(1)} s; 1-minute load at start ${load.toFixed(1)}`,
       '',
       '| figure | value |',
@@ -143,13 +150,16 @@ async function main(): Promise<void> {
       `| RSS at the last step | ${mb(last?.rssKb)} |`,
       `| RSS, largest sample | ${mb(peakKb)} |`,
       `| RSS last / step 100 | ${((last?.rssKb ?? 0) / Math.max(1, at100?.rssKb ?? 1)).toFixed(2)}× |`,
+      `| request body at step 100 → last step | ${kChars(at100?.requestChars)} → ${kChars(last?.requestChars)} |`,
       `| open fds at step 100 → last step | ${at100?.fds ?? 0} → ${last?.fds ?? 0} |`,
       `| child processes at step 100 → last step | ${at100?.children ?? 0} → ${last?.children ?? 0} |`,
     ].join('\n'),
   );
   if (process.argv.includes('--series')) {
     for (const entry of samples.filter((_, index) => index % 50 === 0)) {
-      console.log(`step ${entry.step}: rss ${mb(entry.rssKb)}, gap ${(gaps[entry.step - 1] ?? 0).toFixed(1)} ms`);
+      console.log(
+        `step ${entry.step}: rss ${mb(entry.rssKb)}, request ${kChars(entry.requestChars)}, gap ${(gaps[entry.step - 1] ?? 0).toFixed(1)} ms`,
+      );
     }
   }
 }
