@@ -9,8 +9,7 @@ import { loadMcpConfig } from '../mcp/config-sources.js';
 import type { McpManager, McpLimits } from '../mcp/mcp-manager.js';
 import { sessionEnvironment } from '../config/child-environment.js';
 import { DEFAULT_MAX_OUTPUT_TOKENS } from '../mcp/result-envelope.js';
-import { describeServer, type ServerConfig } from '../mcp/server-config.js';
-import type { ToolRegistry } from '../tools/registry.js';
+import { describeServer } from '../mcp/server-config.js';
 import type { RuntimeOptions } from './runtime-options.js';
 
 /** Claude Code's names; mca's defaults: 30 s to connect, 10 minutes per call. */
@@ -20,12 +19,6 @@ export function mcpLimits(env: NodeJS.ProcessEnv = sessionEnvironment()): McpLim
     toolTimeoutMs: positiveNumber(env.MCP_TOOL_TIMEOUT, 600_000),
     maxOutputTokens: positiveNumber(env.MAX_MCP_OUTPUT_TOKENS, DEFAULT_MAX_OUTPUT_TOKENS),
   };
-}
-
-export interface McpPlan {
-  servers: ServerConfig[];
-  /** Lines for the trust question: what each project server would run. */
-  widening: string[];
 }
 
 export function planMcp(
@@ -48,19 +41,12 @@ export function planMcp(
   return { servers: loaded.servers, widening };
 }
 
+import type { McpPlan, McpStartContext } from './mcp-plan.js';
+
+export type { McpPlan, McpStartContext } from './mcp-plan.js';
+
 export interface StartedMcp {
   manager: McpManager;
-}
-
-/** What starting the servers needs besides the plan. */
-export interface McpStartContext {
-  config: Config;
-  projectRoot: string;
-  trusted: boolean;
-  approvedNow: boolean;
-  registry: ToolRegistry;
-  /** `/mcp` may start a sign-in (a person at a terminal); see RuntimeOptions.mcpSignInFromSession. */
-  signInFromSession: boolean;
 }
 
 /**

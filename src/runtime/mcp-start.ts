@@ -6,7 +6,7 @@ import { gateOf, readApprovals, type ServerGate } from '../mcp/approval.js';
 import { recordProjectApproval } from '../mcp/approval-store.js';
 import type { McpLimits, McpManager } from '../mcp/mcp-manager.js';
 import { editLocalSettings } from '../permissions/settings-writer.js';
-import type { McpPlan, McpStartContext } from './mcp-servers.js';
+import type { McpPlan, McpStartContext } from './mcp-plan.js';
 
 export async function startServers(
   plan: McpPlan,
