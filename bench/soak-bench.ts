@@ -6,7 +6,8 @@
  * resident memory (VmRSS), open file descriptors, child processes. Per step: the answer asking for the tool
  * finished → the next request arrived (mca's own time for the step, bench/lib/server-clock.ts). Prints the mean
  * step time of the first and last 100 steps, RSS at step 100, at the end and its peak, fds and children at step
- * 100 and at the end; `--series` adds every 50th sample, `--cpu-prof-dir DIR` writes mca's CPU profile there. A
+ * 100 and at the end; `--series` adds every 50th sample, `--cpu-prof-dir DIR` writes mca's CPU profile there,
+ * `--node-option=FLAG` passes a flag to mca's Node. A
  * measurement aid: it asserts nothing.
  */
 import { spawn } from 'node:child_process';
@@ -99,6 +100,8 @@ async function main(): Promise<void> {
   const started = performance.now();
   const profileAt = process.argv.indexOf('--cpu-prof-dir');
   const profile = profileAt < 0 ? [] : ['--cpu-prof', '--cpu-prof-dir', process.argv[profileAt + 1] ?? '.'];
+  // `--node-option=--max-old-space-size=64` (repeatable): a flag for mca's Node (is a growth garbage or retained?).
+  profile.push(...process.argv.filter((arg) => arg.startsWith('--node-option=')).map((arg) => arg.slice(14)));
   const child = spawn(
     process.execPath,
     [...profile, join(root, 'dist', 'cli', 'mca.cjs'), '-p', 'Read every file, in turn.', '--max-steps', String(steps)],
