@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { StdioServerConfig } from '../../src/mcp/server-config.js';
-import { ToolListMemory } from '../../src/mcp/tool-list-memory.js';
+import { ToolListMemory, type RememberedTools } from '../../src/mcp/tool-list-memory.js';
 
 const SECRET = 'sk-secret-token-0123456789';
 const server: StdioServerConfig = {
@@ -20,7 +20,11 @@ const server: StdioServerConfig = {
   args: ['server.js'],
   env: { API_TOKEN: SECRET },
 };
-const listing = { version: 'docs@1.0.0', dropped: 0, tools: [{ name: 'search', inputSchema: { type: 'object' } }] };
+const listing: RememberedTools = {
+  version: 'docs@1.0.0',
+  dropped: 0,
+  tools: [{ name: 'search', inputSchema: { type: 'object' } }],
+};
 
 function home(): string {
   return mkdtempSync(join(tmpdir(), 'mca-tool-memory-'));
@@ -60,7 +64,7 @@ describe('ToolListMemory', () => {
     const memory = new ToolListMemory(mcaHome, '/project');
     memory.remember(server, listing, undefined);
     expect(memory.remember(server, listing, listing)).toBe(false);
-    const changed = { ...listing, tools: [{ name: 'lookup', inputSchema: { type: 'object' } }] };
+    const changed: RememberedTools = { ...listing, tools: [{ name: 'lookup', inputSchema: { type: 'object' } }] };
     expect(memory.remember(server, changed, listing)).toBe(true);
     expect(memory.recall(server)).toEqual(changed);
     const newer = { ...changed, version: 'docs@1.1.0' };
