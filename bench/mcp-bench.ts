@@ -2,12 +2,14 @@
  * MCP bench (issue 26). Round-robin over `runs` rounds after one warm-up, medians reported:
  * - time to first request: the built `mca -p` (dist/) from spawn until the fake API server has the first request's
  *   headers, with no MCP server configured and with three (server-everything, server-filesystem, server-memory over
- *   stdio, from --mcp-config): the first request waits until the servers have connected and listed their tools;
+ *   stdio, from --mcp-config), cold (no remembered tool lists: MCA_HOME/mcp-tools removed before the run, so the
+ *   first request waits until the servers have connected and listed their tools) and remembered (the lists the
+ *   previous run stored: the first request goes while the servers start);
  * - per-call overhead: in this process, `callTool` straight through the client library vs the same call through
  *   mca's tool registry (input check by ajv, the decision point, the result envelope), server-everything's `echo`,
  *   200 calls each after 20 warm-up calls; the difference is mca's own cost per call.
  */
-import { mkdtemp, realpath } from 'node:fs/promises';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeAnthropic } from '../test/helpers/fake-anthropic-server.js';
@@ -25,9 +27,13 @@ import { timedSpawn } from './lib/timed-spawn.js';
 export interface McpBenchResult {
   runs: number;
   firstRequestNoneMs: number;
+  /** Three servers, no remembered tool lists. */
   firstRequestThreeMs: number;
+  /** Three servers, each one's tool list remembered from the previous run. */
+  firstRequestRememberedMs: number;
   wallNoneMs: number;
   wallThreeMs: number;
+  wallRememberedMs: number;
   calls: number;
   directCallMs: number;
   registryCallMs: number;
@@ -66,14 +72,18 @@ async function firstRequests(root: string, runs: number) {
     HOME: home,
   });
   const bin = join(root, 'dist', 'cli', 'mca.cjs');
-  const variants = { none: [] as string[], three: ['--mcp-config', threeServers(root, project, home)] };
+  const three = ['--mcp-config', threeServers(root, project, home)];
+  // `three` runs cold (the remembered lists removed first); `remembered` right after it, with the lists it stored.
+  const variants = { none: [] as string[], three, remembered: three };
   const figures = {
     none: { first: [] as number[], wall: [] as number[] },
     three: { first: [] as number[], wall: [] as number[] },
+    remembered: { first: [] as number[], wall: [] as number[] },
   };
   try {
     for (let round = 0; round <= runs; round += 1) {
       for (const [name, extra] of Object.entries(variants) as Array<[keyof typeof variants, string[]]>) {
+        if (name === 'three') await rm(join(home, 'mcp-tools'), { recursive: true, force: true });
         clock.reset();
         const run = await timedSpawn(process.execPath, [bin, '-p', 'Say ok.', ...extra], { env, cwd: project });
         if (run.code !== 0) throw new Error(`mca -p (${name}) exited ${run.code}: ${run.stderr}`);
@@ -150,8 +160,10 @@ export async function runMcpBench(options: { root: string; runs: number }): Prom
     runs: options.runs,
     firstRequestNoneMs: median(figures.none.first),
     firstRequestThreeMs: median(figures.three.first),
+    firstRequestRememberedMs: median(figures.remembered.first),
     wallNoneMs: median(figures.none.wall),
     wallThreeMs: median(figures.three.wall),
+    wallRememberedMs: median(figures.remembered.wall),
     calls,
     directCallMs,
     registryCallMs,

@@ -13,7 +13,7 @@ import { defineTool, jsonSchemaInput, type FileTouch, type ToolDefinition } from
 import { errorEnvelope } from '../tools/envelope.js';
 import { clip, isRecord, isString } from '../text/json-guards.js';
 import type { AgentDefinition } from './agent-definition.js';
-import { runSubagent, type SubagentHost } from './subagent-run.js';
+import type { SubagentHost } from './subagent-run.js';
 import { AGENT_TOOL, AGENT_TOOL_ALIAS } from './subagent-tools.js';
 
 /** History keeps this much of a subagent's answer (the whole result is stored for Recall). */
@@ -125,6 +125,8 @@ export function createAgentTool(agents: ReadonlyMap<string, AgentDefinition>, ho
       if (!gate) return errorEnvelope('INTERNAL_ERROR', 'Agent was called without a decision point for its calls.');
       const description = isString(fields.description) ? fields.description : '';
       const prompt = isString(fields.prompt) ? fields.prompt : '';
+      // The subagent's loop loads on the first delegation, not with the tool list.
+      const { runSubagent } = await import('./subagent-run.js');
       return await runSubagent(host, { definition, description, prompt }, ctx, gate);
     },
   });

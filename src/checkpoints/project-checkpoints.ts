@@ -7,16 +7,25 @@ import type { Message } from '../context/message.js';
 import type { ToolCall, ToolDefinition } from '../tools/define-tool.js';
 import type { Checkpoint } from './checkpoint-list.js';
 import { limitsFromEnv, type StoreLimits } from './limits.js';
-import {
-  CheckpointError,
-  rewind,
-  sessionCheckpoints,
-  type RewindOptions,
-  type RewindResult,
-  type SessionPort,
-} from './rewind.js';
-import { checkpointDir, SessionCheckpoints, type AfterRun } from './session-checkpoints.js';
+import type * as RewindModule from './rewind.js';
+import type { RewindOptions, RewindResult, SessionPort } from './rewind.js';
+import type * as SessionCheckpointsModule from './session-checkpoints.js';
+import type { AfterRun, SessionCheckpoints } from './session-checkpoints.js';
 import type { SessionPrompt } from './session-prompts.js';
+
+/**
+ * The store's code (the scan, the blob store, rewind: about 40 kB) loads on the first call that needs a checkpoint,
+ * so a session that never runs a file-changing tool (an `mca -p` question) never loads it.
+ */
+type StoreCode = [typeof SessionCheckpointsModule, typeof RewindModule];
+let storeCode: Promise<StoreCode> | undefined;
+function loadStoreCode(): Promise<StoreCode> {
+  return (storeCode ??= Promise.all([import('./session-checkpoints.js'), import('./rewind.js')]));
+}
+
+function writesFiles(call: ToolCall, tool: ToolDefinition): boolean {
+  return (tool.locations?.(call.input as Record<string, unknown>, {}) ?? []).some((touch) => touch.kind !== 'read');
+}
 
 /** What the checkpoints need of the session store (src/session/session-store.ts has it). */
 export interface SessionFiles {
@@ -47,7 +56,8 @@ export class ProjectCheckpoints {
   }
 
   /** The store of one session (created on first use; pruned when it first opens in this process). */
-  session(sessionId: string): SessionCheckpoints {
+  async session(sessionId: string): Promise<SessionCheckpoints> {
+    const [{ checkpointDir, SessionCheckpoints }] = await loadStoreCode();
     let store = this.stores.get(sessionId);
     if (!store) {
       store = new SessionCheckpoints(
@@ -72,7 +82,10 @@ export class ProjectCheckpoints {
   ): Promise<AfterRun | undefined> {
     if (!this.limits.enabled) return undefined;
     try {
-      return await this.session(sessionId).beforeRun(call, tool, signal);
+      // A call that names no file it changes and runs no command needs no checkpoint (SessionCheckpoints.beforeRun
+      // returns undefined for it too), nor the store's code.
+      if (tool.permission !== 'exec' && !writesFiles(call, tool)) return undefined;
+      return await (await this.session(sessionId)).beforeRun(call, tool, signal);
     } catch (error) {
       // MCA_HOME's disk is full or read-only: the session file cannot be written either, and that failure ends the
       // turn with one clear line. Refusing the call here instead would let the model go on answering a turn whose
@@ -84,11 +97,14 @@ export class ProjectCheckpoints {
 
   /** The session's checkpoints, oldest first. */
   async listCheckpoints(sessionId: string): Promise<Checkpoint[]> {
-    return await sessionCheckpoints(this.session(sessionId), this.sessions.pathOf(sessionId));
+    const [, { sessionCheckpoints }] = await loadStoreCode();
+    return await sessionCheckpoints(await this.session(sessionId), this.sessions.pathOf(sessionId));
   }
 
   async rewind(sessionId: string, target: string, options: RewindOptions): Promise<RewindResult> {
-    return await rewind(this.session(sessionId), this.port(sessionId), target, options, this.limits.maxEditFileBytes);
+    const [, { rewind }] = await loadStoreCode();
+    const store = await this.session(sessionId);
+    return await rewind(store, this.port(sessionId), target, options, this.limits.maxEditFileBytes);
   }
 
   /**
@@ -103,6 +119,7 @@ export class ProjectCheckpoints {
     let id = target;
     if (!/^[0-9a-f]{8}$/.test(target)) {
       const match = (await this.listCheckpoints(sessionId)).find((checkpoint) => checkpoint.ts === target);
+      const [, { CheckpointError }] = await loadStoreCode();
       if (!match) throw new CheckpointError('CHECKPOINT_NOT_FOUND', `no checkpoint for ${JSON.stringify(target)}`);
       id = match.id;
     }
@@ -111,7 +128,7 @@ export class ProjectCheckpoints {
 
   /** Bytes the session's store holds (blobs). */
   async storeBytes(sessionId: string): Promise<number> {
-    return await this.session(sessionId).blobs.size();
+    return await (await this.session(sessionId)).blobs.size();
   }
 
   private port(sessionId: string): SessionPort {

@@ -8,12 +8,9 @@ import type { BlobStore } from './blob-store.js';
 import type { Checkpoint } from './checkpoint-list.js';
 import type { Journal, JournalRecord } from './journal.js';
 
-export interface PruneLimits {
-  keep: number;
-  days: number;
-}
+import type { PruneLimits } from './limits.js';
 
-export const DEFAULT_PRUNE: PruneLimits = { keep: 100, days: 30 };
+export { DEFAULT_PRUNE, type PruneLimits } from './limits.js';
 
 function hashesOf(record: JournalRecord): string[] {
   if (record.t === 'change') return record.before.kind === 'file' ? [record.before.hash] : [];

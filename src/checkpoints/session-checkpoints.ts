@@ -19,7 +19,7 @@ import { BlobStore, STORE_DIR_MODE } from './blob-store.js';
 import { materialize, type ScanState } from './git-blobs.js';
 import { captureFile } from './file-capture.js';
 import { Journal, type JournalRecord } from './journal.js';
-import { changedPaths, SCAN_DEADLINE_MS, type Image, type ScanLimits } from './project-scan.js';
+import { changedPaths, SCAN_DEADLINE_MS, type Image } from './project-scan.js';
 import { keepRoots, scanRoots } from './root-scan.js';
 import { resolveInProject } from '../tools/workspace.js';
 import { listCheckpoints } from './checkpoint-list.js';
@@ -28,24 +28,14 @@ import { readSessionPrompts } from './session-prompts.js';
 import type { ToolCall, ToolDefinition } from '../tools/define-tool.js';
 import type { ToolEnvelope } from '../tools/envelope.js';
 
-export interface CheckpointLimits extends ScanLimits {
-  /** A file a file tool changes is copied up to this size. */
-  maxEditFileBytes: number;
-}
+import { DEFAULT_LIMITS, type CheckpointLimits } from './limits.js';
 
-export const DEFAULT_LIMITS: CheckpointLimits = {
-  maxFileBytes: 1024 * 1024,
-  maxFiles: 50_000,
-  maxCopyBytes: 256 * 1024 * 1024,
-  maxEditFileBytes: 16 * 1024 * 1024,
-};
+export { DEFAULT_LIMITS, type CheckpointLimits } from './limits.js';
 
 /** What runs once the guarded call finished. */
 export type AfterRun = (envelope: ToolEnvelope) => Promise<void>;
 
-export function checkpointDir(sessionDir: string, sessionId: string): string {
-  return join(sessionDir, `${sessionId}.checkpoints`);
-}
+export { checkpointDir } from './limits.js';
 
 function now(): string {
   return new Date().toISOString();

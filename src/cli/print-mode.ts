@@ -65,7 +65,7 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
   const { driver } = opened;
   const session = claudeCodeSession(booted, options, version, () => driver);
   installBudget(booted, options.claudeCode, session, (listener) => driver.subscribe(listener));
-  const sink = createSink(
+  const sink = await createSink(
     options.outputFormat,
     { stdout: (text) => void process.stdout.write(redactSecrets(text, secrets)), stderr: err },
     session,

@@ -6,8 +6,8 @@
  */
 import { loadCustomCommands, matchCustomCommand } from '../commands/custom-commands.js';
 import type { CustomCommandInfo, CustomCommandsPort } from './custom-commands-port.js';
-import { CHARS_PER_TOKEN } from '../mcp/result-envelope.js';
-import { mcpLimits } from '../runtime/mcp-servers.js';
+import type { McpManager } from '../mcp/mcp-manager.js';
+import type { McpPromptCommands } from '../mcp/prompt-commands.js';
 import type { Runtime } from '../runtime/create-runtime.js';
 
 export async function loadSessionCommands(booted: Runtime, notices: string[]): Promise<CustomCommandsPort> {
@@ -22,13 +22,8 @@ export async function loadSessionCommands(booted: Runtime, notices: string[]): P
       usage: `/${command.name}${command.argumentHint ? ` ${command.argumentHint}` : ''}`,
       description: `${command.description} (${command.scope})`,
     }));
-  const prompts = booted.mcp
-    ? new (await import('../mcp/prompt-commands.js')).McpPromptCommands(
-        booted.mcp,
-        (line) => booted.registry.notice(line),
-        mcpLimits().maxOutputTokens * CHARS_PER_TOKEN,
-      )
-    : undefined;
+  // The MCP modules load only when a server is configured.
+  const prompts = booted.mcp ? await mcpPromptCommands(booted, booted.mcp) : undefined;
   return {
     get list(): readonly CustomCommandInfo[] {
       const own = prompts?.list ?? [];
@@ -52,4 +47,13 @@ export async function loadSessionCommands(booted: Runtime, notices: string[]): P
       return await expandForSession(booted, command, args, how);
     },
   };
+}
+
+async function mcpPromptCommands(booted: Runtime, manager: McpManager): Promise<McpPromptCommands> {
+  const [{ McpPromptCommands: Commands }, { CHARS_PER_TOKEN }, { mcpLimits }] = await Promise.all([
+    import('../mcp/prompt-commands.js'),
+    import('../mcp/result-envelope.js'),
+    import('../runtime/mcp-servers.js'),
+  ]);
+  return new Commands(manager, (line) => booted.registry.notice(line), mcpLimits().maxOutputTokens * CHARS_PER_TOKEN);
 }

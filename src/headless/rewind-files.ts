@@ -99,7 +99,7 @@ export async function rewindFiles(
   const list = await checkpoints.listCheckpoints(began.sessionId);
   const checkpoint = list.find((entry) => entry.kind === 'prompt' && entry.ts >= began.at);
   if (!checkpoint) return { canRewind: false, error: 'that message has no checkpoint (its turn never started)' };
-  const store = checkpoints.session(began.sessionId);
+  const store = await checkpoints.session(began.sessionId);
   const preview = await checkpoints.rewindFiles(began.sessionId, checkpoint.id, { dryRun: true });
   const filesChanged = preview.plan.items.map((item) => join(checkpoints.projectRoot, item.path));
   if (preview.refused === 'conflicts') {

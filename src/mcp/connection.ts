@@ -41,6 +41,8 @@ export interface ConnectOptions {
   /** The runtime's environment: the processes of stdio servers start with it (absent: process.env with the session's overlay). */
   env?: EnvironmentView;
 
+  /** Aborted: mca is closing; a connection still being opened stops its server and open() rejects. */
+  signal?: AbortSignal;
   /** The server said its tool list changed; the manager lists again. */
   onToolsChanged: () => void;
   /** The server said its resource or prompt list changed; the manager drops its cached list. */
@@ -76,7 +78,10 @@ export class McpConnection {
     client.setNotificationHandler('notifications/resources/list_changed', () => options.onListChanged?.('resources'));
     client.setNotificationHandler('notifications/prompts/list_changed', () => options.onListChanged?.('prompts'));
     const connection = new McpConnection(config, client, transport);
+    const stop = (): void => void connection.close();
+    options.signal?.addEventListener('abort', stop, { once: true });
     try {
+      if (options.signal?.aborted) throw new Error('mca is closing');
       await withTimeout(client.connect(transport), options.timeoutMs, `no answer within ${options.timeoutMs} ms`);
     } catch (error) {
       await connection.close();
@@ -84,6 +89,8 @@ export class McpConnection {
       const why = error instanceof Error ? error.message : String(error);
       const tail = stderrOf(transport);
       throw new Error(tail ? `${why} (stderr: ${tail})` : why);
+    } finally {
+      options.signal?.removeEventListener('abort', stop);
     }
     opened = true;
     return connection;
@@ -100,6 +107,12 @@ export class McpConnection {
         : error;
     });
     return { tools: tools.slice(0, MAX_TOOLS_PER_SERVER), dropped: Math.max(0, tools.length - MAX_TOOLS_PER_SERVER) };
+  }
+
+  /** `name@version` the server reported at the handshake ('' when it reported none). */
+  serverVersion(): string {
+    const info = this.client.getServerVersion();
+    return info ? `${info.name}@${info.version}` : '';
   }
 
   /** What the server said it offers at the handshake (resources, prompts); a server without one is skipped. */

@@ -7,20 +7,21 @@
  */
 import type { Tool } from '@modelcontextprotocol/client';
 import { McpConnection, MAX_TOOLS_PER_SERVER } from './connection.js';
-import { mcpToolDefinition } from './mcp-tool.js';
+import { listingDefinitions } from './listing-tools.js';
 import type { ServerGate } from './approval.js';
 import type { EnvironmentView } from '../config/child-environment.js';
 import { describeServer, type ServerConfig } from './server-config.js';
-import { mcpToolName } from './tool-names.js';
 import type { McpLimits, ToolSink } from './limits.js';
 import { DeferredTools } from './deferred-tools.js';
 import { McpNeedsSignInError } from './oauth/errors.js';
 import { ServerCatalog } from './server-catalog.js';
 import { PENDING_DETAIL, type McpActionResult, type ServerStatus } from './server-status.js';
+import { RememberedLists, type RememberedTools, type ToolListMemory } from './tool-list-memory.js';
 
 export type { McpLimits, ToolSink } from './limits.js';
 export type { McpActionResult, ServerState, ServerStatus } from './server-status.js';
 import { oneLine } from './one-line.js';
+import { settledWithin } from './settled-within.js';
 
 export interface McpManagerOptions {
   servers: ReadonlyArray<{ config: ServerConfig; gate: ServerGate }>;
@@ -48,6 +49,8 @@ export interface McpManagerOptions {
    * reconnects it. Absent: `/mcp` tells the user to run `mca mcp login <name>`.
    */
   authenticate?: (name: string, print: (line: string) => void) => Promise<void>;
+  /** Remembered tool lists (tool-list-memory.ts): registered at start, so the first request need not wait. */
+  memory?: ToolListMemory;
 }
 
 export class McpManager {
@@ -55,6 +58,8 @@ export class McpManager {
   private readonly connections = new Map<string, McpConnection>();
   private readonly connecting: Array<Promise<void>> = [];
   private closing = false;
+  /** Aborted by close(): servers still starting stop instead of holding mca's exit. */
+  private readonly closed = new AbortController();
   private readonly refreshing = new Map<string, Promise<void>>();
   private readonly placement: DeferredTools;
   private readonly configs = new Map<string, ServerConfig>();
@@ -64,8 +69,10 @@ export class McpManager {
   private changes = 0;
   private settling: Promise<void> | undefined;
   private readonly listeners = new Set<() => void>();
+  private readonly remembered: RememberedLists;
 
   constructor(private readonly options: McpManagerOptions) {
+    this.remembered = new RememberedLists(options.memory);
     this.placement = new DeferredTools(options.registry, options.deferBeyondTokens ?? Number.POSITIVE_INFINITY);
     this.catalog = new ServerCatalog({
       connection: (name) => this.connections.get(name),
@@ -90,9 +97,23 @@ export class McpManager {
   /** Starts every approved server at once; resolves when all have connected or failed (never rejects). */
   start(): Promise<void> {
     for (const { config, gate } of this.options.servers) {
-      if (gate === 'start') this.connecting.push(this.connect(config));
+      if (gate !== 'start') continue;
+      const remembered = this.remembered.recall(config);
+      if (remembered) this.addTools(config.name, remembered);
+      const connecting = this.connect(config);
+      this.remembered.connecting(config.name, connecting);
+      this.connecting.push(connecting);
     }
     return Promise.allSettled(this.connecting).then(() => undefined);
+  }
+
+  /**
+   * What the first request waits for (after start()): nothing when every started server's tools were remembered
+   * (a call to one still starting waits for that server alone), else every server (settled()).
+   */
+  firstListing(): Promise<void> {
+    const started = this.options.servers.filter((server) => server.gate === 'start').map(({ config }) => config.name);
+    return this.remembered.allRemembered(started) ? Promise.resolve() : this.settled();
   }
 
   /**
@@ -100,14 +121,7 @@ export class McpManager {
    * named in one notice (it goes on connecting, and its tools appear when it is ready).
    */
   async ready(timeoutMs: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), timeoutMs);
-      timer.unref();
-    });
-    const outcome = await Promise.race([Promise.allSettled(this.connecting).then(() => 'done' as const), timedOut]);
-    clearTimeout(timer);
-    if (outcome === 'timeout') {
+    if ((await settledWithin(this.connecting, timeoutMs)) === 'timeout') {
       for (const status of this.statuses.filter((entry) => entry.state === 'connecting')) {
         this.options.notice(
           `MCP server "${status.name}" is still connecting after ${timeoutMs} ms (MCP_TIMEOUT); its tools come when it is ready`,
@@ -211,6 +225,7 @@ export class McpManager {
   }
   async close(): Promise<void> {
     this.closing = true;
+    this.closed.abort();
     await Promise.allSettled([...this.connections.values()].map((connection) => connection.close()));
     this.connections.clear();
   }
@@ -266,8 +281,8 @@ export class McpManager {
    * the server is `needs-auth` at once, its tools leave the next request, one notice. Only the first failing call of
    * that connection does this (a stale connection, or one already replaced by a reconnect, is left alone).
    */
-  private lostSignIn(name: string, connection: McpConnection, error: McpNeedsSignInError): void {
-    if (this.connections.get(name) !== connection) return;
+  private lostSignIn(name: string, connection: McpConnection | undefined, error: McpNeedsSignInError): void {
+    if (!connection || this.connections.get(name) !== connection) return;
     this.needsSignIn(error);
     void this.disconnect(name);
   }
@@ -283,6 +298,8 @@ export class McpManager {
         ...(this.options.mcaHome !== undefined ? { mcaHome: this.options.mcaHome } : {}),
         timeoutMs: limits.connectTimeoutMs,
         ...(this.options.env ? { env: this.options.env } : {}),
+
+        signal: this.closed.signal,
         // The next model request waits for the new list (bounded by MCP_TIMEOUT), so it never offers a stale one.
         onToolsChanged: () => {
           if (current()) this.options.expect(this.refresh(config.name));
@@ -302,7 +319,7 @@ export class McpManager {
         },
       });
     } catch (error) {
-      if (!current()) return;
+      if (!current() || this.closing) return;
       if (error instanceof McpNeedsSignInError) this.needsSignIn(error);
       else this.fail(config.name, error instanceof Error ? error.message : String(error));
       return;
@@ -334,39 +351,44 @@ export class McpManager {
     try {
       listed = await connection.listTools(this.options.limits.connectTimeoutMs);
     } catch (error) {
+      if (this.closing) return;
       if (error instanceof McpNeedsSignInError) this.needsSignIn(error);
       else this.fail(name, `listing its tools failed: ${error instanceof Error ? error.message : String(error)}`);
       await connection.close();
       return;
     }
+    const cut = `MCP server "${name}" offers more than ${MAX_TOOLS_PER_SERVER} tools; ${listed.dropped} left out`;
+    if (listed.dropped > 0) this.options.notice(cut);
+    const now: RememberedTools = { version: connection.serverVersion(), tools: listed.tools, dropped: listed.dropped };
+    // Tools registered from memory call the live connection: an unchanged list keeps them.
+    if (this.remembered.listed(connection.config, now) === 'keep') return;
+    this.removeTools(this.status(name));
+    this.addTools(name, now, connection);
+  }
+
+  /**
+   * Registers a listing's tools: listed by `connection`, or (without one) remembered from an earlier session and
+   * registered before the server has listed them in this one.
+   */
+  private addTools(name: string, listed: RememberedTools, connection?: McpConnection): void {
     const status = this.status(name);
-    this.removeTools(status);
-    if (listed.dropped > 0) {
-      this.options.notice(
-        `MCP server "${name}" offers more than ${MAX_TOOLS_PER_SERVER} tools; ${listed.dropped} left out`,
-      );
-    }
-    const taken = new Set(this.placement.names());
-    for (const tool of listed.tools) {
-      const modelName = mcpToolName(name, tool.name, taken);
-      const definition = mcpToolDefinition({
-        name: modelName,
-        server: name,
-        tool,
-        limits: this.options.limits,
-        timeoutMs: connection.config.timeoutMs ?? this.options.limits.toolTimeoutMs,
-        connection: () => this.connections.get(name),
-        onSignInNeeded: (error) => this.lostSignIn(name, connection, error),
-      });
-      if (!definition.ok) {
-        this.options.notice(
-          `MCP server "${name}": tool ${JSON.stringify(oneLine(tool.name))} left out: ${definition.message}`,
-        );
-        continue;
+    const tools = listingDefinitions(listed.tools, {
+      server: name,
+      limits: this.options.limits,
+      timeoutMs: this.configs.get(name)?.timeoutMs ?? this.options.limits.toolTimeoutMs,
+      taken: new Set(this.placement.names()),
+      connection: () => this.connections.get(name),
+      onSignInNeeded: (error) => this.lostSignIn(name, connection ?? this.connections.get(name), error),
+      ...(connection ? {} : { remembered: { whenReady: () => this.remembered.whenReady(name), status } }),
+    });
+    for (const listedTool of tools) {
+      if (listedTool.ok) {
+        this.placement.add(listedTool.tool);
+        status.tools.push(listedTool.tool.name);
+      } else if (connection) {
+        const what = JSON.stringify(oneLine(listedTool.remoteName));
+        this.options.notice(`MCP server "${name}": tool ${what} left out: ${listedTool.message}`);
       }
-      this.placement.add(definition.tool);
-      taken.add(modelName);
-      status.tools.push(modelName);
     }
   }
 

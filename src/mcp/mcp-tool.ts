@@ -49,6 +49,13 @@ export interface McpToolOptions {
    * moves the server to `needs-auth` at once; the model's result says the server needs sign-in.
    */
   onSignInNeeded?: (error: McpNeedsSignInError) => void;
+  /**
+   * A tool from the remembered list (tool-list-memory.ts), offered while its server starts: a call waits for the
+   * server (connected or failed, bounded by MCP_TIMEOUT) instead of failing at once.
+   */
+  whenReady?: () => Promise<void>;
+  /** For a remembered tool: whether the server, once listed, still offers it (a call to one it dropped fails clearly). */
+  stillOffered?: () => boolean;
 }
 
 export type BuiltTool = { ok: true; tool: ToolDefinition } | { ok: false; message: string };
@@ -94,6 +101,15 @@ export function mcpToolDefinition(options: McpToolOptions): BuiltTool {
     signal: AbortSignal,
     memory: Parameters<typeof resultEnvelope>[1]['toolMemory'],
   ): Promise<ToolEnvelope> => {
+    if (options.whenReady) await options.whenReady();
+    if (options.stillOffered && !options.stillOffered()) {
+      return errorEnvelope(
+        'NOT_FOUND',
+        `MCP server "${server}" no longer offers the tool "${neutralizeControlSequences(remoteName)}" (${name} was ` +
+          'remembered from an earlier session; the server has started and its tool list changed). The next request ' +
+          'lists the tools it offers now.',
+      );
+    }
     const connection = options.connection();
     if (!connection) return errorEnvelope('EXECUTION_ERROR', `MCP server "${server}" is not connected.`);
     try {

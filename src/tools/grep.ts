@@ -6,7 +6,7 @@ import type { BuiltinInputSchemas } from './input-schemas.js';
 import { defineTool, type ToolDefinition } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import { GREP_MAX_RESULTS, GREP_MAX_SCANNED, MatchCollector } from './grep-matches.js';
-import { findRipgrep, grepWithRipgrep, type GrepSearch } from './grep-ripgrep.js';
+import type { GrepSearch } from './grep-ripgrep.js';
 import { toolResult } from './results.js';
 import type { GrepData, GrepMatch } from './tool-data.js';
 import { timeoutEnvelope, runWalk, withheldNote } from './walk-outcome.js';
@@ -128,6 +128,8 @@ export function createGrepTool(options: GrepToolOptions = {}): ToolDefinition<Bu
         signal: ctx.signal,
       };
       const choice = chooseEngine(configured);
+      // The ripgrep engine's code loads on the first search.
+      const { findRipgrep, grepWithRipgrep } = await import('./grep-ripgrep.js');
       const rgPath = choice === 'js' ? undefined : findRipgrep();
       let collector = new MatchCollector();
       let engine: GrepData['engine'] = 'js';

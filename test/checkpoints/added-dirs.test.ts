@@ -62,7 +62,9 @@ it('a change record planted for a path outside every recorded root is not restor
   // A damaged or hostile journal line: "before, this file outside did not exist" (a restore would delete it).
   const victim = join(outside, 'keep.txt');
   writeFileSync(victim, 'precious\n');
-  await checkpoints.session(id).journal.append({
+  await (
+    await checkpoints.session(id)
+  ).journal.append({
     t: 'change',
     ts: new Date().toISOString(),
     path: victim,

@@ -110,7 +110,7 @@ describe('the Bash snapshot in a git work tree', () => {
     const head = git(root, 'rev-parse', 'HEAD');
     const before = ['run.sh', 'gone.txt', 'staged.txt'].map((name) => state(join(root, name)));
     const s = await session(root, home);
-    const blobs = s.checkpoints.session(s.id).blobs;
+    const blobs = (await s.checkpoints.session(s.id)).blobs;
     await bash(
       s,
       root,
@@ -140,7 +140,7 @@ describe('the Bash snapshot in a git work tree', () => {
     commitAll(top);
     const root = join(top, 'pkg');
     const s = await session(root, home);
-    const blobs = s.checkpoints.session(s.id).blobs;
+    const blobs = (await s.checkpoints.session(s.id)).blobs;
     await bash(s, root, 'echo changed > lib.txt', () => {
       expect(existsSync(blobs.pathOf(sha256('library\n')))).toBe(false);
     });

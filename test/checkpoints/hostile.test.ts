@@ -162,7 +162,7 @@ describe('checkpoints on a hostile project', () => {
     );
     writeFileSync(join(root, 'a.txt'), 'new\n');
     await after?.({ status: 'success', data: {}, text: '', stats: { durationMs: 0 }, context: {} });
-    const blobs = s.checkpoints.session(s.id).blobs;
+    const blobs = (await s.checkpoints.session(s.id)).blobs;
     const hash = (await import('node:crypto')).createHash('sha256').update('original\n').digest('hex');
     writeFileSync(blobs.pathOf(hash), 'tampered\n');
     const [checkpoint] = await s.checkpoints.listCheckpoints(s.id);
@@ -178,7 +178,7 @@ describe('checkpoints on a hostile project', () => {
     s.prompt('x');
     await tick();
     await bash(s.checkpoints, s.id, root, 'echo b > a.txt');
-    const dir = s.checkpoints.session(s.id).dir;
+    const dir = (await s.checkpoints.session(s.id)).dir;
     expect(dir.startsWith(home)).toBe(true);
     const files = execFileSync('find', [dir, '-type', 'f'], { encoding: 'utf8' }).trim().split('\n');
     expect(files.length).toBeGreaterThan(1);
@@ -196,7 +196,7 @@ describe('checkpoints on a hostile project', () => {
       await bash(s.checkpoints, s.id, root, `echo v${version} > a.txt`);
       await tick();
     }
-    const blobs = s.checkpoints.session(s.id).blobs;
+    const blobs = (await s.checkpoints.session(s.id)).blobs;
     const v0 = (await import('node:crypto')).createHash('sha256').update('v0\n').digest('hex');
     expect(await blobs.has(v0)).toBe(true);
     // A later process (MCA_CHECKPOINT_KEEP=2) opens the session: the two oldest prompts' copies go.
@@ -208,7 +208,7 @@ describe('checkpoints on a hostile project', () => {
     const { prune, pruneCutoff } = await import('../../src/checkpoints/prune.js');
     const cutoff = pruneCutoff(list, { keep: 2, days: 30 });
     expect(cutoff).toBe(list[2]?.ts);
-    await prune(later.session(s.id).journal, later.session(s.id).blobs, cutoff ?? '');
+    await prune((await later.session(s.id)).journal, (await later.session(s.id)).blobs, cutoff ?? '');
     expect(existsSync(blobs.pathOf(v0))).toBe(false);
     const result = await later.rewind(s.id, list[2]?.id ?? '', { code: true, conversation: false });
     expect(result.applied?.restored).toEqual(['a.txt']);

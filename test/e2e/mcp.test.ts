@@ -3,7 +3,7 @@
  * and streamable HTTP, server-filesystem, server-memory) and small hostile ones (test/fixtures/mcp). What the model
  * is told (the next request's tools and tool_result) and what the user sees (stderr, exit code, files, processes).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -216,6 +216,54 @@ describe('MCP servers from npm', () => {
 });
 
 describe('lifecycle', () => {
+  it('a remembered tool list: the first request goes with it while the server starts; a call waits for the server; a dropped tool is a clear error; a changed list reaches the next request', async () => {
+    const project = setup();
+    const toolsFile = join(project.userHome, 'tools.json');
+    const gate = join(project.userHome, 'gate');
+    const offer = (...names: string[]) =>
+      writeFileSync(toolsFile, JSON.stringify(names.map((name) => ({ name, inputSchema: { type: 'object' } }))));
+    const env = { HOSTILE_TOOLS_FILE: toolsFile, HOSTILE_GATE_FILE: gate };
+    const config = servers({ chg: { command: process.execPath, args: [HOSTILE, 'from-file'], env } });
+    const args = ['--mcp-config', config, '--allowedTools', 'mcp__chg'];
+    // The server answers initialize only once the gate exists; the fake model opens it when a request arrives.
+    const openGate =
+      (next: FakeStep): FakeStep =>
+      () => {
+        writeFileSync(gate, '');
+        return typeof next === 'function' ? next({ model: '', messages: [] }, 0) : next;
+      };
+
+    // Nothing remembered: the first request waits for the listing, as before (the gate is open).
+    offer('work');
+    writeFileSync(gate, '');
+    const cold = await run(project, [done], args);
+    expect(cold.code, cold.stderr).toBe(0);
+    expect(toolNames(0)).toContain('mcp__chg__work');
+    const entries = readdirSync(join(project.home, 'mcp-tools'));
+    expect(entries).toHaveLength(1);
+    expect(statSync(join(project.home, 'mcp-tools', entries[0] ?? '')).mode & 0o777).toBe(0o600);
+
+    // The server's list changed between sessions. The first request leaves before the server has even answered
+    // initialize (its gate is shut until that request), with the remembered tool; calling it waits for the server,
+    // which no longer offers it: a clear error, and the next request carries the list the server offers now.
+    offer('added');
+    rmSync(gate);
+    const changed = await run(project, [openGate(call('mcp__chg__work', {})), done], args);
+    expect(changed.code, changed.stderr).toBe(0);
+    expect(toolNames(0)).toContain('mcp__chg__work');
+    expect(resultAfter(0)).toContain('no longer offers the tool');
+    expect(toolNames(1)).toContain('mcp__chg__added');
+    expect(toolNames(1)).not.toContain('mcp__chg__work');
+
+    // Remembered again: the new list goes first, and a call made before the server is ready waits and reaches it.
+    rmSync(gate);
+    const warm = await run(project, [openGate(call('mcp__chg__added', {})), done], args);
+    expect(warm.code, warm.stderr).toBe(0);
+    expect(toolNames(0)).toContain('mcp__chg__added');
+    expect(resultAfter(0)).toContain('called added');
+    expect(toolNames(1)).toEqual(toolNames(0));
+  });
+
   it('notifications/tools/list_changed updates the tool list of the next request', async () => {
     const project = setup();
     const result = await run(

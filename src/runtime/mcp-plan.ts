@@ -1,0 +1,24 @@
+/** The runtime's MCP plan and what starting it needs (mcp-servers.ts makes the plan; mcp-start.ts starts it). */
+import type { EnvironmentView } from '../config/child-environment.js';
+import type { Config } from '../config/config.js';
+import type { ServerConfig } from '../mcp/server-config.js';
+import type { ToolRegistry } from '../tools/registry.js';
+
+export interface McpPlan {
+  servers: ServerConfig[];
+  /** Lines for the trust question: what each project server would run. */
+  widening: string[];
+}
+
+/** What starting the servers needs besides the plan. */
+export interface McpStartContext {
+  config: Config;
+  projectRoot: string;
+  trusted: boolean;
+  approvedNow: boolean;
+  registry: ToolRegistry;
+  /** `/mcp` may start a sign-in (a person at a terminal); see RuntimeOptions.mcpSignInFromSession. */
+  signInFromSession: boolean;
+  /** The runtime's environment: limits (MCP_TIMEOUT, …) and the stdio servers' processes. */
+  env: EnvironmentView;
+}
