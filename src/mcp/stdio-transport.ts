@@ -8,7 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { childEnvironment } from '../config/child-environment.js';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
-import { terminateGroup, trackGroup, untrackGroup } from '../tools/process-group.js';
+import { descendantGroups, terminateGroup, trackGroup, untrackGroup } from '../tools/process-group.js';
 import type { McpLibrary } from './load-client.js';
 import { LineReader } from '../text/line-reader.js';
 
@@ -117,9 +117,15 @@ export class GroupStdioTransport implements Transport {
       // already gone
     }
     if (child.pid !== undefined) {
-      await terminateGroup(child.pid, CLOSE_GRACE_MS);
+      // Helpers the server moved out of its group (detached) end with it too, found while it still lives.
+      const helpers = await descendantGroups(child.pid);
+      await Promise.all([child.pid, ...helpers].map((pgid) => terminateGroup(pgid, CLOSE_GRACE_MS)));
       untrackGroup(child.pid);
     }
+    // A process that escaped even that (a double fork) may still hold the pipes: they must not keep mca alive.
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+    child.stdin?.destroy();
     this.finish();
   }
 

@@ -63,6 +63,44 @@ export async function groupAlive(pgid: number): Promise<boolean> {
   return false;
 }
 
+/**
+ * The process groups of `pid`'s descendants other than its own: a helper that a child moved into its own group
+ * or session (`detached`, setsid) is not reached by signalling the child's group. Read from /proc while `pid` is
+ * still alive (an orphan is re-parented to init and cannot be found after); empty without /proc.
+ */
+export async function descendantGroups(pid: number): Promise<number[]> {
+  let entries: string[];
+  try {
+    entries = await readdir('/proc');
+  } catch {
+    return [];
+  }
+  const children = new Map<number, Array<{ pid: number; pgid: number }>>();
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const parent = Number(fields[1]);
+    const list = children.get(parent) ?? [];
+    list.push({ pid: Number(entry), pgid: Number(fields[2]) });
+    children.set(parent, list);
+  }
+  const groups = new Set<number>();
+  const queue = [pid];
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    for (const child of children.get(next) ?? []) {
+      if (child.pgid !== pid) groups.add(child.pgid);
+      queue.push(child.pid);
+    }
+  }
+  return [...groups];
+}
+
 async function waitGone(pgid: number, withinMs: number): Promise<boolean> {
   const deadline = Date.now() + withinMs;
   for (;;) {
