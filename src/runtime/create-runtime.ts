@@ -102,17 +102,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // endpoint, the key or mca's own variables. A project's `env` counts only once the project is trusted, so the
   // trust question (which lists it) comes first.
   const untrusted = readClaudeSettings({ projectRoot, mcaHome, home: homedir(), trusted: false });
-  const projectEnv = untrusted.notices.filter((line) => line.startsWith('ignored "env" in '));
   const mcpPlan = planMcp(options, { mcaHome }, projectRoot, notices);
   const {
     policy,
     notices: policyNotices,
     trusted,
     asked,
-  } = await permissionPolicy(options, { mcaHome }, projectRoot, options.askTrust, [
-    ...mcpPlan.widening,
-    ...projectEnv.map((line) => line.replace(/^ignored "env" in (.*?) \((.*)\): .*$/, 'sets $2 for the session ($1)')),
-  ]);
+  } = await permissionPolicy(options, { mcaHome }, projectRoot, options.askTrust, mcpPlan.widening);
   const settings = trusted ? readClaudeSettings({ projectRoot, mcaHome, home: homedir(), trusted }) : untrusted;
   notices.push(...settings.notices);
   const roots = addedRoots(projectRoot, options.addDirs ?? [], settings.additionalDirectories, notices);

@@ -11,7 +11,9 @@ import { loadMcpConfig } from '../mcp/config-sources.js';
 import type { McpManager, McpLimits } from '../mcp/mcp-manager.js';
 import { sessionEnvironment } from '../config/child-environment.js';
 import { DEFAULT_MAX_OUTPUT_TOKENS } from '../mcp/result-envelope.js';
-import { describeServer, type ServerConfig } from '../mcp/server-config.js';
+import type { ServerConfig } from '../mcp/server-config.js';
+import { serverTrustItem } from '../mcp/server-exposure.js';
+import type { TrustItem } from '../permissions/trust-items.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { editLocalSettings } from '../permissions/settings-writer.js';
 import type { RuntimeOptions } from './runtime-options.js';
@@ -27,8 +29,8 @@ export function mcpLimits(env: NodeJS.ProcessEnv = sessionEnvironment()): McpLim
 
 export interface McpPlan {
   servers: ServerConfig[];
-  /** Lines for the trust question: what each project server would run. */
-  widening: string[];
+  /** Items for the trust question: what each project server would run or reach, and what it would get. */
+  widening: TrustItem[];
 }
 
 export function planMcp(
@@ -47,7 +49,7 @@ export function planMcp(
   notices.push(...loaded.notices);
   const widening = loaded.servers
     .filter((server) => server.scope === 'project')
-    .map((server) => `MCP server "${server.name}" runs: ${describeServer(server)} (.mcp.json)`);
+    .map((server) => serverTrustItem(server, projectRoot));
   return { servers: loaded.servers, widening };
 }
 

@@ -6,14 +6,16 @@ import type { PermissionMode, ToolProtocol } from '../config/config.js';
 import type { SessionStart } from '../agent/session-manager.js';
 import type { CommandHost } from '../tools/command-host.js';
 import type { FileAccess } from '../tools/file-access.js';
+import type { TrustItem } from '../permissions/trust-items.js';
 
 export type { SessionStart } from '../agent/session-manager.js';
 
 /**
- * Asks the person whether to trust this project (the REPL, once per project); resolves true for yes. A front end
+ * Asks the person whether to trust this project (the REPL, until answered yes); resolves true for yes, false for
+ * "no, for this session" (not recorded: the question comes back next time); a front end that exits on no never resolves false. A front end
  * without a person (print mode) passes none: an untrusted project's allow rules are ignored with one notice.
  */
-export type TrustQuestion = (projectRoot: string, widening: readonly string[]) => Promise<boolean>;
+export type TrustQuestion = (projectRoot: string, widening: readonly TrustItem[]) => Promise<boolean>;
 
 export interface RuntimeOptions {
   /** The project directory (resolved and made real); each runtime has its own, several may live in one process. */

@@ -21,7 +21,6 @@ export const WEB_FETCH_MAX_CHARS = 100_000;
 /** Characters of the page history keeps after the step (the rest: Recall). */
 const HISTORY_CHARS = 2_000;
 
-
 const INPUT = jsonSchemaInput({
   type: 'object',
   properties: {

@@ -111,12 +111,11 @@ describe('MCP rules match whole server names (class 6)', () => {
   for (const name of ['github__docs', 'github_']) {
     it(`mcp__github does not allow the tools of a server named "${name}"`, async () => {
       const project = tempProject('mca-r3-names-');
-      const result = await run(project, [call(`mcp__github__docs__work`, {}), call('mcp__github___work', {}), done], [
-        '--mcp-config',
-        servers({ [name]: server('plain') }),
-        '--allowedTools',
-        'mcp__github',
-      ]);
+      const result = await run(
+        project,
+        [call(`mcp__github__docs__work`, {}), call('mcp__github___work', {}), done],
+        ['--mcp-config', servers({ [name]: server('plain') }), '--allowedTools', 'mcp__github'],
+      );
       expect(result.code, result.stderr).toBe(0);
       const body = fake?.requests[0]?.body as { tools?: Array<{ name: string }> } | undefined;
       const names = (body?.tools ?? []).map((tool) => tool.name).filter((tool) => tool.startsWith('mcp__'));
@@ -140,10 +139,11 @@ describe('a helper an MCP server detaches (class 10)', () => {
   it('mca -p exits after its answer and leaves no helper running', async () => {
     const project = tempProject('mca-r3-detach-');
     const pidFile = join(project.root, 'helper.pid');
-    const result = await run(project, [done], [
-      '--mcp-config',
-      servers({ spawner: server('detach', { HELPER_PID_FILE: pidFile }) }),
-    ]);
+    const result = await run(
+      project,
+      [done],
+      ['--mcp-config', servers({ spawner: server('detach', { HELPER_PID_FILE: pidFile }) })],
+    );
     const helper = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : undefined;
     try {
       expect(result.signal, 'mca did not exit after its answer and was killed').toBeNull();

@@ -99,7 +99,7 @@ describe('${VAR} expansion', () => {
 });
 
 describe('loadMcpConfig', () => {
-  it('reads user, local, project and flag scopes with local > project > user, flags on top; a project server never takes a name of the user\'s own', () => {
+  it("reads user, local, project and flag scopes with local > project > user, flags on top; a project server never takes a name of the user's own", () => {
     const { project, home, mcaHome } = dirs();
     writeFileSync(
       join(home, '.claude.json'),
@@ -187,8 +187,8 @@ describe('MCP tool names', () => {
   });
 });
 
-describe('a project server named like one of the user\'s own (red team round three, class 11)', () => {
-  it('the user\'s server is kept, whatever the spelling that makes the same tool names; the project one is reported', () => {
+describe("a project server named like one of the user's own (red team round three, class 11)", () => {
+  it("the user's server is kept, whatever the spelling that makes the same tool names; the project one is reported", () => {
     const { project, home, mcaHome } = dirs();
     writeFileSync(
       join(home, '.claude.json'),
