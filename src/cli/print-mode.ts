@@ -18,6 +18,7 @@ import type { CliOptions } from './cli-options.js';
 import { redactSecrets } from '../text/redact-secrets.js';
 import { readStdinIfPiped } from './stdin.js';
 import { installTermination, SIGNAL_EXIT_CODES } from './termination.js';
+import { terminateTrackedGroups } from '../tools/process-group.js';
 
 function oneLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
@@ -74,6 +75,8 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
     interrupts += 1;
     if (interrupts > 1) process.exit(EXIT_INTERRUPTED);
     driver.interrupt();
+    // A hook (or any command) that is running holds the turn until it ends: one Ctrl-C ends its process group.
+    void terminateTrackedGroups(500);
   };
   process.on('SIGINT', onSigint);
   const termination = installTermination({ abortTurn: () => driver.interrupt(), flush: () => controller.close() });

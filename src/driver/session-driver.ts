@@ -38,6 +38,9 @@ export class SessionDriver {
   /** Shell notes waiting for the next message to the model. */
   private notes: string[] = [];
   private abort: AbortController | null = null;
+  /** UserPromptSubmit hooks are running; an interrupt meanwhile ends the turn before it starts. */
+  private promptHooksRunning = false;
+  private interruptedEarly = false;
   /** The focus of the /compact running now (PreCompact's custom_instructions). */
   private compactFocus = '';
   /** The decision point of the open session (answers "yes, don't ask again" belong to one session). */
@@ -143,6 +146,8 @@ export class SessionDriver {
   /** Ctrl-C/Esc while busy: abort the run; an open permission question is answered "no" so the call returns. */
   interrupt(): void {
     this.options.broker?.cancel('Interrupted by the user.');
+    // While UserPromptSubmit hooks run the turn has no controller yet: the interrupt is kept for it.
+    if (this.promptHooksRunning) this.interruptedEarly = true;
     this.abort?.abort();
   }
 
@@ -325,7 +330,16 @@ export class SessionDriver {
       // A prompt a hook blocks is erased: it is never shown as sent, and the model never sees it. Lines submitted
       // meanwhile queue behind it.
       this.setBusy('turn');
-      const outcome = await this.hooks.prompt(text);
+      this.promptHooksRunning = true;
+      this.interruptedEarly = false;
+      const outcome = await this.hooks.prompt(text).finally(() => (this.promptHooksRunning = false));
+      if (this.interruptedEarly) {
+        this.interruptedEarly = false;
+        this.notice('Interrupted while a UserPromptSubmit hook ran: the prompt was not sent.', 'warning');
+        this.setBusy(null);
+        after?.();
+        return this.next();
+      }
       if ('blocked' in outcome) {
         this.emit({ type: 'prompt_blocked', reason: outcome.blocked });
         this.setBusy(null);

@@ -53,6 +53,7 @@ describe.runIf(runHere)('mca REPL in tmux: the trust menu', () => {
     expect(question).toContain('adds the directory / ');
     expect(question).toContain('./tools/guard-off.sh');
     expect(question).toContain('… and 37 more like these');
+    // eslint-disable-next-line no-control-regex -- the highlight is an SGR sequence
     expect(first.term.screenWithEscapes()).toMatch(/\u001b\[36m❯ 1\. Yes, proceed/);
 
     first.term.keys('d');
