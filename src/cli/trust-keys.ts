@@ -1,11 +1,12 @@
 /**
- * The keys of the trust menu in one chunk of raw terminal input, in order. Keys typed fast arrive together in
- * one read ("2\r", "\u001b[B\r"), so a chunk is split into keys rather than taken as one.
+ * The keys of the start-up menus (trust, MCP server approval) in one chunk of raw terminal input, in order. Keys
+ * typed fast arrive together in one read ("2\r", "\u001b[B\r"), so a chunk is split into keys rather than taken as
+ * one. A digit picks that option at once; Esc, Ctrl-C and Ctrl-D cancel.
  */
-export type TrustKey = 'up' | 'down' | 'toggle' | 'yes' | 'no' | 'enter';
+export type MenuKey = 'up' | 'down' | 'toggle' | 'enter' | 'cancel' | { pick: number };
 
-export function trustKeys(chunk: string): TrustKey[] {
-  const keys: TrustKey[] = [];
+export function menuKeys(chunk: string): MenuKey[] {
+  const keys: MenuKey[] = [];
   for (let at = 0; at < chunk.length;) {
     const rest = chunk.slice(at);
     // eslint-disable-next-line no-control-regex -- terminal input is control sequences
@@ -24,17 +25,8 @@ export function trustKeys(chunk: string): TrustKey[] {
     const char = rest[0] ?? '';
     at += 1;
     if (char === '\r' || char === '\n') keys.push('enter');
-    else if (char === '1' || char === 'y' || char === 'Y') keys.push('yes');
-    // Esc alone, Ctrl-C, Ctrl-D: no (the menu's "exit"); j/k as arrows.
-    else if (
-      char === '2' ||
-      char === 'n' ||
-      char === 'N' ||
-      char === '\u001b' ||
-      char === '\u0003' ||
-      char === '\u0004'
-    )
-      keys.push('no');
+    else if (/^[1-9]$/.test(char)) keys.push({ pick: Number(char) - 1 });
+    else if (char === '\u001b' || char === '\u0003' || char === '\u0004') keys.push('cancel');
     else if (char === 'k') keys.push('up');
     else if (char === 'j') keys.push('down');
     else if (char === 'd' || char === 'D') keys.push('toggle');

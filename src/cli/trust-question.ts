@@ -8,12 +8,12 @@ import { createInterface } from 'node:readline/promises';
 import { TRUST_GROUPS, type TrustItem } from '../permissions/trust-items.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
 import { EXIT_AGENT_FAILURE } from './exit-codes.js';
-import { trustKeys } from './trust-keys.js';
+import { terminalMenu } from './terminal-menu.js';
 
 /** Benign items of a group shown in the short view before the rest are counted. */
 const BENIGN_SHOWN = 3;
 
-function wrap(text: string, indent: string, width: number): string[] {
+export function wrap(text: string, indent: string, width: number): string[] {
   const room = Math.max(20, width - indent.length - 1);
   const lines: string[] = [];
   let line = '';
@@ -64,57 +64,21 @@ export function trustQuestionLines(items: readonly TrustItem[], full: boolean, w
   return lines;
 }
 
-function screen(projectRoot: string, items: readonly TrustItem[], full: boolean, choice: 0 | 1): string[] {
-  const width = process.stderr.columns || 100;
-  const options = ['1. Yes, proceed', '2. No, exit'].map((text, index) =>
-    index === choice ? `\u001b[36m❯ ${text}\u001b[39m` : `  ${text}`,
-  );
-  return [
-    'Do you trust the files in this folder?',
-    '',
-    ...wrap(neutralizeControlSequences(projectRoot), '', width),
-    '',
-    'Saying yes turns on what this project brings:',
-    ...trustQuestionLines(items, full, width),
-    '',
-    ...options,
-    '',
-    `Enter to confirm · ↑/↓ to choose · d ${full ? 'for the short list' : 'for the full list'} · Esc to exit`,
-  ];
-}
-
-/** The menu on a terminal; resolves true for yes. No exits the process (nothing recorded). */
+/** The menu on a terminal; resolves true for yes ("1. Yes, proceed", Enter at start), false for no or Esc. */
 async function askOnTerminal(projectRoot: string, items: readonly TrustItem[]): Promise<boolean> {
-  const input = process.stdin;
-  let full = false;
-  let choice: 0 | 1 = 0;
-  let drawn = 0;
-  const draw = (): void => {
-    const lines = screen(projectRoot, items, full, choice);
-    process.stderr.write(`${drawn > 0 ? `\u001b[${drawn}A\r\u001b[J` : ''}${lines.join('\n')}\n`);
-    drawn = lines.length;
-  };
-  input.setRawMode(true);
-  input.resume();
-  draw();
-  const answer = await new Promise<boolean>((resolve) => {
-    const onData = (chunk: Buffer): void => {
-      for (const key of trustKeys(chunk.toString('utf8'))) {
-        if (key === 'up' || key === 'down') choice = choice === 0 ? 1 : 0;
-        else if (key === 'toggle') full = !full;
-        else if (key === 'yes' || key === 'no' || key === 'enter') {
-          input.off('data', onData);
-          resolve(key === 'yes' || (key === 'enter' && choice === 0));
-          return;
-        }
-        draw();
-      }
-    };
-    input.on('data', onData);
+  const picked = await terminalMenu({
+    body: (full, width) => [
+      'Do you trust the files in this folder?',
+      '',
+      ...wrap(neutralizeControlSequences(projectRoot), '', width),
+      '',
+      'Saying yes turns on what this project brings:',
+      ...trustQuestionLines(items, full, width),
+    ],
+    options: ['Yes, proceed', 'No, exit'],
+    toggles: true,
   });
-  input.setRawMode(false);
-  input.pause();
-  return answer;
+  return picked === 0;
 }
 
 async function askOnLine(projectRoot: string, items: readonly TrustItem[]): Promise<boolean> {

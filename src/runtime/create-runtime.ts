@@ -153,6 +153,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         approvedNow: asked && trusted,
         registry,
         signInFromSession: options.mcpSignInFromSession === true,
+        askApproval: options.askMcpApproval,
       },
       notices,
     ),
@@ -210,13 +211,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const first = await sessions.open(start);
   notices.push(...first.warnings);
   return {
+    notices: untrustedInOneLine(notices),
     config,
     projectRoot,
     policy,
     trusted,
     sessions,
     controller: first.controller,
-    notices,
     registry,
     secrets,
     hooks,
@@ -227,6 +228,28 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     roots,
     environment,
   };
+}
+
+/** What every "… is not trusted" line says, once; the details are the trust question's (`mca trust`). */
+const UNTRUSTED = /\b(the|this) project is not trusted\b/;
+
+/**
+ * An untrusted project's held-back parts (allow rules, env, hooks, MCP servers) as one line naming `mca trust`
+ * and the scripts' opt-in, instead of a line each.
+ */
+function untrustedInOneLine(notices: readonly string[]): string[] {
+  const held = notices.filter((line) => UNTRUSTED.test(line));
+  if (held.length === 0) return [...notices];
+  const line =
+    `this project is not trusted: ${held.length} part(s) of its settings and .mcp.json are off (allow rules, ` +
+    'hooks, env, MCP servers). Run `mca trust` to read and trust it, or set MCA_TRUST_PROJECT=1 for one run ' +
+    '(scripts on a checkout you trust; see docs/security.md)';
+  const first = notices.findIndex((entry) => UNTRUSTED.test(entry));
+  return [
+    ...notices.slice(0, first),
+    line,
+    ...notices.filter((entry, index) => index > first && !UNTRUSTED.test(entry)),
+  ];
 }
 
 /**

@@ -5,8 +5,8 @@
  */
 import { positiveNumber } from '../config/env-number.js';
 import type { Config } from '../config/config.js';
-import { gateOf, readApprovals, type ServerGate } from '../mcp/approval.js';
-import { recordProjectApproval } from '../mcp/approval-store.js';
+import { gateOf, readApprovals, type ProjectApprovals, type ServerGate } from '../mcp/approval.js';
+import { recordMcpChoice, recordProjectApproval } from '../mcp/approval-store.js';
 import { loadMcpConfig } from '../mcp/config-sources.js';
 import type { McpManager, McpLimits } from '../mcp/mcp-manager.js';
 import { sessionEnvironment } from '../config/child-environment.js';
@@ -16,7 +16,7 @@ import { serverTrustItem } from '../mcp/server-exposure.js';
 import type { TrustItem } from '../permissions/trust-items.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { editLocalSettings } from '../permissions/settings-writer.js';
-import type { RuntimeOptions } from './runtime-options.js';
+import type { McpApprovalQuestion, RuntimeOptions } from './runtime-options.js';
 
 /** Claude Code's names; mca's defaults: 30 s to connect, 10 minutes per call. */
 export function mcpLimits(env: NodeJS.ProcessEnv = sessionEnvironment()): McpLimits {
@@ -71,6 +71,8 @@ export async function startMcp(
     registry: ToolRegistry;
     /** `/mcp` may start a sign-in (a person at a terminal); see RuntimeOptions.mcpSignInFromSession. */
     signInFromSession: boolean;
+    /** Asks about each project server nobody approved yet (the REPL); without it they stay pending. */
+    askApproval?: McpApprovalQuestion | undefined;
   },
   notices: string[],
 ): Promise<McpManager | undefined> {
@@ -83,6 +85,13 @@ export async function startMcp(
   }
   const approvals = readApprovals({ projectRoot, mcaHome: config.mcaHome, trusted }, notices);
   if (context.approvedNow && trusted) for (const name of projectNames) approvals.enabled.add(name);
+  if (context.askApproval)
+    await askAboutNewServers(
+      plan,
+      context as typeof context & { askApproval: McpApprovalQuestion },
+      approvals,
+      notices,
+    );
   const servers = plan.servers.map((server) => ({ config: server, gate: gateOf(server, trusted, approvals) }));
   for (const { config: server, gate } of servers) {
     if (gate !== 'start') notices.push(`MCP server "${server.name}" not started: ${pendingReason(gate)}`);
@@ -122,10 +131,35 @@ export async function startMcp(
   return manager;
 }
 
+/**
+ * Each project server of a trusted project that is neither approved nor disabled is put to the person, in order;
+ * the answers are recorded (approval-store.ts) and hold at once.
+ */
+async function askAboutNewServers(
+  plan: McpPlan,
+  context: { config: Config; projectRoot: string; trusted: boolean; askApproval: McpApprovalQuestion },
+  approvals: ProjectApprovals,
+  notices: string[],
+): Promise<void> {
+  const { config, projectRoot, trusted } = context;
+  for (const server of plan.servers) {
+    if (gateOf(server, trusted, approvals) !== 'pending') continue;
+    const answer = await context.askApproval(serverTrustItem(server, projectRoot));
+    if (answer === 'all') approvals.enableAll = true;
+    if (answer === 'skip') approvals.disabled.add(server.name);
+    else approvals.enabled.add(server.name);
+    const failure = recordMcpChoice(config.mcaHome, projectRoot, {
+      ...(answer === 'skip' ? { disable: [server.name] } : { approve: [server.name] }),
+      ...(answer === 'all' ? { all: true } : {}),
+    });
+    if (failure) notices.push(failure);
+  }
+}
+
 function pendingReason(gate: ServerGate): string {
   if (gate === 'untrusted') return 'this project is not trusted (run `mca trust` after reading its .mcp.json)';
   if (gate === 'disabled') return 'it is in disabledMcpjsonServers';
-  return 'not approved yet (add it to enabledMcpjsonServers, or set enableAllProjectMcpServers, in settings)';
+  return 'not approved yet: start mca in this project and answer its question, run `mca trust`, or enable it in /mcp';
 }
 
 /**

@@ -17,6 +17,12 @@ export type { SessionStart } from '../agent/session-manager.js';
  */
 export type TrustQuestion = (projectRoot: string, widening: readonly TrustItem[]) => Promise<boolean>;
 
+/**
+ * Asks about one `.mcp.json` server of a trusted project that nobody approved yet, as Claude Code does: `all`
+ * (this one and every later one of this project), `this`, or `skip` (recorded as disabled; `/mcp` enables it).
+ */
+export type McpApprovalQuestion = (server: TrustItem) => Promise<'all' | 'this' | 'skip'>;
+
 export interface RuntimeOptions {
   /** The project directory (resolved and made real); each runtime has its own, several may live in one process. */
   cwd: string;
@@ -38,6 +44,7 @@ export interface RuntimeOptions {
   /** Which session to open; a new one when absent. */
   session?: SessionStart;
   askTrust?: TrustQuestion;
+  askMcpApproval?: McpApprovalQuestion;
   /** `--agents <json>`: subagent definitions keyed by name (the user's own, so they load in any project). */
   agents?: string;
   /**

@@ -108,7 +108,9 @@ export async function permissionPolicy(
   /** More that the project would switch on (its MCP servers), for the question. */
   moreWidening: readonly TrustItem[] = [],
 ): Promise<LoadedPolicy & { trusted: boolean; asked: boolean }> {
-  const choice = trustChoice(config.mcaHome, projectRoot);
+  // MCA_TRUST_PROJECT=1 (the user's environment; a project's `env` applies only after trust): trusted for this
+  // run, recorded nowhere. For scripts on a checkout the user trusts; docs/security.md states the risk.
+  const choice = process.env.MCA_TRUST_PROJECT === '1' ? 'trusted' : trustChoice(config.mcaHome, projectRoot);
   const loaded = loadPolicy(flags, config, projectRoot, choice === 'trusted');
   if (choice !== 'unknown' || !askTrust) return { ...loaded, trusted: choice === 'trusted', asked: false };
   const widening = await trustItems(projectRoot, config.mcaHome, loaded.ignoredProjectAllows, moreWidening);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { trustKeys } from '../../src/cli/trust-keys.js';
+import { menuKeys } from '../../src/cli/trust-keys.js';
 import { trustQuestionLines } from '../../src/cli/trust-question.js';
 import type { TrustItem } from '../../src/permissions/trust-items.js';
 
@@ -49,11 +49,11 @@ describe('trustQuestionLines', () => {
   });
 });
 
-describe('trustKeys', () => {
+describe('menuKeys', () => {
   it('splits keys typed together into one read', () => {
-    expect(trustKeys('\u001b[B\r')).toEqual(['down', 'enter']);
-    expect(trustKeys('d2')).toEqual(['toggle', 'no']);
-    expect(trustKeys('\u001b')).toEqual(['no']);
-    expect(trustKeys('\r')).toEqual(['enter']);
+    expect(menuKeys('\u001b[B\r')).toEqual(['down', 'enter']);
+    expect(menuKeys('d2')).toEqual(['toggle', { pick: 1 }]);
+    expect(menuKeys('\u001b')).toEqual(['cancel']);
+    expect(menuKeys('\r')).toEqual(['enter']);
   });
 });
