@@ -141,7 +141,9 @@ export class AcpSession {
     this.cancelled = false;
     this.updates.beginTurn();
     try {
-      this.work = this.runLine(text.trim(), images);
+      // Only the person's typed text may hold `@` mentions: an embedded selection or file is the editor's content.
+      const own = blocks.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n\n');
+      this.work = this.runLine(text.trim(), images, own);
       await this.work;
     } finally {
       this.running = false;
@@ -152,11 +154,11 @@ export class AcpSession {
   }
 
   /** `/compact [focus]` and `/init` are the driver's; anything else (a custom command, a prompt) is run as typed. */
-  private async runLine(line: string, images: readonly ImagePart[]): Promise<void> {
+  private async runLine(line: string, images: readonly ImagePart[], own: string): Promise<void> {
     const compact = /^\/compact(?:\s+([\s\S]*))?$/.exec(line);
     if (compact) await this.driver.compact(compact[1]?.trim() || undefined);
     else if (line === '/init') await this.driver.init();
-    else await this.driver.run(line, images);
+    else await this.driver.run(line, images, own);
   }
 
   cancel(): void {

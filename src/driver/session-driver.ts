@@ -107,9 +107,10 @@ export class SessionDriver {
 
   /**
    * Runs a line now and resolves when what it started has finished (a command's turn included): a slash
-   * command, a custom command, a `!` line or a turn. `-p` awaits it; the REPL submits.
+   * command, a custom command, a `!` line or a turn. `-p` awaits it; the REPL submits. `mentionText`: the part of
+   * a prompt that is the person's own words when a front adds more (an editor's selection); all of it otherwise.
    */
-  async run(text: string, images: Images = []): Promise<void> {
+  async run(text: string, images: Images = [], mentionText?: string): Promise<void> {
     const parsed = this.options.slash ? parseSlashCommand(text) : null;
     const custom = parsed?.kind === 'command' ? undefined : this.options.customCommands?.match(text);
     if (custom) return await this.runCustomCommand(text, custom);
@@ -118,7 +119,7 @@ export class SessionDriver {
     if (note !== undefined) return this.options.memoryNote?.(note);
     const command = this.options.shellLines ? shellCommandOf(text) : undefined;
     if (command !== undefined) return await this.runShellLine(command);
-    await this.runTurn(text, text, undefined, images);
+    await this.runTurn(text, text, undefined, images, mentionText ?? text);
   }
 
   /** `/init`: a turn with a fixed prompt (init-prompt.ts), shown as the command the person typed. */
@@ -324,7 +325,14 @@ export class SessionDriver {
    * `shown` is what a front shows as the user's line when it differs (a custom command's `/name args`); `after`
    * runs when the turn is over (Stop hooks included), before the next queued item.
    */
-  private async runTurn(text: string, shown: string = text, after?: () => void, images: Images = []): Promise<void> {
+  /** `mentionText`: the user's own words in `text` (`@` mentions come only from there); all of `text` by default. */
+  private async runTurn(
+    text: string,
+    shown: string = text,
+    after?: () => void,
+    images: Images = [],
+    mentionText: string = text,
+  ): Promise<void> {
     let prompt = text;
     if (this.hooks) {
       // A prompt a hook blocks is erased: it is never shown as sent, and the model never sees it. Lines submitted
@@ -355,10 +363,10 @@ export class SessionDriver {
     const notes = this.notes;
     this.notes = [];
     const input = notes.length > 0 ? `${notes.join('\n\n')}\n\n${prompt}` : prompt;
-    const end = await this.drive('turn', (signal) => this.active.run(input, { signal, images }), false);
+    const end = await this.drive('turn', (signal) => this.active.run(input, { signal, images, mentionText }), false);
     if (this.hooks) {
       await this.hooks.afterTurn(end, (note) =>
-        this.drive('turn', (signal) => this.active.run(note, { signal }), false),
+        this.drive('turn', (signal) => this.active.run(note, { signal, mentionText: '' }), false),
       );
     }
     after?.();
@@ -408,7 +416,7 @@ export class SessionDriver {
     const abort = new AbortController();
     this.abort = abort;
     this.setBusy('shell');
-    let prompt: string | undefined;
+    let prompt: { prompt: string; mentionText: string } | undefined;
     try {
       prompt = await port.expand(custom.name, custom.args, { decisions: this.decisions, signal: abort.signal });
     } catch (error) {
@@ -416,7 +424,9 @@ export class SessionDriver {
     }
     if (this.abort === abort) this.abort = null;
     this.setBusy(null);
-    if (prompt !== undefined && !abort.signal.aborted) return await this.runTurn(prompt, text, restore);
+    if (prompt !== undefined && !abort.signal.aborted) {
+      return await this.runTurn(prompt.prompt, text, restore, [], prompt.mentionText);
+    }
     restore?.();
     this.next();
   }
