@@ -6,7 +6,7 @@
  * highlighted and taken by Enter, `d` shows the full list, "2. No, exit" exits without recording, so the question
  * comes back next time. Run also with MCA_E2E_COALESCE_KEYS=1.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { waitUntil } from './support/tmux.js';
@@ -81,5 +81,36 @@ describe.runIf(runHere)('mca REPL in tmux: the trust menu', () => {
     second.term.keys('Enter');
     await second.term.waitFor('Ask anything', { what: 'the REPL after Enter' });
     expect(readFileSync(store, 'utf8')).toContain(first.project);
+  }, 120_000);
+
+  it('a .mcp.json server added after trust is asked about (all / this / skip); the answer is recorded', async () => {
+    const { url } = await harness.fake([{ text: 'Thought: ok\nAction: Finish[hi]' }]);
+    const files = { '.claude/settings.json': JSON.stringify({ permissions: { allow: ['Bash(npm test)'] } }) };
+    const first = await launchRepl(url, { files, rows: 40, columns: 100 });
+    harness.defer(() => first.cleanup());
+    await first.term.waitFor('1. Yes, proceed', { what: 'the trust menu' });
+    first.term.keys('Enter');
+    await first.term.waitFor('Ask anything', { what: 'the REPL after trust' });
+    first.term.kill();
+
+    const server = { command: 'node', args: ['late.js'], env: { API_TOKEN: '${LATE_TOKEN}' } };
+    writeFileSync(join(first.project, '.mcp.json'), JSON.stringify({ mcpServers: { late: server } }));
+    const second = await launchRepl(url, {
+      reuse: { root: first.root },
+      env: { LATE_TOKEN: 't' },
+      rows: 40,
+      columns: 100,
+    });
+    harness.defer(() => second.term.kill());
+    const asked = await second.term.waitFor('3. Continue without using this MCP server', { what: 'the MCP question' });
+    expect(asked).toContain('New MCP server found in .mcp.json');
+    expect(asked).toContain('"late" runs node late.js');
+    expect(asked.replace(/\n {4,}/g, ' ')).toMatch(/env API_TOKEN=\$\{LATE_TOKEN\}: .*expands \$\{LATE_TOKEN\}/);
+    second.term.keys('3');
+    await second.term.waitFor('Ask anything', { what: 'the REPL after skipping' });
+    const recorded = JSON.parse(readFileSync(join(first.home, 'mcp.json'), 'utf8')) as {
+      projects: Record<string, { disabledMcpjsonServers?: string[] }>;
+    };
+    expect(recorded.projects[first.project]?.disabledMcpjsonServers).toEqual(['late']);
   }, 120_000);
 });
