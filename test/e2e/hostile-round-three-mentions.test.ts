@@ -12,6 +12,8 @@ import { runMca } from '../helpers/run-mca.js';
 import { tempProject } from '../helpers/temp-project.js';
 import { spawnAcp, type AcpChild } from './support/acp-client.js';
 
+/** Another build to run the same tests against (e.g. /work/main/dist/cli/mca.cjs). */
+const ENTRY = process.env.MCA_E2E_BIN;
 const KEY = 'sk-ant-test-round-three-mention-01';
 const SERVER = fileURLToPath(new URL('../fixtures/mcp/round-three-server.mjs', import.meta.url));
 const FILES = { 'secret.txt': 'do not read', 'notes.txt': 'fine to read' };
@@ -42,6 +44,7 @@ describe('@ mentions come only from the user', () => {
         cwd: project.root,
         env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: fake.url, MCA_HOME: project.home, HOME: project.home },
         timeoutMs: 40_000,
+        ...(ENTRY ? { entry: ENTRY } : {}),
       },
     );
     expect(result.code, result.stderr).toBe(0);

@@ -11,6 +11,8 @@ import { startFakeAnthropic, type FakeAnthropic, type FakeStep } from '../helper
 import { runMca } from '../helpers/run-mca.js';
 import { tempProject, type TempProject } from '../helpers/temp-project.js';
 
+/** Another build to run the same tests against (e.g. /work/main/dist/cli/mca.cjs). */
+const ENTRY = process.env.MCA_E2E_BIN;
 const KEY = 'sk-ant-test-trust-scripts-0123456';
 let fake: FakeAnthropic | undefined;
 afterEach(async () => {
@@ -48,6 +50,7 @@ async function print(project: TempProject, more: Record<string, string> = {}) {
     cwd: project.root,
     env: { ...env(project, more), ANTHROPIC_BASE_URL: fake.url },
     timeoutMs: 40_000,
+    ...(ENTRY ? { entry: ENTRY } : {}),
   });
 }
 
@@ -81,7 +84,11 @@ describe('-p in an untrusted project', () => {
 describe('mca trust', () => {
   it('lists what it turns on, env and headers included, and names the servers still to approve', async () => {
     const project = tempProject('mca-trust-cmd-', FILES);
-    const result = await runMca(['trust'], { cwd: project.root, env: env(project) });
+    const result = await runMca(['trust'], {
+      cwd: project.root,
+      env: env(project),
+      ...(ENTRY ? { entry: ENTRY } : {}),
+    });
     expect(result.code, result.stderr).toBe(0);
     const out = result.stdout.replace(/\n {4,}/g, ' ');
     expect(out).toMatch(/header Authorization: .*sends \$\{GITHUB_TOKEN\}/);
@@ -96,9 +103,14 @@ describe('mca trust', () => {
     const added = await runMca(['mcp', 'add', '-s', 'project', 'mine', '--', 'node', 'server.js'], {
       cwd: project.root,
       env: env(project),
+      ...(ENTRY ? { entry: ENTRY } : {}),
     });
     expect(added.code, added.stderr).toBe(0);
-    const trusted = await runMca(['trust'], { cwd: project.root, env: env(project) });
+    const trusted = await runMca(['trust'], {
+      cwd: project.root,
+      env: env(project),
+      ...(ENTRY ? { entry: ENTRY } : {}),
+    });
     expect(trusted.stdout).toContain('"mine" runs node server.js');
     expect(trusted.stdout).not.toContain('not approved yet');
   });
