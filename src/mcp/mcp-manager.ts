@@ -10,6 +10,7 @@ import { McpConnection, MAX_TOOLS_PER_SERVER } from './connection.js';
 import { mcpToolDefinition } from './mcp-tool.js';
 import type { ServerGate } from './approval.js';
 import { describeServer, type ServerConfig } from './server-config.js';
+import { serverExposure } from './server-exposure.js';
 import { mcpToolName } from './tool-names.js';
 import type { McpLimits, ToolSink } from './limits.js';
 import { DeferredTools } from './deferred-tools.js';
@@ -77,6 +78,7 @@ export class McpManager {
         scope: config.scope,
         source: config.source,
         launch: describeServer(config),
+        ...(config.scope === 'project' ? { exposure: serverExposure(config, options.projectRoot) } : {}),
         state: gate === 'start' ? 'connecting' : gate,
         ...(gate === 'start' ? {} : { detail: PENDING_DETAIL[gate] }),
         tools: [],
