@@ -84,6 +84,7 @@ describe('a hook rewrites a Write into a control file (class 7)', () => {
 
 describe('one Ctrl-C stops -p while a hook runs (class 9)', () => {
   for (const [event, matcher] of [
+    ['SessionStart', undefined],
     ['UserPromptSubmit', undefined],
     ['PreToolUse', 'Bash'],
   ] as const) {
