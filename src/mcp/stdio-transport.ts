@@ -8,7 +8,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { childEnvironment } from '../config/child-environment.js';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
-import { descendantGroups, terminateGroup, trackGroup, untrackGroup } from '../tools/process-group.js';
+import { randomUUID } from 'node:crypto';
+import {
+  descendantGroups,
+  terminateGroup,
+  trackGroup,
+  trackMarker,
+  untrackGroup,
+  untrackMarker,
+} from '../tools/process-group.js';
 import type { McpLibrary } from './load-client.js';
 import { LineReader } from '../text/line-reader.js';
 
@@ -33,6 +41,8 @@ export class GroupStdioTransport implements Transport {
   private closed = false;
   private readonly buffer = new LineReader(MAX_MESSAGE_BYTES);
   private finished = false;
+  /** In the server's environment and so in every helper it starts: how those are found at close (process-group.ts). */
+  private readonly marker = `MCA_MCP_SERVER_ID=${randomUUID()}`;
 
   constructor(
     private readonly launch: StdioLaunch,
@@ -48,7 +58,10 @@ export class GroupStdioTransport implements Transport {
     return new Promise((resolve, reject) => {
       const child = spawn(this.launch.command, [...this.launch.args], {
         cwd: this.launch.cwd,
-        env: childEnvironment(this.launch.env),
+        env: {
+          ...childEnvironment(this.launch.env),
+          MCA_MCP_SERVER_ID: this.marker.slice('MCA_MCP_SERVER_ID='.length),
+        },
         stdio: ['pipe', 'pipe', 'pipe'],
         detached: true,
       });
@@ -59,6 +72,7 @@ export class GroupStdioTransport implements Transport {
       });
       child.once('spawn', () => {
         if (child.pid !== undefined) trackGroup(child.pid);
+        trackMarker(this.marker);
         resolve();
       });
       child.once('close', () => this.finish());
@@ -122,6 +136,8 @@ export class GroupStdioTransport implements Transport {
       await Promise.all([child.pid, ...helpers].map((pgid) => terminateGroup(pgid, CLOSE_GRACE_MS)));
       untrackGroup(child.pid);
     }
+    // Whatever carries the server's marker (a helper that double-forked, or escaped the scan above) ends too.
+    untrackMarker(this.marker);
     // A process that escaped even that (a double fork) may still hold the pipes: they must not keep mca alive.
     child.stdout?.destroy();
     child.stderr?.destroy();

@@ -13,6 +13,7 @@ import { startFakeAnthropic, type FakeAnthropic, type FakeStep } from '../helper
 import { listenLoopback, type LoopbackServer } from '../helpers/loopback-http.js';
 import { runMca } from '../helpers/run-mca.js';
 import { tempProject, type TempProject } from '../helpers/temp-project.js';
+import { processesMatching } from './support/processes.js';
 
 const KEY = 'sk-ant-test-round-three-0123456789';
 const SERVER = fileURLToPath(new URL('../fixtures/mcp/round-three-server.mjs', import.meta.url));
@@ -136,6 +137,16 @@ function alive(pid: number): boolean {
 }
 
 describe('a helper an MCP server detaches (class 10)', () => {
+  it('a double-forked helper (re-parented to init at once) ends with mca too', async () => {
+    const project = tempProject('mca-r3-detach2-');
+    const result = await run(project, [done], ['--mcp-config', servers({ spawner: server('detach2') })]);
+    expect(result.signal, 'mca did not exit after its answer and was killed').toBeNull();
+    expect(result.code, result.stderr).toBe(0);
+    const left = processesMatching('r3-helper', project.root);
+    for (const info of left) process.kill(info.pid, 'SIGKILL');
+    expect(left, 'a helper outlived mca').toEqual([]);
+  }, 60_000);
+
   it('mca -p exits after its answer and leaves no helper running', async () => {
     const project = tempProject('mca-r3-detach-');
     const pidFile = join(project.root, 'helper.pid');
