@@ -29,7 +29,7 @@ const ajv = new Ajv({
  * back-references) is left unchecked here rather than run on the backtracking engine: the server checks its own
  * input, and mca's check is a courtesy to the model, never a guard.
  */
-function linearRegExp(pattern: string): { test: (text: string) => boolean } {
+export function linearRegExp(pattern: string): { test: (text: string) => boolean } {
   try {
     const compiled = RE2JS.compile(pattern);
     return { test: (text) => compiled.test(text) };
@@ -76,4 +76,9 @@ export function compileJsonSchema(
     const hint = unknown && allowed.length > 0 ? ` Allowed fields: ${allowed.join(', ')}.` : '';
     return { ok: false, message: `Invalid input for ${tool}: ${problems.join('; ')}.${hint}` };
   };
+}
+
+/** An ajv for checking what a server sends against its own schema (a tool's `outputSchema`): patterns on RE2. */
+export function linearAjv(): Ajv {
+  return new Ajv({ allErrors: true, strict: false, validateFormats: false, code: { regExp: linearRegExp } });
 }

@@ -77,6 +77,22 @@ describe('an MCP tool schema with a catastrophic pattern (class 3)', () => {
   }
 });
 
+describe("an MCP tool's output schema with a catastrophic pattern (class 3, the result side)", () => {
+  it('the structured result is checked in linear time and the run ends', async () => {
+    const project = tempProject('mca-r3-redos-out-');
+    const result = await run(
+      project,
+      [call('mcp__evil__report', {}), done],
+      ['--mcp-config', servers({ evil: server('redos-out') }), '--allowedTools', 'mcp__evil'],
+    );
+    expect(result.signal, 'mca hung validating the result and was killed').toBeNull();
+    expect(result.code, result.stderr).toBe(0);
+    // The library checks a structured result only against schemas it cached from a listing mca does not cache
+    // today; should it check, the check is linear (src/mcp/linear-schema-validator.ts). Either way the run ends.
+    expect(resultAfter(0)).toMatch(/worked|must match pattern/);
+  }, 60_000);
+});
+
 describe('WebFetch of deeply nested HTML (class 4)', () => {
   for (const [label, html] of [
     ['20,000 nested blockquotes', '<blockquote>'.repeat(20_000) + 'x'],
