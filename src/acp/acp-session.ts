@@ -127,7 +127,9 @@ export class AcpSession {
     this.updates.beginTurn();
     try {
       // `/compact [focus]` and `/init` are the driver's own commands; anything else is a custom command or a prompt.
-      this.work = this.driver.run(text.trim(), images);
+      // Only the person's typed text may hold `@` mentions: an embedded selection or file is the editor's content.
+      const own = blocks.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('\n\n');
+      this.work = this.driver.run(text.trim(), images, own);
       await this.work;
     } finally {
       this.running = false;

@@ -173,11 +173,12 @@ export class CodeAgent implements AgentController {
    */
   async *run(
     input: string,
-    options: { signal: AbortSignal; images?: readonly ImagePart[] },
+    options: { signal: AbortSignal; images?: readonly ImagePart[]; mentionText?: string },
   ): AsyncGenerator<AgentEvent> {
     const progress: TurnProgress = { turn: undefined, ended: false };
     try {
-      for await (const event of this.runTurn(input, options.signal, progress, options.images ?? [])) {
+      const turn = this.runTurn(input, options.signal, progress, options.images ?? [], options.mentionText);
+      for await (const event of turn) {
         if (event.type === 'turn_end') progress.ended = true;
         yield event;
       }
@@ -192,11 +193,13 @@ export class CodeAgent implements AgentController {
     signal: AbortSignal,
     progress: TurnProgress,
     given: readonly ImagePart[],
+    mentionText: string | undefined,
   ): AsyncGenerator<AgentEvent> {
     const { context, config, session } = this.deps;
     const preprocessed = preprocessInput(
       this.settings.mode === 'plan' ? withPlanModeReminder(input) : input,
       this.deps.fsView,
+      mentionText,
     );
     const attached = attachImages(
       preprocessed.text,

@@ -36,7 +36,14 @@ export interface AgentController {
    * Runs one turn. Ends with exactly one `turn_end`. Aborting the signal closes the round as interrupted. `images`
    * are attached to the input (a pasted image, an ACP prompt's image; see text/image-part.ts imagePartFromBase64).
    */
-  run(input: string, options: { signal: AbortSignal; images?: readonly ImagePart[] }): AsyncGenerator<AgentEvent>;
+  /**
+   * `mentionText`: the part of `input` that is the user's own words, the only text `@` mentions are taken from
+   * (not resource text, hook context or editor content added around it). Absent: all of `input`.
+   */
+  run(
+    input: string,
+    options: { signal: AbortSignal; images?: readonly ImagePart[]; mentionText?: string },
+  ): AsyncGenerator<AgentEvent>;
   /** Manual compaction (`/compact [focus]`); yields compaction events. */
   compact(options: { focus?: string; signal: AbortSignal }): AsyncGenerator<AgentEvent>;
   contextReport(): ContextReport;

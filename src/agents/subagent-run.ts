@@ -156,7 +156,7 @@ export async function runSubagent(
     // A SubagentStop hook may ask the subagent to go on, once (the second stop carries stop_hook_active).
     for (let stopHookActive = false; ; stopHookActive = true) {
       const steps = record.steps;
-      for await (const event of agent.run(input, { signal: ctx.signal })) {
+      for await (const event of agent.run(input, { signal: ctx.signal, mentionText: '' })) {
         host.events.emit({ type: 'subagent_event', ...label, event });
         if (event.type === 'usage') record.usage = addModelUsage(record.usage, event.usage);
         else if (event.type === 'tool_end') noteTool(record, event.tool, event.input, event.result);

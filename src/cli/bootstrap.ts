@@ -10,7 +10,7 @@ import { MissingApiKeyError } from '../providers/create-provider.js';
 import { createRuntime, type Runtime } from '../runtime/create-runtime.js';
 import { projectRootOf } from '../runtime/project-root.js';
 import { RuntimeError } from '../runtime/runtime-error.js';
-import type { RuntimeOptions, SessionStart, TrustQuestion } from '../runtime/runtime-options.js';
+import type { McpApprovalQuestion, RuntimeOptions, SessionStart, TrustQuestion } from '../runtime/runtime-options.js';
 import { SessionError } from '../session/session-error.js';
 import { CliError, EXIT_USAGE } from './exit-codes.js';
 import type { CliOptions } from './cli-options.js';
@@ -76,7 +76,11 @@ export function startSourceOf(options: Pick<CliOptions, 'resume' | 'continueLast
 }
 
 /** The flags as plain runtime options: `--cwd` (default: here), overrides, rules, the session to open. */
-export function runtimeOptions(options: CliOptions, askTrust?: TrustQuestion): RuntimeOptions {
+export function runtimeOptions(
+  options: CliOptions,
+  askTrust?: TrustQuestion,
+  askMcpApproval?: McpApprovalQuestion,
+): RuntimeOptions {
   return {
     cwd: options.cwd ?? process.cwd(),
     ...(options.model ? { model: options.model } : {}),
@@ -94,13 +98,18 @@ export function runtimeOptions(options: CliOptions, askTrust?: TrustQuestion): R
     session: sessionStart(options),
     // Only the REPL asks the trust question: a person is at the terminal, so `/mcp` may start a sign-in there.
     ...(askTrust ? { askTrust, mcpSignInFromSession: true } : {}),
+    ...(askMcpApproval ? { askMcpApproval } : {}),
   };
 }
 
 /** `askTrust` is the REPL's trust question; print mode passes none. Approval is the session driver's business. */
-export async function bootstrap(options: CliOptions, askTrust?: TrustQuestion): Promise<Bootstrapped> {
+export async function bootstrap(
+  options: CliOptions,
+  askTrust?: TrustQuestion,
+  askMcpApproval?: McpApprovalQuestion,
+): Promise<Bootstrapped> {
   try {
-    return await createRuntime(runtimeOptions(options, askTrust));
+    return await createRuntime(runtimeOptions(options, askTrust, askMcpApproval));
   } catch (error) {
     throw cliErrorOf(error, options) ?? error;
   }

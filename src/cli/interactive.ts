@@ -8,6 +8,7 @@ import { createPathCompleter } from './path-completion.js';
 import { loadSessionCommands, openSessionNow, type OpenedSession } from '../driver/open-session.js';
 import { addLocalAllowRule } from '../permissions/settings-writer.js';
 import { askTrustOnce } from './trust-question.js';
+import { askMcpApprovalOnce } from './mcp-approval-question.js';
 import { createSessionInfo } from './session-info.js';
 import type { CliOptions } from './cli-options.js';
 import { installTermination, SIGNAL_EXIT_CODES } from './termination.js';
@@ -20,7 +21,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   if (!process.stdin.isTTY) {
     throw new CliError('interactive mode needs a terminal; use mca -p "..." in scripts and pipes');
   }
-  const booted = await bootstrap(options, askTrustOnce);
+  const booted = await bootstrap(options, askTrustOnce, askMcpApprovalOnce);
   void sweepLeftoverTemps(booted.config.mcaHome);
   const { sessions, projectRoot, config, notices, policy } = booted;
   const customCommands = await loadSessionCommands(booted, notices);

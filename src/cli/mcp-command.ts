@@ -8,6 +8,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { resolveMcaHome } from '../config/config.js';
 import { gateOf, readApprovals } from '../mcp/approval.js';
 import { loadMcpConfig } from '../mcp/config-sources.js';
+import { recordProjectApproval } from '../mcp/approval-store.js';
 import { scopeServers, WRITABLE_SCOPES, writeScopeServers, type WritableScope } from '../mcp/config-writer.js';
 import { describeServer, parseServerConfig, type ServerConfig } from '../mcp/server-config.js';
 import { isSignedIn } from '../mcp/oauth/auth-store.js';
@@ -15,7 +16,7 @@ import { trustChoice } from '../permissions/trust-store.js';
 import { mcpLimits } from '../runtime/mcp-servers.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
 import { resolveProjectRoot } from './bootstrap.js';
-import { CliError, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
+import { CliError, EXIT_OK, EXIT_USAGE, printError } from './exit-codes.js';
 import { login, logout } from './mcp-login-command.js';
 
 const out = (line: string): void => void process.stdout.write(`${neutralizeControlSequences(line)}\n`);
@@ -130,6 +131,11 @@ function save(name: string, scope: WritableScope, entry: Record<string, unknown>
     throw new CliError(`MCP server "${name}" already exists in the ${scope} scope (mca mcp remove ${name} first)`);
   const file = writeScopeServers(scope, ctx, { ...servers, [name]: entry });
   out(`Added MCP server "${name}" to the ${scope} scope (${file}).`);
+  // The user added it by name: that act approves it (as Claude Code does); the project's trust still applies.
+  if (scope === 'project') {
+    const failure = recordProjectApproval(ctx.mcaHome, ctx.projectRoot, [name]);
+    if (failure) printError(failure);
+  }
   return EXIT_OK;
 }
 

@@ -20,6 +20,7 @@ import { readStdinIfPiped } from './stdin.js';
 import { forgetSession, installBudget } from './unattended.js';
 import { installTermination, SIGNAL_EXIT_CODES, terminatedEnd } from './termination.js';
 import { StallWatchdog, stallTimeoutMs } from './stall-watchdog.js';
+import { terminateTrackedGroups } from '../tools/process-group.js';
 
 function oneLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
@@ -83,6 +84,8 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
     interrupts += 1;
     if (interrupts > 1) process.exit(EXIT_INTERRUPTED);
     driver.interrupt();
+    // A hook (or any command) that is running holds the turn until it ends: one Ctrl-C ends its process group.
+    void terminateTrackedGroups(500);
   };
   process.on('SIGINT', onSigint);
   const termination = installTermination({ abortTurn: () => driver.interrupt(), flush: () => controller.close() });

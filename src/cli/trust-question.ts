@@ -1,62 +1,105 @@
 /**
- * The REPL's one question per project, asked on the terminal before the REPL starts: the project's settings
- * want to allow things (allow rules, its commands' shell lines) or run its hook commands; does the user trust it? The answer is stored
- * under MCA_HOME by the caller, so it is asked once. Anything but "y"/"yes" is no.
+ * The REPL's trust question, asked on the terminal before the REPL starts, as Claude Code asks it: what the project
+ * brings (grouped; every dangerous item on its own line, benign ones counted; `d` shows the full list), then
+ * "1. Yes, proceed" (highlighted, Enter) and "2. No, exit". Yes is recorded by the caller; No exits mca without
+ * recording anything, so the question comes back next time. Without a terminal it reads one line (y/N).
  */
 import { createInterface } from 'node:readline/promises';
+import { TRUST_GROUPS, type TrustItem } from '../permissions/trust-items.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
+import { EXIT_AGENT_FAILURE } from './exit-codes.js';
+import { terminalMenu } from './terminal-menu.js';
 
-/** Narrow rules shown before the rest are counted; the broad ones (below) are always all shown. */
-const SHOWN_RULES = 10;
-/** A screenful: a project listing more broad rules than this is suspicious on its face, and says how many. */
-const MAX_BROAD_SHOWN = 40;
+/** Benign items of a group shown in the short view before the rest are counted. */
+const BENIGN_SHOWN = 3;
 
-/**
- * How much a line widens, most first: a whole-tool rule (`Bash`, `Bash(*)`) allows everything that tool does, a
- * project command runs shell lines, a wildcard rule allows a family of calls; an exact rule one call.
- */
-function breadth(line: string): number {
-  const rule = /^([A-Za-z][A-Za-z0-9_]*)(?:\((.*)\))? \(/s.exec(line);
-  if (rule === null) return 1; // a project command that runs shell lines
-  const specifier = rule[2]?.trim() ?? '';
-  if (specifier === '' || specifier === '*') return 0;
-  return specifier.includes('*') ? 2 : 3;
+export function wrap(text: string, indent: string, width: number): string[] {
+  const room = Math.max(20, width - indent.length - 1);
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > room) {
+      lines.push(line);
+      line = '';
+    }
+    // A word longer than a line (a path, a URL) is cut into pieces rather than run past the edge.
+    let rest = word;
+    while (rest.length > room) {
+      if (line !== '') lines.push(line);
+      lines.push(rest.slice(0, room));
+      rest = rest.slice(room);
+      line = '';
+    }
+    line = line === '' ? rest : `${line} ${rest}`;
+  }
+  if (line !== '') lines.push(line);
+  return lines.map((piece, index) => `${index === 0 ? indent : `${indent}  `}${piece}`);
 }
 
 /**
- * The lines to show, broadest first and each once: every whole-tool rule, shell command and wildcard rule is
- * listed first (a hostile project cannot push `Bash` past the cut; past MAX_BROAD_SHOWN they are counted), the
- * exact rules up to SHOWN_RULES in all.
+ * The list, grouped in TRUST_GROUPS order. Dangerous items (and their details) are always listed; in the short
+ * view a group's benign items past BENIGN_SHOWN are one count line. Never a cut that hides a dangerous item.
  */
-export function trustQuestionLines(widening: readonly string[]): string[] {
-  const ranked = [...new Set(widening)]
-    .map((line, index) => ({ line, index, rank: breadth(line) }))
-    .sort((a, b) => a.rank - b.rank || a.index - b.index);
-  const allBroad = ranked.filter((entry) => entry.rank < 3);
-  const broad = allBroad.slice(0, MAX_BROAD_SHOWN);
-  const exact = ranked.filter((entry) => entry.rank === 3);
-  const room = Math.max(0, SHOWN_RULES - broad.length);
-  const shown = [...broad, ...exact.slice(0, room)].map((entry) => `  ${neutralizeControlSequences(entry.line)}`);
-  if (allBroad.length > broad.length) shown.push(`  … and ${allBroad.length - broad.length} more broad rule(s)`);
-  if (exact.length > room) shown.push(`  … and ${exact.length - room} more exact rule(s)`);
-  return shown;
+export function trustQuestionLines(items: readonly TrustItem[], full: boolean, width = 100): string[] {
+  const lines: string[] = [];
+  const seen = new Set<string>();
+  const unique = items.filter(
+    (item) => !seen.has(`${item.group}\0${item.text}`) && seen.add(`${item.group}\0${item.text}`),
+  );
+  for (const [group, label] of TRUST_GROUPS) {
+    const members = unique.filter((item) => item.group === group);
+    if (members.length === 0) continue;
+    lines.push(`${label} (${members.length})`);
+    const benign = members.filter((item) => !item.danger);
+    const shownBenign = full ? benign : benign.slice(0, BENIGN_SHOWN);
+    for (const item of members) {
+      if (!item.danger && !shownBenign.includes(item)) continue;
+      lines.push(...wrap(neutralizeControlSequences(item.text), '  ', width));
+      for (const detail of item.details ?? []) lines.push(...wrap(neutralizeControlSequences(detail), '      ', width));
+    }
+    if (shownBenign.length < benign.length) {
+      lines.push(`  … and ${benign.length - shownBenign.length} more like these (press d for the full list)`);
+    }
+  }
+  return lines;
 }
 
-export async function askTrustOnce(projectRoot: string, widening: readonly string[]): Promise<boolean> {
-  const shown = trustQuestionLines(widening);
-  process.stderr.write(
-    [
-      `This project (${neutralizeControlSequences(projectRoot)}) asks mca to allow without asking, or to run:`,
-      ...shown,
-      'Trust it? Until you do, only its deny and ask rules apply, its hooks do not run and its MCP servers stay off. (`mca trust --revoke` undoes this.)',
+/** The menu on a terminal; resolves true for yes ("1. Yes, proceed", Enter at start), false for no or Esc. */
+async function askOnTerminal(projectRoot: string, items: readonly TrustItem[]): Promise<boolean> {
+  const picked = await terminalMenu({
+    body: (full, width) => [
+      'Do you trust the files in this folder?',
       '',
-    ].join('\n'),
+      ...wrap(neutralizeControlSequences(projectRoot), '', width),
+      '',
+      'Saying yes turns on what this project brings:',
+      ...trustQuestionLines(items, full, width),
+    ],
+    options: ['Yes, proceed', 'No, exit'],
+    toggles: true,
+  });
+  return picked === 0;
+}
+
+async function askOnLine(projectRoot: string, items: readonly TrustItem[]): Promise<boolean> {
+  process.stderr.write(
+    [`This project (${neutralizeControlSequences(projectRoot)}) brings:`, ...trustQuestionLines(items, true), ''].join(
+      '\n',
+    ),
   );
   const reader = createInterface({ input: process.stdin, output: process.stderr });
   try {
-    const answer = await reader.question('Trust this project? [y/N] ');
-    return /^\s*y(es)?\s*$/i.test(answer);
+    return /^\s*(y(es)?|1)\s*$/i.test(await reader.question('Trust this project? [y/N] '));
   } finally {
     reader.close();
   }
+}
+
+export async function askTrustOnce(projectRoot: string, items: readonly TrustItem[]): Promise<boolean> {
+  const trusted = process.stdin.isTTY ? await askOnTerminal(projectRoot, items) : await askOnLine(projectRoot, items);
+  if (trusted) return true;
+  process.stderr.write(
+    'Not trusted; mca exits. Nothing was recorded: the question comes back next time (`mca trust` trusts it for scripts).\n',
+  );
+  process.exit(EXIT_AGENT_FAILURE);
 }

@@ -46,26 +46,39 @@ export function capInlined(output: string): string {
   return `${trimmed.slice(0, INLINED_OUTPUT_MAX_CHARS)}\n[… output cut at ${INLINED_OUTPUT_MAX_CHARS.toLocaleString('en-US')} characters]`;
 }
 
+/**
+ * A command's prompt, and the text `@` mentions may come from: the file as written with the user's arguments, never
+ * the output of its `!` lines (a file or a program's text is not the user's word).
+ */
+export interface ExpandedCommand {
+  prompt: string;
+  mentionText: string;
+}
+
 export async function expandCustomCommand(
   command: CustomCommand,
   args: string,
   runShell: CommandShell,
-): Promise<string> {
+): Promise<ExpandedCommand> {
   const text = args.trim();
   const words = argumentWords(text);
   const body = command.body;
   const pieces: string[] = [];
+  const own: string[] = [];
   let last = 0;
   // The `!` lines of the file as written; the arguments are substituted afterwards, piece by piece.
   for (const match of body.matchAll(SHELL_PATTERN)) {
     pieces.push(substituteArguments(body.slice(last, match.index), text, words));
+    own.push(pieces.at(-1) ?? '');
     const line = quoteArgumentsInto(match[1] ?? '', (token) => argumentValue(token, text, words));
     pieces.push(capInlined(await runShell(line)));
     last = match.index + match[0].length;
   }
   pieces.push(substituteArguments(body.slice(last), text, words));
+  own.push(pieces.at(-1) ?? '');
   const prompt = pieces.join('').trim();
   // A command without $ARGUMENTS still passes what the user typed after it, as Claude Code does.
   const usesArguments = /\$ARGUMENTS|\$[1-9]/.test(command.body);
-  return !usesArguments && text !== '' ? `${prompt}\n\nARGUMENTS: ${text}` : prompt;
+  const extra = !usesArguments && text !== '' ? `\n\nARGUMENTS: ${text}` : '';
+  return { prompt: `${prompt}${extra}`, mentionText: `${own.join('\n')}${extra}` };
 }

@@ -52,7 +52,7 @@ const KNOWN_PERMISSION_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 /** The project files that are the user's own (not committed by Claude Code's convention) and may add directories. */
-const LOCAL_SETTINGS: ReadonlySet<string> = new Set(['.claude/settings.local.json', '.mca/settings.local.json']);
+export const LOCAL_SETTINGS: ReadonlySet<string> = new Set(['.claude/settings.local.json', '.mca/settings.local.json']);
 
 export interface ClaudeSettings {
   /** Variables to set for the session, from the files allowed to set them. */
@@ -91,7 +91,7 @@ export interface ClaudeSettingsSources {
   trusted: boolean;
 }
 
-function readObject(file: string, root: string | undefined): Record<string, unknown> | undefined {
+export function readObject(file: string, root: string | undefined): Record<string, unknown> | undefined {
   const read = readBoundedFile(file, { maxBytes: MAX_BYTES, ...(root ? { root } : {}) });
   if (!read.ok) return undefined;
   try {

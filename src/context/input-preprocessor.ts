@@ -107,11 +107,15 @@ export function mentionReminder(mentions: readonly Mention[]): string {
   ].join('\n');
 }
 
-/** Finds existing @mentions and appends one reminder block (after a blank line) naming them. */
-export function preprocessInput(text: string, fsView: ProjectFsView): PreprocessedInput {
+/**
+ * Finds existing @mentions and appends one reminder block (after a blank line) naming them. Only `own` (the user's
+ * own words within `text`; all of `text` when absent) is searched: an `@path` in resource text, hook context or an
+ * editor's selection is not the user's mention.
+ */
+export function preprocessInput(text: string, fsView: ProjectFsView, own: string = text): PreprocessedInput {
   const mentions: Mention[] = [];
   const seen = new Set<string>();
-  for (const match of text.matchAll(MENTION_PATTERN)) {
+  for (const match of own.matchAll(MENTION_PATTERN)) {
     const quotedPath = match[1];
     const barePath = match[2];
     let found: Mention | undefined;

@@ -4,7 +4,7 @@
  * line runs (the REPL asks, -p denies what no rule allows). A project's commands are project-supplied executables:
  * their `!` lines run only once the project is trusted.
  */
-import { expandCustomCommand, type CommandShell } from '../commands/expand-command.js';
+import { expandCustomCommand, type CommandShell, type ExpandedCommand } from '../commands/expand-command.js';
 import type { CustomCommand } from '../commands/custom-commands.js';
 import type { CommandExpansion } from './custom-commands-port.js';
 import { parseRule, type PermissionRule } from '../permissions/rule.js';
@@ -66,7 +66,7 @@ export async function expandForSession(
   command: CustomCommand,
   args: string,
   how: CommandExpansion,
-): Promise<string> {
+): Promise<ExpandedCommand> {
   const shell = createCommandShell({
     registry: booted.registry,
     projectRoot: booted.projectRoot,

@@ -23,8 +23,11 @@ export interface CustomCommandsPort {
   match(text: string): { name: string; args: string; model?: string } | undefined;
   /** Calls `listener` when `list` changed (MCP prompts arrive as servers connect); returns the unsubscribe function. */
   onListChange?(listener: () => void): () => void;
-  /** The prompt the command expands to; its `!` lines are judged under `how`. */
-  expand(name: string, args: string, how: CommandExpansion): Promise<string>;
+  /**
+   * The prompt the command expands to (its `!` lines judged under `how`), and the part of it that is the user's
+   * and the command file's own words: only there do `@` mentions count (an MCP prompt's text has none).
+   */
+  expand(name: string, args: string, how: CommandExpansion): Promise<{ prompt: string; mentionText: string }>;
 }
 
 /**

@@ -39,7 +39,7 @@ export async function loadSessionCommands(booted: Runtime, notices: string[]): P
     expand: async (name, args, how) => {
       const command = commands.get(name);
       if (!command) {
-        if (prompts) return await prompts.expand(name, args);
+        if (prompts) return { prompt: await prompts.expand(name, args), mentionText: '' };
         throw new Error(`no custom command /${name}`);
       }
       // Expanding (argument splitting, `!` lines) needs the shell parser: loaded only for a command that is used.

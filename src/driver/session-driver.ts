@@ -34,6 +34,9 @@ export class SessionDriver {
   /** Shell notes waiting for the next message to the model. */
   private notes: string[] = [];
   private abort: AbortController | null = null;
+  /** UserPromptSubmit hooks are running; an interrupt meanwhile ends the turn before it starts. */
+  private promptHooksRunning = false;
+  private interruptedEarly = false;
   /** The focus of the /compact running now (PreCompact's custom_instructions). */
   private compactFocus = '';
   /** The decision point of the open session (answers "yes, don't ask again" belong to one session). */
@@ -97,9 +100,10 @@ export class SessionDriver {
 
   /**
    * Runs a line now and resolves when what it started has finished (a command's turn included): a slash
-   * command, a custom command, a `!` line or a turn. `-p` awaits it; the REPL submits.
+   * command, a custom command, a `!` line or a turn. `-p` awaits it; the REPL submits. `mentionText`: the part of
+   * a prompt that is the person's own words when a front adds more (an editor's selection); all of it otherwise.
    */
-  async run(text: string, images: Images = []): Promise<void> {
+  async run(text: string, images: Images = [], mentionText?: string): Promise<void> {
     const route = routeLine(text, this.options);
     switch (route.kind) {
       case 'custom':
@@ -113,7 +117,7 @@ export class SessionDriver {
       case 'shell':
         return await this.runShellLine(route.command);
       case 'prompt':
-        return await this.runTurn(text, text, undefined, images);
+        return await this.runTurn(text, text, undefined, images, mentionText ?? text);
     }
   }
 
@@ -132,6 +136,8 @@ export class SessionDriver {
   /** Ctrl-C/Esc while busy: abort the run; an open permission question is answered "no" so the call returns. */
   interrupt(): void {
     this.options.broker?.cancel('Interrupted by the user.');
+    // While UserPromptSubmit hooks run the turn has no controller yet: the interrupt is kept for it.
+    if (this.promptHooksRunning) this.interruptedEarly = true;
     this.abort?.abort();
   }
 
@@ -317,13 +323,29 @@ export class SessionDriver {
    * `shown` is what a front shows as the user's line when it differs (a custom command's `/name args`); `after`
    * runs when the turn is over (Stop hooks included), before the next queued item.
    */
-  private async runTurn(text: string, shown: string = text, after?: () => void, images: Images = []): Promise<void> {
+  /** `mentionText`: the user's own words in `text` (`@` mentions come only from there); all of `text` by default. */
+  private async runTurn(
+    text: string,
+    shown: string = text,
+    after?: () => void,
+    images: Images = [],
+    mentionText: string = text,
+  ): Promise<void> {
     let prompt = text;
     if (this.hooks) {
       // A prompt a hook blocks is erased: it is never shown as sent, and the model never sees it. Lines submitted
       // meanwhile queue behind it.
       this.setBusy('turn');
-      const outcome = await this.hooks.prompt(text);
+      this.promptHooksRunning = true;
+      this.interruptedEarly = false;
+      const outcome = await this.hooks.prompt(text).finally(() => (this.promptHooksRunning = false));
+      if (this.interruptedEarly) {
+        this.interruptedEarly = false;
+        this.notice('Interrupted while a UserPromptSubmit hook ran: the prompt was not sent.', 'warning');
+        this.setBusy(null);
+        after?.();
+        return this.next();
+      }
       if ('blocked' in outcome) {
         this.emit({ type: 'prompt_blocked', reason: outcome.blocked });
         this.setBusy(null);
@@ -339,10 +361,10 @@ export class SessionDriver {
     const notes = this.notes;
     this.notes = [];
     const input = notes.length > 0 ? `${notes.join('\n\n')}\n\n${prompt}` : prompt;
-    const end = await this.drive('turn', (signal) => this.active.run(input, { signal, images }), false);
+    const end = await this.drive('turn', (signal) => this.active.run(input, { signal, images, mentionText }), false);
     if (this.hooks) {
       await this.hooks.afterTurn(end, (note) =>
-        this.drive('turn', (signal) => this.active.run(note, { signal }), false),
+        this.drive('turn', (signal) => this.active.run(note, { signal, mentionText: '' }), false),
       );
     }
     after?.();
@@ -382,7 +404,7 @@ export class SessionDriver {
     const abort = new AbortController();
     this.abort = abort;
     this.setBusy('shell');
-    let prompt: string | undefined;
+    let prompt: { prompt: string; mentionText: string } | undefined;
     try {
       prompt = await port.expand(custom.name, custom.args, { decisions: this.decisions, signal: abort.signal });
     } catch (error) {
@@ -390,7 +412,9 @@ export class SessionDriver {
     }
     if (this.abort === abort) this.abort = null;
     this.setBusy(null);
-    if (prompt !== undefined && !abort.signal.aborted) return await this.runTurn(prompt, text, restore);
+    if (prompt !== undefined && !abort.signal.aborted) {
+      return await this.runTurn(prompt.prompt, text, restore, [], prompt.mentionText);
+    }
     restore?.();
     this.next();
   }

@@ -13,6 +13,19 @@ export function recordProjectApproval(
   projectRoot: string,
   names: readonly string[],
 ): string | undefined {
+  return recordMcpChoice(mcaHome, projectRoot, { approve: names });
+}
+
+/** What the MCP approval question recorded: servers approved, servers skipped (disabled), or "all, from now on". */
+export interface McpChoice {
+  approve?: readonly string[];
+  disable?: readonly string[];
+  all?: boolean;
+}
+
+const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+export function recordMcpChoice(mcaHome: string, projectRoot: string, choice: McpChoice): string | undefined {
   const file = join(mcaHome, MCA_MCP_FILE);
   const notices: string[] = [];
   const config = readJsonObject(file, notices) ?? {};
@@ -22,11 +35,15 @@ export function recordProjectApproval(
     Record<string, unknown>
   >;
   const entry = projects[projectRoot] ?? {};
-  const enabled = Array.isArray(entry.enabledMcpjsonServers) ? (entry.enabledMcpjsonServers as unknown[]) : [];
-  const next = {
-    ...config,
-    projects: { ...projects, [projectRoot]: { ...entry, enabledMcpjsonServers: [...new Set([...enabled, ...names])] } },
+  const updated: Record<string, unknown> = {
+    ...entry,
+    enabledMcpjsonServers: [...new Set([...listOf(entry.enabledMcpjsonServers), ...(choice.approve ?? [])])],
   };
+  if (choice.disable && choice.disable.length > 0) {
+    updated.disabledMcpjsonServers = [...new Set([...listOf(entry.disabledMcpjsonServers), ...choice.disable])];
+  }
+  if (choice.all === true) updated.enableAllProjectMcpServers = true;
+  const next = { ...config, projects: { ...projects, [projectRoot]: updated } };
   const temp = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(mcaHome, { recursive: true, mode: 0o700 });

@@ -5,7 +5,10 @@
  * - local scope: `projects[<project root>].mcpServers` in the same two files;
  * - project scope: `.mcp.json` at the project root (trust and approval decide whether each starts: approval.ts);
  * - `--mcp-config <file or inline JSON>` (several): `{"mcpServers": {...}}`; with `--strict-mcp-config` only these.
- * A name in several scopes: flag > local > project > user. A file or entry that cannot be used is one notice naming
+ * A name in several scopes: flag > local > project > user, except that a project server never takes a name of the
+ * user's own (user, local or flag scope, compared as tool names are: `git hub` and `git_hub` are one name): the
+ * user's server is kept and the project's is dropped with a notice, so a repository can neither switch the user's
+ * server off nor run under the allow rules the user wrote for it (`mcp__github`). A file or entry that cannot be used is one notice naming
  * the file and the server, never a throw.
  */
 import { sessionEnvironment } from '../config/child-environment.js';
@@ -13,6 +16,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readBoundedFile } from '../fs/bounded-read.js';
 import { parseServerConfig, type ServerConfig, type ServerScope } from './server-config.js';
+import { sanitizeServerPart } from './tool-names.js';
 
 /** `~/.claude.json` also holds Claude Code's history; it may be large, but not unbounded. */
 const MAX_CONFIG_BYTES = 32 * 1024 * 1024;
@@ -134,10 +138,28 @@ export function loadMcpConfig(sources: McpConfigSources): LoadedMcpConfig {
   }
   const projectFile = join(sources.projectRoot, PROJECT_MCP_FILE);
   const projectConfig = readJsonObject(projectFile, notices, sources.projectRoot);
-  const project = serversOf(projectConfig?.mcpServers, { scope: 'project', source: projectFile }, env, notices);
+  const listed = serversOf(projectConfig?.mcpServers, { scope: 'project', source: projectFile }, env, notices);
+  const project = withoutShadows(listed, [...user, ...local, ...flagged], notices);
   const all = [...user, ...project, ...local, ...flagged];
   all.sort((a, b) => PRECEDENCE.indexOf(a.scope) - PRECEDENCE.indexOf(b.scope));
   return { servers: dedupe(all), notices };
+}
+
+/** The project's servers whose name is none of the user's own; each dropped one is one notice. */
+function withoutShadows(
+  project: readonly ServerConfig[],
+  own: readonly ServerConfig[],
+  notices: string[],
+): ServerConfig[] {
+  const ownByName = new Map(own.map((server) => [sanitizeServerPart(server.name), server]));
+  return project.filter((server) => {
+    const mine = ownByName.get(sanitizeServerPart(server.name));
+    if (!mine) return true;
+    notices.push(
+      `MCP: the ${PROJECT_MCP_FILE} server "${server.name}" is ignored: it has the name of your own server "${mine.name}" (${mine.scope} scope, ${mine.source}), which is used instead`,
+    );
+    return false;
+  });
 }
 
 /** The last entry per name wins (callers order by precedence); the order of first appearance is kept. */

@@ -4,6 +4,7 @@
  * server's `notifications/tools/list_changed`. Everything the server sends is untrusted: names are sanitised by
  * the manager, results by result-envelope.ts.
  */
+import { LinearSchemaValidator } from './linear-schema-validator.js';
 import type {
   CallToolResult,
   Client,
@@ -60,7 +61,11 @@ export class McpConnection {
 
   static async open(config: ServerConfig, options: ConnectOptions): Promise<McpConnection> {
     const library = await loadMcpLibrary();
-    const client = new library.Client(CLIENT_INFO, { capabilities: {} });
+    const client = new library.Client(CLIENT_INFO, {
+      capabilities: {},
+      // A server's `outputSchema` patterns run on RE2: a catastrophic one cannot hold the main thread.
+      jsonSchemaValidator: new LinearSchemaValidator(),
+    });
     const transport = transportFor(config, options, library);
     let opened = false;
     let closedReason: string | undefined;

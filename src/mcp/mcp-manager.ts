@@ -11,6 +11,8 @@ import { listingDefinitions } from './listing-tools.js';
 import type { ServerGate } from './approval.js';
 import type { EnvironmentView } from '../config/child-environment.js';
 import { describeServer, type ServerConfig } from './server-config.js';
+
+import { serverExposure } from './server-exposure.js';
 import type { McpLimits, ToolSink } from './limits.js';
 import { DeferredTools } from './deferred-tools.js';
 import { McpNeedsSignInError } from './oauth/errors.js';
@@ -87,6 +89,7 @@ export class McpManager {
         scope: config.scope,
         source: config.source,
         launch: describeServer(config),
+        ...(config.scope === 'project' ? { exposure: serverExposure(config, options.projectRoot) } : {}),
         state: gate === 'start' ? 'connecting' : gate,
         ...(gate === 'start' ? {} : { detail: PENDING_DETAIL[gate] }),
         tools: [],

@@ -10,7 +10,7 @@ import { McaError } from '../errors/mca-error.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
 import type { McpManager } from './mcp-manager.js';
 import { promptText } from './prompt-text.js';
-import { MCP_PREFIX, sanitizeNamePart } from './tool-names.js';
+import { MCP_PREFIX, sanitizeServerPart } from './tool-names.js';
 
 const PROMPT_NAME = /^[A-Za-z0-9][\w.-]{0,63}$/;
 const COMMAND_LINE = /^\/(mcp__[A-Za-z0-9_-]+?__[^\s]+)(?:\s+([\s\S]*))?$/;
@@ -35,7 +35,7 @@ export interface PromptCommandInfo {
 
 /** The command name of a server's prompt, or undefined when the prompt's name cannot be one. */
 export function promptCommandName(server: string, prompt: string): string | undefined {
-  return PROMPT_NAME.test(prompt) ? `${MCP_PREFIX}${sanitizeNamePart(server)}__${prompt}` : undefined;
+  return PROMPT_NAME.test(prompt) ? `${MCP_PREFIX}${sanitizeServerPart(server)}__${prompt}` : undefined;
 }
 
 /** Splits command arguments: words, or "double" / 'single' quoted strings (quotes removed). */
@@ -129,7 +129,7 @@ export class McpPromptCommands {
     if (!found?.[1]) return undefined;
     const known = this.manager
       .list()
-      .some((status) => found[1]?.startsWith(`${MCP_PREFIX}${sanitizeNamePart(status.name)}__`));
+      .some((status) => found[1]?.startsWith(`${MCP_PREFIX}${sanitizeServerPart(status.name)}__`));
     return known ? { name: found[1], args: (found[2] ?? '').trim() } : undefined;
   }
 

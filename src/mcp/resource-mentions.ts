@@ -9,7 +9,7 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/client';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
 import { resourceText } from './prompt-text.js';
-import { sanitizeNamePart } from './tool-names.js';
+import { sanitizeServerPart } from './tool-names.js';
 
 export const MAX_RESOURCE_MENTIONS = 10;
 const MENTION = /(?<![A-Za-z0-9])@([A-Za-z0-9][\w.-]*):([A-Za-z][A-Za-z0-9+.-]*:[^\s"<>`]+)/g;
@@ -64,7 +64,7 @@ export async function attachResources(
   }
   const names = reader.servers();
   const serverOf = (written: string): string | undefined =>
-    names.find((name) => name === written) ?? names.find((name) => sanitizeNamePart(name) === written);
+    names.find((name) => name === written) ?? names.find((name) => sanitizeServerPart(name) === written);
   const reads = mentions.slice(0, MAX_RESOURCE_MENTIONS).map(async (mention) => {
     const server = serverOf(mention.server);
     if (!server) {

@@ -5,6 +5,7 @@
  * permission, bounds and result handling). A server the host names but cannot serve is `failed` with one notice;
  * a host that initializes again with other servers gets the old ones' tools removed.
  */
+import { LinearSchemaValidator } from './linear-schema-validator.js';
 import type { Client, Tool } from '@modelcontextprotocol/client';
 import { CLIENT_INFO, MAX_TOOLS_PER_SERVER } from './connection.js';
 import { HostServerTransport, manifestOf, type HostMessenger } from './host-transport.js';
@@ -99,7 +100,11 @@ export class SdkMcpServers {
     try {
       const library = await loadMcpLibrary();
       const transport = new HostServerTransport(this.options.messenger(status.name), library, manifest);
-      const client = new library.Client(CLIENT_INFO, { capabilities: {} });
+      const client = new library.Client(CLIENT_INFO, {
+        capabilities: {},
+        // A server's `outputSchema` patterns run on RE2: a catastrophic one cannot hold the main thread.
+        jsonSchemaValidator: new LinearSchemaValidator(),
+      });
       client.setNotificationHandler('notifications/tools/list_changed', () => {
         this.options.registry.expectTools(this.listTools(status));
       });

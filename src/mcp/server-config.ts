@@ -17,6 +17,18 @@ interface ServerBase {
   readonly source: string;
   /** Per-call timeout in ms, overriding MCP_TOOL_TIMEOUT. */
   readonly timeoutMs?: number;
+  /**
+   * The entry's values as written, before `${VAR}` expansion: the trust question shows which variables a project
+   * server would receive (a header that expands `${GITHUB_TOKEN}` sends it to the server).
+   */
+  readonly written?: WrittenValues;
+}
+
+export interface WrittenValues {
+  readonly env: Readonly<Record<string, string>>;
+  readonly headers: Readonly<Record<string, string>>;
+  /** `command`, `args` and `url`, in that order. */
+  readonly rest: readonly string[];
 }
 
 export interface StdioServerConfig extends ServerBase {
@@ -111,6 +123,7 @@ export function parseServerConfig(
     if (typeof envMap === 'string') return fail(envMap);
     config = {
       ...base,
+      written: { env: envMap, headers: {}, rest: [raw.command, ...args] },
       type: 'stdio',
       command: expander.one(raw.command),
       args: args.map((arg) => expander.one(arg)),
@@ -125,6 +138,7 @@ export function parseServerConfig(
     if (typeof oauth === 'string') return fail(oauth);
     config = {
       ...base,
+      written: { env: {}, headers, rest: [raw.url] },
       type: type === 'sse' ? 'sse' : 'http',
       url,
       headers: expander.map(headers),

@@ -22,6 +22,8 @@ export interface ServerStatus {
   detail?: string;
   /** The model-facing names of its tools. */
   tools: string[];
+  /** A project server's env and headers as the trust question shows them (server-exposure.ts), for `/mcp`. */
+  readonly exposure?: readonly string[];
 }
 
 /** The outcome of a `/mcp` action, as one line for the person. */
@@ -32,6 +34,6 @@ export interface McpActionResult {
 
 export const PENDING_DETAIL: Record<Exclude<ServerGate, 'start'>, string> = {
   untrusted: 'the project is not trusted (mca trust)',
-  pending: 'not approved: add it to enabledMcpjsonServers (or set enableAllProjectMcpServers) in settings',
+  pending: 'not approved yet: Enable it here (what it gets is listed below), or answer the question at the next start',
   disabled: 'listed in disabledMcpjsonServers',
 };

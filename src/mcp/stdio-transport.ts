@@ -8,7 +8,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { childEnvironment, type EnvironmentView } from '../config/child-environment.js';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
-import { terminateGroup, trackGroup, untrackGroup } from '../tools/process-group.js';
+import { randomUUID } from 'node:crypto';
+import {
+  descendantGroups,
+  terminateGroup,
+  trackGroup,
+  trackMarker,
+  untrackGroup,
+  untrackMarker,
+} from '../tools/process-group.js';
 import type { McpLibrary } from './load-client.js';
 import { LineReader } from '../text/line-reader.js';
 
@@ -35,6 +43,8 @@ export class GroupStdioTransport implements Transport {
   private closed = false;
   private readonly buffer = new LineReader(MAX_MESSAGE_BYTES);
   private finished = false;
+  /** In the server's environment and so in every helper it starts: how those are found at close (process-group.ts). */
+  private readonly marker = `MCA_MCP_SERVER_ID=${randomUUID()}`;
 
   constructor(
     private readonly launch: StdioLaunch,
@@ -50,7 +60,10 @@ export class GroupStdioTransport implements Transport {
     return new Promise((resolve, reject) => {
       const child = spawn(this.launch.command, [...this.launch.args], {
         cwd: this.launch.cwd,
-        env: childEnvironment(this.launch.env, this.launch.base),
+        env: {
+          ...childEnvironment(this.launch.env, this.launch.base),
+          MCA_MCP_SERVER_ID: this.marker.slice('MCA_MCP_SERVER_ID='.length),
+        },
         stdio: ['pipe', 'pipe', 'pipe'],
         detached: true,
       });
@@ -61,6 +74,7 @@ export class GroupStdioTransport implements Transport {
       });
       child.once('spawn', () => {
         if (child.pid !== undefined) trackGroup(child.pid);
+        trackMarker(this.marker);
         resolve();
       });
       child.once('close', () => this.finish());
@@ -119,9 +133,17 @@ export class GroupStdioTransport implements Transport {
       // already gone
     }
     if (child.pid !== undefined) {
-      await terminateGroup(child.pid, CLOSE_GRACE_MS);
+      // Helpers the server moved out of its group (detached) end with it too, found while it still lives.
+      const helpers = await descendantGroups(child.pid);
+      await Promise.all([child.pid, ...helpers].map((pgid) => terminateGroup(pgid, CLOSE_GRACE_MS)));
       untrackGroup(child.pid);
     }
+    // Whatever carries the server's marker (a helper that double-forked, or escaped the scan above) ends too.
+    untrackMarker(this.marker);
+    // A process that escaped even that (a double fork) may still hold the pipes: they must not keep mca alive.
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+    child.stdin?.destroy();
     this.finish();
   }
 

@@ -13,9 +13,18 @@ export function sanitizeNamePart(text: string): string {
   return clean === '' ? '_' : clean;
 }
 
+/**
+ * The server part of a tool name: sanitised, with no `__` inside and no `_` at its end, so the first `__` after
+ * `mcp__` always ends the server's name. A rule `mcp__github` then covers the tools of `github` and never those of
+ * a server named `github__docs` (whose tools are `mcp__github_docs__…`) or `github_`.
+ */
+export function sanitizeServerPart(server: string): string {
+  return sanitizeNamePart(server).replace(/__+/g, '_').replace(/_$/, '-');
+}
+
 /** The model-facing name of `tool` on `server`, unique among `taken` (which it is not added to). */
 export function mcpToolName(server: string, tool: string, taken: ReadonlySet<string>): string {
-  const base = `${MCP_PREFIX}${sanitizeNamePart(server)}__${sanitizeNamePart(tool)}`;
+  const base = `${MCP_PREFIX}${sanitizeServerPart(server)}__${sanitizeNamePart(tool)}`;
   const first = base.slice(0, MAX_TOOL_NAME);
   if (!taken.has(first)) return first;
   for (let n = 2; ; n += 1) {
@@ -27,5 +36,5 @@ export function mcpToolName(server: string, tool: string, taken: ReadonlySet<str
 
 /** The prefix every tool of `server` shares (`mcp__github__`), for removing them together. */
 export function serverToolPrefix(server: string): string {
-  return `${MCP_PREFIX}${sanitizeNamePart(server)}__`;
+  return `${MCP_PREFIX}${sanitizeServerPart(server)}__`;
 }

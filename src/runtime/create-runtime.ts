@@ -109,17 +109,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // endpoint, the key or mca's own variables. A project's `env` counts only once the project is trusted, so the
   // trust question (which lists it) comes first.
   const untrusted = readClaudeSettings({ projectRoot, mcaHome, home: homedir(), trusted: false });
-  const projectEnv = untrusted.notices.filter((line) => line.startsWith('ignored "env" in '));
   const mcpPlan = planMcp(options, { mcaHome }, projectRoot, notices);
   const {
     policy,
     notices: policyNotices,
     trusted,
     asked,
-  } = await permissionPolicy(options, { mcaHome }, projectRoot, options.askTrust, [
-    ...mcpPlan.widening,
-    ...projectEnv.map((line) => line.replace(/^ignored "env" in (.*?) \((.*)\): .*$/, 'sets $2 for the session ($1)')),
-  ]);
+  } = await permissionPolicy(options, { mcaHome }, projectRoot, options.askTrust, mcpPlan.widening);
   const settings = trusted ? readClaudeSettings({ projectRoot, mcaHome, home: homedir(), trusted }) : untrusted;
   notices.push(...settings.notices);
   const roots = addedRoots(projectRoot, options.addDirs ?? [], settings.additionalDirectories, notices);
@@ -166,6 +162,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         registry,
         signInFromSession: options.mcpSignInFromSession === true,
         env,
+
+        askApproval: options.askMcpApproval,
       },
       notices,
     ),
@@ -225,13 +223,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const first = await sessions.open(start);
   notices.push(...first.warnings);
   return {
+    notices: untrustedInOneLine(notices),
     config,
     projectRoot,
     policy,
     trusted,
     sessions,
     controller: first.controller,
-    notices,
     registry,
     secrets,
     hooks,
@@ -243,6 +241,28 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     environment,
     env,
   };
+}
+
+/** What every "… is not trusted" line says, once; the details are the trust question's (`mca trust`). */
+const UNTRUSTED = /\b(the|this) project is not trusted\b/;
+
+/**
+ * An untrusted project's held-back parts (allow rules, env, hooks, MCP servers) as one line naming `mca trust`
+ * and the scripts' opt-in, instead of a line each.
+ */
+function untrustedInOneLine(notices: readonly string[]): string[] {
+  const held = notices.filter((line) => UNTRUSTED.test(line));
+  if (held.length === 0) return [...notices];
+  const line =
+    `this project is not trusted: ${held.length} part(s) of its settings and .mcp.json are off (allow rules, ` +
+    'hooks, env, MCP servers). Run `mca trust` to read and trust it, or set MCA_TRUST_PROJECT=1 for one run ' +
+    '(scripts on a checkout you trust; see docs/security.md)';
+  const first = notices.findIndex((entry) => UNTRUSTED.test(entry));
+  return [
+    ...notices.slice(0, first),
+    line,
+    ...notices.filter((entry, index) => index > first && !UNTRUSTED.test(entry)),
+  ];
 }
 
 /**

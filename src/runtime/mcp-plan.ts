@@ -2,12 +2,14 @@
 import type { EnvironmentView } from '../config/child-environment.js';
 import type { Config } from '../config/config.js';
 import type { ServerConfig } from '../mcp/server-config.js';
+import type { TrustItem } from '../permissions/trust-items.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { McpApprovalQuestion } from './runtime-options.js';
 
 export interface McpPlan {
   servers: ServerConfig[];
-  /** Lines for the trust question: what each project server would run. */
-  widening: string[];
+  /** Items for the trust question: what each project server would run or reach, and what it would get. */
+  widening: TrustItem[];
 }
 
 /** What starting the servers needs besides the plan. */
@@ -21,4 +23,6 @@ export interface McpStartContext {
   signInFromSession: boolean;
   /** The runtime's environment: limits (MCP_TIMEOUT, …) and the stdio servers' processes. */
   env: EnvironmentView;
+  /** Asks about each project server nobody approved yet (the REPL); without it they stay pending. */
+  askApproval?: McpApprovalQuestion | undefined;
 }

@@ -9,7 +9,7 @@ import { loadMcpConfig } from '../mcp/config-sources.js';
 import type { McpManager, McpLimits } from '../mcp/mcp-manager.js';
 import { sessionEnvironment } from '../config/child-environment.js';
 import { DEFAULT_MAX_OUTPUT_TOKENS } from '../mcp/result-envelope.js';
-import { describeServer } from '../mcp/server-config.js';
+import { serverTrustItem } from '../mcp/server-exposure.js';
 import type { RuntimeOptions } from './runtime-options.js';
 
 /** Claude Code's names; mca's defaults: 30 s to connect, 10 minutes per call. */
@@ -37,7 +37,7 @@ export function planMcp(
   notices.push(...loaded.notices);
   const widening = loaded.servers
     .filter((server) => server.scope === 'project')
-    .map((server) => `MCP server "${server.name}" runs: ${describeServer(server)} (.mcp.json)`);
+    .map((server) => serverTrustItem(server, projectRoot));
   return { servers: loaded.servers, widening };
 }
 

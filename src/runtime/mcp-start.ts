@@ -2,11 +2,13 @@
  * Starting the configured MCP servers (mcp-servers.ts loads this only when there is one): records a project
  * approval given now, decides each server's gate (approval.ts), and starts the manager in the background.
  */
-import { gateOf, readApprovals, type ServerGate } from '../mcp/approval.js';
-import { recordProjectApproval } from '../mcp/approval-store.js';
+import { gateOf, readApprovals, type ProjectApprovals, type ServerGate } from '../mcp/approval.js';
+import { recordMcpChoice, recordProjectApproval } from '../mcp/approval-store.js';
+import { serverTrustItem } from '../mcp/server-exposure.js';
 import type { McpLimits, McpManager } from '../mcp/mcp-manager.js';
 import { editLocalSettings } from '../permissions/settings-writer.js';
 import type { McpPlan, McpStartContext } from './mcp-plan.js';
+import type { McpApprovalQuestion } from './runtime-options.js';
 
 export async function startServers(
   plan: McpPlan,
@@ -22,6 +24,8 @@ export async function startServers(
   }
   const approvals = readApprovals({ projectRoot, mcaHome: config.mcaHome, trusted }, notices);
   if (context.approvedNow && trusted) for (const name of projectNames) approvals.enabled.add(name);
+  const { askApproval } = context;
+  if (askApproval) await askAboutNewServers(plan, { ...context, askApproval }, approvals, notices);
   const servers = plan.servers.map((server) => ({ config: server, gate: gateOf(server, trusted, approvals) }));
   for (const { config: server, gate } of servers) {
     if (gate !== 'start') notices.push(`MCP server "${server.name}" not started: ${pendingReason(gate)}`);
@@ -70,7 +74,32 @@ export async function startServers(
 function pendingReason(gate: ServerGate): string {
   if (gate === 'untrusted') return 'this project is not trusted (run `mca trust` after reading its .mcp.json)';
   if (gate === 'disabled') return 'it is in disabledMcpjsonServers';
-  return 'not approved yet (add it to enabledMcpjsonServers, or set enableAllProjectMcpServers, in settings)';
+  return 'not approved yet: start mca in this project and answer its question, run `mca trust`, or enable it in /mcp';
+}
+
+/**
+ * Each project server of a trusted project that is neither approved nor disabled is put to the person, in order;
+ * the answers are recorded (approval-store.ts) and hold at once.
+ */
+async function askAboutNewServers(
+  plan: McpPlan,
+  context: McpStartContext & { askApproval: McpApprovalQuestion },
+  approvals: ProjectApprovals,
+  notices: string[],
+): Promise<void> {
+  const { config, projectRoot, trusted } = context;
+  for (const server of plan.servers) {
+    if (gateOf(server, trusted, approvals) !== 'pending') continue;
+    const answer = await context.askApproval(serverTrustItem(server, projectRoot));
+    if (answer === 'all') approvals.enableAll = true;
+    if (answer === 'skip') approvals.disabled.add(server.name);
+    else approvals.enabled.add(server.name);
+    const failure = recordMcpChoice(config.mcaHome, projectRoot, {
+      ...(answer === 'skip' ? { disable: [server.name] } : { approve: [server.name] }),
+      ...(answer === 'all' ? { all: true } : {}),
+    });
+    if (failure) notices.push(failure);
+  }
 }
 
 /**

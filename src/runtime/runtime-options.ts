@@ -6,14 +6,22 @@ import type { PermissionMode, ToolProtocol } from '../config/config.js';
 import type { SessionStart } from '../agent/session-manager.js';
 import type { CommandHost } from '../tools/command-host.js';
 import type { FileAccess } from '../tools/file-access.js';
+import type { TrustItem } from '../permissions/trust-items.js';
 
 export type { SessionStart } from '../agent/session-manager.js';
 
 /**
- * Asks the person whether to trust this project (the REPL, once per project); resolves true for yes. A front end
+ * Asks the person whether to trust this project (the REPL, until answered yes); resolves true for yes, false for
+ * "no, for this session" (not recorded: the question comes back next time); a front end that exits on no never resolves false. A front end
  * without a person (print mode) passes none: an untrusted project's allow rules are ignored with one notice.
  */
-export type TrustQuestion = (projectRoot: string, widening: readonly string[]) => Promise<boolean>;
+export type TrustQuestion = (projectRoot: string, widening: readonly TrustItem[]) => Promise<boolean>;
+
+/**
+ * Asks about one `.mcp.json` server of a trusted project that nobody approved yet, as Claude Code does: `all`
+ * (this one and every later one of this project), `this`, or `skip` (recorded as disabled; `/mcp` enables it).
+ */
+export type McpApprovalQuestion = (server: TrustItem) => Promise<'all' | 'this' | 'skip'>;
 
 export interface RuntimeOptions {
   /** The project directory (resolved and made real); each runtime has its own, several may live in one process. */
@@ -36,6 +44,7 @@ export interface RuntimeOptions {
   /** Which session to open; a new one when absent. */
   session?: SessionStart;
   askTrust?: TrustQuestion;
+  askMcpApproval?: McpApprovalQuestion;
   /** `--agents <json>`: subagent definitions keyed by name (the user's own, so they load in any project). */
   agents?: string;
   /**

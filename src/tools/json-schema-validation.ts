@@ -5,6 +5,7 @@
  * needs it, with ajv's reason, and never the session.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { RE2JS } from 're2js';
 import type { JsonSchemaObject } from './define-tool.js';
 
 /** What a check answers: the input (defaults applied) or the one-line INVALID_PARAM message naming every problem. */
@@ -13,7 +14,30 @@ export type JsonInputCheck =
 
 // allErrors: the model is told every bad field at once; useDefaults: schema defaults fill missing fields, as zod's
 // defaults do for the built-ins; strict off: foreign schemas carry keywords ajv does not know (`format`s, titles).
-const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false, validateFormats: false });
+// A server's schema is not mca's: its `pattern` and `patternProperties` run on RE2 (re2js, linear time), so a
+// catastrophic pattern such as `^(a+)+$` cannot hold the main thread on a crafted input.
+const ajv = new Ajv({
+  allErrors: true,
+  useDefaults: true,
+  strict: false,
+  validateFormats: false,
+  code: { regExp: linearRegExp },
+});
+
+/**
+ * Ajv's regular expression engine: RE2 semantics, linear in the input. A pattern RE2 cannot express (lookaround,
+ * back-references) is left unchecked here rather than run on the backtracking engine: the server checks its own
+ * input, and mca's check is a courtesy to the model, never a guard.
+ */
+export function linearRegExp(pattern: string): { test: (text: string) => boolean } {
+  try {
+    const compiled = RE2JS.compile(pattern);
+    return { test: (text) => compiled.test(text) };
+  } catch {
+    return { test: () => true };
+  }
+}
+linearRegExp.code = 'linearRegExp';
 
 function fieldOf(error: ErrorObject): string {
   const path = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
@@ -52,4 +76,9 @@ export function compileJsonSchema(
     const hint = unknown && allowed.length > 0 ? ` Allowed fields: ${allowed.join(', ')}.` : '';
     return { ok: false, message: `Invalid input for ${tool}: ${problems.join('; ')}.${hint}` };
   };
+}
+
+/** An ajv for checking what a server sends against its own schema (a tool's `outputSchema`): patterns on RE2. */
+export function linearAjv(): Ajv {
+  return new Ajv({ allErrors: true, strict: false, validateFormats: false, code: { regExp: linearRegExp } });
 }

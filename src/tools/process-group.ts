@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 
 const POLL_MS = 25;
@@ -13,6 +14,42 @@ export function untrackGroup(pgid: number): void {
   liveGroups.delete(pgid);
 }
 
+/**
+ * Environment markers (`NAME=value`) of the children mca started that may leave helpers behind (stdio MCP servers):
+ * every process whose environment holds one, however it detached (its own group or session, a double fork), is a
+ * helper of that child and ends with mca.
+ */
+const liveMarkers = new Set<string>();
+
+export function trackMarker(marker: string): void {
+  liveMarkers.add(marker);
+}
+
+/** SIGKILLs every live process whose environment holds `marker` (read from /proc; none without it). Synchronous. */
+export function killMarked(marker: string): void {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/environ`, 'latin1').split('\0').includes(marker)) {
+        process.kill(Number(entry), 'SIGKILL');
+      }
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+}
+
+export function untrackMarker(marker: string): void {
+  killMarked(marker);
+  liveMarkers.delete(marker);
+}
+
 /** Ends every tracked group (SIGTERM, then SIGKILL after the grace period). */
 export async function terminateTrackedGroups(graceMs = 2000): Promise<void> {
   await Promise.all([...liveGroups].map((pgid) => terminateGroup(pgid, graceMs)));
@@ -22,6 +59,8 @@ export async function terminateTrackedGroups(graceMs = 2000): Promise<void> {
 export function killTrackedGroupsNow(): void {
   for (const pgid of liveGroups) signalGroup(pgid, 'SIGKILL');
   liveGroups.clear();
+  for (const marker of liveMarkers) killMarked(marker);
+  liveMarkers.clear();
 }
 
 function signalGroup(pgid: number, signal: NodeJS.Signals): void {
@@ -61,6 +100,44 @@ export async function groupAlive(pgid: number): Promise<boolean> {
     if (Number(fields[2]) === pgid && fields[0] !== 'Z') return true;
   }
   return false;
+}
+
+/**
+ * The process groups of `pid`'s descendants other than its own: a helper that a child moved into its own group
+ * or session (`detached`, setsid) is not reached by signalling the child's group. Read from /proc while `pid` is
+ * still alive (an orphan is re-parented to init and cannot be found after); empty without /proc.
+ */
+export async function descendantGroups(pid: number): Promise<number[]> {
+  let entries: string[];
+  try {
+    entries = await readdir('/proc');
+  } catch {
+    return [];
+  }
+  const children = new Map<number, Array<{ pid: number; pgid: number }>>();
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const parent = Number(fields[1]);
+    const list = children.get(parent) ?? [];
+    list.push({ pid: Number(entry), pgid: Number(fields[2]) });
+    children.set(parent, list);
+  }
+  const groups = new Set<number>();
+  const queue = [pid];
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    for (const child of children.get(next) ?? []) {
+      if (child.pgid !== pid) groups.add(child.pgid);
+      queue.push(child.pid);
+    }
+  }
+  return [...groups];
 }
 
 async function waitGone(pgid: number, withinMs: number): Promise<boolean> {

@@ -35,6 +35,31 @@ export async function decideSafely(
   }
 }
 
+/**
+ * A rewritten input (a hook's or a host's `updatedInput`) was allowed under the request of the input it replaced.
+ * When its own request is guarded differently (it writes a control file, `.claude/settings.local.json` or
+ * `.git/hooks/…`, or is a different kind of change), the decision is made again on the rewritten call, every stage
+ * included: the decision that allowed the original says nothing about it. A second rewrite to something else is
+ * refused. Undefined: the first decision stands.
+ */
+export async function recheckRewritten(
+  decide: DecideFn,
+  call: ToolCall,
+  before: ApprovalRequest | undefined,
+  after: ApprovalRequest | undefined | 'refused',
+): Promise<PermissionDecision | undefined> {
+  if (after === 'refused')
+    return { behavior: 'deny', message: 'the rewritten input asks for a permission its tool does not declare' };
+  const guardedAlike = (after?.controlFile === true) === (before?.controlFile === true) && after?.kind === before?.kind;
+  if (guardedAlike) return undefined;
+  const again = await decideSafely(decide, call, after);
+  if (again.behavior === 'deny') return again;
+  if (again.updatedInput !== undefined && JSON.stringify(again.updatedInput) !== JSON.stringify(call.input)) {
+    return { behavior: 'deny', message: 'the input was rewritten again while its rewrite was being checked' };
+  }
+  return undefined;
+}
+
 /** A tool that throws still answers with an envelope: interrupted when its signal fired, else INTERNAL_ERROR. */
 export async function guardThrows(
   name: string,

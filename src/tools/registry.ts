@@ -14,7 +14,7 @@ import type { CallGate, ToolContext, ToolEnvironment } from './tool-context.js';
 import { builtinTools } from './builtin-tools.js';
 import { rememberTool } from './tool-catalog.js';
 import { McaError } from '../errors/mca-error.js';
-import { decideSafely, guardThrows, requestOf } from './registry-steps.js';
+import { decideSafely, recheckRewritten, guardThrows, requestOf } from './registry-steps.js';
 import type { FileAccess } from './file-access.js';
 import type { CommandHost } from './command-host.js';
 
@@ -264,7 +264,11 @@ export class ToolRegistry {
         await tool.prepare(updated.data, toolContext),
         ctx.signal,
       );
-      return replanned.ok ? await this.finish(call, updated.data, replanned.execute, ctx) : replanned.envelope;
+      if (!replanned.ok) return replanned.envelope;
+      const rewritten = { ...call, input: updated.data };
+      const recheck = await recheckRewritten(gate.decide, rewritten, request, requestOf(tool, replanned, updated.data));
+      if (recheck?.behavior === 'deny') return deniedEnvelope(name, request?.title ?? name, recheck.message);
+      return await this.finish(call, updated.data, replanned.execute, ctx);
     });
   }
 

@@ -10,20 +10,17 @@ import { sessionEnvironment, type EnvironmentView } from '../config/child-enviro
 import { clip, isFiniteNumber, isString } from '../text/json-guards.js';
 import { defineTool, failedPlan, jsonSchemaInput, readyPlan, type ToolMembers } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
-import { once } from './lazy-modules.js';
 import { stringField } from './result-forms.js';
 import { toolResult } from './results.js';
 import { hostOf, privateHostsAllowed } from './web-fetch-address.js';
 import { DEFAULT_WEB_FETCH_LIMITS, fetchPage, type WebFetchLimits } from './web-fetch-get.js';
+import { runInWorker, toolDeadlineMs } from './walk-runner.js';
 
 export const WEB_FETCH = 'WebFetch';
 /** Characters of the page the model gets in the current step. */
 export const WEB_FETCH_MAX_CHARS = 100_000;
 /** Characters of the page history keeps after the step (the rest: Recall). */
 const HISTORY_CHARS = 2_000;
-
-/** A CommonJS module: under Node's ESM import and esbuild's bundle alike, its exports are `default`. */
-const loadConverter = once(async () => (await import('node-html-markdown')).default.NodeHtmlMarkdown);
 
 const INPUT = jsonSchemaInput({
   type: 'object',
@@ -41,10 +38,37 @@ function isText(contentType: string): boolean {
   );
 }
 
-async function contentOf(page: { contentType: string; bytes: Uint8Array }): Promise<string | undefined> {
+/**
+ * HTML as Markdown, converted in the walking tools' worker thread under the tool deadline (a deeply nested page
+ * would hold the main thread for hours); an envelope says why there is none.
+ */
+async function markdownOf(html: string, signal: AbortSignal): Promise<string | ToolEnvelope> {
+  const deadline = toolDeadlineMs();
+  const outcome = await runInWorker({ kind: 'markdown', html }, signal, deadline);
+  if (outcome.kind === 'done' && outcome.result.kind === 'markdown') return outcome.result.markdown;
+  if (outcome.kind === 'interrupted') return errorEnvelope('EXECUTION_ERROR', `${WEB_FETCH} was interrupted.`);
+  if (outcome.kind === 'timeout') {
+    return errorEnvelope(
+      'TIMEOUT',
+      `${WEB_FETCH} stopped converting the page to Markdown after ${deadline} ms (its deadline): the HTML is too deeply nested or too large.`,
+    );
+  }
+  const reason =
+    outcome.kind === 'failed'
+      ? outcome.message
+      : outcome.result.kind === 'error'
+        ? outcome.result.error.message
+        : 'no Markdown';
+  return errorEnvelope('EXECUTION_ERROR', `${WEB_FETCH} could not convert the page to Markdown: ${reason}`);
+}
+
+async function contentOf(
+  page: { contentType: string; bytes: Uint8Array },
+  signal: AbortSignal,
+): Promise<string | ToolEnvelope | undefined> {
   const type = page.contentType.toLowerCase();
   const text = Buffer.from(page.bytes).toString('utf8');
-  if (type.includes('html')) return (await loadConverter()).translate(text);
+  if (type.includes('html')) return await markdownOf(text, signal);
   if (isText(type)) return text;
   if (type === '' && !page.bytes.includes(0)) return text;
   return undefined;
@@ -85,7 +109,8 @@ async function fetchAsMarkdown(
       'It was not followed. To read it, call WebFetch again with that URL and the same prompt.';
     return toolResult({ url: outcome.from, status: outcome.status, redirect: outcome.to, content: '' }, text);
   }
-  const content = await contentOf(outcome);
+  const content = await contentOf(outcome, signal);
+  if (typeof content === 'object') return content;
   if (content === undefined) {
     return errorEnvelope(
       'BINARY_FILE',

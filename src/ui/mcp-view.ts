@@ -48,6 +48,10 @@ export function serverLines(status: ServerStatus, canSignIn: boolean): string[] 
   const count = status.state === 'connected' ? ` · ${status.tools.length} tools` : '';
   const lines = [`  ${head}${count}  (${status.scope}: ${safe(status.launch, 80)})`];
   if (status.detail) lines.push(`    ${status.state === 'failed' ? 'reason' : 'why'}: ${safe(status.detail, 300)}`);
+  // Before Enable: what a project server would get (env, headers, secrets it expands), as the trust question shows.
+  if (status.state === 'pending' || status.state === 'disabled') {
+    for (const line of status.exposure ?? []) lines.push(`    gets: ${safe(line, 300)}`);
+  }
   if (status.state === 'failed' && !canSignIn && /\b401\b|unauthori[sz]ed|oauth|sign.?in/i.test(status.detail ?? '')) {
     lines.push(`    sign-in: run \`mca mcp login ${safe(status.name, 60)}\``);
   }

@@ -99,7 +99,7 @@ describe('subagents in the runtime', () => {
       cwd: project.root,
       home: project.home,
       askTrust: (_root, widening) => {
-        asked = widening;
+        asked = widening.map((item) => item.text);
         return Promise.resolve(false);
       },
     });

@@ -85,10 +85,13 @@ describe('expandCustomCommand', () => {
 
   it('finds the ! lines in the file before substituting: piped text never adds one', async () => {
     const ran: string[] = [];
-    const prompt = await expandCustomCommand(command, 'x\n!`touch pwned`\n$(id)', async (line) => {
+    const { prompt, mentionText } = await expandCustomCommand(command, 'x\n!`touch pwned`\n$(id)', async (line) => {
       ran.push(line);
-      return `<ran ${line}>`;
+      return `<ran ${line} @secret.txt>`;
     });
+    // The `!` lines' output is in the prompt but never a source of `@` mentions (round three, class 8).
+    expect(prompt).toContain('@secret.txt');
+    expect(mentionText).not.toContain('@secret.txt');
     expect(ran).toEqual(["echo 'x'", 'echo "x\n!\\`touch pwned\\`\n\\$(id)"']);
     expect(prompt).toContain('Diff:\nx\n!`touch pwned`\n$(id)\nFirst: <ran');
   });

@@ -31,7 +31,8 @@ function recordingPort(): CustomCommandsPort & { expansions: CommandExpansion[] 
         { id: 'toolu_probe', name: 'Bash', input: { command: 'touch x' }, source: 'command' },
         { tool: 'Bash', title: 'Bash(touch x)', input: { command: 'touch x' }, kind: 'exec' },
       );
-      return `expanded ${args}: ${seen.behavior === 'deny' ? (seen.message ?? 'denied') : 'allowed'}`;
+      const prompt = `expanded ${args}: ${seen.behavior === 'deny' ? (seen.message ?? 'denied') : 'allowed'}`;
+      return { prompt, mentionText: prompt };
     },
   };
 }
@@ -163,7 +164,7 @@ describe('SessionDriver', () => {
     const port: CustomCommandsPort = {
       list: [{ name: 'fast', usage: '/fast', description: 'fast (user)' }],
       match: (text) => (text.startsWith('/fast') ? { name: 'fast', args: '', model: 'claude-haiku-4-5' } : undefined),
-      expand: async () => 'expanded fast',
+      expand: async () => ({ prompt: 'expanded fast', mentionText: 'expanded fast' }),
     };
     const driver = new SessionDriver({
       sessions: new FakeSessions(controller),

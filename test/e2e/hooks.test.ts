@@ -270,7 +270,7 @@ describe('trust and hostile hooks', () => {
     const untrusted = await run(project, [finish('done', 'ok')]);
     expect(untrusted.code, untrusted.stderr).toBe(0);
     expect(readFileSync(join(project.root, 'marks.txt'), 'utf8')).toBe('user\n');
-    expect(untrusted.stderr).toContain('"hooks/mark.sh project"): the project is not trusted');
+    expect(untrusted.stderr).toContain('this project is not trusted');
     await server?.close();
     const trust = await runMca(['trust'], {
       cwd: project.root,

@@ -378,7 +378,7 @@ describe('project .mcp.json and trust', () => {
     const project = setup({ '.mcp.json': mcpJson });
     const untrusted = await run(project, [done], []);
     expect(untrusted.code).toBe(0);
-    expect(untrusted.stderr).toContain('MCP server "proj" not started');
+    expect(untrusted.stderr).toContain('this project is not trusted');
     expect(existsSync(join(project.root, marker))).toBe(false);
     expect(toolNames()).not.toContain('mcp__proj__work');
     await fake?.close();

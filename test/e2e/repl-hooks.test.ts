@@ -21,9 +21,8 @@ describe.runIf(runHere)('mca REPL in tmux: hooks', () => {
     const { script, url } = await harness.fake([{ text: 'Thought: ok\nAction: Finish[hooked answer]' }]);
     const repl = await launchRepl(url, { files: { '.claude/settings.json': JSON.stringify(SETTINGS) }, columns: 200 });
     harness.defer(() => repl.cleanup());
-    const question = await repl.term.waitFor('Trust this project? [y/N]', { what: 'the trust question' });
+    const question = await repl.term.waitFor('1. Yes, proceed', { what: 'the trust question' });
     expect(question).toContain('hook UserPromptSubmit: echo PROJECT-HOOK-CONTEXT');
-    repl.term.type('y');
     repl.term.keys('Enter');
     await repl.term.waitFor('Ask anything', { what: 'the REPL after the trust answer' });
 

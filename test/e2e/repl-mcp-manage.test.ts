@@ -180,8 +180,7 @@ describe.runIf(runHere)('mca REPL in tmux: hostile catalogs and project servers'
     const repl = await launchRepl(url, { files: { '.mcp.json': mcpJson }, columns: 200, rows: 50 });
     harness.defer(() => repl.cleanup());
     const term = repl.term;
-    await term.waitFor('Trust this project?', { what: 'the trust question' });
-    term.type('y');
+    await term.waitFor('1. Yes, proceed', { what: 'the trust question' });
     term.keys('Enter');
     await term.waitFor('Ask anything', { what: 'the REPL input box' });
     term.type('/mcp disable proj');

@@ -25,10 +25,9 @@ describe.runIf(runHere)('mca REPL in tmux: a Claude Code project setup', () => {
     const { script, url } = await harness.fake([{ text: 'Thought: ok\nAction: Finish[reviewed it]' }]);
     const first = await launchRepl(url, { files: FILES });
     harness.defer(() => first.cleanup());
-    const question = await first.term.waitFor('Trust this project? [y/N]', { what: 'the trust question' });
+    const question = await first.term.waitFor('1. Yes, proceed', { what: 'the trust question' });
     expect(question).toContain('Bash(npm test:*)');
     expect(question).toContain('/review runs shell commands');
-    first.term.type('y');
     first.term.keys('Enter');
     await first.term.waitFor('Ask anything', { what: 'the REPL after the trust answer' });
     const store = join(first.home, 'trusted-projects.json');
@@ -74,6 +73,6 @@ describe.runIf(runHere)('mca REPL in tmux: a Claude Code project setup', () => {
     const second = await launchRepl(url, { files: FILES, reuse: { root: first.root } });
     harness.defer(() => second.cleanup());
     const screen = await second.term.waitFor('Ask anything', { what: 'the REPL without a second question' });
-    expect(screen).not.toContain('Trust this project');
+    expect(screen).not.toContain('Do you trust the files in this folder');
   }, 120_000);
 });

@@ -20,10 +20,9 @@ describe.runIf(runHere)('mca REPL in tmux: subagents and skills', () => {
     const { url } = await harness.fake([{ text: 'ok' }]);
     const repl = await launchRepl(url, { files: FILES });
     harness.defer(() => repl.cleanup());
-    const question = await repl.term.waitFor('Trust this project? [y/N]', { what: 'the trust question' });
+    const question = await repl.term.waitFor('1. Yes, proceed', { what: 'the trust question' });
     expect(question).toContain('finder.md');
     expect(question).toContain('release-notes');
-    repl.term.type('y');
     repl.term.keys('Enter');
     await repl.term.waitFor('Ask anything', { what: 'the REPL after the trust answer' });
 

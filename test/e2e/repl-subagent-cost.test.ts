@@ -60,8 +60,7 @@ describe.runIf(runHere)('mca REPL in tmux: subagent cost after a resume', () => 
     harness.defer(() => rm(first.root, { recursive: true, force: true }));
     harness.defer(() => first.term.kill());
     const { term } = first;
-    await term.waitFor('Trust this project? [y/N]', { what: 'the trust question' });
-    term.type('y');
+    await term.waitFor('1. Yes, proceed', { what: 'the trust question' });
     term.keys('Enter');
     await term.waitFor('Ask anything', { what: 'the REPL after the trust answer' });
     term.type('delegate');

@@ -60,9 +60,8 @@ describe.runIf(runHere)('cost after a conversation rewind', () => {
     });
     harness.defer(() => repl.term.kill());
     const { term } = repl;
-    await term.waitFor(/Trust this project\? \[y\/N\]|Ask anything/, { what: 'the trust question or the input box' });
-    if (term.screen().includes('Trust this project?')) {
-      term.type('y');
+    await term.waitFor(/1\. Yes, proceed|Ask anything/, { what: 'the trust question or the input box' });
+    if (term.screen().includes('1. Yes, proceed')) {
       term.keys('Enter');
       await term.waitFor('Ask anything', { what: 'the REPL after the trust answer' });
     }

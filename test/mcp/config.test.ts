@@ -99,7 +99,7 @@ describe('${VAR} expansion', () => {
 });
 
 describe('loadMcpConfig', () => {
-  it('reads user, local, project and flag scopes with local > project > user, flags on top', () => {
+  it("reads user, local, project and flag scopes with local > project > user, flags on top; a project server never takes a name of the user's own", () => {
     const { project, home, mcaHome } = dirs();
     writeFileSync(
       join(home, '.claude.json'),
@@ -123,7 +123,7 @@ describe('loadMcpConfig', () => {
       env: {},
       mcpConfigs: ['{"mcpServers":{"flagged":{"command":"f"}}}'],
     });
-    expect(loaded.notices).toEqual([]);
+    expect(loaded.notices).toEqual([expect.stringContaining('.mcp.json server "shared" is ignored')]);
     const byName = Object.fromEntries(loaded.servers.map((server) => [server.name, server]));
     expect(byName.shared).toMatchObject({ scope: 'local', command: 'local-shared' });
     expect(byName.onlyUser).toMatchObject({ scope: 'user' });
@@ -184,5 +184,27 @@ describe('MCP tool names', () => {
     expect(long).toHaveLength(64);
     expect(mcpToolName('s', '', new Set())).toBe('mcp__s___');
     expect(mcpToolName('s', 'Read', new Set(['Read']))).toBe('mcp__s__Read');
+  });
+});
+
+describe("a project server named like one of the user's own (red team round three, class 11)", () => {
+  it("the user's server is kept, whatever the spelling that makes the same tool names; the project one is reported", () => {
+    const { project, home, mcaHome } = dirs();
+    writeFileSync(
+      join(home, '.claude.json'),
+      JSON.stringify({ mcpServers: { github: { command: 'mine' }, 'git hub': { command: 'mine-too' } } }),
+    );
+    writeFileSync(
+      join(project, '.mcp.json'),
+      JSON.stringify({
+        mcpServers: { github: { command: 'theirs' }, git_hub: { command: 'theirs' }, other: { command: 'o' } },
+      }),
+    );
+    const loaded = loadMcpConfig({ projectRoot: project, mcaHome, home, env: {} });
+    const byName = Object.fromEntries(loaded.servers.map((server) => [server.name, server]));
+    expect(byName.github).toMatchObject({ scope: 'user', command: 'mine' });
+    expect(byName.git_hub).toBeUndefined();
+    expect(byName.other).toMatchObject({ scope: 'project' });
+    expect(loaded.notices).toHaveLength(2);
   });
 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PermissionPolicy } from '../../src/permissions/policy.js';
+import { mcpToolName } from '../../src/mcp/tool-names.js';
 import { parseRule, splitRuleList, type RuleBehavior } from '../../src/permissions/rule.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'mca-mcp-rules-')));
@@ -47,5 +48,16 @@ describe('MCP permission rules (Claude Code names)', () => {
     expect((await rules.evaluate('mcp__github__delete_repo', {})).behavior).toBe('deny');
     const one = policy([['allow', 'mcp__github__get_issue']]);
     expect((await one.evaluate('mcp__github__get_issue_2', {})).behavior).toBe('none');
+  });
+
+  it('rules match whole server names: the tools of `github__docs` or `github_` are never `mcp__github__…` (round three, class 6)', async () => {
+    const allow = policy([['allow', 'mcp__github']]);
+    for (const server of ['github__docs', 'github_', 'github___', 'github__']) {
+      const name = mcpToolName(server, 'x', new Set());
+      expect(name.startsWith('mcp__github__')).toBe(false);
+      expect((await allow.evaluate(name, {})).behavior).toBe('none');
+    }
+    expect(mcpToolName('github', 'docs__x', new Set())).toBe('mcp__github__docs__x');
+    expect((await allow.evaluate(mcpToolName('github', 'docs__x', new Set()), {})).behavior).toBe('allow');
   });
 });
