@@ -5,6 +5,7 @@
  *   commands it runs); a later file wins per variable, and the settings win over the shell, as in Claude Code.
  * - `model`: the model, below ANTHROPIC_MODEL / MCA_MODEL and `--model`.
  * - `fallbackModel`: the models tried when the main one is overloaded or not found, below `--fallback-model`.
+ * - `sandbox`: collected per file as written; src/sandbox/sandbox-settings.ts resolves it under the trust rule.
  * Trust (DESIGN.md "Trust boundaries"): the user's files always apply; a project's `env` (which can name the
  * endpoint or a credential) applies only in a trusted project, otherwise it is named once as ignored. A project's
  * `model` and `fallbackModel` narrow nothing and apply like `.mca/config.json`'s.
@@ -38,6 +39,7 @@ export const KNOWN_SETTINGS_KEYS: ReadonlySet<string> = new Set([
   'enabledMcpjsonServers',
   'enableAllProjectMcpServers',
   'disabledMcpjsonServers',
+  'sandbox',
 ]);
 
 /** The `permissions` keys mca applies; others (`defaultMode`, …) are warned about. */
@@ -62,6 +64,11 @@ export interface ClaudeSettings {
    * repository's) never does.
    */
   additionalDirectories: Array<{ dir: string; file: string }>;
+  /**
+   * Each file's `sandbox` object as written, in load order, and whether it is a project file (src/sandbox resolves
+   * them: a project that is not trusted may only narrow the box).
+   */
+  sandbox: Array<{ file: string; value: unknown; project: boolean }>;
   /** One line each: an unimplemented key, an ignored project `env`, a bad value. */
   notices: string[];
 }
@@ -106,7 +113,7 @@ function unknownKeys(settings: Record<string, unknown>, file: string): string[] 
 
 /** Reads every settings file's `env` and `model`, and names every key mca does not implement. */
 export function readClaudeSettings(sources: ClaudeSettingsSources): ClaudeSettings {
-  const result: ClaudeSettings = { env: {}, additionalDirectories: [], notices: [] };
+  const result: ClaudeSettings = { env: {}, additionalDirectories: [], sandbox: [], notices: [] };
   let root = sources.projectRoot;
   try {
     root = realpathSync(root);
@@ -127,6 +134,7 @@ export function readClaudeSettings(sources: ClaudeSettingsSources): ClaudeSettin
     const settings = readObject(file, inside);
     if (!settings) continue;
     result.notices.push(...unknownKeys(settings, file));
+    if (settings.sandbox !== undefined) result.sandbox.push({ file, value: settings.sandbox, project });
     const may = !project || (local && sources.trusted);
     addedDirectories(settings, file, may, result);
     const env = settings.env;

@@ -173,8 +173,9 @@ export function createDecisionPoint(options: DecisionPointOptions): SessionDecis
         // Rules that cannot be checked refuse the call: a deny rule may be among them.
         return rulesUncheckable(error);
       }
-      // 1. deny rules
+      // 1. deny rules; a Bash call asking to leave the sandbox where that is not allowed
       if (ruling.behavior === 'deny') return deniedByRule(request.title, ruling.rule);
+      if (typeof request.sandbox === 'object') return { behavior: 'deny', message: request.sandbox.refuse };
       // 2. hooks (they skip the user's own `!` lines), then the user's own `!` lines
       const hooked = hooks ? await hooks.beforeTool(call) : undefined;
       if (hooked?.stop !== undefined) return { ...deniedByHook(request, 'PreToolUse', hooked.stop), interrupt: true };
@@ -196,8 +197,8 @@ export function createDecisionPoint(options: DecisionPointOptions): SessionDecis
           ? { ...decision, updatedInput }
           : decision;
       if (call.source === 'user-shell') return { behavior: 'allow' };
-      // 3. ask rules, and a hook's ask (a hook's allow does not skip them)
-      if (ruling.behavior === 'ask' || hooked?.decision === 'ask') {
+      // 3. ask rules, a hook's ask (a hook's allow does not skip them), a Bash call asking to leave the sandbox
+      if (ruling.behavior === 'ask' || hooked?.decision === 'ask' || request.sandbox === 'ask') {
         const reason = hooked?.decision === 'ask' && ruling.behavior !== 'ask' ? (hooked.reason ?? '') : undefined;
         return allow(await ask(call, request, ruling, false, reason));
       }
@@ -205,12 +206,14 @@ export function createDecisionPoint(options: DecisionPointOptions): SessionDecis
       const mode = modeVerdict(options.mode(), call, request, broker);
       if (mode === 'ask') return allow(await ask(call, request, ruling, false));
       if (mode) return allow(mode);
-      // 5. allow rules, a hook's allow, and read-only calls no rule named
+      // 5. allow rules, a hook's allow, read-only calls no rule named, and a Bash call that runs in the sandbox
+      // (autoAllowBashIfSandboxed; not once a hook changed the input, which Bash places again when it runs)
       if (
         ruling.behavior === 'allow' ||
         hooked?.decision === 'allow' ||
         allowedTools.has(call.name) ||
-        asked === undefined
+        asked === undefined ||
+        (request.sandbox === 'auto' && updatedInput === undefined)
       ) {
         return allow({ behavior: 'allow' });
       }

@@ -15,7 +15,9 @@ import { subagentTranscriptDir } from '../agents/subagent-steps.js';
 import type { Config } from '../config/config.js';
 import { runWithEnvironment, type EnvironmentOverlay } from '../config/child-environment.js';
 import { credentialSecrets, loadConfig, loadCredentials, resolveMcaHome } from '../config/config.js';
-import { readClaudeSettings } from '../config/claude-settings.js';
+import { readClaudeSettings, type ClaudeSettings } from '../config/claude-settings.js';
+import { resolveSandbox } from '../sandbox/sandbox-settings.js';
+import { SandboxSwitch, sandboxLayers, sandboxTrustLines } from '../sandbox/sandbox-switch.js';
 import type { CodeAgent } from '../agent/code-agent.js';
 import { ProjectSessions } from '../agent/session-manager.js';
 import { MemoryFiles } from '../context/memory-files.js';
@@ -69,6 +71,8 @@ export interface Runtime {
   roots: WorkspaceRoots;
   /** The settings' `env` this runtime's work runs with when isolated (RuntimeOptions.isolateEnvironment); else {}. */
   environment: EnvironmentOverlay;
+  /** The sandbox Bash runs in (src/sandbox): its settings, `/sandbox`, and `close()` at exit. */
+  sandbox: SandboxSwitch;
 }
 
 /** Where each mca process lists the temp files it creates (temp-journal.ts). */
@@ -111,11 +115,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     asked,
   } = await permissionPolicy(options, { mcaHome }, projectRoot, options.askTrust, [
     ...mcpPlan.widening,
+    ...sandboxTrustLines(untrusted.sandbox),
     ...projectEnv.map((line) => line.replace(/^ignored "env" in (.*?) \((.*)\): .*$/, 'sets $2 for the session ($1)')),
   ]);
   const settings = trusted ? readClaudeSettings({ projectRoot, mcaHome, home: homedir(), trusted }) : untrusted;
   notices.push(...settings.notices);
   const roots = addedRoots(projectRoot, options.addDirs ?? [], settings.additionalDirectories, notices);
+  const sandbox = sandboxSwitch(settings.sandbox, trusted, options, { projectRoot, mcaHome, roots }, notices);
   // As in Claude Code, the settings' variables hold for the whole process: mca's own reads and the commands it runs.
   // A process serving several runtimes keeps them per runtime instead (child-environment.ts).
   const environment: EnvironmentOverlay = options.isolateEnvironment ? { ...settings.env } : {};
@@ -141,6 +147,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     secrets,
     ...(options.files ? { files: options.files } : {}),
     ...(options.commands ? { commands: options.commands } : {}),
+    box: sandbox,
     beforeRun: async (call, tool, signal) => {
       const sessionId = opened.sessions?.current().sessionId;
       return sessionId === undefined ? undefined : await checkpoints.beforeRun(sessionId, call, tool, signal);
@@ -162,6 +169,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     ),
   );
   journalTempsIn(tempJournalDir(config.mcaHome));
+  // The box is probed (and set up lazily) only when the settings or `--sandbox` turn it on.
+  const unavailable = await sandbox.start();
+  if (unavailable !== undefined) notices.push(unavailable);
   // Memory-file imports obey Read deny rules like the Read tool (`@.env` in CLAUDE.md).
   const readDenied = await createReadDenyCheck(policy.rules, { projectRoot });
   const extensions = await loadExtensions({
@@ -230,7 +240,26 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     checkpoints,
     roots,
     environment,
+    sandbox,
   };
+}
+
+/** The session's sandbox handle (src/sandbox), from the settings files' `sandbox` and `--sandbox`. */
+function sandboxSwitch(
+  files: ClaudeSettings['sandbox'],
+  trusted: boolean,
+  options: RuntimeOptions,
+  places: { projectRoot: string; mcaHome: string; roots: WorkspaceRoots },
+  notices: string[],
+): SandboxSwitch {
+  const resolved = resolveSandbox(sandboxLayers({ files, trusted, flag: options.sandbox }));
+  notices.push(...resolved.notices);
+  return new SandboxSwitch(resolved, {
+    projectRoot: places.projectRoot,
+    roots: () => places.roots.list().filter((root) => root !== places.projectRoot),
+    home: options.home ?? homedir(),
+    mcaHome: places.mcaHome,
+  });
 }
 
 /**

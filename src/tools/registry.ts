@@ -16,6 +16,7 @@ import { recordSessionDecide } from './session-decide.js';
 import { McaError } from '../errors/mca-error.js';
 import { decideSafely, guardThrows, requestOf } from './registry-steps.js';
 import type { FileAccess } from './file-access.js';
+import type { BashBox } from './bash-box.js';
 import type { CommandHost } from './command-host.js';
 
 /** The input's field names, in the schema's order (the model is told them in errors). */
@@ -73,6 +74,8 @@ export interface ToolRegistryOptions {
   files?: FileAccess;
   /** Where the model's Bash commands run (an ACP client's terminals); absent: mca spawns them. */
   commands?: CommandHost;
+  /** The sandbox Bash runs commands in (src/sandbox); absent: none configured. */
+  box?: BashBox;
 }
 
 /**
@@ -95,6 +98,7 @@ export class ToolRegistry {
   private readonly beforeRun: BeforeRun | undefined;
   private readonly files: FileAccess | undefined;
   private readonly commands: CommandHost | undefined;
+  private readonly box: BashBox | undefined;
   private warming: Promise<void> | undefined;
   private readonly arrivals = new Set<Promise<void>>();
   private readonly pendingNotices: string[] = [];
@@ -106,6 +110,7 @@ export class ToolRegistry {
     this.beforeRun = options.beforeRun;
     this.files = options.files;
     this.commands = options.commands;
+    this.box = options.box;
   }
 
   register(tool: ToolDefinition): this {
@@ -261,6 +266,7 @@ export class ToolRegistry {
       ...environment,
       ...(this.files && !environment.files ? { files: this.files } : {}),
       ...(this.commands && !environment.commands ? { commands: this.commands } : {}),
+      ...(this.box && !environment.box ? { box: this.box } : {}),
       callId: call.id,
       source: call.source,
     };

@@ -1,4 +1,5 @@
 import type { PathScreen } from '../permissions/path-screen.js';
+import type { BashBox } from './bash-box.js';
 import type { CommandHost } from './command-host.js';
 import type { FileAccess } from './file-access.js';
 import type { FileStateRecord } from './file-state.js';
@@ -22,6 +23,12 @@ export interface ApprovalRequest {
    * when nobody can answer, unless the mode is bypassPermissions.
    */
   controlFile?: boolean;
+  /**
+   * Bash under the sandbox (bash-box.ts): `auto`, it runs inside the box and may run without a question
+   * (autoAllowBashIfSandboxed; deny and ask rules and hooks still decide first); `ask`, it asks to run outside the
+   * box and is always asked; `refuse`, running outside is not allowed. Absent: the normal decision.
+   */
+  sandbox?: SandboxVerdict;
   /** Stamped by the registry from the tool's definition: what kind of change is asked for. */
   kind?: 'edit' | 'exec' | 'plan' | 'read';
   /**
@@ -30,6 +37,9 @@ export interface ApprovalRequest {
    */
   remember?: { label: string; rule: string };
 }
+
+/** What the sandbox says about a Bash call (ApprovalRequest.sandbox). */
+export type SandboxVerdict = 'auto' | 'ask' | { refuse: string };
 
 export type ApprovalDecision =
   | {
@@ -69,6 +79,8 @@ export interface ToolEnvironment {
   files?: FileAccess;
   /** Where the model's Bash commands run (command-host.ts); absent: Bash spawns them. */
   commands?: CommandHost;
+  /** The sandbox Bash runs commands in (bash-box.ts); absent: no sandbox configured. */
+  box?: BashBox;
 }
 
 /**
