@@ -254,6 +254,11 @@ function sandboxSwitch(
 ): SandboxSwitch {
   const resolved = resolveSandbox(sandboxLayers({ files, trusted, flag: options.sandbox }));
   notices.push(...resolved.notices);
+  for (const line of resolved.ignoredWidening) {
+    notices.push(
+      `ignored ${line}: the project is not trusted (it may only narrow the box); run \`mca trust\` to use it`,
+    );
+  }
   return new SandboxSwitch(resolved, {
     projectRoot: places.projectRoot,
     roots: () => places.roots.list().filter((root) => root !== places.projectRoot),

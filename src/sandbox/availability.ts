@@ -6,9 +6,7 @@
 import { execFile } from 'node:child_process';
 import { findExecutable } from '../tools/which.js';
 
-export type BoxAvailability =
-  | { ok: true; bwrap: string; socat: string | undefined }
-  | { ok: false; reason: string };
+export type BoxAvailability = { ok: true; bwrap: string; socat: string | undefined } | { ok: false; reason: string };
 
 const PROBE_TIMEOUT_MS = 5000;
 

@@ -5,9 +5,9 @@
  * current layout (added directories may have grown), and afterwards the placeholders it created are removed and a
  * failure is explained (blocked-reason.ts).
  */
-import { mkdirSync, mkdtempSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { BoxAvailability } from './availability.js';
 import { blockedNote, blockedReasons } from './blocked-reason.js';
 import { planLayout } from './box-layout.js';
@@ -84,7 +84,6 @@ export async function openBoxSession(
               // Existed after all, or holds something: left alone.
             }
           }
-          if (!outcome.failed) return Promise.resolve(undefined);
           return Promise.resolve(
             blockedNote(
               blockedReasons({
@@ -95,6 +94,11 @@ export async function openBoxSession(
                 hidden: planned.hidden,
                 home: places.home,
                 unixSocketsOpen,
+                failed: outcome.failed,
+                existsOutside: (path) =>
+                  !planned.writable.some((root) => path === root || path.startsWith(`${root}/`)) &&
+                  !planned.hidden.some((place) => path === place || path.startsWith(`${place}/`)) &&
+                  (existsSync(path) || (path.startsWith('/tmp/') && existsSync(dirname(path)))),
               }),
             ),
           );

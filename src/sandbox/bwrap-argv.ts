@@ -73,7 +73,9 @@ function launcher(layout: BoxLayout): string {
   const run = layout.unixSocketsOpen
     ? 'exec "$@"'
     : `exec bwrap --die-with-parent --bind / / --seccomp 9 -- "$@" 9<${BOX_CONTROL_DIR}/unix-sockets.bpf`;
-  const relays = layout.relays ? [relay(HTTP_PROXY_PORT, 'http.sock'), relay(SOCKS_PROXY_PORT, 'socks.sock'), wait] : [];
+  const relays = layout.relays
+    ? [relay(HTTP_PROXY_PORT, 'http.sock'), relay(SOCKS_PROXY_PORT, 'socks.sock'), wait]
+    : [];
   return [...relays, run].join('\n');
 }
 

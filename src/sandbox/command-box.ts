@@ -45,7 +45,10 @@ interface BoxSessionLike {
 
 function commandMatches(command: string, pattern: string): boolean {
   const trimmed = command.trim();
-  const bare = pattern.replace(/:\*$/, '').replace(/\s*\*$/, '').trim();
+  const bare = pattern
+    .replace(/:\*$/, '')
+    .replace(/\s*\*$/, '')
+    .trim();
   if (bare === '') return false;
   return trimmed === bare || trimmed.startsWith(`${bare} `);
 }
@@ -76,7 +79,10 @@ export class CommandBox implements BashBox {
     this.enabledNow = on;
   }
 
-  placement(input: { command: string; dangerouslyDisableSandbox?: boolean | undefined }, source: CallSource): Placement {
+  placement(
+    input: { command: string; dangerouslyDisableSandbox?: boolean | undefined },
+    source: CallSource,
+  ): Placement {
     if (source === 'user-shell') return { where: 'outside', why: 'user-shell' };
     if (!this.enabledNow) return { where: 'outside', why: 'off' };
     if (!this.availability.ok) return { where: 'outside', why: 'unavailable' };

@@ -8,8 +8,7 @@
 import { isIP } from 'node:net';
 
 export type HostVerdict =
-  | { allowed: true; exact: boolean }
-  | { allowed: false; reason: 'denied' | 'not-listed' | 'private-address' };
+  { allowed: true; exact: boolean } | { allowed: false; reason: 'denied' | 'not-listed' | 'private-address' };
 
 function normalise(host: string): string {
   const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;

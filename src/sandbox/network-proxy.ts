@@ -77,8 +77,9 @@ export async function startNetworkProxy(dir: string, rules: ProxyRules): Promise
   });
   http.on('clientError', (_error, socket) => socket.destroy());
 
-  const { createServer: createSocksServer } = await import('@pondwader/socks5-server');
-  const socks = createSocksServer();
+  // A CommonJS package: its `default` is module.exports under Node and in the bundle alike.
+  const socksLibrary = (await import('@pondwader/socks5-server')).default;
+  const socks = socksLibrary.createServer();
   // Our own listener hands each connection to the library, so it can be unref'd like the HTTP one.
   const socksListener = createNetServer((socket) => socks._handleConnection(socket));
   socks.setConnectionHandler((connection, sendStatus) => {

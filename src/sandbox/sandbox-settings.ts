@@ -153,7 +153,8 @@ export function resolveSandbox(layers: readonly SandboxLayer[]): ResolvedSandbox
         return {};
       }
       for (const key of Object.keys(raw)) {
-        if (!keys.has(key)) notices.push(`settings key "sandbox.${name}.${key}" in ${file} is not supported by mca; ignored`);
+        if (!keys.has(key))
+          notices.push(`settings key "sandbox.${name}.${key}" in ${file} is not supported by mca; ignored`);
       }
       return raw;
     };

@@ -45,7 +45,9 @@ export class SandboxSwitch implements BashBox {
   async start(): Promise<string | undefined> {
     if (!this.resolved.settings.enabled) return undefined;
     const status = await this.setEnabled(true);
-    return status.available ? undefined : `sandbox unavailable: ${status.reason ?? 'unknown'}; Bash asks before every command instead`;
+    return status.available
+      ? undefined
+      : `sandbox unavailable: ${status.reason ?? 'unknown'}; Bash asks before every command instead`;
   }
 
   /** `/sandbox on|off` (for this session); loads and probes the box the first time it is turned on. */
@@ -92,10 +94,18 @@ export function describeSandbox(status: BoxStatus): string[] {
     );
   }
   const list = (items: readonly string[]): string => (items.length === 0 ? 'none' : items.join(', '));
-  lines.push(`  writes: the project, added directories, /tmp (private)${settings.allowWrite.length > 0 ? `, ${settings.allowWrite.join(', ')}` : ''}`);
-  lines.push(`  network: only through mca's proxy to ${list(settings.allowedDomains)}${settings.deniedDomains.length > 0 ? ` (denied: ${settings.deniedDomains.join(', ')})` : ''}`);
-  lines.push(`  hidden: ~/.ssh, ~/.aws, ~/.config/gcloud, ~/.netrc, ~/.docker/config.json, credential files${settings.denyRead.length > 0 ? `, ${settings.denyRead.join(', ')}` : ''}`);
-  lines.push(`  excluded commands: ${list(settings.excludedCommands)} · outside the box on request: ${settings.allowUnsandboxedCommands ? 'asked' : 'refused'}`);
+  lines.push(
+    `  writes: the project, added directories, /tmp (private)${settings.allowWrite.length > 0 ? `, ${settings.allowWrite.join(', ')}` : ''}`,
+  );
+  lines.push(
+    `  network: only through mca's proxy to ${list(settings.allowedDomains)}${settings.deniedDomains.length > 0 ? ` (denied: ${settings.deniedDomains.join(', ')})` : ''}`,
+  );
+  lines.push(
+    `  hidden: ~/.ssh, ~/.aws, ~/.config/gcloud, ~/.netrc, ~/.docker/config.json, credential files${settings.denyRead.length > 0 ? `, ${settings.denyRead.join(', ')}` : ''}`,
+  );
+  lines.push(
+    `  excluded commands: ${list(settings.excludedCommands)} · outside the box on request: ${settings.allowUnsandboxedCommands ? 'asked' : 'refused'}`,
+  );
   lines.push('  your own `!` lines run outside the box');
   if (status.enabled && settings.enabledBy !== undefined) lines.push(`  turned on by ${settings.enabledBy}`);
   return lines;

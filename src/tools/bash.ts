@@ -268,7 +268,9 @@ function resultOf(input: BashInput, outcome: CommandOutcome, boxNote?: string): 
     const why = exitCode === null ? `was killed by ${signal ?? 'a signal'}` : `exited with code ${exitCode}`;
     return failure('EXECUTION_ERROR', `Command ${why}.`);
   }
-  return toolResult(data, render(data), {
+  // A command can succeed although the box refused something (an HTTP client printing the proxy's 403).
+  const text = boxNote === undefined ? render(data) : `${render(data)}\n${boxNote}`;
+  return toolResult(data, text, {
     stats: { exitCode: 0, stdoutChars: data.stdout.length, stderrChars: data.stderr.length },
     context,
   });

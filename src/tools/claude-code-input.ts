@@ -93,7 +93,9 @@ const TO_CLAUDE_CODE: Readonly<Record<string, Mapper>> = {
   Bash: (input) => ({
     command: input.command,
     ...(input.timeout_ms === undefined ? {} : { timeout: input.timeout_ms }),
-    ...(input.dangerouslyDisableSandbox === undefined ? {} : { dangerouslyDisableSandbox: input.dangerouslyDisableSandbox }),
+    ...(input.dangerouslyDisableSandbox === undefined
+      ? {}
+      : { dangerouslyDisableSandbox: input.dangerouslyDisableSandbox }),
   }),
 };
 
