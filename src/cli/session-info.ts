@@ -15,6 +15,7 @@ import { addLocalDirectory } from '../permissions/settings-writer.js';
 import { findRipgrep } from '../tools/grep-ripgrep.js';
 import type { ReplInfoPort } from '../ui/info-port.js';
 import type { Bootstrapped } from './bootstrap.js';
+import { describeSandbox } from '../sandbox/sandbox-switch.js';
 import { readPackageVersion } from './version.js';
 
 const SMALL_FILE = 1024 * 1024;
@@ -125,6 +126,14 @@ export function createSessionInfo(booted: Bootstrapped, startupNotices: readonly
           ? `✓ MCA_HOME ${config.mcaHome} is writable`
           : `✗ MCA_HOME ${config.mcaHome} is not writable — fix: chmod u+w it or set MCA_HOME elsewhere`,
       );
+      const sandbox = booted.sandbox.status();
+      if (sandbox.enabled) {
+        lines.push(
+          sandbox.available
+            ? '✓ sandbox: Bash runs in bubblewrap (details: /sandbox)'
+            : `✗ sandbox: on but unavailable (${sandbox.reason ?? 'unknown'}); Bash asks before every command — fix: apt-get install bubblewrap socat, or allow user namespaces`,
+        );
+      }
       if (startupNotices.length === 0) lines.push('✓ settings: no problems found at start');
       for (const notice of startupNotices) lines.push(`✗ settings: ${notice} — fix: edit the file named`);
       return lines;
@@ -153,5 +162,9 @@ export function createSessionInfo(booted: Bootstrapped, startupNotices: readonly
     checkDirectory: (dir) => booted.roots.check(dir),
     addDirectory: (dir) => booted.roots.add(dir),
     rememberDirectory: (real) => addLocalDirectory(projectRoot, real),
+    sandbox: async (on) => {
+      const status = on === undefined ? booted.sandbox.status() : await booted.sandbox.setEnabled(on);
+      return describeSandbox(status);
+    },
   };
 }

@@ -23,6 +23,7 @@ export const SLASH_COMMAND_NAMES = [
   'mcp',
   'config',
   'add-dir',
+  'sandbox',
   'export',
   'rewind',
   'exit',

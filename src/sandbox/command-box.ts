@@ -43,6 +43,14 @@ interface BoxSessionLike {
   close(): Promise<void>;
 }
 
+/** What a result says when the box is on but the command ran outside it. */
+const OUTSIDE_NOTES: Readonly<Record<string, string>> = {
+  'user-shell': '[sandbox] Ran outside the sandbox: your own `!` lines always do.',
+  unavailable: '[sandbox] Ran outside the sandbox: it is unavailable here (see /sandbox); the command was asked.',
+  excluded: '[sandbox] Ran outside the sandbox: the command is in sandbox.excludedCommands.',
+  asked: '[sandbox] Ran outside the sandbox, as asked (dangerouslyDisableSandbox).',
+};
+
 function commandMatches(command: string, pattern: string): boolean {
   const trimmed = command.trim();
   const bare = pattern
@@ -99,9 +107,11 @@ export class CommandBox implements BashBox {
   place(input: { command: string; dangerouslyDisableSandbox?: boolean | undefined }, source: CallSource): BashPlace {
     const placement = this.placement(input, source);
     const verdict = CommandBox.verdict(placement);
+    const note = placement.where === 'outside' ? OUTSIDE_NOTES[placement.why] : undefined;
     return {
       boxed: placement.where === 'box',
       ...(verdict === undefined ? {} : { verdict }),
+      ...(note === undefined ? {} : { note }),
       ...(placement.where === 'outside' && placement.why === 'asked'
         ? { outside: 'Runs OUTSIDE the sandbox (dangerouslyDisableSandbox): no limit on files or network.' }
         : {}),

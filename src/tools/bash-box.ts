@@ -22,6 +22,8 @@ export interface BashPlace {
   verdict?: SandboxVerdict;
   /** Shown in the question when the call asks to leave the box. */
   outside?: string;
+  /** Added to the result: why a command ran outside the box while the box is on (never silently unsandboxed). */
+  note?: string;
 }
 
 export interface BashBox {

@@ -165,7 +165,9 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolEnvel
       ? await runOnHost(ctx.commands, input, ctx, spec)
       : await runLocally(input, ctx, spec);
   const failed = outcome.ending.kind !== 'exit' || outcome.ending.code !== 0;
-  const note = await boxed?.finish({ failed, stdout: outcome.stdout, stderr: outcome.stderr });
+  const note = boxed
+    ? await boxed.finish({ failed, stdout: outcome.stdout, stderr: outcome.stderr })
+    : ctx.box?.place(input, ctx.source).note;
   return resultOf(input, outcome, note);
 }
 

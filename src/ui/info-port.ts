@@ -27,4 +27,6 @@ export interface ReplInfoPort {
   addDirectory(dir: string): AddRootResult;
   /** `/add-dir`'s "remember": writes it to the project's local settings file; returns the file. Throws. */
   rememberDirectory(real: string): string;
+  /** `/sandbox`: the Bash sandbox's state, after switching it on or off for this session when `on` is given. */
+  sandbox(on: boolean | undefined): Promise<string[]>;
 }

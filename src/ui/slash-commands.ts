@@ -39,6 +39,7 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
   { name: 'permissions', usage: '/permissions [allow <rule>]', description: 'Show the rules; add an allow rule' },
   { name: 'config', usage: '/config', description: 'Show the settings in effect' },
   { name: 'add-dir', usage: '/add-dir <path>', description: 'Let the file tools use another directory too' },
+  { name: 'sandbox', usage: '/sandbox [on|off]', description: 'Show the Bash sandbox, or switch it for this session' },
   {
     name: 'mcp',
     usage: '/mcp [reconnect|disable|enable|login <server>]',
@@ -101,6 +102,8 @@ export interface SlashContext {
   /** `/mcp`: the MCP servers, and what to do with one (mcp-view.ts). */
   mcp(args: string): void;
   addDir(args: string): void;
+  /** `/sandbox [on|off]`: the Bash sandbox's state, or switch it for this session. */
+  sandbox(args: string): void;
   exportConversation(args: string): void;
   openSessionPicker(): void;
   /** `/rewind`, `/undo`, Esc Esc: the session's checkpoints. */
@@ -132,6 +135,7 @@ export const SLASH_HANDLERS: Record<SlashCommandName, Handler> = {
   config: (context) => context.showConfig(),
   mcp: (context, args) => context.mcp(args),
   'add-dir': (context, args) => context.addDir(args),
+  sandbox: (context, args) => context.sandbox(args),
   export: (context, args) => context.exportConversation(args),
   rewind: (context) => context.openRewind(),
   exit: (context) => context.exit(),
