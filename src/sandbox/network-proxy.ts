@@ -77,9 +77,11 @@ export async function startNetworkProxy(dir: string, rules: ProxyRules): Promise
   });
   http.on('clientError', (_error, socket) => socket.destroy());
 
-  // A CommonJS package: its `default` is module.exports under Node and in the bundle alike.
-  const socksLibrary = (await import('@pondwader/socks5-server')).default;
-  const socks = socksLibrary.createServer();
+  const loaded = await import('@pondwader/socks5-server');
+  // The bundle sees the CommonJS build (its exports only under `default`); tsx and vitest see the ES build.
+  const createSocksServer =
+    typeof loaded.createServer === 'function' ? loaded.createServer : loaded.default.createServer;
+  const socks = createSocksServer();
   // Our own listener hands each connection to the library, so it can be unref'd like the HTTP one.
   const socksListener = createNetServer((socket) => socks._handleConnection(socket));
   socks.setConnectionHandler((connection, sendStatus) => {
