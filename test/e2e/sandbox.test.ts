@@ -171,6 +171,22 @@ describe.runIf(RUNS)('Bash in the sandbox (-p, real bubblewrap)', () => {
     for (const step of [0, 1, 2]) expect(observationAfter(step)).toContain('[sandbox]');
   });
 
+  it('checkpoints cover a boxed command: mca rewind restores what it changed in the project', async () => {
+    const where = setup({ enabled: true }, { 'keep.txt': 'one\n' });
+    execFileSync('git', ['init', '-q', where.root]);
+    await run(where, [
+      act('change', 'Bash', { command: 'printf made > created.txt && echo two >> keep.txt' }),
+      finish('done', 'done'),
+    ]);
+    expect(readFileSync(join(where.root, 'keep.txt'), 'utf8')).toBe('one\ntwo\n');
+    const list = await runMca(['rewind', '--list'], { cwd: where.root, env: { MCA_HOME: where.home } });
+    const id = list.stdout.trim().split('\n')[0]?.slice(0, 8) ?? '';
+    const rewound = await runMca(['rewind', id], { cwd: where.root, env: { MCA_HOME: where.home } });
+    expect(rewound.code, rewound.stderr).toBe(0);
+    expect(readFileSync(join(where.root, 'keep.txt'), 'utf8')).toBe('one\n');
+    expect(existsSync(join(where.root, 'created.txt'))).toBe(false);
+  });
+
   it('dangerouslyDisableSandbox is asked (so -p refuses it), and refused outright without allowUnsandboxedCommands', async () => {
     const where = setup({ enabled: true });
     await run(where, [
