@@ -7,6 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { childEnvironment } from '../config/child-environment.js';
+import type { BoxedSpawn, ProjectCommandBox } from '../tools/bash-box.js';
 import { terminateGroup, trackGroup, untrackGroup } from '../tools/process-group.js';
 
 /** Bytes kept of each stream; a hook's useful answer is a few hundred bytes of JSON. */
@@ -21,6 +22,8 @@ export interface HookProcessOptions {
   timeoutMs: number;
   /** Aborting ends the hook like a timeout (the user interrupted the turn). */
   signal?: AbortSignal;
+  /** Runs the command in the sandbox (a project's hook while the box is on); undefined: as is. */
+  box?: ProjectCommandBox | undefined;
 }
 
 export interface CapturedStream {
@@ -61,20 +64,40 @@ class Capture {
   }
 }
 
+function captured(stdout: Capture, stderr: Capture): { stdout: CapturedStream; stderr: CapturedStream } {
+  return { stdout: stdout.result(), stderr: stderr.result() };
+}
+
 function hookEnvironment(projectRoot: string): Record<string, string> {
   return childEnvironment({ CLAUDE_PROJECT_DIR: projectRoot, MCA_PROJECT_DIR: projectRoot });
 }
 
-export function runHookProcess(options: HookProcessOptions): Promise<HookProcessResult> {
+export async function runHookProcess(options: HookProcessOptions): Promise<HookProcessResult> {
   const started = Date.now();
   const stdout = new Capture();
   const stderr = new Capture();
-  return new Promise((resolve) => {
+  const env = hookEnvironment(options.projectRoot);
+  let boxed: BoxedSpawn | undefined;
+  try {
+    boxed = await options.box?.(options.command, env);
+  } catch (error) {
+    const message = `the sandbox could not start: ${(error as Error).message}`;
+    return {
+      exitCode: null,
+      ...captured(stdout, stderr),
+      timedOut: false,
+      aborted: false,
+      spawnError: message,
+      durationMs: 0,
+    };
+  }
+  const spec = boxed ?? { file: '/bin/sh', args: ['-c', options.command], env };
+  return await new Promise((resolve) => {
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn('/bin/sh', ['-c', options.command], {
+      child = spawn(spec.file, spec.args, {
         cwd: options.projectRoot,
-        env: hookEnvironment(options.projectRoot),
+        env: spec.env,
         detached: true,
         stdio: ['pipe', 'pipe', 'pipe'],
       });
@@ -108,6 +131,7 @@ export function runHookProcess(options: HookProcessOptions): Promise<HookProcess
       if (pid !== undefined) untrackGroup(pid);
       child.stdout?.destroy();
       child.stderr?.destroy();
+      void boxed?.finish({ failed: false, stdout: '', stderr: '' });
       resolve({
         exitCode,
         stdout: stdout.result(),

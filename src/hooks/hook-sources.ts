@@ -13,6 +13,7 @@
  * is already reported by the permission loader, which reads the same files, so it is skipped here without a
  * second line.
  */
+import type { ProjectCommandBox } from '../tools/bash-box.js';
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +31,8 @@ export interface HookSourceOptions {
   home?: string;
   /** The user trusts this project (`mca trust` or the REPL's question). */
   trusted: boolean;
+  /** Runs the project's own hook commands in the sandbox while it is on (engine option). */
+  boxProjectCommand?: ProjectCommandBox | undefined;
 }
 
 export interface LoadedHooks {
@@ -145,5 +148,9 @@ export async function openHooks(options: HookSourceOptions): Promise<OpenedHooks
   const loaded = loadHooks(options);
   if (loaded.active.length === 0) return { loaded };
   const { HookEngine: Engine } = await import('./hook-engine.js');
-  return { loaded, engine: new Engine(loaded.active, { projectRoot: options.projectRoot }) };
+  const box = options.boxProjectCommand;
+  return {
+    loaded,
+    engine: new Engine(loaded.active, { projectRoot: options.projectRoot, ...(box ? { boxProjectCommand: box } : {}) }),
+  };
 }

@@ -16,6 +16,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import { loadMcpLibrary } from './load-client.js';
 import type { ServerConfig } from './server-config.js';
+import type { ProjectCommandBox } from '../tools/bash-box.js';
 import { GroupStdioTransport } from './stdio-transport.js';
 import { isSignInNeeded, transportAuth } from './oauth/connect-auth.js';
 import { McpNeedsSignInError } from './oauth/errors.js';
@@ -43,6 +44,8 @@ export interface ConnectOptions {
   onListChanged?: (what: 'resources' | 'prompts') => void;
   /** The connection ended (the server exited or the stream closed). */
   onClosed: (reason: string) => void;
+  /** Runs a stdio server in the sandbox (given for project-scoped servers while the box is on). */
+  box?: ProjectCommandBox | undefined;
 }
 
 export class McpConnection {
@@ -163,7 +166,7 @@ function transportFor(
 ): Transport {
   if (config.type === 'stdio') {
     return new GroupStdioTransport(
-      { command: config.command, args: config.args, env: config.env, cwd: options.projectRoot },
+      { command: config.command, args: config.args, env: config.env, cwd: options.projectRoot, box: options.box },
       library,
     );
   }

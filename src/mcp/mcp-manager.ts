@@ -5,6 +5,7 @@
  * runs, their resources and prompts (server-catalog.ts), and closing them all. A server that fails or is slow is
  * one notice line, never a throw: the rest work.
  */
+import type { ProjectCommandBox } from '../tools/bash-box.js';
 import type { Tool } from '@modelcontextprotocol/client';
 import { McpConnection, MAX_TOOLS_PER_SERVER } from './connection.js';
 import { mcpToolDefinition } from './mcp-tool.js';
@@ -45,6 +46,8 @@ export interface McpManagerOptions {
    * reconnects it. Absent: `/mcp` tells the user to run `mca mcp login <name>`.
    */
   authenticate?: (name: string, print: (line: string) => void) => Promise<void>;
+  /** Runs project-scoped stdio servers (`.mcp.json`) in the sandbox while it is on (sandbox.boxProjectCommands). */
+  boxProjectCommand?: ProjectCommandBox | undefined;
 }
 
 export class McpManager {
@@ -279,6 +282,7 @@ export class McpManager {
         projectRoot,
         ...(this.options.mcaHome !== undefined ? { mcaHome: this.options.mcaHome } : {}),
         timeoutMs: limits.connectTimeoutMs,
+        ...(config.scope === 'project' ? { box: this.options.boxProjectCommand } : {}),
         // The next model request waits for the new list (bounded by MCP_TIMEOUT), so it never offers a stale one.
         onToolsChanged: () => {
           if (current()) this.options.expect(this.refresh(config.name));

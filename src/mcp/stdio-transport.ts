@@ -6,6 +6,7 @@
  * the bounded read buffer, which closes the connection instead of growing mca's memory.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { ProjectCommandBox } from '../tools/bash-box.js';
 import { childEnvironment } from '../config/child-environment.js';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { terminateGroup, trackGroup, untrackGroup } from '../tools/process-group.js';
@@ -22,6 +23,13 @@ export interface StdioLaunch {
   args: readonly string[];
   env: Readonly<Record<string, string>>;
   cwd: string;
+  /** Runs the server in the sandbox (a project-scoped server while the box is on); undefined: as is. */
+  box?: ProjectCommandBox | undefined;
+}
+
+/** `exec 'a' 'b'`: an argument list as one shell line (each word single-quoted). */
+function shellLine(command: string, args: readonly string[]): string {
+  return `exec ${[command, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ')}`;
 }
 
 export class GroupStdioTransport implements Transport {
@@ -44,11 +52,14 @@ export class GroupStdioTransport implements Transport {
     return this.stderrTail;
   }
 
-  start(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(this.launch.command, [...this.launch.args], {
+  async start(): Promise<void> {
+    const env = childEnvironment(this.launch.env);
+    const boxed = await this.launch.box?.(shellLine(this.launch.command, this.launch.args), env);
+    const spec = boxed ?? { file: this.launch.command, args: [...this.launch.args], env };
+    return await new Promise((resolve, reject) => {
+      const child = spawn(spec.file, spec.args, {
         cwd: this.launch.cwd,
-        env: childEnvironment(this.launch.env),
+        env: spec.env,
         stdio: ['pipe', 'pipe', 'pipe'],
         detached: true,
       });
@@ -61,7 +72,10 @@ export class GroupStdioTransport implements Transport {
         if (child.pid !== undefined) trackGroup(child.pid);
         resolve();
       });
-      child.once('close', () => this.finish());
+      child.once('close', () => {
+        void boxed?.finish({ failed: false, stdout: '', stderr: '' });
+        this.finish();
+      });
       child.stdin?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('error', (error) => this.onerror?.(error));
       child.stderr?.on('data', (chunk: Buffer) => {

@@ -154,6 +154,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     },
   });
   const webSearch = await webSearchGate(provider, config, policy, registry);
+  // The box is probed (and set up lazily) only when the settings or `--sandbox` turn it on; before the project's
+  // MCP servers and hooks, which it may hold too.
+  const unavailable = await sandbox.start();
+  if (unavailable !== undefined) notices.push(unavailable);
   const mcp = await runWithEnvironment(environment, () =>
     startMcp(
       mcpPlan,
@@ -164,14 +168,12 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         approvedNow: asked && trusted,
         registry,
         signInFromSession: options.mcpSignInFromSession === true,
+        boxProjectCommand: sandbox.boxProjectCommand,
       },
       notices,
     ),
   );
   journalTempsIn(tempJournalDir(config.mcaHome));
-  // The box is probed (and set up lazily) only when the settings or `--sandbox` turn it on.
-  const unavailable = await sandbox.start();
-  if (unavailable !== undefined) notices.push(unavailable);
   // Memory-file imports obey Read deny rules like the Read tool (`@.env` in CLAUDE.md).
   const readDenied = await createReadDenyCheck(policy.rules, { projectRoot });
   const extensions = await loadExtensions({
@@ -219,7 +221,12 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     notices.push('no earlier session in this directory; starting a new one');
   }
   // With no hook configured this reads the settings files only: the engine is not even imported.
-  const hooks = await openHooks({ projectRoot, mcaHome: config.mcaHome, trusted });
+  const hooks = await openHooks({
+    projectRoot,
+    mcaHome: config.mcaHome,
+    trusted,
+    boxProjectCommand: sandbox.boxProjectCommand,
+  });
   notices.push(...hooks.loaded.notices);
   const first = await sessions.open(start);
   notices.push(...first.warnings);

@@ -3,6 +3,7 @@
  * question, decides which servers start (approval.ts), and starts them in the background. The client library and
  * the manager load only when at least one server is to start; a runtime without servers pays one small config read.
  */
+import type { ProjectCommandBox } from '../tools/bash-box.js';
 import { positiveNumber } from '../config/env-number.js';
 import type { Config } from '../config/config.js';
 import { gateOf, readApprovals, type ServerGate } from '../mcp/approval.js';
@@ -69,6 +70,8 @@ export async function startMcp(
     registry: ToolRegistry;
     /** `/mcp` may start a sign-in (a person at a terminal); see RuntimeOptions.mcpSignInFromSession. */
     signInFromSession: boolean;
+    /** Runs project-scoped stdio servers in the sandbox while it is on. */
+    boxProjectCommand?: ProjectCommandBox | undefined;
   },
   notices: string[],
 ): Promise<McpManager | undefined> {
@@ -99,6 +102,7 @@ export async function startMcp(
     deferBeyondTokens: Math.floor(config.contextWindow * 0.1),
     // `/mcp` enable/disable of a project server: Claude Code's keys in the project's local settings.
     persistEnabled: (name, enabled) => recordMcpjsonChoice(projectRoot, name, enabled),
+    ...(context.boxProjectCommand ? { boxProjectCommand: context.boxProjectCommand } : {}),
     ...(context.signInFromSession
       ? {
           authenticate: async (name: string, print: (line: string) => void) => {

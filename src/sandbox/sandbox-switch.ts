@@ -76,6 +76,16 @@ export class SandboxSwitch implements BashBox {
     return await this.box.spawn(command, shell, env);
   }
 
+  /** ProjectCommandBox (bash-box.ts): a project's hook command or stdio MCP server, in the box when it is on. */
+  readonly boxProjectCommand = async (
+    command: string,
+    env: Record<string, string>,
+  ): Promise<BoxedSpawn | undefined> => {
+    const status = this.status();
+    if (!this.box || !status.enabled || !status.available || !status.settings.boxProjectCommands) return undefined;
+    return await this.box.spawn(command, '/bin/sh', env);
+  };
+
   async close(): Promise<void> {
     await this.box?.close();
   }

@@ -15,6 +15,12 @@ export interface BoxedSpawn {
   finish(outcome: { failed: boolean; stdout: string; stderr: string }): Promise<string | undefined>;
 }
 
+/**
+ * Runs a project's own command (a hook command line, a stdio MCP server) in the box when the sandbox boxes project
+ * commands (`sandbox.boxProjectCommands`); undefined: run it as is.
+ */
+export type ProjectCommandBox = (command: string, env: Record<string, string>) => Promise<BoxedSpawn | undefined>;
+
 export interface BashPlace {
   /** The command runs inside the box. */
   boxed: boolean;

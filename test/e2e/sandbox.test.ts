@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { startFakeAnthropic, userText, type FakeAnthropic, type FakeStep } from '../helpers/fake-anthropic-server.js';
 import { runsWith } from '../helpers/optional-tools.js';
@@ -185,6 +186,42 @@ describe.runIf(RUNS)('Bash in the sandbox (-p, real bubblewrap)', () => {
     expect(rewound.code, rewound.stderr).toBe(0);
     expect(readFileSync(join(where.root, 'keep.txt'), 'utf8')).toBe('one\n');
     expect(existsSync(join(where.root, 'created.txt'))).toBe(false);
+  });
+
+  it("a trusted project's hook commands and stdio MCP servers run in the box; the user's own hooks do not", async () => {
+    const where = setup({ enabled: true });
+    const server = fileURLToPath(new URL('../fixtures/mcp/hostile-server.mjs', import.meta.url));
+    const hook = (name: string) => ({
+      hooks: [{ type: 'command', command: `touch ${where.outside}/${name}-outside; touch ${name}-inside` }],
+    });
+    writeJson(join(where.root, '.claude', 'settings.json'), {
+      hooks: { PreToolUse: [{ matcher: 'Bash', ...hook('project-hook') }] },
+    });
+    writeJson(join(where.root, '.mcp.json'), {
+      mcpServers: {
+        boxed: {
+          command: process.execPath,
+          args: [server, 'garbage'],
+          env: { HOSTILE_PID_FILE: `${where.outside}/mcp-pid` },
+        },
+      },
+    });
+    writeJson(join(where.userHome, '.claude', 'settings.json'), {
+      sandbox: { enabled: true },
+      enableAllProjectMcpServers: true,
+      hooks: { PreToolUse: [{ matcher: 'Bash', ...hook('user-hook') }] },
+    });
+    const trust = await runMca(['trust'], { cwd: where.root, env: { MCA_HOME: where.home, HOME: where.userHome } });
+    expect(trust.code, trust.stderr).toBe(0);
+    const result = await run(where, [act('go', 'Bash', { command: 'echo hi' }), finish('done', 'done')]);
+    expect(result.code, result.stderr).toBe(0);
+    // The project's hook ran (it wrote inside the project) but could not write outside it.
+    expect(existsSync(join(where.root, 'project-hook-inside'))).toBe(true);
+    expect(existsSync(join(where.outside, 'project-hook-outside'))).toBe(false);
+    // The user's own hook is not boxed.
+    expect(existsSync(join(where.outside, 'user-hook-outside'))).toBe(true);
+    // The project's MCP server started in the box: its write outside the project failed.
+    expect(existsSync(join(where.outside, 'mcp-pid'))).toBe(false);
   });
 
   it('dangerouslyDisableSandbox is asked (so -p refuses it), and refused outright without allowUnsandboxedCommands', async () => {
