@@ -79,7 +79,7 @@ describe('suggestSlashCommands', () => {
       'cost',
       'config',
     ]);
-    expect(suggestSlashCommands('/')).toHaveLength(22);
+    expect(suggestSlashCommands('/')).toHaveLength(23);
     expect(suggestSlashCommands('/compact now')).toEqual([]);
     expect(suggestSlashCommands('hello')).toEqual([]);
   });
