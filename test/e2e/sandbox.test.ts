@@ -6,8 +6,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { startFakeAnthropic, userText, type FakeAnthropic, type FakeStep } from '../helpers/fake-anthropic-server.js';
@@ -264,5 +264,32 @@ describe.runIf(RUNS)('Bash in the sandbox (-p, real bubblewrap)', () => {
     await server?.close();
     await run(where, [act('write', 'Bash', { command: 'echo hi > inside.txt' }), finish('d', 'd')]);
     expect(observationAfter(0)).toContain('PERMISSION_DENIED');
+  });
+});
+
+// Needs no bubblewrap: it takes it away.
+describe('Bash where the sandbox cannot start', () => {
+  it('without bubblewrap: one line at start, and Bash is asked (refused in -p), never run unboxed unasked', async () => {
+    const where = setup({ enabled: true });
+    const bin = join(dirname(where.root), 'bin');
+    mkdirSync(bin);
+    for (const program of [process.execPath, '/bin/bash', '/bin/sh'])
+      symlinkSync(program, join(bin, basename(program)));
+    server = await startFakeAnthropic([act('write', 'Bash', { command: 'echo hi > inside.txt' }), finish('d', 'd')]);
+    const result = await runMca(['-p', 'go'], {
+      cwd: where.root,
+      env: {
+        PATH: bin,
+        ANTHROPIC_API_KEY: KEY,
+        ANTHROPIC_BASE_URL: server.url,
+        MCA_HOME: where.home,
+        HOME: where.userHome,
+        MCA_TOOL_PROTOCOL: 'text',
+      },
+      timeoutMs: 60_000,
+    });
+    expect(result.stderr.match(/sandbox unavailable: bubblewrap \(bwrap\) is not installed/g)).toHaveLength(1);
+    expect(observationAfter(0)).toContain('PERMISSION_DENIED');
+    expect(existsSync(join(where.root, 'inside.txt'))).toBe(false);
   });
 });
