@@ -16,8 +16,6 @@ export interface BlockedFacts {
   unixSocketsOpen: boolean;
   /** The command failed (paths are explained only then; refused hosts always). */
   failed: boolean;
-  /** Whether a path exists outside the box (a "No such file" inside it then means the box hides it). */
-  existsOutside: (path: string) => boolean;
 }
 
 const WHY: Record<Refusal['why'], string> = {
@@ -31,11 +29,6 @@ const MAX_ITEMS = 5;
 
 function readOnlyPaths(text: string): string[] {
   return pathsBefore(text, 'Read-only file system');
-}
-
-/** Absolute paths a "No such file or directory" names. */
-function missingPaths(text: string): string[] {
-  return pathsBefore(text, 'No such file or directory').filter((path) => path.startsWith('/'));
 }
 
 /** The paths error messages name before `error` (`cmd: 'path': error`, `cmd: path: error`). */
@@ -61,13 +54,9 @@ export function blockedReasons(facts: BlockedFacts): string[] {
   }
   if (!facts.failed) return lines;
   const output = `${facts.stdout}\n${facts.stderr}`;
-  for (const path of missingPaths(output).filter(facts.existsOutside).slice(0, MAX_ITEMS)) {
-    const where = path.startsWith('/tmp/') ? "the box's /tmp is its own" : 'a hidden place';
-    lines.push(`${path} (it exists outside the box, but ${where})`);
-  }
   for (const path of readOnlyPaths(output).slice(0, MAX_ITEMS)) {
     lines.push(
-      `writing ${path} (the box writes only in the project, added directories and /tmp; control files stay read-only)`,
+      `writing ${path} (the box writes only in the project, added directories and $TMPDIR; control files stay read-only)`,
     );
   }
   const said = `${facts.command}\n${output}`;

@@ -3,6 +3,7 @@
  * again, hidden. Paths in settings: absolute as written, `~/…` in the home directory, others relative to the
  * project root.
  */
+import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { expandHome } from '../tools/workspace-roots.js';
 import { realIfExists } from './bwrap-argv.js';
@@ -34,6 +35,35 @@ export function credentialPlaces(home: string, mcaHome: string): string[] {
 /** The control files of one writable root: read-only in the box (a change there widens what mca does). */
 export const CONTROL_FILES = ['.git/hooks', '.git/config', '.claude', '.mca'] as const;
 
+/** A linked worktree's git directory and the repository's common one (`gitdir:` and its `commondir`), real. */
+function worktreeGitDirs(root: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(join(root, '.git'), { encoding: 'utf8', flag: 'r' }).slice(0, 4096);
+  } catch {
+    return [];
+  }
+  const match = /^gitdir: (.+)$/m.exec(text);
+  if (!match?.[1]) return [];
+  const gitDir = realIfExists(resolve(root, match[1].trim()));
+  if (gitDir === undefined || !isDirectory(gitDir)) return [];
+  let common: string | undefined;
+  try {
+    common = realIfExists(resolve(gitDir, readFileSync(join(gitDir, 'commondir'), 'utf8').trim()));
+  } catch {
+    common = undefined;
+  }
+  return common === undefined || common === gitDir ? [gitDir] : [gitDir, common];
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 export function settingPath(path: string, projectRoot: string, home: string): string {
   const expanded = expandHome(path, home);
   return isAbsolute(expanded) ? resolve(expanded) : resolve(projectRoot, expanded);
@@ -57,7 +87,13 @@ export function planLayout(settings: SandboxSettings, places: LayoutPlaces): Pla
   const readOnly: string[] = [];
   const placeholders: string[] = [];
   for (const root of writableRoots) {
-    const hasGit = realIfExists(join(root, '.git')) !== undefined;
+    // A linked worktree's `.git` file points at its git directories elsewhere: writable, so `git add` and
+    // `git commit` work, with their hooks and config read-only like the project's own.
+    for (const gitDir of worktreeGitDirs(root)) {
+      writable.push(gitDir);
+      for (const control of ['hooks', 'config', 'config.worktree']) readOnly.push(join(gitDir, control));
+    }
+    const hasGit = isDirectory(join(root, '.git'));
     for (const control of CONTROL_FILES) {
       const full = join(root, control);
       if (realIfExists(full) !== undefined) readOnly.push(full);

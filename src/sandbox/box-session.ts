@@ -1,13 +1,13 @@
 /**
  * The box's moving parts for one session, made on its first boxed command: a private directory (0700) holding the
- * private /tmp, the proxy's unix sockets, the seccomp program and an empty directory for hidden places; the
+ * private temp directory (TMPDIR), the proxy's unix sockets, the seccomp program and an empty directory for hidden places; the
  * filtering proxy (network-proxy.ts). Each command gets its bwrap command line (bwrap-argv.ts) built from the
  * current layout (added directories may have grown), and afterwards the placeholders it created are removed and a
  * failure is explained (blocked-reason.ts).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { BoxAvailability } from './availability.js';
 import { blockedNote, blockedReasons } from './blocked-reason.js';
 import { planLayout } from './box-layout.js';
@@ -33,9 +33,9 @@ export async function openBoxSession(
   mkdirSync(join(controlDir, 'empty'), { mode: 0o500 });
   mkdirSync(privateTmp, { mode: 0o700 });
   writeFileSync(join(controlDir, 'unix-sockets.bpf'), unixSocketFilter(), { mode: 0o400 });
-  let proxy: NetworkProxy | undefined;
+  let network: NetworkProxy;
   try {
-    proxy = await startNetworkProxy(controlDir, {
+    network = await startNetworkProxy(controlDir, {
       allowedDomains: settings.allowedDomains,
       deniedDomains: settings.deniedDomains,
     });
@@ -65,12 +65,10 @@ export async function openBoxSession(
         unixSockets,
         cwd: places.projectRoot,
       };
-      const boxEnv: Record<string, string> = { ...env, ...proxyEnvironment() };
+      // Without socat there is no relay: the box has no network at all, and no proxy to name.
+      const proxy = availability.socat === undefined ? {} : proxyEnvironment();
+      const boxEnv: Record<string, string> = { ...env, ...proxy, TMPDIR: privateTmp };
       for (const name of DROPPED) delete boxEnv[name];
-      if (availability.socat === undefined) {
-        // Without socat there is no relay: the box has no network at all.
-        for (const name of Object.keys(proxyEnvironment())) if (name !== 'TMPDIR') delete boxEnv[name];
-      }
       const started = Date.now();
       return {
         file: availability.bwrap,
@@ -90,15 +88,11 @@ export async function openBoxSession(
                 command,
                 stdout: outcome.stdout,
                 stderr: outcome.stderr,
-                refusals: proxy?.refusalsSince(started) ?? [],
+                refusals: network.refusalsSince(started),
                 hidden: planned.hidden,
                 home: places.home,
                 unixSocketsOpen,
                 failed: outcome.failed,
-                existsOutside: (path) =>
-                  !planned.writable.some((root) => path === root || path.startsWith(`${root}/`)) &&
-                  !planned.hidden.some((place) => path === place || path.startsWith(`${place}/`)) &&
-                  (existsSync(path) || (path.startsWith('/tmp/') && existsSync(dirname(path)))),
               }),
             ),
           );
@@ -106,7 +100,7 @@ export async function openBoxSession(
       };
     },
     async close(): Promise<void> {
-      await proxy?.close();
+      await network.close();
       process.removeListener('exit', removeBase);
       removeBase();
     },

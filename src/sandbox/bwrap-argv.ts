@@ -2,8 +2,8 @@
  * The bubblewrap command line of one boxed command (DESIGN.md "Sandbox"). Mounts, later over earlier:
  * 1. the whole file system read-only, a fresh /dev and /proc (own pid namespace), no network namespace of its own
  *    but loopback, a new session (no typing into the user's terminal);
- * 2. the private temp directory as /tmp, the box's control directory (proxy sockets, seccomp program) read-only
- *    at /tmp/.mca-box;
+ * 2. the session's private temp directory (TMPDIR) writable, the box's control directory (proxy sockets, the
+ *    seccomp program) read-only, both at their own paths (the host's /tmp stays readable, as everything does);
  * 3. the writable places: the project, the added directories, `allowWrite`;
  * 4. read-only again: `denyWrite` and the control files (`.git/hooks`, `.git/config`, `.claude/`, `.mca/`); a
  *    control directory that does not exist yet gets an empty read-only placeholder, removed after the command;
@@ -15,7 +15,6 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const BOX_CONTROL_DIR = '/tmp/.mca-box';
 export const HTTP_PROXY_PORT = 3128;
 export const SOCKS_PROXY_PORT = 1080;
 
@@ -28,7 +27,7 @@ export interface BoxLayout {
   placeholders: readonly string[];
   /** Hidden: denyRead and credential places. */
   hidden: readonly string[];
-  /** The session's private temp directory on the host (mounted at /tmp). */
+  /** The session's private temp directory (writable in the box at the same path; TMPDIR). */
   privateTmp: string;
   /** The control directory on the host (proxy sockets, the seccomp program, the empty directory). */
   controlDir: string;
@@ -63,7 +62,7 @@ function hide(path: string, emptyDir: string): string[] {
 /** The script the outer box runs: relays up, then the command under the seccomp program. */
 function launcher(layout: BoxLayout): string {
   const relay = (port: number, socket: string): string =>
-    `socat TCP-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${BOX_CONTROL_DIR}/${socket} </dev/null >/dev/null 2>&1 &`;
+    `socat TCP-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr ${quote(`UNIX-CONNECT:${layout.controlDir}/${socket}`)} </dev/null >/dev/null 2>&1 &`;
   // LISTEN sockets in /proc/net/tcp: local address 0100007F:<port in hex>, state 0A.
   const hex = (port: number): string => port.toString(16).toUpperCase().padStart(4, '0');
   const wait =
@@ -72,7 +71,7 @@ function launcher(layout: BoxLayout): string {
     `[ "$n" -ge 2 ] && break; sleep 0.01; done`;
   const run = layout.unixSocketsOpen
     ? 'exec "$@"'
-    : `exec bwrap --die-with-parent --bind / / --seccomp 9 -- "$@" 9<${BOX_CONTROL_DIR}/unix-sockets.bpf`;
+    : `exec bwrap --die-with-parent --dev-bind / / --seccomp 9 -- "$@" 9<${quote(`${layout.controlDir}/unix-sockets.bpf`)}`;
   const relays = layout.relays
     ? [relay(HTTP_PROXY_PORT, 'http.sock'), relay(SOCKS_PROXY_PORT, 'socks.sock'), wait]
     : [];
@@ -97,10 +96,10 @@ export function bwrapArgs(layout: BoxLayout, shell: string, command: string): st
     '/proc',
     '--bind',
     layout.privateTmp,
-    '/tmp',
+    layout.privateTmp,
     '--ro-bind',
     layout.controlDir,
-    BOX_CONTROL_DIR,
+    layout.controlDir,
   ];
   for (const path of layout.writable) args.push('--bind', path, path);
   for (const path of layout.readOnly) if (existsSync(path)) args.push('--ro-bind', path, path);
@@ -109,6 +108,11 @@ export function bwrapArgs(layout: BoxLayout, shell: string, command: string): st
   for (const socket of layout.unixSockets) if (existsSync(socket)) args.push('--bind', socket, socket);
   args.push('--chdir', layout.cwd, '--', '/bin/sh', '-c', launcher(layout), 'mca-box', shell, '-c', command);
   return args;
+}
+
+/** One shell word. */
+function quote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The proxy variables the boxed command gets (HTTP, HTTPS and SOCKS clients all find one). */
@@ -122,6 +126,5 @@ export function proxyEnvironment(): Record<string, string> {
     https_proxy: http,
     ALL_PROXY: socks,
     all_proxy: socks,
-    TMPDIR: '/tmp',
   };
 }

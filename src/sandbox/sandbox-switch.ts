@@ -105,7 +105,7 @@ export function describeSandbox(status: BoxStatus): string[] {
   }
   const list = (items: readonly string[]): string => (items.length === 0 ? 'none' : items.join(', '));
   lines.push(
-    `  writes: the project, added directories, /tmp (private)${settings.allowWrite.length > 0 ? `, ${settings.allowWrite.join(', ')}` : ''}`,
+    `  writes: the project, added directories, $TMPDIR (private)${settings.allowWrite.length > 0 ? `, ${settings.allowWrite.join(', ')}` : ''}`,
   );
   lines.push(
     `  network: only through mca's proxy to ${list(settings.allowedDomains)}${settings.deniedDomains.length > 0 ? ` (denied: ${settings.deniedDomains.join(', ')})` : ''}`,

@@ -99,7 +99,7 @@ describe.runIf(RUNS)('Bash in the sandbox (-p, real bubblewrap)', () => {
   it('a write inside the project runs with no question; a write outside the project fails and the result names the path', async () => {
     const where = setup({ enabled: true });
     const result = await run(where, [
-      act('write inside', 'Bash', { command: 'echo hi > inside.txt && cat inside.txt' }),
+      act('write inside', 'Bash', { command: 'echo hi > inside.txt && cat inside.txt && echo x > /dev/null' }),
       act('write outside', 'Bash', { command: `echo x > ${where.outside}/escape.txt` }),
       finish('done', 'done'),
     ]);
@@ -113,13 +113,17 @@ describe.runIf(RUNS)('Bash in the sandbox (-p, real bubblewrap)', () => {
     expect(told).toContain(`writing ${where.outside}/escape.txt`);
   });
 
-  it("the host's /tmp is not the box's: a file there is missing inside, and the result says why", async () => {
+  it('the private temp directory: $TMPDIR keeps files between commands; writing /tmp itself fails and is explained', async () => {
     const where = setup({ enabled: true });
-    writeFileSync(join(where.userHome, 'note.txt'), 'host tmp file');
-    await run(where, [act('read', 'Bash', { command: `cat ${where.userHome}/note.txt` }), finish('done', 'done')]);
-    const told = observationAfter(0);
-    expect(told).not.toContain('host tmp file');
-    expect(told).toContain(`${where.userHome}/note.txt (it exists outside the box, but the box's /tmp is its own)`);
+    await run(where, [
+      act('temp', 'Bash', { command: 'echo kept > "$TMPDIR/note.txt"' }),
+      act('again', 'Bash', { command: 'cat "$TMPDIR/note.txt" && echo x > /tmp/direct.txt' }),
+      finish('done', 'done'),
+    ]);
+    const told = observationAfter(1);
+    expect(told).toContain('kept');
+    expect(told).toContain('writing /tmp/direct.txt');
+    expect(existsSync('/tmp/direct.txt')).toBe(false);
   });
 
   it('without the box the same write inside the project is asked, so -p refuses it (the box is what allows it)', async () => {
@@ -170,6 +174,28 @@ describe.runIf(RUNS)('Bash in the sandbox (-p, real bubblewrap)', () => {
     expect(existsSync(join(where.root, '.git/hooks/pre-commit'))).toBe(false);
     expect(existsSync(join(where.root, '.mca'))).toBe(false);
     for (const step of [0, 1, 2]) expect(observationAfter(step)).toContain('[sandbox]');
+  });
+
+  it("in a linked git worktree, git commit works in the box while the repository's hooks and config stay read-only", async () => {
+    const where = setup({ enabled: true });
+    const main = join(dirname(where.root), 'main');
+    const git = (cwd: string, ...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@e', ...args], { cwd, stdio: 'pipe' });
+    git(dirname(where.root), 'init', '-q', main);
+    git(main, 'commit', '-q', '--allow-empty', '-m', 'first');
+    const worktree = join(dirname(where.root), 'wt');
+    git(main, 'worktree', 'add', '-q', worktree);
+    await run({ ...where, root: worktree }, [
+      act('commit', 'Bash', {
+        command:
+          "echo a > a.txt && git add a.txt && git -c user.name=t -c user.email=t@e commit -qm 'in the box' && git log --oneline -1",
+      }),
+      act('hook', 'Bash', { command: `echo 'touch /var/tmp/x' > ${main}/.git/hooks/post-commit` }),
+      finish('done', 'done'),
+    ]);
+    expect(observationAfter(0)).toContain('in the box');
+    expect(observationAfter(1)).toContain('Read-only file system');
+    expect(existsSync(join(main, '.git', 'hooks', 'post-commit'))).toBe(false);
   });
 
   it('checkpoints cover a boxed command: mca rewind restores what it changed in the project', async () => {
