@@ -116,6 +116,12 @@ export function describeSandbox(status: BoxStatus): string[] {
   lines.push(
     `  excluded commands: ${list(settings.excludedCommands)} · outside the box on request: ${settings.allowUnsandboxedCommands ? 'asked' : 'refused'}`,
   );
+  const socketsOpen = settings.allowAllUnixSockets || settings.allowUnixSockets.length > 0;
+  lines.push(
+    socketsOpen
+      ? '  unix sockets: open (sandbox.network.allowUnixSockets or allowAllUnixSockets is set)'
+      : '  unix sockets: closed (seccomp)',
+  );
   lines.push('  your own `!` lines run outside the box');
   if (status.enabled && settings.enabledBy !== undefined) lines.push(`  turned on by ${settings.enabledBy}`);
   return lines;
