@@ -9,6 +9,15 @@ import { expandHome } from '../tools/workspace-roots.js';
 import { realIfExists } from './bwrap-argv.js';
 import type { SandboxSettings } from './sandbox-settings.js';
 
+/** Where the session's box lives (the added directories read at each command). */
+export interface BoxPlaces {
+  projectRoot: string;
+  /** The added directories now (they may grow during the session). */
+  roots: () => readonly string[];
+  home: string;
+  mcaHome: string;
+}
+
 export interface LayoutPlaces {
   projectRoot: string;
   /** The added directories (real paths). */

@@ -15,20 +15,13 @@
 import type { BashBox, BashPlace, BoxedSpawn } from '../tools/bash-box.js';
 import type { CallSource, SandboxVerdict } from '../tools/tool-context.js';
 import type { BoxAvailability } from './availability.js';
+import type { BoxPlaces } from './box-layout.js';
 import type { SandboxSettings } from './sandbox-settings.js';
 
 export type Placement =
   | { where: 'box'; autoAllow: boolean }
   | { where: 'outside'; why: 'off' | 'user-shell' | 'unavailable' | 'excluded' }
   | { where: 'outside'; why: 'asked'; allowed: boolean };
-
-export interface BoxPlaces {
-  projectRoot: string;
-  /** The added directories now (they may grow during the session). */
-  roots: () => readonly string[];
-  home: string;
-  mcaHome: string;
-}
 
 export interface BoxStatus {
   enabled: boolean;
@@ -60,6 +53,8 @@ function commandMatches(command: string, pattern: string): boolean {
   if (bare === '') return false;
   return trimmed === bare || trimmed.startsWith(`${bare} `);
 }
+
+export type { BoxPlaces } from './box-layout.js';
 
 export class CommandBox implements BashBox {
   private enabledNow: boolean;

@@ -4,7 +4,10 @@
  * and the command line that runs it in the box. Bash decides nothing about the box itself: it asks `place` when it
  * prepares the call (for the question) and again when it runs it (the input may have been changed by a hook since).
  */
-import type { CallSource, SandboxVerdict } from './tool-context.js';
+import type { CallSource } from './call-source.js';
+
+/** What the sandbox says about a Bash call (ApprovalRequest.sandbox). */
+export type SandboxVerdict = 'auto' | 'ask' | { refuse: string };
 
 /** How one boxed command is spawned, and what to do after it. */
 export interface BoxedSpawn {

@@ -1,5 +1,6 @@
 import type { PathScreen } from '../permissions/path-screen.js';
-import type { BashBox } from './bash-box.js';
+import type { BashBox, SandboxVerdict } from './bash-box.js';
+import type { CallSource } from './call-source.js';
 import type { CommandHost } from './command-host.js';
 import type { FileAccess } from './file-access.js';
 import type { FileStateRecord } from './file-state.js';
@@ -38,9 +39,6 @@ export interface ApprovalRequest {
   remember?: { label: string; rule: string };
 }
 
-/** What the sandbox says about a Bash call (ApprovalRequest.sandbox). */
-export type SandboxVerdict = 'auto' | 'ask' | { refuse: string };
-
 export type ApprovalDecision =
   | {
       approved: true;
@@ -53,8 +51,8 @@ export type ApprovalDecision =
 
 export type Approver = (request: ApprovalRequest) => Promise<ApprovalDecision>;
 
-/** Who caused a call: the model, a `!` line the user typed, a custom command's `!` line, or a subagent. */
-export type CallSource = 'model' | 'user-shell' | 'command' | 'subagent';
+export type { CallSource } from './call-source.js';
+export type { SandboxVerdict } from './bash-box.js';
 
 /** The session's side of a tool context: the same for every call of a step. */
 export interface ToolEnvironment {
