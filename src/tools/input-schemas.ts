@@ -123,7 +123,7 @@ const bashInput = () =>
     timeout_ms: z._default(integer(100, BASH_MAX_TIMEOUT_MS), BASH_DEFAULT_TIMEOUT_MS),
     dangerouslyDisableSandbox: described(
       z.optional(z.boolean()),
-      'run this command outside the sandbox (always asks the user; only when the sandbox blocked something needed)',
+      'only when a sandbox is on and blocked something the command needs: run it outside (always asks the user).',
     ),
   });
 
