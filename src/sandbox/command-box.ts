@@ -44,6 +44,14 @@ const OUTSIDE_NOTES: Readonly<Record<string, string>> = {
   asked: '[sandbox] Ran outside the sandbox, as asked (dangerouslyDisableSandbox).',
 };
 
+/** The transcript's short form of where a command ran while the box is on. */
+const OUTSIDE_LABELS: Readonly<Record<string, string>> = {
+  'user-shell': 'outside the sandbox (your own ! line)',
+  unavailable: 'outside the sandbox (unavailable)',
+  excluded: 'outside the sandbox (excluded command)',
+  asked: 'outside the sandbox (as asked)',
+};
+
 function commandMatches(command: string, pattern: string): boolean {
   const trimmed = command.trim();
   const bare = pattern
@@ -103,7 +111,9 @@ export class CommandBox implements BashBox {
     const placement = this.placement(input, source);
     const verdict = CommandBox.verdict(placement);
     const note = placement.where === 'outside' ? OUTSIDE_NOTES[placement.why] : undefined;
+    const label = placement.where === 'box' ? 'in the sandbox' : OUTSIDE_LABELS[placement.why];
     return {
+      ...(label === undefined ? {} : { label }),
       boxed: placement.where === 'box',
       ...(verdict === undefined ? {} : { verdict }),
       ...(note === undefined ? {} : { note }),

@@ -33,6 +33,8 @@ export interface BashPlace {
   outside?: string;
   /** Added to the result: why a command ran outside the box while the box is on (never silently unsandboxed). */
   note?: string;
+  /** For the person (the transcript's summary): `in the sandbox`, or `outside the sandbox (why)`. */
+  label?: string;
 }
 
 export interface BashBox {

@@ -76,6 +76,8 @@ function bashSummary(data: JsonRecord): string {
   if (stdoutLines > 0) parts.push(plural(stdoutLines, 'stdout line'));
   if (stderrLines > 0) parts.push(plural(stderrLines, 'stderr line'));
   if (stdoutLines === 0 && stderrLines === 0) parts.push('no output');
+  const sandbox = stringField(data, 'sandbox');
+  if (sandbox !== undefined) parts.push(sandbox);
   return parts.join(' · ');
 }
 
@@ -165,10 +167,9 @@ async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolEnvel
       ? await runOnHost(ctx.commands, input, ctx, spec)
       : await runLocally(input, ctx, spec);
   const failed = outcome.ending.kind !== 'exit' || outcome.ending.code !== 0;
-  const note = boxed
-    ? await boxed.finish({ failed, stdout: outcome.stdout, stderr: outcome.stderr })
-    : ctx.box?.place(input, ctx.source).note;
-  return resultOf(input, outcome, note);
+  const place = ctx.box?.place(input, ctx.source);
+  const note = boxed ? await boxed.finish({ failed, stdout: outcome.stdout, stderr: outcome.stderr }) : place?.note;
+  return resultOf(input, outcome, { note, label: boxed ? 'in the sandbox' : place?.label });
 }
 
 /** Runs the command in its own process group and collects its bounded output. */
@@ -236,7 +237,12 @@ async function runLocally(input: BashInput, ctx: ToolContext, spec: SpawnSpec): 
 }
 
 /** The tool result of a finished command: the same text wherever it ran. */
-function resultOf(input: BashInput, outcome: CommandOutcome, boxNote?: string): ToolEnvelope {
+function resultOf(
+  input: BashInput,
+  outcome: CommandOutcome,
+  sandbox: { note?: string | undefined; label?: string | undefined } = {},
+): ToolEnvelope {
+  const boxNote = sandbox.note;
   const { ending } = outcome;
   const exitCode = ending.kind === 'exit' ? ending.code : null;
   const signal = ending.kind === 'exit' ? ending.signal : null;
@@ -247,6 +253,7 @@ function resultOf(input: BashInput, outcome: CommandOutcome, boxNote?: string): 
     stderr: outcome.stderr,
   };
   if (signal) data.signal = signal;
+  if (sandbox.label !== undefined) data.sandbox = sandbox.label;
   if (outcome.stdoutTruncated) data.stdout_truncated = true;
   if (outcome.stderrTruncated) data.stderr_truncated = true;
   const context = { command: input.command, timeout_ms: input.timeout_ms };

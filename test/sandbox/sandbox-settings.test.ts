@@ -103,7 +103,11 @@ describe('placement of a Bash call', () => {
   const box = new CommandBox(settings, { ok: true, bwrap: '/usr/bin/bwrap', socat: undefined }, places);
 
   it('inside and unasked; excluded and `!` lines outside; leaving the box is asked', () => {
-    expect(box.place({ command: 'npm test' }, 'model')).toEqual({ boxed: true, verdict: 'auto' });
+    expect(box.place({ command: 'npm test' }, 'model')).toEqual({
+      boxed: true,
+      verdict: 'auto',
+      label: 'in the sandbox',
+    });
     expect(box.place({ command: 'docker ps' }, 'model')).toMatchObject({ boxed: false, note: expect.any(String) });
     expect(box.place({ command: 'dockerd' }, 'model').boxed).toBe(true);
     expect(box.place({ command: 'ls' }, 'user-shell').note).toContain('your own `!` lines');
