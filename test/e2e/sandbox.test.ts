@@ -198,6 +198,27 @@ describe.runIf(RUNS)('Bash in the sandbox (-p, real bubblewrap)', () => {
     expect(existsSync(join(main, '.git', 'hooks', 'post-commit'))).toBe(false);
   });
 
+  it('a timeout kills the boxed command and everything it started', async () => {
+    const where = setup({ enabled: true });
+    const marker = `${Date.now() % 100000}.123`;
+    await run(where, [
+      act('hang', 'Bash', { command: `sleep ${marker} & sleep ${marker}`, timeout_ms: 1500 }),
+      finish('done', 'done'),
+    ]);
+    expect(observationAfter(0)).toContain('TIMEOUT');
+    const left = async (): Promise<string[]> => {
+      // Wait for the state (the namespace's processes gone), bounded: their end follows the box's end.
+      for (let tries = 0; ; tries += 1) {
+        const lines = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+          .split('\n')
+          .filter((line) => line.includes(`sleep ${marker}`));
+        if (lines.length === 0 || tries >= 50) return lines;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    expect(await left()).toEqual([]);
+  });
+
   it('checkpoints cover a boxed command: mca rewind restores what it changed in the project', async () => {
     const where = setup({ enabled: true }, { 'keep.txt': 'one\n' });
     execFileSync('git', ['init', '-q', where.root]);
