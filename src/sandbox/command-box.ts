@@ -109,7 +109,14 @@ export class CommandBox implements BashBox {
   /** Bash's view (bash-box.ts). */
   place(input: { command: string; dangerouslyDisableSandbox?: boolean | undefined }, source: CallSource): BashPlace {
     const placement = this.placement(input, source);
-    const verdict = CommandBox.verdict(placement);
+    const failed = placement.where === 'outside' && placement.why === 'unavailable' && this.settings.failIfUnavailable;
+    const verdict = failed
+      ? {
+          refuse:
+            `the sandbox is unavailable here (${this.availability.ok ? '' : this.availability.reason}) and ` +
+            'sandbox.failIfUnavailable is set, so Bash does not run',
+        }
+      : CommandBox.verdict(placement);
     const note = placement.where === 'outside' ? OUTSIDE_NOTES[placement.why] : undefined;
     const label = placement.where === 'box' ? 'in the sandbox' : OUTSIDE_LABELS[placement.why];
     return {

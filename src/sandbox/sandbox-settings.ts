@@ -10,7 +10,7 @@
  * `allowUnsandboxedCommands` (default true), `network.{allowedDomains, deniedDomains, allowUnixSockets,
  * allowAllUnixSockets, allowLocalBinding}`, `filesystem.{allowWrite, denyWrite, denyRead}`; mca's own:
  * `boxProjectCommands` (default true): stdio MCP servers and hook commands that come from project files run in the
- * box too.
+ * box too; `failIfUnavailable` (default false): where the box cannot start, Bash is refused instead of asked.
  */
 
 export interface SandboxSettings {
@@ -29,6 +29,8 @@ export interface SandboxSettings {
   denyWrite: string[];
   denyRead: string[];
   boxProjectCommands: boolean;
+  /** Claude Code's `failIfUnavailable`: where the box cannot start, Bash is refused instead of asked. */
+  failIfUnavailable: boolean;
 }
 
 /** One settings file's `sandbox` object, as read, and whether it may widen the box. */
@@ -62,6 +64,7 @@ export function defaultSandboxSettings(): SandboxSettings {
     denyWrite: [],
     denyRead: [],
     boxProjectCommands: true,
+    failIfUnavailable: false,
   };
 }
 
@@ -78,6 +81,7 @@ const TOP_KEYS = new Set([
   'network',
   'filesystem',
   'boxProjectCommands',
+  'failIfUnavailable',
 ]);
 const NETWORK_KEYS = new Set([
   'allowedDomains',
@@ -139,10 +143,12 @@ export function resolveSandbox(layers: readonly SandboxLayer[]): ResolvedSandbox
         } else settings.allowUnsandboxedCommands = flag;
       }
     }
-    const boxProject = bool('boxProjectCommands', value.boxProjectCommands);
-    if (boxProject !== undefined) {
-      if (!boxProject && !mayWiden) ignore('boxProjectCommands: false');
-      else settings.boxProjectCommands = boxProject;
+    // Both narrow when true: an untrusted project may turn them on, not off.
+    for (const key of ['boxProjectCommands', 'failIfUnavailable'] as const) {
+      const flag = bool(key, value[key]);
+      if (flag === undefined) continue;
+      if (!flag && !mayWiden) ignore(`${key}: false`);
+      else settings[key] = flag;
     }
     const network = value.network;
     const filesystem = value.filesystem;

@@ -122,6 +122,16 @@ describe('placement of a Bash call', () => {
     expect(place.note).toContain('unavailable');
   });
 
+  it('failIfUnavailable refuses Bash where the box cannot start', () => {
+    const strict = resolveSandbox([
+      { file: USER, value: { enabled: true, failIfUnavailable: true }, mayWiden: true },
+    ]).settings;
+    const place = new CommandBox(strict, { ok: false, reason: 'no bwrap' }, places).place({ command: 'ls' }, 'model');
+    expect(place.verdict).toEqual({
+      refuse: expect.stringContaining('(no bwrap) and sandbox.failIfUnavailable is set'),
+    });
+  });
+
   it('refuses leaving the box where unsandboxed commands are not allowed', () => {
     const strict = resolveSandbox([
       { file: USER, value: { enabled: true, allowUnsandboxedCommands: false }, mayWiden: true },
