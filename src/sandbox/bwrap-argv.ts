@@ -59,22 +59,25 @@ function hide(path: string, emptyDir: string): string[] {
   return directory ? ['--ro-bind', emptyDir, path] : ['--ro-bind', '/dev/null', path];
 }
 
-/** The script the outer box runs: relays up, then the command under the seccomp program. */
+/**
+ * The script the outer box runs: relays started, then the command under the seccomp program. The wait until both
+ * relays listen runs inside that program, just before the command, so it overlaps the nested bwrap's start.
+ */
 function launcher(layout: BoxLayout): string {
   const relay = (port: number, socket: string): string =>
     `socat TCP-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr ${quote(`UNIX-CONNECT:${layout.controlDir}/${socket}`)} </dev/null >/dev/null 2>&1 &`;
   // LISTEN sockets in /proc/net/tcp: local address 0100007F:<port in hex>, state 0A.
   const hex = (port: number): string => port.toString(16).toUpperCase().padStart(4, '0');
   const wait =
-    `for _ in $(seq 1 200); do ` +
-    `n=$(grep -c -E ':(${hex(HTTP_PROXY_PORT)}|${hex(SOCKS_PROXY_PORT)}) 00000000:0000 0A' /proc/net/tcp); ` +
-    `[ "$n" -ge 2 ] && break; sleep 0.01; done`;
+    'i=0; while [ $i -lt 200 ]; do ' +
+    `[ "$(grep -c -E ':(${hex(HTTP_PROXY_PORT)}|${hex(SOCKS_PROXY_PORT)}) 00000000:0000 0A' /proc/net/tcp)" -ge 2 ] && break; ` +
+    'sleep 0.01; i=$((i+1)); done; exec "$@"';
+  // The command, after the wait when there are relays: `sh -c <wait> mca-box-wait <shell> -c <command>`.
+  const command = layout.relays ? `/bin/sh -c ${quote(wait)} mca-box-wait "$@"` : '"$@"';
   const run = layout.unixSocketsOpen
-    ? 'exec "$@"'
-    : `exec bwrap --die-with-parent --dev-bind / / --seccomp 9 -- "$@" 9<${quote(`${layout.controlDir}/unix-sockets.bpf`)}`;
-  const relays = layout.relays
-    ? [relay(HTTP_PROXY_PORT, 'http.sock'), relay(SOCKS_PROXY_PORT, 'socks.sock'), wait]
-    : [];
+    ? `exec ${command}`
+    : `exec bwrap --die-with-parent --dev-bind / / --seccomp 9 -- ${command} 9<${quote(`${layout.controlDir}/unix-sockets.bpf`)}`;
+  const relays = layout.relays ? [relay(HTTP_PROXY_PORT, 'http.sock'), relay(SOCKS_PROXY_PORT, 'socks.sock')] : [];
   return [...relays, run].join('\n');
 }
 
