@@ -11,7 +11,7 @@ const FLOORS = [
   ['cli', 'ui', 'print', 'headless', 'acp'],
   ['driver'],
   ['runtime'],
-  ['hooks', 'mcp', 'agents', 'checkpoints'],
+  ['hooks', 'mcp', 'agents', 'checkpoints', 'sandbox'],
   ['agent'],
   ['session'],
   ['context'],

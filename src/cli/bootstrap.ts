@@ -92,6 +92,7 @@ export function runtimeOptions(
     disallowedTools: options.disallowedTools,
     ...(options.mcpConfigs.length > 0 ? { mcpConfigs: options.mcpConfigs } : {}),
     ...(options.strictMcpConfig ? { strictMcpConfig: true } : {}),
+    ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
     ...(options.agents === undefined ? {} : { agents: options.agents }),
     ...(options.claudeCode?.settingSources ? { settingSources: options.claudeCode.settingSources } : {}),
     ...(options.claudeCode && options.claudeCode.addDirs.length > 0 ? { addDirs: options.claudeCode.addDirs } : {}),

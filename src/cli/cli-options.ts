@@ -29,6 +29,8 @@ export interface CliOptions {
   /** `--mcp-config` values as given (a file path or inline JSON each); `--strict-mcp-config`. */
   mcpConfigs: string[];
   strictMcpConfig: boolean;
+  /** `--sandbox` (true) / `--no-sandbox` (false); absent: as the settings say. */
+  sandbox?: boolean;
   /** `--agents <json>`: subagent definitions. */
   agents?: string | undefined;
 }

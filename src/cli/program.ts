@@ -69,6 +69,8 @@ function buildCommand(version: string): Command {
       [],
     )
     .option('--strict-mcp-config', 'use only the MCP servers of --mcp-config, none from settings or .mcp.json')
+    .option('--sandbox', 'run Bash in the sandbox (bubblewrap) whatever the settings say (docs/sandbox.md)')
+    .option('--no-sandbox', 'run Bash outside the sandbox whatever the settings say')
     .option('--agents <json>', 'subagent definitions as JSON, e.g. \'{"reviewer":{"description":"…","prompt":"…"}}\'')
     .version(`${version} (mca)`, '-v, --version', 'print the version')
     .helpOption('-h, --help', 'show this help')
@@ -115,6 +117,7 @@ interface RawOptions {
   disallowedTools: string[];
   mcpConfig: string[];
   strictMcpConfig?: boolean;
+  sandbox?: boolean;
   agents?: string;
 }
 
@@ -165,6 +168,7 @@ export function parseCliArgs(args: readonly string[], version: string): CliOptio
     disallowedTools: raw.disallowedTools,
     mcpConfigs: raw.mcpConfig,
     strictMcpConfig: raw.strictMcpConfig === true,
+    ...(raw.sandbox === undefined ? {} : { sandbox: raw.sandbox }),
     agents: raw.agents,
   };
 }

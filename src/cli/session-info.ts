@@ -16,6 +16,7 @@ import type { ReplInfoPort, StatusState } from '../ui/info-port.js';
 import type { Bootstrapped } from './bootstrap.js';
 import { doctorLines, keySource, packageVersion } from './doctor-checks.js';
 import { runStatusCommand, type StatusLineInput } from './status-command.js';
+import { describeSandbox } from '../sandbox/sandbox-switch.js';
 
 const SMALL_FILE = 1024 * 1024;
 
@@ -82,6 +83,17 @@ function statusInput(state: StatusState): StatusLineInput {
   };
 }
 
+/** The sandbox's `/doctor` line when it is on: in use, or unavailable and why. */
+function sandboxDoctorLines(booted: Bootstrapped): string[] {
+  const sandbox = booted.sandbox.status();
+  if (!sandbox.enabled) return [];
+  return [
+    sandbox.available
+      ? '✓ sandbox: Bash runs in bubblewrap (details: /sandbox)'
+      : `✗ sandbox: on but unavailable (${sandbox.reason ?? 'unknown'}); Bash asks before every command — fix: apt-get install bubblewrap socat, or allow user namespaces`,
+  ];
+}
+
 export function createSessionInfo(booted: Bootstrapped, startupNotices: readonly string[]): ReplInfoPort {
   const { config, projectRoot, policy } = booted;
   const home = homedir();
@@ -115,13 +127,14 @@ export function createSessionInfo(booted: Bootstrapped, startupNotices: readonly
         .filter(([, value]) => value !== undefined)
         .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`),
     doctorLines: () =>
-      Promise.resolve(
-        doctorLines({
+      Promise.resolve([
+        ...doctorLines({
           mcaHome: config.mcaHome,
           startupNotices,
           unsupported: unsupportedSettings(projectRoot, config.mcaHome, home, booted.trusted),
         }),
-      ),
+        ...sandboxDoctorLines(booted),
+      ]),
     memoryTargets: () => memoryTargets(projectRoot, home),
     addMemoryNote: (target, note) => addMemoryNote(target, note, { projectRoot, home }),
     editFile: (path) => {
@@ -146,5 +159,9 @@ export function createSessionInfo(booted: Bootstrapped, startupNotices: readonly
     checkDirectory: (dir) => booted.roots.check(dir),
     addDirectory: (dir) => booted.roots.add(dir),
     rememberDirectory: (real) => addLocalDirectory(projectRoot, real),
+    sandbox: async (on) => {
+      const status = on === undefined ? booted.sandbox.status() : await booted.sandbox.setEnabled(on);
+      return describeSandbox(status);
+    },
   };
 }

@@ -5,6 +5,7 @@
  *   commands it runs); a later file wins per variable, and the settings win over the shell, as in Claude Code.
  * - `model`: the model, below ANTHROPIC_MODEL / MCA_MODEL and `--model`.
  * - `fallbackModel`: the models tried when the main one is overloaded or not found, below `--fallback-model`.
+ * - `sandbox`: collected per file as written; src/sandbox/sandbox-settings.ts resolves it under the trust rule.
  * Trust (DESIGN.md "Trust boundaries"): the user's files always apply; a project's `env` (which can name the
  * endpoint or a credential) applies only in a trusted project, otherwise it is named once as ignored. A project's
  * `model` and `fallbackModel` narrow nothing and apply like `.mca/config.json`'s.
@@ -40,6 +41,7 @@ export const KNOWN_SETTINGS_KEYS: ReadonlySet<string> = new Set([
   'enableAllProjectMcpServers',
   'disabledMcpjsonServers',
   'statusLine',
+  'sandbox',
 ]);
 
 /** The `permissions` keys mca applies; others are named in the one unsupported-keys line. */
@@ -77,6 +79,11 @@ export interface ClaudeSettings {
   defaultMode?: { value: PermissionMode; file: string };
   /** Settings `statusLine`'s command, from the last file that may set one (a project's only when trusted). */
   statusLine?: { command: string; file: string };
+  /**
+   * Each file's `sandbox` object as written, in load order, and whether it is a project file (src/sandbox resolves
+   * them: a project that is not trusted may only narrow the box).
+   */
+  sandbox: Array<{ file: string; value: unknown; project: boolean }>;
   /** Keys mca does not implement, each with the file that has it (`/status` and `mca doctor` list them). */
   unsupported: Array<{ key: string; file: string }>;
   /** One line each: an ignored project `env`, a bad value; and at most one line naming every unsupported key. */
@@ -175,7 +182,7 @@ function defaultModeOf(
 
 /** Reads every settings file's `env` and `model`, and names every key mca does not implement. */
 export function readClaudeSettings(sources: ClaudeSettingsSources): ClaudeSettings {
-  const result: ClaudeSettings = { env: {}, additionalDirectories: [], unsupported: [], notices: [] };
+  const result: ClaudeSettings = { env: {}, additionalDirectories: [], sandbox: [], unsupported: [], notices: [] };
   let root = sources.projectRoot;
   try {
     root = realpathSync(root);
@@ -197,6 +204,7 @@ export function readClaudeSettings(sources: ClaudeSettingsSources): ClaudeSettin
     if (!settings) continue;
     result.unsupported.push(...unknownKeys(settings, file));
     defaultModeOf(settings, file, { project, trusted: sources.trusted }, result);
+    if (settings.sandbox !== undefined) result.sandbox.push({ file, value: settings.sandbox, project });
     const may = !project || (local && sources.trusted);
     addedDirectories(settings, file, may, result);
     const env = settings.env;

@@ -45,10 +45,14 @@ export interface StagePort {
 
 const ALLOW: PermissionDecision = { behavior: 'allow' };
 
-/** 1. Deny rules: a matching deny rule refuses the call in every mode, bypassPermissions included. */
+/**
+ * 1. Deny rules: a matching deny rule refuses the call in every mode, bypassPermissions included; so is a Bash call
+ * asking to leave the sandbox where unsandboxed commands are not allowed (`request.sandbox` names why).
+ */
 export function denyRules(judged: Judged): PermissionDecision | undefined {
   const { ruling, request } = judged;
-  return ruling.behavior === 'deny' ? deniedByRule(request.title, ruling.rule) : undefined;
+  if (ruling.behavior === 'deny') return deniedByRule(request.title, ruling.rule);
+  return typeof request.sandbox === 'object' ? { behavior: 'deny', message: request.sandbox.refuse } : undefined;
 }
 
 /**
@@ -78,10 +82,13 @@ export async function preToolUseHooks(judged: Judged, port: StagePort): Promise<
   return judged.call.source === 'user-shell' ? ALLOW : undefined;
 }
 
-/** 3. Ask rules, and a PreToolUse hook's ask (a hook's allow does not skip them): the person is asked. */
+/**
+ * 3. Ask rules, a PreToolUse hook's ask (a hook's allow does not skip them), and a Bash call asking to leave the
+ * sandbox (`dangerouslyDisableSandbox`): the person is asked.
+ */
 export async function askRules(judged: Judged, port: StagePort): Promise<PermissionDecision | undefined> {
-  const { ruling, hooked } = judged;
-  if (ruling.behavior !== 'ask' && hooked?.decision !== 'ask') return undefined;
+  const { ruling, hooked, request } = judged;
+  if (ruling.behavior !== 'ask' && hooked?.decision !== 'ask' && request.sandbox !== 'ask') return undefined;
   const reason = hooked?.decision === 'ask' && ruling.behavior !== 'ask' ? (hooked.reason ?? '') : undefined;
   return await port.ask(judged, false, reason);
 }
@@ -107,15 +114,17 @@ export async function permissionMode(judged: Judged, port: StagePort): Promise<P
 
 /**
  * 5. Allow rules (settings files, flags, a custom command's `allowed-tools`, this session's "yes, don't ask
- * again"), a PreToolUse hook's allow, and a read-only call no rule named.
+ * again"), a PreToolUse hook's allow, a read-only call no rule named, and a Bash call that runs in the sandbox
+ * (`autoAllowBashIfSandboxed`; not once a hook changed the input, which Bash places again when it runs).
  */
 export function allowRules(judged: Judged, port: StagePort): PermissionDecision | undefined {
-  const { ruling, hooked, call, asked } = judged;
+  const { ruling, hooked, call, asked, request } = judged;
   const allowed =
     ruling.behavior === 'allow' ||
     hooked?.decision === 'allow' ||
     port.allowedForSession(call.name) ||
-    asked === undefined;
+    asked === undefined ||
+    (request.sandbox === 'auto' && hooked?.updatedInput === undefined);
   return allowed ? ALLOW : undefined;
 }
 

@@ -82,6 +82,12 @@ const TABLE = [
     description: 'Undo prompts: restore code and/or conversation (also /undo, Esc Esc)',
     shows: false,
   },
+  {
+    name: 'sandbox',
+    usage: '/sandbox [on|off]',
+    description: 'Show the Bash sandbox, or switch it for this session',
+    shows: false,
+  },
   { name: 'login', usage: '/login', description: 'How mca takes your API key', shows: true },
   { name: 'logout', usage: '/logout', description: 'How to stop mca using a key', shows: true },
   { name: 'exit', usage: '/exit', description: 'Quit mca', shows: false },

@@ -13,6 +13,7 @@ import { toolNamesOf } from '../tools/tool-catalog.js';
 import { matchTargetOf, TOOL_EVENTS, type HookEvent, type HookEventName, type HookSessionInfo } from './hook-events.js';
 import { hookInput } from './hook-input.js';
 import { interpretRun, type HookRunOutcome } from './hook-output.js';
+import type { ProjectCommandBox } from '../tools/bash-box.js';
 import { runHookProcess, type HookProcessResult } from './hook-process.js';
 import { combineOutcomes, NO_HOOKS, type HookEventResult } from './hook-result.js';
 import { matches } from './matcher.js';
@@ -50,6 +51,9 @@ export interface HookEngineOptions {
   projectRoot: string;
   /** The runtime's environment (src/config/child-environment.ts); absent: process.env with the session's overlay. */
   env?: EnvironmentView;
+
+  /** Runs the project's own hook commands in the sandbox while it is on (sandbox.boxProjectCommands). */
+  boxProjectCommand?: ProjectCommandBox | undefined;
 }
 
 /** Runs one callback hook (hook-callbacks.ts) through `runner`, timed like a process. */
@@ -166,6 +170,7 @@ export class HookEngine {
                 projectRoot: this.options.projectRoot,
                 ...(this.options.env ? { env: this.options.env } : {}),
                 timeoutMs: timeoutSec * 1000,
+                ...(hook.scope === 'project' ? { box: this.options.boxProjectCommand } : {}),
                 ...(signal ? { signal } : {}),
               });
         const outcome = interpretRun(event.name, { ...hook, timeoutSec }, run);

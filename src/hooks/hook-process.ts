@@ -7,6 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { childEnvironment, type EnvironmentView } from '../config/child-environment.js';
+import type { BoxedSpawn, ProjectCommandBox } from '../tools/bash-box.js';
 import { terminateGroup, trackGroup, untrackGroup } from '../tools/process-group.js';
 
 /** Bytes kept of each stream; a hook's useful answer is a few hundred bytes of JSON. */
@@ -23,6 +24,8 @@ export interface HookProcessOptions {
   signal?: AbortSignal;
   /** The runtime's environment (src/config/child-environment.ts); absent: process.env with the session's overlay. */
   env?: EnvironmentView;
+  /** Runs the command in the sandbox (a project's hook while the box is on); undefined: as is. */
+  box?: ProjectCommandBox | undefined;
 }
 
 export interface CapturedStream {
@@ -63,20 +66,40 @@ class Capture {
   }
 }
 
+function captured(stdout: Capture, stderr: Capture): { stdout: CapturedStream; stderr: CapturedStream } {
+  return { stdout: stdout.result(), stderr: stderr.result() };
+}
+
 function hookEnvironment(projectRoot: string, env: EnvironmentView | undefined): Record<string, string> {
   return childEnvironment({ CLAUDE_PROJECT_DIR: projectRoot, MCA_PROJECT_DIR: projectRoot }, env);
 }
 
-export function runHookProcess(options: HookProcessOptions): Promise<HookProcessResult> {
+export async function runHookProcess(options: HookProcessOptions): Promise<HookProcessResult> {
   const started = Date.now();
   const stdout = new Capture();
   const stderr = new Capture();
-  return new Promise((resolve) => {
+  const env = hookEnvironment(options.projectRoot, options.env);
+  let boxed: BoxedSpawn | undefined;
+  try {
+    boxed = await options.box?.(options.command, env);
+  } catch (error) {
+    const message = `the sandbox could not start: ${(error as Error).message}`;
+    return {
+      exitCode: null,
+      ...captured(stdout, stderr),
+      timedOut: false,
+      aborted: false,
+      spawnError: message,
+      durationMs: 0,
+    };
+  }
+  const spec = boxed ?? { file: '/bin/sh', args: ['-c', options.command], env };
+  return await new Promise((resolve) => {
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn('/bin/sh', ['-c', options.command], {
+      child = spawn(spec.file, spec.args, {
         cwd: options.projectRoot,
-        env: hookEnvironment(options.projectRoot, options.env),
+        env: spec.env,
         detached: true,
         stdio: ['pipe', 'pipe', 'pipe'],
       });
@@ -110,6 +133,7 @@ export function runHookProcess(options: HookProcessOptions): Promise<HookProcess
       if (pid !== undefined) untrackGroup(pid);
       child.stdout?.destroy();
       child.stderr?.destroy();
+      void boxed?.finish({ failed: false, stdout: '', stderr: '' });
       resolve({
         exitCode,
         stdout: stdout.result(),

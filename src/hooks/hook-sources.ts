@@ -13,6 +13,7 @@
  * is already reported by the permission loader, which reads the same files, so it is skipped here without a
  * second line.
  */
+import type { ProjectCommandBox } from '../tools/bash-box.js';
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +34,8 @@ export interface HookSourceOptions {
   trusted: boolean;
   /** The runtime's environment (src/config/child-environment.ts); absent: process.env with the session's overlay. */
   env?: EnvironmentView;
+  /** Runs the project's own hook commands in the sandbox while it is on (engine option). */
+  boxProjectCommand?: ProjectCommandBox | undefined;
 }
 
 export interface LoadedHooks {
@@ -148,11 +151,13 @@ export async function openHooks(options: HookSourceOptions): Promise<OpenedHooks
   const loaded = loadHooks(options);
   if (loaded.active.length === 0) return { loaded };
   const { HookEngine: Engine } = await import('./hook-engine.js');
+  const box = options.boxProjectCommand;
   return {
     loaded,
     engine: new Engine(loaded.active, {
       projectRoot: options.projectRoot,
       ...(options.env ? { env: options.env } : {}),
+      ...(box ? { boxProjectCommand: box } : {}),
     }),
   };
 }

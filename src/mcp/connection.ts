@@ -18,6 +18,7 @@ import type {
 import { loadMcpLibrary } from './load-client.js';
 import type { EnvironmentView } from '../config/child-environment.js';
 import type { ServerConfig } from './server-config.js';
+import type { ProjectCommandBox } from '../tools/bash-box.js';
 import { GroupStdioTransport } from './stdio-transport.js';
 import { isSignInNeeded, transportAuth } from './oauth/connect-auth.js';
 import { McpNeedsSignInError } from './oauth/errors.js';
@@ -50,6 +51,8 @@ export interface ConnectOptions {
   onListChanged?: (what: 'resources' | 'prompts') => void;
   /** The connection ended (the server exited or the stream closed). */
   onClosed: (reason: string) => void;
+  /** Runs a stdio server in the sandbox (given for project-scoped servers while the box is on). */
+  box?: ProjectCommandBox | undefined;
 }
 
 export class McpConnection {
@@ -191,6 +194,7 @@ function transportFor(
         env: config.env,
         cwd: options.projectRoot,
         ...(options.env ? { base: options.env } : {}),
+        box: options.box,
       },
       library,
     );

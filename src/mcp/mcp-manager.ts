@@ -5,6 +5,7 @@
  * runs, their resources and prompts (server-catalog.ts), and closing them all. A server that fails or is slow is
  * one notice line, never a throw: the rest work.
  */
+import type { ProjectCommandBox } from '../tools/bash-box.js';
 import type { Tool } from '@modelcontextprotocol/client';
 import { McpConnection, MAX_TOOLS_PER_SERVER } from './connection.js';
 import { listingDefinitions } from './listing-tools.js';
@@ -53,6 +54,9 @@ export interface McpManagerOptions {
   authenticate?: (name: string, print: (line: string) => void) => Promise<void>;
   /** Remembered tool lists (tool-list-memory.ts): registered at start, so the first request need not wait. */
   memory?: ToolListMemory;
+
+  /** Runs project-scoped stdio servers (`.mcp.json`) in the sandbox while it is on (sandbox.boxProjectCommands). */
+  boxProjectCommand?: ProjectCommandBox | undefined;
 }
 
 export class McpManager {
@@ -301,8 +305,8 @@ export class McpManager {
         ...(this.options.mcaHome !== undefined ? { mcaHome: this.options.mcaHome } : {}),
         timeoutMs: limits.connectTimeoutMs,
         ...(this.options.env ? { env: this.options.env } : {}),
-
         signal: this.closed.signal,
+        ...(config.scope === 'project' ? { box: this.options.boxProjectCommand } : {}),
         // The next model request waits for the new list (bounded by MCP_TIMEOUT), so it never offers a stale one.
         onToolsChanged: () => {
           if (current()) this.options.expect(this.refresh(config.name));

@@ -7,6 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { childEnvironment, type EnvironmentView } from '../config/child-environment.js';
+import type { ProjectCommandBox } from '../tools/bash-box.js';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { randomUUID } from 'node:crypto';
 import {
@@ -32,6 +33,14 @@ export interface StdioLaunch {
   cwd: string;
   /** The runtime's environment: the server's variables go over it (absent: process.env with the session's overlay). */
   base?: EnvironmentView;
+
+  /** Runs the server in the sandbox (a project-scoped server while the box is on); undefined: as is. */
+  box?: ProjectCommandBox | undefined;
+}
+
+/** `exec 'a' 'b'`: an argument list as one shell line (each word single-quoted). */
+function shellLine(command: string, args: readonly string[]): string {
+  return `exec ${[command, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ')}`;
 }
 
 export class GroupStdioTransport implements Transport {
@@ -56,14 +65,18 @@ export class GroupStdioTransport implements Transport {
     return this.stderrTail;
   }
 
-  start(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(this.launch.command, [...this.launch.args], {
+  async start(): Promise<void> {
+    // The marker names the server's processes, so every one it leaves behind (double-forked too) can be ended.
+    const env = {
+      ...childEnvironment(this.launch.env, this.launch.base),
+      MCA_MCP_SERVER_ID: this.marker.slice('MCA_MCP_SERVER_ID='.length),
+    };
+    const boxed = await this.launch.box?.(shellLine(this.launch.command, this.launch.args), env);
+    const spec = boxed ?? { file: this.launch.command, args: [...this.launch.args], env };
+    return await new Promise((resolve, reject) => {
+      const child = spawn(spec.file, spec.args, {
         cwd: this.launch.cwd,
-        env: {
-          ...childEnvironment(this.launch.env, this.launch.base),
-          MCA_MCP_SERVER_ID: this.marker.slice('MCA_MCP_SERVER_ID='.length),
-        },
+        env: spec.env,
         stdio: ['pipe', 'pipe', 'pipe'],
         detached: true,
       });
@@ -77,7 +90,10 @@ export class GroupStdioTransport implements Transport {
         trackMarker(this.marker);
         resolve();
       });
-      child.once('close', () => this.finish());
+      child.once('close', () => {
+        void boxed?.finish({ failed: false, stdout: '', stderr: '' });
+        this.finish();
+      });
       child.stdin?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('error', (error) => this.onerror?.(error));
       child.stderr?.on('data', (chunk: Buffer) => {

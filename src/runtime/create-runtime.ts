@@ -21,7 +21,9 @@ import {
   type EnvironmentView,
 } from '../config/child-environment.js';
 import { credentialSecrets, loadConfig, loadCredentials, resolveMcaHome } from '../config/config.js';
-import { readClaudeSettings } from '../config/claude-settings.js';
+import { readClaudeSettings, type ClaudeSettings } from '../config/claude-settings.js';
+import { resolveSandbox } from '../sandbox/sandbox-settings.js';
+import { SandboxSwitch, sandboxLayers, sandboxTrustLines } from '../sandbox/sandbox-switch.js';
 import type { CodeAgent } from '../agent/code-agent.js';
 import { ProjectSessions } from '../agent/session-manager.js';
 import { MemoryFiles } from '../context/memory-files.js';
@@ -76,6 +78,8 @@ export interface Runtime {
   environment: EnvironmentOverlay;
   /** This runtime's environment (process.env with its settings `env` over it): what its parts read, never process.env. */
   env: EnvironmentView;
+  /** The sandbox Bash runs in (src/sandbox): its settings, `/sandbox`, and `close()` at exit. */
+  sandbox: SandboxSwitch;
 }
 
 /** Where each mca process lists the temp files it creates (temp-journal.ts). */
@@ -115,10 +119,15 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     notices: policyNotices,
     trusted,
     asked,
-  } = await permissionPolicy(options, { mcaHome }, projectRoot, options.askTrust, mcpPlan.widening);
+  } = await permissionPolicy(options, { mcaHome }, projectRoot, options.askTrust, [
+    ...mcpPlan.widening,
+    // What the project's `sandbox` settings would widen once trusted (an untrusted project may only narrow the box).
+    ...sandboxTrustLines(untrusted.sandbox).map((text) => ({ group: 'widening' as const, text, danger: true })),
+  ]);
   const settings = trusted ? readClaudeSettings({ projectRoot, mcaHome, home: homedir(), trusted }) : untrusted;
   notices.push(...settings.notices);
   const roots = addedRoots(projectRoot, options.addDirs ?? [], settings.additionalDirectories, notices);
+  const sandbox = sandboxSwitch(settings.sandbox, trusted, options, { projectRoot, mcaHome, roots }, notices);
   // As in Claude Code, the settings' variables hold for the whole process: mca's own reads and the commands it runs.
   // A process serving several runtimes keeps them per runtime instead (child-environment.ts).
   const environment: EnvironmentOverlay = options.isolateEnvironment ? { ...settings.env } : {};
@@ -145,12 +154,17 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     secrets,
     ...(options.files ? { files: options.files } : {}),
     ...(options.commands ? { commands: options.commands } : {}),
+    box: sandbox,
     beforeRun: async (call, tool, signal) => {
       const sessionId = opened.sessions?.current().sessionId;
       return sessionId === undefined ? undefined : await checkpoints.beforeRun(sessionId, call, tool, signal);
     },
   });
   const webSearch = await webSearchGate(provider, config, policy, registry);
+  // The box is probed (and set up lazily) only when the settings or `--sandbox` turn it on; before the project's
+  // MCP servers and hooks, which it may hold too.
+  const unavailable = await sandbox.start();
+  if (unavailable !== undefined) notices.push(unavailable);
   const mcp = await runWithEnvironment(environment, () =>
     startMcp(
       mcpPlan,
@@ -162,8 +176,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         registry,
         signInFromSession: options.mcpSignInFromSession === true,
         env,
-
         askApproval: options.askMcpApproval,
+        boxProjectCommand: sandbox.boxProjectCommand,
       },
       notices,
     ),
@@ -218,7 +232,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     notices.push('no earlier session in this directory; starting a new one');
   }
   // With no hook configured this reads the settings files only: the engine is not even imported.
-  const hooks = await openHooks({ projectRoot, mcaHome: config.mcaHome, trusted, env });
+  const hooks = await openHooks({
+    projectRoot,
+    mcaHome: config.mcaHome,
+    trusted,
+    env,
+    boxProjectCommand: sandbox.boxProjectCommand,
+  });
   notices.push(...hooks.loaded.notices);
   const first = await sessions.open(start);
   notices.push(...first.warnings);
@@ -240,8 +260,19 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     roots,
     environment,
     env,
+    sandbox,
   };
 }
+
+/** The kinds of held-back parts the one line names, by what their own lines said. */
+const HELD_KINDS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/allow rule|\bpermissions\b/i, 'allow rules'],
+  [/\bhooks?\b/i, 'hooks'],
+  [/\benv\b/, 'env'],
+  [/\bMCP\b/, 'MCP servers'],
+  [/\bsandbox\b/, 'sandbox widening'],
+  [/defaultMode|statusLine|apiKeyHelper/, 'settings that run or widen'],
+];
 
 /** What every "… is not trusted" line says, once; the details are the trust question's (`mca trust`). */
 const UNTRUSTED = /\b(the|this) project is not trusted\b/;
@@ -253,16 +284,40 @@ const UNTRUSTED = /\b(the|this) project is not trusted\b/;
 function untrustedInOneLine(notices: readonly string[]): string[] {
   const held = notices.filter((line) => UNTRUSTED.test(line));
   if (held.length === 0) return [...notices];
+  const kinds = HELD_KINDS.filter(([pattern]) => held.some((entry) => pattern.test(entry))).map(([, kind]) => kind);
   const line =
-    `this project is not trusted: ${held.length} part(s) of its settings and .mcp.json are off (allow rules, ` +
-    'hooks, env, MCP servers). Run `mca trust` to read and trust it, or set MCA_TRUST_PROJECT=1 for one run ' +
-    '(scripts on a checkout you trust; see docs/security.md)';
+    `this project is not trusted: ${held.length} part(s) of its settings and .mcp.json are off ` +
+    `(${kinds.length > 0 ? kinds.join(', ') : 'settings'}). Run \`mca trust\` to read and trust it, or set ` +
+    'MCA_TRUST_PROJECT=1 for one run (scripts on a checkout you trust; see docs/security.md)';
   const first = notices.findIndex((entry) => UNTRUSTED.test(entry));
   return [
     ...notices.slice(0, first),
     line,
     ...notices.filter((entry, index) => index > first && !UNTRUSTED.test(entry)),
   ];
+}
+
+/** The session's sandbox handle (src/sandbox), from the settings files' `sandbox` and `--sandbox`. */
+function sandboxSwitch(
+  files: ClaudeSettings['sandbox'],
+  trusted: boolean,
+  options: RuntimeOptions,
+  places: { projectRoot: string; mcaHome: string; roots: WorkspaceRoots },
+  notices: string[],
+): SandboxSwitch {
+  const resolved = resolveSandbox(sandboxLayers({ files, trusted, flag: options.sandbox }));
+  notices.push(...resolved.notices);
+  for (const line of resolved.ignoredWidening) {
+    notices.push(
+      `ignored ${line}: the project is not trusted (it may only narrow the box); run \`mca trust\` to use it`,
+    );
+  }
+  return new SandboxSwitch(resolved, {
+    projectRoot: places.projectRoot,
+    roots: () => places.roots.list().filter((root) => root !== places.projectRoot),
+    home: options.home ?? homedir(),
+    mcaHome: places.mcaHome,
+  });
 }
 
 /**

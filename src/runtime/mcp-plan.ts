@@ -3,6 +3,7 @@ import type { EnvironmentView } from '../config/child-environment.js';
 import type { Config } from '../config/config.js';
 import type { ServerConfig } from '../mcp/server-config.js';
 import type { TrustItem } from '../permissions/trust-items.js';
+import type { ProjectCommandBox } from '../tools/bash-box.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { McpApprovalQuestion } from './runtime-options.js';
 
@@ -25,4 +26,6 @@ export interface McpStartContext {
   env: EnvironmentView;
   /** Asks about each project server nobody approved yet (the REPL); without it they stay pending. */
   askApproval?: McpApprovalQuestion | undefined;
+  /** Runs project-scoped stdio servers in the sandbox while it is on. */
+  boxProjectCommand?: ProjectCommandBox | undefined;
 }

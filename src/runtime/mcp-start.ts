@@ -41,6 +41,7 @@ export async function startServers(
     registry,
     limits,
     env: context.env,
+    ...(context.boxProjectCommand ? { boxProjectCommand: context.boxProjectCommand } : {}),
     // Remembered tool lists let the first request go while the servers start (MCA_HOME/mcp-tools/).
     memory: new ToolListMemory(config.mcaHome, projectRoot),
     notice: (line) => registry.notice(line),

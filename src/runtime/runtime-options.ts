@@ -39,6 +39,8 @@ export interface RuntimeOptions {
   /** MCP servers given by the front end (`--mcp-config`: file paths or inline JSON), and whether only those count. */
   mcpConfigs?: readonly string[];
   strictMcpConfig?: boolean;
+  /** `--sandbox` / `--no-sandbox`: the box on or off whatever the settings say (the user's word: it may widen). */
+  sandbox?: boolean;
   /** Which settings files' permission rules apply (Claude Code's `--setting-sources`); absent: all. */
   settingSources?: readonly ('user' | 'project' | 'local')[];
   /** Which session to open; a new one when absent. */

@@ -30,8 +30,8 @@ export async function runOnHost(
   host: CommandHost,
   input: { command: string; timeout_ms: number },
   ctx: ToolContext,
-  shell: string,
-  env: Record<string, string>,
+  /** The shell and its arguments (`bash -c <command>`), or bubblewrap around them (the sandbox). */
+  spec: { file: string; args: string[]; env: Record<string, string> },
 ): Promise<CommandOutcome> {
   const stop = new AbortController();
   let timedOut = false;
@@ -44,10 +44,10 @@ export async function runOnHost(
   else ctx.signal.addEventListener('abort', onAbort, { once: true });
   try {
     const result = await host.run({
-      command: shell,
-      args: ['-c', input.command],
+      command: spec.file,
+      args: spec.args,
       cwd: ctx.projectRoot,
-      env,
+      env: spec.env,
       outputLimit: HOST_OUTPUT_LIMIT,
       callId: ctx.callId,
       signal: stop.signal,

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { childEnvironment } from '../config/child-environment.js';
 import { builtinInput } from './builtin-input.js';
 import { approvalTitle } from './approval.js';
+import type { BoxedSpawn } from './bash-box.js';
 import { runOnHost, type CommandOutcome, type Ending } from './bash-host.js';
 import { CappedOutput } from './capped-output.js';
 import { defineTool, readyPlan, type ToolPlan } from './define-tool.js';
@@ -22,6 +23,15 @@ import {
   plural,
   stringField,
 } from './result-forms.js';
+
+type BashInput = { command: string; timeout_ms: number; dangerouslyDisableSandbox?: boolean | undefined };
+
+/** What is spawned: the shell itself, or bubblewrap around it (the sandbox). */
+interface SpawnSpec {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+}
 
 /** How long stdout/stderr may stay open after the shell exits (a background job holding them). */
 const STREAM_GRACE_MS = 250;
@@ -66,6 +76,8 @@ function bashSummary(data: JsonRecord): string {
   if (stdoutLines > 0) parts.push(plural(stdoutLines, 'stdout line'));
   if (stderrLines > 0) parts.push(plural(stderrLines, 'stderr line'));
   if (stdoutLines === 0 && stderrLines === 0) parts.push('no output');
+  const sandbox = stringField(data, 'sandbox');
+  if (sandbox !== undefined) parts.push(sandbox);
   return parts.join(' · ');
 }
 
@@ -117,7 +129,14 @@ export const bashTool = defineTool({
   kind: 'execute',
   ...bashMembers,
   prepare(input, ctx): Promise<ToolPlan> {
-    const request = { tool: 'Bash', title: approvalTitle('Bash', input.command), detail: input.command, input };
+    const place = ctx.box?.place(input, ctx.source);
+    const request = {
+      tool: 'Bash',
+      title: approvalTitle('Bash', input.command),
+      detail: place?.outside === undefined ? input.command : `${place.outside}\n\n${input.command}`,
+      input,
+      ...(place?.verdict === undefined ? {} : { sandbox: place.verdict }),
+    };
     return Promise.resolve(readyPlan(request, () => runCommand(input, ctx)));
   },
 });
@@ -126,34 +145,44 @@ export const bashTool = defineTool({
  * Runs an approved command, bounded by its timeout and the call's signal: the model's commands on the front's
  * command host when it has one (an editor's terminal), else here in their own process group.
  */
-async function runCommand(input: { command: string; timeout_ms: number }, ctx: ToolContext): Promise<ToolEnvelope> {
+async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolEnvelope> {
   if (ctx.signal.aborted)
     return errorEnvelope('EXECUTION_ERROR', 'Bash was interrupted before it started.', {
       data: { interrupted: true },
     });
   const shell = findExecutable('bash') ?? '/bin/sh';
+  // The box is asked again here: a hook may have changed the input since the call was prepared.
+  let boxed: BoxedSpawn | undefined;
+  if (ctx.box?.place(input, ctx.source).boxed === true) {
+    try {
+      boxed = await ctx.box.spawn(input.command, shell, commandEnvironment(ctx));
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      return errorEnvelope('EXECUTION_ERROR', `The sandbox could not start, so the command did not run: ${why}`);
+    }
+  }
+  const spec = boxed ?? { file: shell, args: ['-c', input.command], env: commandEnvironment(ctx) };
   const outcome =
     ctx.commands && ctx.source === 'model'
-      ? await runOnHost(ctx.commands, input, ctx, shell, commandEnvironment(ctx))
-      : await runLocally(input, ctx, shell);
-  return resultOf(input, outcome);
+      ? await runOnHost(ctx.commands, input, ctx, spec)
+      : await runLocally(input, ctx, spec);
+  const failed = outcome.ending.kind !== 'exit' || outcome.ending.code !== 0;
+  const place = ctx.box?.place(input, ctx.source);
+  const note = boxed ? await boxed.finish({ failed, stdout: outcome.stdout, stderr: outcome.stderr }) : place?.note;
+  return resultOf(input, outcome, { note, label: boxed ? 'in the sandbox' : place?.label });
 }
 
 /** Runs the command in its own process group and collects its bounded output. */
-async function runLocally(
-  input: { command: string; timeout_ms: number },
-  ctx: ToolContext,
-  shell: string,
-): Promise<CommandOutcome> {
+async function runLocally(input: BashInput, ctx: ToolContext, spec: SpawnSpec): Promise<CommandOutcome> {
   const stdout = new CappedOutput();
   const stderr = new CappedOutput();
   // Own process group (detached) so a timeout or abort can kill the shell and everything it started.
   // node:child_process directly: loading a process library cost the first command ~17 ms for nothing we use.
-  const child = spawn(shell, ['-c', input.command], {
+  const child = spawn(spec.file, spec.args, {
     cwd: ctx.projectRoot,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: commandEnvironment(ctx),
+    env: spec.env,
   });
   // A late 'error' (after the exit was seen) must not become an uncaught exception.
   child.on('error', () => undefined);
@@ -208,7 +237,12 @@ async function runLocally(
 }
 
 /** The tool result of a finished command: the same text wherever it ran. */
-function resultOf(input: { command: string; timeout_ms: number }, outcome: CommandOutcome): ToolEnvelope {
+function resultOf(
+  input: BashInput,
+  outcome: CommandOutcome,
+  sandbox: { note?: string | undefined; label?: string | undefined } = {},
+): ToolEnvelope {
+  const boxNote = sandbox.note;
   const { ending } = outcome;
   const exitCode = ending.kind === 'exit' ? ending.code : null;
   const signal = ending.kind === 'exit' ? ending.signal : null;
@@ -219,13 +253,15 @@ function resultOf(input: { command: string; timeout_ms: number }, outcome: Comma
     stderr: outcome.stderr,
   };
   if (signal) data.signal = signal;
+  if (sandbox.label !== undefined) data.sandbox = sandbox.label;
   if (outcome.stdoutTruncated) data.stdout_truncated = true;
   if (outcome.stderrTruncated) data.stderr_truncated = true;
   const context = { command: input.command, timeout_ms: input.timeout_ms };
   const raw = data as unknown as Record<string, unknown>;
   const failure = (code: 'TIMEOUT' | 'EXECUTION_ERROR', message: string): ToolEnvelope => {
     const envelope = errorEnvelope(code, message, { data: raw, context });
-    return { ...envelope, text: `${envelope.text}\n${render(data)}` };
+    const note = boxNote === undefined ? '' : `\n${boxNote}`;
+    return { ...envelope, text: `${envelope.text}\n${render(data)}${note}` };
   };
   if (ending.kind === 'spawn_error')
     return errorEnvelope('EXECUTION_ERROR', `Could not start the command: ${ending.message}`, { data: raw, context });
@@ -241,7 +277,9 @@ function resultOf(input: { command: string; timeout_ms: number }, outcome: Comma
     const why = exitCode === null ? `was killed by ${signal ?? 'a signal'}` : `exited with code ${exitCode}`;
     return failure('EXECUTION_ERROR', `Command ${why}.`);
   }
-  return toolResult(data, render(data), {
+  // A command can succeed although the box refused something (an HTTP client printing the proxy's 403).
+  const text = boxNote === undefined ? render(data) : `${render(data)}\n${boxNote}`;
+  return toolResult(data, text, {
     stats: { exitCode: 0, stdoutChars: data.stdout.length, stderrChars: data.stderr.length },
     context,
   });

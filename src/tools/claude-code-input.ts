@@ -93,6 +93,9 @@ const TO_CLAUDE_CODE: Readonly<Record<string, Mapper>> = {
   Bash: (input) => ({
     command: input.command,
     ...(input.timeout_ms === undefined ? {} : { timeout: input.timeout_ms }),
+    ...(input.dangerouslyDisableSandbox === undefined
+      ? {}
+      : { dangerouslyDisableSandbox: input.dangerouslyDisableSandbox }),
   }),
 };
 
@@ -142,7 +145,12 @@ const FROM_CLAUDE_CODE: Readonly<Record<string, Mapper>> = {
   }),
   Bash: (input) => {
     const timeout = input.timeout ?? input.timeout_ms;
-    return { command: input.command, ...(timeout === undefined ? {} : { timeout_ms: timeout }) };
+    const unboxed = input.dangerouslyDisableSandbox;
+    return {
+      command: input.command,
+      ...(timeout === undefined ? {} : { timeout_ms: timeout }),
+      ...(unboxed === undefined ? {} : { dangerouslyDisableSandbox: unboxed }),
+    };
   },
   TodoWrite: (input) => ({
     todos: Array.isArray(input.todos)

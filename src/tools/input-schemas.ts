@@ -121,6 +121,10 @@ const bashInput = () =>
   z.strictObject({
     command: described(z.string().check(z.minLength(1)), 'the command line; chain with `&&`. Quote paths with spaces.'),
     timeout_ms: z._default(integer(100, BASH_MAX_TIMEOUT_MS), BASH_DEFAULT_TIMEOUT_MS),
+    dangerouslyDisableSandbox: described(
+      z.optional(z.boolean()),
+      'only when a sandbox is on and blocked something the command needs: run it outside (always asks the user).',
+    ),
   });
 
 const todoWriteInput = () =>

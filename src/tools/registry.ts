@@ -16,6 +16,7 @@ import { rememberTool } from './tool-catalog.js';
 import { McaError } from '../errors/mca-error.js';
 import { decideSafely, recheckRewritten, guardThrows, requestOf } from './registry-steps.js';
 import type { FileAccess } from './file-access.js';
+import type { BashBox } from './bash-box.js';
 import type { CommandHost } from './command-host.js';
 
 export { nativeDescription } from './tool-descriptions.js';
@@ -41,6 +42,8 @@ export interface ToolRegistryOptions {
   files?: FileAccess;
   /** Where the model's Bash commands run (an ACP client's terminals); absent: mca spawns them. */
   commands?: CommandHost;
+  /** The sandbox Bash runs commands in (src/sandbox); absent: none configured. */
+  box?: BashBox;
 }
 
 /**
@@ -63,6 +66,7 @@ export class ToolRegistry {
   private readonly beforeRun: BeforeRun | undefined;
   private readonly files: FileAccess | undefined;
   private readonly commands: CommandHost | undefined;
+  private readonly box: BashBox | undefined;
   private warming: Promise<void> | undefined;
   private readonly arrivals = new Set<Promise<void>>();
   private readonly pendingNotices: string[] = [];
@@ -74,6 +78,7 @@ export class ToolRegistry {
     this.beforeRun = options.beforeRun;
     this.files = options.files;
     this.commands = options.commands;
+    this.box = options.box;
   }
 
   register(tool: ToolDefinition): this {
@@ -222,6 +227,7 @@ export class ToolRegistry {
       ...environment,
       ...(this.files && !environment.files ? { files: this.files } : {}),
       ...(this.commands && !environment.commands ? { commands: this.commands } : {}),
+      ...(this.box && !environment.box ? { box: this.box } : {}),
       callId: call.id,
       source: call.source,
       gate,

@@ -1,6 +1,8 @@
 import type { EnvironmentView } from '../config/child-environment.js';
 import type { PathScreen } from '../permissions/path-screen.js';
 import type { ToolEnvelope } from './envelope.js';
+import type { BashBox, SandboxVerdict } from './bash-box.js';
+import type { CallSource } from './call-source.js';
 import type { CommandHost } from './command-host.js';
 import type { FileAccess } from './file-access.js';
 import type { FileStateRecord } from './file-state.js';
@@ -24,6 +26,12 @@ export interface ApprovalRequest {
    * when nobody can answer, unless the mode is bypassPermissions.
    */
   controlFile?: boolean;
+  /**
+   * Bash under the sandbox (bash-box.ts): `auto`, it runs inside the box and may run without a question
+   * (autoAllowBashIfSandboxed; deny and ask rules and hooks still decide first); `ask`, it asks to run outside the
+   * box and is always asked; `refuse`, running outside is not allowed. Absent: the normal decision.
+   */
+  sandbox?: SandboxVerdict;
   /** Stamped by the registry from the tool's definition: what kind of change is asked for. */
   kind?: 'edit' | 'exec' | 'plan' | 'read';
   /**
@@ -47,8 +55,8 @@ export type ApprovalDecision =
 
 export type Approver = (request: ApprovalRequest) => Promise<ApprovalDecision>;
 
-/** Who caused a call: the model, a `!` line the user typed, a custom command's `!` line, or a subagent. */
-export type CallSource = 'model' | 'user-shell' | 'command' | 'subagent';
+export type { CallSource } from './call-source.js';
+export type { SandboxVerdict } from './bash-box.js';
 
 /** The session's side of a tool context: the same for every call of a step. */
 export interface ToolEnvironment {
@@ -78,6 +86,8 @@ export interface ToolEnvironment {
    * processes it starts get, never process.env. Absent (unit tests): process.env with the session's overlay.
    */
   env?: EnvironmentView;
+  /** The sandbox Bash runs commands in (bash-box.ts); absent: no sandbox configured. */
+  box?: BashBox;
 }
 
 /** One tool call from parse to result. `id` is the native tool_use id or a generated `toolu_…` (text protocol). */

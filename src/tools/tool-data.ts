@@ -80,6 +80,8 @@ export interface BashData {
   stderr_truncated?: boolean;
   timed_out?: boolean;
   interrupted?: boolean;
+  /** Where it ran while a sandbox is on: `in the sandbox`, or `outside the sandbox (why)`; absent without one. */
+  sandbox?: string;
 }
 
 export const TODO_STATUSES = ['pending', 'in_progress', 'completed', 'cancelled'] as const;

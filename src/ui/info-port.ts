@@ -32,6 +32,8 @@ export interface ReplInfoPort {
    * with the line to show, or undefined (none configured, failed, hung). Absent when no status line is configured.
    */
   statusLine?: (state: StatusState) => Promise<string | undefined>;
+  /** `/sandbox`: the Bash sandbox's state, after switching it on or off for this session when `on` is given. */
+  sandbox(on: boolean | undefined): Promise<string[]>;
 }
 
 /** What the REPL knows for a custom status line. */

@@ -47,6 +47,7 @@ export type ReplCommands = Pick<
   | 'exportConversation'
   | 'mcp'
   | 'addDir'
+  | 'sandbox'
 > & {
   memoryNote(note: string): void;
   openMemory(): void;
@@ -162,6 +163,15 @@ export function createReplCommands(deps: ReplCommandDeps): ReplCommands {
       notice(['Permission rules', ...lines].join('\n'));
     },
     addDir: (args) => (info ? addDirCommand(args, { info, notice, pick }) : notice(NO_INFO, 'warning')),
+    sandbox: (args) => {
+      if (!info) return notice(NO_INFO, 'warning');
+      const word = args.trim();
+      if (word !== '' && word !== 'on' && word !== 'off') return notice('Usage: /sandbox [on|off]', 'warning');
+      info.sandbox(word === '' ? undefined : word === 'on').then(
+        (lines) => notice(lines.join('\n')),
+        (error: unknown) => notice(`Sandbox: ${errorText(error)}`, 'error'),
+      );
+    },
     showConfig: () => notice(['Settings in effect', ...(info?.configLines() ?? [NO_INFO])].join('\n')),
     exportConversation: (args) => {
       const controller = driver.controller;

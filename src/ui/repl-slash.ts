@@ -79,6 +79,7 @@ export function createReplSlash(deps: ReplSlashDeps): SlashContext {
     showConfig: deps.commands.showConfig,
     mcp: deps.commands.mcp,
     addDir: deps.commands.addDir,
+    sandbox: deps.commands.sandbox,
     exportConversation: deps.commands.exportConversation,
     openSessionPicker: () => {
       setPicker({ sessions: null, selected: 0 });

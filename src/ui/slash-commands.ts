@@ -61,6 +61,8 @@ export interface SlashContext {
   /** `/mcp`: the MCP servers, and what to do with one (mcp-view.ts). */
   mcp(args: string): void;
   addDir(args: string): void;
+  /** `/sandbox [on|off]`: the Bash sandbox's state, or switch it for this session. */
+  sandbox(args: string): void;
   exportConversation(args: string): void;
   openSessionPicker(): void;
   /** `/rewind`, `/undo`, Esc Esc: the session's checkpoints. */
@@ -103,6 +105,7 @@ export const SLASH_HANDLERS: Record<SlashCommandName, Handler> = {
   config: (context) => context.showConfig(),
   mcp: (context, args) => context.mcp(args),
   'add-dir': (context, args) => context.addDir(args),
+  sandbox: (context, args) => context.sandbox(args),
   export: (context, args) => context.exportConversation(args),
   rewind: (context) => context.openRewind(),
   login: (context) => context.notice(LOGIN_TEXT),

@@ -11,6 +11,8 @@ import { describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const HEAVY = ['zod', 'fast-glob', 'micromatch', 'ignore', 'diff', 'node-html-markdown', 'node-html-parser'];
 const LAZY_SOURCES = ['src/tools/input-schemas.ts', 'src/tools/input-validation.ts'];
+/** Packages only the walk worker loads (src/tools/walk-job.ts), never the registry's graph. */
+const IN_WORKER = ['node-html-markdown', 'node-html-parser'];
 
 function packageOf(input: string): string | undefined {
   return /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
@@ -65,7 +67,11 @@ describe('loading the tool registry', () => {
     expect(LAZY_SOURCES.filter((source) => onStartPath.has(source))).toEqual([]);
 
     const bundled = new Set([...everywhere].map(packageOf));
-    for (const name of HEAVY) expect(bundled.has(name), `${name} is still bundled, behind a dynamic import`).toBe(true);
+    // node-html-markdown runs in the walk worker now (issue 43: a deadline off the main thread), a bundle of its own
+    // that the registry never imports: it is not reachable from here at all, which is what the start path wants.
+    for (const name of HEAVY.filter((entry) => !IN_WORKER.includes(entry))) {
+      expect(bundled.has(name), `${name} is still bundled, behind a dynamic import`).toBe(true);
+    }
     for (const source of LAZY_SOURCES) expect(everywhere.has(source), source).toBe(true);
   });
 });

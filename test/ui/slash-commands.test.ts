@@ -35,6 +35,7 @@ function recordingContext(): { context: SlashContext; calls: string[] } {
     showConfig: record('config'),
     mcp: record('mcp'),
     addDir: record('addDir'),
+    sandbox: record('sandbox'),
     exportConversation: record('export'),
     openSessionPicker: record('picker'),
     openRewind: record('rewind'),
