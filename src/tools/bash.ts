@@ -3,6 +3,7 @@ import { childEnvironment } from '../config/child-environment.js';
 import { builtinInput } from './builtin-input.js';
 import { approvalTitle } from './approval.js';
 import { runOnHost, type CommandOutcome, type Ending } from './bash-host.js';
+import { startBackgroundCommand } from './background-task-tools.js';
 import { CappedOutput } from './capped-output.js';
 import { defineTool, readyPlan, type ToolPlan } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
@@ -56,6 +57,8 @@ function deletedByCommand(command: string): string[] {
 
 /** `exit 0 · 3 stdout lines`: how a command ended and how much it wrote. */
 function bashSummary(data: JsonRecord): string {
+  const task = stringField(data, 'background_task_id');
+  if (task !== undefined) return `running in the background as ${task}`;
   const exit = data.exit_code;
   // A replayed (compressed) result counts its lines in stdout_lines; its stdout is only the head.
   const stdoutLines = numberField(data, 'stdout_lines') ?? displayLines(stringField(data, 'stdout') ?? '').length;
@@ -126,12 +129,17 @@ export const bashTool = defineTool({
  * Runs an approved command, bounded by its timeout and the call's signal: the model's commands on the front's
  * command host when it has one (an editor's terminal), else here in their own process group.
  */
-async function runCommand(input: { command: string; timeout_ms: number }, ctx: ToolContext): Promise<ToolEnvelope> {
+async function runCommand(
+  input: { command: string; timeout_ms: number; run_in_background?: boolean | undefined },
+  ctx: ToolContext,
+): Promise<ToolEnvelope> {
   if (ctx.signal.aborted)
     return errorEnvelope('EXECUTION_ERROR', 'Bash was interrupted before it started.', {
       data: { interrupted: true },
     });
   const shell = findExecutable('bash') ?? '/bin/sh';
+  // Background shells live in their own module (background-tasks.ts): they outlive this call.
+  if (input.run_in_background === true) return startBackgroundCommand(input, ctx, shell, commandEnvironment());
   const outcome =
     ctx.commands && ctx.source === 'model'
       ? await runOnHost(ctx.commands, input, ctx, shell, commandEnvironment())

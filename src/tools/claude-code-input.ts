@@ -93,6 +93,7 @@ const TO_CLAUDE_CODE: Readonly<Record<string, Mapper>> = {
   Bash: (input) => ({
     command: input.command,
     ...(input.timeout_ms === undefined ? {} : { timeout: input.timeout_ms }),
+    ...(input.run_in_background === true ? { run_in_background: true } : {}),
   }),
 };
 
@@ -142,8 +143,15 @@ const FROM_CLAUDE_CODE: Readonly<Record<string, Mapper>> = {
   }),
   Bash: (input) => {
     const timeout = input.timeout ?? input.timeout_ms;
-    return { command: input.command, ...(timeout === undefined ? {} : { timeout_ms: timeout }) };
+    return {
+      command: input.command,
+      ...(timeout === undefined ? {} : { timeout_ms: timeout }),
+      ...(typeof input.run_in_background === 'boolean' ? { run_in_background: input.run_in_background } : {}),
+    };
   },
+  // The older names' ids (BashOutput's bash_id, KillShell's shell_id) are accepted by the tools themselves.
+  TaskOutput: (input) => pick(input, ['task_id', 'bash_id', 'block', 'timeout', 'filter']),
+  TaskStop: (input) => pick(input, ['task_id', 'shell_id']),
   TodoWrite: (input) => ({
     todos: Array.isArray(input.todos)
       ? input.todos.map((todo: unknown) => (isObject(todo) ? pick(todo, ['content', 'status']) : todo))

@@ -1,3 +1,4 @@
+import { withTaskNotices } from './background-tasks.js';
 import type { $ZodType } from 'zod/v4/core';
 import type { ToolSpec } from '../providers/types.js';
 import { redactValue } from '../text/redact-secrets.js';
@@ -314,7 +315,8 @@ export class ToolRegistry {
     execute: () => Promise<ToolEnvelope>,
     ctx: RunContext,
   ): Promise<ToolEnvelope> {
-    const envelope = await execute();
+    // A background task that ended meanwhile is told with this result (the model's next request carries it).
+    const envelope = withTaskNotices(await execute());
     if (!ctx.afterRun) return envelope;
     return await ctx.afterRun({ ...call, input }, redactValue(envelope, this.secrets));
   }
