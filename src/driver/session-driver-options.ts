@@ -16,6 +16,7 @@ export const SHOW_COMMANDS = new Set([
   'help',
   'context',
   'todos',
+  'tasks',
   'cost',
   'hooks',
   'status',

@@ -10,6 +10,7 @@ export const SLASH_COMMAND_NAMES = [
   'context',
   'cost',
   'todos',
+  'tasks',
   'memory',
   'hooks',
   'skills',

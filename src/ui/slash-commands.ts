@@ -5,6 +5,7 @@
  */
 
 import { SLASH_COMMAND_NAMES, type ParsedSlash, type SlashCommandName } from '../driver/slash-parse.js';
+import { tasksCommand } from './tasks-command.js';
 
 export {
   closestCommand,
@@ -27,6 +28,7 @@ export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
   { name: 'context', usage: '/context', description: 'Show context usage per layer' },
   { name: 'cost', usage: '/cost', description: "Show this session's tokens and cost" },
   { name: 'todos', usage: '/todos', description: 'Show the todo list' },
+  { name: 'tasks', usage: '/tasks [<id> | stop <id>]', description: 'Background tasks: list, show output, stop' },
   { name: 'memory', usage: '/memory', description: 'List the memory files and open one in $EDITOR' },
   { name: 'hooks', usage: '/hooks', description: 'List the hooks in effect, their files and last outcomes' },
   { name: 'skills', usage: '/skills', description: 'List the skills the model can load' },
@@ -119,6 +121,7 @@ export const SLASH_HANDLERS: Record<SlashCommandName, Handler> = {
   context: (context) => context.showContext(),
   cost: (context) => context.showCost(),
   todos: (context) => context.showTodos(),
+  tasks: (context, args) => void tasksCommand(args, (text, tone) => context.notice(text, tone)),
   memory: (context) => context.showMemory(),
   hooks: (context) => context.showHooks(),
   skills: (context) => context.showSkills(),
