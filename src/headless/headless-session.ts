@@ -15,6 +15,7 @@ import { SessionDriver } from '../driver/session-driver.js';
 import { initMessage } from '../print/claude-code-init.js';
 import type { ClaudeCodeTranslator } from '../print/claude-code-messages.js';
 import { claudeCodeTranslator, forwardSubagentLines, type ClaudeCodeSessionInfo } from '../print/claude-code-sink.js';
+import { forwardTaskLines } from '../print/claude-code-tasks.js';
 import { mcpAttachments } from '../runtime/mcp-front.js';
 import type { Runtime } from '../runtime/create-runtime.js';
 import { fromClaudeCodeInput } from '../tools/claude-code-input.js';
@@ -110,6 +111,7 @@ export class HeadlessSession {
     this.info = options.info(() => this.driver);
     this.translator = claudeCodeTranslator(this.info);
     forwardSubagentLines(this.info, (line) => this.options.write(line));
+    forwardTaskLines(this.info.sessionId, (line) => this.options.write(line));
     const limits = mcpLimits();
     this.sdkServers = new SdkMcpServers({
       registry: runtime.registry,

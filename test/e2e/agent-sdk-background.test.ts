@@ -1,0 +1,77 @@
+/**
+ * Background tasks through the real Agent SDK against the built mca (issue 39): the model starts a background
+ * shell, the program sees `task_started`, stops it with `stopTask()`, sees `task_notification` (stopped); a second
+ * one left running is gone once the session ends.
+ */
+import type { SDKMessage } from '@anthropic-ai/claude-agent-sdk';
+import { afterEach, describe, expect, it } from 'vitest';
+import { conversation, type SdkProject } from '../helpers/agent-sdk.js';
+import { startFakeAnthropic, type FakeAnthropic, type FakeStep } from '../helpers/fake-anthropic-server.js';
+import { tempProject } from '../helpers/temp-project.js';
+import { processesMatching } from './support/processes.js';
+
+let server: FakeAnthropic | undefined;
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function systemOf(messages: readonly SDKMessage[], subtype: string): Array<Record<string, unknown>> {
+  return messages
+    .filter((message) => message.type === 'system' && (message as { subtype?: string }).subtype === subtype)
+    .map((message) => message as unknown as Record<string, unknown>);
+}
+
+/** Waits (bounded) until no process matches: killed processes leave on the kernel's schedule, not ours. */
+async function gone(text: string, cwd: string): Promise<ReturnType<typeof processesMatching>> {
+  for (let tries = 0; tries < 200; tries++) {
+    const left = processesMatching(text, cwd);
+    if (left.length === 0) return left;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return processesMatching(text, cwd);
+}
+
+describe('background tasks through the Agent SDK', () => {
+  it('task_started, stopTask() and its task_notification; nothing left after the session ends', async () => {
+    const marker = `mca-sdk-bg-${process.pid}-${Date.now()}`;
+    const script: FakeStep[] = [
+      {
+        text: 'Starting it.',
+        calls: [{ name: 'Bash', input: { command: `sleep 299; true ${marker}-a`, run_in_background: true } }],
+      },
+      { text: 'Started.' },
+      {
+        text: 'Another.',
+        calls: [{ name: 'Bash', input: { command: `sleep 296; true ${marker}-b`, run_in_background: true } }],
+      },
+      { text: 'Left running.' },
+    ];
+    const { root, home } = tempProject('mca-sdk-bg-', {});
+    server = await startFakeAnthropic(script);
+    const sdk: SdkProject = { root, home, baseUrl: server.url };
+    const talk = conversation(sdk, { permissionMode: 'bypassPermissions', allowDangerouslySkipPermissions: true });
+    try {
+      expect(await talk.turn('start a server')).toMatchObject({ subtype: 'success', result: 'Started.' });
+      const [started] = systemOf(talk.messages, 'task_started');
+      expect(started).toMatchObject({ task_type: 'local_bash', description: `sleep 299; true ${marker}-a` });
+      const taskId = started?.task_id as string;
+      expect(processesMatching(`${marker}-a`, root)).not.toEqual([]);
+
+      await talk.run.stopTask(taskId);
+      expect(await gone(`${marker}-a`, root)).toEqual([]);
+      expect(processesMatching('sleep 299', root)).toEqual([]);
+
+      expect(await talk.turn('another')).toMatchObject({ subtype: 'success', result: 'Left running.' });
+      const [notified] = systemOf(talk.messages, 'task_notification');
+      expect(notified).toMatchObject({ task_id: taskId, status: 'stopped' });
+      expect(typeof notified?.output_file).toBe('string');
+      expect(processesMatching(`${marker}-b`, root)).not.toEqual([]);
+    } finally {
+      await talk.end();
+    }
+    expect(await gone(marker, root)).toEqual([]);
+    expect(processesMatching('sleep 296', root)).toEqual([]);
+  });
+});
