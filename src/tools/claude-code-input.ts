@@ -146,7 +146,7 @@ const FROM_CLAUDE_CODE: Readonly<Record<string, Mapper>> = {
     return {
       command: input.command,
       ...(timeout === undefined ? {} : { timeout_ms: timeout }),
-      ...(typeof input.run_in_background === 'boolean' ? { run_in_background: input.run_in_background } : {}),
+      ...(input.run_in_background === true ? { run_in_background: true } : {}),
     };
   },
   // The older names' ids (BashOutput's bash_id, KillShell's shell_id) are accepted by the tools themselves.

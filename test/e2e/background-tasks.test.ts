@@ -135,4 +135,39 @@ describe('Bash run_in_background, TaskOutput and TaskStop through the built bina
     expect(last).toContain('failed with exit code 3');
     expect(last).toContain('tail-a\ntail-b');
   });
+
+  it('stream-json carries task_started and task_notification lines in the SDK shapes', async () => {
+    const { root, home } = tempProject('mca-bg-stream-', { 'README.md': 'x\n' });
+    const wait =
+      'until [ -s bg.pid ]; do sleep 0.05; done; while kill -0 "$(cat bg.pid)" 2>/dev/null; do sleep 0.05; done';
+    server = await startFakeAnthropic([
+      {
+        text: 'Start it.',
+        calls: [{ id: 'toolu_bg_1', name: 'Bash', input: { command: 'echo $$ > bg.pid', run_in_background: true } }],
+      },
+      { text: 'Wait for it.', calls: [{ name: 'Bash', input: { command: wait } }] },
+      { text: 'Done.' },
+    ]);
+    const run = await runMca(
+      ['-p', 'go', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'bypassPermissions'],
+      { cwd: root, env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url, MCA_HOME: home } },
+    );
+    expect(run.code).toBe(0);
+    const lines = run.stdout
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const started = lines.find((line) => line.subtype === 'task_started');
+    expect(started).toMatchObject({
+      type: 'system',
+      task_id: 'bash_1',
+      tool_use_id: 'toolu_bg_1',
+      description: 'echo $$ > bg.pid',
+      task_type: 'local_bash',
+    });
+    const ended = lines.find((line) => line.subtype === 'task_notification');
+    expect(ended).toMatchObject({ type: 'system', task_id: 'bash_1', tool_use_id: 'toolu_bg_1', status: 'completed' });
+    expect(typeof ended?.output_file).toBe('string');
+    expect(typeof ended?.session_id).toBe('string');
+  });
 });
