@@ -20,6 +20,7 @@ import type { CcSlashCommand } from '../print/claude-code-types.js';
 import { agentInfo, contextUsage } from './context-usage.js';
 import { rewindFiles, type UserMessageCheckpoints } from './rewind-files.js';
 import { backgroundTasks } from '../tools/background-tasks.js';
+import { moveToBackground } from '../tools/foreground-commands.js';
 
 export interface ControlContext {
   runtime: Runtime;
@@ -218,6 +219,11 @@ export function handleControlRequest(context: ControlContext, line: ControlReque
         return;
       case 'stop_task':
         return stopTask(channel, id, request.task_id);
+      case 'background_tasks': {
+        // Ctrl+B over the protocol: running foreground Bash commands (or the one of tool_use_id) go on as tasks.
+        const callId = typeof request.tool_use_id === 'string' ? request.tool_use_id : undefined;
+        return channel.succeed(id, { backgrounded: moveToBackground(callId) || callId === undefined });
+      }
       case 'get_context_usage':
         return channel.succeed(id, contextUsage(context, context.sdkServers, context.hostServers.list()));
       default:

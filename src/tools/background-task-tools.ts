@@ -2,6 +2,7 @@
  * The model's side of background shells (background-tasks.ts): Bash `run_in_background` starts one, TaskOutput
  * reads its new output (Claude Code's name; its older BashOutput too), TaskStop ends it (older KillShell, KillBash).
  */
+import type { ChildProcess } from 'node:child_process';
 import { builtinInput } from './builtin-input.js';
 import { backgroundTasks, type BackgroundTaskInfo } from './background-tasks.js';
 import { defineTool } from './define-tool.js';
@@ -11,6 +12,35 @@ import type { ToolContext } from './tool-context.js';
 import { stringField } from './result-forms.js';
 
 const DEFAULT_WAIT_MS = 30_000;
+
+/**
+ * Hands a running foreground command to the task registry (Ctrl+B): its output so far is the task's first
+ * output, and Bash stops collecting. Undefined when the registry refuses (the limit): the command stays in the
+ * foreground.
+ */
+export function adoptInBackground(
+  child: ChildProcess,
+  input: { command: string },
+  ctx: ToolContext,
+  earlier: string,
+): { kind: 'background'; taskId: string; outputFile: string } | undefined {
+  for (const pipe of [child.stdout, child.stderr]) pipe?.removeAllListeners('data');
+  const adopted = backgroundTasks.adopt(
+    child,
+    { command: input.command, callId: ctx.callId, dir: sessionDir(ctx) },
+    earlier,
+  );
+  return adopted.ok ? { kind: 'background', taskId: adopted.task.id, outputFile: adopted.task.outputFile } : undefined;
+}
+
+/** The result of a foreground call whose command was moved to the background. */
+export function movedToBackground(command: string, moved: { taskId: string; outputFile: string }): ToolEnvelope {
+  const text =
+    `The user moved this command to the background. Command running in background with ID: ${moved.taskId}. ` +
+    `Output is being written to: ${moved.outputFile}. Read it with TaskOutput, stop it with TaskStop; you will be notified when it ends.`;
+  const data = { command, stdout: text, stderr: '', background_task_id: moved.taskId, output_file: moved.outputFile };
+  return toolResult(data, text, { context: { command, run_in_background: true } });
+}
 
 /** Where a session keeps its own files: tool memory's directory when it has one. */
 function sessionDir(ctx: ToolContext): string | undefined {

@@ -12,7 +12,7 @@
  *   next request to the model; listeners (stream-json, the REPL) hear every start and end.
  * One registry per process (`backgroundTasks`): the process's sessions share it (-p and the REPL have one).
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, type WriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -138,21 +138,42 @@ export class BackgroundTasks {
   }
 
   start(request: StartRequest): StartOutcome {
-    const max = this.maxTasks();
-    if (this.running() >= max) {
-      return { ok: false, message: `At most ${max} background tasks may run at once (MCA_MAX_BACKGROUND_TASKS).` };
-    }
-    const id = `bash_${++this.counter}`;
-    const dir = this.outputDir(request.dir);
-    const outputFile = join(dir, `${id}-${process.pid}.output`);
-    const stream = createWriteStream(outputFile, { mode: 0o600 });
-    stream.on('error', () => undefined);
+    const refused = this.refusal();
+    if (refused) return refused;
     const child = spawn(request.shell, ['-c', request.command], {
       cwd: request.cwd,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: request.env,
     });
+    return this.attach(child, request, '');
+  }
+
+  /**
+   * Takes over a foreground command still running (Ctrl+B, the SDK's `background_tasks`): `child` runs in its
+   * own process group, `earlier` is the output it wrote so far. The caller stops collecting its output and no
+   * longer tracks its group. Refused when the limit is reached or the command has already ended.
+   */
+  adopt(child: ChildProcess, request: Omit<StartRequest, 'shell' | 'env' | 'cwd'>, earlier: string): StartOutcome {
+    if (child.exitCode !== null || child.signalCode !== null) return { ok: false, message: 'The command has ended.' };
+    return this.refusal() ?? this.attach(child, request, earlier);
+  }
+
+  private refusal(): StartOutcome | undefined {
+    const max = this.maxTasks();
+    if (this.running() < max) return undefined;
+    return { ok: false, message: `At most ${max} background tasks may run at once (MCA_MAX_BACKGROUND_TASKS).` };
+  }
+
+  private attach(
+    child: ChildProcess,
+    request: Pick<StartRequest, 'command' | 'callId' | 'dir'>,
+    earlier: string,
+  ): StartOutcome {
+    const id = `bash_${++this.counter}`;
+    const outputFile = join(this.outputDir(request.dir), `${id}-${process.pid}.output`);
+    const stream = createWriteStream(outputFile, { mode: 0o600 });
+    stream.on('error', () => undefined);
     const task: Task = {
       id,
       command: request.command,
@@ -182,6 +203,7 @@ export class BackgroundTasks {
       task.queued += kept.length;
       stream.write(kept, () => (task.flushed += kept.length));
     };
+    if (earlier !== '') write(Buffer.from(earlier));
     const streams = [child.stdout, child.stderr];
     for (const pipe of streams) {
       pipe?.on('data', write);
@@ -222,7 +244,7 @@ export class BackgroundTasks {
     this.tasks.set(id, task);
     const info = infoOf(task);
     this.emit({ kind: 'started', task: info });
-    return { ok: true, task: info };
+    return { ok: true as const, task: info };
   }
 
   /**

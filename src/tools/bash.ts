@@ -3,7 +3,8 @@ import { childEnvironment } from '../config/child-environment.js';
 import { builtinInput } from './builtin-input.js';
 import { approvalTitle } from './approval.js';
 import { runOnHost, type CommandOutcome, type Ending } from './bash-host.js';
-import { startBackgroundCommand } from './background-task-tools.js';
+import { adoptInBackground, movedToBackground, startBackgroundCommand } from './background-task-tools.js';
+import { registerForeground } from './foreground-commands.js';
 import { CappedOutput } from './capped-output.js';
 import { defineTool, readyPlan, type ToolPlan } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
@@ -177,6 +178,7 @@ async function runLocally(
 
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
+  let unregister: (() => void) | undefined;
   const ending = await new Promise<Ending>((resolve) => {
     child.once('exit', (code, signal) => resolve({ kind: 'exit', code, signal }));
     child.once('error', (error: Error) => resolve({ kind: 'spawn_error', message: error.message }));
@@ -185,9 +187,18 @@ async function runLocally(
     // A listener added after the abort would never fire.
     if (ctx.signal.aborted) onAbort();
     else ctx.signal.addEventListener('abort', onAbort, { once: true });
+    // Ctrl+B / the SDK's background_tasks: the command goes on as a background task (background-task-tools.ts).
+    unregister = registerForeground(ctx.callId, () => {
+      const moved = adoptInBackground(child, input, ctx, stdout.text() + stderr.text());
+      if (moved) resolve(moved);
+    });
   });
+  unregister?.();
   clearTimeout(timer);
   if (onAbort) ctx.signal.removeEventListener('abort', onAbort);
+  // The task registry tracks the group now.
+  if (ending.kind === 'background')
+    return { ending, stdout: '', stderr: '', stdoutTruncated: false, stderrTruncated: false };
 
   let exitCode: number | null = null;
   let signal: NodeJS.Signals | null = null;
@@ -235,6 +246,7 @@ function resultOf(input: { command: string; timeout_ms: number }, outcome: Comma
     const envelope = errorEnvelope(code, message, { data: raw, context });
     return { ...envelope, text: `${envelope.text}\n${render(data)}` };
   };
+  if (ending.kind === 'background') return movedToBackground(input.command, ending);
   if (ending.kind === 'spawn_error')
     return errorEnvelope('EXECUTION_ERROR', `Could not start the command: ${ending.message}`, { data: raw, context });
   if (ending.kind === 'timeout') {

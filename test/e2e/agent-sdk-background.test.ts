@@ -74,4 +74,47 @@ describe('background tasks through the Agent SDK', () => {
     expect(await gone(marker, root)).toEqual([]);
     expect(processesMatching('sleep 296', root)).toEqual([]);
   });
+
+  it('backgroundTasks(toolUseId) moves a running foreground command to the background (Ctrl+B)', async () => {
+    const marker = `mca-sdk-fg-${process.pid}-${Date.now()}`;
+    const slow = `echo early; until [ -f go ]; do sleep 0.05; done; echo late; true ${marker}`;
+    const seen: string[] = [];
+    const script: FakeStep[] = [
+      { text: 'Running it.', calls: [{ id: 'toolu_fg', name: 'Bash', input: { command: slow } }] },
+      (body) => {
+        seen.push(JSON.stringify(body.messages?.at(-1)?.content ?? ''));
+        return { text: 'Release it.', calls: [{ name: 'Bash', input: { command: 'touch go' } }] };
+      },
+      { text: 'Read it.', calls: [{ name: 'TaskOutput', input: { task_id: 'bash_1', timeout: 60000 } }] },
+      (body) => {
+        seen.push(JSON.stringify(body.messages?.at(-1)?.content ?? ''));
+        return { text: 'Both lines.' };
+      },
+    ];
+    const { root, home } = tempProject('mca-sdk-fg-', {});
+    server = await startFakeAnthropic(script);
+    const sdk: SdkProject = { root, home, baseUrl: server.url };
+    const talk = conversation(sdk, { permissionMode: 'bypassPermissions', allowDangerouslySkipPermissions: true });
+    try {
+      talk.send('run the slow one');
+      const result = talk.result();
+      // The command registers once it runs: ask until it has (a state, not a time).
+      let moved = false;
+      for (let tries = 0; tries < 400 && !moved; tries++) {
+        moved = await talk.run.backgroundTasks('toolu_fg');
+        if (!moved) await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(moved).toBe(true);
+      expect(await result).toMatchObject({ subtype: 'success', result: 'Both lines.' });
+      expect(seen[0]).toContain('The user moved this command to the background');
+      expect(seen[0]).toContain('bash_1');
+      expect(seen[1]).toMatch(/Task bash_1: completed \(exit code 0\)\\nearly\\nlate/);
+      expect(systemOf(talk.messages, 'task_started')).toEqual([
+        expect.objectContaining({ task_id: 'bash_1', tool_use_id: 'toolu_fg' }),
+      ]);
+    } finally {
+      await talk.end();
+    }
+    expect(await gone(marker, root)).toEqual([]);
+  });
 });
