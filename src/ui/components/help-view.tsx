@@ -13,6 +13,7 @@ export const KEY_HELP: ReadonlyArray<[string, string]> = [
   ['Esc', 'drop the last queued message, else interrupt'],
   ['Ctrl-C', 'interrupt · clear · twice to exit'],
   ['Ctrl-D', 'exit (empty prompt)'],
+  ['Ctrl-B', 'move running Bash commands to the background (/tasks)'],
   ['Ctrl-L', 'clear the screen'],
   ['Ctrl-O', 'verbose transcript (whole tool output, subagent steps)'],
   ['Ctrl-V', 'paste the clipboard image'],
