@@ -119,7 +119,7 @@ async function perCall(root: string, calls: number) {
     signal,
     fileState: new FileStateRecord(),
     todos: new TodoStore(),
-    decide: () => Promise.resolve({ behavior: 'allow' as const }),
+    gate: { decide: () => Promise.resolve({ behavior: 'allow' as const }) },
   };
   const time = async (once: (i: number) => Promise<unknown>): Promise<number> => {
     for (let i = 0; i < 20; i += 1) await once(i);

@@ -59,7 +59,8 @@ export function acpBroker(options: AcpBrokerOptions): PermissionBroker {
         return { approved: false, reason: `The user rejected ${scope} for this session.` };
       }
       const { projectRoot, registry } = options;
-      const diffs = editDiffs(projectRoot, request.tool, request.input);
+      const definition = registry.get(request.tool);
+      const diffs = editDiffs(projectRoot, definition, request.input);
       const detail = request.detail?.trim() ?? '';
       const abort = new AbortController();
       open.add(abort);
@@ -72,9 +73,9 @@ export function acpBroker(options: AcpBrokerOptions): PermissionBroker {
             toolCall: {
               toolCallId: call?.id ?? `perm_${Date.now().toString(36)}`,
               title: request.title,
-              kind: toolKind(registry.get(request.tool)),
+              kind: toolKind(definition),
               status: 'pending',
-              locations: toolLocations(projectRoot, request.input),
+              locations: toolLocations(projectRoot, definition, request.input),
               rawInput: request.input,
               content:
                 diffs.length > 0

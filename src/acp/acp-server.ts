@@ -7,7 +7,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import type { ClientCapabilities, McpServer, SessionUpdate } from '@agentclientprotocol/sdk';
 import { runWithEnvironment } from '../config/child-environment.js';
 import { McaError } from '../errors/mca-error.js';
-import type { DriverHooksOptions } from '../driver/driver-hooks.js';
+import { openSession } from '../driver/open-session.js';
 import type { CustomCommandsPort } from '../driver/custom-commands-port.js';
 import type { Runtime } from '../runtime/create-runtime.js';
 import type { SessionStart } from '../runtime/runtime-options.js';
@@ -26,7 +26,6 @@ import { mcpConfigOf } from './mcp-config.js';
 /** What a session needs from the front that starts mca (src/cli/acp-mode.ts). */
 export interface OpenedRuntime {
   runtime: Runtime;
-  hooks: DriverHooksOptions;
   customCommands?: CustomCommandsPort | undefined;
 }
 
@@ -256,7 +255,7 @@ export class AcpServer {
       ...(files ? { files } : {}),
       ...(commands ? { commands } : {}),
     });
-    const { runtime } = opened;
+    const { runtime, customCommands } = opened;
     const tell = (text: string): void => session.send(message(text));
     const broker = acpBroker({
       client,
@@ -267,10 +266,18 @@ export class AcpServer {
       tell,
       setMode: (mode) => session.driver.setMode(mode),
     });
-    const session: AcpSession = runWithEnvironment(
-      runtime.environment,
-      () => new AcpSession({ ...opened, client, broker, log: this.options.log, inTerminal }),
+    const { log } = this.options;
+    // The driver (its hooks, commands and shells) is made under this session's settings `env`, no other session's.
+    const driven = await runWithEnvironment(runtime.environment, () =>
+      openSession(runtime, {
+        broker,
+        customCommands,
+        driverCommands: true,
+        startSource: start.kind === 'resume' ? 'resume' : 'startup',
+        warn: log,
+      }),
     );
+    const session: AcpSession = new AcpSession({ runtime, opened: driven, client, log, inTerminal });
     holder.id = session.id;
     this.sessions.set(session.id, session);
     for (const notice of runtime.notices) this.options.log(notice);

@@ -1,6 +1,6 @@
 /**
- * One ACP session: one runtime (its own `cwd`, rules, tools, MCP servers, session file) and one SessionDriver, as
- * the headless front has for the SDK protocol. The session sends what the driver emits as `session/update`s (in
+ * One ACP session: one runtime (its own `cwd`, rules, tools, MCP servers, session file) and the SessionDriver
+ * openSession made for it, as every front has. The session sends what the driver emits as `session/update`s (in
  * order, before the prompt's response), runs each `session/prompt` through the driver and answers its stop reason;
  * `session/cancel` interrupts the driver (model call, tools and an open permission question stop).
  */
@@ -13,16 +13,14 @@ import type {
   StopReason,
 } from '@agentclientprotocol/sdk';
 import type { PermissionMode } from '../config/config.js';
-import type { CustomCommandsPort } from '../driver/custom-commands-port.js';
-import type { DriverHooksOptions } from '../driver/driver-hooks.js';
-import type { PermissionBroker } from '../driver/permission-broker.js';
-import { SessionDriver } from '../driver/session-driver.js';
+import type { OpenedSession } from '../driver/open-session.js';
+import type { SessionDriver } from '../driver/session-driver.js';
+import { DRIVER_COMMANDS } from '../driver/slash-parse.js';
 import type { Runtime } from '../runtime/create-runtime.js';
 import { AcpError } from './acp-error.js';
 import { EventUpdates, stopReasonOf } from './event-updates.js';
 import { historyUpdates } from './history-updates.js';
 import { promptImages, promptText } from './prompt-text.js';
-import type { ImagePart } from '../text/image-part.js';
 
 /** How long closing waits for an interrupted turn to end. */
 export const CLOSE_WAIT_MS = 5_000;
@@ -36,10 +34,9 @@ export const MODES: SessionModeState['availableModes'] = [
 
 export interface AcpSessionOptions {
   runtime: Runtime;
+  /** The session as openSession made it, with the ACP broker and the driver's own `/compact` and `/init`. */
+  opened: OpenedSession;
   client: AgentContext;
-  broker: PermissionBroker;
-  hooks: DriverHooksOptions;
-  customCommands?: CustomCommandsPort | undefined;
   /** One line to stderr. */
   log: (line: string) => void;
   /** Calls whose command runs in a client terminal (client-terminal.ts), shared with the command host. */
@@ -63,14 +60,7 @@ export class AcpSession {
     const { runtime } = options;
     this.runtime = runtime;
     this.id = runtime.controller.sessionId;
-    this.driver = new SessionDriver({
-      sessions: runtime.sessions,
-      policy: runtime.policy,
-      broker: options.broker,
-      customCommands: options.customCommands,
-      applyCommandModel: 'turn',
-      hooks: options.hooks,
-    });
+    this.driver = options.opened.driver;
     this.updates = new EventUpdates({
       projectRoot: runtime.projectRoot,
       registry: runtime.registry,
@@ -102,16 +92,11 @@ export class AcpSession {
     await this.sending;
   }
 
+  /** The built-in commands the driver runs itself, then the custom commands (files, MCP prompts). */
   commands(): AvailableCommand[] {
-    const custom = this.options.customCommands?.list ?? [];
+    const custom = this.driver.customCommands?.list ?? [];
     return [
-      {
-        name: 'compact',
-        description: 'Summarize the conversation to free context',
-        input: { hint: 'what to keep (optional)' },
-      },
-      { name: 'init', description: 'Write a CLAUDE.md that describes this project' },
-      ...custom.map((command) => ({
+      ...[...DRIVER_COMMANDS, ...custom].map((command) => ({
         name: command.name,
         description: command.description,
         ...(command.usage.includes(' ')
@@ -141,7 +126,8 @@ export class AcpSession {
     this.cancelled = false;
     this.updates.beginTurn();
     try {
-      this.work = this.runLine(text.trim(), images);
+      // `/compact [focus]` and `/init` are the driver's own commands; anything else is a custom command or a prompt.
+      this.work = this.driver.run(text.trim(), images);
       await this.work;
     } finally {
       this.running = false;
@@ -149,14 +135,6 @@ export class AcpSession {
     }
     await this.flushed();
     return this.cancelled ? 'cancelled' : stopReasonOf(this.updates.end);
-  }
-
-  /** `/compact [focus]` and `/init` are the driver's; anything else (a custom command, a prompt) is run as typed. */
-  private async runLine(line: string, images: readonly ImagePart[]): Promise<void> {
-    const compact = /^\/compact(?:\s+([\s\S]*))?$/.exec(line);
-    if (compact) await this.driver.compact(compact[1]?.trim() || undefined);
-    else if (line === '/init') await this.driver.init();
-    else await this.driver.run(line, images);
   }
 
   cancel(): void {
@@ -182,20 +160,7 @@ export class AcpSession {
       await Promise.race([this.work.catch(() => undefined), bound]);
       clearTimeout(timer);
     }
-    try {
-      await this.driver.close('other');
-    } catch (error) {
-      this.options.log(`SessionEnd hooks failed: ${(error as Error).message}`);
-    }
-    try {
-      await this.runtime.mcp?.close();
-    } catch (error) {
-      this.options.log(`MCP servers did not close: ${(error as Error).message}`);
-    }
-    try {
-      this.runtime.sessions.close();
-    } catch (error) {
-      this.options.log(`could not close session ${this.id}: ${(error as Error).message}`);
-    }
+    // SessionEnd hooks, MCP servers, the session file (open-session.ts; a failed step is logged).
+    await this.options.opened.close('other');
   }
 }

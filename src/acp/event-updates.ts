@@ -106,7 +106,7 @@ export class EventUpdates {
     if (event.tool === 'ReAct') return [];
     const { projectRoot, registry } = this.context;
     const definition = registry.get(event.tool);
-    const diffs = editDiffs(projectRoot, event.tool, event.input);
+    const diffs = editDiffs(projectRoot, definition, event.input);
     const updates: SessionUpdate[] = [
       {
         sessionUpdate: 'tool_call',
@@ -114,7 +114,7 @@ export class EventUpdates {
         title: toolTitle(event.tool, definition, event.input),
         kind: toolKind(definition),
         status: 'pending',
-        locations: toolLocations(projectRoot, event.input),
+        locations: toolLocations(projectRoot, definition, event.input),
         rawInput: event.input,
         ...(diffs.length > 0 ? { content: diffs } : {}),
       },
@@ -124,7 +124,8 @@ export class EventUpdates {
 
   private toolEnd(event: Extract<AgentEvent, { type: 'tool_end' }>): SessionUpdate[] {
     if (event.tool === 'ReAct') return [];
-    const { projectRoot } = this.context;
+    const { projectRoot, registry } = this.context;
+    const definition = registry.get(event.tool);
     const failed = event.result.status === 'error';
     const terminal = this.context.inTerminal?.delete(event.id) === true;
     const updates: SessionUpdate[] = [
@@ -132,13 +133,11 @@ export class EventUpdates {
         sessionUpdate: 'tool_call_update',
         toolCallId: event.id,
         status: failed ? 'failed' : 'completed',
-        ...(terminal ? {} : { content: resultContent(projectRoot, event.tool, event.input, event.result) }),
+        ...(terminal ? {} : { content: resultContent(projectRoot, definition, event.input, event.result) }),
       },
     ];
-    if (event.tool === 'TodoWrite' && !failed) {
-      const entries = planEntries(event.input);
-      if (entries) updates.push({ sessionUpdate: 'plan', entries });
-    }
+    const entries = failed ? undefined : planEntries(definition, event.input);
+    if (entries) updates.push({ sessionUpdate: 'plan', entries });
     return updates;
   }
 

@@ -6,11 +6,9 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { parseReply } from '../agent/react-protocol.js';
 import type { Message } from '../context/message.js';
-import { withoutShellNotes } from '../driver/shell-lines.js';
+import { userWords } from '../text/user-words.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { CONTENT_MAX_CHARS, toolKind, toolLocations, toolTitle } from './tool-calls.js';
-
-const REMINDER = /\n*<system-reminder>[\s\S]*?<\/system-reminder>\s*/g;
 
 function chunk(
   kind: 'user_message_chunk' | 'agent_message_chunk' | 'agent_thought_chunk',
@@ -36,7 +34,7 @@ export function historyUpdates(
   let calls = 0;
   for (const entry of messages) {
     if (entry.role === 'user') {
-      const text = withoutShellNotes(entry.content.replace(REMINDER, '')).trim();
+      const text = userWords(entry.content);
       if (text !== '') updates.push(chunk('user_message_chunk', text));
     } else if (entry.role === 'assistant') {
       const parsed = parseReply(entry.content);
@@ -58,7 +56,7 @@ export function historyUpdates(
         title: toolTitle(tool, definition, input),
         kind: toolKind(definition),
         status: failed(entry.content) ? 'failed' : 'completed',
-        locations: toolLocations(projectRoot, input),
+        locations: toolLocations(projectRoot, definition, input),
         rawInput: input,
         content: [{ type: 'content', content: { type: 'text', text: entry.content.slice(0, CONTENT_MAX_CHARS) } }],
       });

@@ -1,11 +1,12 @@
 /**
  * How one tool call looks in ACP (`tool_call` / `tool_call_update`): its title, kind, the files it touches and
- * its content (edits as `diff`, everything else as text). Reads only the call's input (mca's own names) and its
- * result envelope; the tool's definition gives the kind and the display title.
+ * its content (edits as `diff`, everything else as text). Reads the call's input (mca's own names) and its result
+ * envelope through the tool's definition: its kind, display title, proposed changes, start line and plan. No tool
+ * is known here by its name.
  */
 import { isAbsolute, resolve } from 'node:path';
 import type { ToolCallContent, ToolCallLocation, ToolKind, PlanEntry } from '@agentclientprotocol/sdk';
-import type { ToolDefinition } from '../tools/define-tool.js';
+import type { ProposedChange, ToolDefinition } from '../tools/define-tool.js';
 import type { ToolEnvelope } from '../tools/envelope.js';
 
 /** A result's text shown in the editor is cut here (the model got its own, bounded copy). */
@@ -28,11 +29,11 @@ function clip(value: string): string {
 export function toolTitle(tool: string, definition: ToolDefinition | undefined, input: unknown): string {
   let subject = '';
   try {
-    subject = definition?.display?.title?.(inputOf(input)) ?? '';
+    const fields = inputOf(input);
+    subject = definition?.display?.title?.(fields) || (definition?.command?.(fields) ?? '');
   } catch {
     subject = '';
   }
-  if (subject === '' && tool === 'Bash') subject = text(inputOf(input).command) ?? '';
   const line = subject.split('\n')[0] ?? '';
   return line === '' ? tool : `${tool} ${line.slice(0, 200)}`;
 }
@@ -41,46 +42,57 @@ export function toolKind(definition: ToolDefinition | undefined): ToolKind {
   return definition?.kind ?? 'other';
 }
 
-/** The file a call names (`path`, absolute in ACP) and, for Read, the line it starts at. */
-export function toolLocations(projectRoot: string, input: unknown): ToolCallLocation[] {
+function absolute(projectRoot: string, path: string): string {
+  return isAbsolute(path) ? path : resolve(projectRoot, path);
+}
+
+/** The file or directory a call names (`path`, absolute in ACP), at the line its definition says it starts. */
+export function toolLocations(
+  projectRoot: string,
+  definition: ToolDefinition | undefined,
+  input: unknown,
+): ToolCallLocation[] {
   const fields = inputOf(input);
   const path = text(fields.path);
   if (path === undefined || path === '') return [];
-  const absolute = isAbsolute(path) ? path : resolve(projectRoot, path);
-  const line = typeof fields.start_line === 'number' && fields.start_line > 0 ? fields.start_line : undefined;
-  return [line === undefined ? { path: absolute } : { path: absolute, line }];
+  let line: number | undefined;
+  try {
+    line = definition?.display?.line?.(fields);
+  } catch {
+    line = undefined;
+  }
+  return [line === undefined ? { path: absolute(projectRoot, path) } : { path: absolute(projectRoot, path), line }];
 }
 
-/** The proposed change of an edit tool as ACP diffs (shown at the permission question and in the call). */
-export function editDiffs(projectRoot: string, tool: string, input: unknown): ToolCallContent[] {
-  const fields = inputOf(input);
-  const path = text(fields.path);
-  if (path === undefined) return [];
-  const absolute = isAbsolute(path) ? path : resolve(projectRoot, path);
-  if (tool === 'Write') {
-    const content = text(fields.content);
-    return content === undefined ? [] : [{ type: 'diff', path: absolute, oldText: null, newText: clip(content) }];
+/** The change a call proposes, as ACP diffs (shown at the permission question and in the call): its definition's. */
+export function editDiffs(
+  projectRoot: string,
+  definition: ToolDefinition | undefined,
+  input: unknown,
+): ToolCallContent[] {
+  let changes: ProposedChange[] = [];
+  try {
+    changes = definition?.display?.changes?.(inputOf(input)) ?? [];
+  } catch {
+    changes = [];
   }
-  const edits = tool === 'MultiEdit' && Array.isArray(fields.edits) ? fields.edits.map(inputOf) : [fields];
-  if (tool !== 'Edit' && tool !== 'MultiEdit') return [];
-  return edits.flatMap((edit) => {
-    const oldText = text(edit.old_string);
-    const newText = text(edit.new_string);
-    return oldText === undefined || newText === undefined
-      ? []
-      : [{ type: 'diff' as const, path: absolute, oldText: clip(oldText), newText: clip(newText) }];
-  });
+  return changes.map((change) => ({
+    type: 'diff' as const,
+    path: absolute(projectRoot, change.path),
+    oldText: change.oldText === null ? null : clip(change.oldText),
+    newText: clip(change.newText),
+  }));
 }
 
 /** What a finished call shows: an edit's diffs, or the result's text (a command's output, an error). */
 export function resultContent(
   projectRoot: string,
-  tool: string,
+  definition: ToolDefinition | undefined,
   input: unknown,
   result: ToolEnvelope,
 ): ToolCallContent[] {
   if (result.status !== 'error') {
-    const diffs = editDiffs(projectRoot, tool, input);
+    const diffs = editDiffs(projectRoot, definition, input);
     if (diffs.length > 0) return diffs;
   }
   const shown = result.status === 'error' ? (result.error?.message ?? result.text) : result.text;
@@ -88,15 +100,13 @@ export function resultContent(
   return [{ type: 'content', content: { type: 'text', text: clip(shown) } }];
 }
 
-/** TodoWrite's list as an ACP plan (cancelled items are left out: ACP has no such status). */
-export function planEntries(input: unknown): PlanEntry[] | undefined {
-  const todos = inputOf(input).todos;
-  if (!Array.isArray(todos)) return undefined;
-  return todos.map(inputOf).flatMap((todo) => {
-    const content = text(todo.content);
-    const status = todo.status;
-    if (content === undefined) return [];
-    if (status !== 'pending' && status !== 'in_progress' && status !== 'completed') return [];
-    return [{ content, status, priority: 'medium' as const }];
-  });
+/** A call's list as an ACP plan (its definition's `plan`; items of a status ACP lacks, such as cancelled, are left out). */
+export function planEntries(definition: ToolDefinition | undefined, input: unknown): PlanEntry[] | undefined {
+  const items = definition?.display?.plan?.(inputOf(input));
+  if (items === undefined) return undefined;
+  return items.flatMap(({ content, status }) =>
+    status === 'pending' || status === 'in_progress' || status === 'completed'
+      ? [{ content, status, priority: 'medium' as const }]
+      : [],
+  );
 }

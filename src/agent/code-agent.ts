@@ -338,9 +338,8 @@ export class CodeAgent implements AgentController {
         signal,
         fileState,
         todos,
-        decide: gate.decide,
+        gate,
         ...(gate.pathScreen ? { pathScreen: gate.pathScreen } : {}),
-        ...(gate.afterRun ? { afterRun: gate.afterRun } : {}),
         ...(context.toolMemory ? { toolMemory: context.toolMemory } : {}),
       },
     };

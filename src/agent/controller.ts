@@ -7,9 +7,7 @@ import type { MemoryEntry } from '../context/memory-files.js';
 import type { Message } from '../context/message.js';
 import type { TodoItem } from '../tools/tool-data.js';
 import type { AgentEvent } from './events.js';
-import type { PathScreen } from '../permissions/path-screen.js';
-import type { DecideFn, ToolCall } from '../tools/define-tool.js';
-import type { ToolEnvelope } from '../tools/envelope.js';
+import type { CallGate } from '../tools/tool-context.js';
 import type { SessionInfo } from '../session/session-info.js';
 import type { ImagePart } from '../text/image-part.js';
 
@@ -59,15 +57,10 @@ export interface AgentController {
 }
 
 /**
- * What the session driver installs on a controller: the decision point every call passes, and the rules' path
- * screen for the files a walk (Grep, Glob, LS) lists beyond the path its input names.
+ * What the session driver installs on a controller: the decision point every call passes, the step after an allowed
+ * call ran, and the rules' path screen (the gate travels in each call's run context: src/tools/tool-context.ts).
  */
-export interface CallGate {
-  decide: DecideFn;
-  pathScreen?: ((tool: string) => PathScreen | undefined) | undefined;
-  /** After an allowed call ran: its result for the model (PostToolUse hooks add to it); absent: as it is. */
-  afterRun?: ((call: ToolCall, envelope: ToolEnvelope) => Promise<ToolEnvelope>) | undefined;
-}
+export type { CallGate } from '../tools/tool-context.js';
 
 /** Session-level operations the REPL's slash commands need. */
 export interface SessionManager {

@@ -25,6 +25,7 @@ import type { SessionStore, SessionWriter } from '../session/session-store.js';
 import { FileStateRecord } from '../tools/file-state.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { TodoStore } from '../tools/todo-store.js';
+import { toolNamed } from '../tools/tool-catalog.js';
 import type { WorkspaceRoots } from '../tools/workspace-roots.js';
 import { WEB_SEARCH, type WebSearchGate } from '../tools/web-search.js';
 import { DirectoryToolMemory } from '../tools/tool-memory.js';
@@ -294,14 +295,21 @@ export class ProjectSessions implements SessionManager {
   }
 }
 
-const FILE_TOOLS: ReadonlySet<string> = new Set(['Read', 'Write', 'Edit', 'MultiEdit']);
+/**
+ * A tool that works on the one file its input's `path` names (Read, Write, Edit, MultiEdit): its definition shows
+ * the line a call starts at or the change it makes.
+ */
+function worksOnOneFile(tool: string): boolean {
+  const display = toolNamed(tool)?.display;
+  return display?.line !== undefined || display?.changes !== undefined;
+}
 
 /** Absolute paths of the files a history's file-tool calls named (Read, Write, Edit, MultiEdit). */
 export function filesTouchedIn(messages: readonly Message[], projectRoot: string): string[] {
   const paths = new Set<string>();
   for (const message of messages) {
     const action = message.metadata.action;
-    if (!action || !FILE_TOOLS.has(action.tool)) continue;
+    if (!action || !worksOnOneFile(action.tool)) continue;
     const path = (action.input as { path?: unknown } | null)?.path;
     if (typeof path === 'string' && path !== '') paths.add(isAbsolute(path) ? path : resolve(projectRoot, path));
   }

@@ -11,7 +11,6 @@
  */
 import { defineTool, jsonSchemaInput, type FileTouch, type ToolDefinition } from '../tools/define-tool.js';
 import { errorEnvelope } from '../tools/envelope.js';
-import { sessionDecideOf } from '../tools/session-decide.js';
 import { clip, isRecord, isString } from '../text/json-guards.js';
 import type { AgentDefinition } from './agent-definition.js';
 import { runSubagent, type SubagentHost } from './subagent-run.js';
@@ -122,11 +121,11 @@ export function createAgentTool(agents: ReadonlyMap<string, AgentDefinition>, ho
           `No subagent type "${type}". Available: ${[...agents.keys()].join(', ')}.`,
         );
       }
-      const decide = sessionDecideOf(ctx);
-      if (!decide) return errorEnvelope('INTERNAL_ERROR', 'Agent was called without a decision point for its calls.');
+      const { gate } = ctx;
+      if (!gate) return errorEnvelope('INTERNAL_ERROR', 'Agent was called without a decision point for its calls.');
       const description = isString(fields.description) ? fields.description : '';
       const prompt = isString(fields.prompt) ? fields.prompt : '';
-      return await runSubagent(host, { definition, description, prompt }, ctx, decide);
+      return await runSubagent(host, { definition, description, prompt }, ctx, gate);
     },
   });
 }

@@ -11,19 +11,17 @@ import type { RoundEnd } from '../context/message.js';
 import { addModelUsage, type UsageByModel } from '../context/archived-usage.js';
 import { addUsage, type ModelProvider, ZERO_USAGE } from '../providers/types.js';
 import { isRecord } from '../text/json-guards.js';
-import type { DecideFn } from '../tools/define-tool.js';
-import { sessionAfterRunOf } from '../tools/session-decide.js';
 import { errorEnvelope, successEnvelope, type ToolEnvelope } from '../tools/envelope.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { toolNamed } from '../tools/tool-catalog.js';
-import type { ToolContext } from '../tools/tool-context.js';
+import type { CallGate, ToolContext } from '../tools/tool-context.js';
 import type { AgentDefinition } from './agent-definition.js';
 import { skillPreload } from './skill-preload.js';
 import type { Skill } from './skills.js';
 import { skillListing } from './skill-listing.js';
 import type { SubagentEvents } from './subagent-events.js';
 import { createNestedSession } from './subagent-session.js';
-import { MAX_SUBAGENT_DEPTH, subagentDecide, subagentDepth, subagentRegistry } from './subagent-tools.js';
+import { MAX_SUBAGENT_DEPTH, subagentGate, subagentRegistry } from './subagent-tools.js';
 
 /** Files listed in a result (the ledger's "found by" lines); more are counted. */
 const MAX_FILES_LISTED = 30;
@@ -120,23 +118,19 @@ export async function runSubagent(
   host: SubagentHost,
   request: SubagentRequest,
   ctx: ToolContext,
-  decide: DecideFn,
+  parent: CallGate,
 ): Promise<ToolEnvelope> {
   const { definition } = request;
-  if (subagentDepth(decide) >= MAX_SUBAGENT_DEPTH) {
+  if ((parent.depth ?? 0) >= MAX_SUBAGENT_DEPTH) {
     return errorEnvelope(
       'INVALID_PARAM',
       `Subagents nest at most ${MAX_SUBAGENT_DEPTH} deep; do this task yourself instead of starting another subagent.`,
     );
   }
-  // The session's PostToolUse hooks see the subagent's calls too (source `subagent`), as its PreToolUse hooks do.
-  const afterRun = sessionAfterRunOf(ctx);
-  const gate = {
-    decide: subagentDecide(definition, decide),
-    pathScreen: ctx.pathScreen,
-    ...(afterRun ? { afterRun } : {}),
-  };
-  const registry = subagentRegistry(definition, host.registry, { secrets: host.secrets, ...gate });
+  // The session's gate one level deeper: its PreToolUse and PostToolUse hooks see the subagent's calls too (source
+  // `subagent`), and its path screen applies.
+  const gate = subagentGate(definition, { ...parent, pathScreen: ctx.pathScreen });
+  const registry = subagentRegistry(definition, host.registry, host.secrets);
   const transcriptPath = join(host.transcriptDir(), fileName(ctx.callId));
   const skills = host.skills();
   const agent = createNestedSession({

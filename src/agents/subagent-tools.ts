@@ -11,7 +11,7 @@ import { EXIT_PLAN_MODE } from '../tools/exit-plan-mode.js';
 import { WEB_SEARCH } from '../tools/web-search.js';
 import { ToolRegistry, type RunContext } from '../tools/registry.js';
 import type { ToolEnvelope } from '../tools/envelope.js';
-import type { PathScreen } from '../permissions/path-screen.js';
+import type { CallGate } from '../tools/tool-context.js';
 import type { AgentDefinition } from './agent-definition.js';
 
 export const AGENT_TOOL = 'Agent';
@@ -57,70 +57,45 @@ function planDenied(title: string, agent: string): { behavior: 'deny'; message: 
   };
 }
 
-/** How deep a decide function is nested: 0 for the session's own, 1 for a subagent's, 2 for a subagent's subagent. */
-const depths = new WeakMap<DecideFn, number>();
-
 /** Subagents may start subagents (when their `tools` name Agent) this many levels deep, no deeper. */
 export const MAX_SUBAGENT_DEPTH = 3;
 
-/** The nesting depth of the calls `decide` judges (0: the session's own calls). */
-export function subagentDepth(decide: DecideFn): number {
-  return depths.get(decide) ?? 0;
-}
-
-/** The session's decision point as a subagent's calls meet it. */
-export function subagentDecide(definition: AgentDefinition, sessionDecide: DecideFn): DecideFn {
+/**
+ * The session's gate as a subagent's calls meet it: one level deeper, each call labelled `subagent` (its title
+ * names the subagent), a `plan` subagent's changes refused; the rest (hooks, rules, the person) is the session's.
+ */
+export function subagentGate(definition: AgentDefinition, session: CallGate): CallGate {
   const label = ` [subagent ${definition.name}]`;
   const decide: DecideFn = async (call, request) => {
     if (definition.permissionMode === 'plan' && request !== undefined && request.kind !== 'read') {
       return planDenied(request.title, definition.name);
     }
     const labelled: ToolCall = { ...call, source: 'subagent' };
-    return await sessionDecide(
+    return await session.decide(
       labelled,
       request === undefined ? undefined : { ...request, title: `${request.title}${label}` },
     );
   };
-  depths.set(decide, subagentDepth(sessionDecide) + 1);
-  return decide;
+  return { ...session, decide, depth: (session.depth ?? 0) + 1 };
 }
 
 /**
- * The registry a subagent's loop calls: the session's tool definitions it may use, each call judged by
- * `decide` (never by the nested loop's own default) and screened by the session's path rules.
+ * The registry a subagent's loop calls: the session's tool definitions it may use, each call marked as the
+ * subagent's (the nested session's gate, subagentGate, judges it).
  */
 export class SubagentRegistry extends ToolRegistry {
-  constructor(
-    secrets: readonly string[],
-    private readonly decide: DecideFn,
-    private readonly pathScreen: ((tool: string) => PathScreen | undefined) | undefined,
-  ) {
-    super({ secrets });
-  }
-
   override run(call: ToolCall, ctx: RunContext): Promise<ToolEnvelope> {
-    const { pathScreen } = this;
-    return super.run(
-      { ...call, source: 'subagent' },
-      { ...ctx, decide: this.decide, ...(pathScreen ? { pathScreen } : {}) },
-    );
+    return super.run({ ...call, source: 'subagent' }, ctx);
   }
 }
 
-/**
- * The registry for one subagent run, holding the session's definitions of the tools it may use; `decide` is the
- * session's decision point as the subagent meets it (subagentDecide).
- */
+/** The registry for one subagent run, holding the session's definitions of the tools it may use. */
 export function subagentRegistry(
   definition: AgentDefinition,
   session: ToolRegistry,
-  options: {
-    secrets: readonly string[];
-    decide: DecideFn;
-    pathScreen: ((tool: string) => PathScreen | undefined) | undefined;
-  },
+  secrets: readonly string[],
 ): SubagentRegistry {
-  const registry = new SubagentRegistry(options.secrets, options.decide, options.pathScreen);
+  const registry = new SubagentRegistry({ secrets });
   registry.markUnavailable(WEB_SEARCH, SUBAGENT_WEB_SEARCH);
   for (const name of subagentToolNames(definition, session)) {
     const tool = session.get(name);

@@ -11,6 +11,7 @@
  * Which prompt a change belongs to is not tracked here: a checkpoint is a user message of the session file, and
  * a change belongs to the newest one written before it (checkpoint-list.ts).
  */
+import { bashTool } from '../tools/bash.js';
 import { mkdir } from 'node:fs/promises';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
@@ -264,7 +265,7 @@ export class SessionCheckpoints {
       const roots = record.roots ?? [];
       const signal = new AbortController().signal;
       const after = await scanRoots(this.projectRoot, roots, image, this.blobs, this.limits, signal);
-      const call = { id: record.callId, name: 'Bash', input: {}, source: 'model' as const };
+      const call = { id: record.callId, name: bashTool.name, input: {}, source: 'model' as const };
       const records = after.ok
         ? await diffRecords(
             this.projectRoot,

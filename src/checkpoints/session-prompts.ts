@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Message } from '../context/message.js';
+import { promptLabel } from '../text/user-words.js';
 import { isMessage } from '../session/session-records.js';
 
 export interface SessionPrompt {
@@ -27,9 +28,12 @@ export function promptId(round: number, ts: string): string {
   return createHash('sha256').update(`${round}|${ts}`).digest('hex').slice(0, 8);
 }
 
-/** The user's text of a stored prompt: without the `<system-reminder>` blocks mca appended to it. */
+/**
+ * The user's text of a stored prompt: without the `<system-reminder>` blocks mca appended to it or the shell notes
+ * it carried (a prompt that held only those is shown as its `! command`).
+ */
 export function promptText(content: string): string {
-  return content.replace(/\n*<system-reminder>[\s\S]*?<\/system-reminder>\s*/g, '\n').trim();
+  return promptLabel(content);
 }
 
 export async function readSessionPrompts(path: string): Promise<SessionPrompt[]> {

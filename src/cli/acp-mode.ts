@@ -11,9 +11,9 @@ import { credentialSecrets, loadCredentials, resolveMcaHome } from '../config/co
 import { addLocalAllowRule } from '../permissions/settings-writer.js';
 import { createRuntime, sweepLeftoverTemps } from '../runtime/create-runtime.js';
 import { redactSecrets } from '../text/redact-secrets.js';
-import { driverHooks, runtimeOptions } from './bootstrap.js';
+import { loadSessionCommands } from '../driver/open-session.js';
+import { runtimeOptions } from './bootstrap.js';
 import type { CliOptions } from './cli-options.js';
-import { createCustomCommandsPort } from './custom-commands-port.js';
 import { EXIT_AGENT_FAILURE, EXIT_OK, printError } from './exit-codes.js';
 
 /** stdout as a web stream whose text has the key values mca holds replaced (a model could echo one). */
@@ -57,13 +57,8 @@ export async function runAcpMode(options: CliOptions, version: string): Promise<
         // One process, several projects: each session's settings `env` stays its own.
         isolateEnvironment: true,
       });
-      const customCommands = await createCustomCommandsPort(runtime, runtime.notices);
-      const resumed = session.kind === 'resume';
-      return {
-        runtime,
-        customCommands,
-        hooks: driverHooks(runtime, { resume: resumed ? session.sessionId : undefined, continueLast: false }),
-      };
+      const customCommands = await loadSessionCommands(runtime, runtime.notices);
+      return { runtime, customCommands };
     },
   });
   let dropped = false;

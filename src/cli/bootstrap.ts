@@ -14,7 +14,6 @@ import type { RuntimeOptions, SessionStart, TrustQuestion } from '../runtime/run
 import { SessionError } from '../session/session-error.js';
 import { CliError, EXIT_USAGE } from './exit-codes.js';
 import type { CliOptions } from './cli-options.js';
-import type { DriverHooksOptions } from '../driver/driver-hooks.js';
 
 export { sweepLeftoverTemps } from '../runtime/create-runtime.js';
 export type { TrustQuestion } from '../runtime/runtime-options.js';
@@ -71,18 +70,9 @@ function sessionStart(options: CliOptions): SessionStart {
   return sessionId === undefined ? { kind: 'new' } : { kind: 'new', sessionId };
 }
 
-/** What the session driver needs to run the runtime's hooks (src/driver/driver-hooks.ts). */
-export function driverHooks(
-  booted: Bootstrapped,
-  options: Pick<CliOptions, 'resume' | 'continueLast'>,
-): DriverHooksOptions {
-  return {
-    opened: booted.hooks,
-    subagentStop: booted.extensions.subagentStop,
-    transcriptPathOf: booted.transcriptPathOf,
-    cwd: booted.projectRoot,
-    startSource: options.resume || options.continueLast ? 'resume' : 'startup',
-  };
+/** How the first session was opened, for SessionStart hooks: `-c`/`-r` continue one. */
+export function startSourceOf(options: Pick<CliOptions, 'resume' | 'continueLast'>): 'resume' | 'startup' {
+  return options.resume || options.continueLast ? 'resume' : 'startup';
 }
 
 /** The flags as plain runtime options: `--cwd` (default: here), overrides, rules, the session to open. */

@@ -5,8 +5,8 @@
  */
 import { HeadlessSession } from '../headless/headless-session.js';
 import { redactSecrets } from '../text/redact-secrets.js';
-import { bootstrap, driverHooks, sweepLeftoverTemps } from './bootstrap.js';
-import { createCustomCommandsPort } from './custom-commands-port.js';
+import { loadSessionCommands, openSession } from '../driver/open-session.js';
+import { bootstrap, startSourceOf, sweepLeftoverTemps } from './bootstrap.js';
 import { applyClaudeCodeOptions, claudeCodeSession } from './claude-code-session.js';
 import { positiveInteger } from '../config/env-number.js';
 import { LineReader, readLines } from '../text/line-reader.js';
@@ -36,21 +36,22 @@ export async function runHeadlessMode(options: CliOptions, version: string): Pro
       `--permission-prompt-tool ${claudeCode.permissionPromptTool}: only "stdio" is supported; calls that need a yes are denied`,
     );
   }
-  const hooks = driverHooks(booted, options);
-  // The SDK host may register hook callbacks in its initialize request, after the driver exists: an engine is
-  // there to take them (unless disableAllHooks turned hooks off). Without any hook it runs nothing.
-  if (!hooks.opened.engine && !hooks.opened.loaded.disabledBy) {
-    const { HookEngine } = await import('../hooks/hook-engine.js');
-    hooks.opened = { ...hooks.opened, engine: new HookEngine([], { projectRoot: booted.projectRoot }) };
-  }
   // Custom slash commands run from a host's user message as from the REPL's prompt, and initialize lists them.
   const commandNotices: string[] = [];
-  const customCommands = await createCustomCommandsPort(booted, commandNotices);
+  const customCommands = await loadSessionCommands(booted, commandNotices);
   for (const notice of commandNotices) warn(notice);
-  const session = new HeadlessSession({
-    customCommands,
+  const session = await HeadlessSession.open({
     replayUserMessages: claudeCode.replayUserMessages,
     runtime: booted,
+    open: (broker) =>
+      openSession(booted, {
+        broker,
+        customCommands,
+        startSource: startSourceOf(options),
+        // The SDK host may register hook callbacks in its initialize request, after the driver exists.
+        hostHooks: true,
+        warn,
+      }),
     version,
     write: (line) => void process.stdout.write(`${redactSecrets(JSON.stringify(line), secrets)}\n`),
     warn,
@@ -58,7 +59,6 @@ export async function runHeadlessMode(options: CliOptions, version: string): Pro
     askHost,
     allowBypass: claudeCode.allowBypass,
     flagPrompt: { replace: claudeCode.systemPrompt, append: claudeCode.appendSystemPrompt },
-    hooks,
   });
   if (options.prompt !== undefined && options.prompt.trim() !== '') {
     session.line(JSON.stringify({ type: 'user', message: { role: 'user', content: options.prompt } }));
@@ -87,14 +87,9 @@ export async function runHeadlessMode(options: CliOptions, version: string): Pro
     process.off('SIGINT', onSigint);
     termination.uninstall();
   }
-  try {
-    booted.sessions.close();
-  } catch (error) {
-    warn(`Could not close the session: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  // The MCP servers end with the session (as in -p and the REPL): their pipes would otherwise keep mca running
-  // after stdin ended, and leave their processes behind.
-  await booted.mcp?.close();
+  // SessionEnd hooks, then the MCP servers (their pipes would otherwise keep mca running after stdin ended, and
+  // leave their processes behind), then the session file: as in every front.
+  await session.close('other');
   await sweepLeftoverTemps(booted.config.mcaHome);
   const signal = termination.signal();
   if (signal !== undefined) return SIGNAL_EXIT_CODES[signal];

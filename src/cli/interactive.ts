@@ -2,19 +2,18 @@
 import { join } from 'node:path';
 import { projectSlug } from '../session/session-store.js';
 import { terminateTrackedGroups } from '../tools/process-group.js';
-import { bootstrap, driverHooks, sweepLeftoverTemps } from './bootstrap.js';
+import { bootstrap, startSourceOf, sweepLeftoverTemps } from './bootstrap.js';
 import { CliError, EXIT_OK, printError } from './exit-codes.js';
 import { createPathCompleter } from './path-completion.js';
-import { createCustomCommandsPort } from './custom-commands-port.js';
+import { loadSessionCommands, openSessionNow, type OpenedSession } from '../driver/open-session.js';
 import { addLocalAllowRule } from '../permissions/settings-writer.js';
 import { askTrustOnce } from './trust-question.js';
 import { createSessionInfo } from './session-info.js';
-import { createUserShell } from './user-shell.js';
 import type { CliOptions } from './cli-options.js';
 import { installTermination, SIGNAL_EXIT_CODES } from './termination.js';
 import { extensionLists, subagentRunsText } from '../agents/listings.js';
 import { subagentTranscriptDir } from '../agents/subagent-steps.js';
-import { mcpAttachments, withResourceCompletion } from '../runtime/mcp-front.js';
+import { withResourceCompletion } from '../runtime/mcp-front.js';
 import type { ReplMcp } from '../ui/mcp-view.js';
 
 export async function runInteractive(options: CliOptions): Promise<number> {
@@ -24,7 +23,7 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   const booted = await bootstrap(options, askTrustOnce);
   void sweepLeftoverTemps(booted.config.mcaHome);
   const { sessions, projectRoot, config, notices, policy } = booted;
-  const customCommands = await createCustomCommandsPort(booted, notices);
+  const customCommands = await loadSessionCommands(booted, notices);
   for (const notice of notices) printError(notice);
   const { runRepl } = await import('../ui/run-repl.js');
   // While the user reads the screen and types, the tools' validator and libraries load (after the first render),
@@ -34,17 +33,22 @@ export async function runInteractive(options: CliOptions): Promise<number> {
   // unmounts; here the running commands end and the session is flushed. Only a turn that does not stop within the
   // grace period is left open, to be closed (as stopped unexpectedly) when the session is next loaded.
   const termination = installTermination({ abortTurn: () => undefined, flush: () => sessions.close() });
+  let opened: OpenedSession | undefined;
   try {
     await runRepl({
       sessions,
+      open: (front) =>
+        (opened = openSessionNow(booted, {
+          ...front,
+          customCommands,
+          startSource: startSourceOf(options),
+          warn: printError,
+        })),
       inputHistoryPath: join(config.mcaHome, 'projects', projectSlug(projectRoot), 'input-history.jsonl'),
       inputHistorySecrets: booted.secrets,
       completePath: withResourceCompletion(booted, createPathCompleter(projectRoot)),
-      runShell: createUserShell(booted.registry, projectRoot),
       ...(booted.checkpoints.enabled ? { checkpoints: booted.checkpoints } : {}),
       policy,
-      hooks: driverHooks(booted, options),
-      customCommands,
       saveRule: (rule: string) => addLocalAllowRule(projectRoot, rule),
       openPicker: options.pickSession,
       prices: config.modelPrices,
@@ -66,13 +70,12 @@ export async function runInteractive(options: CliOptions): Promise<number> {
     // A model call may still be in flight; it must not keep the process alive.
     process.exit(SIGNAL_EXIT_CODES[signal]);
   }
-  sessions.close();
-  await booted.mcp?.close();
+  // SessionEnd hooks ran when the person left (the REPL's exit); the MCP servers and the session file end here.
+  await opened?.close('prompt_input_exit');
   return EXIT_OK;
 }
 
-/** /mcp and `@server:uri` for the REPL, when servers are configured. */
+/** /mcp for the REPL, when servers are configured. */
 function replMcp(booted: Awaited<ReturnType<typeof bootstrap>>): { mcp?: ReplMcp } {
-  const attachments = mcpAttachments(booted);
-  return booted.mcp && attachments ? { mcp: { control: booted.mcp, attachments } } : {};
+  return booted.mcp ? { mcp: { control: booted.mcp } } : {};
 }

@@ -6,13 +6,11 @@
 import { ZERO_USAGE } from '../providers/types.js';
 import { McaError } from '../errors/mca-error.js';
 import { isAgentEvent } from '../driver/driver-events.js';
-import { SessionDriver } from '../driver/session-driver.js';
+import { loadSessionCommands, openSession } from '../driver/open-session.js';
 import { createSink } from '../print/create-sink.js';
 import { applyClaudeCodeOptions, claudeCodeSession } from './claude-code-session.js';
 import type { TurnEnd } from '../print/sink.js';
-import { bootstrap, driverHooks, sweepLeftoverTemps } from './bootstrap.js';
-import { createCustomCommandsPort } from './custom-commands-port.js';
-import { mcpAttachments } from '../runtime/mcp-front.js';
+import { bootstrap, startSourceOf, sweepLeftoverTemps } from './bootstrap.js';
 import { CliError, EXIT_AGENT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, printError } from './exit-codes.js';
 import type { CliOptions } from './cli-options.js';
 import { redactSecrets } from '../text/redact-secrets.js';
@@ -51,17 +49,16 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
   // and `!` lines go to the model as typed). Commands load only for a prompt that may name one.
   const commandNotices: string[] = [];
   const customCommands = prompt.trimStart().startsWith('/')
-    ? await createCustomCommandsPort(booted, commandNotices)
+    ? await loadSessionCommands(booted, commandNotices)
     : undefined;
   for (const notice of commandNotices) err(notice);
-  const driver = new SessionDriver({
-    sessions: booted.sessions,
-    policy: booted.policy,
+  const opened = await openSession(booted, {
     customCommands,
-    attachments: mcpAttachments(booted),
     applyCommandModel: true,
-    hooks: driverHooks(booted, options),
+    startSource: startSourceOf(options),
+    warn: err,
   });
+  const { driver } = opened;
   const session = claudeCodeSession(booted, options, version, () => driver);
   const sink = createSink(
     options.outputFormat,
@@ -95,22 +92,16 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
   });
   try {
     await driver.run(prompt);
-    await driver.close('other');
   } finally {
     process.off('SIGINT', onSigint);
     termination.uninstall();
-    // MCP servers end before the answer is printed: a server's process or socket must not keep mca alive.
-    await booted.mcp?.close();
+    // SessionEnd hooks, then the MCP servers, then the session file, before the answer is printed. A failed step is
+    // one line on stderr: the answer (if any) stands.
+    await opened.close('other');
   }
   // A command's own failure (an MCP prompt's missing argument, a server that is not there) is one line, exit 2.
   if (commandError !== undefined)
     throw McaError.isInstance(commandError) ? new CliError(commandError.message) : commandError;
-  try {
-    controller.close();
-  } catch (error) {
-    // The answer (if any) stands; the user still learns that the session file may be incomplete.
-    err(`Could not close the session: ${oneLine(error)}`);
-  }
   if (blocked !== undefined) {
     const answer = `the prompt was not sent: a UserPromptSubmit hook blocked it: ${blocked}`;
     end = { type: 'turn_end', reason: 'error', answer, steps: 0, usage: ZERO_USAGE };

@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { PERMISSION_MODES, TOOL_PROTOCOLS } from '../config/config-choices.js';
+import { DEFAULT_MODEL } from '../config/model-catalog.js';
 import type { PermissionMode, ToolProtocol } from '../config/config-choices.js';
 import { addClaudeCodeFlags, checkClaudeCodeCombination, claudeCodeOptions } from './claude-code-flags.js';
 import { CliError, EXIT_AGENT_FAILURE, EXIT_OK, EXIT_USAGE, printError } from './exit-codes.js';
@@ -33,7 +34,7 @@ function buildCommand(version: string): Command {
     .addOption(new Option('--output-format <format>', 'output of -p').choices([...OUTPUT_FORMATS]).default('text'))
     .option('-c, --continue', 'continue the most recent session of this directory')
     .option('-r, --resume [session-id]', 'resume a session by id; without one, pick from a list (interactive only)')
-    .option('--model <name>', 'model to use (default: claude-sonnet-5-5, or MCA_MODEL)')
+    .option('--model <name>', `model to use (default: ${DEFAULT_MODEL}, or MCA_MODEL)`)
     .option('--max-steps <n>', 'maximum agent steps per turn (default 50)', positiveInteger)
     .option('--cwd <dir>', 'project directory (default: the current directory)')
     .option('-w, --worktree [name]', 'work in a new git worktree (.mca/worktrees/<name>, branch mca/<name>)')
@@ -84,6 +85,7 @@ function buildCommand(version: string): Command {
         '  mca trust [dir]                       trust a project: its allow rules and commands take effect',
         '  mca mcp list|get|add|add-json|remove  configure MCP servers (mca mcp --help)',
         '  mca rewind --list                     checkpoints of the last session here; mca rewind <id> restores one',
+        '  mca doctor                            check the installation, the key and the settings (no model call)',
         '  mca --acp                             serve an editor (Zed, JetBrains, Neovim) over the Agent Client Protocol',
         '',
         'Environment: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL, MCA_MODEL, MCA_CONTEXT_WINDOW,',
@@ -180,6 +182,10 @@ export async function runCli(args: readonly string[], version: string): Promise<
     if (args[0] === 'trust') {
       const { runTrustCommand } = await import('./trust-command.js');
       return runTrustCommand(args.slice(1));
+    }
+    if (args[0] === 'doctor') {
+      const { runDoctorCommand } = await import('./doctor-command.js');
+      return runDoctorCommand(args.slice(1));
     }
     if (args[0] === 'rewind') {
       const { runRewindCommand } = await import('./rewind-command.js');

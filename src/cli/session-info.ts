@@ -4,29 +4,20 @@
  * that configure them (whether each runs: `/hooks` and `mca mcp list` tell), never guessed.
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, realpathSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { isAbsolute, join, resolve } from 'node:path';
+import { readClaudeSettings } from '../config/claude-settings.js';
 import { addMemoryNote, memoryTargets } from '../context/memory-note.js';
 import { readBoundedFile } from '../fs/bounded-read.js';
 import { PROJECT_SETTINGS_FILES } from '../permissions/settings-files.js';
 import { addLocalDirectory } from '../permissions/settings-writer.js';
-import { findRipgrep } from '../tools/grep-ripgrep.js';
-import type { ReplInfoPort } from '../ui/info-port.js';
+import type { ReplInfoPort, StatusState } from '../ui/info-port.js';
 import type { Bootstrapped } from './bootstrap.js';
-import { readPackageVersion } from './version.js';
+import { doctorLines, keySource, packageVersion } from './doctor-checks.js';
+import { runStatusCommand, type StatusLineInput } from './status-command.js';
 
 const SMALL_FILE = 1024 * 1024;
-
-/** The package version, or `unknown` when the package.json beside dist/ cannot be read (a test build). */
-function version(): string {
-  try {
-    return readPackageVersion(dirname(fileURLToPath(import.meta.url)));
-  } catch {
-    return 'unknown';
-  }
-}
 
 function settingsFiles(projectRoot: string, mcaHome: string, home: string): string[] {
   const candidates = [
@@ -61,39 +52,52 @@ function integrationCounts(projectRoot: string, files: readonly string[]): { mcp
   return { mcp, hooks };
 }
 
-function keySource(): string {
-  if (process.env.ANTHROPIC_API_KEY?.trim()) return 'ANTHROPIC_API_KEY (environment)';
-  if (process.env.OPENAI_API_KEY?.trim()) return 'OPENAI_API_KEY (environment)';
-  return 'none';
+function unsupportedSettings(
+  projectRoot: string,
+  mcaHome: string,
+  home: string,
+  trusted: boolean,
+): ReadonlyArray<{ key: string; file: string }> {
+  return readClaudeSettings({ projectRoot, mcaHome, home, trusted }).unsupported;
 }
 
-function ripgrepLine(): string {
-  const rg = findRipgrep();
-  if (!rg)
-    return '✗ ripgrep not found — fix: install it (apt install ripgrep, brew install ripgrep); Grep falls back to a slower built-in search';
-  const run = spawnSync(rg, ['--version'], { encoding: 'utf8', timeout: 5000 });
-  const first = (run.stdout ?? '').split('\n')[0]?.trim() || 'version unknown';
-  return `✓ ripgrep: ${rg} (${first})`;
+function unsupportedLines(unsupported: ReadonlyArray<{ key: string; file: string }>): string[] {
+  return unsupported.length === 0
+    ? []
+    : [`Settings keys not implemented (ignored): ${unsupported.map(({ key, file }) => `${key} (${file})`).join(', ')}`];
 }
 
-function writable(dir: string): boolean {
-  try {
-    accessSync(dir, constants.W_OK);
-    return true;
-  } catch {
-    return false;
-  }
+/** Claude Code's status-line JSON for the REPL's state. */
+function statusInput(state: StatusState): StatusLineInput {
+  const percent = state.contextTokens === null ? null : Math.round((state.contextTokens / state.contextWindow) * 100);
+  return {
+    hook_event_name: 'Status',
+    session_id: state.sessionId,
+    cwd: state.cwd,
+    model: { id: state.model, display_name: state.model },
+    workspace: { current_dir: state.cwd, project_dir: state.cwd },
+    version: packageVersion(),
+    cost: { total_cost_usd: state.costUsd },
+    context_window: { used_tokens: state.contextTokens, window_tokens: state.contextWindow, used_percentage: percent },
+  };
 }
 
 export function createSessionInfo(booted: Bootstrapped, startupNotices: readonly string[]): ReplInfoPort {
   const { config, projectRoot, policy } = booted;
   const home = homedir();
+  const statusCommand = readClaudeSettings({ projectRoot, mcaHome: config.mcaHome, home, trusted: booted.trusted })
+    .statusLine?.command;
   return {
+    ...(statusCommand === undefined
+      ? {}
+      : {
+          statusLine: (state: StatusState) => runStatusCommand(statusCommand, projectRoot, statusInput(state)),
+        }),
     statusLines: () => {
       const files = settingsFiles(projectRoot, config.mcaHome, home);
       const { mcp, hooks } = integrationCounts(projectRoot, files);
       return [
-        `Version: ${version()}`,
+        `Version: ${packageVersion()}`,
         `Provider: ${config.provider}${config.baseUrl ? ` · endpoint ${config.baseUrl}` : ''}`,
         `API key: ${keySource()}`,
         `Project: ${projectRoot} (${booted.trusted ? 'trusted' : 'not trusted: its allow rules and commands are off'})`,
@@ -103,32 +107,21 @@ export function createSessionInfo(booted: Bootstrapped, startupNotices: readonly
         `MCP servers: ${mcp}${mcp > 0 ? ' in .mcp.json (status: mca mcp list)' : ''}`,
         `Hooks: ${hooks}${hooks > 0 ? ' hook events configured (details: /hooks)' : ''}`,
         `MCA_HOME: ${config.mcaHome}`,
+        ...unsupportedLines(unsupportedSettings(projectRoot, config.mcaHome, home, booted.trusted)),
       ];
     },
     configLines: () =>
       Object.entries(config)
         .filter(([, value]) => value !== undefined)
         .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`),
-    doctorLines: async () => {
-      const lines = [`✓ mca ${version()} on Node ${process.versions.node} (${process.argv[1] ?? 'unknown path'})`];
-      const major = Number(process.versions.node.split('.')[0]);
-      if (major < 20) lines.push('✗ Node is older than 20 — fix: install Node 20 or newer');
-      lines.push(ripgrepLine());
-      const term = process.env.TERM ?? '';
-      lines.push(
-        term && term !== 'dumb'
-          ? `✓ terminal: TERM=${term}, ${process.stdout.columns ?? '?'}×${process.stdout.rows ?? '?'}`
-          : '✗ terminal: TERM is unset or dumb — fix: export TERM=xterm-256color',
-      );
-      lines.push(
-        writable(config.mcaHome) || !existsSync(config.mcaHome)
-          ? `✓ MCA_HOME ${config.mcaHome} is writable`
-          : `✗ MCA_HOME ${config.mcaHome} is not writable — fix: chmod u+w it or set MCA_HOME elsewhere`,
-      );
-      if (startupNotices.length === 0) lines.push('✓ settings: no problems found at start');
-      for (const notice of startupNotices) lines.push(`✗ settings: ${notice} — fix: edit the file named`);
-      return lines;
-    },
+    doctorLines: () =>
+      Promise.resolve(
+        doctorLines({
+          mcaHome: config.mcaHome,
+          startupNotices,
+          unsupported: unsupportedSettings(projectRoot, config.mcaHome, home, booted.trusted),
+        }),
+      ),
     memoryTargets: () => memoryTargets(projectRoot, home),
     addMemoryNote: (target, note) => addMemoryNote(target, note, { projectRoot, home }),
     editFile: (path) => {

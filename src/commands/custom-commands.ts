@@ -11,6 +11,7 @@ import { homedir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { readBoundedFile } from '../fs/bounded-read.js';
 import { hasControlSequences } from '../text/terminal-safe.js';
+import { BUILT_IN_PROMPTS } from './built-in-prompts.js';
 
 export const COMMAND_MAX_BYTES = 256 * 1024;
 const MAX_DEPTH = 3;
@@ -147,7 +148,13 @@ export async function loadCustomCommands(
     [join(root, '.claude', 'commands'), 'project', root],
     [join(root, '.mca', 'commands'), 'project', root],
   ];
-  const commands = new Map<string, CustomCommand>();
+  // mca's own prompts first: any command file of the same name replaces one.
+  const commands = new Map<string, CustomCommand>(
+    BUILT_IN_PROMPTS.map((prompt) => [
+      prompt.name,
+      { ...prompt, model: undefined, path: `(built into mca: /${prompt.name})`, scope: 'user' },
+    ]),
+  );
   for (const [dir, scope, fileRoot] of layers) {
     for (const command of await loadDirectory(dir, scope, fileRoot, notices)) commands.set(command.name, command);
   }

@@ -14,6 +14,7 @@
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { readBoundedFile } from '../fs/bounded-read.js';
+import { PERMISSION_MODES, type PermissionMode } from './config-choices.js';
 import { MAX_FALLBACK_MODELS } from './config-schema.js';
 
 const MAX_BYTES = 1024 * 1024;
@@ -38,10 +39,17 @@ export const KNOWN_SETTINGS_KEYS: ReadonlySet<string> = new Set([
   'enabledMcpjsonServers',
   'enableAllProjectMcpServers',
   'disabledMcpjsonServers',
+  'statusLine',
 ]);
 
-/** The `permissions` keys mca applies; others (`defaultMode`, …) are warned about. */
-const KNOWN_PERMISSION_KEYS: ReadonlySet<string> = new Set(['allow', 'ask', 'deny', 'additionalDirectories']);
+/** The `permissions` keys mca applies; others are named in the one unsupported-keys line. */
+const KNOWN_PERMISSION_KEYS: ReadonlySet<string> = new Set([
+  'allow',
+  'ask',
+  'deny',
+  'additionalDirectories',
+  'defaultMode',
+]);
 
 /** The project files that are the user's own (not committed by Claude Code's convention) and may add directories. */
 const LOCAL_SETTINGS: ReadonlySet<string> = new Set(['.claude/settings.local.json', '.mca/settings.local.json']);
@@ -62,7 +70,16 @@ export interface ClaudeSettings {
    * repository's) never does.
    */
   additionalDirectories: Array<{ dir: string; file: string }>;
-  /** One line each: an unimplemented key, an ignored project `env`, a bad value. */
+  /**
+   * `permissions.defaultMode` of the last file that set one the file may set: a project file never turns on
+   * bypassPermissions (only the user's own files, a flag or the environment can).
+   */
+  defaultMode?: { value: PermissionMode; file: string };
+  /** Settings `statusLine`'s command, from the last file that may set one (a project's only when trusted). */
+  statusLine?: { command: string; file: string };
+  /** Keys mca does not implement, each with the file that has it (`/status` and `mca doctor` list them). */
+  unsupported: Array<{ key: string; file: string }>;
+  /** One line each: an ignored project `env`, a bad value; and at most one line naming every unsupported key. */
   notices: string[];
 }
 
@@ -88,25 +105,77 @@ function readObject(file: string, root: string | undefined): Record<string, unkn
   return undefined;
 }
 
-function unknownKeys(settings: Record<string, unknown>, file: string): string[] {
-  const lines: string[] = [];
-  for (const key of Object.keys(settings)) {
-    if (!KNOWN_SETTINGS_KEYS.has(key)) lines.push(`settings key "${key}" in ${file} is not supported by mca; ignored`);
-  }
+function unknownKeys(settings: Record<string, unknown>, file: string): Array<{ key: string; file: string }> {
+  const found: Array<{ key: string; file: string }> = [];
+  for (const key of Object.keys(settings)) if (!KNOWN_SETTINGS_KEYS.has(key)) found.push({ key, file });
   const permissions = settings.permissions;
   if (permissions !== null && typeof permissions === 'object' && !Array.isArray(permissions)) {
     for (const key of Object.keys(permissions)) {
-      if (!KNOWN_PERMISSION_KEYS.has(key)) {
-        lines.push(`settings key "permissions.${key}" in ${file} is not supported by mca; ignored`);
-      }
+      if (!KNOWN_PERMISSION_KEYS.has(key)) found.push({ key: `permissions.${key}`, file });
     }
   }
-  return lines;
+  return found;
+}
+
+/** The one line that names every unsupported key of this start, grouped by file ('' when there are none). */
+export function unsupportedKeysLine(unsupported: ReadonlyArray<{ key: string; file: string }>): string {
+  if (unsupported.length === 0) return '';
+  const byFile = new Map<string, string[]>();
+  for (const { key, file } of unsupported) byFile.set(file, [...(byFile.get(file) ?? []), key]);
+  const parts = [...byFile].map(([file, keys]) => `${keys.join(', ')} (${file})`);
+  return `settings keys mca does not implement, ignored: ${parts.join('; ')}`;
+}
+
+/** A file's `statusLine` (`{type: "command", command}`): a project's runs a command, so only once it is trusted. */
+function statusLineOf(value: unknown, file: string, untrustedProject: boolean, result: ClaudeSettings): void {
+  if (value === undefined) return;
+  const entry = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+  if (entry.type !== 'command' || typeof entry.command !== 'string' || entry.command.trim() === '') {
+    result.notices.push(`ignored "statusLine" in ${file}: it must be {"type": "command", "command": "…"}`);
+    return;
+  }
+  if (untrustedProject) {
+    result.notices.push(`ignored "statusLine" in ${file}: the project is not trusted; run \`mca trust\` to use it`);
+    return;
+  }
+  result.statusLine = { command: entry.command, file };
+}
+
+/** A file's `permissions.defaultMode`, if it names a mode that file may set; otherwise a notice says why not. */
+function defaultModeOf(
+  settings: Record<string, unknown>,
+  file: string,
+  { project, trusted }: { project: boolean; trusted: boolean },
+  result: ClaudeSettings,
+): void {
+  const permissions = settings.permissions;
+  if (permissions === null || typeof permissions !== 'object' || Array.isArray(permissions)) return;
+  const mode = (permissions as Record<string, unknown>).defaultMode;
+  if (mode === undefined) return;
+  if (typeof mode !== 'string' || !(PERMISSION_MODES as readonly string[]).includes(mode)) {
+    result.notices.push(
+      `ignored permissions.defaultMode ${JSON.stringify(mode)} in ${file}: mca knows ${PERMISSION_MODES.join(', ')}`,
+    );
+    return;
+  }
+  if (project && !trusted && mode === 'acceptEdits') {
+    result.notices.push(
+      `ignored permissions.defaultMode "acceptEdits" in ${file}: the project is not trusted; run \`mca trust\` to use it`,
+    );
+    return;
+  }
+  if (project && mode === 'bypassPermissions') {
+    result.notices.push(
+      `ignored permissions.defaultMode "bypassPermissions" in ${file}: a project cannot turn it on (set it in your own settings, or pass --permission-mode)`,
+    );
+    return;
+  }
+  result.defaultMode = { value: mode as PermissionMode, file };
 }
 
 /** Reads every settings file's `env` and `model`, and names every key mca does not implement. */
 export function readClaudeSettings(sources: ClaudeSettingsSources): ClaudeSettings {
-  const result: ClaudeSettings = { env: {}, additionalDirectories: [], notices: [] };
+  const result: ClaudeSettings = { env: {}, additionalDirectories: [], unsupported: [], notices: [] };
   let root = sources.projectRoot;
   try {
     root = realpathSync(root);
@@ -126,7 +195,8 @@ export function readClaudeSettings(sources: ClaudeSettingsSources): ClaudeSettin
   for (const { file, root: inside, project, local } of files) {
     const settings = readObject(file, inside);
     if (!settings) continue;
-    result.notices.push(...unknownKeys(settings, file));
+    result.unsupported.push(...unknownKeys(settings, file));
+    defaultModeOf(settings, file, { project, trusted: sources.trusted }, result);
     const may = !project || (local && sources.trusted);
     addedDirectories(settings, file, may, result);
     const env = settings.env;
@@ -151,7 +221,10 @@ export function readClaudeSettings(sources: ClaudeSettingsSources): ClaudeSettin
       else result.notices.push(`ignored "model" in ${file}: it must be a model name`);
     }
     fallbackModels(settings.fallbackModel, file, result);
+    statusLineOf(settings.statusLine, file, project && !sources.trusted, result);
   }
+  const unsupported = unsupportedKeysLine(result.unsupported);
+  if (unsupported !== '') result.notices.push(unsupported);
   return result;
 }
 

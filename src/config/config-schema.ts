@@ -14,9 +14,10 @@ import {
   type ProviderName,
   type ToolProtocol,
 } from './config-choices.js';
+import { DEFAULT_MODEL } from './model-catalog.js';
 import { DEFAULT_PROFILE, type ProfileInUse } from './model-profiles.js';
 
-export const DEFAULT_MODEL = 'claude-sonnet-5-5';
+export { DEFAULT_MODEL };
 
 /** Dollar prices per million tokens of one model. */
 export interface ModelPriceRow {

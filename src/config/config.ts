@@ -67,6 +67,8 @@ export interface LoadConfigOptions {
   warnings?: string[];
   /** `model` from a Claude Code settings file (claude-settings.ts): above the config files, below env and flags. */
   settingsModel?: { value: string; file: string } | undefined;
+  /** `permissions.defaultMode` from a Claude Code settings file: the start mode, below MCA_PERMISSION_MODE and flags. */
+  settingsPermissionMode?: { value: string; file: string } | undefined;
   /** `fallbackModel` from a Claude Code settings file: like `settingsModel`, below `--fallback-model`. */
   settingsFallbackModel?: { value: string[]; file: string } | undefined;
 }
@@ -149,6 +151,14 @@ export function loadConfig(options: LoadConfigOptions): Config {
     fileLayer(readProjectConfig(options.cwd, warnings), warnings),
     ...(options.settingsModel
       ? [{ values: { model: options.settingsModel.value }, sourceOf: () => `in ${options.settingsModel?.file}` }]
+      : []),
+    ...(options.settingsPermissionMode
+      ? [
+          {
+            values: { permissionMode: options.settingsPermissionMode.value },
+            sourceOf: () => `in ${options.settingsPermissionMode?.file}`,
+          },
+        ]
       : []),
     ...(options.settingsFallbackModel
       ? [

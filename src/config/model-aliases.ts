@@ -6,14 +6,9 @@
  * name is returned as written (its checks stay where they were: model-profiles.ts `checkModelName`).
  */
 
-export type ModelAlias = 'sonnet' | 'opus' | 'haiku';
+import { MODEL_ALIASES, type ModelAlias } from './model-catalog.js';
 
-/** The model each short name stands for (Claude Code's first-party mapping). */
-export const MODEL_ALIASES: Readonly<Record<ModelAlias, string>> = Object.freeze({
-  sonnet: 'claude-sonnet-5-5',
-  opus: 'claude-opus-5-5',
-  haiku: 'claude-haiku-5-5',
-});
+export { MODEL_ALIASES, type ModelAlias };
 
 /** Claude Code's variables that point a short name elsewhere (a full model name each). */
 export const MODEL_ALIAS_ENV: Readonly<Record<ModelAlias, string>> = Object.freeze({

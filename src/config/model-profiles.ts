@@ -5,6 +5,7 @@
  * window); the threshold and retained rounds are mca's policy for that window size (BENCHMARKS.md explains it).
  */
 import { resolveModelName } from './model-aliases.js';
+import { catalogModels } from './model-catalog.js';
 
 export interface ContextProfile {
   /** Shown by `/context`. */
@@ -120,11 +121,11 @@ export interface ProfileInUse {
   overridden: ProfileKey[];
 }
 
-/** The models `/model` offers in its picker, by provider (any other name may still be typed). */
-export const KNOWN_MODELS: Readonly<Record<'anthropic' | 'openai', readonly string[]>> = {
-  anthropic: ['claude-sonnet-4-5', 'claude-opus-4-1', 'claude-haiku-4-5', 'claude-sonnet-4-0'],
-  openai: ['gpt-5', 'gpt-5-mini', 'gpt-4.1', 'gpt-4.1-mini', 'gpt-4o'],
-};
+/** The models `/model` offers in its picker, by provider (any other name may still be typed): the catalog's. */
+export const KNOWN_MODELS: Readonly<Record<'anthropic' | 'openai', readonly string[]>> = Object.freeze({
+  anthropic: catalogModels('anthropic'),
+  openai: catalogModels('openai'),
+});
 
 export type ModelNameCheck = { ok: true; warning?: string } | { ok: false; message: string };
 

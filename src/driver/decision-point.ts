@@ -1,20 +1,9 @@
 /**
  * The one pre-execution decision point (DESIGN.md "One decision point"). The tool registry calls it for every call,
  * whoever caused it, after the input is validated and before anything runs; it answers allow or deny, asking the
- * PermissionBroker when nothing else decides. The stages, in order:
- *
- * 1. deny rules: a matching deny rule refuses the call in every mode, bypassPermissions included;
- * 2. hooks: PreToolUse hooks (src/hooks; never for the user's own `!` lines): a deny (or `continue: false`) is
- *    final; an ask puts the call to the person like an ask rule; an allow counts as an allow rule (stage 5), so it
- *    never skips a deny or ask rule or the mode; an `updatedInput` replaces the input and is checked against the
- *    deny rules again; then the `user-shell` rule: a `!` line the user typed runs without a question;
- * 3. ask rules: a matching ask rule asks the person (in every mode; denied when nobody can answer);
- * 4. the permission mode: ExitPlanMode asks only in plan mode; plan refuses every call that changes something;
- *    bypassPermissions allows; a change to a control file is always asked; acceptEdits allows file edits;
- * 5. allow rules (settings files, flags, a custom command's `allowed-tools` for its own lines, and the answers
- *    "yes, don't ask again" given this session); a read-only call no rule named runs;
- * 6. the broker: the person answers (the REPL's dialog); without one (`-p`) the call is denied with a message
- *    naming the rule or flag that would allow it.
+ * PermissionBroker when nothing else decides. Its six stages, in order, are the named functions of
+ * decision-stages.ts: deny rules → PreToolUse hooks → ask rules → permission mode → allow rules → the broker. A
+ * hook's allow never overrides a deny or ask rule; the user's own `!` lines skip hooks and questions.
  * Whenever a call is to be put to the person (stages 3, 4 and 6), PermissionRequest hooks may answer first; when
  * the person is asked, Notification hooks hear of it.
  */
@@ -27,18 +16,18 @@ import { parseRule, type PermissionRule } from '../permissions/rule.js';
 import { approvalTitle, callSubject } from '../tools/approval.js';
 import type { DecideFn, PermissionDecision, ToolCall } from '../tools/define-tool.js';
 import type { ToolEnvelope } from '../tools/envelope.js';
-import { EXIT_PLAN_MODE } from '../tools/exit-plan-mode.js';
 import type { ApprovalRequest } from '../tools/tool-context.js';
+import { deniedByHook, hookAskNobody, nobodyToAsk, rulesUncheckable } from './denials.js';
 import {
-  controlFileDenied,
-  deniedByHook,
-  deniedByRule,
-  hookAskNobody,
-  nobodyToAsk,
-  planModeDenied,
-  planNobodyToApprove,
-  rulesUncheckable,
-} from './denials.js';
+  allowRules,
+  askRules,
+  broker as askTheBroker,
+  denyRules,
+  permissionMode,
+  preToolUseHooks,
+  type Judged,
+  type StagePort,
+} from './decision-stages.js';
 import type { PermissionBroker } from './permission-broker.js';
 
 export interface DecisionPointOptions {
@@ -72,17 +61,11 @@ function readRequest(call: ToolCall): ApprovalRequest {
   return { tool: call.name, title: approvalTitle(call.name, callSubject(call.input)), input: call.input, kind: 'read' };
 }
 
-/** Stage 4: what the permission mode says about a call no deny or ask rule decided. */
-function modeVerdict(mode: PermissionMode, call: ToolCall, request: ApprovalRequest, broker?: PermissionBroker) {
-  if (call.name === EXIT_PLAN_MODE) {
-    if (mode !== 'plan') return { behavior: 'allow' } as const;
-    return broker ? 'ask' : planNobodyToApprove();
-  }
-  if (mode === 'plan' && request.kind !== 'read') return planModeDenied(request);
-  if (mode === 'bypassPermissions') return { behavior: 'allow' } as const;
-  if (request.controlFile === true) return broker ? 'ask' : controlFileDenied(request);
-  if (mode === 'acceptEdits' && request.kind === 'edit') return { behavior: 'allow' } as const;
-  return undefined;
+/** Why a call is asked every time (the prompt then offers no "don't ask again"): the ask rule, or the hook. */
+function askedBy(ruling: PolicyDecision, hookReason: string | undefined): string {
+  if (ruling.behavior === 'ask') return `the ask rule ${ruling.rule.text} from ${ruling.rule.source} asks every time`;
+  if (hookReason !== undefined) return 'a PreToolUse hook asks every time';
+  return 'mca asks every time for this kind of call';
 }
 
 export function createDecisionPoint(options: DecisionPointOptions): SessionDecisionPoint {
@@ -147,13 +130,15 @@ export function createDecisionPoint(options: DecisionPointOptions): SessionDecis
     }
     if (!broker) return hookReason === undefined ? nobodyToAsk(request, ruling) : hookAskNobody(request, hookReason);
     void hooks?.notification(`mca needs your permission to use ${call.name}`, 'permission_prompt');
-    const shown =
-      hookReason === undefined
+    const shown = {
+      ...(hookReason === undefined
         ? request
         : {
             ...request,
             detail: [`A PreToolUse hook asks: ${hookReason}`, request.detail].filter(Boolean).join('\n\n'),
-          };
+          }),
+      ...(offerScope ? {} : { askedBy: askedBy(ruling, hookReason) }),
+    };
     return await askBroker(broker, shown, offerScope, call);
   };
 
@@ -162,10 +147,11 @@ export function createDecisionPoint(options: DecisionPointOptions): SessionDecis
     return await (added.length > 0 ? base.with(added) : base).evaluate(call.name, input);
   };
 
+  /** The six stages (decision-stages.ts) over one call, with `extra` as added allow rules. */
   const decideWith =
     (extra: readonly PermissionRule[]): DecideFn =>
     async (call, asked) => {
-      let request = asked ?? readRequest(call);
+      const request = asked ?? readRequest(call);
       let ruling: PolicyDecision;
       try {
         ruling = await evaluate(extra, call, request.input);
@@ -173,49 +159,27 @@ export function createDecisionPoint(options: DecisionPointOptions): SessionDecis
         // Rules that cannot be checked refuse the call: a deny rule may be among them.
         return rulesUncheckable(error);
       }
-      // 1. deny rules
-      if (ruling.behavior === 'deny') return deniedByRule(request.title, ruling.rule);
-      // 2. hooks (they skip the user's own `!` lines), then the user's own `!` lines
-      const hooked = hooks ? await hooks.beforeTool(call) : undefined;
-      if (hooked?.stop !== undefined) return { ...deniedByHook(request, 'PreToolUse', hooked.stop), interrupt: true };
-      if (hooked?.decision === 'deny') return deniedByHook(request, 'PreToolUse', hooked.reason);
-      const updatedInput = hooked?.updatedInput;
-      if (updatedInput !== undefined) {
-        // The hook's input is what runs: the deny and ask rules judge it, not the one it replaced.
-        request = { ...request, input: updatedInput };
-        try {
-          ruling = await evaluate(extra, call, updatedInput);
-        } catch (error) {
-          return rulesUncheckable(error);
-        }
-        if (ruling.behavior === 'deny') return deniedByRule(request.title, ruling.rule);
-      }
-      /** An allow carries the hook's input unless a PermissionRequest hook gave its own. */
-      const allow = (decision: PermissionDecision): PermissionDecision =>
-        decision.behavior === 'allow' && updatedInput !== undefined && decision.updatedInput === undefined
-          ? { ...decision, updatedInput }
-          : decision;
-      if (call.source === 'user-shell') return { behavior: 'allow' };
-      // 3. ask rules, and a hook's ask (a hook's allow does not skip them)
-      if (ruling.behavior === 'ask' || hooked?.decision === 'ask') {
-        const reason = hooked?.decision === 'ask' && ruling.behavior !== 'ask' ? (hooked.reason ?? '') : undefined;
-        return allow(await ask(call, request, ruling, false, reason));
-      }
-      // 4. the permission mode
-      const mode = modeVerdict(options.mode(), call, request, broker);
-      if (mode === 'ask') return allow(await ask(call, request, ruling, false));
-      if (mode) return allow(mode);
-      // 5. allow rules, a hook's allow, and read-only calls no rule named
-      if (
-        ruling.behavior === 'allow' ||
-        hooked?.decision === 'allow' ||
-        allowedTools.has(call.name) ||
-        asked === undefined
-      ) {
-        return allow({ behavior: 'allow' });
-      }
-      // 6. the broker
-      return allow(await ask(call, request, ruling, true));
+      const judged: Judged = { call, asked, request, ruling };
+      const port: StagePort = {
+        evaluate: (input) => evaluate(extra, call, input),
+        beforeTool: hooks ? (hooked) => hooks.beforeTool(hooked) : undefined,
+        mode: options.mode,
+        canAsk: broker !== undefined,
+        allowedForSession: (tool) => allowedTools.has(tool),
+        ask: (being, offerScope, hookReason) => ask(being.call, being.request, being.ruling, offerScope, hookReason),
+      };
+      const decision =
+        denyRules(judged) ??
+        (await preToolUseHooks(judged, port)) ??
+        (await askRules(judged, port)) ??
+        (await permissionMode(judged, port)) ??
+        allowRules(judged, port) ??
+        (await askTheBroker(judged, port));
+      // An allow carries the hook's input unless a PermissionRequest hook gave its own.
+      const updatedInput = judged.hooked?.updatedInput;
+      return decision.behavior === 'allow' && updatedInput !== undefined && decision.updatedInput === undefined
+        ? { ...decision, updatedInput }
+        : decision;
     };
 
   return {

@@ -1,6 +1,5 @@
 /**
- * What a SessionDriver is built from (its options) and the small rules it applies: which slash commands only show
- * something, and the Shift+Tab order of permission modes.
+ * What a SessionDriver is built from (its options) and the Shift+Tab order of permission modes.
  */
 import type { SessionManager } from '../agent/controller.js';
 import type { PermissionMode } from '../config/config.js';
@@ -10,20 +9,6 @@ import type { DriverHooksOptions } from './driver-hooks.js';
 import type { PermissionBroker } from './permission-broker.js';
 import type { ShellRunner } from './shell-lines.js';
 import type { ParsedSlash } from './slash-parse.js';
-
-/** Slash commands that only show something: they run at once even while a turn is busy. */
-export const SHOW_COMMANDS = new Set([
-  'help',
-  'context',
-  'todos',
-  'tasks',
-  'cost',
-  'hooks',
-  'status',
-  'doctor',
-  'permissions',
-  'config',
-]);
 
 export interface SessionDriverOptions {
   sessions: SessionManager;
@@ -37,6 +22,11 @@ export interface SessionDriverOptions {
    * prompt for the model (`-p`).
    */
   slash?: ((command: ParsedSlash) => void) | undefined;
+  /**
+   * Without `slash`: the commands the driver runs itself (`/compact`, `/init`; the table's `driverRuns`) are run;
+   * every other line starting with `/` is a prompt (ACP).
+   */
+  driverCommands?: boolean | undefined;
   /**
    * `!` lines: run in the project directory by `runner` (the REPL; without a runner a notice says they are not
    * available). Absent, a `!` line is a prompt for the model (`-p`).

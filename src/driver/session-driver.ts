@@ -9,33 +9,29 @@ import { taskNoticeReminder } from '../tools/background-tasks.js';
 import type { AgentController, SessionInfo } from '../agent/controller.js';
 import type { AgentEvent } from '../agent/events.js';
 import type { SessionEndReason } from '../hooks/hook-events.js';
+import type { HookEngine } from '../hooks/hook-engine.js';
 import { hooksReport } from './driver-hooks.js';
 import type { PermissionMode } from '../config/config.js';
-import type { ImagePart } from '../text/image-part.js';
+import { LineQueue, type Images } from './line-queue.js';
 import { errorEnvelope, type ToolEnvelope } from '../tools/envelope.js';
-import type { CustomCommandsPort } from './custom-commands-port.js';
+import { applyCommandModel, type CustomCommandsPort } from './custom-commands-port.js';
 import { createDecisionPoint, type SessionDecisionPoint } from './decision-point.js';
 import type { Busy, DriverEvent, DriverListener, NoticeTone } from './driver-events.js';
 import { DriverHooks, type TurnEnd } from './driver-hooks.js';
 import { INIT_PROMPT } from './init-prompt.js';
-import { shellCommandOf, shellNote } from './shell-lines.js';
-import { parseSlashCommand } from './slash-parse.js';
-import { errorText, nextPermissionMode, SHOW_COMMANDS, type SessionDriverOptions } from './session-driver-options.js';
+import { routeLine, runsAtOnce } from './line-route.js';
+import { shellNote } from './shell-lines.js';
+import { errorText, nextPermissionMode, type SessionDriverOptions } from './session-driver-options.js';
 import { resolveModelName } from '../config/model-aliases.js';
 
 export { nextPermissionMode, type SessionDriverOptions } from './session-driver-options.js';
-
-/** The images a line carries (a pasted image, an ACP prompt's image), for its turn. */
-type Images = readonly ImagePart[];
 
 export class SessionDriver {
   private active: AgentController;
   private readonly listeners = new Set<DriverListener>();
   private busyNow: Busy = null;
-  /** Lines submitted while busy, run in order when the driver is free (the front may drop the newest). */
-  private queued: string[] = [];
-  /** The images attached to each queued line (same order as `queued`). */
-  private readonly queuedImages: Images[] = [];
+  /** Lines submitted while busy, run in order when the driver is free. */
+  private readonly queued = new LineQueue();
   /** Shell notes waiting for the next message to the model. */
   private notes: string[] = [];
   private abort: AbortController | null = null;
@@ -45,6 +41,7 @@ export class SessionDriver {
   private decisions: SessionDecisionPoint;
   /** Present only when some hook is in effect. */
   private readonly hooks: DriverHooks | undefined;
+  private closing: Promise<void> | undefined;
 
   constructor(private readonly options: SessionDriverOptions) {
     this.active = options.sessions.current();
@@ -67,7 +64,7 @@ export class SessionDriver {
   }
 
   get queue(): readonly string[] {
-    return this.queued;
+    return this.queued.texts;
   }
 
   /** The conversation's permission mode: the one copy, shared with every session the manager opens. */
@@ -89,15 +86,11 @@ export class SessionDriver {
     return () => void this.listeners.delete(listener);
   }
 
-  /** Enter: run the line now, or queue it while busy (a slash command that only shows something runs at once). */
+  /** Enter: run the line now, or queue it while busy (a line that only shows something runs at once). */
   submit(text: string, images: Images = []): void {
-    const parsed = this.options.slash ? parseSlashCommand(text) : null;
-    const showOnly =
-      (parsed?.kind === 'command' && SHOW_COMMANDS.has(parsed.name)) || this.memoryLine(text) !== undefined;
-    if (this.busyNow && !showOnly) {
-      this.queued = [...this.queued, text];
-      this.queuedImages.push(images);
-      this.emit({ type: 'queue', queue: this.queued });
+    if (this.busyNow && !runsAtOnce(routeLine(text, this.options))) {
+      this.queued.push(text, images);
+      this.emit({ type: 'queue', queue: this.queued.texts });
       return;
     }
     void this.run(text, images);
@@ -108,15 +101,21 @@ export class SessionDriver {
    * command, a custom command, a `!` line or a turn. `-p` awaits it; the REPL submits.
    */
   async run(text: string, images: Images = []): Promise<void> {
-    const parsed = this.options.slash ? parseSlashCommand(text) : null;
-    const custom = parsed?.kind === 'command' ? undefined : this.options.customCommands?.match(text);
-    if (custom) return await this.runCustomCommand(text, custom);
-    if (parsed) return this.options.slash?.(parsed);
-    const note = this.memoryLine(text);
-    if (note !== undefined) return this.options.memoryNote?.(note);
-    const command = this.options.shellLines ? shellCommandOf(text) : undefined;
-    if (command !== undefined) return await this.runShellLine(command);
-    await this.runTurn(text, text, undefined, images);
+    const route = routeLine(text, this.options);
+    switch (route.kind) {
+      case 'custom':
+        return await this.runCustomCommand(text, route);
+      case 'slash':
+        return this.options.slash?.(route.parsed);
+      case 'own':
+        return route.parsed.name === 'compact' ? await this.compact(route.parsed.args || undefined) : await this.init();
+      case 'memory':
+        return this.options.memoryNote?.(route.note);
+      case 'shell':
+        return await this.runShellLine(route.command);
+      case 'prompt':
+        return await this.runTurn(text, text, undefined, images);
+    }
   }
 
   /** `/init`: a turn with a fixed prompt (init-prompt.ts), shown as the command the person typed. */
@@ -124,20 +123,10 @@ export class SessionDriver {
     await this.runTurn(INIT_PROMPT, '/init');
   }
 
-  /** The note of a `# note` line when the front takes them: one line, starting with `#`. */
-  private memoryLine(text: string): string | undefined {
-    if (!this.options.memoryNote) return undefined;
-    const line = text.trim();
-    if (!line.startsWith('#') || line.includes('\n')) return undefined;
-    return line.replace(/^#+/, '').trim();
-  }
-
   /** Esc while busy with queued lines: the newest queued one is dropped. False when none was queued. */
   dropQueued(): boolean {
-    if (this.queued.length === 0) return false;
-    this.queued = this.queued.slice(0, -1);
-    this.queuedImages.pop();
-    this.emit({ type: 'queue', queue: this.queued });
+    if (!this.queued.dropNewest()) return false;
+    this.emit({ type: 'queue', queue: this.queued.texts });
     return true;
   }
 
@@ -175,6 +164,11 @@ export class SessionDriver {
     return this.hooks?.report() ?? hooksReport([], this.options.hooks?.opened.loaded);
   }
 
+  /** The hook engine the session runs (a host adds its callbacks to it); absent when hooks are off. */
+  get hookEngine(): HookEngine | undefined {
+    return this.options.hooks?.opened.engine;
+  }
+
   /** Whether some hook is in effect (fronts then wait for SessionEnd hooks before they exit). */
   get hooksActive(): boolean {
     return this.hooks !== undefined;
@@ -188,9 +182,13 @@ export class SessionDriver {
     await this.hooks?.start();
   }
 
-  /** The front is closing: SessionEnd hooks run (`prompt_input_exit` when the person left the REPL). */
-  async close(reason: SessionEndReason = 'other'): Promise<void> {
-    await this.hooks?.end(reason);
+  /**
+   * The front is closing: SessionEnd hooks run (`prompt_input_exit` when the person left the REPL), once however
+   * often it is called (the REPL's exit, then openSession's close).
+   */
+  close(reason: SessionEndReason = 'other'): Promise<void> {
+    this.closing ??= this.hooks?.end(reason) ?? Promise.resolve();
+    return this.closing;
   }
 
   /** `/clear`: a fresh session in the same project. */
@@ -268,11 +266,11 @@ export class SessionDriver {
 
   /** Runs the oldest queued line when the driver is free; called whenever a run ends. */
   private next(): void {
-    const [line, ...rest] = this.queued;
-    if (line === undefined || this.busyNow) return;
-    this.queued = rest;
-    this.emit({ type: 'queue', queue: this.queued });
-    void this.run(line, this.queuedImages.shift() ?? []);
+    if (this.busyNow) return;
+    const line = this.queued.shift();
+    if (!line) return;
+    this.emit({ type: 'queue', queue: this.queued.texts });
+    void this.run(line.text, line.images);
   }
 
   /**
@@ -384,17 +382,7 @@ export class SessionDriver {
   private async runCustomCommand(text: string, custom: { name: string; args: string; model?: string }) {
     const port = this.options.customCommands;
     if (!port) return;
-    const apply = custom.model ? this.options.applyCommandModel : undefined;
-    const previous = this.model;
-    const commandModel = custom.model === undefined ? undefined : resolveModelName(custom.model);
-    if (commandModel && apply) this.setModel(commandModel);
-    // 'turn': back to the user's model once the command's turn is over (unless /model changed it meanwhile).
-    const restore =
-      apply === 'turn'
-        ? () => {
-            if (this.model === commandModel && previous !== commandModel) this.setModel(previous);
-          }
-        : undefined;
+    const restore = applyCommandModel(custom.model, this.options.applyCommandModel, this);
     const abort = new AbortController();
     this.abort = abort;
     this.setBusy('shell');

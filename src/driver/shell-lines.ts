@@ -31,9 +31,5 @@ export function shellNote(command: string, result: ToolEnvelope): string {
   ].join('\n');
 }
 
-const SHELL_NOTE = /<user-shell-command>\n[\s\S]*?\n<\/user-shell-command>\n*/g;
-
 /** A stored user message without the shell notes it carried (the replay shows the user's own words). */
-export function withoutShellNotes(text: string): string {
-  return text.replace(SHELL_NOTE, '');
-}
+export { withoutShellNotes } from '../text/user-words.js';

@@ -9,14 +9,13 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent } from '../agent/events.js';
 import { isAgentEvent, type DriverEvent } from '../driver/driver-events.js';
-import type { CustomCommandsPort } from '../driver/custom-commands-port.js';
-import type { DriverHooksOptions } from '../driver/driver-hooks.js';
-import { SessionDriver } from '../driver/session-driver.js';
+import type { OpenedSession } from '../driver/open-session.js';
+import type { PermissionBroker } from '../driver/permission-broker.js';
+import type { SessionDriver } from '../driver/session-driver.js';
 import { initMessage } from '../print/claude-code-init.js';
 import type { ClaudeCodeTranslator } from '../print/claude-code-messages.js';
 import { claudeCodeTranslator, forwardSubagentLines, type ClaudeCodeSessionInfo } from '../print/claude-code-sink.js';
 import { forwardTaskLines } from '../print/claude-code-tasks.js';
-import { mcpAttachments } from '../runtime/mcp-front.js';
 import type { Runtime } from '../runtime/create-runtime.js';
 import { fromClaudeCodeInput } from '../tools/claude-code-input.js';
 import { ControlChannel, type ControlRequestLine, type ControlResponseLine } from './control-channel.js';
@@ -48,10 +47,8 @@ export interface HeadlessOptions {
   flagPrompt: { replace: string | undefined; append: string | undefined };
   /** `--replay-user-messages`: each user message is echoed with its uuid (what `rewind_files` names). */
   replayUserMessages?: boolean;
-  /** Custom slash commands (`/name args` in a user message); initialize lists them. */
-  customCommands?: CustomCommandsPort;
-  /** The settings files' hooks (src/hooks), run by the driver as in every front. */
-  hooks?: DriverHooksOptions;
+  /** Opens the session (src/driver/open-session.ts) with the front's broker (absent when nobody is asked). */
+  open: (broker: PermissionBroker | undefined) => Promise<OpenedSession>;
 }
 
 /** The text of a user message's content: a string, or the text blocks of an array. */
@@ -69,7 +66,8 @@ export function userText(content: unknown): string | undefined {
 
 export class HeadlessSession {
   readonly driver: SessionDriver;
-  private readonly channel: ControlChannel;
+  /** Ends the session: SessionEnd hooks, MCP servers, the session file (open-session.ts). */
+  readonly close: OpenedSession['close'];
   private readonly translator: ClaudeCodeTranslator;
   private readonly info: ClaudeCodeSessionInfo;
   private readonly control: ControlContext;
@@ -88,26 +86,33 @@ export class HeadlessSession {
   private resolveFinished: () => void = () => undefined;
   readonly finished: Promise<void>;
 
-  constructor(private readonly options: HeadlessOptions) {
-    this.finished = new Promise((resolve) => (this.resolveFinished = resolve));
-    this.channel = new ControlChannel(options.write);
-    const { runtime } = options;
+  /** The session over `options`: its control channel, its broker (when the host is asked) and its driver. */
+  static async open(options: HeadlessOptions): Promise<HeadlessSession> {
+    const channel = new ControlChannel(options.write);
+    const made: { info?: ClaudeCodeSessionInfo } = {};
+    const { projectRoot } = options.runtime;
     const broker = options.askHost
       ? stdioBroker({
-          channel: this.channel,
-          toClaudeCodeInput: (tool, input) => this.info.toClaudeCodeInput(tool, input),
-          fromClaudeCodeInput: (tool, input) => fromClaudeCodeInput(tool, input, runtime.projectRoot),
+          channel,
+          toClaudeCodeInput: (tool, input) => made.info?.toClaudeCodeInput(tool, input) ?? input,
+          fromClaudeCodeInput: (tool, input) => fromClaudeCodeInput(tool, input, projectRoot),
         })
       : undefined;
-    this.driver = new SessionDriver({
-      sessions: runtime.sessions,
-      policy: runtime.policy,
-      broker,
-      ...(options.hooks ? { hooks: options.hooks } : {}),
-      ...(options.customCommands ? { customCommands: options.customCommands, applyCommandModel: 'turn' as const } : {}),
-      // `@server:uri` mentions in a user message attach the MCP resource, as in the REPL and `-p`.
-      attachments: mcpAttachments(runtime),
-    });
+    const session = new HeadlessSession(options, channel, await options.open(broker));
+    made.info = session.info;
+    return session;
+  }
+
+  private constructor(
+    private readonly options: HeadlessOptions,
+    private readonly channel: ControlChannel,
+    opened: OpenedSession,
+  ) {
+    this.finished = new Promise((resolve) => (this.resolveFinished = resolve));
+    const { runtime } = options;
+    this.driver = opened.driver;
+    this.close = opened.close;
+    const { customCommands } = this.driver;
     this.info = options.info(() => this.driver);
     this.translator = claudeCodeTranslator(this.info);
     forwardSubagentLines(this.info, (line) => this.options.write(line));
@@ -141,10 +146,10 @@ export class HeadlessSession {
       flagPrompt: options.flagPrompt,
       allowBypass: options.allowBypass,
       warn: options.warn,
-      hookEngine: options.hooks?.opened.engine,
-      hooksDisabledBy: options.hooks?.opened.loaded.disabledBy,
+      hookEngine: this.driver.hookEngine,
+      hooksDisabledBy: runtime.hooks.loaded.disabledBy,
       sdkServers: this.sdkServers,
-      commands: options.customCommands?.list ?? [],
+      commands: customCommands?.list ?? [],
       userMessages: this.userMessages,
       holdPrompts: (arrival) => {
         this.promptGate = (this.promptGate ?? Promise.resolve()).then(() => arrival);
@@ -254,7 +259,7 @@ export class HeadlessSession {
         ...initMcpServers(this.options.runtime.mcp, this.sdkServers),
         ...this.hostServers.statuses().map(({ name, status }) => ({ name, status })),
       ];
-      const slashCommands = (this.options.customCommands?.list ?? []).map((command) => command.name);
+      const slashCommands = (this.driver.customCommands?.list ?? []).map((command) => command.name);
       this.options.write(initMessage({ ...this.info.init(), mcpServers, slashCommands }));
     }
     this.translator.beginTurn();

@@ -22,6 +22,17 @@ import { resultEnvelope } from './result-envelope.js';
 import { McpNeedsSignInError } from './oauth/errors.js';
 
 /** A schema larger than this is refused: every request carries it. */
+/** The transcript's line for a result: its first line of text (what it says), then its size and server. */
+function resultSummary(output: string, chars: number, server: string): string {
+  const first = output
+    .split('\n')
+    .map((line) => line.trim())
+    .find((line) => line !== '');
+  const size = `${chars.toLocaleString('en-US')} chars from ${server}`;
+  if (first === undefined) return size;
+  return `${first.length > 80 ? `${first.slice(0, 79)}…` : first} · ${size}`;
+}
+
 export const MAX_SCHEMA_CHARS = 64 * 1024;
 const PREVIEW_CHARS = 500;
 
@@ -147,7 +158,8 @@ export function mcpToolDefinition(options: McpToolOptions): BuiltTool {
         const text = JSON.stringify(input);
         return text.length > 80 ? `${text.slice(0, 80)}…` : text;
       },
-      summary: (data) => `${typeof data.chars === 'number' ? data.chars : 0} chars from ${str(data.server)}`,
+      summary: (data) =>
+        resultSummary(str(data.output), typeof data.chars === 'number' ? data.chars : 0, str(data.server)),
     },
   });
   return { ok: true, tool: tool as unknown as ToolDefinition };

@@ -5,6 +5,7 @@
  * callers show tokens only rather than guess. Users can override rows in config (`modelPrices`). The REPL's `/cost`
  * and Claude Code's `total_cost_usd` / `modelUsage` (src/print) both price through `usageDollars`.
  */
+import { catalogEntry } from '../config/model-catalog.js';
 import type { Usage } from './types.js';
 
 export interface ModelPrice {
@@ -43,10 +44,15 @@ const KNOWN_PRICES: ReadonlyArray<readonly [RegExp, ModelPrice]> = [
   [/^gpt-5/, { input: 1.25, output: 10, cacheWrite: 1.25, cacheRead: 0.125 }],
 ];
 
-/** The price of a model: an override for its exact name first, then the built-in table; undefined if unknown. */
+/**
+ * The price of a model: an override for its exact name first, then the model catalog (the list `/model` offers and
+ * the short names resolve into), then the family table; undefined if unknown.
+ */
 export function priceOf(model: string, overrides: Readonly<Record<string, ModelPrice>> = {}): ModelPrice | undefined {
   const exact = overrides[model];
   if (exact) return exact;
+  const listed = catalogEntry(model);
+  if (listed) return listed.price;
   const name = model.toLowerCase().replace(/^.*\//, '');
   return KNOWN_PRICES.find(([pattern]) => pattern.test(name))?.[1];
 }

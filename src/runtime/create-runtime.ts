@@ -127,6 +127,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     flags: configFlags(options),
     warnings: notices,
     settingsModel: settings.model,
+    settingsPermissionMode: settings.defaultMode,
     settingsFallbackModel: settings.fallbackModel,
   });
   notices.push(...policyNotices);

@@ -1,8 +1,8 @@
 /**
  * What the fronts get from the runtime's MCP servers beyond tools: `@server:uri` resource mentions attached to a
  * prompt (resource-mentions.ts) and `@` completion offering `server:uri` entries next to project paths. Both are
- * absent without configured servers (nothing loads then). Every front's driver takes `mcpAttachments` (the REPL and
- * `-p` do; headless and ACP can pass it the same way).
+ * absent without configured servers (nothing loads then). Every front's driver takes `mcpAttachments` through
+ * openSession (src/driver/open-session.ts).
  */
 import type { Runtime } from './create-runtime.js';
 import { CHARS_PER_TOKEN } from '../mcp/result-envelope.js';
@@ -14,7 +14,7 @@ export type Attachments = (prompt: string) => Promise<{ text: string; notices: s
 /** Cheap test before loading anything: does the prompt hold something like `@name:scheme:`? */
 const MAYBE_MENTION = /@[A-Za-z0-9][\w.-]*:[A-Za-z][A-Za-z0-9+.-]*:/;
 
-export function mcpAttachments(booted: Runtime): Attachments | undefined {
+export function mcpAttachments(booted: Pick<Runtime, 'mcp'>): Attachments | undefined {
   const manager = booted.mcp;
   if (!manager) return undefined;
   const maxChars = mcpLimits().maxOutputTokens * CHARS_PER_TOKEN;

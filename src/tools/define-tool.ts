@@ -1,6 +1,9 @@
 import type { $ZodType, output } from 'zod/v4/core';
 import type { ToolEnvelope } from './envelope.js';
-import type { ApprovalRequest, CallSource, ToolContext } from './tool-context.js';
+import type { ApprovalRequest, ToolContext } from './tool-context.js';
+
+/** The call and the decision point's types live beside ToolContext (which carries the call gate). */
+export type { CallSource, DecideFn, PermissionDecision, ToolCall } from './tool-context.js';
 
 export type PermissionKind = 'none' | 'edit' | 'exec' | 'plan';
 
@@ -9,32 +12,6 @@ export type PermissionKind = 'none' | 'edit' | 'exec' | 'plan';
  * follow the files). Independent of PermissionKind: it decides nothing. Absent: `other`.
  */
 export type ToolKind = 'read' | 'edit' | 'delete' | 'move' | 'search' | 'execute' | 'think' | 'fetch' | 'other';
-
-export type { CallSource };
-
-/** One tool call from parse to result. `id` is the native tool_use id or a generated `toolu_…` (text protocol). */
-export interface ToolCall {
-  readonly id: string;
-  readonly name: string;
-  readonly input: unknown;
-  readonly source: CallSource;
-}
-
-/**
- * What the decision point answers. `deny.message` reaches the model inside the PERMISSION_DENIED envelope;
- * `deny.interrupt`: the person declined and stopped the turn (Esc / "No" at the REPL's prompt), so the loop ends
- * the round after this step.
- */
-export type PermissionDecision =
-  | { behavior: 'allow'; updatedInput?: unknown; remember?: boolean; persist?: boolean }
-  | { behavior: 'deny'; message?: string; interrupt?: boolean };
-
-/**
- * The one pre-execution decision point. The registry calls it for EVERY call after input validation and before
- * execution, read-only tools included (`request` undefined then: deny/ask rules still apply). `request` is what
- * the tool would ask, computed by its definition before anything runs; a call that fails anyway never gets here.
- */
-export type DecideFn = (call: ToolCall, request: ApprovalRequest | undefined) => Promise<PermissionDecision>;
 
 /**
  * What a call would do, worked out before anything changes: either the failure it ends in (no question asked),
@@ -81,6 +58,24 @@ export interface ToolDisplay {
   streams?: boolean;
   /** A resumed session's transcript: the data shown, rebuilt from the compressed form history kept. */
   replay?(compressed: JsonRecord): JsonRecord;
+  /** The change a call proposes, as whole texts an editor shows as diffs (ACP), before and after it ran. */
+  changes?(input: JsonRecord): ProposedChange[];
+  /** The line of its file a call starts at (an editor opens the file there); absent: the top. */
+  line?(input: JsonRecord): number | undefined;
+  /** The call's list as a plan an editor shows (a todo list): each item's text and status. */
+  plan?(input: JsonRecord): PlanItem[] | undefined;
+}
+
+/** One proposed change of a file: `path` as the input names it; `oldText` null for a new file. */
+export interface ProposedChange {
+  readonly path: string;
+  readonly oldText: string | null;
+  readonly newText: string;
+}
+
+export interface PlanItem {
+  readonly content: string;
+  readonly status: string;
 }
 
 /**

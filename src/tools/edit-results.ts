@@ -2,8 +2,8 @@
  * What history, the ledger and the transcript make of an Edit or MultiEdit result (DESIGN.md
  * "ToolResultCompressor": path, applied, replacements, the first 20 diff lines). Both tools' members start here.
  */
-import { clip, isFiniteNumber, isString } from '../text/json-guards.js';
-import type { JsonRecord, ToolMembers } from './define-tool.js';
+import { clip, isFiniteNumber, isRecord, isString } from '../text/json-guards.js';
+import type { JsonRecord, ProposedChange, ToolMembers } from './define-tool.js';
 import { COMPRESSION_LIMITS as LIMIT, count, headLines, stringField, withCut } from './result-forms.js';
 
 export const editMembers = {
@@ -28,4 +28,16 @@ export const editMembers = {
     isString(input.path) && data.applied !== false ? [{ path: input.path, kind: 'edited' as const }] : [],
   title: (input: JsonRecord): string => stringField(input, 'path') ?? '',
   diff: (data: JsonRecord): string | undefined => stringField(data, 'diff'),
-} satisfies Omit<ToolMembers, 'display'> & { title: unknown; diff: unknown };
+  /** Edit's input is one edit, MultiEdit's has `edits`: each old/new pair is one change of the file. */
+  changes: (input: JsonRecord): ProposedChange[] => {
+    const path = stringField(input, 'path');
+    if (path === undefined) return [];
+    const edits = Array.isArray(input.edits) ? input.edits : [input];
+    return edits.flatMap((edit: unknown) => {
+      const fields = isRecord(edit) ? edit : {};
+      return isString(fields.old_string) && isString(fields.new_string)
+        ? [{ path, oldText: fields.old_string, newText: fields.new_string }]
+        : [];
+    });
+  },
+} satisfies Omit<ToolMembers, 'display'> & { title: unknown; diff: unknown; changes: unknown };

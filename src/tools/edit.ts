@@ -24,6 +24,7 @@ export const editTool = defineTool({
     title: editMembers.title,
     summary: (data) => plural(numberField(data, 'replacements') ?? 1, 'replacement'),
     diff: editMembers.diff,
+    changes: editMembers.changes,
   },
   preload: loadDiff,
   async prepare(input, ctx): Promise<ToolPlan> {

@@ -25,6 +25,7 @@ export const multiEditTool = defineTool({
     summary: (data) =>
       `${plural(numberField(data, 'edits') ?? 0, 'edit')} · ${plural(numberField(data, 'replacements') ?? 0, 'replacement')}`,
     diff: editMembers.diff,
+    changes: editMembers.changes,
   },
   preload: loadDiff,
   async prepare(input, ctx): Promise<ToolPlan> {

@@ -63,6 +63,10 @@ const readMembers: ToolMembers = {
         : undefined,
   locations: (input) => (isString(input.path) ? [{ path: input.path, kind: 'read' }] : []),
   display: {
+    line: (input) => {
+      const start = numberField(input, 'start_line');
+      return start !== undefined && start > 0 ? start : undefined;
+    },
     title: (input) => {
       const path = stringField(input, 'path') ?? '';
       const start = numberField(input, 'start_line');

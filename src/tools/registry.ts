@@ -1,57 +1,25 @@
+/**
+ * The tool registry: the tools the agent may call, what the model is told of them (tool-descriptions.ts), and `run`,
+ * the one entry point every call takes: input check (tool-input-check.ts), the tool's plan, the call gate, then the
+ * plan (with the BeforeRun step around it). `run` never throws.
+ */
 import { withTaskNotices } from './background-tasks.js';
-import type { $ZodType } from 'zod/v4/core';
 import type { ToolSpec } from '../providers/types.js';
 import { redactValue } from '../text/redact-secrets.js';
 import { approvalTitle, callSubject, deniedEnvelope } from './approval.js';
-import type { DecideFn, ToolCall, ToolDefinition, ToolPlan } from './define-tool.js';
+import type { ToolCall, ToolDefinition, ToolPlan } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
-import type * as InputValidation from './input-validation.js';
-import type { JsonInputCheck } from './json-schema-validation.js';
-import { once } from './lazy-modules.js';
-import { PARAMETERS_PLACEHOLDER, withParameters } from './parameter-docs.js';
-import { loadToolPrompt } from './prompt-files.js';
-import type { ToolContext, ToolEnvironment } from './tool-context.js';
+import { checkToolInput, loadInputValidation } from './tool-input-check.js';
+import { toolPrompts, toolSpecs } from './tool-descriptions.js';
+import type { CallGate, ToolContext, ToolEnvironment } from './tool-context.js';
 import { builtinTools } from './builtin-tools.js';
 import { rememberTool } from './tool-catalog.js';
-import { recordSessionDecide } from './session-decide.js';
 import { McaError } from '../errors/mca-error.js';
 import { decideSafely, guardThrows, requestOf } from './registry-steps.js';
 import type { FileAccess } from './file-access.js';
 import type { CommandHost } from './command-host.js';
 
-/** The input's field names, in the schema's order (the model is told them in errors). */
-function fieldsOf(tool: ToolDefinition): string[] {
-  const properties = tool.input.jsonSchema.properties;
-  return properties !== null && typeof properties === 'object' ? Object.keys(properties) : [];
-}
-
-/** The validator, imported on the first tool call: it and the schemas bring zod (mini), which nothing else needs. */
-const loadInputValidation: () => Promise<typeof InputValidation> = once(() => import('./input-validation.js'));
-
-/**
- * A tool prompt as native tool prose: no leading heading, no `Action: Tool[…]` example lines of the text protocol,
- * no parameter section (the input schema carries each field's description).
- */
-export function nativeDescription(prompt: string): string {
-  return prompt
-    .replace(/^#{1,6}\s.*\n+/, '')
-    .replace(`${PARAMETERS_PLACEHOLDER}\n`, '')
-    .split('\n')
-    .filter((line) => !/^\s*Action:/.test(line))
-    .join('\n')
-    .replace(/\n*Examples?:\s*$/i, '')
-    .trim();
-}
-
-/**
- * A tool's prompt in the text protocol's shape: its prompt file, or its description under a heading with the
- * parameter section after it (the native definition drops both again).
- */
-function promptOf(tool: ToolDefinition): string {
-  const { description } = tool;
-  if ('promptFile' in description) return loadToolPrompt(description.promptFile);
-  return `## ${tool.name}\n${description.text.trim()}\n\n${PARAMETERS_PLACEHOLDER}\n`;
-}
+export { nativeDescription } from './tool-descriptions.js';
 
 export class ToolRegistryError extends McaError {
   readonly code = 'DUPLICATE_TOOL' as const;
@@ -208,10 +176,7 @@ export class ToolRegistry {
 
   /** Each tool's prompt: its prose from prompts/tools/<file> with the parameter section generated from its schema. */
   prompts(): Array<{ name: string; prompt: string }> {
-    this.described.prompts ??= this.list().map((tool) => ({
-      name: tool.name,
-      prompt: withParameters(promptOf(tool), tool.input.jsonSchema),
-    }));
+    this.described.prompts ??= toolPrompts(this.list());
     return this.described.prompts;
   }
 
@@ -221,17 +186,13 @@ export class ToolRegistry {
    */
   toolSpecs(): ToolSpec[] {
     // The same array until the list changes: the request prefix (and the provider's cache) stays byte-identical.
-    this.described.specs ??= this.list().map((tool) => ({
-      name: tool.name,
-      description: nativeDescription(promptOf(tool)),
-      inputSchema: tool.input.jsonSchema,
-    }));
+    this.described.specs ??= toolSpecs(this.list());
     return this.described.specs;
   }
 
   /**
    * Runs one call: validates its input, lets the tool work out its plan (a call that fails anyway ends here,
-   * without asking), asks `ctx.decide` (every call, read-only ones with no request), then runs the plan.
+   * without asking), asks `ctx.gate.decide` (every call, read-only ones with no request), then runs the plan.
    */
   async run(call: ToolCall, ctx: RunContext): Promise<ToolEnvelope> {
     const started = performance.now();
@@ -257,16 +218,16 @@ export class ToolRegistry {
         data: { interrupted: true },
       });
     }
-    const { decide, afterRun, ...environment } = ctx;
+    const { gate, ...environment } = ctx;
     const toolContext: ToolContext = {
       ...environment,
       ...(this.files && !environment.files ? { files: this.files } : {}),
       ...(this.commands && !environment.commands ? { commands: this.commands } : {}),
       callId: call.id,
       source: call.source,
+      gate,
     };
-    recordSessionDecide(toolContext, decide, afterRun);
-    const validated = await this.validate(tool, call.input);
+    const validated = await checkToolInput(tool, call.input);
     if (!validated.ok) return validated.envelope;
     return await guardThrows(name, ctx.signal, async () => {
       const plan = this.guarded(
@@ -285,7 +246,7 @@ export class ToolRegistry {
           `${name} declares no permission and may not ask for one`,
         );
       }
-      const decision = await decideSafely(decide, { ...call, input: validated.data }, request);
+      const decision = await decideSafely(gate.decide, { ...call, input: validated.data }, request);
       if (decision.behavior === 'deny') {
         return deniedEnvelope(
           name,
@@ -295,7 +256,7 @@ export class ToolRegistry {
       }
       if (decision.updatedInput === undefined) return await this.finish(call, validated.data, plan.execute, ctx);
       // The decision point rewrote the input: it is checked and planned again, and runs as allowed.
-      const updated = await this.validate(tool, decision.updatedInput);
+      const updated = await checkToolInput(tool, decision.updatedInput);
       if (!updated.ok) return updated.envelope;
       const replanned = this.guarded(
         tool,
@@ -308,7 +269,7 @@ export class ToolRegistry {
     });
   }
 
-  /** Runs an allowed call, then hands its result (redacted) to `ctx.afterRun` with the input it ran with. */
+  /** Runs an allowed call, then hands its result (redacted) to `ctx.gate.afterRun` with the input it ran with. */
   private async finish(
     call: ToolCall,
     input: unknown,
@@ -317,8 +278,9 @@ export class ToolRegistry {
   ): Promise<ToolEnvelope> {
     // A background task that ended meanwhile is told with this result (the model's next request carries it).
     const envelope = withTaskNotices(await execute());
-    if (!ctx.afterRun) return envelope;
-    return await ctx.afterRun({ ...call, input }, redactValue(envelope, this.secrets));
+    const { afterRun } = ctx.gate;
+    if (!afterRun) return envelope;
+    return await afterRun({ ...call, input }, redactValue(envelope, this.secrets));
   }
 
   /** The plan with the BeforeRun step around its execution. */
@@ -349,63 +311,11 @@ export class ToolRegistry {
       },
     };
   }
-
-  /** Checks a call's input against the tool's schema: the parsed input, or the INVALID_PARAM envelope. */
-  private async validate(
-    tool: ToolDefinition,
-    rawInput: unknown,
-  ): Promise<{ ok: true; data: unknown } | { ok: false; envelope: ToolEnvelope }> {
-    const { name } = tool;
-    if (rawInput === null || typeof rawInput !== 'object' || Array.isArray(rawInput)) {
-      const message = `Invalid input for ${name}: expected a JSON object such as {"${fieldsOf(tool)[0] ?? 'field'}": ...}.`;
-      return { ok: false, envelope: errorEnvelope('INVALID_PARAM', message) };
-    }
-    let parsed: InputValidation.InputCheck<$ZodType> | JsonInputCheck;
-    try {
-      const { input } = tool;
-      const quick = 'load' in input ? input.quickCheck?.(rawInput) : undefined;
-      if (quick) parsed = quick;
-      else if ('load' in input) {
-        const [{ checkInput }, schema] = await Promise.all([loadInputValidation(), input.load()]);
-        parsed = checkInput(name, schema, rawInput, fieldsOf(tool));
-      } else {
-        parsed = (await jsonSchemaCheck(tool))(rawInput);
-      }
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      return { ok: false, envelope: errorEnvelope('INTERNAL_ERROR', `${name} could not check its input: ${message}`) };
-    }
-    if (!parsed.ok) {
-      return { ok: false, envelope: errorEnvelope('INVALID_PARAM', parsed.message, { context: { input: rawInput } }) };
-    }
-    return { ok: true, data: parsed.data };
-  }
 }
 
-const jsonSchemaChecks = new WeakMap<ToolDefinition, Promise<(raw: unknown) => JsonInputCheck>>();
-
-/** A JSON Schema tool's compiled check: ajv is imported, and the schema compiled, on the tool's first call. */
-function jsonSchemaCheck(tool: ToolDefinition): Promise<(raw: unknown) => JsonInputCheck> {
-  let check = jsonSchemaChecks.get(tool);
-  if (!check) {
-    check = import('./json-schema-validation.js').then(({ compileJsonSchema }) =>
-      compileJsonSchema(tool.name, tool.input.jsonSchema, fieldsOf(tool)),
-    );
-    // A schema that does not compile fails this call; the next call tries again.
-    check.catch(() => jsonSchemaChecks.delete(tool));
-    jsonSchemaChecks.set(tool, check);
-  }
-  return check;
-}
-
-/** What `run` needs beside the call: the session's environment and its decision point. */
+/** What `run` needs beside the call: the session's environment and the gate its calls pass. */
 export interface RunContext extends ToolEnvironment {
-  decide: DecideFn;
-  /**
-   * Called once a call the decision point allowed has run (whatever its result), with the input it ran with;
-   * answers the envelope the model reads (PostToolUse hooks may add to it). Absent: the result as it is.
-   */
-  afterRun?: (call: ToolCall, envelope: ToolEnvelope) => Promise<ToolEnvelope>;
+  gate: CallGate;
 }
 
 export function createDefaultRegistry(options: ToolRegistryOptions = {}): ToolRegistry {

@@ -4,7 +4,7 @@ import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import { toolResult } from './results.js';
 import { todoRecap } from './todo-store.js';
 import type { TodoItem, TodoWriteData } from './tool-data.js';
-import { clip, isString } from '../text/json-guards.js';
+import { clip, isRecord, isString } from '../text/json-guards.js';
 import type { ToolMembers } from './define-tool.js';
 import { COMPRESSION_LIMITS as LIMIT, plural, stringField } from './result-forms.js';
 
@@ -22,6 +22,14 @@ const todoWriteMembers: ToolMembers = {
   display: {
     title: (input) => (Array.isArray(input.todos) ? plural(input.todos.length, 'todo') : ''),
     summary: (data) => stringField(data, 'recap') ?? 'Todos updated',
+    plan: (input) =>
+      Array.isArray(input.todos)
+        ? input.todos.flatMap((todo: unknown) =>
+            isRecord(todo) && isString(todo.content) && isString(todo.status)
+              ? [{ content: todo.content, status: todo.status }]
+              : [],
+          )
+        : undefined,
   },
 };
 

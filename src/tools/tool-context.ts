@@ -1,4 +1,5 @@
 import type { PathScreen } from '../permissions/path-screen.js';
+import type { ToolEnvelope } from './envelope.js';
 import type { CommandHost } from './command-host.js';
 import type { FileAccess } from './file-access.js';
 import type { FileStateRecord } from './file-state.js';
@@ -29,6 +30,8 @@ export interface ApprovalRequest {
    * session's file edits). Absent: that option is not offered.
    */
   remember?: { label: string; rule: string };
+  /** Set when "yes, don't ask again" is not offered because a rule or hook asks every time: which one. */
+  askedBy?: string;
 }
 
 export type ApprovalDecision =
@@ -71,6 +74,48 @@ export interface ToolEnvironment {
   commands?: CommandHost;
 }
 
+/** One tool call from parse to result. `id` is the native tool_use id or a generated `toolu_…` (text protocol). */
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly input: unknown;
+  readonly source: CallSource;
+}
+
+/**
+ * What the decision point answers. `deny.message` reaches the model inside the PERMISSION_DENIED envelope;
+ * `deny.interrupt`: the person declined and stopped the turn (Esc / "No" at the REPL's prompt), so the loop ends
+ * the round after this step.
+ */
+export type PermissionDecision =
+  | { behavior: 'allow'; updatedInput?: unknown; remember?: boolean; persist?: boolean }
+  | { behavior: 'deny'; message?: string; interrupt?: boolean };
+
+/**
+ * The one pre-execution decision point. The registry calls it for EVERY call after input validation and before
+ * execution, read-only tools included (`request` undefined then: deny/ask rules still apply). `request` is what
+ * the tool would ask, computed by its definition before anything runs; a call that fails anyway never gets here.
+ */
+export type DecideFn = (call: ToolCall, request: ApprovalRequest | undefined) => Promise<PermissionDecision>;
+
+/** The step after an allowed call ran (PostToolUse hooks): its result for the model. */
+export type AfterRunFn = (call: ToolCall, envelope: ToolEnvelope) => Promise<ToolEnvelope>;
+
+/**
+ * The gate every call passes, carried in the call's run context from the session down (never beside it): the
+ * decision point, the step after an allowed call ran, and how deeply nested the calls are. A subagent's calls get
+ * the session's gate one level deeper (src/agents/subagent-tools.ts), so they are judged where the session's are.
+ */
+export interface CallGate {
+  decide: DecideFn;
+  /** Called once an allowed call ran, with the input it ran with; absent: the result as it is. */
+  afterRun?: AfterRunFn | undefined;
+  /** 0 (or absent): the session's own calls; 1: a subagent's; 2: a subagent's subagent's. */
+  depth?: number | undefined;
+  /** The rules' path screen for the files a walk (Grep, Glob, LS) lists beyond its input's path. */
+  pathScreen?: ((tool: string) => PathScreen | undefined) | undefined;
+}
+
 /**
  * Everything a tool may touch. Tools get nothing else: no globals, no process.cwd(). A tool never asks for
  * permission itself: its definition says what it would ask, and the registry asks before `execute`.
@@ -80,4 +125,10 @@ export interface ToolContext extends ToolEnvironment {
   callId: string;
   /** Who caused the call. */
   source: CallSource;
+  /**
+   * The gate the call itself passed (set by the registry), for a tool that makes calls of its own: the Agent tool's
+   * nested session has its calls judged there. A tool never uses it to ask about its own work (that is `prepare`'s
+   * request). Absent in a context the registry did not make.
+   */
+  gate?: CallGate;
 }

@@ -42,6 +42,11 @@ const writeMembers: ToolMembers = {
     isString(input.path) ? [{ path: input.path, kind: data.action === 'created' ? 'created' : 'edited' }] : [],
   display: {
     title: (input) => stringField(input, 'path') ?? '',
+    changes: (input) => {
+      const path = stringField(input, 'path');
+      const content = stringField(input, 'content');
+      return path === undefined || content === undefined ? [] : [{ path, oldText: null, newText: content }];
+    },
     summary: (data) => {
       const verb = stringField(data, 'action') === 'overwritten' ? 'Overwrote' : 'Created';
       return `${verb} · ${plural(numberField(data, 'lines') ?? 0, 'line')}`;

@@ -26,14 +26,15 @@ import { TranscriptItemView } from './components/transcript-item-view.js';
 import { costByModel, totalUsage } from './session-cost.js';
 import { truncate } from './text-width.js';
 import { useKeyHandler } from './use-key-handler.js';
+import { useStatusCommand } from './use-status-command.js';
 import { useRepl } from './use-repl.js';
 import { useScreen } from './use-screen.js';
-import type { ShellRunner } from '../driver/shell-lines.js';
-import type { DriverHooksOptions } from '../driver/driver-hooks.js';
-import type { CustomCommandsPort } from '../driver/custom-commands-port.js';
+import type { ReplSessionOpener } from './use-repl.js';
 
 export interface AppProps {
   sessions: SessionManager;
+  /** Opens the session (src/driver/open-session.ts); absent (tests): a session over `sessions` alone. */
+  open?: ReplSessionOpener;
   /** Submitted once when the REPL opens (`mca "question"`). */
   initialPrompt?: string;
   /** `mca -r` without an id: open the session picker first. */
@@ -43,13 +44,8 @@ export interface AppProps {
   /** Called with the whole history after each submit, for persistence. */
   onHistory?: (history: string[]) => void;
   completePath?: (prefix: string) => Promise<string[]>;
-  /** The permission rules the decision point applies; without them only the mode decides. */
+  /** The permission rules, for /permissions (the session applies them from `open`). */
   policy?: PermissionPolicy;
-  /** Runs `!command` lines; without it shell mode says it is unavailable. */
-  runShell?: ShellRunner;
-  /** The hooks of the settings files, for the session driver. */
-  hooks?: DriverHooksOptions;
-  customCommands?: CustomCommandsPort;
   saveRule?: (rule: string) => string;
   /** Price overrides from config (`modelPrices`), over the built-in table. */
   prices?: Readonly<Record<string, ModelPrice>>;
@@ -97,15 +93,13 @@ export function App(props: AppProps): React.JSX.Element {
   const width = screen.columns;
   const core = useRepl({
     sessions: props.sessions,
+    open: props.open,
     onExit: props.onExit,
     terminator: props.terminator,
     now,
     initialPrompt: props.initialPrompt,
     openPicker: props.openPicker,
     policy: props.policy,
-    hooks: props.hooks,
-    runShell: props.runShell,
-    customCommands: props.customCommands,
     saveRule: props.saveRule,
     redraw: screen.redraw,
     prices: props.prices,
@@ -116,19 +110,20 @@ export function App(props: AppProps): React.JSX.Element {
   });
   // MCP prompts join the command list as servers connect: show the new list at once.
   const [, commandsChanged] = useReducer((tick: number) => tick + 1, 0);
-  useEffect(() => props.customCommands?.onListChange?.(commandsChanged), [props.customCommands]);
+  const { customCommands } = core;
+  useEffect(() => customCommands?.onListChange?.(commandsChanged), [customCommands]);
   const { redraw, toggleVerbose } = screen;
   const clearScreen = useCallback(() => {
     core.clearItems();
     redraw();
   }, [core, redraw]);
   const screenKeys = useMemo(() => ({ clear: clearScreen, toggleVerbose }), [clearScreen, toggleVerbose]);
-  const { input, suggestions, selectedSuggestion, exitHint } = useKeyHandler({
+  const { input, suggestions, selectedSuggestion, exitHint, searchLine } = useKeyHandler({
     core,
     history: props.history ?? [],
     onHistory: props.onHistory ?? noHistory,
     completePath: props.completePath ?? noCompletions,
-    customCommands: props.customCommands?.list ?? [],
+    customCommands: customCommands?.list ?? [],
     now,
     screen: screenKeys,
     layout: { width, rows: screen.rows },
@@ -149,6 +144,17 @@ export function App(props: AppProps): React.JSX.Element {
       ? 'Working… type ahead to queue a message · Esc or Ctrl-C to interrupt'
       : 'Ask anything · @ to mention a file · ! for a shell command · /help';
 
+  const dollars = hasUsage(totalUsage(transcript.sessionUsage))
+    ? costByModel(transcript.sessionUsage, core.model, props.prices).total
+    : undefined;
+  const customStatus = useStatusCommand(props.info, {
+    sessionId: controller.sessionId,
+    model: core.model,
+    cwd: controller.projectRoot,
+    costUsd: dollars ?? 0,
+    contextTokens: transcript.contextTokens,
+    contextWindow,
+  });
   return (
     <Box flexDirection="column" width={width}>
       <Static key={screen.epoch} items={transcript.items}>
@@ -184,13 +190,21 @@ export function App(props: AppProps): React.JSX.Element {
         <RewindPicker state={rewind} width={width} />
       ) : (
         <Box flexDirection="column" width={width}>
-          <InputBox state={input} width={width} placeholder={placeholder} disabled={compacting} shell={shell} />
+          <InputBox
+            state={input}
+            width={width}
+            placeholder={placeholder}
+            disabled={compacting}
+            shell={shell}
+            {...(searchLine === undefined ? {} : { searchLine })}
+          />
           {!compacting ? (
             <Suggestions items={suggestions} width={width} selected={selectedSuggestion ?? undefined} />
           ) : null}
         </Box>
       )}
       <StatusLine
+        custom={customStatus}
         model={core.model}
         mode={core.mode}
         cwd={controller.projectRoot}
@@ -199,11 +213,7 @@ export function App(props: AppProps): React.JSX.Element {
         sessionId={controller.sessionId}
         width={width}
         hint={exitHint ?? (screen.verbose ? 'verbose transcript · Ctrl-O to leave' : undefined)}
-        dollars={
-          hasUsage(totalUsage(transcript.sessionUsage))
-            ? costByModel(transcript.sessionUsage, core.model, props.prices).total
-            : undefined
-        }
+        dollars={dollars}
       />
     </Box>
   );

@@ -9,9 +9,7 @@ import { toRounds } from '../context/message.js';
 import type { ToolEnvelope, ToolError } from '../tools/envelope.js';
 import { toolNamed } from '../tools/tool-catalog.js';
 import type { TranscriptEntry } from './transcript-reducer.js';
-import { withoutShellNotes } from '../driver/shell-lines.js';
-
-const REMINDER = /\n*<system-reminder>[\s\S]*?<\/system-reminder>\s*/g;
+import { userWords } from '../text/user-words.js';
 
 /** The data the transcript shows for a stored (compressed) result: the tool's own `display.replay`, else as stored. */
 function replayedData(tool: string, data: Record<string, unknown>): Record<string, unknown> {
@@ -67,7 +65,7 @@ export function historyEntries(messages: readonly Message[], maxRounds = 5): Tra
   for (const round of shown) {
     for (const message of round.messages) {
       if (message.role === 'user') {
-        entries.push({ kind: 'user', text: withoutShellNotes(message.content.replace(REMINDER, '')).trim() });
+        entries.push({ kind: 'user', text: userWords(message.content) });
       } else if (message.role === 'assistant') entries.push(...assistantEntries(message));
       else if (message.role === 'tool' && message.metadata.action) {
         const { tool, input } = message.metadata.action;

@@ -27,4 +27,19 @@ export interface ReplInfoPort {
   addDirectory(dir: string): AddRootResult;
   /** `/add-dir`'s "remember": writes it to the project's local settings file; returns the file. Throws. */
   rememberDirectory(real: string): string;
+  /**
+   * Settings `statusLine`: runs its command with the state as JSON (Claude Code's status-line input); resolves
+   * with the line to show, or undefined (none configured, failed, hung). Absent when no status line is configured.
+   */
+  statusLine?: (state: StatusState) => Promise<string | undefined>;
+}
+
+/** What the REPL knows for a custom status line. */
+export interface StatusState {
+  sessionId: string;
+  model: string;
+  cwd: string;
+  costUsd: number;
+  contextTokens: number | null;
+  contextWindow: number;
 }

@@ -76,6 +76,26 @@ export function insertPaste(state: InputState, text: string): InputState {
   return { ...inserted, pastes: [...state.pastes, { placeholder, text }] };
 }
 
+/**
+ * The next read of a paste that came in several reads without bracketed-paste marks (the terminal splits a long
+ * paste): what the run has inserted since `start` (placeholders expanded) and `text` become one paste, so a
+ * 300-line paste shows as one `[Pasted 300 lines]`, not two.
+ */
+export function continuePaste(state: InputState, start: number, text: string): InputState {
+  if (start > state.cursor) return insertPaste(state, text);
+  const run = state.text.slice(start, state.cursor);
+  const inRun = state.pastes.filter((paste) => !paste.image && run.includes(paste.placeholder));
+  let earlier = run;
+  for (const paste of inRun) earlier = earlier.split(paste.placeholder).join(paste.text);
+  const rest = state.pastes.filter((paste) => !inRun.includes(paste));
+  const without = withText(
+    { ...state, pastes: rest },
+    state.text.slice(0, start) + state.text.slice(state.cursor),
+    start,
+  );
+  return insertPaste(without, earlier + text);
+}
+
 /** The text to send: placeholders replaced by the pasted text they stand for (an image's stays as it is). */
 export function expandedText(state: InputState): string {
   let text = state.text;

@@ -43,7 +43,11 @@ function scanControl(input: string, at: number): Scan {
   return 'invalid';
 }
 
-/** The events of `input` and the unfinished escape sequence at its end ('' when none). */
+/** Bracketed paste (mode 2004): the terminal wraps pasted text in these, however many reads it takes. */
+export const PASTE_START = '\x1b[200~';
+export const PASTE_END = '\x1b[201~';
+
+/** The events of `input` and the unfinished escape sequence (or bracketed paste) at its end ('' when none). */
 export function splitKeys(input: string): { events: string[]; pending: string } {
   const events: string[] = [];
   let index = 0;
@@ -54,6 +58,14 @@ export function splitKeys(input: string): { events: string[]; pending: string } 
       break;
     }
     if (escape > index) events.push(input.slice(index, escape));
+    // A bracketed paste is one event, start and end markers included, even when it spans many reads.
+    if (input.startsWith(PASTE_START, escape)) {
+      const end = input.indexOf(PASTE_END, escape + PASTE_START.length);
+      if (end === -1) return { events, pending: input.slice(escape) };
+      events.push(input.slice(escape, end + PASTE_END.length));
+      index = end + PASTE_END.length;
+      continue;
+    }
     // ESC ESC introduces a sequence with Alt (ESC ESC [ A), or is Alt+Esc itself.
     const doubled = input[escape + 1] === ESC;
     const introducer = escape + (doubled ? 2 : 1);
@@ -76,7 +88,10 @@ export interface KeySplitter {
   /** The complete events of `chunk` (after what an earlier chunk left unfinished). */
   push(chunk: string): string[];
   hasPending(): boolean;
-  /** Whatever is unfinished, as one event (a lone ESC is the Esc key); undefined when nothing is. */
+  /**
+   * Whatever is unfinished, as one event (a lone ESC is the Esc key); undefined when nothing is, or when the
+   * unfinished part is a bracketed paste whose end has not arrived yet (a paste is never cut by a quiet moment).
+   */
   flush(): string | undefined;
 }
 
@@ -90,6 +105,7 @@ export function createKeySplitter(): KeySplitter {
     },
     hasPending: () => pending !== '',
     flush() {
+      if (pending.startsWith(PASTE_START)) return undefined;
       const rest = pending;
       pending = '';
       return rest === '' ? undefined : rest;

@@ -5,7 +5,14 @@
  */
 
 export type KeyEvent =
-  | { kind: 'text'; text: string; /** several characters at once: a paste (or a fast typist) */ paste: boolean }
+  | {
+      kind: 'text';
+      text: string;
+      /** several characters at once: a paste (or a fast typist) */
+      paste: boolean;
+      /** The terminal marked it as one paste (bracketed paste): its end is known, nothing continues it. */
+      bracketed?: boolean;
+    }
   | { kind: 'submit' }
   | { kind: 'newline' }
   | { kind: 'backspace' }
@@ -76,9 +83,26 @@ function cleanText(text: string): string {
   return text.replace(/\r\n?/g, '\n').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
 }
 
+const PASTE_START = '\x1b[200~';
+const PASTE_END = '\x1b[201~';
+
+/** A control character typed as a key (Ctrl+letter, Backspace); tab, newline, return and ESC are handled apart. */
+// eslint-disable-next-line no-control-regex
+const CONTROL_KEY = /[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f]/;
+
 export function parseKey(raw: string): KeyEvent[] {
   const known = SEQUENCES[raw];
   if (known) return [known];
+  // A bracketed paste (key-splitter.ts keeps it whole): its text, however many lines, is one paste.
+  if (raw.startsWith(PASTE_START) && raw.endsWith(PASTE_END)) {
+    const text = cleanText(raw.slice(PASTE_START.length, -PASTE_END.length));
+    return text ? [{ kind: 'text', text, paste: true, bracketed: true }] : [{ kind: 'ignored' }];
+  }
+  // Keys typed fast reach us in one read: "abc" then Ctrl+U is text and a key, not text with a stray byte.
+  if (raw.length > 1 && !raw.startsWith('\x1b') && CONTROL_KEY.test(raw)) {
+    const pieces = raw.split(new RegExp(`(${CONTROL_KEY.source})`)).filter((piece) => piece !== '');
+    return pieces.flatMap((piece) => parseKey(piece));
+  }
   // Two Esc presses that reach us in one read (tmux, ssh, a loaded machine) are two presses: Esc Esc opens
   // /rewind. Alt+Esc, the other reading, has no binding.
   if (raw === '\x1b\x1b') return [{ kind: 'escape' }, { kind: 'escape' }];

@@ -4,7 +4,7 @@
  * fenced code with syntax colours (cli-highlight), and exactly one blank line between blocks. Ink wraps the text
  * to the box, so list items keep their hanging indent. The source is neutralised first (model text is untrusted).
  */
-import { Box, Text } from 'ink';
+import { Box, Text, Transform } from 'ink';
 import { Lexer, type Token, type Tokens } from 'marked';
 import React from 'react';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
@@ -40,9 +40,46 @@ function decode(text: string): string {
   return text.replace(/&(?:amp|lt|gt|quot|#39);/g, (entity) => ENTITIES[entity] ?? entity);
 }
 
+/** Columns between tab stops when an answer's tabs become spaces. */
+const TAB_STOP = 4;
+
+/**
+ * Tabs as spaces up to the next tab stop: the terminal draws a tab as up to 8 columns while the wrapping counts it as
+ * none, so a tab left in would push lines past the box's edge.
+ */
+export function expandTabs(text: string): string {
+  if (!text.includes('\t')) return text;
+  return text
+    .split('\n')
+    .map((line) => {
+      let out = '';
+      for (const char of line) out += char === '\t' ? ' '.repeat(TAB_STOP - (out.length % TAB_STOP)) : char;
+      return out;
+    })
+    .join('\n');
+}
+
 /** Block tokens of `markdown` (control sequences already shown visibly), blank-line tokens dropped. */
 export function markdownBlocks(markdown: string): Token[] {
-  return new Lexer({ gfm: true }).lex(neutralizeControlSequences(markdown)).filter((token) => token.type !== 'space');
+  return new Lexer({ gfm: true })
+    .lex(expandTabs(neutralizeControlSequences(markdown)))
+    .filter((token) => token.type !== 'space');
+}
+
+// eslint-disable-next-line no-control-regex
+const LEADING_SPACES = /^((?:\x1b\[[0-9;]*m)*) +/;
+
+/**
+ * Ink wraps with its spaces kept, so when a word fills a row exactly the space after it starts the next row. In
+ * running text a row never starts with a space of its own: those are dropped from every row but the first.
+ */
+export function dropWrapSpace(line: string, index: number): string {
+  return index === 0 ? line : line.replace(LEADING_SPACES, '$1');
+}
+
+/** Running text (a paragraph, a heading, a list item's words), wrapped without a stray space at a row's start. */
+function Running({ children }: { children: React.ReactNode }): React.JSX.Element {
+  return <Transform transform={dropWrapSpace}>{children}</Transform>;
 }
 
 function Inline({ tokens }: { tokens: readonly Token[] | undefined }): React.JSX.Element {
@@ -169,20 +206,28 @@ function Block({ token, width }: { token: Token; width: number }): React.JSX.Ele
     case 'heading': {
       const heading = token as Tokens.Heading;
       return (
-        <Text bold underline={heading.depth === 1} italic={heading.depth >= 3}>
-          <Inline tokens={heading.tokens} />
-        </Text>
+        <Running>
+          <Text bold underline={heading.depth === 1} italic={heading.depth >= 3}>
+            <Inline tokens={heading.tokens} />
+          </Text>
+        </Running>
       );
     }
     case 'paragraph':
       return (
-        <Text>
-          <Inline tokens={(token as Tokens.Paragraph).tokens} />
-        </Text>
+        <Running>
+          <Text>
+            <Inline tokens={(token as Tokens.Paragraph).tokens} />
+          </Text>
+        </Running>
       );
     case 'text': {
       const text = token as Tokens.Text;
-      return <Text>{text.tokens ? <Inline tokens={text.tokens} /> : decode(text.text)}</Text>;
+      return (
+        <Running>
+          <Text>{text.tokens ? <Inline tokens={text.tokens} /> : decode(text.text)}</Text>
+        </Running>
+      );
     }
     case 'code':
       return <CodeBlock token={token as Tokens.Code} />;

@@ -11,10 +11,9 @@ import type { ChoiceState } from './components/choice-picker.js';
 /** What /mcp needs of the runtime's servers (McpManager has it). */
 export type McpControl = Pick<McpManager, 'list' | 'reconnect' | 'setEnabled' | 'signIn' | 'canSignIn'>;
 
-/** The REPL's MCP port: the servers for /mcp, and the `@server:uri` resource attachments for prompts. */
+/** The REPL's MCP port: the servers for /mcp (`@server:uri` attachments are the session's: open-session.ts). */
 export interface ReplMcp {
   control: McpControl;
-  attachments: (prompt: string) => Promise<{ text: string; notices: string[] }>;
 }
 
 type Tone = 'info' | 'warning' | 'error';

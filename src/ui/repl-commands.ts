@@ -4,6 +4,7 @@
  * ReplInfoPort (the CLI's); without one (tests of the view alone) they say so in a notice.
  */
 import type { SessionDriver } from '../driver/session-driver.js';
+import { pickerLabel } from '../config/model-catalog.js';
 import { checkModelName, KNOWN_MODELS } from '../config/model-profiles.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import type { ChoiceState } from './components/choice-picker.js';
@@ -117,8 +118,8 @@ export function createReplCommands(deps: ReplCommandDeps): ReplCommands {
       const family = /^claude-/.test(current) ? KNOWN_MODELS.anthropic : KNOWN_MODELS.openai;
       const options = family.includes(current) ? [...family] : [current, ...family];
       pick(
-        `Model (now ${current}) · or type /model <name>`,
-        options,
+        `Model (now ${pickerLabel(current)}) · or type /model <name>`,
+        options.map(pickerLabel),
         Math.max(0, options.indexOf(current)),
         (index) => {
           const chosen = options[index];
@@ -168,16 +169,29 @@ export function createReplCommands(deps: ReplCommandDeps): ReplCommands {
         sessionId: controller.sessionId,
         model: driver.model,
       });
-      if (args.trim() === '--clipboard') {
+      const copy = (): void => {
         deps.writeTerminal(osc52(markdown));
-        return notice(`Copied the conversation (${markdown.length.toLocaleString('en-US')} chars) to the clipboard.`);
-      }
-      if (!info) return notice(NO_INFO, 'warning');
-      try {
-        notice(`Exported the conversation to ${info.exportTo(args.trim() || defaultExportName(), markdown)}`);
-      } catch (error) {
-        notice(`Could not export: ${errorText(error)}`, 'error');
-      }
+        notice(`Copied the conversation (${markdown.length.toLocaleString('en-US')} chars) to the clipboard.`);
+      };
+      const save = (file: string): void => {
+        if (!info) return notice(NO_INFO, 'warning');
+        try {
+          notice(`Exported the conversation to ${info.exportTo(file, markdown)}`);
+        } catch (error) {
+          notice(`Could not export: ${errorText(error)}`, 'error');
+        }
+      };
+      const target = args.trim();
+      if (target === '--clipboard') return copy();
+      if (target !== '') return save(target);
+      // No path: ask where, as Claude Code does (a file in the project is written only when the person picks it).
+      const name = defaultExportName();
+      pick(
+        'Export the conversation · or type /export <file> · Esc cancels',
+        ['Copy to the clipboard', `Save to ${name} in the project`],
+        0,
+        (index) => (index === 0 ? copy() : save(name)),
+      );
     },
   };
 }

@@ -3,6 +3,7 @@ import type { UsageByModel } from './session-cost.js';
 import type { SessionInfo } from '../agent/controller.js';
 import type { SessionDriver } from '../driver/session-driver.js';
 import type { ModelPrice } from '../providers/model-prices.js';
+import { helpPageIndex, helpPages } from './help-pages.js';
 import { errorText } from './repl-driver-view.js';
 import type { ReplCommands } from './repl-commands.js';
 import type { SlashContext } from './slash-commands.js';
@@ -39,7 +40,19 @@ export interface ReplSlashDeps {
 export function createReplSlash(deps: ReplSlashDeps): SlashContext {
   const { driver, append, notice, setPicker, prices } = deps;
   return {
-    showHelp: () => append({ kind: 'help', custom: driver.customCommands?.list ?? [] }),
+    showHelp: (args = '') => {
+      const custom = driver.customCommands?.list ?? [];
+      const pages = helpPages(custom);
+      const page = helpPageIndex(pages, args);
+      if (page === undefined) {
+        notice(
+          `No help page "${args.trim()}": /help 1 to /help ${pages.length}, /help keys or /help custom.`,
+          'warning',
+        );
+        return;
+      }
+      append({ kind: 'help', custom, page });
+    },
     clearSession: () => void driver.newSession(),
     compact: (focus) => void driver.compact(focus),
     showContext: () => {

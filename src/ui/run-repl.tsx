@@ -10,13 +10,13 @@ import type { ModelPrice } from '../providers/model-prices.js';
 import type { ExtensionLists } from './repl-slash.js';
 import type { ReplMcp } from './mcp-view.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
-import type { ShellRunner } from '../driver/shell-lines.js';
-import type { CustomCommandsPort } from '../driver/custom-commands-port.js';
-import type { DriverHooksOptions } from '../driver/driver-hooks.js';
+import type { ReplSessionOpener } from './use-repl.js';
 import type { ReplInfoPort } from './info-port.js';
 
 export interface ReplOptions {
   sessions: SessionManager;
+  /** Opens the session with what the REPL can do (src/driver/open-session.ts). */
+  open?: ReplSessionOpener;
   /** File for persisted input history (↑/↓), one JSON string per line; directories are created as needed. */
   inputHistoryPath: string;
   /** Values (the API keys) never written to the input-history file. */
@@ -32,20 +32,14 @@ export interface ReplOptions {
   initialPrompt?: string;
   /** `mca -r` without an id: the session picker opens first. */
   openPicker?: boolean;
-  /** The permission rules the session's decision point applies (settings files and flags). */
+  /** The permission rules, for /permissions (the session applies them from `open`). */
   policy?: PermissionPolicy;
-  /** Runs `!command` lines in the project directory. */
-  runShell?: ShellRunner;
   /** The project's checkpoints (`/rewind`, Esc Esc). */
   checkpoints?: RewindPort;
-  /** Custom slash commands from the project and user command directories. */
-  customCommands?: CustomCommandsPort;
   /** "Always allow" in the permission prompt: writes the rule to .claude/settings.local.json, returns the file. */
   saveRule?: (rule: string) => string;
   /** Price overrides from config (`modelPrices`). */
   prices?: Readonly<Record<string, ModelPrice>>;
-  /** The hooks of the settings files, for the session driver. */
-  hooks?: DriverHooksOptions;
   /** Installation details and files for /status, /config, /doctor, `#`, /memory, /export. */
   info?: ReplInfoPort;
   /** What /skills and /agents show. */
@@ -73,6 +67,7 @@ export async function runRepl(options: ReplOptions): Promise<void> {
     <App
       terminator={terminator}
       sessions={options.sessions}
+      {...(options.open ? { open: options.open } : {})}
       history={history}
       onHistory={onHistory}
       completePath={options.completePath}
@@ -80,10 +75,7 @@ export async function runRepl(options: ReplOptions): Promise<void> {
       {...(options.prices ? { prices: options.prices } : {})}
       {...(options.extensionLists ? { extensionLists: options.extensionLists } : {})}
       {...(options.policy ? { policy: options.policy } : {})}
-      {...(options.hooks ? { hooks: options.hooks } : {})}
-      {...(options.runShell ? { runShell: options.runShell } : {})}
       {...(options.checkpoints ? { checkpoints: options.checkpoints } : {})}
-      {...(options.customCommands ? { customCommands: options.customCommands } : {})}
       {...(options.saveRule ? { saveRule: options.saveRule } : {})}
       {...(options.info ? { info: options.info } : {})}
       {...(options.mcp ? { mcp: options.mcp } : {})}

@@ -1,63 +1,21 @@
 /**
- * Slash commands in the REPL: the list shown in /help and in suggestions, and the dispatch table (the names and
- * the parser belong to the session driver, which routes lines by them).
+ * Slash commands in the REPL: suggestions and the handlers (the table of commands, with their usage and whether
+ * each only shows something, and the parser belong to the session driver, which routes and queues lines by them).
  * Handlers only talk to a `SlashContext`, which the app implements; tests use a fake one.
  */
 
-import { SLASH_COMMAND_NAMES, type ParsedSlash, type SlashCommandName } from '../driver/slash-parse.js';
+import { SLASH_COMMAND_NAMES, SLASH_COMMANDS, type ParsedSlash, type SlashCommandName } from '../driver/slash-parse.js';
 import { tasksCommand } from './tasks-command.js';
 
 export {
   closestCommand,
   parseSlashCommand,
   SLASH_COMMAND_NAMES,
+  SLASH_COMMANDS,
   type ParsedSlash,
+  type SlashCommandSpec,
   type SlashCommandName,
 } from '../driver/slash-parse.js';
-
-export interface SlashCommandSpec {
-  name: SlashCommandName;
-  usage: string;
-  description: string;
-}
-
-export const SLASH_COMMANDS: readonly SlashCommandSpec[] = [
-  { name: 'help', usage: '/help', description: 'Show keys and commands' },
-  { name: 'clear', usage: '/clear', description: 'Start a new session' },
-  { name: 'compact', usage: '/compact [focus]', description: 'Summarize old history now' },
-  { name: 'context', usage: '/context', description: 'Show context usage per layer' },
-  { name: 'cost', usage: '/cost', description: "Show this session's tokens and cost" },
-  { name: 'todos', usage: '/todos', description: 'Show the todo list' },
-  { name: 'tasks', usage: '/tasks [<id> | stop <id>]', description: 'Background tasks: list, show output, stop' },
-  { name: 'memory', usage: '/memory', description: 'List the memory files and open one in $EDITOR' },
-  { name: 'hooks', usage: '/hooks', description: 'List the hooks in effect, their files and last outcomes' },
-  { name: 'skills', usage: '/skills', description: 'List the skills the model can load' },
-  { name: 'agents', usage: '/agents', description: 'List the subagents, and the subagent runs of this session' },
-  { name: 'model', usage: '/model [name]', description: 'Pick or set the model' },
-  { name: 'resume', usage: '/resume [id]', description: 'Resume a past session' },
-  { name: 'init', usage: '/init', description: 'Write a CLAUDE.md for this project (a model pass over it)' },
-  { name: 'status', usage: '/status', description: 'Version, model, key source, settings files, counts' },
-  { name: 'doctor', usage: '/doctor', description: 'Check the installation, ripgrep, terminal and settings' },
-  { name: 'permissions', usage: '/permissions [allow <rule>]', description: 'Show the rules; add an allow rule' },
-  { name: 'config', usage: '/config', description: 'Show the settings in effect' },
-  { name: 'add-dir', usage: '/add-dir <path>', description: 'Let the file tools use another directory too' },
-  {
-    name: 'mcp',
-    usage: '/mcp [reconnect|disable|enable|login <server>]',
-    description: 'MCP servers: status, tools; reconnect, disable or enable one',
-  },
-  {
-    name: 'export',
-    usage: '/export [file | --clipboard]',
-    description: 'Save the conversation as Markdown (or copy it)',
-  },
-  {
-    name: 'rewind',
-    usage: '/rewind',
-    description: 'Undo prompts: restore code and/or conversation (also /undo, Esc Esc)',
-  },
-  { name: 'exit', usage: '/exit', description: 'Quit mca' },
-];
 
 /** A line of /help or of the suggestion list: a built-in command or a custom one (`git:commit`). */
 export interface SlashCommandEntry {
@@ -82,7 +40,8 @@ export function suggestSlashCommands(text: string, custom: readonly SlashCommand
 
 /** What the command handlers may do; implemented by the app. */
 export interface SlashContext {
-  showHelp(): void;
+  /** `/help [page]`: a page number, `keys` or `custom`; none is page 1. */
+  showHelp(args?: string): void;
   clearSession(): void;
   compact(focus: string | undefined): void;
   showContext(): void;
@@ -114,8 +73,19 @@ export interface SlashContext {
 
 type Handler = (context: SlashContext, args: string) => void;
 
+/** `/login`: Claude Code signs in; mca reads a key from the environment (a subscription sign-in is not supported). */
+const LOGIN_TEXT = [
+  'mca takes an API key from the environment; there is nothing to sign in to.',
+  'Set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN for a gateway) before starting mca, e.g. export ANTHROPIC_API_KEY=sk-ant-…',
+  'A Claude subscription (Pro/Max) sign-in is not supported. Other providers: MCA_PROVIDER=openai with OPENAI_API_KEY.',
+  'MCP servers that need a sign-in: mca mcp login <server>.',
+].join('\n');
+
+const LOGOUT_TEXT =
+  'mca keeps no sign-in: it reads the key from the environment at start. Unset ANTHROPIC_API_KEY and restart to stop using it.';
+
 export const SLASH_HANDLERS: Record<SlashCommandName, Handler> = {
-  help: (context) => context.showHelp(),
+  help: (context, args) => context.showHelp(args),
   clear: (context) => context.clearSession(),
   compact: (context, args) => context.compact(args || undefined),
   context: (context) => context.showContext(),
@@ -137,6 +107,8 @@ export const SLASH_HANDLERS: Record<SlashCommandName, Handler> = {
   'add-dir': (context, args) => context.addDir(args),
   export: (context, args) => context.exportConversation(args),
   rewind: (context) => context.openRewind(),
+  login: (context) => context.notice(LOGIN_TEXT),
+  logout: (context) => context.notice(LOGOUT_TEXT),
   exit: (context) => context.exit(),
 };
 

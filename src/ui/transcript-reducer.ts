@@ -30,7 +30,7 @@ export type TranscriptEntry =
   /** An approved plan (ExitPlanMode), kept readable in the transcript as Markdown. */
   | { kind: 'plan'; text: string }
   | { kind: 'cost'; usage: UsageByModel; model: string; prices?: Readonly<Record<string, ModelPrice>> }
-  | { kind: 'help'; custom?: readonly SlashCommandEntry[] };
+  | { kind: 'help'; custom?: readonly SlashCommandEntry[]; page?: number };
 
 export type TranscriptItem = TranscriptEntry & { id: number };
 

@@ -15,6 +15,7 @@ import { DECLINE } from './use-permission.js';
 import type { ReplCore } from './use-repl.js';
 import { useLatestState, useRawKeys } from './use-raw-keys.js';
 import { clipboardImage, pastedImage } from './image-paste.js';
+import { acceptSearch, olderMatch, searchLine, startSearch, withQuery, type HistorySearch } from './history-search.js';
 
 /** A second Ctrl-C on an empty prompt within this window exits. */
 export const EXIT_CONFIRM_MS = 2000;
@@ -268,6 +269,27 @@ export function useKeyHandler({
 
   /** Esc Esc on an empty prompt (within this window) opens the rewind dialog. */
   const lastEscape = useRef<number | null>(null);
+  /** Where an unbracketed paste began while its reads keep coming with no other key between (continuePaste). */
+  const pasteRun = useRef<number | null>(null);
+  /** Ctrl+R's reverse search while it is open (history-search.ts). */
+  const [searchRef, setSearch] = useLatestState<HistorySearch | null>(() => null);
+
+  /** A key while the reverse search is open: narrow, go older, take the entry, or give up. */
+  const searchKey = useCallback(
+    (key: KeyEvent, search: HistorySearch): void => {
+      const history = inputRef.current.history;
+      if (key.kind === 'ctrl' && key.key === 'r') return setSearch(olderMatch(history, search));
+      if (key.kind === 'escape' || (key.kind === 'ctrl' && (key.key === 'g' || key.key === 'c'))) {
+        return setSearch(null);
+      }
+      if (key.kind === 'text') return setSearch(withQuery(history, search.query + key.text.replace(/\n/g, ' ')));
+      if (key.kind === 'backspace') return setSearch(withQuery(history, search.query.slice(0, -1)));
+      // Enter, →, ←, Home, End or any other key: the entry goes into the input box to edit or send.
+      setInput(acceptSearch(inputRef.current, search));
+      setSearch(null);
+    },
+    [inputRef, setInput, setSearch],
+  );
   const handleKey = useCallback(
     (key: KeyEvent) => {
       if (core.permissionRef.current) return permissionKey(key);
@@ -275,6 +297,11 @@ export function useKeyHandler({
       if (core.choiceRef.current) return choiceKey(key);
       if (core.rewind.rewindRef.current) {
         return core.rewind.key(key, (text) => setInput(edit.replaceText(inputRef.current, text)));
+      }
+      const search = searchRef.current;
+      if (search) return searchKey(key, search);
+      if (key.kind === 'ctrl' && key.key === 'r' && !core.busyRef.current) {
+        return setSearch(startSearch(inputRef.current.history));
       }
       if (key.kind === 'ctrl' && key.key === 'c') return ctrlC();
       if (key.kind === 'ctrl' && key.key === 'l') return screen.clear();
@@ -305,11 +332,17 @@ export function useKeyHandler({
       if (suggestions.handle(key, submit)) return;
       if (key.kind === 'submit') return submit();
       if (key.kind === 'ctrl' && key.key === 'v') return pasteClipboard();
+      const runStart = pasteRun.current;
+      pasteRun.current = null;
       if (key.kind === 'text' && key.paste) {
         // A pasted image path attaches the image as [Image #N] (image-paste.ts); any other paste is text.
         const pasted = pastedImage(key.text, process.cwd());
         if (pasted.kind === 'image') return setInput(edit.insertImage(inputRef.current, pasted.image));
         if (pasted.kind === 'error') core.notice(pasted.message, 'warning');
+        if (!key.bracketed) {
+          pasteRun.current = runStart ?? inputRef.current.cursor;
+          if (runStart !== null) return setInput(edit.continuePaste(inputRef.current, runStart, key.text));
+        }
       }
       const next = editKey(inputRef.current, key, true);
       if (next) setInput(next);
@@ -324,7 +357,10 @@ export function useKeyHandler({
       permissionKey,
       pickerKey,
       screen,
+      searchKey,
+      searchRef,
       setInput,
+      setSearch,
       submit,
       suggestions,
     ],
@@ -332,5 +368,12 @@ export function useKeyHandler({
 
   useRawKeys(handleKey);
 
-  return { input, suggestions: suggestions.items, selectedSuggestion: suggestions.selected, exitHint };
+  const search = searchRef.current;
+  return {
+    input,
+    suggestions: suggestions.items,
+    selectedSuggestion: suggestions.selected,
+    exitHint,
+    searchLine: search ? searchLine(input.history, search) : undefined,
+  };
 }

@@ -1,4 +1,4 @@
-import { useStdin } from 'ink';
+import { useStdin, useStdout } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { createKeySplitter } from './key-splitter.js';
 import { parseKey, type KeyEvent } from './keys.js';
@@ -15,12 +15,18 @@ import { parseKey, type KeyEvent } from './keys.js';
  */
 export function useRawKeys(handler: (key: KeyEvent) => void): void {
   const { stdin, setRawMode, isRawModeSupported } = useStdin();
+  const { stdout } = useStdout();
   const latest = useRef(handler);
   latest.current = handler;
   useEffect(() => {
     // Without raw mode Ink never reads the input; neither does this hook (a 'data' listener would start the flow).
     if (!isRawModeSupported) return;
     setRawMode(true);
+    // Bracketed paste: the terminal marks a paste's start and end, so a long paste read in many chunks is one paste.
+    const pasteMode = (on: boolean): void => void stdout.write(on ? '\x1b[?2004h' : '\x1b[?2004l');
+    const pasteModeOff = (): void => pasteMode(false);
+    pasteMode(true);
+    process.once('exit', pasteModeOff);
     const splitter = createKeySplitter();
     let flushing: NodeJS.Immediate | undefined;
     const deliver = (events: readonly string[]): void => {
@@ -42,9 +48,11 @@ export function useRawKeys(handler: (key: KeyEvent) => void): void {
     return () => {
       stdin.off('data', onData);
       if (flushing !== undefined) clearImmediate(flushing);
+      pasteModeOff();
+      process.off('exit', pasteModeOff);
       setRawMode(false);
     };
-  }, [isRawModeSupported, setRawMode, stdin]);
+  }, [isRawModeSupported, setRawMode, stdin, stdout]);
 }
 
 /**

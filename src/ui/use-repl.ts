@@ -10,12 +10,10 @@ import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import type { SessionManager } from '../agent/controller.js';
 import type { PermissionMode } from '../config/config.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
-import type { CustomCommandsPort } from '../driver/custom-commands-port.js';
 import type { DriverEvent } from '../driver/driver-events.js';
+import { openSessionNow, type FrontCapabilities, type OpenedSession } from '../driver/open-session.js';
 import type { PermissionBroker } from '../driver/permission-broker.js';
-import { SessionDriver } from '../driver/session-driver.js';
-import type { DriverHooksOptions } from '../driver/driver-hooks.js';
-import type { ShellRunner } from '../driver/shell-lines.js';
+import type { SessionDriver } from '../driver/session-driver.js';
 import type { ModelPrice } from '../providers/model-prices.js';
 import { historyEntries } from './history-replay.js';
 import { errorText, initialTokens, showDriverEvent, welcome } from './repl-driver-view.js';
@@ -41,8 +39,13 @@ export type { PendingPermission } from './use-permission.js';
 export type { PickerState } from './repl-slash.js';
 export type { Busy } from '../driver/driver-events.js';
 
+/** Opens the REPL's session with what the screen can do (the CLI's openSession over the runtime). */
+export type ReplSessionOpener = (front: FrontCapabilities) => OpenedSession;
+
 export interface ReplOptionsInternal {
   sessions: SessionManager;
+  /** Opens the session; absent (a view under test): a session over `sessions` alone, no rules, hooks or shell. */
+  open?: ReplSessionOpener | undefined;
   onExit?: (() => void) | undefined;
   /**
    * Filled with "stop the running turn and resolve once its round is closed" (SIGTERM/SIGHUP: the round is closed
@@ -54,12 +57,8 @@ export interface ReplOptionsInternal {
   initialPrompt?: string | undefined;
   /** `mca -r` without an id: the session picker opens first. */
   openPicker?: boolean | undefined;
-  /** The permission rules the session's decision point applies. */
+  /** The permission rules, for /permissions (the session's decision point has them from `open`). */
   policy?: PermissionPolicy | undefined;
-  /** The hooks of the settings files; absent or with none in effect, nothing is spawned. */
-  hooks?: DriverHooksOptions | undefined;
-  runShell?: ShellRunner | undefined;
-  customCommands?: CustomCommandsPort | undefined;
   /** Writes an allow rule to the project's .claude/settings.local.json ("always allow"); returns the file. */
   saveRule?: ((rule: string) => string) | undefined;
   /** Clears the terminal and writes the transcript again (at the current width, in the current mode). */
@@ -72,37 +71,34 @@ export interface ReplOptionsInternal {
   extensionLists?: ExtensionLists | undefined;
   /** The project's checkpoints (`/rewind`); absent: checkpoints are off. */
   checkpoints?: RewindPort | undefined;
-  /** The MCP servers (/mcp) and `@server:uri` resource attachments. */
+  /** The MCP servers (/mcp). */
   mcp?: ReplMcp | undefined;
 }
 
-/** The driver, made once per REPL; its events reach `listen` (which the hook points at the current view). */
-function useDriver(
+/** The session, opened once per REPL; its driver's events reach `listen` (which the hook points at the current view). */
+function useSession(
   options: ReplOptionsInternal,
   broker: PermissionBroker,
   slash: { current: SlashContext | null },
   commands: { current: ReplCommands | null },
   listen: { current: (event: DriverEvent) => void },
-): SessionDriver {
-  const ref = useRef<SessionDriver | null>(null);
+): OpenedSession {
+  const ref = useRef<OpenedSession | null>(null);
   if (ref.current === null) {
-    ref.current = new SessionDriver({
-      sessions: options.sessions,
+    const open: ReplSessionOpener = options.open ?? ((front) => openSessionNow({ sessions: options.sessions }, front));
+    ref.current = open({
       broker,
-      policy: options.policy,
-      hooks: options.hooks,
-      customCommands: options.customCommands,
-      attachments: options.mcp?.attachments,
       slash: (parsed) => {
         if (slash.current) dispatchSlash(parsed, slash.current);
       },
-      shellLines: { runner: options.runShell },
+      userShell: true,
       memoryNote: (note) => commands.current?.memoryNote(note),
       applyCommandModel: 'turn',
     });
-    ref.current.subscribe((event) => listen.current(event));
+    ref.current.driver.subscribe((event) => listen.current(event));
   }
-  if (options.terminator) options.terminator.current = () => stopRunning(ref.current as SessionDriver);
+  const { driver } = ref.current;
+  if (options.terminator) options.terminator.current = () => stopRunning(driver);
   return ref.current;
 }
 
@@ -128,7 +124,8 @@ export function useRepl(options: ReplOptionsInternal) {
   const slashRef = useRef<SlashContext | null>(null);
   const commandsRef = useRef<ReplCommands | null>(null);
   const listen = useRef<(event: DriverEvent) => void>(() => undefined);
-  const driver = useDriver(options, broker, slashRef, commandsRef, listen);
+  const session = useSession(options, broker, slashRef, commandsRef, listen);
+  const { driver } = session;
   const controller = driver.controller;
 
   const [transcript, dispatch] = useReducer(transcriptReducer, controller, (first): TranscriptState => ({
@@ -167,7 +164,8 @@ export function useRepl(options: ReplOptionsInternal) {
       onExit?.();
       app.exit();
     };
-    // SessionEnd hooks run before the REPL goes (bounded by their timeouts); without hooks it goes at once.
+    // SessionEnd hooks run before the REPL goes (bounded by their timeouts); without hooks it goes at once. The
+    // CLI closes the rest of the session (MCP servers, the session file) once the REPL is gone.
     if (driver.hooksActive) void driver.close('prompt_input_exit').then(leave);
     else leave();
   }, [app, driver, onExit]);
@@ -239,6 +237,8 @@ export function useRepl(options: ReplOptionsInternal) {
 
   return {
     controller,
+    /** The custom commands (files and MCP prompts) the session routes: /help and suggestions list them. */
+    customCommands: driver.customCommands,
     model: driver.model,
     transcript,
     busyRef,

@@ -52,17 +52,20 @@ describe('tool kinds and ACP call content', () => {
   });
 
   it('edits are diffs at absolute paths; Read names its line; TodoWrite is a plan without cancelled items', () => {
-    const edit = builtinTools().find((tool) => tool.name === 'Edit');
+    const named = (name: string) => builtinTools().find((tool) => tool.name === name);
+    const edit = named('Edit');
     expect(toolTitle('Edit', edit, { path: 'src/a.ts', old_string: 'a', new_string: 'b' })).toBe('Edit src/a.ts');
-    expect(editDiffs('/p', 'MultiEdit', { path: 'a.ts', edits: [{ old_string: 'x', new_string: 'y' }] })).toEqual([
-      { type: 'diff', path: '/p/a.ts', oldText: 'x', newText: 'y' },
-    ]);
-    expect(editDiffs('/p', 'Write', { path: 'n.ts', content: 'new' })).toEqual([
+    expect(
+      editDiffs('/p', named('MultiEdit'), { path: 'a.ts', edits: [{ old_string: 'x', new_string: 'y' }] }),
+    ).toEqual([{ type: 'diff', path: '/p/a.ts', oldText: 'x', newText: 'y' }]);
+    expect(editDiffs('/p', named('Write'), { path: 'n.ts', content: 'new' })).toEqual([
       { type: 'diff', path: '/p/n.ts', oldText: null, newText: 'new' },
     ]);
-    expect(toolLocations('/p', { path: 'a.ts', start_line: 40 })).toEqual([{ path: '/p/a.ts', line: 40 }]);
+    expect(toolLocations('/p', named('Read'), { path: 'a.ts', start_line: 40 })).toEqual([
+      { path: '/p/a.ts', line: 40 },
+    ]);
     expect(
-      planEntries({
+      planEntries(named('TodoWrite'), {
         todos: [
           { content: 'one', status: 'completed' },
           { content: 'two', status: 'cancelled' },

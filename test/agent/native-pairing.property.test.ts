@@ -125,7 +125,7 @@ describe('native calls and results stay paired', () => {
                   signal: SIGNAL,
                   fileState: new FileStateRecord(),
                   todos: new TodoStore(),
-                  decide: () => Promise.resolve({ behavior: 'allow' as const }),
+                  gate: { decide: () => Promise.resolve({ behavior: 'allow' as const }) },
                 },
                 stopped: () => false,
               };

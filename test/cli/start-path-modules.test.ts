@@ -174,10 +174,11 @@ describe('modules loaded on the start path (built binary)', () => {
     expect(loaded.run.stdout).toContain('"bypassPermissions"');
     expect([...loaded.packages]).toEqual(['commander']);
     const ours = [...loaded.inputs].filter((input) => packageOf(input) === undefined);
-    // Besides src/cli: the flag choices, and the leaves every error line needs (the McaError base CliError extends,
-    // the session error's code, the escaping).
+    // Besides src/cli: the flag choices, the model catalog (the default model the help names; a leaf of data), and
+    // the leaves every error line needs (the McaError base CliError extends, the session error's code, the escaping).
     expect(ours.filter((input) => !input.startsWith('src/cli/')).sort()).toEqual([
       'src/config/config-choices.ts',
+      'src/config/model-catalog.ts',
       'src/errors/mca-error.ts',
       'src/session/session-error.ts',
       'src/text/terminal-safe.ts',

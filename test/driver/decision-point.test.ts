@@ -278,7 +278,7 @@ describe('rules that cannot be checked', () => {
     const { ask, asked } = scriptedAsk();
     const broker = { ask, cancel: () => undefined };
     const decide = createDecisionPoint({ mode: () => 'bypassPermissions', policy, broker }).decide;
-    const ctx = { ...makeContext('/'), decide };
+    const ctx = { ...makeContext('/'), gate: { decide } };
     const refused = await runTool(createDefaultRegistry(), 'Read', { path: '.env' }, ctx);
     expect(refused?.error?.code).toBe('PERMISSION_DENIED');
     expect(refused?.error?.message).toContain('the permission rules could not be checked (Cannot find module');
@@ -293,7 +293,7 @@ describe('rules that cannot be checked', () => {
     });
     const ctx = {
       ...makeContext('/'),
-      decide: createDecisionPoint({ mode: () => 'bypassPermissions', policy }).decide,
+      gate: { decide: createDecisionPoint({ mode: () => 'bypassPermissions', policy }).decide },
     };
     const denied = await runTool(createDefaultRegistry(), 'Bash', { command: 'true' }, ctx);
     expect(denied?.error?.code).toBe('PERMISSION_DENIED');

@@ -62,6 +62,43 @@ describe('SessionDriver', () => {
     expect(controller.runs.map((run) => run.input)).toEqual(['first', 'second', 'third']);
   });
 
+  it('a command that only shows something (/agents, /skills, /help) runs at once while a turn runs', async () => {
+    const gate = deferred();
+    const controller = new FakeController('s1', async function* ({ input }) {
+      yield turnStart(input);
+      await gate.promise;
+      yield turnEnd('answer', `re ${input}`);
+    });
+    const shown: string[] = [];
+    const driver = new SessionDriver({
+      sessions: new FakeSessions(controller),
+      slash: (parsed) => shown.push(parsed.name),
+    });
+    driver.submit('working');
+    driver.submit('/agents');
+    driver.submit('/skills');
+    driver.submit('/help');
+    driver.submit('/clear');
+    expect(shown).toEqual(['agents', 'skills', 'help']);
+    expect(driver.queue).toEqual(['/clear']);
+    gate.resolve();
+    await waitFor(() => driver.busy === null && driver.queue.length === 0);
+    expect(shown).toEqual(['agents', 'skills', 'help', 'clear']);
+  });
+
+  it('ACP routing: the driver runs its own /compact and /init; any other / line is a prompt as typed', async () => {
+    const controller = new FakeController('s1', answerScript('ok'));
+    const driver = new SessionDriver({ sessions: new FakeSessions(controller), driverCommands: true });
+    const events = collect(driver);
+    await driver.run('/compact keep the API notes');
+    await driver.run('/init');
+    await driver.run('/help');
+    expect(controller.compactions.map((compaction) => compaction.focus)).toEqual(['keep the API notes']);
+    expect(controller.runs[0]?.input).toContain('CLAUDE.md');
+    expect(events.filter((event) => event.type === 'prompt').map((event) => event.text)).toEqual(['/init', '/help']);
+    expect(controller.runs[1]?.input).toBe('/help');
+  });
+
   it('-p routing: built-in slash commands and ! lines go to the model as typed; a custom command expands', async () => {
     const controller = new FakeController('s1', answerScript('ok'));
     const port = recordingPort();

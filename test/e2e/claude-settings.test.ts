@@ -112,21 +112,47 @@ describe('Claude Code settings in -p', () => {
     expect(server?.requests).toHaveLength(1);
   }, 90_000);
 
-  it('names each settings key mca does not implement once, with its file; known keys are quiet', async () => {
+  it('names every settings key mca does not implement in one line, with their files; known keys are quiet (issue 40)', async () => {
     const project = setup();
     const user = join(project.userHome, '.claude', 'settings.json');
-    writeJson(user, { includeCoAuthoredBy: false, hooks: {}, permissions: { allow: [], defaultMode: 'plan' } });
+    writeJson(user, {
+      includeCoAuthoredBy: false,
+      outputStyle: 'Explanatory',
+      hooks: {},
+      permissions: { allow: [], defaultMode: 'plan' },
+    });
     const local = join(project.root, '.claude', 'settings.local.json');
     writeJson(local, { apiKeyHelper: '/bin/echo key', enableAllProjectMcpServers: true, $schema: 'x' });
     const result = await run(project, [finish('Done.', 'ok')]);
     expect(result.stdout).toBe('ok\n');
-    expect(mcaLines(result.stderr).sort()).toEqual(
-      [
-        `mca: settings key "includeCoAuthoredBy" in ${user} is not supported by mca; ignored`,
-        `mca: settings key "permissions.defaultMode" in ${user} is not supported by mca; ignored`,
-        `mca: settings key "apiKeyHelper" in ${local} is not supported by mca; ignored`,
-      ].sort(),
-    );
+    expect(mcaLines(result.stderr)).toEqual([
+      `mca: settings keys mca does not implement, ignored: includeCoAuthoredBy, outputStyle (${user}); apiKeyHelper (${local})`,
+    ]);
+  }, 90_000);
+
+  it("permissions.defaultMode is the start mode: the user's acceptEdits lets -p write without a rule (issue 40)", async () => {
+    const project = setup();
+    writeJson(join(project.userHome, '.claude', 'settings.json'), { permissions: { defaultMode: 'acceptEdits' } });
+    const result = await run(project, [
+      act('Write it.', 'Write', { path: 'made.txt', content: 'made by the model\n' }),
+      finish('Done.', 'written'),
+    ]);
+    expect(result.stdout).toBe('written\n');
+    expect(readFileSync(join(project.root, 'made.txt'), 'utf8')).toBe('made by the model\n');
+    expect(mcaLines(result.stderr)).toEqual([]);
+  }, 90_000);
+
+  it('a project cannot start in bypassPermissions, nor in acceptEdits before it is trusted (issue 40)', async () => {
+    const project = setup();
+    const shared = join(project.root, '.claude', 'settings.json');
+    writeJson(shared, { permissions: { defaultMode: 'bypassPermissions' } });
+    const result = await run(project, [
+      act('Write it.', 'Write', { path: 'made.txt', content: 'x' }),
+      finish('Done.', 'refused'),
+    ]);
+    expect(result.stdout).toBe('refused\n');
+    expect(() => readFileSync(join(project.root, 'made.txt'))).toThrow();
+    expect(result.stderr).toContain(`ignored permissions.defaultMode "bypassPermissions" in ${shared}`);
   }, 90_000);
 
   it('ANTHROPIC_MODEL sets the model (MCA_MODEL and --model win); ANTHROPIC_AUTH_TOKEN goes as a bearer token', async () => {

@@ -66,7 +66,8 @@ describe('headless stream-json input', () => {
     expect(answers.get('init-1')).toMatchObject({
       subtype: 'success',
       response: {
-        commands: [],
+        // mca's built-in prompts (/review, /security-review) are its only commands in an empty project.
+        commands: [expect.objectContaining({ name: 'review' }), expect.objectContaining({ name: 'security-review' })],
         output_style: 'default',
         models: [expect.objectContaining({ value: expect.any(String) })],
       },

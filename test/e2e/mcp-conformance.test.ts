@@ -7,7 +7,7 @@
  *
  * The `auth/*` scenarios mca passes run too: the wrapper signs in headlessly first (`mca mcp login` with
  * MCA_BROWSER_COMMAND = test/helpers/headless-browser.mjs following the authorization redirects to mca's loopback
- * callback), then `mca -p` connects with the stored token. README ("Signing in") lists the ones left out and why.
+ * callback), then `mca -p` connects with the stored token. docs/mcp.md ("Signing in") lists the ones left out and why.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -40,7 +40,7 @@ function scenario(name: string): Promise<{ output: string }> {
   });
 }
 
-/** The auth scenarios that pass every check (README/RELIABILITY.md say why the others do not). */
+/** The auth scenarios that pass every check (docs/mcp.md and RELIABILITY.md say why the others do not). */
 const AUTH_SCENARIOS = [
   'auth/metadata-default',
   'auth/metadata-var1',

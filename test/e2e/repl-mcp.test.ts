@@ -36,6 +36,8 @@ describe.runIf(runHere)('mca REPL in tmux: MCP', () => {
     await term.waitFor('Allow mcp__proj__work', { what: 'the MCP permission prompt' });
     term.keys('1');
     await term.waitFor('all done here', { what: 'the answer after the call' });
+    // The result's line says what the server answered, not only its size (issue 41).
+    await term.waitFor(/worked.* · \d+ chars from proj/, { what: 'the MCP result line', scope: 'all' });
     expect(userText(script.agentRequests[1] ?? {})).toContain('worked');
     expect(userText(script.agentRequests[0] ?? {})).toContain('use the server');
   }, 120_000);

@@ -67,6 +67,17 @@ describe.runIf(runHere)('mca REPL in tmux: permission prompt keys', () => {
     expect(userText(script.agentRequests[1] ?? {})).toContain('use make clean instead');
   }, 120_000);
 
+  it('an ask rule: 2 is not offered, and the prompt names the rule that asks every time (issue 41)', async () => {
+    const { term } = await harness.start([act('Say it.', 'Bash', { command: 'echo hi' })], {
+      files: { '.claude/settings.json': JSON.stringify({ permissions: { ask: ['Bash(echo:*)'] } }) },
+    });
+    term.type('say hi');
+    term.keys('Enter');
+    const prompt = await term.waitFor('Allow Bash(echo hi)?', { what: 'the prompt' });
+    expect(prompt).toMatch(/not offered: the ask rule Bash\(echo:\*\) from/);
+    expect(prompt).not.toContain('no rule would cover exactly this call');
+  }, 120_000);
+
   it('a compound command keeps 3 = no: 2 is inert and no permanent rule is offered', async () => {
     const { term, script, repl } = await harness.start([
       act('Both.', 'Bash', { command: 'touch a && touch b' }),

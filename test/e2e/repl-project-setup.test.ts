@@ -35,7 +35,7 @@ describe.runIf(runHere)('mca REPL in tmux: a Claude Code project setup', () => {
     expect(statSync(store).mode & 0o777).toBe(0o600);
     expect(readFileSync(store, 'utf8')).toContain(first.project);
 
-    first.term.type('/help');
+    first.term.type('/help custom');
     first.term.keys('Enter');
     const help = await first.term.waitFor('Custom commands', { what: '/help with custom commands' });
     expect(help).toMatch(/\/review <file>\s+Review one file \(project\)/);

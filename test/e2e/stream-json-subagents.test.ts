@@ -126,11 +126,15 @@ describe('subagent lines in stream-json', () => {
       type: 'system',
       subtype: 'init',
       agents: expect.arrayContaining(['finder', 'general-purpose']),
-      slash_commands: ['review'],
+      // The project's /review replaces mca's built-in one; /security-review is built in.
+      slash_commands: ['review', 'security-review'],
     });
     expect(agents).toEqual(expect.arrayContaining([{ name: 'finder', description: 'Finds facts' }]));
     expect(agents.map((agent) => agent.name)).toEqual(expect.arrayContaining(['general-purpose', 'Explore']));
-    expect(commands).toEqual([expect.objectContaining({ name: 'review', argumentHint: '<path>' })]);
+    expect(commands).toEqual([
+      expect.objectContaining({ name: 'review', argumentHint: '<path>' }),
+      expect.objectContaining({ name: 'security-review' }),
+    ]);
     expect(usage.agents).toEqual([expect.objectContaining({ agentType: 'finder' })]);
     // The model is told about the host's agent in the Agent tool's description.
     const agentTool = (server.requests[0]!.body.tools as Array<{ name: string; description: string }>).find(

@@ -31,7 +31,7 @@ function context(): RunContext {
     signal: new AbortController().signal,
     fileState: new FileStateRecord(),
     todos: new TodoStore(),
-    decide: () => Promise.resolve({ behavior: 'allow' }),
+    gate: { decide: () => Promise.resolve({ behavior: 'allow' }) },
   };
 }
 

@@ -61,7 +61,7 @@ function raceCase(name: string, swapped: string, fileDir: string): void {
       signal: new AbortController().signal,
       fileState: new FileStateRecord(),
       todos: new TodoStore(),
-      decide: () => Promise.resolve({ behavior: 'allow' }),
+      gate: { decide: () => Promise.resolve({ behavior: 'allow' }) },
     };
     const outcomes = new Map<string, number>();
     const count = (tool: string, status: string, code?: string): void => {

@@ -54,12 +54,14 @@ export function makeContext(projectRoot: string, approve?: Approver): TestContex
     fileState: new FileStateRecord(),
     todos: new TodoStore(),
     requests,
-    decide: async (_call, request) => {
-      if (!request) return { behavior: 'allow' };
-      requests.push(request);
-      const decision: ApprovalDecision = approve ? await approve(request) : { approved: true };
-      if (decision.approved) return { behavior: 'allow' };
-      return decision.reason === undefined ? { behavior: 'deny' } : { behavior: 'deny', message: decision.reason };
+    gate: {
+      decide: async (_call, request) => {
+        if (!request) return { behavior: 'allow' };
+        requests.push(request);
+        const decision: ApprovalDecision = approve ? await approve(request) : { approved: true };
+        if (decision.approved) return { behavior: 'allow' };
+        return decision.reason === undefined ? { behavior: 'deny' } : { behavior: 'deny', message: decision.reason };
+      },
     },
   };
 }

@@ -11,17 +11,19 @@ beforeEach(async () => {
 });
 afterEach(() => project.cleanup());
 
-function recordingContext(decide?: ReturnType<typeof makeContext>['decide']) {
+function recordingContext(decide?: ReturnType<typeof makeContext>['gate']['decide']) {
   const seen: Array<{ call: ToolCall; envelope: ToolEnvelope }> = [];
   const ctx = makeContext(project.root);
   return {
     seen,
     ctx: {
       ...ctx,
-      ...(decide ? { decide } : {}),
-      afterRun: async (call: ToolCall, envelope: ToolEnvelope) => {
-        seen.push({ call, envelope });
-        return { ...envelope, text: `${envelope.text}\n[after]` };
+      gate: {
+        decide: decide ?? ctx.gate.decide,
+        afterRun: async (call: ToolCall, envelope: ToolEnvelope) => {
+          seen.push({ call, envelope });
+          return { ...envelope, text: `${envelope.text}\n[after]` };
+        },
       },
     },
   };

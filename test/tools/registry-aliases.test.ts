@@ -33,13 +33,15 @@ describe('tool aliases', () => {
     const after: ToolCall[] = [];
     const ctx = {
       ...makeContext(project.root),
-      decide: (call: ToolCall) => {
-        decided.push(call);
-        return Promise.resolve({ behavior: 'allow' as const });
-      },
-      afterRun: (call: ToolCall, envelope: ToolEnvelope) => {
-        after.push(call);
-        return Promise.resolve(envelope);
+      gate: {
+        decide: (call: ToolCall) => {
+          decided.push(call);
+          return Promise.resolve({ behavior: 'allow' as const });
+        },
+        afterRun: (call: ToolCall, envelope: ToolEnvelope) => {
+          after.push(call);
+          return Promise.resolve(envelope);
+        },
       },
     };
     const result = await registry.run({ id: 'toolu_1', name: 'EchoOld', input: { text: 'hi' }, source: 'model' }, ctx);

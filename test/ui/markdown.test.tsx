@@ -77,4 +77,19 @@ describe('Markdown answers', () => {
     expect(plain(raw)).toContain('␛]2;pwned␇');
     expect(plain(raw)).toContain('␛]52;c;aGk=␇');
   });
+
+  it('a wrapped row never starts with the space after a word that filled the row before (issue 41)', () => {
+    // The text column is 8 wide (10 minus the gutter): "aaaaaaaa" and "eeeeeeee" fill a row exactly. (Two such
+    // words in a row still leave a blank row where the space was: Ink wraps before the row is trimmed.)
+    const rows = frame('aaaaaaaa bbbb cc dd **eeeeeeee** ff gg', 10).split('\n');
+    expect(rows.length).toBeGreaterThan(2);
+    for (const row of rows) expect(row).toMatch(/^(⏺| ) \S/);
+  });
+
+  it('a tab in an answer is spaces to the next stop, so rows stay inside the box (issue 41)', () => {
+    const text = frame('key\tvalue\tmore words that wrap past the edge of this narrow box', 30);
+    expect(text).not.toContain('\t');
+    expect(text).toContain('key value   more');
+    for (const row of text.split('\n')) expect(row.length).toBeLessThanOrEqual(30);
+  });
 });

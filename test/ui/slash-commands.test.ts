@@ -5,6 +5,7 @@ import { BackgroundTasks } from '../../src/tools/background-tasks.js';
 import { tasksCommand } from '../../src/ui/tasks-command.js';
 import { describe, expect, it } from 'vitest';
 import {
+  SLASH_COMMANDS,
   closestCommand,
   dispatchSlash,
   parseSlashCommand,
@@ -72,6 +73,14 @@ describe('parseSlashCommand', () => {
     expect(parseSlashCommand('/stauts')).toEqual({ kind: 'unknown', name: 'stauts', suggestion: 'status' });
     expect(parseSlashCommand('/doctr')).toEqual({ kind: 'unknown', name: 'doctr', suggestion: 'doctor' });
   });
+
+  it('never suggests a command that changes files, the conversation or the session (issue 40)', () => {
+    // `/review` once got "Did you mean /rewind?".
+    for (const typo of ['reveiw', 'rewnd', 'clea', 'compac', 'exprt', 'resum', 'ini', 'exi', 'add-di']) {
+      const suggestion = closestCommand(typo);
+      expect(['rewind', 'clear', 'compact', 'export', 'resume', 'init', 'exit', 'add-dir']).not.toContain(suggestion);
+    }
+  });
 });
 
 describe('suggestSlashCommands', () => {
@@ -83,7 +92,7 @@ describe('suggestSlashCommands', () => {
       'cost',
       'config',
     ]);
-    expect(suggestSlashCommands('/')).toHaveLength(23);
+    expect(suggestSlashCommands('/')).toHaveLength(SLASH_COMMANDS.length);
     expect(suggestSlashCommands('/compact now')).toEqual([]);
     expect(suggestSlashCommands('hello')).toEqual([]);
   });
@@ -94,6 +103,7 @@ describe('dispatchSlash', () => {
     const { context, calls } = recordingContext();
     for (const text of [
       '/help',
+      '/help keys',
       '/clear',
       '/compact',
       '/compact auth',
@@ -122,7 +132,8 @@ describe('dispatchSlash', () => {
       if (parsed) dispatchSlash(parsed, context);
     }
     expect(calls).toEqual([
-      'help',
+      'help ',
+      'help keys',
       'clear',
       'compact undefined',
       'compact auth',

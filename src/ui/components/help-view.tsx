@@ -1,65 +1,62 @@
 import { Box, Text } from 'ink';
 import React from 'react';
 import { neutralizeControlSequences } from '../../text/terminal-safe.js';
-import { SLASH_COMMANDS, type SlashCommandEntry } from '../slash-commands.js';
+import { helpColumn, helpFooter, helpPages, type HelpEntry } from '../help-pages.js';
+import type { SlashCommandEntry } from '../slash-commands.js';
 
-export const KEY_HELP: ReadonlyArray<[string, string]> = [
-  ['Enter', 'send (while busy: queue it)'],
-  ['\\ Enter, Alt-Enter, Ctrl-J', 'new line'],
-  ['↑ / ↓', 'history, lines, or the suggestion list'],
-  ['Tab', 'complete @path or /command'],
-  ['!command', 'run a shell command (sent with your next message)'],
-  ['Shift+Tab', 'mode: default → accept edits → plan'],
-  ['Esc', 'drop the last queued message, else interrupt'],
-  ['Ctrl-C', 'interrupt · clear · twice to exit'],
-  ['Ctrl-D', 'exit (empty prompt)'],
-  ['Ctrl-B', 'move running Bash commands to the background (/tasks)'],
-  ['Ctrl-L', 'clear the screen'],
-  ['Ctrl-O', 'verbose transcript (whole tool output, subagent steps)'],
-  ['Ctrl-V', 'paste the clipboard image'],
-  ['Ctrl-A/E/U/K/W', 'home · end · kill line · kill word'],
-];
+function EntryRows({ entry, column }: { entry: HelpEntry; column: number }): React.JSX.Element {
+  const left = neutralizeControlSequences(entry.left);
+  const right = neutralizeControlSequences(entry.right);
+  // Two spaces at least between the columns; a left text too long for its column gets its own line.
+  if ([...left].length + 2 > column) {
+    return (
+      <Box flexDirection="column">
+        <Text wrap="truncate-end">
+          {'  '}
+          {left}
+        </Text>
+        <Text wrap="truncate-end">
+          {'  '}
+          {' '.repeat(column)}
+          <Text dimColor>{right}</Text>
+        </Text>
+      </Box>
+    );
+  }
+  return (
+    <Text wrap="truncate-end">
+      {'  '}
+      {left.padEnd(column)}
+      <Text dimColor>{right}</Text>
+    </Text>
+  );
+}
 
-/** `/help`: slash commands and keys. */
+/** `/help`: one page of commands or keys (help-pages.ts), sized for a 24-row terminal. */
 export function HelpView({
   width,
   custom = [],
+  page = 0,
 }: {
   width: number;
   /** Custom commands (project and user command directories), listed after the built-in ones. */
   custom?: readonly SlashCommandEntry[];
+  /** Which page (0-based). */
+  page?: number;
 }): React.JSX.Element {
-  const column = Math.min(24, Math.floor(width / 2));
-  const builtIn = new Set<string>(SLASH_COMMANDS.map((command) => command.name));
-  const own = custom.filter((command) => !builtIn.has(command.name));
+  const pages = helpPages(custom);
+  const index = Math.min(Math.max(0, page), pages.length - 1);
+  const shown = pages[index];
+  if (!shown) return <Text>No help.</Text>;
+  const column = helpColumn(shown.entries, width - 2);
   return (
     <Box flexDirection="column" width={width}>
-      <Text bold>Commands</Text>
-      {SLASH_COMMANDS.map((command) => (
-        <Text key={command.name} wrap="truncate-end">
-          {'  '}
-          {command.usage.padEnd(column)}
-          <Text dimColor>{command.description}</Text>
-        </Text>
+      <Text bold>{shown.title}</Text>
+      {shown.entries.map((entry) => (
+        <EntryRows key={entry.left} entry={entry} column={column} />
       ))}
-      {own.length > 0 ? <Text bold>Custom commands</Text> : null}
-      {own.map((command) => (
-        <Text key={command.name} wrap="truncate-end">
-          {'  '}
-          {neutralizeControlSequences(command.usage).padEnd(column)}
-          <Text dimColor>{neutralizeControlSequences(command.description)}</Text>
-        </Text>
-      ))}
-      <Text bold>Keys</Text>
-      {KEY_HELP.map(([key, action]) => (
-        <Text key={key} wrap="truncate-end">
-          {'  '}
-          {key.padEnd(column)}
-          <Text dimColor>{action}</Text>
-        </Text>
-      ))}
-      <Text dimColor wrap="wrap">
-        Mention files with @path (quoted if it has spaces: @&quot;a b.md&quot;). All keys: KEYS.md.
+      <Text dimColor wrap="truncate-end">
+        {helpFooter(pages, index)}
       </Text>
     </Box>
   );

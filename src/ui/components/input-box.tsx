@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import React from 'react';
+import { neutralizeControlSequences } from '../../text/terminal-safe.js';
 import type { InputState } from '../input-state.js';
 
 export interface InputBoxProps {
@@ -11,6 +12,8 @@ export interface InputBoxProps {
   disabled?: boolean;
   /** `!command` mode: a magenta frame and `!` prompt. */
   shell?: boolean;
+  /** Ctrl+R's reverse search is open: this line replaces the text. */
+  searchLine?: string;
 }
 
 function CursorLine({ line, cursor }: { line: string; cursor: number | null }): React.JSX.Element {
@@ -25,13 +28,26 @@ function CursorLine({ line, cursor }: { line: string; cursor: number | null }): 
   );
 }
 
-/** The bordered prompt: `>` on the first line, the cursor drawn inverse, long lines wrapped. */
-export function InputBox({ state, width, placeholder, disabled, shell }: InputBoxProps): React.JSX.Element {
-  const lines = state.text.split('\n');
-  const before = state.text.slice(0, state.cursor).split('\n');
+/**
+ * The bordered prompt: `>` on the first line, the cursor drawn inverse, long lines wrapped. In shell mode the `!`
+ * the text starts with is the prompt sign, so it is not drawn a second time in the text.
+ */
+export function InputBox({ state, width, placeholder, disabled, shell, searchLine }: InputBoxProps): React.JSX.Element {
+  if (searchLine !== undefined) {
+    return (
+      <Box borderStyle="round" borderColor="yellow" width={width} paddingX={1}>
+        <Text wrap="truncate-end">{neutralizeControlSequences(searchLine)}</Text>
+      </Box>
+    );
+  }
+  const hidden = shell && state.text.startsWith('!') ? 1 : 0;
+  const shown = state.text.slice(hidden);
+  const lines = shown.split('\n');
+  const before = shown.slice(0, Math.max(0, state.cursor - hidden)).split('\n');
   const cursorLine = before.length - 1;
   const cursorColumn = (before.at(-1) ?? '').length;
   const empty = state.text.length === 0;
+
   return (
     <Box
       borderStyle="round"

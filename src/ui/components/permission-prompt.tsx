@@ -45,7 +45,9 @@ export function permissionOptions(request: ApprovalRequest): PermissionOption[] 
         }
       : {
           choice: 'session',
-          label: "Yes, and don't ask again (not offered: no rule would cover exactly this call)",
+          label: `Yes, and don't ask again (not offered: ${neutralizeControlSequences(
+            request.askedBy ?? 'no one rule would cover this whole call',
+          )})`,
           key: 2,
           disabled: true,
         },

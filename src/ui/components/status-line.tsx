@@ -20,6 +20,8 @@ export interface StatusLineProps {
   hint?: string | undefined;
   /** The session's cost so far, once usage is known and the model has a price. */
   dollars?: number | undefined;
+  /** The first line of settings `statusLine`'s command: shown instead of the built-in line once it printed. */
+  custom?: string | undefined;
 }
 
 /** `/home/me/x` → `~/x`; long paths keep their tail. */
@@ -68,6 +70,14 @@ export function StatusLine(props: StatusLineProps): React.JSX.Element {
         <Text color="yellow" wrap="truncate-end">
           {props.hint}
         </Text>
+      </Box>
+    );
+  }
+  if (props.custom !== undefined) {
+    return (
+      <Box width={props.width}>
+        <ModeBadge mode={props.mode ?? 'default'} />
+        <Text wrap="truncate-end">{neutralizeControlSequences(props.custom)}</Text>
       </Box>
     );
   }

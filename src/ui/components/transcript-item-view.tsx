@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import React from 'react';
 import { neutralizeControlSequences } from '../../text/terminal-safe.js';
+import { bashTool } from '../../tools/bash.js';
 import type { Tone, TranscriptItem } from '../transcript-reducer.js';
 import { ContextView } from './context-view.js';
 import { CostView } from './cost-view.js';
@@ -50,7 +51,7 @@ export function TranscriptItemView({ item, width, verbose }: TranscriptItemViewP
     case 'shell':
       body = (
         <ToolCallView
-          tool="Bash"
+          tool={bashTool.name}
           input={{ command: item.command }}
           result={item.result}
           width={width}
@@ -95,7 +96,7 @@ export function TranscriptItemView({ item, width, verbose }: TranscriptItemViewP
       );
       break;
     case 'help':
-      body = <HelpView width={width} custom={item.custom ?? []} />;
+      body = <HelpView width={width} custom={item.custom ?? []} page={item.page ?? 0} />;
       break;
   }
   return (

@@ -4,6 +4,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export interface TmuxInfo {
   available: boolean;
@@ -99,6 +102,18 @@ export class TmuxSession {
   /** Types text literally (no key-name lookup). */
   type(text: string): void {
     this.send(['send-keys', '-t', this.target, '-l', text]);
+  }
+
+  /**
+   * Pastes `text` as a terminal does: through a tmux paste buffer, wrapped in bracketed-paste marks when the program
+   * asked for them (`bracketed`), else as plain input that arrives in as many reads as the pty makes of it.
+   */
+  paste(text: string, { bracketed }: { bracketed: boolean }): void {
+    const file = join(tmpdir(), `${this.socket}-paste.txt`);
+    writeFileSync(file, text);
+    this.tmux(['load-buffer', '-b', 'e2e-paste', file]);
+    rmSync(file, { force: true });
+    this.send(['paste-buffer', '-d', '-b', 'e2e-paste', ...(bracketed ? ['-p'] : []), '-t', this.target]);
   }
 
   /** Sends tmux key names: 'Enter', 'C-c', 'C-d', 'Escape', '1'. */

@@ -6,11 +6,11 @@
  */
 import { expandCustomCommand, type CommandShell } from '../commands/expand-command.js';
 import type { CustomCommand } from '../commands/custom-commands.js';
-import type { CommandExpansion } from '../driver/custom-commands-port.js';
+import type { CommandExpansion } from './custom-commands-port.js';
 import { parseRule, type PermissionRule } from '../permissions/rule.js';
 import type { BashData } from '../tools/tool-data.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { Bootstrapped } from './bootstrap.js';
+import type { Runtime } from '../runtime/create-runtime.js';
 import { runBashWith } from './user-shell.js';
 
 /** `!` lines of a custom command stop after this long. */
@@ -62,7 +62,7 @@ export function createCommandShell(options: CommandShellOptions): (command: Cust
 
 /** A custom command expanded for this session: its `!` lines run under the session's registry, trust and `how`. */
 export async function expandForSession(
-  booted: Bootstrapped,
+  booted: Runtime,
   command: CustomCommand,
   args: string,
   how: CommandExpansion,

@@ -7,11 +7,12 @@
  * command's `allowed-tools` as allow rules.
  */
 import { newCallId } from '../agent/call-id.js';
+import { bashTool } from '../tools/bash.js';
 import type { CallSource } from '../tools/define-tool.js';
 import { FileStateRecord } from '../tools/file-state.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { TodoStore } from '../tools/todo-store.js';
-import type { ShellRunner } from '../driver/shell-lines.js';
+import type { ShellRunner } from './shell-lines.js';
 
 /** How long a `!command` may run before it is stopped (Ctrl-C stops it sooner). */
 export const USER_SHELL_TIMEOUT_MS = 600_000;
@@ -28,8 +29,8 @@ export function runBashWith(
 ): ShellRunner {
   return (command, signal, decide) =>
     registry.run(
-      { id: newCallId(), name: 'Bash', input: { command, timeout_ms: timeoutMs }, source },
-      { projectRoot, signal, fileState: new FileStateRecord(), todos: new TodoStore(), decide },
+      { id: newCallId(), name: bashTool.name, input: { command, timeout_ms: timeoutMs }, source },
+      { projectRoot, signal, fileState: new FileStateRecord(), todos: new TodoStore(), gate: { decide } },
     );
 }
 

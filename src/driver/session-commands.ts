@@ -5,12 +5,12 @@
  * REPL's /help and completion, the headless and ACP command lists): file commands, then MCP prompts.
  */
 import { loadCustomCommands, matchCustomCommand } from '../commands/custom-commands.js';
-import type { CustomCommandInfo, CustomCommandsPort } from '../driver/custom-commands-port.js';
+import type { CustomCommandInfo, CustomCommandsPort } from './custom-commands-port.js';
 import { CHARS_PER_TOKEN } from '../mcp/result-envelope.js';
 import { mcpLimits } from '../runtime/mcp-servers.js';
-import type { Bootstrapped } from './bootstrap.js';
+import type { Runtime } from '../runtime/create-runtime.js';
 
-export async function createCustomCommandsPort(booted: Bootstrapped, notices: string[]): Promise<CustomCommandsPort> {
+export async function loadSessionCommands(booted: Runtime, notices: string[]): Promise<CustomCommandsPort> {
   const commands = await loadCustomCommands(
     { projectRoot: booted.projectRoot, mcaHome: booted.config.mcaHome },
     notices,
