@@ -69,6 +69,6 @@ describe('mca --worktree', () => {
     const { root, home } = tempProject('mca-worktree-none-');
     const run = await runMca(['-w', '-p', 'hi'], { cwd: root, env: { ANTHROPIC_API_KEY: KEY, MCA_HOME: home } });
     expect(run.code).not.toBe(0);
-    expect(run.stderr).toContain('--worktree needs a git repository');
+    expect(run.stderr).toContain('--worktree: a worktree needs a git repository');
   });
 });
