@@ -71,4 +71,38 @@ describe('mca --worktree', () => {
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain('--worktree: a worktree needs a git repository');
   });
+
+  it('a subagent with isolation: worktree edits in its own worktree; the result names the branch it kept', async () => {
+    const { root, home } = repository();
+    const agents = JSON.stringify({
+      iso: { description: 'Works apart', prompt: 'You work in your own worktree.', isolation: 'worktree' },
+    });
+    const seen: string[] = [];
+    server = await startFakeAnthropic([
+      {
+        text: 'Delegating.',
+        calls: [
+          { id: 'toolu_iso_1', name: 'Agent', input: { subagent_type: 'iso', description: 'edit', prompt: 'make c' } },
+        ],
+      },
+      { text: 'Writing.', calls: [{ name: 'Write', input: { path: 'c.txt', content: 'by the subagent\n' } }] },
+      { text: 'Wrote c.txt.' },
+      (body) => {
+        seen.push(JSON.stringify(body.messages?.at(-1)?.content ?? ''));
+        return { text: 'The subagent is done.' };
+      },
+    ]);
+    const run = await runMca(['-p', 'delegate', '--agents', agents, '--permission-mode', 'bypassPermissions'], {
+      cwd: root,
+      env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url, MCA_HOME: home },
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('The subagent is done.');
+    // Named after the definition and the Agent call (its id's last letters and digits).
+    const path = join(root, '.mca', 'worktrees', 'agent-iso-ooluiso1');
+    expect(readFileSync(join(path, 'c.txt'), 'utf8')).toBe('by the subagent\n');
+    expect(existsSync(join(root, 'c.txt'))).toBe(false);
+    expect(seen[0]).toContain(`the worktree ${path} (branch mca/agent-iso-ooluiso1) is kept: it has changes`);
+    expect(git(root, 'status', '--porcelain')).toBe('');
+  });
 });
