@@ -56,6 +56,15 @@ describe('mca --worktree', () => {
     expect(git(root, 'status', '--porcelain')).toBe('');
     expect(git(path, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('mca/feature');
 
+    // Checkpoints work inside it: rewinding the prompt there takes b.txt away again.
+    const list = await runMca(['rewind', '--list'], { cwd: path, env: { MCA_HOME: home } });
+    expect(list.code).toBe(0);
+    const id = list.stdout.trim().split('\n')[0]?.slice(0, 8) ?? '';
+    expect(list.stdout).toContain('make b');
+    const rewound = await runMca(['rewind', id], { cwd: path, env: { MCA_HOME: home } });
+    expect(rewound.code).toBe(0);
+    expect(existsSync(join(path, 'b.txt'))).toBe(false);
+
     const second = await runMca(['--worktree', 'quiet', '-p', 'nothing'], { cwd: root, env });
     expect(second.code).toBe(0);
     const quiet = join(root, '.mca', 'worktrees', 'quiet');
