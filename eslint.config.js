@@ -91,6 +91,23 @@ export default tseslint.config(
     },
   },
   {
+    // The environment is read through the runtime's view (src/config/child-environment.ts `EnvironmentView`):
+    // several runtimes in one process (ACP) must never see each other's settings `env`. Only the configuration
+    // floor and the CLI entry touch process.env.
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    ignores: ['src/config/**', 'src/cli/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message: "Read the runtime's environment view (ctx.env, runtime.env) or src/config/child-environment.ts.",
+        },
+      ],
+    },
+  },
+  {
     files: ['scripts/**', 'bench/**/*.mjs', '*.config.*'],
     languageOptions: { globals: { URL: 'readonly', process: 'readonly', console: 'readonly' } },
   },

@@ -15,18 +15,19 @@ const COST_FACTOR = 0.8;
 const SUMMARY_CACHE_SHARE = 0.9;
 
 export const POLICY_TEXT =
-  "**mca's policy (engine v3, issue 30).** Every full tool result is kept in tool memory by reference; history keeps " +
-  'the compressed result with its ref. Compaction triggers at the profile threshold at the start of a turn (**0.5 of ' +
-  "the window**, src/config/model-profiles.ts); within a turn the prompt may grow to spec A6's 0.8 of the window " +
-  "before the turn's older steps or the history shrink, because a shrink in the middle of a turn rewrites the cache " +
-  "through the turn's steps. A compaction archives the rounds beyond the newest 10 (spec A4) into one archive entry " +
-  '(the summary, asked on the cached prefix, and the deterministic facts ledger) and keeps the rounds it retains ' +
-  'whole within half the budget: their results shrink, stale Reads first (a Read of a file a later kept step edited ' +
-  'or read again keeps only the lines around those edits), then bulky results, oldest first, the newest round ' +
-  'never; every shrunk result keeps its ref. A closed round enters L3 with its own stale Reads already in that short ' +
-  'form, so it is written to the cache once, small. Over budget, the ladder shrinks older results, then the newest ' +
-  'closed round, and only then moves more rounds into the same entry; a shrink goes down to 75% of the budget, so ' +
-  'the cache is rewritten once per several steps. Archive entries past 25% of the budget fold into an index. These ' +
+  "**mca's policy (engine v4, issue 36).** Every full tool result is kept in tool memory by reference; history keeps " +
+  'the compressed result with its ref, but no result is forgotten without pressure: below the threshold the request ' +
+  'shows every earlier result in full, and (text protocol) a closed round stays exactly as its turn was sent, so ' +
+  'each request starts with the previous one and each byte is written to the cache once. Compaction triggers at ' +
+  'the profile threshold at the start of a turn (**0.5 of the window**, src/config/model-profiles.ts); within a ' +
+  "turn the prompt may grow to spec A6's 0.8 of the window before the turn's older steps or the history shrink. A " +
+  'compaction archives the rounds beyond the newest 10 (spec A4) into one archive entry (the summary, asked on the ' +
+  'cached prefix, and the deterministic facts ledger) and decides in the same rewrite, by value, what each kept ' +
+  'result becomes, until the kept rounds fit half the budget: stale Reads first (the lines around later edits), ' +
+  'then bulky results outside the working set (files read or changed in the newest 3 rounds) to their compressed ' +
+  'form, oldest first, then to one line, then the rest, the working set last, the newest round never; every shrunk ' +
+  'result keeps its ref. Over budget, the ladder shrinks older results, then the newest closed round, and only then ' +
+  'moves more rounds into the same entry. Archive entries past 25% of the budget fold into an index. These ' +
   'are design choices argued from the cost model, not fitted to these recordings; the figures will be measured on ' +
   'other recordings. Targets below are computed by this run.';
 

@@ -71,13 +71,15 @@ export const METHOD = `## Reading the replay figures (mechanisms, not tuning)
     HistoryManager with every message appended as it happens and tool messages = compressToolResult with a
     tool-memory reference (kept in memory here), ContextBuilder, the trigger with the usage recorded on each
     assistant message, the settings of the priced model's profile (src/config/model-profiles.ts: threshold 0.5,
-    10 retained rounds), \`HistoryManager.compact\` (retained rounds older than the newest 3 keep one-line tool
-    results; degradation levels 2–3; every round that leaves goes into one archive entry: summary + facts ledger, or
+    10 retained rounds), below the threshold every earlier result in full (from tool memory) and every round closed
+    since the last compaction exactly as its turn was sent (engine v4), \`HistoryManager.compact\` (retained results
+    change form by value: stale Reads, bulky results outside the working set, the rest, the working set last;
+    degradation levels 2–3; every round that leaves goes into one archive entry: summary + facts ledger, or
     the ledger alone; the oldest entries fold into an index past 25% of the budget), the in-turn ladder, and the
     window check (a request that would leave less than 1,024 tokens for the reply gets one emergency compaction; one
     the product would still refuse is replayed at its size and counted as an overflow). Archiving rounds counts as a
     compaction; the in-turn ladder and shrinking results (level 2) as degradations. L3 goes out as one block per
-    summary and per closed round. The reply is \`Thought: <recorded text>\\nAction: Tool[{mapped input}]\`. Summary
+    summary and per round shown as transcript, then each live round's blocks (text) or messages (native) as sent. The reply is \`Thought: <recorded text>\\nAction: Tool[{mapped input}]\`. Summary
     calls are mca's real summary request, recorded by bench/replay/mca/recording-summarizer.ts: on the cached
     prefix (the previous request's system and history blocks unchanged, then one instruction block) when the engine
     has one, else SUMMARY_SYSTEM + prompts/summary.md with the archived transcript; priced through the same prompt
@@ -142,8 +144,9 @@ export const METHOD = `## Reading the replay figures (mechanisms, not tuning)
   path whose file also misses its content is one miss. A reference in the request does not count as carrying the
   content: bringing it back (Recall) is a call too. The replay then goes on as recorded. "Cost with forgetting
   charged" = all calls + these. **Cache rewrites**: model calls that did not read from the cache all of the previous
-  call's cached prefix (something already cached changed: a compaction, a shrink, a pruned or masked result, and for
-  mca the turn's full results replaced by their history form when the next turn starts).
+  call's cached prefix (something already cached changed: a compaction, a shrink, a pruned or masked result).
+  **Cache written**: tokens written to the cache by model and summary calls, and their ratio to the naive
+  transcript's (which writes each byte of the conversation once and never rewrites).
 - **Memory** (bench/replay/memory.ts, bench/replay/path-extraction.ts, tested on fixed examples): at each model call,
   the file paths that the recorded action of that step names and that already appeared earlier in the recorded
   conversation (user texts, earlier thoughts, calls and outputs); the share of them the request carries verbatim;

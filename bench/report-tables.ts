@@ -25,6 +25,15 @@ function dollars(value: number): string {
   return `$${value.toFixed(2)}`;
 }
 
+/**
+ * Tokens a strategy wrote to the cache (model and summary calls), and the ratio to what writing each byte of the
+ * conversation once costs: the naive transcript's writes (it never changes what it sent).
+ */
+function written(metrics: ReplayMetrics, once: number | undefined): string {
+  const tokens = metrics.model.cacheWritten + metrics.summary.cacheWritten;
+  return once === undefined || once <= 0 ? formatInt(tokens) : `${formatInt(tokens)} (${(tokens / once).toFixed(2)}×)`;
+}
+
 function strategyLabel(name: string, metrics: ReplayMetrics): string {
   if (name !== 'naive') return `\`${name}\``;
   return metrics.overflows > 0 ? '`naive` (reference; unsendable)' : '`naive` (reference)';
@@ -34,6 +43,7 @@ function strategyLabel(name: string, metrics: ReplayMetrics): string {
 export function workloadTables(workload: WorkloadResult, plot?: string): string {
   const entries = Object.entries(workload.byStrategy) as Array<[string, ReplayMetrics]>;
   const mca = workload.byStrategy.mca;
+  const once = workload.byStrategy.naive?.model.cacheWritten;
   const both = (share: (memory: ReplayMetrics['memory']['overall']) => number, m: ReplayMetrics) =>
     `${percent(share(m.memory.overall))} / ${percent(share(m.memory.afterFirstCompaction))}`;
   const main = table(
@@ -45,6 +55,7 @@ export function workloadTables(workload: WorkloadResult, plot?: string): string 
       'forgetting: misses ($)',
       'overflows',
       'cache rewrites',
+      'cache written: tokens (× each byte once)',
       'model / summary calls',
       'compactions',
       'degradation events',
@@ -61,6 +72,7 @@ export function workloadTables(workload: WorkloadResult, plot?: string): string 
       `${formatInt(m.forgetting.misses)} (${dollars(m.forgetting.dollars)})`,
       formatInt(m.overflows),
       formatInt(m.cacheRewrites),
+      written(m, once),
       `${formatInt(m.model.calls)} / ${formatInt(m.summary.calls)}`,
       formatInt(m.compactions),
       formatInt(m.degradations),
@@ -119,6 +131,7 @@ export function scalingTable(result: ScalingResult): string {
         'build p95',
         'step median (closedHistory + build)',
         'step p95',
+        'cold build median / p95 (new builder)',
         'heap Δ per build',
       ],
       result.rows.map((row) => [
@@ -128,6 +141,7 @@ export function scalingTable(result: ScalingResult): string {
         formatMs(row.buildP95Ms, 3),
         formatMs(row.stepMedianMs, 3),
         formatMs(row.stepP95Ms, 3),
+        `${formatMs(row.coldMedianMs, 3)} / ${formatMs(row.coldP95Ms, 3)}`,
         `${row.heapDeltaMb.toFixed(2)} MB`,
       ]),
     ) + `\n\nGrowth: **${result.verdict}**.`

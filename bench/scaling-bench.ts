@@ -2,7 +2,9 @@
  * Scaling: ContextBuilder.build (plus toRequestSegments, what the loop sends) for histories of 100, 1,000 and
  * 10,000 messages with realistic sizes (user 300 chars, assistant step 400, compressed tool result 1,500; rounds
  * of 1 user + 4 steps + a closing answer), and the same with HistoryManager.closedHistory() included, as each
- * agent step does. Heap delta: heapUsed after − before one build whose result is kept alive, after a GC.
+ * agent step does, and "cold": a new builder per build, so every round is rendered from scratch (the builder reuses
+ * the rendering of rounds whose messages did not change). Heap delta: heapUsed after − before one build whose result
+ * is kept alive, after a GC.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -17,6 +19,9 @@ export interface ScalingRow {
   buildP95Ms: number;
   stepMedianMs: number;
   stepP95Ms: number;
+  /** A new builder for each build: every round rendered from scratch (a resumed session's first step). */
+  coldMedianMs: number;
+  coldP95Ms: number;
   heapDeltaMb: number;
 }
 
@@ -117,6 +122,9 @@ export function runScalingBench(options: { sizes: number[]; repeats: number; sys
     const step = timeSync(repeats, () =>
       builder.build({ history: history.closedHistory(), scratchpad, question: 'continue' }).toRequestSegments(),
     );
+    const cold = timeSync(Math.max(5, Math.round(repeats / 4)), () =>
+      new ContextBuilder({ systemPrompt: options.systemText }).build(input).toRequestSegments(),
+    );
     collectGarbage();
     const before = process.memoryUsage().heapUsed;
     const kept = builder.build(input);
@@ -130,6 +138,8 @@ export function runScalingBench(options: { sizes: number[]; repeats: number; sys
       buildP95Ms: percentile(build, 95),
       stepMedianMs: median(step),
       stepP95Ms: percentile(step, 95),
+      coldMedianMs: median(cold),
+      coldP95Ms: percentile(cold, 95),
       heapDeltaMb: (after - before) / 1024 / 1024,
     });
   }

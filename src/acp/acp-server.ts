@@ -5,7 +5,7 @@
  */
 import * as acp from '@agentclientprotocol/sdk';
 import type { ClientCapabilities, McpServer, SessionUpdate } from '@agentclientprotocol/sdk';
-import { runWithEnvironment } from '../config/child-environment.js';
+import { runWithEnvironment, sessionEnvironment } from '../config/child-environment.js';
 import { McaError } from '../errors/mca-error.js';
 import { openSession } from '../driver/open-session.js';
 import type { CustomCommandsPort } from '../driver/custom-commands-port.js';
@@ -82,11 +82,11 @@ export class AcpServer {
   private readonly sessions = new Map<string, AcpSession>();
   /** Sessions being opened (counted against the cap with the open ones). */
   private opening = 0;
-  private readonly maxSessions = positiveInteger(process.env.MCA_ACP_MAX_SESSIONS, MAX_SESSIONS);
+  private readonly maxSessions = positiveInteger(sessionEnvironment().MCA_ACP_MAX_SESSIONS, MAX_SESSIONS);
   private capabilities: ClientCapabilities | undefined;
   private readonly gate = new RequestGate(
-    positiveInteger(process.env.MCA_ACP_MAX_PENDING, MAX_PENDING_REQUESTS),
-    positiveInteger(process.env.MCA_ACP_MAX_PENDING_PER_SESSION, MAX_PENDING_PER_SESSION),
+    positiveInteger(sessionEnvironment().MCA_ACP_MAX_PENDING, MAX_PENDING_REQUESTS),
+    positiveInteger(sessionEnvironment().MCA_ACP_MAX_PENDING_PER_SESSION, MAX_PENDING_PER_SESSION),
   );
 
   constructor(private readonly options: AcpServerOptions) {}

@@ -6,7 +6,7 @@
  * past MAX_IMAGES_PER_MESSAGE become one line each after the input, so the model and the user see why.
  */
 import { resolve } from 'node:path';
-import type { ReadDenyCheck } from '../permissions/read-deny.js';
+import type { PathCheck } from '../permissions/path-screen.js';
 import type { Mention } from '../context/input-preprocessor.js';
 import { readImageFile } from '../fs/image-file.js';
 import { MAX_IMAGES_PER_MESSAGE, type ImagePart } from '../text/image-part.js';
@@ -23,15 +23,15 @@ export function attachImages(
   mentioned: readonly Mention[],
   given: readonly ImagePart[],
   projectRoot: string,
-  readDenied?: ReadDenyCheck,
+  readDenied?: PathCheck,
 ): TurnAttachments {
   const images: ImagePart[] = [...given];
   const notes: string[] = [];
   for (const mention of mentioned) {
-    // The check matches the path as written and its real path (read-deny.ts).
+    // The check matches the path as written and its real path (path-screen.ts).
     const rule = readDenied?.(resolve(projectRoot, mention.path));
     if (rule) {
-      notes.push(`[${mention.display} not attached: the deny rule ${rule.text} covers it]`);
+      notes.push(`[${mention.display} not attached: the ${rule.behavior} rule ${rule.text} covers it]`);
       continue;
     }
     const read = readImageFile(resolve(projectRoot, mention.path), mention.path);

@@ -29,7 +29,8 @@ import type { SessionSettings } from './session-settings.js';
 import { withPlanModeReminder } from './plan-mode.js';
 import { withCarriedUsage } from './carried-usage.js';
 import { attachImages } from './attachments.js';
-import type { ReadDenyCheck } from '../permissions/read-deny.js';
+import type { EnvironmentView } from '../config/child-environment.js';
+import type { PathCheck } from '../permissions/path-screen.js';
 import { streamModelCall } from './model-call.js';
 import { applyNativeReply } from './native-step.js';
 import { withToolProtocolHint } from './tool-protocol-hint.js';
@@ -62,7 +63,9 @@ export interface CodeAgentDeps {
   /** The memory files of L2; their list backs /memory. */
   memory?: { read(): string | undefined; entries(): readonly MemoryEntry[] };
   /** Read deny rules: an `@image.png` they cover is not attached (as the Read tool would refuse it). */
-  readDenied?: ReadDenyCheck;
+  readDenied?: PathCheck;
+  /** The runtime's environment, handed to every tool call (`ToolContext.env`). */
+  env?: EnvironmentView;
   /**
    * The permission mode and model, shared by every session of one front end (the session manager's one copy);
    * default: a copy of config's, for an agent made on its own.
@@ -230,6 +233,8 @@ export class CodeAgent implements AgentController {
       await this.deps.registry.toolsArrived();
       for (const message of this.deps.registry.takeNotices()) yield { type: 'warning', message };
 
+      const stop = this.settings.stepGuard?.();
+      if (stop) return yield* this.closeRound(turn, 'error', stop.message, stop);
       const prepared = yield* context.prepareStep(signal);
       if (prepared.kind === 'too_large') {
         return yield* this.closeRound(turn, 'error', prepared.message, { code: prepared.code });
@@ -272,7 +277,10 @@ export class CodeAgent implements AgentController {
             step,
             contextTokens,
           );
-      if (outcome) return yield* this.closeRound(turn, outcome.reason, outcome.answer, outcome.error);
+      if (outcome) {
+        const structured = outcome.structuredOutput === undefined ? {} : { structuredOutput: outcome.structuredOutput };
+        return yield* this.closeRound(turn, outcome.reason, outcome.answer, outcome.error, structured);
+      }
       if (this.declinedBy !== undefined) {
         const message = `The user declined ${this.declinedBy} and stopped the turn; wait for their next message.`;
         return yield* this.closeRound(turn, 'interrupted', message, { code: 'USER_DECLINED' });
@@ -341,6 +349,7 @@ export class CodeAgent implements AgentController {
         gate,
         ...(gate.pathScreen ? { pathScreen: gate.pathScreen } : {}),
         ...(context.toolMemory ? { toolMemory: context.toolMemory } : {}),
+        ...(this.deps.env ? { env: this.deps.env } : {}),
       },
     };
   }
@@ -350,6 +359,7 @@ export class CodeAgent implements AgentController {
     reason: RoundEnd,
     answer: string,
     error?: { code: string; message?: string },
+    extra: { structuredOutput?: unknown } = {},
   ): AsyncGenerator<AgentEvent> {
     const { context, session } = this.deps;
     // A Finish or an answer already closed the round with the reply itself.
@@ -363,6 +373,7 @@ export class CodeAgent implements AgentController {
       steps: turn.steps,
       usage: turn.usage,
       ...(error ? { error: { code: error.code, message: error.message ?? answer } } : {}),
+      ...extra,
     };
   }
 }

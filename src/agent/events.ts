@@ -17,7 +17,15 @@ export type AgentEvent =
   | { type: 'text_delta'; step: number; text: string }
   /** Extended thinking as it streams (native tool use on Anthropic); shown dimmed, never part of the answer. */
   | { type: 'thinking_delta'; step: number; text: string }
-  | { type: 'retry'; step: number; attempt: number; delayMs: number; reason: string }
+  | {
+      type: 'retry';
+      step: number;
+      attempt: number;
+      delayMs: number;
+      reason: string;
+      maxRetries?: number;
+      status?: number;
+    }
   /**
    * The step's call moved to a fallback model (`--fallback-model`) because `from` was overloaded or not found; the
    * session driver keeps the session on `to` from here on.
@@ -53,6 +61,8 @@ export type AgentEvent =
       error?: { code: string; message: string };
       /** The model's final answer when only saving it failed (reason 'error'): still shown, then the error. */
       unsavedAnswer?: string;
+      /** `--json-schema`: the StructuredOutput call's input that ended the turn (reason 'answer'). */
+      structuredOutput?: unknown;
     };
 
 export type AgentEventType = AgentEvent['type'];

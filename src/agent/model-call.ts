@@ -54,7 +54,8 @@ export async function* streamModelCall(
         text = '';
         calls = [];
         thinking = [];
-        yield { type: 'retry', step, attempt: event.attempt, delayMs: event.delayMs, reason: event.reason };
+        const { type: _type, ...retry } = event;
+        yield { type: 'retry', step, ...retry };
       } else if (event.type === 'model_fallback') {
         text = '';
         calls = [];

@@ -16,6 +16,7 @@ import { newCallId } from './call-id.js';
 import { formatAction, parseReply } from './react-protocol.js';
 import { outputLimitMessage, type RoundOutcome, type StepServices, type TurnState } from './turn-state.js';
 import { keepAnswerOnFailure } from './unsaved-answer.js';
+import { finalToolOf, finalToolResult, missFinalTool } from './final-tool.js';
 
 export interface NativeReply {
   text: string;
@@ -130,6 +131,19 @@ export async function* applyNativeReply(
     yield { type: 'tool_end', step, id, tool: action.tool, input: action.input, result: envelope, compressed };
     return turn.countInvalid('a tool call written as text');
   }
+  const final = finalToolOf(registry);
+  if (reply.calls.length === 0 && final) {
+    // A final tool is the only way to end the turn: a reply in text is a miss, answered with the tool's nudge.
+    const text = reply.text.trim() === '' ? `(a reply without the ${final.name} call)` : reply.text;
+    context.recordReply({ ...base, text });
+    yield { type: 'assistant_step', step, thought: '', action: null, raw: text };
+    const native: NativeStep = { reply: step, replyText: text, isError: true, ...thinking };
+    const envelope = errorEnvelope('INVALID_PARAM', final.final.nudge);
+    const action = { tool: 'ReAct', input: {} };
+    const compressed = context.recordObservation({ step, assistantText: text, action, envelope, native });
+    yield { type: 'tool_end', step, id: newCallId(), tool: action.tool, input: {}, result: envelope, compressed };
+    return missFinalTool(turn, final);
+  }
   if (reply.calls.length === 0) {
     keepAnswerOnFailure(reply.text.trim(), () =>
       context.recordReply({ ...base, text: reply.text, roundEnd: 'answer' }),
@@ -150,12 +164,22 @@ export async function* applyNativeReply(
       first = false;
       return { call, action, text, thought };
     });
+    // The repeated-call breaker judges each call before it runs (repeat-breaker.ts), in the reply's order.
+    const verdicts = group.map((call) => turn.repeats.verdict({ tool: call.name, input: call.input }));
     for (const entry of stored) {
       yield { type: 'assistant_step', step, thought: entry.thought, action: entry.action, raw: entry.text };
       yield { type: 'tool_start', step, id: entry.call.id, tool: entry.call.name, input: entry.action.input };
     }
     const envelopes = await Promise.all(
-      group.map((call) => registry.run({ ...call, source: 'model' }, services.toolContext)),
+      group.map((call, index) =>
+        verdicts[index] === 'run'
+          ? registry.run({ ...call, source: 'model' }, services.toolContext)
+          : Promise.resolve(
+              verdicts[index] === 'repeat'
+                ? turn.repeats.repeatedEnvelope(call.name)
+                : turn.repeats.stopEnvelope(call.name),
+            ),
+      ),
     );
     for (const [index, entry] of stored.entries()) {
       const envelope = envelopes[index] as ToolEnvelope;
@@ -187,10 +211,13 @@ export async function* applyNativeReply(
         compressed,
       };
       if (registry.get(entry.call.name) !== undefined) known += 1;
-      if (turn.noteAction(entry.action) >= turn.maxRepeatedActions) {
-        const message = `The model repeated the same action ${turn.repeatedTimes} times in a row (${entry.action.tool}); stopping.`;
-        return { reason: 'error', answer: message, error: { code: 'REPEATED_ACTION', message } };
+      if (final && entry.call.name === final.name) {
+        const outcome = finalToolResult(turn, final, entry.call.input, envelope);
+        if (outcome?.reason === 'answer') context.recordReply({ step, text: outcome.answer, roundEnd: 'answer' });
+        if (outcome) return outcome;
       }
+      if (verdicts[index] === 'run') turn.repeats.noteResult(envelope.text);
+      if (verdicts[index] === 'stop') return turn.repeats.stop(entry.call.name);
     }
   }
   if (services.toolContext.signal.aborted) return { reason: 'interrupted', answer: 'Interrupted by user.' };

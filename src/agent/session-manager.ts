@@ -19,7 +19,8 @@ import type { Message } from '../context/message.js';
 import { loadPrompt } from '../context/prompt-loader.js';
 import { SummaryCompressor } from '../context/summary-compressor.js';
 import { estimateTokens } from '../context/token-budget.js';
-import type { ReadDenyCheck } from '../permissions/read-deny.js';
+import type { EnvironmentView } from '../config/child-environment.js';
+import type { PathCheck } from '../permissions/path-screen.js';
 import type { ModelProvider, ToolSpec } from '../providers/types.js';
 import type { SessionStore, SessionWriter } from '../session/session-store.js';
 import { FileStateRecord } from '../tools/file-state.js';
@@ -42,14 +43,16 @@ export interface SessionManagerDeps {
   projectRoot: string;
   /** The user trusts this project: its memory files may import from the home directory. */
   trusted?: boolean;
-  /** Read deny rules, for memory-file imports (src/permissions/read-deny.ts). */
-  readDenied?: ReadDenyCheck;
+  /** Read deny rules, for memory-file imports (src/permissions/path-screen.ts). */
+  readDenied?: PathCheck;
   /** A section L1 carries after the system prompt and tools, before the environment (the skills listing). */
   systemSection?: string;
   /** The added directories (`--add-dir`, `/add-dir`): the tools' extra roots, listed in the environment. */
   roots?: WorkspaceRoots;
   /** The provider's web search: its client gate leaves the tool list once the search is on (web-search.ts). */
   webSearch?: WebSearchGate;
+  /** The runtime's environment, for the tools (`ToolContext.env`). */
+  env?: EnvironmentView;
 }
 
 /**
@@ -286,6 +289,7 @@ export class ProjectSessions implements SessionManager {
       fileState,
       memory,
       ...(this.deps.readDenied ? { readDenied: this.deps.readDenied } : {}),
+      ...(this.deps.env ? { env: this.deps.env } : {}),
       ...(this.native ? { toolSpecs: () => this.toolSpecs() } : {}),
       ...(this.deps.roots ? { extraRoots: () => this.deps.roots?.list() ?? [] } : {}),
       ...(this.deps.webSearch ? { webSearch: () => this.deps.webSearch?.offer() } : {}),

@@ -5,7 +5,18 @@
  */
 import type { PermissionMode } from '../config/config.js';
 
+/** Why a turn must stop before its next model request (an error code and the line the user reads). */
+export interface StepStop {
+  code: string;
+  message: string;
+}
+
 export interface SessionSettings {
   model: string;
   mode: PermissionMode;
+  /**
+   * Read before every model request of the main agent: a stop ends the turn there with that error, before the
+   * request (`--max-budget-usd`). Set once by a front end that needs it; absent: nothing is checked.
+   */
+  stepGuard?: () => StepStop | undefined;
 }

@@ -12,7 +12,8 @@ import { errorEnvelope } from '../tools/envelope.js';
 import type { RunContext, ToolRegistry } from '../tools/registry.js';
 import type { AgentEvent } from './events.js';
 import { newCallId } from './call-id.js';
-import { actionKey, EXPECTED_FORM, formatAction, parseReplyRepairing } from './react-protocol.js';
+import { EXPECTED_FORM, formatAction, parseReplyRepairing } from './react-protocol.js';
+import { RepeatBreaker } from './repeat-breaker.js';
 import { keepAnswerOnFailure } from './unsaved-answer.js';
 
 /** Consecutive unusable actions (unparseable, bad JSON, unknown tool) that end the turn. */
@@ -52,6 +53,8 @@ export interface RoundOutcome {
   reason: RoundEnd;
   answer: string;
   error?: { code: string; message: string };
+  /** A final tool's input that ended the turn (`--json-schema`). */
+  structuredOutput?: unknown;
 }
 
 export class TurnState {
@@ -60,10 +63,12 @@ export class TurnState {
   private invalidInARow = 0;
   /** A reply that only narrated (a Thought and no Action) was already answered with a nudge this turn. */
   private nudged = false;
-  private lastActionKey: string | undefined;
-  private repeats = 0;
+  /** The repeated-call breaker of this turn (repeat-breaker.ts). */
+  readonly repeats: RepeatBreaker;
 
-  constructor(readonly maxRepeatedActions: number) {}
+  constructor(readonly maxRepeatedActions: number) {
+    this.repeats = new RepeatBreaker(maxRepeatedActions);
+  }
 
   /** Applies one model reply. Returns how the round ends, or undefined to take another step. */
   async *applyReply(
@@ -110,36 +115,27 @@ export class TurnState {
     const callId = newCallId();
     const { action, shortened } = storedAction(parsed.action);
     const text = shortened ? storedActionText(parsed.thought, action) : parsed.text;
-    this.noteAction(parsed.action);
+    const verdict = this.repeats.verdict(parsed.action);
     context.recordReply({ ...base, text, action, callId });
     yield { type: 'assistant_step', step, thought: parsed.thought, action, raw: text };
-    if (this.repeats >= this.maxRepeatedActions) {
-      const message = `The model repeated the same action ${this.repeats} times in a row (${action.tool}); stopping.`;
-      const envelope = errorEnvelope('INVALID_PARAM', `${message} Try a different approach.`);
-      yield* this.recordObservation(text, action, envelope, step, services, callId);
-      return { reason: 'error', answer: message, error: { code: 'REPEATED_ACTION', message } };
+    if (verdict === 'stop') {
+      yield* this.recordObservation(text, action, this.repeats.stopEnvelope(action.tool), step, services, callId);
+      return this.repeats.stop(action.tool);
     }
 
     yield { type: 'tool_start', step, id: callId, tool: action.tool, input: action.input };
     const call = { id: callId, name: parsed.action.tool, input: parsed.action.input, source: 'model' as const };
-    const envelope = await services.registry.run(call, services.toolContext);
+    const envelope =
+      verdict === 'repeat'
+        ? this.repeats.repeatedEnvelope(action.tool)
+        : await services.registry.run(call, services.toolContext);
+    if (verdict === 'run') this.repeats.noteResult(envelope.text);
     yield* this.recordObservation(text, action, envelope, step, services, callId);
+    if (verdict === 'repeat') return undefined;
     if (services.toolContext.signal.aborted) return { reason: 'interrupted', answer: 'Interrupted by user.' };
     if (services.registry.get(action.tool) === undefined) return this.countInvalid(`unknown tool "${action.tool}"`);
     this.resetInvalid();
     return undefined;
-  }
-
-  /** Counts an action towards the repeated-action limit; returns how many times in a row it has now run. */
-  noteAction(action: ToolAction): number {
-    const key = actionKey(action);
-    this.repeats = key === this.lastActionKey ? this.repeats + 1 : 1;
-    this.lastActionKey = key;
-    return this.repeats;
-  }
-
-  get repeatedTimes(): number {
-    return this.repeats;
   }
 
   /** A usable action ran: the invalid-action count starts again. */

@@ -148,6 +148,7 @@ export async function runSubagent(
     model: definition.model === 'inherit' ? host.model() : definition.model,
     transcriptPath,
     toolMemory: ctx.toolMemory,
+    env: ctx.env,
     systemExtra: registry.get('Skill') ? skillListing([...skills.values()]) : undefined,
   });
   const label = { parentToolUseId: ctx.callId, agent: definition.name };

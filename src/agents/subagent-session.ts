@@ -7,6 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CodeAgent } from '../agent/code-agent.js';
+import type { EnvironmentView } from '../config/child-environment.js';
 import type { CallGate } from '../agent/controller.js';
 import type { Config } from '../config/config.js';
 import { ContextBuilder } from '../context/context-builder.js';
@@ -46,6 +47,8 @@ export interface NestedSessionOptions {
   toolMemory: ToolMemory | undefined;
   /** Text put after the definition's prompt (the skills listing when the subagent has the Skill tool). */
   systemExtra: string | undefined;
+  /** The runtime's environment, as the parent's tools have it. */
+  env: EnvironmentView | undefined;
 }
 
 /** The subagent's L1: its definition's prompt with the protocol's sections, its tools (text protocol), where it runs. */
@@ -129,6 +132,7 @@ export function createNestedSession(options: NestedSessionOptions): CodeAgent {
     fileState,
     memory,
     ...(native ? { toolSpecs: () => registry.toolSpecs() } : {}),
+    ...(options.env ? { env: options.env } : {}),
   });
   agent.setDecisionPoint(options.gate);
   return agent;

@@ -6,6 +6,7 @@
  * that is no repository, a timeout or an oversized answer all come back as `ok: false`, never as a throw, so the
  * caller falls back to its own walk.
  */
+import { sessionEnvironment } from '../config/child-environment.js';
 import { spawn } from 'node:child_process';
 
 /** `final`: git was stopped (deadline, interrupt), not refused: a fallback walk would only wait as long again. */
@@ -32,7 +33,7 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
     }
     const child = spawn('git', [...SAFE_ARGS, ...args], {
       cwd: options.cwd,
-      env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
+      env: { ...sessionEnvironment(), GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
       stdio: ['pipe', 'pipe', 'ignore'],
     });
     const chunks: Buffer[] = [];

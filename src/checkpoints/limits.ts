@@ -4,6 +4,7 @@
  * MCA_CHECKPOINT_MAX_FILE_BYTES (a Bash scan copies files up to this size, default 1 MiB),
  * MCA_CHECKPOINT_MAX_FILES (a project with more files is not scanned, default 50,000).
  */
+import { sessionEnvironment } from '../config/child-environment.js';
 import { positiveInteger } from '../config/env-number.js';
 import { DEFAULT_PRUNE, type PruneLimits } from './prune.js';
 import { DEFAULT_LIMITS, type CheckpointLimits } from './session-checkpoints.js';
@@ -13,7 +14,7 @@ export interface StoreLimits extends CheckpointLimits {
   prune: PruneLimits;
 }
 
-export function limitsFromEnv(env: NodeJS.ProcessEnv = process.env): StoreLimits {
+export function limitsFromEnv(env: NodeJS.ProcessEnv = sessionEnvironment()): StoreLimits {
   return {
     ...DEFAULT_LIMITS,
     enabled: env.MCA_CHECKPOINTS !== 'off',

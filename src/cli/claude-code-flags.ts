@@ -27,6 +27,16 @@ export interface ClaudeCodeOptions {
   forkSession: boolean;
   inputFormat: InputFormat;
   includePartialMessages: boolean;
+  /** `--json-schema` (the Agent SDK's `outputFormat`): the answer comes through StructuredOutput, checked against it. */
+  jsonSchema: Record<string, unknown> | undefined;
+  /** `--max-budget-usd`: the session stops before a model request once its cost reached this many dollars. */
+  maxBudgetUsd: number | undefined;
+  /** `--no-session-persistence`: the session file is removed when the run ends (it cannot be resumed). */
+  sessionPersistence: boolean;
+  /** `--agent <name>`: the main conversation runs as this subagent definition (its prompt, tools and model). */
+  agent: string | undefined;
+  /** `--include-hook-events`: stream-json shows each hook run (`hook_started`, `hook_response`). */
+  includeHookEvents: boolean;
   /** `--replay-user-messages`: stream-json input's user messages are echoed (with their uuid) on stdout. */
   replayUserMessages: boolean;
   /** `stdio`: ask the SDK host (`can_use_tool`); an MCP tool name otherwise. */
@@ -51,12 +61,7 @@ export const SAFE_UNSUPPORTED: Readonly<Record<string, boolean>> = {
   '--max-thinking-tokens': true,
   '--effort': true,
   '--thinking-display': true,
-  '--max-budget-usd': true,
   '--task-budget': true,
-  '--json-schema': true,
-  '--agent': true,
-  '--include-hook-events': false,
-  '--no-session-persistence': false,
   '--no-optional-locks': false,
   '--await-initialize': false,
   '--session-mirror': false,
@@ -108,6 +113,11 @@ export function addClaudeCodeFlags(command: Command): Command {
         .default('text'),
     )
     .option('--include-partial-messages', 'stream-json: also the streaming events of each reply (stream_event)')
+    .option('--max-budget-usd <usd>', 'stop before the next model request once the cost reached this (USD)')
+    .option('--no-session-persistence', 'do not keep the session file (it cannot be resumed)')
+    .option('--agent <name>', 'run the conversation as this subagent definition (.claude/agents/<name>.md)')
+    .option('--json-schema <schema>', 'answer as JSON matching this JSON Schema (result.structured_output)')
+    .option('--include-hook-events', 'stream-json: a hook_started and a hook_response line for each hook run')
     .option('--replay-user-messages', 'stream-json input: echo each user message (with its uuid) on stdout')
     .option('--permission-prompt-tool <tool>', '"stdio": ask the SDK host (can_use_tool) when a call needs a yes')
     .option('--setting-sources <sources>', 'which settings files to read: user,project,local (comma-separated)')
@@ -143,6 +153,11 @@ export interface RawClaudeCodeOptions {
   inputFormat: InputFormat;
   includePartialMessages?: boolean;
   replayUserMessages?: boolean;
+  includeHookEvents?: boolean;
+  jsonSchema?: string;
+  maxBudgetUsd?: string;
+  sessionPersistence?: boolean;
+  agent?: string;
   permissionPromptTool?: string;
   settingSources?: string;
   addDir: string[];
@@ -173,6 +188,29 @@ function parseSettingSources(value: string | undefined): SettingSource[] | undef
     }
   }
   return names as SettingSource[];
+}
+
+function parseBudget(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const budget = Number(value);
+  if (value.trim() === '' || !Number.isFinite(budget) || budget <= 0) {
+    throw new CliError('--max-budget-usd must be a positive number of dollars');
+  }
+  return budget;
+}
+
+function parseJsonSchema(value: string | undefined): Record<string, unknown> | undefined {
+  if (value === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch (error) {
+    throw new CliError(`--json-schema: not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new CliError('--json-schema must be a JSON Schema object');
+  }
+  return parsed as Record<string, unknown>;
 }
 
 /** Turns the raw values into ClaudeCodeOptions; throws CliError for a refused flag or a bad value. */
@@ -219,6 +257,11 @@ export function claudeCodeOptions(command: Command): ClaudeCodeOptions & { maxTu
     inputFormat: raw.inputFormat,
     includePartialMessages: raw.includePartialMessages === true,
     replayUserMessages: raw.replayUserMessages === true,
+    includeHookEvents: raw.includeHookEvents === true,
+    jsonSchema: parseJsonSchema(raw.jsonSchema),
+    maxBudgetUsd: parseBudget(raw.maxBudgetUsd),
+    sessionPersistence: raw.sessionPersistence !== false,
+    agent: raw.agent,
     permissionPromptTool: raw.permissionPromptTool,
     settingSources: parseSettingSources(raw.settingSources),
     // Relative to where mca was started; `~` forms stay as written for the runtime to expand (workspace-roots.ts).

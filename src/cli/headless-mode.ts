@@ -21,9 +21,13 @@ function hostLineMaxBytes(): number {
   return positiveInteger(process.env.MCA_HOST_LINE_MAX_BYTES, HOST_LINE_MAX_BYTES);
 }
 import type { CliOptions } from './cli-options.js';
-import { installTermination, SIGNAL_EXIT_CODES } from './termination.js';
+import { forgetSession, installBudget } from './unattended.js';
+import { installTermination, SIGNAL_EXIT_CODES, terminatedEnd, type Termination } from './termination.js';
+import { StallWatchdog, stallTimeoutMs } from './stall-watchdog.js';
 
 export async function runHeadlessMode(options: CliOptions, version: string): Promise<number> {
+  // Installed once the session exists; the session's results read it (a turn SIGTERM stopped says so).
+  const installed: { termination?: Termination } = {};
   const booted = await bootstrap(options);
   const { secrets, controller } = booted;
   const warn = (line: string): void => printError(redactSecrets(line, secrets));
@@ -40,8 +44,15 @@ export async function runHeadlessMode(options: CliOptions, version: string): Pro
   const commandNotices: string[] = [];
   const customCommands = await loadSessionCommands(booted, commandNotices);
   for (const notice of commandNotices) warn(notice);
+  const stallMs = stallTimeoutMs();
+  let watchdog: StallWatchdog | undefined;
   const session = await HeadlessSession.open({
+    adjustEnd: (end) => {
+      const signal = installed.termination?.signal();
+      return signal !== undefined ? terminatedEnd(signal, end) : (watchdog?.take(end) ?? end);
+    },
     replayUserMessages: claudeCode.replayUserMessages,
+    includeHookEvents: claudeCode.includeHookEvents,
     runtime: booted,
     open: (broker) =>
       openSession(booted, {
@@ -60,9 +71,25 @@ export async function runHeadlessMode(options: CliOptions, version: string): Pro
     allowBypass: claudeCode.allowBypass,
     flagPrompt: { replace: claudeCode.systemPrompt, append: claudeCode.appendSystemPrompt },
   });
+  installBudget(
+    booted,
+    claudeCode,
+    claudeCodeSession(booted, options, version, () => session.driver),
+    (listener) => session.driver.subscribe(listener),
+  );
   if (options.prompt !== undefined && options.prompt.trim() !== '') {
     session.line(JSON.stringify({ type: 'user', message: { role: 'user', content: options.prompt } }));
   }
+  if (stallMs !== undefined) {
+    const stalled = new StallWatchdog(
+      stallMs,
+      () => session.driver.interrupt(),
+      () => session.waitingForHost,
+    );
+    watchdog = stalled;
+    session.driver.subscribe((event) => stalled.event(event));
+  }
+  const stopWatching = booted.extensions.events.on(() => watchdog?.progress());
   let interrupted = false;
   const onSigint = (): void => {
     if (interrupted) process.exit(EXIT_INTERRUPTED);
@@ -71,9 +98,14 @@ export async function runHeadlessMode(options: CliOptions, version: string): Pro
   };
   process.on('SIGINT', onSigint);
   const termination = installTermination({
-    abortTurn: () => session.driver.interrupt(),
+    // The turn's result says it was terminated; the session then finishes as if the host closed its input.
+    abortTurn: () => {
+      session.driver.interrupt();
+      session.endInput();
+    },
     flush: () => controller.close(),
   });
+  installed.termination = termination;
   // One NDJSON message per line, each at most HOST_LINE_MAX_BYTES: a host that sends an endless line costs a
   // warning, not mca's memory; the lines after it still run.
   readLines(process.stdin, new LineReader(hostLineMaxBytes(), 'the host'), {
@@ -86,10 +118,18 @@ export async function runHeadlessMode(options: CliOptions, version: string): Pro
   } finally {
     process.off('SIGINT', onSigint);
     termination.uninstall();
+    watchdog?.stop();
+    stopWatching();
   }
   // SessionEnd hooks, then the MCP servers (their pipes would otherwise keep mca running after stdin ended, and
   // leave their processes behind), then the session file: as in every front.
   await session.close('other');
+  try {
+    // --no-session-persistence: the closed session's file and checkpoints go.
+    forgetSession(booted, claudeCode, session.driver.controller.sessionId);
+  } catch (error) {
+    warn(`Could not remove the session: ${error instanceof Error ? error.message : String(error)}`);
+  }
   await sweepLeftoverTemps(booted.config.mcaHome);
   const signal = termination.signal();
   if (signal !== undefined) return SIGNAL_EXIT_CODES[signal];

@@ -3,7 +3,9 @@
  * format writes the answer to stdout (or JSON / one event per line); everything else a person should know (notices,
  * retries, compaction fallbacks, errors) goes to stderr.
  */
+import { randomUUID } from 'node:crypto';
 import { ZERO_USAGE } from '../providers/types.js';
+import { hookLine } from '../print/claude-code-system.js';
 import { McaError } from '../errors/mca-error.js';
 import { isAgentEvent } from '../driver/driver-events.js';
 import { loadSessionCommands, openSession } from '../driver/open-session.js';
@@ -15,7 +17,9 @@ import { CliError, EXIT_AGENT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, printError } f
 import type { CliOptions } from './cli-options.js';
 import { redactSecrets } from '../text/redact-secrets.js';
 import { readStdinIfPiped } from './stdin.js';
-import { installTermination, SIGNAL_EXIT_CODES } from './termination.js';
+import { forgetSession, installBudget } from './unattended.js';
+import { installTermination, SIGNAL_EXIT_CODES, terminatedEnd } from './termination.js';
+import { StallWatchdog, stallTimeoutMs } from './stall-watchdog.js';
 
 function oneLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
@@ -60,11 +64,19 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
   });
   const { driver } = opened;
   const session = claudeCodeSession(booted, options, version, () => driver);
+  installBudget(booted, options.claudeCode, session, (listener) => driver.subscribe(listener));
   const sink = createSink(
     options.outputFormat,
     { stdout: (text) => void process.stdout.write(redactSecrets(text, secrets)), stderr: err },
     session,
   );
+
+  if (options.claudeCode.includeHookEvents && options.outputFormat === 'stream-json') {
+    booted.hooks.engine?.watch((report) => {
+      const line = { ...hookLine(report), uuid: randomUUID(), session_id: controller.sessionId };
+      process.stdout.write(redactSecrets(`${JSON.stringify(line)}\n`, secrets));
+    });
+  }
 
   let interrupts = 0;
   const onSigint = () => {
@@ -75,6 +87,10 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
   process.on('SIGINT', onSigint);
   const termination = installTermination({ abortTurn: () => driver.interrupt(), flush: () => controller.close() });
 
+  const stallMs = stallTimeoutMs();
+  const watchdog = stallMs === undefined ? undefined : new StallWatchdog(stallMs, () => driver.interrupt());
+  const stopWatching = booted.extensions.events.on(() => watchdog?.progress());
+
   let end: TurnEnd | undefined;
   // Whatever fails (the loop, closing the session file) becomes the turn's error: the output format still
   // prints its result, with one clear line on stderr.
@@ -82,6 +98,7 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
   let commandError: unknown;
   let blocked: string | undefined;
   driver.subscribe((event) => {
+    watchdog?.event(event);
     if (isAgentEvent(event)) {
       sink.event(event);
       if (event.type === 'turn_end') end = event;
@@ -91,10 +108,14 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
     else if (event.type === 'prompt_blocked') blocked = event.reason;
   });
   try {
+    // stream-json's init line reports the MCP servers' outcome (connected with tools, or failed), not `pending`.
+    if (options.outputFormat === 'stream-json') await booted.mcp?.settled();
     await driver.run(prompt);
   } finally {
     process.off('SIGINT', onSigint);
     termination.uninstall();
+    watchdog?.stop();
+    stopWatching();
     // SessionEnd hooks, then the MCP servers, then the session file, before the answer is printed. A failed step is
     // one line on stderr: the answer (if any) stands.
     await opened.close('other');
@@ -102,6 +123,12 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
   // A command's own failure (an MCP prompt's missing argument, a server that is not there) is one line, exit 2.
   if (commandError !== undefined)
     throw McaError.isInstance(commandError) ? new CliError(commandError.message) : commandError;
+  try {
+    // --no-session-persistence: the closed session's file and checkpoints go.
+    forgetSession(booted, options.claudeCode, controller.sessionId);
+  } catch (error) {
+    err(`Could not remove the session: ${oneLine(error)}`);
+  }
   if (blocked !== undefined) {
     const answer = `the prompt was not sent: a UserPromptSubmit hook blocked it: ${blocked}`;
     end = { type: 'turn_end', reason: 'error', answer, steps: 0, usage: ZERO_USAGE };
@@ -113,15 +140,15 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
     // Ctrl-C while a command's `!` lines ran: the turn never started.
     end = { type: 'turn_end', reason: 'interrupted', answer: 'Interrupted by user.', steps: 0, usage: ZERO_USAGE };
   }
+  end = watchdog?.take(end) ?? end;
+  // SIGTERM / SIGHUP: the session file is finished (above), the result line says why, then 143 / 129.
   const terminatedBy = termination.signal();
-  if (terminatedBy !== undefined) {
-    err(`stopped by ${terminatedBy}; the turn was closed and the session saved`);
-    return SIGNAL_EXIT_CODES[terminatedBy];
-  }
+  if (terminatedBy !== undefined) end = terminatedEnd(terminatedBy, end);
 
   const failed = !end || end.reason === 'error' || end.reason === 'step_limit' || end.reason === 'interrupted';
   const answer = end?.answer ?? 'the turn ended without an answer';
   sink.finish({ end, answer, failed, sessionId: controller.sessionId });
+  if (terminatedBy !== undefined) return SIGNAL_EXIT_CODES[terminatedBy];
   // The answer is out; the run ends with the temp files a killed mca left removed (from their journals).
   await sweepLeftoverTemps(booted.config.mcaHome);
   if (end?.reason === 'interrupted') return EXIT_INTERRUPTED;

@@ -5,6 +5,8 @@
  * path also SIGKILLs any Bash process group still tracked, so no command outlives mca.
  */
 import { killTrackedGroupsNow, terminateTrackedGroups } from '../tools/process-group.js';
+import type { TurnEnd } from '../print/sink.js';
+import { ZERO_USAGE } from '../providers/types.js';
 
 export type TerminationSignal = 'SIGTERM' | 'SIGHUP';
 const SIGNALS: readonly TerminationSignal[] = ['SIGTERM', 'SIGHUP'];
@@ -13,6 +15,22 @@ export const SIGNAL_EXIT_CODES: Readonly<Record<TerminationSignal, number>> = { 
 const GRACE_MS = 5_000;
 
 process.once('exit', killTrackedGroupsNow);
+
+/**
+ * The end a turn stopped by `signal` is reported with (its result line, then exit 143 or 129): the turn was closed
+ * and the session file finished before this is printed.
+ */
+export function terminatedEnd(signal: TerminationSignal, end: TurnEnd | undefined): TurnEnd {
+  const message = `stopped by ${signal}; the turn was closed and the session saved`;
+  return {
+    type: 'turn_end',
+    reason: 'error',
+    answer: message,
+    steps: end?.steps ?? 0,
+    usage: end?.usage ?? ZERO_USAGE,
+    error: { code: 'TERMINATED', message },
+  };
+}
 
 export interface TerminationHandlers {
   /** Asked to stop the running turn; the front end then ends normally and checks `signal()`. */

@@ -15,6 +15,28 @@ export const WITHHELD_VARIABLES: readonly string[] = ['ANTHROPIC_API_KEY', 'ANTH
 export type EnvironmentOverlay = Readonly<Record<string, string>>;
 
 /**
+ * One runtime's environment, read-only: process.env as the process started, with the runtime's settings `env`
+ * over it. The runtime hands it to everything that reads a variable (the provider transport's proxy variables,
+ * WebFetch's limits and proxy, the tools, the processes mca starts), so several runtimes in one process (ACP
+ * sessions of different projects) never see each other's settings. Outside src/config and src/cli nothing reads
+ * process.env itself (eslint.config.js).
+ */
+export type EnvironmentView = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Claude Code's meaning of a settings `env` for a process that is one session (the CLI): it holds for the whole
+ * process, mca's own reads and every command it runs. A process serving several runtimes never calls this.
+ */
+export function applyToProcess(overlay: EnvironmentOverlay): void {
+  Object.assign(process.env, overlay);
+}
+
+/** The view of process.env with `overlay` (a runtime's settings `env`) over it. */
+export function environmentView(overlay: EnvironmentOverlay = {}): EnvironmentView {
+  return Object.freeze({ ...process.env, ...overlay });
+}
+
+/**
  * Made on the first `runWithEnvironment` with a non-empty overlay: on Node 20 an AsyncLocalStorage turns on promise
  * hooks for the whole process (measured: about 3 ms more per tool step), which a process with one session (the
  * CLI, where the overlay is always empty) must not pay.
@@ -38,10 +60,16 @@ export function sessionEnvironment(): NodeJS.ProcessEnv {
   return { ...process.env, ...currentOverlay() };
 }
 
-/** The environment for a child process: process.env, the session's overlay, `extra`; credentials withheld. */
-export function childEnvironment(extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+/**
+ * The environment for a child process: the runtime's view (when the caller has it; else process.env with the
+ * session's overlay), then `extra`; credentials withheld.
+ */
+export function childEnvironment(
+  extra: Readonly<Record<string, string>> = {},
+  view: EnvironmentView = sessionEnvironment(),
+): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries({ ...process.env, ...currentOverlay() })) {
+  for (const [name, value] of Object.entries(view)) {
     if (value !== undefined && !WITHHELD_VARIABLES.includes(name)) env[name] = value;
   }
   return { ...env, ...extra };

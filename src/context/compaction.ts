@@ -4,7 +4,7 @@
  * action and its result (always in the same round) can never be separated.
  */
 import { isSummary, toRounds, type Message, type Round } from './message.js';
-import { TRANSCRIPT_SEPARATOR, renderMessage } from './transcript.js';
+import { TRANSCRIPT_SEPARATOR, renderMessage, messageBody, type FullResults } from './transcript.js';
 import { shrinkToolMessage } from './tool-result-shrinker.js';
 
 export interface CompactionPlan {
@@ -41,9 +41,9 @@ export function planCompaction(messages: readonly Message[], minRetainRounds: nu
 }
 
 /** Characters of a list rendered as an L3 transcript, without building the string. */
-export function transcriptChars(messages: readonly Message[]): number {
+export function transcriptChars(messages: readonly Message[], full?: FullResults): number {
   let chars = 0;
-  for (const message of messages) chars += renderMessage(message).length;
+  for (const message of messages) chars += renderMessage(message, full).length;
   return chars + Math.max(0, messages.length - 1) * TRANSCRIPT_SEPARATOR.length;
 }
 
@@ -55,6 +55,8 @@ export function transcriptChars(messages: readonly Message[]): number {
 export function shrinkOlderToolMessages(
   messages: readonly Message[],
   fullRounds = 1,
+  full?: FullResults,
+  spare?: ReadonlySet<Message>,
 ): { messages: Message[]; shrunk: number } {
   const { closed } = splitRounds(messages);
   const older = new Set<Message>(
@@ -63,9 +65,10 @@ export function shrinkOlderToolMessages(
   let shrunk = 0;
   const result = messages.map((message) => {
     if (message.role !== 'tool' || message.metadata.shrunk === true || !older.has(message)) return message;
+    if (spare?.has(message) === true) return message;
     const content = shrinkToolMessage(message.content, message.metadata.toolName ?? 'unknown');
     // A result already shorter than its one-line form stays as it is.
-    if (content.length >= message.content.length) return message;
+    if (content.length >= messageBody(message, full).length) return message;
     shrunk += 1;
     return { ...message, content, metadata: { ...message.metadata, shrunk: true } };
   });

@@ -8,19 +8,19 @@
  * → `closeTurn`; `recoverFromOverflow` when the API still says the request was too long. The agent loop
  * (src/agent/code-agent.ts) and the bench (bench/replay/mca/engine-adapter.ts) drive this same class.
  */
-import type { ToolEnvelope } from '../tools/envelope.js';
 import { carriedUsageField } from '../tools/carried-usage.js';
 import type { ToolMemory } from '../tools/tool-memory.js';
-import type { ImagePart, ToolSpec, Usage } from '../providers/types.js';
+import type { ImagePart, ToolSpec } from '../providers/types.js';
 import { imageReference, MAX_IMAGES_PER_MESSAGE } from '../text/image-part.js';
 import type { BuildInput, BuiltContext, ContextBuilder, ScratchpadStep } from './context-builder.js';
-import type { NativeStep } from './native-turn.js';
+import { LiveRounds } from './live-rounds.js';
 import type { CompactionReason, ContextEvent, TurnOpenedEvent } from './context-events.js';
 import type { HistoryManager } from './history-manager.js';
-import { nowIso, type RoundEnd, type ToolAction } from './message.js';
+import { nowIso, type Message, type RoundEnd } from './message.js';
 import { observationText } from './observation.js';
 import { runCompaction } from './run-compaction.js';
 import type { Summarizer, SummaryPrefix } from './summary-compressor.js';
+import { summaryPrefixOf } from './summary-request.js';
 import { MIN_MESSAGES_FOR_COMPACTION, TURN_CEILING } from './token-budget.js';
 import { toolNamed } from '../tools/tool-catalog.js';
 import { compressToolResult } from './tool-result-compressor.js';
@@ -53,43 +53,8 @@ export interface ContextEngineOptions {
   requestTools?: readonly ToolSpec[] | (() => readonly ToolSpec[]);
 }
 
-/** What the next model call sends, or why nothing may be sent. */
-export type PreparedStep =
-  | { kind: 'ready'; context: BuiltContext; maxTokens: number }
-  | {
-      /** Even after an emergency compaction the prompt leaves less than MIN_OUTPUT_TOKENS of the window. */
-      kind: 'too_large';
-      context: BuiltContext;
-      code: 'CONTEXT_TOO_LARGE';
-      message: string;
-    };
-
-/** The model's reply of one step, as history stores it. */
-export interface StepReply {
-  step: number;
-  text: string;
-  /** The call's usage (absent for a refused reply, which then does not count as the last usage). */
-  usage?: Usage;
-  /** The tool call the reply makes. */
-  action?: ToolAction;
-  /** Set when the reply ends the turn (a Finish or a direct answer). */
-  roundEnd?: 'answer' | 'finish';
-  /** The id of the call this stored step makes (kept in metadata; pairs it with its result). */
-  callId?: string;
-}
-
-/** The result of a step's action: compressed into history, full into this turn's scratchpad. */
-export interface StepObservation {
-  step: number;
-  /** The assistant text of the step as stored (the scratchpad shows it above the observation). */
-  assistantText: string;
-  action: ToolAction;
-  envelope: ToolEnvelope;
-  /** Native tool use: the reply and call this result answers, so the current turn renders as native blocks. */
-  native?: NativeStep;
-  /** The id of the call this result answers (text protocol: generated when the action was parsed). */
-  callId?: string;
-}
+import type { PreparedStep, StepObservation, StepReply } from './engine-steps.js';
+export type { PreparedStep, StepObservation, StepReply } from './engine-steps.js';
 
 /** Read access to the history; every write goes through the engine. */
 export type HistoryView = Pick<HistoryManager, 'messages' | 'lastUsage' | 'rounds' | 'closedHistory' | 'openRound'>;
@@ -105,18 +70,6 @@ interface TurnView {
 function turnInput(turn: TurnView): Pick<BuildInput, 'question' | 'questionImages' | 'scratchpad'> {
   const images = turn.questionImages ? { questionImages: turn.questionImages } : {};
   return { question: turn.question, scratchpad: turn.scratchpad, ...images };
-}
-
-/** The system blocks and the L3 blocks (the first user blocks, one per L3 segment) of a built request. */
-function prefixOf(
-  context: BuiltContext,
-  tools: readonly ToolSpec[] | undefined,
-  form: SummaryPrefix['form'],
-): SummaryPrefix {
-  const { system, user } = context.toRequestSegments();
-  const l3 = context.parts.find((part) => part.id === 'l3');
-  const count = l3 === undefined ? 0 : (l3.segments?.length ?? 1);
-  return { system, history: user.slice(0, count), ...(tools ? { tools } : {}), ...(form ? { form } : {}) };
 }
 
 export class ContextEngine {
@@ -136,9 +89,12 @@ export class ContextEngine {
    * provider's cache holds. Cleared when a compaction rewrites history (the prefix no longer matches it).
    */
   private lastPrefix: SummaryPrefix | undefined;
+  /** Full results by reference and the live rounds (live-rounds.ts): no forgetting without pressure. */
+  private readonly live: LiveRounds;
 
   constructor(private readonly options: ContextEngineOptions) {
     this.now = options.now ?? nowIso;
+    this.live = new LiveRounds(options.toolMemory);
     // A round left open by a crash is closed before anything else happens, so it renders as history.
     if (options.history.openRound()) options.history.closeOpenRound('interrupted');
   }
@@ -164,8 +120,11 @@ export class ContextEngine {
     const { history } = this.options;
     // A round a broken consumer or an earlier failure left open would refuse the new user message.
     if (history.openRound()) history.closeOpenRound('interrupted');
+    this.settleTurn();
     this.question = input;
     this.questionImages = images.slice(0, MAX_IMAGES_PER_MESSAGE);
+    // A native request's later user messages carry no images: a request with images starts the live rounds anew.
+    if (this.questionImages.length > 0 && this.options.builder.historyForm === 'native') this.live.clear();
     this.scratchpad = [];
     this.lastStep = 0;
     this.inTurn = FULL_TURN;
@@ -174,7 +133,9 @@ export class ContextEngine {
     // History (and so the session file) keeps a one-line reference per image, never its data.
     const references = this.questionImages.map(imageReference);
     const content = references.length > 0 ? `${input}\n${references.join('\n')}` : input;
-    history.append({ role: 'user', content, metadata: { round: this.currentRound, ts: this.now() } });
+    const user: Message = { role: 'user', content, metadata: { round: this.currentRound, ts: this.now() } };
+    history.append(user);
+    this.live.opened(user);
     yield { type: 'turn_opened', round: this.currentRound };
     if (this.overBudget(input)) yield* this.compactNow('threshold', signal, this.turnView());
   }
@@ -206,7 +167,7 @@ export class ContextEngine {
         return { kind: 'too_large', context, code: 'CONTEXT_TOO_LARGE', message };
       }
     }
-    this.lastPrefix = prefixOf(context, this.requestTools(), this.options.builder.historyForm);
+    this.lastPrefix = summaryPrefixOf(context, this.requestTools(), this.options.builder.historyForm);
     // Prompt + max_tokens must fit the window (the API refuses the request otherwise).
     return { kind: 'ready', context, maxTokens: Math.min(maxOutputTokens, contextWindow - context.totalTokens) };
   }
@@ -248,6 +209,7 @@ export class ContextEngine {
     // A tool may say its full result is not stored again (Recall: its output already is a stored result).
     const stored = toolNamed(action.tool)?.storeResult !== false;
     const ref = stored ? this.options.toolMemory?.store(full) : undefined;
+    if (ref !== undefined) this.live.remember(ref, full);
     const compressed = compressToolResult(action.tool, observation.envelope, ref);
     this.options.history.append({
       role: 'tool',
@@ -258,6 +220,7 @@ export class ContextEngine {
         ts: this.now(),
         toolName: action.tool,
         action,
+        ...(ref !== undefined ? { ref } : {}),
         ...callIdOf(observation),
         ...carriedUsageField(observation.envelope),
       },
@@ -301,7 +264,25 @@ export class ContextEngine {
 
   /** The prompt as the closed history alone would build it (for `/context`). */
   closedContext(): BuiltContext {
-    return this.options.builder.build({ history: this.options.history.closedHistory(), scratchpad: [], question: '' });
+    this.settleTurn();
+    return this.options.builder.build({ ...this.historyInput(), scratchpad: [], question: '' });
+  }
+
+  /** The closed history as a build takes it: whole results in full, live rounds as they were sent. */
+  private historyInput(): Pick<BuildInput, 'history' | 'fullResults' | 'liveRounds'> {
+    return {
+      history: this.options.history.closedHistory(),
+      fullResults: this.live.fullResults,
+      ...(this.live.shown ? { liveRounds: this.live.shown } : {}),
+    };
+  }
+
+  /** Settles this turn's round into the live rounds once it has closed (live-rounds.ts). */
+  private settleTurn(): void {
+    const { builder, history } = this.options;
+    this.live.settle(history, builder.historyForm, () =>
+      buildAtState(builder, { history: [], ...turnInput(this.turnView()) }, this.inTurn),
+    );
   }
 
   private requestTools(): readonly ToolSpec[] | undefined {
@@ -323,8 +304,7 @@ export class ContextEngine {
   }
 
   private measure(turn: TurnView): number {
-    const { builder, history } = this.options;
-    return builder.build({ history: history.closedHistory(), ...turnInput(turn) }).totalTokens;
+    return this.options.builder.build({ ...this.historyInput(), ...turnInput(turn) }).totalTokens;
   }
 
   /**
@@ -341,11 +321,11 @@ export class ContextEngine {
   }
 
   private buildStep(): { context: BuiltContext; degraded: string[] } {
-    const { builder, history, todoRecap } = this.options;
+    const { builder, todoRecap } = this.options;
     const result = buildWithinBudget(
       builder,
       {
-        history: history.closedHistory(),
+        ...this.historyInput(),
         scratchpad: this.scratchpad,
         question: this.question,
         questionImages: this.questionImages,
@@ -364,6 +344,8 @@ export class ContextEngine {
     turn: TurnView,
   ): AsyncGenerator<ContextEvent> {
     const { history, builder, summarizer } = this.options;
+    this.settleTurn();
+    const listBefore = history.messages;
     // The last real usage is the truest size of the prompt that triggered this; estimates stand in without one.
     const before = Math.max(history.lastUsage(), this.measure(turn));
     // What this turn takes as the ladder shows it now (its older steps may already be shrunk).
@@ -388,8 +370,14 @@ export class ContextEngine {
       budgetTokens: Math.floor(budget),
       fixedTokens: fixed,
       tokensBefore: before,
-      measure: () => this.measure(turn),
+      fullResults: this.live.fullResults,
+      // A compaction that rewrote history shows its rounds as transcript from now on (one rewrite of the prefix).
+      measure: () => {
+        if (history.messages !== listBefore) this.live.clear();
+        return this.measure(turn);
+      },
     });
+    if (history.messages !== listBefore) this.live.clear();
   }
 }
 

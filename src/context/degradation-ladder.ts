@@ -12,6 +12,8 @@ import {
 } from './compaction.js';
 import type { Message } from './message.js';
 import { LOW_WATER } from './token-budget.js';
+import type { FullResults } from './transcript.js';
+import { retainWithinBudget, workingSetResults } from './retention.js';
 
 /** Room the ladder keeps for a model-written summary beside its ledger (a typical A5 summary). */
 export const SUMMARY_RESERVE_TOKENS = 1_500;
@@ -27,6 +29,8 @@ export interface LadderBudget {
   budgetTokens?: number;
   /** Estimated tokens of everything that is not history (L1, L2, the input). */
   fixedTokens?: number;
+  /** Full tool results by reference: a whole result is measured as the prompt shows it. */
+  fullResults?: FullResults;
 }
 
 export interface LadderResult {
@@ -56,6 +60,7 @@ export function degradeToBudget(
   if (options.budgetTokens === undefined) return kept(messages);
   const budget = options.budgetTokens;
   const fixed = options.fixedTokens ?? 0;
+  const full = options.fullResults;
   // What the entry for `gone` will take: its ledger, plus (`reserve`) room for a model summary.
   const fits = (
     list: readonly Message[],
@@ -65,13 +70,27 @@ export function degradeToBudget(
   ): boolean => {
     const measured = gone.length === 0 ? list : withArchiveEntry(list, ledgerEntry(gone));
     const room = gone.length === 0 ? 0 : reserve;
-    return fixed + room + Math.floor(transcriptChars(closedPart(measured)) / 3) <= limit;
+    return fixed + room + Math.floor(transcriptChars(closedPart(measured), full) / 3) <= limit;
   };
   if (fits(messages, archive)) return kept(messages);
   // Shrinking goes down to the low-water mark when it can, so the next turns have room before the next shrink:
   // each shrink rewrites the cached prompt from the first round it changes, this turn's steps included.
   const lowWater = Math.floor(budget * LOW_WATER);
-  const shrunk = shrinkOlderToolMessages(messages);
+  // By value first (retention.ts): stale Reads, bulky results outside the working set, the rest, the working set last.
+  const entry =
+    archive.length === 0 ? 0 : SUMMARY_RESERVE_TOKENS + Math.floor(transcriptChars([ledgerEntry(archive)]) / 3);
+  const byValue = retainWithinBudget(messages, lowWater - fixed - entry, full);
+  if (byValue.shrunk > 0) {
+    applied.push({
+      level: 2,
+      message:
+        `Context still over budget: ${byValue.shrunk} older tool results took a shorter form ` +
+        '(stale reads and bulky results first, the files in use last).',
+    });
+  }
+  if (fits(byValue.messages, archive, SUMMARY_RESERVE_TOKENS, lowWater)) return kept(byValue.messages);
+  // One line for every older result but the working set's (the files in use), which shrink with the newest round.
+  const shrunk = shrinkOlderToolMessages(byValue.messages, 1, full, workingSetResults(byValue.messages));
   let current = shrunk.messages;
   if (shrunk.shrunk > 0) {
     applied.push({
@@ -80,14 +99,14 @@ export function degradeToBudget(
     });
   }
   if (fits(current, archive, SUMMARY_RESERVE_TOKENS, lowWater)) return kept(current);
-  // The newest closed round shrinks too (its results stay recallable) before rounds leave and before this
-  // turn's own steps degrade.
-  const newest = shrinkOlderToolMessages(current, 0);
+  // The newest closed round and the working set shrink too (their results stay recallable) before rounds leave and
+  // before this turn's own steps degrade.
+  const newest = shrinkOlderToolMessages(current, 0, full);
   if (newest.shrunk > 0) {
     current = newest.messages;
     applied.push({
       level: 2,
-      message: `Context still over budget: shrank ${newest.shrunk} tool results of the newest closed round too.`,
+      message: `Context still over budget: shrank ${newest.shrunk} tool results of the newest closed round and the files in use too.`,
     });
   }
   if (fits(current, archive)) return kept(current);

@@ -21,6 +21,7 @@ import {
   type SummaryPrefix,
 } from './summary-compressor.js';
 import { shouldCompact } from './token-budget.js';
+import type { FullResults } from './transcript.js';
 import { degradeToBudget, type Degradation } from './degradation-ladder.js';
 
 export { SUMMARY_RESERVE_TOKENS } from './degradation-ladder.js';
@@ -49,6 +50,8 @@ export interface CompactOptions {
   prefix?: SummaryPrefix;
   /** Where archive entries that leave the prompt (the bounded archive) are kept by reference. */
   toolMemory?: ToolMemory;
+  /** Full tool results by reference: whole results are measured (and kept or shrunk) as the prompt shows them. */
+  fullResults?: FullResults;
 }
 
 export type CompactionOutcome = 'summary' | 'timeout' | 'failed' | 'nothing_to_compact';
@@ -83,8 +86,8 @@ const CLOSING_TEXT: Readonly<Record<RoundEnd, string>> = {
  */
 export const RETENTION = Object.freeze({ fullRounds: 3 });
 
-function historyTokens(messages: readonly Message[]): number {
-  return Math.floor(transcriptChars(messages) / 3);
+function historyTokens(messages: readonly Message[], full?: FullResults): number {
+  return Math.floor(transcriptChars(messages, full) / 3);
 }
 
 export class HistoryManager {
@@ -219,7 +222,7 @@ export class HistoryManager {
 
   async compact(summarizer: Summarizer, options: CompactOptions = {}): Promise<CompactionResult> {
     const startLength = this.list.length;
-    const tokensBefore = historyTokens(this.list);
+    const tokensBefore = historyTokens(this.list, options.fullResults);
     const plan = this.planCompaction();
     let retained = plan.retain;
     // Retention within the budget (retention.ts): when rounds are archived anyway, retained rounds keep shorter
@@ -270,7 +273,7 @@ export class HistoryManager {
       }
     }
     const compacted = outcome !== 'nothing_to_compact' || ladder.applied.length > 0;
-    if (compacted) this.install(next, options.fixedTokens ?? 0);
+    if (compacted) this.install(next, options.fixedTokens ?? 0, options.fullResults);
     return {
       outcome,
       ...(message !== undefined ? { message } : {}),
@@ -278,7 +281,7 @@ export class HistoryManager {
       roundsArchived: toRounds(archived).length,
       roundsKept: splitRounds(this.list).closed.length,
       tokensBefore,
-      tokensAfter: historyTokens(this.list),
+      tokensAfter: historyTokens(this.list, options.fullResults),
       degradations: ladder.applied,
     };
   }
@@ -310,7 +313,7 @@ export class HistoryManager {
   }
 
   /** Installs a compacted list: checks the invariants, marks old usage as superseded, notifies listeners. */
-  private install(next: Message[], fixedTokens: number): void {
+  private install(next: Message[], fixedTokens: number, full?: FullResults): void {
     const problems = historyViolations(next);
     if (problems.length > 0) throw new HistoryError('INVALID_HISTORY', `compaction broke history: ${problems[0]}`);
     this.list = next.map((entry) =>
@@ -319,7 +322,7 @@ export class HistoryManager {
         : entry,
     );
     this.openStart = this.findOpenStart();
-    this.estimateAfterCompaction = fixedTokens + historyTokens(this.list);
+    this.estimateAfterCompaction = fixedTokens + historyTokens(this.list, full);
     for (const listener of this.snapshotListeners) listener(this.list);
   }
 }

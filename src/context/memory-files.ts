@@ -16,7 +16,7 @@ import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { isInside } from '../fs/contained-path.js';
-import type { ReadDenyCheck } from '../permissions/read-deny.js';
+import type { PathCheck } from '../permissions/path-screen.js';
 import { DEFAULT_CODE_LAW_MAX_CHARS, MemoryFileCache } from './memory-file-cache.js';
 
 export const CODE_LAW_FILE = 'CODE_LAW.md';
@@ -59,8 +59,8 @@ export interface MemoryFilesOptions {
   trusted?: boolean;
   /** Absolute paths the agent has read or edited, in order (their directories' memory files join L2). */
   touched?: () => Iterable<string>;
-  /** Read deny rules (src/permissions/read-deny.ts): an import they cover is skipped with a problem line. */
-  readDenied?: ReadDenyCheck;
+  /** Read deny rules (the one path screen, src/permissions/path-screen.ts): an import they cover is skipped with a problem line. */
+  readDenied?: PathCheck;
 }
 
 interface Candidate {
@@ -150,10 +150,12 @@ export class MemoryFiles {
       }
       visited += 1;
       if (importedBy !== undefined) {
-        // The check itself matches the path as written and its real path (read-deny.ts).
+        // The check itself matches the path as written and its real path (path-screen.ts).
         const rule = this.options.readDenied?.(candidate.path);
         if (rule) {
-          problems.push(`skipped ${label} (imported by ${importedBy}): denied by ${rule.text} (${rule.source})`);
+          problems.push(
+            `skipped ${label} (imported by ${importedBy}): ${rule.behavior === 'ask' ? 'withheld by the ask rule' : 'denied by'} ${rule.text} (${rule.source})`,
+          );
           return;
         }
       }

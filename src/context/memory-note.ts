@@ -2,7 +2,7 @@
  * `# note` in the REPL: one line added to a memory file the person picks (Claude Code's three places): the
  * project's `CLAUDE.md` (shared, checked in), the project's `CLAUDE.local.md` (personal), or the user's
  * `~/.claude/CLAUDE.md` (every project). The line is appended as a Markdown list item; the file is created when
- * missing. Written through src/fs/control-write.ts: a planted symlink at the file's name is replaced, never written
+ * missing. Written through src/fs/atomic-write.ts: a planted symlink at the file's name is replaced, never written
  * through, and a project file's directory must be the real project root. The memory-file cache re-reads a file
  * when it changes, so the next turn carries the note.
  */
@@ -10,7 +10,7 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { readBoundedFile } from '../fs/bounded-read.js';
-import { controlDirectory, ControlWriteError, writeControlFile } from '../fs/control-write.js';
+import { AtomicWriteError, controlDirectory, writeFileAtomic } from '../fs/atomic-write.js';
 import { McaError } from '../errors/mca-error.js';
 
 export type MemoryTargetKind = 'project' | 'local' | 'user';
@@ -87,12 +87,12 @@ export function addMemoryNote(
   else if (read.reason !== 'missing') throw new MemoryNoteError(`${read.message}; the note was not saved`);
   const separator = before === '' || before.endsWith('\n') ? '' : '\n';
   try {
-    writeControlFile(file, `${before}${separator}- ${text}\n`, {
+    writeFileAtomic(file, `${before}${separator}- ${text}\n`, {
       mode: 0o644,
       ...(root ? { root } : {}),
     });
   } catch (error) {
-    if (error instanceof ControlWriteError) throw new MemoryNoteError(`${error.message}; the note was not saved`);
+    if (error instanceof AtomicWriteError) throw new MemoryNoteError(`${error.message}; the note was not saved`);
     throw error;
   }
   return file;

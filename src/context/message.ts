@@ -53,6 +53,14 @@ export interface MessageMetadata {
   /** Tool messages shrunk to a one-line form by the degradation ladder. */
   shrunk?: boolean;
   /**
+   * Tool messages: the tool-memory reference of the full result (also inside the compressed JSON). While the
+   * message is not `compressed` (or `shrunk`), the prompt shows the full result it names (DESIGN.md "No forgetting
+   * without pressure"); absent in files written before engine v4, which then show the stored form.
+   */
+  ref?: string;
+  /** Tool messages: a compaction decided this result shows its stored (compressed) form, not the full result. */
+  compressed?: boolean;
+  /**
    * Set by compaction on retained messages that carry `usage`: that usage measured the context before the
    * compaction, so it no longer predicts the next call's size (the HistoryManager's lastUsage skips it).
    */

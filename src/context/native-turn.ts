@@ -60,3 +60,59 @@ export function nativeTurnMessages(steps: readonly RenderedNativeStep[]): TurnMe
   if (last?.role === 'user') last.cacheBreakpoint = true;
   return messages;
 }
+
+/**
+ * A round closed since the last compaction, as native tool use sent it (DESIGN.md "No forgetting without pressure"):
+ * its request block and its messages (replies, results, the closing reply), without cache breakpoints or images.
+ */
+export interface LiveNativeRound {
+  question: string;
+  turn: readonly TurnMessage[];
+}
+
+/**
+ * The messages after the first user message when live rounds are shown: each live round's messages, each later
+ * round's request as a user message, then the current request and this turn's messages. The newest user message
+ * carries the cache breakpoint, so each request starts with the previous one.
+ */
+export function liveTurnMessages(
+  live: readonly LiveNativeRound[],
+  question: string | undefined,
+  current: readonly TurnMessage[],
+): TurnMessage[] {
+  const messages = liveRoundMessages(live);
+  if (question !== undefined) messages.push({ role: 'user', results: [], text: question });
+  if (current.length > 0) return [...messages, ...current];
+  const at = messages.findLastIndex((message) => message.role === 'user');
+  const last = messages[at];
+  if (last?.role === 'user') messages[at] = { ...last, cacheBreakpoint: true };
+  return messages;
+}
+
+/** This turn's messages as a live round keeps them: no breakpoint, no images (history keeps their references). */
+export function settledTurn(turn: readonly TurnMessage[]): TurnMessage[] {
+  return turn.map((message) => {
+    if (message.role === 'assistant') return message;
+    const { cacheBreakpoint: _breakpoint, ...rest } = message;
+    return { ...rest, results: message.results.map(({ images: _images, ...result }) => result) };
+  });
+}
+
+/** A message's text as a measure and a plain rendering: a reply's words and calls, a user message's results. */
+export function turnMessageText(message: TurnMessage): string {
+  if (message.role === 'assistant') {
+    const calls = message.calls.map((call) => ({ id: call.id, name: call.name, input: call.input }));
+    return `${message.text}${calls.length > 0 ? `\n${JSON.stringify(calls)}` : ''}`;
+  }
+  return [...message.results.map((result) => result.content), ...(message.text ? [message.text] : [])].join('\n\n');
+}
+
+/** The live rounds' messages after the first round's request (which ends the first user message). */
+export function liveRoundMessages(live: readonly LiveNativeRound[]): TurnMessage[] {
+  const messages: TurnMessage[] = [];
+  live.forEach((round, index) => {
+    if (index > 0) messages.push({ role: 'user', results: [], text: round.question });
+    messages.push(...round.turn);
+  });
+  return messages;
+}

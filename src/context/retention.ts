@@ -1,11 +1,9 @@
 /**
- * Token-budgeted retention (issue 30; spec A4 allows it: whole rounds stay, at least the newest N of them). When a
- * compaction or the ladder must make room in the rounds it keeps, the rounds stay whole and their tool results
- * shrink, in this order, until the kept history fits the target:
- *   1. stale Reads: a Read of a file that a later kept step edited, wrote or read again (what it shows is outdated);
- *   2. bulky results (at least BULKY_CHARS), oldest first;
- *   3. every other result, oldest first.
- * The newest closed round and the open round are never touched. A stale Read of a file edited later keeps the lines
+ * Token-budgeted retention by value (issue 36; spec A4 allows it: whole rounds stay, at least the newest N of them).
+ * Below the threshold every result shows in full (DESIGN.md "No forgetting without pressure"). When a compaction must
+ * make room in the rounds it keeps, the rounds stay whole and their tool results change form, in the order of
+ * `retainWithinBudget`: stale Reads first, then bulky results outside the working set, oldest first, then the rest,
+ * the working set last. The newest closed round and the open round are never touched. A stale Read of a file edited later keeps the lines
  * around those edits (the Edit anchors: the lines the edit replaced or wrote, with ANCHOR_CONTEXT lines either side),
  * so a further edit nearby still finds its text; every other result takes its one-line form. Every shrunk result
  * keeps its tool-memory reference, so Recall brings the full result back.
@@ -18,6 +16,7 @@ import { isRecord, isString } from '../text/json-guards.js';
 import { closedPart, shrinkOlderToolMessages, splitRounds, transcriptChars } from './compaction.js';
 import type { Message } from './message.js';
 import { shrinkToolMessage } from './tool-result-shrinker.js';
+import { messageBody, type FullResults } from './transcript.js';
 
 export const RETENTION_LIMITS = Object.freeze({
   /**
@@ -31,6 +30,8 @@ export const RETENTION_LIMITS = Object.freeze({
   anchorContext: 3,
   /** Anchor lines shorter than this (trimmed) say too little to find the place (`}`, `else:`). */
   minAnchorChars: 8,
+  /** The working set: paths read or changed in this many newest closed rounds (and the open round). */
+  workingSetRounds: 3,
 });
 
 const CHANGES = new Set(['Edit', 'MultiEdit', 'Write']);
@@ -102,55 +103,138 @@ export function shrinkReadAround(content: string, anchors: readonly string[]): s
   return JSON.stringify(shrunk);
 }
 
+/** What one rewrite step does to a result: show its stored compressed form, or shrink it to one line. */
+type Step = 'compress' | 'one-line' | 'stale';
+
 interface Candidate {
   index: number;
-  rank: number;
+  step: Step;
   anchors: string[];
 }
 
+const WORK_TOOLS = new Set(['Read', 'Edit', 'MultiEdit', 'Write']);
+
 /**
- * The kept rounds of `messages` within `targetTokens` (the closed part, as L3 renders it), shrinking results in
- * the order above; returns the list and how many results shrank. Nothing changes when it already fits.
+ * The working set (DESIGN.md "Compaction"): the paths read or changed in the newest WORKING_SET_ROUNDS closed rounds
+ * and the open round. Their newest Read, and every change, stays whole as long as anything else can shrink.
+ */
+function workingPaths(closed: ReturnType<typeof splitRounds>['closed'], open?: Message[]): Set<string> {
+  const recent = [
+    ...closed.slice(-RETENTION_LIMITS.workingSetRounds).flatMap((round) => round.messages),
+    ...(open ?? []),
+  ];
+  const paths = new Set<string>();
+  for (const message of recent) {
+    const path = pathOf(message);
+    if (message.role === 'tool' && path !== undefined && WORK_TOOLS.has(message.metadata.action?.tool ?? '')) {
+      paths.add(path);
+    }
+  }
+  return paths;
+}
+
+/**
+ * The working set's results in `messages`: for each working path, its newest Read that no later step made stale, and
+ * its changes. The ladder's one-line step spares them until it must shrink the newest round too.
+ */
+export function workingSetResults(messages: readonly Message[]): Set<Message> {
+  const { closed, open } = splitRounds(messages);
+  const working = workingPaths(closed, open?.messages);
+  const kept = new Set<Message>();
+  const changedOrRead = new Set<string>();
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index] as Message;
+    const path = pathOf(message);
+    const tool = message.metadata.action?.tool ?? '';
+    if (message.role !== 'tool' || path === undefined || !working.has(path) || !WORK_TOOLS.has(tool)) continue;
+    if (CHANGES.has(tool)) kept.add(message);
+    else if (!changedOrRead.has(path)) kept.add(message);
+    changedOrRead.add(path);
+  }
+  return kept;
+}
+
+/**
+ * The kept rounds of `messages` within `targetTokens` (the closed part, as L3 renders it: whole results in full when
+ * `full` finds them), by value, in one rewrite (DESIGN.md "Compaction"):
+ *   1. stale Reads (the file was changed or read again since): the lines around later edits, else one line;
+ *   2. bulky whole results outside the working set, oldest first: their compressed form (A3);
+ *   3. bulky compressed results outside the working set, oldest first: one line;
+ *   4. every other result outside the working set, oldest first: one line;
+ *   5. the working set's results, oldest first: their compressed form.
+ * The newest closed round and the open round are never touched; every shrunk result keeps its reference. Nothing
+ * changes when the list already fits. Returns the list and how many results changed form.
  */
 export function retainWithinBudget(
   messages: readonly Message[],
   targetTokens: number,
+  full?: FullResults,
 ): { messages: Message[]; shrunk: number } {
   const list = [...messages];
-  let chars = transcriptChars(closedPart(list));
+  let chars = transcriptChars(closedPart(list), full);
   const limit = Math.max(0, targetTokens) * 3;
   if (chars <= limit) return { messages: list, shrunk: 0 };
-  const { closed } = splitRounds(list);
+  const { closed, open } = splitRounds(list);
   const newest = new Set<Message>(closed.at(-1)?.messages ?? []);
   const inClosed = new Set<Message>(closed.flatMap((round) => round.messages));
-  const candidates: Candidate[] = [];
-  list.forEach((message, index) => {
-    if (message.role !== 'tool' || message.metadata.shrunk === true) return;
-    if (!inClosed.has(message) || newest.has(message)) return;
+  const working = workingPaths(closed, open?.messages);
+  // One pass from the newest message back: what each path saw later (a change, a Read) is known in linear time.
+  const laterChanges = new Map<string, Message[]>();
+  const laterRead = new Set<string>();
+  const stale: Candidate[] = [];
+  const bulky: Candidate[] = [];
+  const rest: Candidate[] = [];
+  const protectedOnes: Candidate[] = [];
+  for (let index = list.length - 1; index >= 0; index -= 1) {
+    const message = list[index] as Message;
+    if (message.role !== 'tool') continue;
     const path = pathOf(message);
-    const later = path === undefined ? [] : list.slice(index + 1).filter((other) => other.role === 'tool');
-    const changes = later.filter((other) => pathOf(other) === path && CHANGES.has(other.metadata.action?.tool ?? ''));
-    const reread = later.some((other) => pathOf(other) === path && other.metadata.action?.tool === 'Read');
-    const isRead = message.metadata.action?.tool === 'Read';
-    const stale = isRead && (changes.length > 0 || reread);
-    const rank = stale ? 0 : message.content.length >= RETENTION_LIMITS.bulkyChars ? 1 : 2;
-    candidates.push({ index, rank, anchors: isRead ? changes.flatMap(anchorsOf) : [] });
-  });
-  // Stable: within a rank, the oldest first.
-  candidates.sort((a, b) => a.rank - b.rank || a.index - b.index);
-  let shrunk = 0;
-  for (const candidate of candidates) {
+    const tool = message.metadata.action?.tool ?? '';
+    const eligible = message.metadata.shrunk !== true && inClosed.has(message) && !newest.has(message);
+    if (eligible) {
+      const isRead = tool === 'Read';
+      const changes = path === undefined ? [] : (laterChanges.get(path) ?? []);
+      const seenAgain = path !== undefined && laterRead.has(path);
+      const body = messageBody(message, full);
+      if (isRead && (changes.length > 0 || seenAgain)) {
+        stale.push({ index, step: 'stale', anchors: changes.flatMap(anchorsOf) });
+      } else if (path !== undefined && working.has(path) && WORK_TOOLS.has(tool)) {
+        protectedOnes.push({ index, step: 'compress', anchors: [] });
+      } else if (body.length >= RETENTION_LIMITS.bulkyChars) {
+        bulky.push({ index, step: 'compress', anchors: [] });
+      } else {
+        rest.push({ index, step: 'one-line', anchors: [] });
+      }
+    }
+    if (path !== undefined && CHANGES.has(tool)) laterChanges.set(path, [...(laterChanges.get(path) ?? []), message]);
+    if (path !== undefined && tool === 'Read') laterRead.add(path);
+  }
+  const oldestFirst = (candidates: Candidate[]) => candidates.sort((a, b) => a.index - b.index);
+  const bulkyOneLine = oldestFirst(bulky).map((candidate) => ({ ...candidate, step: 'one-line' as const }));
+  const order = [...oldestFirst(stale), ...bulky, ...bulkyOneLine, ...oldestFirst(rest), ...oldestFirst(protectedOnes)];
+  const changed = new Set<number>();
+  for (const candidate of order) {
     if (chars <= limit) break;
     const message = list[candidate.index] as Message;
+    if (message.metadata.shrunk === true) continue;
+    const before = messageBody(message, full);
     const toolName = message.metadata.toolName ?? 'unknown';
-    const content =
-      shrinkReadAround(message.content, candidate.anchors) ?? shrinkToolMessage(message.content, toolName);
-    if (content.length >= message.content.length) continue;
-    chars -= message.content.length - content.length;
-    list[candidate.index] = { ...message, content, metadata: { ...message.metadata, shrunk: true } };
-    shrunk += 1;
+    let next: Message;
+    if (candidate.step === 'compress') {
+      if (message.metadata.compressed === true || message.content.length >= before.length) continue;
+      next = { ...message, metadata: { ...message.metadata, compressed: true } };
+    } else {
+      const content =
+        (candidate.step === 'stale' ? shrinkReadAround(message.content, candidate.anchors) : undefined) ??
+        shrinkToolMessage(message.content, toolName);
+      if (content.length >= before.length) continue;
+      next = { ...message, content, metadata: { ...message.metadata, compressed: true, shrunk: true } };
+    }
+    chars -= before.length - messageBody(next, full).length;
+    list[candidate.index] = next;
+    changed.add(candidate.index);
   }
-  return { messages: list, shrunk };
+  return { messages: list, shrunk: changed.size };
 }
 
 /**
@@ -159,34 +243,12 @@ export function retainWithinBudget(
  */
 export function retainForCompaction(
   retained: readonly Message[],
-  budget: { budgetTokens?: number; fixedTokens?: number },
+  budget: { budgetTokens?: number; fixedTokens?: number; fullResults?: FullResults },
   fullRounds: number,
 ): Message[] {
-  if (budget.budgetTokens === undefined) return shrinkOlderToolMessages(retained, fullRounds).messages;
+  if (budget.budgetTokens === undefined) {
+    return shrinkOlderToolMessages(retained, fullRounds, budget.fullResults).messages;
+  }
   const target = budget.budgetTokens * RETENTION_LIMITS.keptShare - (budget.fixedTokens ?? 0);
-  return retainWithinBudget(retained, target).messages;
-}
-
-/**
- * A closed round as L3 shows it: a Read of a file that a later step of the same round edited, wrote or read again
- * shows only the lines around those edits (or its one-line form), with its reference. It depends on the round alone,
- * so a round renders the same in every request (the cached prefix stays stable), and it costs no cache rewrite:
- * the round enters L3 in this form. History keeps the stored result; Recall brings the full one back.
- */
-export function withoutStaleReads(round: readonly Message[]): readonly Message[] {
-  let result: Message[] | undefined;
-  round.forEach((message, index) => {
-    if (message.role !== 'tool' || message.metadata.action?.tool !== 'Read' || message.metadata.shrunk === true) return;
-    const path = pathOf(message);
-    if (path === undefined) return;
-    const later = round.slice(index + 1).filter((other) => other.role === 'tool' && pathOf(other) === path);
-    const changes = later.filter((other) => CHANGES.has(other.metadata.action?.tool ?? ''));
-    if (changes.length === 0 && !later.some((other) => other.metadata.action?.tool === 'Read')) return;
-    const anchored = shrinkReadAround(message.content, changes.flatMap(anchorsOf));
-    const content = anchored ?? shrinkToolMessage(message.content, 'Read');
-    if (content.length >= message.content.length) return;
-    result ??= [...round];
-    result[index] = { ...message, content };
-  });
-  return result ?? round;
+  return retainWithinBudget(retained, target, budget.fullResults).messages;
 }

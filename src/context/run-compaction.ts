@@ -7,6 +7,7 @@ import type { CompactionReason, ContextEvent } from './context-events.js';
 import type { HistoryManager } from './history-manager.js';
 import type { ToolMemory } from '../tools/tool-memory.js';
 import type { Summarizer, SummaryPrefix } from './summary-compressor.js';
+import type { FullResults } from './transcript.js';
 
 export interface CompactionRequest {
   reason: CompactionReason;
@@ -24,6 +25,8 @@ export interface CompactionRequest {
   prefix?: SummaryPrefix;
   /** Where archive entries leaving the prompt are kept (bounded archive). */
   toolMemory?: ToolMemory;
+  /** Full tool results by reference: whole results are measured as the prompt shows them. */
+  fullResults?: FullResults;
 }
 
 export async function* runCompaction(
@@ -45,6 +48,7 @@ export async function* runCompaction(
     fixedTokens: request.fixedTokens,
     ...(request.prefix ? { prefix: request.prefix } : {}),
     ...(request.toolMemory ? { toolMemory: request.toolMemory } : {}),
+    ...(request.fullResults ? { fullResults: request.fullResults } : {}),
   });
   for (const degradation of result.degradations) {
     yield { type: 'degrade', level: degradation.level, message: degradation.message };

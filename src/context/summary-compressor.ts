@@ -4,6 +4,7 @@
  */
 import { complete, type ModelProvider, type Usage } from '../providers/types.js';
 import { estimateTokens } from './token-budget.js';
+import { turnMessageText } from './native-turn.js';
 import type { Message } from './message.js';
 import { summaryRequestParts, type SummaryPrefix, type SummaryRequestParts } from './summary-request.js';
 import { McaError } from '../errors/mca-error.js';
@@ -122,8 +123,12 @@ export class SummaryCompressor implements Summarizer {
         user: parts.user,
         maxTokens: this.maxTokens,
         ...(parts.tools ? { tools: parts.tools } : {}),
+        ...(parts.turn ? { turn: parts.turn } : {}),
       };
-      const text = [...parts.system, ...parts.user].map((segment) => segment.text).join('\n');
+      const text = [
+        ...[...parts.system, ...parts.user].map((segment) => segment.text),
+        ...(parts.turn ?? []).map(turnMessageText),
+      ].join('\n');
       const needed = estimateTokens(text) + request.maxTokens;
       if (this.options.contextWindow !== undefined && needed > this.options.contextWindow) {
         return { ok: false, reason: 'failed', detail: 'the part to archive is larger than the context window' };

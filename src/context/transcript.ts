@@ -20,16 +20,33 @@ const LABELS: Readonly<Record<Role, string>> = {
 
 export const TRANSCRIPT_SEPARATOR = '\n\n';
 
+/**
+ * Where the full tool results are found by reference (the engine's tool memory, cached in the process). A tool message
+ * that is neither `compressed` nor `shrunk` and carries a `ref` shows the full result while one is found
+ * (DESIGN.md "No forgetting without pressure"); otherwise its stored (compressed) content.
+ */
+export interface FullResults {
+  get(ref: string): string | undefined;
+}
+
+/** The text a message shows in the prompt: a whole tool result's full text, else the stored content. */
+export function messageBody(message: Message, full?: FullResults): string {
+  const { metadata } = message;
+  if (full === undefined || message.role !== 'tool' || metadata.ref === undefined) return message.content;
+  if (metadata.compressed === true || metadata.shrunk === true) return message.content;
+  return full.get(metadata.ref) ?? message.content;
+}
+
 /** `text`: the E1 transcript; `native`: the same without any text-protocol form (see above). */
 export type TranscriptForm = 'text' | 'native';
 
-export function renderMessage(message: Message): string {
-  return `${LABELS[message.role]} ${message.content}`;
+export function renderMessage(message: Message, full?: FullResults): string {
+  return `${LABELS[message.role]} ${messageBody(message, full)}`;
 }
 
 /** Linear in the total size: one join over all entries. */
-export function renderTranscript(messages: readonly Message[]): string {
-  return messages.map(renderMessage).join(TRANSCRIPT_SEPARATOR);
+export function renderTranscript(messages: readonly Message[], full?: FullResults): string {
+  return messages.map((message) => renderMessage(message, full)).join(TRANSCRIPT_SEPARATOR);
 }
 
 const ACTION_LINE = /^\s*(?:\*\*)?Action\s*:/;
@@ -46,13 +63,13 @@ export function replyWords(content: string): string {
 }
 
 /** One message in the native form, or undefined when nothing of it is shown (a step with no words of its own). */
-export function renderNativeMessage(message: Message): string | undefined {
+export function renderNativeMessage(message: Message, full?: FullResults): string | undefined {
   const { role, metadata } = message;
   if (role === 'tool') {
     const action = metadata.action;
     const call =
       action === undefined ? (metadata.toolName ?? 'tool') : `${action.tool} ${JSON.stringify(action.input)}`;
-    return `[tool ${call}] ${message.content}`;
+    return `[tool ${call}] ${messageBody(message, full)}`;
   }
   // A direct answer is the model's own text, shown as written; every other stored reply may carry protocol labels.
   if (role !== 'assistant' || metadata.roundEnd === 'answer') return renderMessage(message);
@@ -60,11 +77,11 @@ export function renderNativeMessage(message: Message): string | undefined {
   return words === '' ? undefined : `${LABELS.assistant} ${words}`;
 }
 
-export function renderTranscriptAs(messages: readonly Message[], form: TranscriptForm): string {
-  if (form === 'text') return renderTranscript(messages);
+export function renderTranscriptAs(messages: readonly Message[], form: TranscriptForm, full?: FullResults): string {
+  if (form === 'text') return renderTranscript(messages, full);
   const entries: string[] = [];
   for (const message of messages) {
-    const entry = renderNativeMessage(message);
+    const entry = renderNativeMessage(message, full);
     if (entry !== undefined) entries.push(entry);
   }
   return entries.join(TRANSCRIPT_SEPARATOR);

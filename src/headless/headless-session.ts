@@ -13,7 +13,9 @@ import type { OpenedSession } from '../driver/open-session.js';
 import type { PermissionBroker } from '../driver/permission-broker.js';
 import type { SessionDriver } from '../driver/session-driver.js';
 import { initMessage } from '../print/claude-code-init.js';
+import { hookLine } from '../print/claude-code-system.js';
 import type { ClaudeCodeTranslator } from '../print/claude-code-messages.js';
+import type { CcInitMessage } from '../print/claude-code-types.js';
 import { claudeCodeTranslator, forwardSubagentLines, type ClaudeCodeSessionInfo } from '../print/claude-code-sink.js';
 import { forwardTaskLines } from '../print/claude-code-tasks.js';
 import type { Runtime } from '../runtime/create-runtime.js';
@@ -28,6 +30,7 @@ import { initMcpServers } from '../print/claude-code-mcp.js';
 import { mcpLimits } from '../runtime/mcp-servers.js';
 import { HostHookCallbacks, INTERRUPTED } from './host-hooks.js';
 import { HostMcpServers } from './host-mcp-servers.js';
+import { emitsSessionState, SessionStateLines } from './session-state-lines.js';
 
 type TurnEnd = Extract<AgentEvent, { type: 'turn_end' }>;
 
@@ -49,6 +52,12 @@ export interface HeadlessOptions {
   replayUserMessages?: boolean;
   /** Opens the session (src/driver/open-session.ts) with the front's broker (absent when nobody is asked). */
   open: (broker: PermissionBroker | undefined) => Promise<OpenedSession>;
+  /** `--include-hook-events`: a `hook_started` and a `hook_response` line for each hook run. */
+  includeHookEvents?: boolean;
+  /** The end a message's result reports (the front's stall watchdog and SIGTERM rewrite an interrupted one). */
+  adjustEnd?: (end: TurnEnd) => TurnEnd;
+  /** `session_state_changed` lines (default: CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS is set). */
+  emitSessionState?: boolean;
 }
 
 /** The text of a user message's content: a string, or the text blocks of an array. */
@@ -81,15 +90,28 @@ export class HeadlessSession {
   private promptGate: Promise<void> | undefined;
   private answered = 0;
   private inputEnded = false;
-  private initSent = false;
+  /** The host's own uuids of the messages waiting (command_lifecycle names only those). */
+  private readonly hostUuids = new Set<string>();
+  /** The host's uuid of the message whose turn runs now. */
+  private running: string | undefined;
+  private readonly state: SessionStateLines;
   private end: TurnEnd | undefined;
   private resolveFinished: () => void = () => undefined;
   readonly finished: Promise<void>;
 
   /** The session over `options`: its control channel, its broker (when the host is asked) and its driver. */
   static async open(options: HeadlessOptions): Promise<HeadlessSession> {
-    const channel = new ControlChannel(options.write);
-    const made: { info?: ClaudeCodeSessionInfo } = {};
+    const made: { info?: ClaudeCodeSessionInfo; state?: SessionStateLines } = {};
+    // A can_use_tool waiting for the host is `requires_action` (the state line goes first, as Claude Code's).
+    const channel = new ControlChannel((line) => {
+      const sent = line as { type?: unknown; request_id?: unknown; request?: { subtype?: unknown } };
+      if (typeof sent.request_id === 'string') {
+        if (sent.type === 'control_request' && sent.request?.subtype === 'can_use_tool')
+          made.state?.asked(sent.request_id);
+        if (sent.type === 'control_cancel_request') made.state?.answered(sent.request_id);
+      }
+      options.write(line);
+    });
     const { projectRoot } = options.runtime;
     const broker = options.askHost
       ? stdioBroker({
@@ -100,6 +122,7 @@ export class HeadlessSession {
       : undefined;
     const session = new HeadlessSession(options, channel, await options.open(broker));
     made.info = session.info;
+    made.state = session.state;
     return session;
   }
 
@@ -111,6 +134,11 @@ export class HeadlessSession {
     this.finished = new Promise((resolve) => (this.resolveFinished = resolve));
     const { runtime } = options;
     this.driver = opened.driver;
+    this.state = new SessionStateLines(
+      options.write,
+      () => this.driver.controller.sessionId,
+      options.emitSessionState ?? emitsSessionState(),
+    );
     this.close = opened.close;
     const { customCommands } = this.driver;
     this.info = options.info(() => this.driver);
@@ -156,6 +184,19 @@ export class HeadlessSession {
       },
     };
     this.driver.subscribe((event) => this.onDriverEvent(event));
+    // The first turn's init reports each configured MCP server's outcome (connected with its tools, or failed), as
+    // Claude Code's does: its prompt waits for them, at most MCP_TIMEOUT (the turn would wait for them anyway).
+    if (runtime.mcp && runtime.mcp.list().length > 0) this.promptGate = runtime.mcp.settled();
+    if (options.includeHookEvents) {
+      this.driver.hookEngine?.watch((report) =>
+        options.write({ ...hookLine(report), uuid: randomUUID(), session_id: this.driver.controller.sessionId }),
+      );
+    }
+  }
+
+  /** Whether a `can_use_tool` waits for the host (the model is not expected to make progress then). */
+  get waitingForHost(): boolean {
+    return this.state.waitingForHost;
   }
 
   /** One line of stdin. */
@@ -178,9 +219,12 @@ export class HeadlessSession {
           return this.options.warn('ignored a control_request without request_id or request');
         }
         return handleControlRequest(this.control, message as unknown as ControlRequestLine);
-      case 'control_response':
-        this.channel.answer(message as unknown as ControlResponseLine);
+      case 'control_response': {
+        const answer = message as unknown as ControlResponseLine;
+        this.channel.answer(answer);
+        if (typeof answer.response?.request_id === 'string') this.state.answered(answer.response.request_id);
         return;
+      }
       case 'control_cancel_request':
       case 'keep_alive':
       case 'update_environment_variables':
@@ -195,6 +239,7 @@ export class HeadlessSession {
     this.inputEnded = true;
     // Nobody can answer a question any more: an open can_use_tool is denied, so its turn can end.
     this.channel.closeAll('the host closed its input');
+    this.state.forgetQuestions();
     this.maybeFinish();
   }
 
@@ -209,6 +254,8 @@ export class HeadlessSession {
     this.submitted += 1;
     const uuid = typeof message.uuid === 'string' && UUID.test(message.uuid) ? message.uuid : randomUUID();
     this.waitingUuids.push(uuid);
+    if (uuid === message.uuid) this.hostUuids.add(uuid);
+    this.state.queued(uuid === message.uuid ? uuid : undefined);
     if (this.options.replayUserMessages) {
       this.options.write({
         type: 'user',
@@ -234,8 +281,7 @@ export class HeadlessSession {
       const reason = event.reason === INTERRUPTED ? 'interrupted' : 'error';
       const answer =
         reason === 'interrupted' ? event.reason : `A UserPromptSubmit hook blocked the prompt: ${event.reason}`;
-      this.options.write(this.translator.result({ ...this.emptyEnd(reason), answer }));
-      this.answered += 1;
+      this.writeResult({ ...this.emptyEnd(reason), answer });
       return this.maybeFinish();
     }
     if (isAgentEvent(event)) {
@@ -244,28 +290,44 @@ export class HeadlessSession {
       return;
     }
     if (event.type === 'run_end' && event.kind === 'turn') {
-      const end = this.end ?? this.failedEnd(event);
-      this.options.write(this.translator.result(end));
-      this.answered += 1;
+      this.writeResult(this.end ?? this.failedEnd(event));
       this.maybeFinish();
     }
   }
 
-  /** The init line before the first turn; a turn's translator state; `began`: the prompt went to the model. */
+  /** A message's result line, then its `completed` (and `idle` when no other message waits). */
+  private writeResult(end: TurnEnd): void {
+    this.options.write(this.translator.result(this.options.adjustEnd?.(end) ?? end));
+    this.answered += 1;
+    this.state.completed(this.running, this.answered >= this.submitted);
+    this.running = undefined;
+  }
+
+  /**
+   * A turn begins: its message is `started`, the init line tells the setup as it is now (Claude Code sends one at
+   * each turn's start), the translator's turn state starts again; `began`: the prompt went to the model.
+   */
   private beginTurn(began: boolean): void {
-    if (!this.initSent) {
-      this.initSent = true;
-      const mcpServers = [
-        ...initMcpServers(this.options.runtime.mcp, this.sdkServers),
-        ...this.hostServers.statuses().map(({ name, status }) => ({ name, status })),
-      ];
-      const slashCommands = (this.driver.customCommands?.list ?? []).map((command) => command.name);
-      this.options.write(initMessage({ ...this.info.init(), mcpServers, slashCommands }));
-    }
+    const uuid = this.waitingUuids.shift();
+    this.running = uuid !== undefined && this.hostUuids.delete(uuid) ? uuid : undefined;
+    this.state.started(this.running);
+    this.options.write(this.initLine());
     this.translator.beginTurn();
     this.end = undefined;
-    const uuid = this.waitingUuids.shift();
     if (uuid !== undefined && began) this.userMessages.began(uuid, this.driver.controller.sessionId);
+  }
+
+  /** The `system`/`init` line: the session's setup as it is now. */
+  private initLine(): CcInitMessage {
+    const mcpServers = [
+      ...initMcpServers(this.options.runtime.mcp, this.sdkServers),
+      ...this.hostServers.statuses().map(({ name, status }) => ({ name, status })),
+    ];
+    // Custom commands (MCP prompts among them) and, as Claude Code lists them, the skills.
+    const init = this.info.init();
+    const custom = (this.driver.customCommands?.list ?? []).map((command) => command.name);
+    const slashCommands = [...new Set([...custom, ...(init.skills ?? [])])];
+    return initMessage({ ...init, mcpServers, slashCommands });
   }
 
   private emptyEnd(reason: 'interrupted' | 'error'): TurnEnd {

@@ -4,6 +4,8 @@
  * answers (hook-result.ts). It remembers each hook's last outcome for `/hooks`. Loaded only when some hook is
  * configured (hook-sources.ts decides), so a session without hooks never imports it.
  */
+import type { EnvironmentView } from '../config/child-environment.js';
+import { randomUUID } from 'node:crypto';
 import { fromClaudeCodeInput } from '../tools/claude-code-input.js';
 import { callbackRunResult, type HookCallbackRunner } from './hook-callbacks.js';
 import type { HookCommand } from './hook-config.js';
@@ -21,8 +23,33 @@ export interface HookListing {
   readonly last?: { readonly at: Date; readonly summary: string };
 }
 
+/**
+ * One hook run as a watcher sees it (stream-json's `hook_started` / `hook_response` with --include-hook-events):
+ * `id` pairs the two, `name` is `Event:target` (`PreToolUse:Bash`) or the event alone.
+ */
+export type HookRunReport =
+  | { phase: 'started'; id: string; name: string; event: HookEventName }
+  | {
+      phase: 'finished';
+      id: string;
+      name: string;
+      event: HookEventName;
+      stdout: string;
+      stderr: string;
+      exitCode: number | null;
+      outcome: 'success' | 'error' | 'cancelled';
+    };
+
+function reportOutcome(outcome: HookRunOutcome): 'success' | 'error' | 'cancelled' {
+  if (outcome.kind === 'aborted') return 'cancelled';
+  if (outcome.kind === 'success' || (outcome.kind === 'blocked' && outcome.exitCode === 0)) return 'success';
+  return 'error';
+}
+
 export interface HookEngineOptions {
   projectRoot: string;
+  /** The runtime's environment (src/config/child-environment.ts); absent: process.env with the session's overlay. */
+  env?: EnvironmentView;
 }
 
 /** Runs one callback hook (hook-callbacks.ts) through `runner`, timed like a process. */
@@ -69,6 +96,7 @@ export class HookEngine {
   private readonly last = new Map<HookCommand, { at: Date; summary: string }>();
   private readonly hooks: HookCommand[];
   private callbackRunner: HookCallbackRunner | undefined;
+  private readonly watchers = new Set<(report: HookRunReport) => void>();
 
   constructor(
     hooks: readonly HookCommand[],
@@ -85,6 +113,12 @@ export class HookEngine {
     const kept = this.hooks.filter((hook) => hook.callbackId === undefined);
     this.hooks.splice(0, this.hooks.length, ...kept, ...hooks);
     this.callbackRunner = runner;
+  }
+
+  /** Tells `watcher` of every hook run from now on; returns the function that stops it. */
+  watch(watcher: (report: HookRunReport) => void): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
   }
 
   /** Whether any hook is configured for `event` (its matcher may still select nothing). */
@@ -118,6 +152,9 @@ export class HookEngine {
         const hook = same[0] as HookCommand;
         const timeoutSec = Math.max(...same.map((each) => each.timeoutSec));
         const runner = this.callbackRunner;
+        const id = randomUUID();
+        const name = target === undefined ? event.name : `${event.name}:${target}`;
+        this.tell({ phase: 'started', id, name, event: event.name });
         const run =
           hook.callbackId !== undefined
             ? runner
@@ -127,10 +164,17 @@ export class HookEngine {
                 command: hook.command,
                 stdin,
                 projectRoot: this.options.projectRoot,
+                ...(this.options.env ? { env: this.options.env } : {}),
                 timeoutMs: timeoutSec * 1000,
                 ...(signal ? { signal } : {}),
               });
         const outcome = interpretRun(event.name, { ...hook, timeoutSec }, run);
+        if (this.watchers.size > 0) {
+          const stdout = run.stdout.bytes.toString('utf8');
+          const stderr = run.stderr.bytes.toString('utf8');
+          const finished = { phase: 'finished' as const, id, name, event: event.name, stdout, stderr };
+          this.tell({ ...finished, exitCode: run.exitCode, outcome: reportOutcome(outcome) });
+        }
         const record = { at: new Date(), summary: summaryOf(outcome) };
         for (const each of same) this.last.set(each, record);
         return outcome;
@@ -140,5 +184,9 @@ export class HookEngine {
     return combineOutcomes(event.name, outcomes, (input) =>
       toolName === undefined ? input : fromClaudeCodeInput(toolName, input, this.options.projectRoot),
     );
+  }
+
+  private tell(report: HookRunReport): void {
+    for (const watcher of this.watchers) watcher(report);
   }
 }

@@ -6,7 +6,7 @@
  * Never rejects: a command that cannot be started is a result too.
  */
 import { spawn } from 'node:child_process';
-import { childEnvironment } from '../config/child-environment.js';
+import { childEnvironment, type EnvironmentView } from '../config/child-environment.js';
 import { terminateGroup, trackGroup, untrackGroup } from '../tools/process-group.js';
 
 /** Bytes kept of each stream; a hook's useful answer is a few hundred bytes of JSON. */
@@ -21,6 +21,8 @@ export interface HookProcessOptions {
   timeoutMs: number;
   /** Aborting ends the hook like a timeout (the user interrupted the turn). */
   signal?: AbortSignal;
+  /** The runtime's environment (src/config/child-environment.ts); absent: process.env with the session's overlay. */
+  env?: EnvironmentView;
 }
 
 export interface CapturedStream {
@@ -61,8 +63,8 @@ class Capture {
   }
 }
 
-function hookEnvironment(projectRoot: string): Record<string, string> {
-  return childEnvironment({ CLAUDE_PROJECT_DIR: projectRoot, MCA_PROJECT_DIR: projectRoot });
+function hookEnvironment(projectRoot: string, env: EnvironmentView | undefined): Record<string, string> {
+  return childEnvironment({ CLAUDE_PROJECT_DIR: projectRoot, MCA_PROJECT_DIR: projectRoot }, env);
 }
 
 export function runHookProcess(options: HookProcessOptions): Promise<HookProcessResult> {
@@ -74,7 +76,7 @@ export function runHookProcess(options: HookProcessOptions): Promise<HookProcess
     try {
       child = spawn('/bin/sh', ['-c', options.command], {
         cwd: options.projectRoot,
-        env: hookEnvironment(options.projectRoot),
+        env: hookEnvironment(options.projectRoot, options.env),
         detached: true,
         stdio: ['pipe', 'pipe', 'pipe'],
       });

@@ -16,6 +16,7 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import type { EnvironmentView } from '../config/child-environment.js';
 import { readBoundedFile } from '../fs/bounded-read.js';
 import { PROJECT_SETTINGS_FILES, SETTINGS_MAX_BYTES } from '../permissions/settings-files.js';
 import { parseHooksSetting, type HookCommand, type HookScope } from './hook-config.js';
@@ -30,6 +31,8 @@ export interface HookSourceOptions {
   home?: string;
   /** The user trusts this project (`mca trust` or the REPL's question). */
   trusted: boolean;
+  /** The runtime's environment (src/config/child-environment.ts); absent: process.env with the session's overlay. */
+  env?: EnvironmentView;
 }
 
 export interface LoadedHooks {
@@ -145,5 +148,11 @@ export async function openHooks(options: HookSourceOptions): Promise<OpenedHooks
   const loaded = loadHooks(options);
   if (loaded.active.length === 0) return { loaded };
   const { HookEngine: Engine } = await import('./hook-engine.js');
-  return { loaded, engine: new Engine(loaded.active, { projectRoot: options.projectRoot }) };
+  return {
+    loaded,
+    engine: new Engine(loaded.active, {
+      projectRoot: options.projectRoot,
+      ...(options.env ? { env: options.env } : {}),
+    }),
+  };
 }

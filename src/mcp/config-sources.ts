@@ -8,6 +8,7 @@
  * A name in several scopes: flag > local > project > user. A file or entry that cannot be used is one notice naming
  * the file and the server, never a throw.
  */
+import { sessionEnvironment } from '../config/child-environment.js';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readBoundedFile } from '../fs/bounded-read.js';
@@ -119,7 +120,7 @@ const PRECEDENCE: readonly ServerScope[] = ['user', 'project', 'local', 'flag'];
 
 export function loadMcpConfig(sources: McpConfigSources): LoadedMcpConfig {
   const notices: string[] = [];
-  const env = sources.env ?? process.env;
+  const env = sources.env ?? sessionEnvironment();
   const flagged = flagServers(sources, env, notices);
   if (sources.strict) return { servers: dedupe(flagged), notices };
   const home = sources.home ?? homedir();

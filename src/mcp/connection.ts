@@ -15,6 +15,7 @@ import type {
   Transport,
 } from '@modelcontextprotocol/client';
 import { loadMcpLibrary } from './load-client.js';
+import type { EnvironmentView } from '../config/child-environment.js';
 import type { ServerConfig } from './server-config.js';
 import { GroupStdioTransport } from './stdio-transport.js';
 import { isSignInNeeded, transportAuth } from './oauth/connect-auth.js';
@@ -37,6 +38,9 @@ export interface ConnectOptions {
   mcaHome?: string;
   /** Connection and handshake must finish within this (MCP_TIMEOUT). */
   timeoutMs: number;
+  /** The runtime's environment: the processes of stdio servers start with it (absent: process.env with the session's overlay). */
+  env?: EnvironmentView;
+
   /** The server said its tool list changed; the manager lists again. */
   onToolsChanged: () => void;
   /** The server said its resource or prompt list changed; the manager drops its cached list. */
@@ -163,7 +167,13 @@ function transportFor(
 ): Transport {
   if (config.type === 'stdio') {
     return new GroupStdioTransport(
-      { command: config.command, args: config.args, env: config.env, cwd: options.projectRoot },
+      {
+        command: config.command,
+        args: config.args,
+        env: config.env,
+        cwd: options.projectRoot,
+        ...(options.env ? { base: options.env } : {}),
+      },
       library,
     );
   }

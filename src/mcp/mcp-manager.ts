@@ -9,6 +9,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { McpConnection, MAX_TOOLS_PER_SERVER } from './connection.js';
 import { mcpToolDefinition } from './mcp-tool.js';
 import type { ServerGate } from './approval.js';
+import type { EnvironmentView } from '../config/child-environment.js';
 import { describeServer, type ServerConfig } from './server-config.js';
 import { mcpToolName } from './tool-names.js';
 import type { McpLimits, ToolSink } from './limits.js';
@@ -28,6 +29,8 @@ export interface McpManagerOptions {
   mcaHome?: string;
   registry: ToolSink;
   limits: McpLimits;
+  /** The runtime's environment: the processes of stdio servers start with it (absent: process.env with the session's overlay). */
+  env?: EnvironmentView;
   /** One line for the person (a server that failed, dropped tools). */
   notice: (line: string) => void;
   /** MCP tool definitions beyond this many tokens are loaded on demand through ToolSearch (deferred-tools.ts). */
@@ -279,6 +282,7 @@ export class McpManager {
         projectRoot,
         ...(this.options.mcaHome !== undefined ? { mcaHome: this.options.mcaHome } : {}),
         timeoutMs: limits.connectTimeoutMs,
+        ...(this.options.env ? { env: this.options.env } : {}),
         // The next model request waits for the new list (bounded by MCP_TIMEOUT), so it never offers a stale one.
         onToolsChanged: () => {
           if (current()) this.options.expect(this.refresh(config.name));

@@ -4,6 +4,7 @@
  * with an optional `timeout` (ms, per tool call); remote ones with Claude Code's optional `oauth` (sign-in settings). `parseServerConfig` checks the shape and expands variables; a bad
  * entry is one message, never a throw.
  */
+import { sessionEnvironment } from '../config/child-environment.js';
 import { expandVars } from './expand-vars.js';
 
 /** Where a server was configured; decides precedence (local > project > user) and trust (project needs both). */
@@ -88,7 +89,7 @@ export function parseServerConfig(
   name: string,
   raw: unknown,
   where: { scope: ServerScope; source: string },
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv = sessionEnvironment(),
 ): ParsedServer {
   const fail = (why: string): ParsedServer => ({ ok: false, message: why });
   if (name.length === 0 || name.length > MAX_NAME_LENGTH) return fail('the server name is empty or too long');

@@ -6,7 +6,7 @@
  * the bounded read buffer, which closes the connection instead of growing mca's memory.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { childEnvironment } from '../config/child-environment.js';
+import { childEnvironment, type EnvironmentView } from '../config/child-environment.js';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { terminateGroup, trackGroup, untrackGroup } from '../tools/process-group.js';
 import type { McpLibrary } from './load-client.js';
@@ -22,6 +22,8 @@ export interface StdioLaunch {
   args: readonly string[];
   env: Readonly<Record<string, string>>;
   cwd: string;
+  /** The runtime's environment: the server's variables go over it (absent: process.env with the session's overlay). */
+  base?: EnvironmentView;
 }
 
 export class GroupStdioTransport implements Transport {
@@ -48,7 +50,7 @@ export class GroupStdioTransport implements Transport {
     return new Promise((resolve, reject) => {
       const child = spawn(this.launch.command, [...this.launch.args], {
         cwd: this.launch.cwd,
-        env: childEnvironment(this.launch.env),
+        env: childEnvironment(this.launch.env, this.launch.base),
         stdio: ['pipe', 'pipe', 'pipe'],
         detached: true,
       });

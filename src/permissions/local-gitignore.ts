@@ -4,6 +4,7 @@
  * is appended to the user's global excludes file (`core.excludesFile`, else `$XDG_CONFIG_HOME/git/ignore`, else
  * `~/.config/git/ignore`). Nothing is written into the project itself. No git, or not a work tree: nothing to do.
  */
+import { sessionEnvironment } from '../config/child-environment.js';
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -25,7 +26,7 @@ function git(root: string, args: string[]): { ok: boolean; out: string } {
 }
 
 /** The user's global excludes file, as git resolves it. */
-export function globalExcludesFile(root: string, env: NodeJS.ProcessEnv = process.env): string {
+export function globalExcludesFile(root: string, env: NodeJS.ProcessEnv = sessionEnvironment()): string {
   const configured = git(root, ['config', '--global', '--get', 'core.excludesFile']).out;
   const home = env.HOME ?? homedir();
   if (configured) return configured.startsWith('~/') ? join(home, configured.slice(2)) : configured;

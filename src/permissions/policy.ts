@@ -10,7 +10,7 @@
  */
 import type * as BashPartsModule from './bash-parts.js';
 import type * as RuleMatchModule from './rule-match.js';
-import type { PathScreen } from './path-screen.js';
+import type { PathScreen, ScreenRule } from './path-screen.js';
 import type { PathContext } from './rule-match.js';
 import { nameFieldOf, nameSpecifierMatches } from './name-rules.js';
 import { ruleCoversTool, type PermissionRule, type RuleBehavior } from './rule.js';
@@ -157,13 +157,19 @@ export class PermissionPolicy {
   }
 
   /**
-   * The deny and ask rules with a path specifier that speak about `tool`, for the files a walk opens or lists
-   * without naming them in its input (see path-screen.ts); undefined when there are none.
+   * The screen for the files a reader opens or lists without naming them in its input (walkers, memory imports,
+   * attachments; see path-screen.ts): the deny and ask rules with a path specifier that speak about `tool`, and its
+   * whole-tool deny rules. A whole-tool ask rule is left out: the user answered it for the call itself. Undefined
+   * when there are none.
    */
   pathScreen(tool: string): PathScreen | undefined {
-    const rules = this.rules
-      .filter((rule) => rule.behavior !== 'allow' && rule.specifier !== undefined && ruleCoversTool(rule.tool, tool))
-      .map((rule) => ({ text: rule.text, specifier: rule.specifier! }));
+    const rules: ScreenRule[] = [];
+    for (const rule of this.rules) {
+      if (rule.behavior === 'allow' || !ruleCoversTool(rule.tool, tool)) continue;
+      if (rule.specifier === undefined && rule.behavior === 'ask') continue;
+      const { text, behavior, specifier, source } = rule;
+      rules.push({ text, behavior, ...(specifier !== undefined ? { specifier } : {}), source });
+    }
     if (rules.length === 0) return undefined;
     return { projectRoot: this.paths.projectRoot, ...(this.paths.home ? { home: this.paths.home } : {}), rules };
   }

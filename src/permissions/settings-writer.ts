@@ -3,14 +3,14 @@
  * (where Claude Code writes it), keeping whatever else the file holds, and makes git ignore that file the way
  * Claude Code does (src/permissions/local-gitignore.ts). An older `.mca/settings.local.json` is still read as
  * before (settings-files.ts) and left as it is; new rules go to the `.claude` file only. Like every project settings file, its allow rules take effect in later
- * sessions only while the project is trusted. Written atomically through src/fs/control-write.ts: a random,
+ * sessions only while the project is trusted. Written atomically through src/fs/atomic-write.ts: a random,
  * exclusively created temp name (a planted `settings.local.json.<pid>.tmp` symlink is never followed), and a
  * `.mca` that is a symlink or resolves outside the project is refused.
  */
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { readBoundedFile } from '../fs/bounded-read.js';
-import { controlDirectory, ControlWriteError, writeControlFile } from '../fs/control-write.js';
+import { AtomicWriteError, controlDirectory, writeFileAtomic } from '../fs/atomic-write.js';
 import { SETTINGS_MAX_BYTES } from './settings-files.js';
 import { McaError } from '../errors/mca-error.js';
 import { ensureGitIgnored } from './local-gitignore.js';
@@ -75,9 +75,9 @@ export function editLocalSettings(
   const next = edit(settings);
   try {
     controlDirectory(root, '.claude');
-    writeControlFile(file, `${JSON.stringify(next, null, 2)}\n`, { root, mode: 0o644 });
+    writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`, { root, mode: 0o644 });
   } catch (error) {
-    if (error instanceof ControlWriteError) throw new SettingsWriteError(`${error.message}; ${unsaved}`);
+    if (error instanceof AtomicWriteError) throw new SettingsWriteError(`${error.message}; ${unsaved}`);
     throw new SettingsWriteError(`cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
   try {

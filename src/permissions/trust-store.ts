@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readBoundedFile } from '../fs/bounded-read.js';
 import { McaError } from '../errors/mca-error.js';
-import { ControlWriteError, writeControlFile } from '../fs/control-write.js';
+import { AtomicWriteError, writeFileAtomic } from '../fs/atomic-write.js';
 
 export const TRUST_FILE = 'trusted-projects.json';
 const TRUST_MAX_BYTES = 4 * 1024 * 1024;
@@ -55,10 +55,10 @@ export function recordTrust(mcaHome: string, projectRoot: string, trusted: boole
   try {
     mkdirSync(mcaHome, { recursive: true, mode: 0o700 });
     // A random, exclusively created temp name: nothing planted beside the file is ever followed.
-    writeControlFile(file, `${JSON.stringify({ version: 1, projects: records }, null, 2)}\n`, { mode: 0o600 });
+    writeFileAtomic(file, `${JSON.stringify({ version: 1, projects: records }, null, 2)}\n`, { mode: 0o600 });
   } catch (error) {
     throw new TrustStoreError(
-      error instanceof ControlWriteError
+      error instanceof AtomicWriteError
         ? error.message
         : `cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
     );

@@ -8,7 +8,9 @@
  * - Each tool result is one `user` line with a `tool_result` block paired by `tool_use_id`.
  * - A reply that ran nothing and was answered by mca itself (an empty reply, a call written as text) shows its text
  *   as an `assistant` line and mca's answer to it as a `system` line `mca_reply_refused`.
- * - mca-only events (compaction, degrade steps, retries, warnings) are `system` lines with an `mca_` subtype.
+ * - Retries, model requests (with partial messages) and compactions are Claude Code's `api_retry`, `status` and
+ *   `compact_boundary` lines (claude-code-system.ts); mca-only events (compaction details, degrade steps, warnings)
+ *   are `system` lines with an `mca_` subtype.
  * - The result: `success` for an answer, `error_max_turns` after the step limit, `error_during_execution` for an
  *   error or an interrupt; `total_cost_usd` and `modelUsage` are the session's totals so far (as Claude Code's),
  *   `usage`, `num_turns` (model replies), durations and `permission_denials` are the turn's.
@@ -19,11 +21,15 @@ import type { Usage } from '../providers/types.js';
 import { addUsage, ZERO_USAGE } from '../providers/types.js';
 import { ccUsage, type ModelUsageLedger } from './claude-code-usage.js';
 import { PartialStream } from './claude-code-stream-events.js';
+import { claudeCodeSystemLines } from './claude-code-system.js';
+import { STRUCTURED_OUTPUT_RETRIES } from '../agent/final-tool.js';
+import { MAX_BUDGET_USD } from './cost-budget.js';
 import type {
   CcApiMessage,
   CcAssistantBlock,
   CcMessage,
   CcPermissionDenial,
+  CcResultError,
   CcResultMessage,
   CcStreamEvent,
   UUID,
@@ -58,11 +64,30 @@ const MCA_SUBTYPES: Partial<Record<AgentEvent['type'], `mca_${string}`>> = {
   compaction_start: 'mca_compaction_start',
   compaction_end: 'mca_compaction_end',
   degrade: 'mca_degrade',
-  retry: 'mca_retry',
   model_fallback: 'mca_model_fallback',
   warning: 'mca_warning',
   web_search: 'mca_web_search',
 };
+
+/**
+ * Why mca stopped a turn itself, as the result's mca-only `mca_stop` (the subtype stays one the SDK knows:
+ * `error_during_execution` for the first three).
+ */
+const MCA_STOPS: Readonly<Record<string, string>> = {
+  REPEATED_ACTION: 'repeated_calls',
+  STALLED: 'stalled',
+  TERMINATED: 'terminated',
+  [MAX_BUDGET_USD]: 'max_budget_usd',
+  [STRUCTURED_OUTPUT_RETRIES]: 'structured_output_retries',
+};
+
+/** The result subtype of a turn that did not end with an answer. */
+function errorSubtype(end: TurnEnd | undefined): CcResultError['subtype'] {
+  if (end?.reason === 'step_limit') return 'error_max_turns';
+  if (end?.error?.code === STRUCTURED_OUTPUT_RETRIES) return 'error_max_structured_output_retries';
+  if (end?.error?.code === MAX_BUDGET_USD) return 'error_max_budget_usd';
+  return 'error_during_execution';
+}
 
 export class ClaudeCodeTranslator {
   private readonly now: () => number;
@@ -88,12 +113,16 @@ export class ClaudeCodeTranslator {
   event(event: AgentEvent): CcMessage[] {
     const out: CcMessage[] = [];
     if (event.type !== 'tool_end') out.push(...this.flushPending(event.type === 'turn_end' ? event : undefined));
+    // Claude Code's own lines for retries, requests and compactions (a step's `requesting` precedes its stream).
+    const partial = this.options.includePartialMessages === true && this.options.parentToolUseId === undefined;
+    if (event.type === 'step_start') out.push(...this.stream(this.partial.end(this.step.calledTools)));
+    for (const line of claudeCodeSystemLines(event, { partial }))
+      out.push({ ...line, ...this.envelope() } as CcMessage);
     switch (event.type) {
       case 'turn_start':
         this.beginTurn();
         break;
       case 'step_start':
-        out.push(...this.stream(this.partial.end(this.step.calledTools)));
         this.step = { id: messageId(), usage: ZERO_USAGE, calledTools: false, thinking: '' };
         this.stepStartedAt = this.now();
         out.push(...this.stream(this.partial.start(this.apiMessage([], ZERO_USAGE))));
@@ -152,14 +181,19 @@ export class ClaudeCodeTranslator {
       ...this.envelope(),
     };
     if (end && (end.reason === 'answer' || end.reason === 'finish')) {
-      return { ...base, subtype: 'success', is_error: false, result: end.answer, stop_reason: 'end_turn' };
+      const structured = end.structuredOutput === undefined ? {} : { structured_output: end.structuredOutput };
+      // A StructuredOutput call ended the turn (the model's reply stopped to call a tool, as Claude Code reports).
+      const stop = end.structuredOutput === undefined ? 'end_turn' : 'tool_use';
+      return { ...base, subtype: 'success', is_error: false, result: end.answer, stop_reason: stop, ...structured };
     }
-    const subtype = end?.reason === 'step_limit' ? 'error_max_turns' : 'error_during_execution';
+    const subtype = errorSubtype(end);
     const message = end?.answer ?? 'the turn ended without an answer';
     // An answer that arrived but could not be saved is still reported (as Claude Code has no such case, beside
     // the error): `result` holds it, `errors` says what failed.
     const unsaved = end?.unsavedAnswer === undefined ? {} : { result: end.unsavedAnswer };
-    return { ...base, subtype, is_error: true, stop_reason: null, errors: [message], ...unsaved };
+    const stop = end?.error ? MCA_STOPS[end.error.code] : undefined;
+    const reason = stop === undefined ? {} : { mca_stop: stop };
+    return { ...base, subtype, is_error: true, stop_reason: null, errors: [message], ...unsaved, ...reason };
   }
 
   /** A new turn: its clock, usage and denials start again (session totals stay). */

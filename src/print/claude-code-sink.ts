@@ -14,6 +14,7 @@ import { ModelUsageLedger, type ModelLimits } from './claude-code-usage.js';
 import type { PrintResult, PrintSink, SinkOutput } from './sink.js';
 import { SubagentLines, type SubagentSubscription } from './claude-code-subagents.js';
 import { stderrLineFor } from './text-sink.js';
+import { emitsSessionState, sessionStateLine } from './claude-code-system.js';
 import { forwardTaskLines } from './claude-code-tasks.js';
 
 /** What the Claude Code formats need to know about the session beyond its events. */
@@ -58,10 +59,13 @@ export function claudeCodeTranslator(info: ClaudeCodeSessionInfo): ClaudeCodeTra
 export function claudeCodeSink(format: 'json' | 'stream-json', output: SinkOutput, info: ClaudeCodeSessionInfo) {
   const translator = claudeCodeTranslator(info);
   const streaming = format === 'stream-json';
+  // With CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS, `running` before init and `idle` after the result, as Claude Code.
+  const states = streaming && emitsSessionState();
   let started = false;
   const start = (): void => {
     if (started || !streaming) return;
     started = true;
+    if (states) output.stdout(ccLine(sessionStateLine('running', info.sessionId())));
     output.stdout(ccLine(initMessage(info.init())));
   };
   const unsubscribeSubagents = streaming
@@ -96,6 +100,7 @@ export function claudeCodeSink(format: 'json' | 'stream-json', output: SinkOutpu
       unsubscribe();
       start();
       output.stdout(ccLine(translator.result(end)));
+      if (states) output.stdout(ccLine(sessionStateLine('idle', info.sessionId())));
     },
   };
   return sink;

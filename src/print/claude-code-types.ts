@@ -142,11 +142,16 @@ interface CcResultBase extends CcEnvelope {
 export interface CcResultSuccess extends CcResultBase {
   subtype: 'success';
   result: string;
+  /** `--json-schema`: the StructuredOutput call's input. */
+  structured_output?: unknown;
 }
 
 export interface CcResultError extends CcResultBase {
-  subtype: 'error_during_execution' | 'error_max_turns';
+  subtype:
+    'error_during_execution' | 'error_max_turns' | 'error_max_budget_usd' | 'error_max_structured_output_retries';
   errors: string[];
+  /** mca only: why mca stopped the turn itself (repeated_calls, stalled, terminated, max_budget_usd, …). */
+  mca_stop?: string;
   /** mca only: an answer that arrived but could not be saved (the session file's disk was full). */
   result?: string;
 }
@@ -208,6 +213,62 @@ export interface CcTaskNotificationMessage extends CcEnvelope {
   summary: string;
 }
 
+export type CcApiRetryCategory =
+  | 'authentication_failed'
+  | 'rate_limit'
+  | 'overloaded'
+  | 'invalid_request'
+  | 'model_not_found'
+  | 'server_error'
+  | 'unknown';
+
+/** Claude Code's `system` lines around the replies (claude-code-system.ts, src/headless/session-state-lines.ts). */
+export type CcSystemLine = CcEnvelope &
+  (
+    | {
+        type: 'system';
+        subtype: 'api_retry';
+        attempt: number;
+        max_retries: number;
+        retry_delay_ms: number;
+        error_status: number | null;
+        error: CcApiRetryCategory;
+      }
+    | {
+        type: 'system';
+        subtype: 'status';
+        status: 'requesting' | 'compacting' | null;
+        compact_result?: 'success' | 'failed';
+        compact_error?: string;
+      }
+    | {
+        type: 'system';
+        subtype: 'compact_boundary';
+        compact_metadata: { trigger: 'manual' | 'auto'; pre_tokens: number; post_tokens: number };
+      }
+    | { type: 'system'; subtype: 'session_state_changed'; state: 'idle' | 'running' | 'requires_action' }
+    | { type: 'system'; subtype: 'hook_started'; hook_id: string; hook_name: string; hook_event: string }
+    | {
+        type: 'system';
+        subtype: 'hook_response';
+        hook_id: string;
+        hook_name: string;
+        hook_event: string;
+        output: string;
+        stdout: string;
+        stderr: string;
+        exit_code?: number;
+        outcome: 'success' | 'error' | 'cancelled';
+      }
+  );
+
+/** A queued user message's progress (only for messages the host gave a uuid). */
+export interface CcCommandLifecycle extends CcEnvelope {
+  type: 'command_lifecycle';
+  command_uuid: string;
+  state: 'queued' | 'started' | 'completed';
+}
+
 export type CcMessage =
   | CcInitMessage
   | CcAssistantMessage
@@ -215,6 +276,8 @@ export type CcMessage =
   | CcPartialMessage
   | CcResultMessage
   | CcMcaSystemMessage
+  | CcSystemLine
+  | CcCommandLifecycle
   | CcTaskStartedMessage
   | CcTaskNotificationMessage;
 

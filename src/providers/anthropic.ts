@@ -115,7 +115,7 @@ export class AnthropicProvider implements ModelProvider {
     this.idleTimeoutMs = options.streamIdleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_MODEL_CALL_TIMEOUT_MS;
     this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
-    this.transport = new NodeHttpTransport();
+    this.transport = new NodeHttpTransport(options.env ?? {});
   }
 
   /**

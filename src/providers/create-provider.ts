@@ -3,6 +3,7 @@
  * is loaded lazily (dynamic import) so commands that never call a model, like `mca --version`, do not pay
  * for loading it.
  */
+import type { EnvironmentView } from '../config/child-environment.js';
 import type { Config, Credentials } from '../config/config.js';
 import type { BackoffOptions } from './retry-policy.js';
 import type { ModelProvider } from './types.js';
@@ -25,6 +26,8 @@ export class MissingApiKeyError extends McaError {
 
 export interface CreateProviderOptions {
   backoff?: Partial<BackoffOptions>;
+  /** The runtime's environment: the transport's proxy variables come from it (default: none set). */
+  env?: EnvironmentView;
 }
 
 /** The configured provider; with fallback models (`config.fallbackModel`) wrapped so calls can move to them. */
@@ -58,6 +61,7 @@ async function createBareProvider(
     streamIdleTimeoutMs: config.streamIdleTimeoutMs,
     callTimeoutMs: config.modelCallTimeoutMs,
     backoff: { baseDelayMs: config.retryBaseDelayMs, ...options.backoff },
+    env: options.env ?? {},
   });
 }
 
@@ -76,5 +80,6 @@ async function createOpenAIProvider(
     streamIdleTimeoutMs: config.streamIdleTimeoutMs,
     callTimeoutMs: config.modelCallTimeoutMs,
     backoff: { baseDelayMs: config.retryBaseDelayMs, ...options.backoff },
+    env: options.env ?? {},
   });
 }

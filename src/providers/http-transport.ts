@@ -126,11 +126,8 @@ export class NodeHttpTransport implements HttpTransport {
   private readonly proxies: ProxySettings;
   private readonly proxyAnswerTimeoutMs: number;
 
-  /** `env` is read here, once: the proxy variables (tests pass their own). */
-  constructor(
-    env: Readonly<Record<string, string | undefined>> = process.env,
-    options: { proxyAnswerTimeoutMs?: number } = {},
-  ) {
+  /** `env` (the runtime's view, src/config/child-environment.ts) is read here, once: the proxy variables. */
+  constructor(env: Readonly<Record<string, string | undefined>>, options: { proxyAnswerTimeoutMs?: number } = {}) {
     this.proxies = new ProxySettings(env);
     this.proxyAnswerTimeoutMs = options.proxyAnswerTimeoutMs ?? DEFAULT_PROXY_ANSWER_TIMEOUT_MS;
   }

@@ -64,7 +64,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
     this.idleTimeoutMs = options.streamIdleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_MODEL_CALL_TIMEOUT_MS;
     this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
-    this.transport = new NodeHttpTransport();
+    this.transport = new NodeHttpTransport(options.env ?? {});
   }
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {

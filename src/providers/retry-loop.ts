@@ -35,7 +35,14 @@ export async function* withRetries(
       // Once text reached the caller a retry would duplicate it; the agent decides what to do.
       if (yieldedText || retry >= options.maxRetries || !isRetryWorthy(failure)) throw failure;
       const delayMs = retryDelayMs(retry + 1, failure, options.backoff);
-      yield { type: 'retry', attempt: retry + 1, delayMs, reason: failure.message };
+      yield {
+        type: 'retry',
+        attempt: retry + 1,
+        delayMs,
+        reason: failure.message,
+        maxRetries: options.maxRetries,
+        ...(failure.status === undefined ? {} : { status: failure.status }),
+      };
       await sleep(delayMs, signal);
     }
   }

@@ -69,6 +69,8 @@ export interface ProviderConnectionOptions {
   callTimeoutMs?: number;
   /** Backoff tuning; tests inject a tiny base delay. */
   backoff?: Partial<BackoffOptions>;
+  /** The runtime's environment (its proxy variables are read from it); absent: none set. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export const DEFAULT_MAX_RETRIES = 4;

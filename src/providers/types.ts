@@ -148,7 +148,8 @@ export type StreamEvent =
   | { type: 'tool_call'; call: ToolCall }
   | { type: 'thinking_block'; block: ThinkingBlock }
   | { type: 'web_search'; search: WebSearchRun }
-  | { type: 'retry'; attempt: number; delayMs: number; reason: string }
+  /** `maxRetries` and `status` (the HTTP status that failed, when there was one) feed stream-json's `api_retry`. */
+  | { type: 'retry'; attempt: number; delayMs: number; reason: string; maxRetries?: number; status?: number }
   /** The call moves to another model (`--fallback-model`): `from` failed for good with `reason`; `to` is tried next. */
   | { type: 'model_fallback'; from: string; to: string; reason: string }
   | { type: 'done'; stopReason: StopReason; usage: Usage };

@@ -13,20 +13,25 @@ import { join } from 'node:path';
 import { loadExtensions, registerExtensionTools, type Extensions } from '../agents/install.js';
 import { subagentTranscriptDir } from '../agents/subagent-steps.js';
 import type { Config } from '../config/config.js';
-import { runWithEnvironment, type EnvironmentOverlay } from '../config/child-environment.js';
+import {
+  applyToProcess,
+  environmentView,
+  runWithEnvironment,
+  type EnvironmentOverlay,
+  type EnvironmentView,
+} from '../config/child-environment.js';
 import { credentialSecrets, loadConfig, loadCredentials, resolveMcaHome } from '../config/config.js';
 import { readClaudeSettings } from '../config/claude-settings.js';
 import type { CodeAgent } from '../agent/code-agent.js';
 import { ProjectSessions } from '../agent/session-manager.js';
 import { MemoryFiles } from '../context/memory-files.js';
 import { openHooks, type OpenedHooks } from '../hooks/hook-sources.js';
-import { createReadDenyCheck } from '../permissions/read-deny.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import { createProvider } from '../providers/create-provider.js';
 import { SessionStore } from '../session/session-store.js';
 import { createDefaultRegistry, type ToolRegistry } from '../tools/registry.js';
 import { ProjectCheckpoints } from '../checkpoints/project-checkpoints.js';
-import { journalTempsIn, sweepTempJournals } from '../tools/temp-journal.js';
+import { journalTempsIn, sweepTempJournals } from '../fs/temp-journal.js';
 import { projectRootOf } from './project-root.js';
 import { RuntimeError } from './runtime-error.js';
 import { WorkspaceRoots } from '../tools/workspace-roots.js';
@@ -69,6 +74,8 @@ export interface Runtime {
   roots: WorkspaceRoots;
   /** The settings' `env` this runtime's work runs with when isolated (RuntimeOptions.isolateEnvironment); else {}. */
   environment: EnvironmentOverlay;
+  /** This runtime's environment (process.env with its settings `env` over it): what its parts read, never process.env. */
+  env: EnvironmentView;
 }
 
 /** Where each mca process lists the temp files it creates (temp-journal.ts). */
@@ -119,10 +126,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // As in Claude Code, the settings' variables hold for the whole process: mca's own reads and the commands it runs.
   // A process serving several runtimes keeps them per runtime instead (child-environment.ts).
   const environment: EnvironmentOverlay = options.isolateEnvironment ? { ...settings.env } : {};
-  if (!options.isolateEnvironment) Object.assign(process.env, settings.env);
-  const ownEnv = { ...process.env, ...environment };
+  if (!options.isolateEnvironment) applyToProcess(settings.env);
+  const env = environmentView(environment);
   const config = loadConfig({
-    env: ownEnv,
+    env,
     cwd: projectRoot,
     flags: configFlags(options),
     warnings: notices,
@@ -131,8 +138,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     settingsFallbackModel: settings.fallbackModel,
   });
   notices.push(...policyNotices);
-  const credentials = loadCredentials(ownEnv);
-  const provider = await createProvider(config, credentials);
+  const credentials = loadCredentials(env);
+  const provider = await createProvider(config, credentials, { env });
   const secrets = credentialSecrets(credentials);
   const store = new SessionStore(config.mcaHome, projectRoot, { secrets });
   // Checkpoints guard every call of whichever session is open now (sessions are created below).
@@ -158,13 +165,15 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         approvedNow: asked && trusted,
         registry,
         signInFromSession: options.mcpSignInFromSession === true,
+        env,
       },
       notices,
     ),
   );
   journalTempsIn(tempJournalDir(config.mcaHome));
-  // Memory-file imports obey Read deny rules like the Read tool (`@.env` in CLAUDE.md).
-  const readDenied = await createReadDenyCheck(policy.rules, { projectRoot });
+  // Memory-file imports and attachments pass the one path screen, like the Read tool (`@.env` in CLAUDE.md).
+  const readScreen = policy.pathScreen('Read');
+  const readDenied = readScreen ? (await import('../permissions/path-screen.js')).pathCheck(readScreen) : undefined;
   const extensions = await loadExtensions({
     projectRoot,
     mcaHome: config.mcaHome,
@@ -183,6 +192,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     readDenied,
     roots,
     webSearch,
+    env,
     ...(extensions.skillSection === undefined ? {} : { systemSection: extensions.skillSection }),
   });
   registerExtensionTools(registry, extensions, {
@@ -210,7 +220,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     notices.push('no earlier session in this directory; starting a new one');
   }
   // With no hook configured this reads the settings files only: the engine is not even imported.
-  const hooks = await openHooks({ projectRoot, mcaHome: config.mcaHome, trusted });
+  const hooks = await openHooks({ projectRoot, mcaHome: config.mcaHome, trusted, env });
   notices.push(...hooks.loaded.notices);
   const first = await sessions.open(start);
   notices.push(...first.warnings);
@@ -231,6 +241,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     checkpoints,
     roots,
     environment,
+    env,
   };
 }
 

@@ -9,7 +9,7 @@ import { gateOf, readApprovals, type ServerGate } from '../mcp/approval.js';
 import { recordProjectApproval } from '../mcp/approval-store.js';
 import { loadMcpConfig } from '../mcp/config-sources.js';
 import type { McpManager, McpLimits } from '../mcp/mcp-manager.js';
-import { sessionEnvironment } from '../config/child-environment.js';
+import { sessionEnvironment, type EnvironmentView } from '../config/child-environment.js';
 import { DEFAULT_MAX_OUTPUT_TOKENS } from '../mcp/result-envelope.js';
 import { describeServer, type ServerConfig } from '../mcp/server-config.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -69,6 +69,8 @@ export async function startMcp(
     registry: ToolRegistry;
     /** `/mcp` may start a sign-in (a person at a terminal); see RuntimeOptions.mcpSignInFromSession. */
     signInFromSession: boolean;
+    /** The runtime's environment: limits (MCP_TIMEOUT, …) and the stdio servers' processes. */
+    env: EnvironmentView;
   },
   notices: string[],
 ): Promise<McpManager | undefined> {
@@ -86,13 +88,14 @@ export async function startMcp(
     if (gate !== 'start') notices.push(`MCP server "${server.name}" not started: ${pendingReason(gate)}`);
   }
   const { McpManager } = await import('../mcp/mcp-manager.js');
-  const limits = mcpLimits();
+  const limits = mcpLimits(context.env);
   const manager = new McpManager({
     servers,
     projectRoot,
     mcaHome: config.mcaHome,
     registry,
     limits,
+    env: context.env,
     notice: (line) => registry.notice(line),
     expect: (arrival) => registry.expectTools(arrival),
     // Past 10% of the window in MCP tool definitions, the rest load on demand (ToolSearch).

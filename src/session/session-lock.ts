@@ -1,11 +1,12 @@
 /**
- * One live process per session: `<id>.lock` beside the session file names its owner (pid and the process's
- * start time, so a reused pid is not mistaken for the owner). A lock whose owner is gone (kill -9, power loss)
+ * One live process per session: `<id>.lock` beside the session file names its owner (its process stamp:
+ * pid and start time, src/fs/process-liveness.ts, so a reused pid is not mistaken for the owner). A lock whose owner is gone (kill -9, power loss)
  * is taken over; a live owner's lock makes the second process stop with SESSION_LOCKED. The lock is created
  * with its content in one step (link of a finished temp file), so nobody ever reads a half-written lock.
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { ownStamp, stampAlive } from '../fs/process-liveness.js';
 import { SessionError } from './session-error.js';
 
 interface Owner {
@@ -13,26 +14,6 @@ interface Owner {
   startTime?: string;
   /** Tells two opens by the same process apart (the REPL's /resume of the session it already has). */
   token?: string;
-}
-
-/** Field 22 of /proc/<pid>/stat: when the process started; undefined off Linux or for a gone process. */
-function startTimeOf(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
-}
-
-function alive(owner: Owner): boolean {
-  try {
-    process.kill(owner.pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  const started = startTimeOf(owner.pid);
-  return owner.startTime === undefined || started === undefined || started === owner.startTime;
 }
 
 function readOwner(path: string): Owner | undefined {
@@ -65,9 +46,7 @@ export class SessionLock {
 
   /** Takes the lock at `path` for this process. Throws SessionError SESSION_LOCKED when a live process holds it. */
   static acquire(path: string, sessionId: string): SessionLock {
-    const me: Owner = { pid: process.pid, token: randomBytes(8).toString('hex') };
-    const started = startTimeOf(process.pid);
-    if (started !== undefined) me.startTime = started;
+    const me: Owner = { ...ownStamp(), token: randomBytes(8).toString('hex') };
     const temp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
     // Created exclusively, never through a link planted at the name.
     const flag = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
@@ -86,7 +65,7 @@ export class SessionLock {
           if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
         }
         const owner = readOwner(path);
-        if (owner !== undefined && owner.pid !== process.pid && alive(owner)) {
+        if (owner !== undefined && owner.pid !== process.pid && stampAlive(owner)) {
           throw new SessionError(
             'SESSION_LOCKED',
             `session ${sessionId} is in use by another mca (pid ${owner.pid}); wait for it to end, or start a new session`,
@@ -100,7 +79,7 @@ export class SessionLock {
           continue; // someone else took it over first; try again
         }
         const moved = readOwner(aside);
-        if (moved !== undefined && moved.pid !== process.pid && alive(moved)) {
+        if (moved !== undefined && moved.pid !== process.pid && stampAlive(moved)) {
           // A live process took it over between our read and our rename: give it back.
           try {
             linkSync(aside, path);

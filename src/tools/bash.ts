@@ -40,8 +40,8 @@ function render(data: BashData): string {
 }
 
 /** The user's environment, minus credentials, with pagers and git prompts turned off (nobody can answer them). */
-function commandEnvironment(): Record<string, string> {
-  return childEnvironment({ PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' });
+function commandEnvironment(ctx: ToolContext): Record<string, string> {
+  return childEnvironment({ PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' }, ctx.env);
 }
 
 /** Paths a shell command deletes (`rm`, `git rm`, `unlink`), read from its words; flags are skipped. */
@@ -140,10 +140,10 @@ async function runCommand(
     });
   const shell = findExecutable('bash') ?? '/bin/sh';
   // Background shells live in their own module (background-tasks.ts): they outlive this call.
-  if (input.run_in_background === true) return startBackgroundCommand(input, ctx, shell, commandEnvironment());
+  if (input.run_in_background === true) return startBackgroundCommand(input, ctx, shell, commandEnvironment(ctx));
   const outcome =
     ctx.commands && ctx.source === 'model'
-      ? await runOnHost(ctx.commands, input, ctx, shell, commandEnvironment())
+      ? await runOnHost(ctx.commands, input, ctx, shell, commandEnvironment(ctx))
       : await runLocally(input, ctx, shell);
   return resultOf(input, outcome);
 }
@@ -162,7 +162,7 @@ async function runLocally(
     cwd: ctx.projectRoot,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: commandEnvironment(),
+    env: commandEnvironment(ctx),
   });
   // A late 'error' (after the exit was seen) must not become an uncaught exception.
   child.on('error', () => undefined);

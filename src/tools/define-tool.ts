@@ -166,6 +166,12 @@ export interface ToolDefinition<Schema extends $ZodType = $ZodType> extends Tool
    * ignored here and reported by the call that needs the library.
    */
   readonly preload?: () => Promise<unknown>;
+  /**
+   * A final tool (`--json-schema`'s StructuredOutput): a call that succeeds ends the turn with its input as the
+   * answer; a reply that calls nothing is answered with `nudge`; `maxAttempts` replies that miss (no call, or a
+   * call that fails) end the turn with STRUCTURED_OUTPUT_RETRIES. src/agent/final-tool.ts applies it.
+   */
+  readonly final?: { readonly maxAttempts: number; readonly nudge: string };
   prepare(input: output<Schema>, ctx: ToolContext): Promise<ToolPlan>;
 }
 

@@ -1,12 +1,12 @@
 import { isUtf8 } from 'node:buffer';
 import { constants, type Stats } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import { AtomicWriteError, writeFileAtomic } from './atomic-write.js';
+import { AtomicWriteError, writeFileAtomic } from '../fs/atomic-write.js';
 import { DIFF_MAX_INPUT_CHARS } from './edit-core.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
 import { checkWriteAllowed, contentHash, stampOf, type FileStamp } from './file-state.js';
 import { looksBinary } from './line-scanner.js';
-import { openFileInside, PathSwapError } from './pinned-directory.js';
+import { openFileInside, PathSwapError } from '../fs/pinned-directory.js';
 import type { ToolContext } from './tool-context.js';
 import { resolveInProject } from './workspace.js';
 
@@ -195,7 +195,13 @@ export async function commitChange(
   }
   try {
     if (ctx.files) await ctx.files.writeText(target.absolute, content);
-    else await writeFileAtomic(target.root, target.absolute, content);
+    else
+      writeFileAtomic(target.absolute, content, {
+        root: target.root,
+        createDirectories: true,
+        keepMode: true,
+        sweepStaleTemps: true,
+      });
   } catch (error) {
     if (error instanceof AtomicWriteError) {
       return errorEnvelope(error.code, error.message, { context: { path: target.relative } });

@@ -1,3 +1,4 @@
+import { sessionEnvironment } from '../config/child-environment.js';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { realpathSync } from 'node:fs';
@@ -29,7 +30,7 @@ export interface GrepSearch {
 }
 
 /** Absolute path of `rg` on PATH, or undefined. */
-export function findRipgrep(pathEnv = process.env.PATH ?? ''): string | undefined {
+export function findRipgrep(pathEnv = sessionEnvironment().PATH ?? ''): string | undefined {
   return findExecutable('rg', pathEnv);
 }
 
@@ -89,7 +90,7 @@ function fileScreen(search: GrepSearch): (file: string) => Promise<FileVerdict> 
     if (real === undefined || !isInside(rootReal, real)) return 'outside';
     if (search.screen) {
       const { withheldBy } = await loadPathScreen();
-      if (withheldBy(search.screen, absolute) ?? withheldBy(search.screen, real)) return 'withheld';
+      if (withheldBy(search.screen, absolute, real)) return 'withheld';
     }
     if (gitignore && (await (await gitignore).ignores(file, false))) return 'ignored';
     return 'ok';

@@ -1,3 +1,4 @@
+import { sessionEnvironment } from '../config/child-environment.js';
 import { join } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { builtinInput } from './builtin-input.js';
@@ -25,7 +26,7 @@ export interface GrepToolOptions {
 
 function chooseEngine(choice: GrepEngineChoice): GrepEngineChoice {
   if (choice !== 'auto') return choice;
-  const fromEnv = process.env.MCA_GREP_ENGINE?.trim().toLowerCase();
+  const fromEnv = sessionEnvironment().MCA_GREP_ENGINE?.trim().toLowerCase();
   if (fromEnv === 'js') return 'js';
   if (fromEnv === 'ripgrep' || fromEnv === 'rg') return 'ripgrep';
   return 'auto';

@@ -12,7 +12,7 @@ import type { ReadData } from './tool-data.js';
 import { resolveInProject } from './workspace.js';
 import { isImagePath } from '../fs/image-file.js';
 import { compressImageRead, isImageRead, readImage } from './read-image.js';
-import { openFileInside, PathSwapError } from './pinned-directory.js';
+import { openFileInside, PathSwapError } from '../fs/pinned-directory.js';
 import { clip, isFiniteNumber, isString } from '../text/json-guards.js';
 import type { JsonRecord, ToolMembers } from './define-tool.js';
 import {

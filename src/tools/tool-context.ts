@@ -1,3 +1,4 @@
+import type { EnvironmentView } from '../config/child-environment.js';
 import type { PathScreen } from '../permissions/path-screen.js';
 import type { ToolEnvelope } from './envelope.js';
 import type { CommandHost } from './command-host.js';
@@ -72,6 +73,11 @@ export interface ToolEnvironment {
   files?: FileAccess;
   /** Where the model's Bash commands run (command-host.ts); absent: Bash spawns them. */
   commands?: CommandHost;
+  /**
+   * The runtime's environment (src/config/child-environment.ts): what a tool reads a variable from and what the
+   * processes it starts get, never process.env. Absent (unit tests): process.env with the session's overlay.
+   */
+  env?: EnvironmentView;
 }
 
 /** One tool call from parse to result. `id` is the native tool_use id or a generated `toolu_…` (text protocol). */

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeControlFile } from '../fs/control-write.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
 
 /** `r` + 12 hex digits of the content's SHA-256: short enough for history, long enough never to collide here. */
 export const TOOL_REF_PATTERN = /^r[0-9a-f]{12}$/;
@@ -64,7 +64,7 @@ export class DirectoryToolMemory implements ToolMemory {
       // Written through a random exclusive temp file and a rename: a link planted at the name is replaced, not followed.
       // Not flushed to the disk (an fsync cost 1-7 ms per tool step on a busy machine): recall checks the hash, so
       // a file a crash left empty or partial reads as an unknown reference, never as another result.
-      if (!existsSync(file)) writeControlFile(file, text, { mode: FILE_MODE, durable: false });
+      if (!existsSync(file)) writeFileAtomic(file, text, { mode: FILE_MODE, durable: false });
       return ref;
     } catch {
       return undefined;

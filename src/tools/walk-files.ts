@@ -165,7 +165,7 @@ export async function* walkProjectFiles(options: WalkOptions, tally?: WalkTally)
       }
       const rel = relative(options.projectRoot, absolute).split(sep).join('/');
       if (await rules.ignores(rel, false)) continue;
-      if (options.screen && withheldBy && (withheldBy(options.screen, absolute) ?? withheldBy(options.screen, real))) {
+      if (options.screen && withheldBy && withheldBy(options.screen, absolute, real)) {
         if (tally) tally.withheld += 1;
         continue;
       }

@@ -3,6 +3,7 @@
  * Ctrl-C, SIGTERM and the tool's deadline all end the job by terminating its worker, which stops even a regex
  * stuck in a backtracking loop. Idle workers are kept (unref'd) for the next call; one per concurrent job.
  */
+import { sessionEnvironment } from '../config/child-environment.js';
 import { positiveNumber } from '../config/env-number.js';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
@@ -13,7 +14,7 @@ export const WALK_DEADLINE_MS = 60_000;
 
 /** The deadline in force: MCA_TOOL_DEADLINE_MS (milliseconds, > 0) overrides the default. */
 export function toolDeadlineMs(): number {
-  return positiveNumber(process.env.MCA_TOOL_DEADLINE_MS, WALK_DEADLINE_MS);
+  return positiveNumber(sessionEnvironment().MCA_TOOL_DEADLINE_MS, WALK_DEADLINE_MS);
 }
 
 export type WalkOutcome =

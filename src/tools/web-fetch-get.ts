@@ -31,7 +31,17 @@ const HEADERS = {
   accept: 'text/html, text/markdown, text/plain, application/json;q=0.9, */*;q=0.5',
 };
 
-let transport: NodeHttpTransport | undefined;
+/** One transport (its pooled connections) per environment: each runtime's proxy variables are its own. */
+const transports = new WeakMap<object, NodeHttpTransport>();
+
+function transportFor(env: Readonly<Record<string, string | undefined>>): NodeHttpTransport {
+  let transport = transports.get(env);
+  if (transport === undefined) {
+    transport = new NodeHttpTransport(env);
+    transports.set(env, transport);
+  }
+  return transport;
+}
 
 async function readCapped(response: HttpResponse, maxBytes: number): Promise<{ bytes: Uint8Array; cut: boolean }> {
   const chunks: Uint8Array[] = [];
@@ -58,12 +68,18 @@ function failure(error: unknown, timedOut: boolean, timeoutMs: number): FetchOut
 /** Fetches `start`; never throws. `signal` is the call's (Esc); the time cap is added here. */
 export async function fetchPage(
   start: URL,
-  options: { signal: AbortSignal; limits: WebFetchLimits; allowedPrivate: ReadonlySet<string> },
+  options: {
+    signal: AbortSignal;
+    limits: WebFetchLimits;
+    allowedPrivate: ReadonlySet<string>;
+    /** The runtime's environment: the proxy variables. */
+    env: Readonly<Record<string, string | undefined>>;
+  },
 ): Promise<FetchOutcome> {
   const { limits } = options;
   const timer = AbortSignal.timeout(limits.timeoutMs);
   const signal = AbortSignal.any([options.signal, timer]);
-  transport ??= new NodeHttpTransport();
+  const transport = transportFor(options.env);
   let url = start;
   try {
     for (let hop = 0; ; hop++) {

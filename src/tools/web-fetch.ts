@@ -6,6 +6,7 @@
  * WEB_FETCH_MAX_CHARS, and history keeps its head (the whole result stays in tool memory for Recall).
  * Limits and the private-address rule: web-fetch-get.ts and web-fetch-address.ts.
  */
+import { sessionEnvironment, type EnvironmentView } from '../config/child-environment.js';
 import { clip, isFiniteNumber, isString } from '../text/json-guards.js';
 import { defineTool, failedPlan, jsonSchemaInput, readyPlan, type ToolMembers } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
@@ -74,7 +75,7 @@ async function fetchAsMarkdown(
   url: URL,
   prompt: string,
   signal: AbortSignal,
-  options: { limits: WebFetchLimits; allowedPrivate: ReadonlySet<string> },
+  options: { limits: WebFetchLimits; allowedPrivate: ReadonlySet<string>; env: EnvironmentView },
 ): Promise<ToolEnvelope> {
   const outcome = await fetchPage(url, { signal, ...options });
   if (outcome.kind === 'failed') return errorEnvelope(outcome.code, outcome.message);
@@ -118,16 +119,10 @@ function numberFrom(env: Readonly<Record<string, string | undefined>>, name: str
 }
 
 /**
- * The tool, with limits from the user's environment (read once, here): MCA_WEBFETCH_TIMEOUT_MS,
- * MCA_WEBFETCH_MAX_BYTES, MCA_WEBFETCH_PRIVATE_HOSTS.
+ * The tool, with limits and proxy from the runtime's environment (the call's `ctx.env`, or `fixed` when given):
+ * MCA_WEBFETCH_TIMEOUT_MS, MCA_WEBFETCH_MAX_BYTES, MCA_WEBFETCH_PRIVATE_HOSTS, HTTPS_PROXY / HTTP_PROXY / NO_PROXY.
  */
-export function createWebFetchTool(env: Readonly<Record<string, string | undefined>> = process.env) {
-  const limits: WebFetchLimits = {
-    ...DEFAULT_WEB_FETCH_LIMITS,
-    timeoutMs: numberFrom(env, 'MCA_WEBFETCH_TIMEOUT_MS', DEFAULT_WEB_FETCH_LIMITS.timeoutMs),
-    maxBytes: numberFrom(env, 'MCA_WEBFETCH_MAX_BYTES', DEFAULT_WEB_FETCH_LIMITS.maxBytes),
-  };
-  const allowedPrivate = privateHostsAllowed(env);
+export function createWebFetchTool(fixed?: EnvironmentView) {
   return defineTool({
     name: WEB_FETCH,
     promptFile: 'WebFetch.md',
@@ -149,9 +144,14 @@ export function createWebFetchTool(env: Readonly<Record<string, string | undefin
         );
       }
       const request = { tool: WEB_FETCH, title: `WebFetch(domain:${hostOf(url)})`, detail: url.href, input };
-      return Promise.resolve(
-        readyPlan(request, () => fetchAsMarkdown(url, prompt, ctx.signal, { limits, allowedPrivate })),
-      );
+      const env = fixed ?? ctx.env ?? sessionEnvironment();
+      const limits: WebFetchLimits = {
+        ...DEFAULT_WEB_FETCH_LIMITS,
+        timeoutMs: numberFrom(env, 'MCA_WEBFETCH_TIMEOUT_MS', DEFAULT_WEB_FETCH_LIMITS.timeoutMs),
+        maxBytes: numberFrom(env, 'MCA_WEBFETCH_MAX_BYTES', DEFAULT_WEB_FETCH_LIMITS.maxBytes),
+      };
+      const options = { limits, allowedPrivate: privateHostsAllowed(env), env };
+      return Promise.resolve(readyPlan(request, () => fetchAsMarkdown(url, prompt, ctx.signal, options)));
     },
   });
 }

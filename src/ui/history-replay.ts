@@ -8,7 +8,7 @@ import type { Message } from '../context/message.js';
 import { toRounds } from '../context/message.js';
 import type { ToolEnvelope, ToolError } from '../tools/envelope.js';
 import { toolNamed } from '../tools/tool-catalog.js';
-import type { TranscriptEntry } from './transcript-reducer.js';
+import type { TranscriptEntry } from './transcript-state.js';
 import { userWords } from '../text/user-words.js';
 
 /** The data the transcript shows for a stored (compressed) result: the tool's own `display.replay`, else as stored. */

@@ -6,6 +6,7 @@
  * from the clipboard with the first tool found: `pngpaste` (macOS), `wl-paste` (Wayland), `xclip` (X11); with
  * none, or no image in the clipboard, it says so in one line.
  */
+import { sessionEnvironment } from '../config/child-environment.js';
 import { execFile } from 'node:child_process';
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
@@ -69,7 +70,7 @@ function pickType(list: Buffer | undefined): string | undefined {
 export type ClipboardImage = ImageCheck | { ok: false; code: 'NO_TOOL' | 'EMPTY'; message: string };
 
 /** The clipboard's image through the platform's tool (see the file comment); never throws. */
-export async function clipboardImage(env: NodeJS.ProcessEnv = process.env): Promise<ClipboardImage> {
+export async function clipboardImage(env: NodeJS.ProcessEnv = sessionEnvironment()): Promise<ClipboardImage> {
   let bytes: Buffer | undefined;
   let tried = false;
   if (process.platform === 'darwin') {

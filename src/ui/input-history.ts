@@ -1,7 +1,7 @@
 /** Persisted prompt history for ↑/↓: one JSON string per line, newest last, capped. */
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { writeControlFile } from '../fs/control-write.js';
+import { writeFileAtomic } from '../fs/atomic-write.js';
 import { redactSecrets } from '../text/redact-secrets.js';
 import { HISTORY_CAP } from './input-state.js';
 
@@ -42,5 +42,5 @@ export async function saveInputHistory(
     .map((entry) => redactSecrets(JSON.stringify(entry), secrets))
     .join('\n');
   // A random, exclusively created temp name (never a planted link), renamed over the file.
-  writeControlFile(path, body ? `${body}\n` : '', { mode: 0o600 });
+  writeFileAtomic(path, body ? `${body}\n` : '', { mode: 0o600 });
 }

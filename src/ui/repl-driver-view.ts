@@ -6,7 +6,7 @@ import type { AgentController } from '../agent/controller.js';
 import type { DriverEvent } from '../driver/driver-events.js';
 import { historyEntries } from './history-replay.js';
 import { usageOfHistory } from './session-cost.js';
-import type { TranscriptAction, TranscriptEntry } from './transcript-reducer.js';
+import type { TranscriptAction, TranscriptEntry } from './transcript-state.js';
 
 export interface DriverView {
   dispatch(action: TranscriptAction): void;

@@ -7,7 +7,7 @@ import { helpPageIndex, helpPages } from './help-pages.js';
 import { errorText } from './repl-driver-view.js';
 import type { ReplCommands } from './repl-commands.js';
 import type { SlashContext } from './slash-commands.js';
-import type { TranscriptEntry } from './transcript-reducer.js';
+import type { TranscriptEntry } from './transcript-state.js';
 
 export interface PickerState {
   sessions: SessionInfo[] | null;

@@ -24,12 +24,8 @@ import { createReplSlash, type ExtensionLists, type PickerState } from './repl-s
 import type { ReplMcp } from './mcp-view.js';
 import { usageOfHistory } from './session-cost.js';
 import { dispatchSlash, type SlashContext } from './slash-commands.js';
-import {
-  initialTranscript,
-  transcriptReducer,
-  type TranscriptEntry,
-  type TranscriptState,
-} from './transcript-reducer.js';
+import { initialTranscript, transcriptReducer } from './transcript-reducer.js';
+import type { TranscriptEntry, TranscriptState } from './transcript-state.js';
 import { usePermission } from './use-permission.js';
 import { useLatestState } from './use-raw-keys.js';
 import type { RewindPort } from './rewind-dialog.js';

@@ -43,7 +43,7 @@ describe('CodeAgent: compaction', () => {
     expect(last).toContain('[system] ## 📌 Archived Session Summary');
     expect(last).not.toContain('[user] topic-0');
     expect(last).toContain('[user] topic-2'); // retained closed rounds stay verbatim
-    expect(last).toContain('# Current request\n\ntopic-3');
+    expect(last).toContain('# Request\n\ntopic-3');
     const roles = h.agent.history().map((message) => message.role);
     expect(roles[0]).toBe('summary');
   });
@@ -141,19 +141,15 @@ describe('CodeAgent: compaction', () => {
     const summary = h.provider.requests[index] as ModelRequest;
     expect(isSummaryRequest(previous)).toBe(false);
     expect(summary.system).toEqual(previous.system);
-    const l3 = previous.user.filter((segment) => !segment.text.startsWith('# Current request'));
-    const historyBlocks = l3.slice(
-      0,
-      previous.user.findIndex((segment) => segment.text.startsWith('# Current')),
-    );
+    // Everything before the current request's block: the earlier rounds, as they were sent (engine v4: live rounds).
+    const current = previous.user.findLastIndex((segment) => segment.text.startsWith('# Request'));
+    const historyBlocks = previous.user.slice(0, current);
     expect(historyBlocks.length).toBeGreaterThan(0);
     expect(summary.user.slice(0, historyBlocks.length)).toEqual(historyBlocks);
     // Exactly one block more: the instruction, naming the last round to archive and not repeating the transcript.
     expect(summary.user).toHaveLength(historyBlocks.length + 1);
-    expect(instructionOf(summary)).toContain(
-      'up to and including the round whose user request begins: "[user] topic-0"',
-    );
-    expect(instructionOf(summary)).not.toContain('[user] topic-0\n');
+    expect(instructionOf(summary)).toContain('up to and including the round whose user request begins: "topic-0"');
+    expect(instructionOf(summary)).not.toContain('# Request\n\ntopic-0');
     // The archive entry ends with the ledger built from the recorded rounds.
     const archived = h.agent.history().find((message) => message.role === 'summary');
     expect(archived?.content).toContain('- Requests: R1 "topic-0"');

@@ -27,7 +27,7 @@ describe('CodeAgent: one turn', () => {
     expect(h.agent.history().at(-1)?.metadata.roundEnd).toBe('finish');
   });
 
-  it('shows the observation in full during the turn and compressed in history afterwards', async () => {
+  it('shows the observation in full during the turn and after it (below the threshold); history stores it compressed', async () => {
     const long = Array.from({ length: 700 }, (_, index) => `line ${index + 1}`).join('\n');
     const h = await createHarness(
       [act('Read', { path: 'big.txt', limit: 2000 }), finish('read it'), finish('second turn')],
@@ -39,11 +39,13 @@ describe('CodeAgent: one turn', () => {
     expect(second).toContain('Observation:');
     await h.turn('and now?');
     const third = userText(h.provider.requests[2]);
-    // Closed round: the Read result is compressed to at most 500 lines.
-    expect(third).toContain('line 500');
-    expect(third).not.toContain('line 700');
+    // Engine v4: no forgetting without pressure: the closed round shows the result as the model first saw it.
+    expect(third).toContain('line 700');
+    expect(third.startsWith(second)).toBe(true);
     const toolMessage = h.agent.history().find((message) => message.role === 'tool');
-    expect(() => JSON.parse(toolMessage?.content ?? '')).not.toThrow();
+    // History stores the compressed form (at most 500 lines) with the full result's reference.
+    expect(toolMessage?.content).not.toContain('line 700');
+    expect(JSON.parse(toolMessage?.content ?? '')).toMatchObject({ ref: toolMessage?.metadata.ref });
   });
 
   it('appends every message to the session file as it happens, compressed', async () => {
@@ -91,12 +93,17 @@ describe('CodeAgent: bad model output', () => {
     expect(h.agent.history().at(-1)?.metadata.roundEnd).toBe('error');
   });
 
-  it('stops when the model repeats the same action', async () => {
+  it('answers the first streak of the same call with its earlier result and stops at the second', async () => {
     const same = act('LS', { path: '.' });
-    const h = await createHarness([same, same, same, same, same], { env: {} });
+    const h = await createHarness([same, same, same, same, same, same], { env: {} });
     const end = lastTurnEnd(await h.turn('go'));
     expect(end).toMatchObject({ reason: 'error', error: { code: 'REPEATED_ACTION' } });
-    expect(h.provider.calls).toBe(h.config.maxRepeatedActions);
+    // The streak's last call did not run: the next request tells the model and shows the result it had.
+    const told = userText(h.provider.requests[h.config.maxRepeatedActions]);
+    expect(told).toContain('same input 4 times in a row, so it was not run again');
+    expect(told).toContain('Its result was:');
+    // The same call once more right after: the turn ends there.
+    expect(h.provider.calls).toBe(h.config.maxRepeatedActions + 1);
   });
 
   it('stops at the step limit with a clear message', async () => {
@@ -120,7 +127,7 @@ describe('CodeAgent: interrupts and crashes', () => {
     setTimeout(() => abort.abort(), 20);
     expect(lastTurnEnd(await pending)).toMatchObject({ reason: 'interrupted' });
     expect(lastTurnEnd(await h.turn('again'))).toMatchObject({ reason: 'finish', answer: 'after' });
-    expect(userText(h.provider.requests[1])).toContain('[user] slow');
+    expect(userText(h.provider.requests[1])).toContain('# Request\n\nslow');
   });
 
   it('kills a running Bash when aborted', async () => {

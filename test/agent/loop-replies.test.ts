@@ -123,7 +123,7 @@ describe('a giant Write is kept once, small', () => {
     // The next turn's request carries the round, small.
     await h.turn('and now?');
     const next = userText(h.provider.requests.at(-1));
-    expect(next).toContain('[user] generate the file');
+    expect(next).toContain('# Request\n\ngenerate the file');
     expect(next.length).toBeLessThan(15_000);
   });
 });

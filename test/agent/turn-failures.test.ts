@@ -97,7 +97,7 @@ describe.runIf(existsSync('/dev/full'))('a turn that throws still ends cleanly',
     const next = await t.run('try again');
     expect(ends(next)).toMatchObject([{ reason: 'finish', answer: 'second turn answer' }]);
     const prompt = userText(t.provider.requests.at(-1));
-    expect(prompt).toContain('[user] list the files');
+    expect(prompt).toContain('# Request\n\nlist the files');
     expect(prompt).not.toMatch(/still open/);
     // What the disk did get is a valid history the next `mca -c` can load.
     const lines = readFileSync(t.writer.path, 'utf8').trim().split('\n');

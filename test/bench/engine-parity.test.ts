@@ -25,10 +25,10 @@ const WINDOW = 26_000;
 
 type PlannedStep = { thought: string; tool: MappedAction['tool']; input: Record<string, unknown> } | { answer: string };
 
-/** 14 turns: reads of project files (one turn reads many, so the trigger also fires inside a turn), then Finish. */
+/** 24 turns: reads of project files (one turn reads many, so the trigger also fires inside a turn), then Finish. */
 function plannedTurns(): Array<{ text: string; steps: PlannedStep[] }> {
   const turns: Array<{ text: string; steps: PlannedStep[] }> = [];
-  for (let index = 0; index < 14; index += 1) {
+  for (let index = 0; index < 24; index += 1) {
     const reads = index === 11 ? 5 : 1 + (index % 2);
     const steps: PlannedStep[] = Array.from({ length: reads }, (_, step) => ({
       thought: `read part ${step} of module ${index}`,

@@ -38,6 +38,8 @@ const row = (messages: number, stepMedianMs: number): ScalingRow => ({
   buildP95Ms: stepMedianMs * 2,
   stepMedianMs,
   stepP95Ms: stepMedianMs * 2,
+  coldMedianMs: stepMedianMs,
+  coldP95Ms: stepMedianMs * 2,
   heapDeltaMb: 0,
 });
 
@@ -111,7 +113,7 @@ describe('report', () => {
     expect(text).toContain('Machine: cpu, 2 cores');
     expect(text).toContain('## How this is measured');
     expect(text).toContain(
-      '| `mca` | $2.50 | 1.00× | $2.50 ($2.00 + $0.50) | 0 ($0.00) | 0 | 0 | 10 / 2 | 1 | 3 | 1,000 | 75.0% / 50.0% | — / — | 50.0% / 0.0% |',
+      '| `mca` | $2.50 | 1.00× | $2.50 ($2.00 + $0.50) | 0 ($0.00) | 0 | 0 | 0 | 10 / 2 | 1 | 3 | 1,000 | 75.0% / 50.0% | — / — | 50.0% / 0.0% |',
     );
     expect(text).toContain('| `codex` | $1.50 | 0.60× | $1.50 ($1.00 + $0.50) |');
     expect(text).toContain('| `naive` (reference; unsendable) | $4.50');

@@ -124,7 +124,7 @@ describe('mca-native strategy', () => {
     expect(requests[0]).not.toContain('Action: Finish[');
     // The second call carries the first call (as JSON, not as an Action line) and its full result.
     expect(requests[1]).toMatch(/\[\{"id":"call_1","name":"Read","input":\{"path":"[^"]+"\}\}\]/);
-    const turn = requests[1]!.slice(requests[1]!.lastIndexOf('# Current request'));
+    const turn = requests[1]!.slice(requests[1]!.lastIndexOf('# Request'));
     expect(turn).not.toContain('Observation:');
     expect(turn).not.toContain('Action: Read[');
 

@@ -2,7 +2,8 @@
  * Random sessions through the real ContextEngine (issue 13): whatever the turn sizes, summary outcomes and window,
  * no request the engine hands out as sendable exceeds the window (prompt + reply limit), and every round that ever
  * left the prompt is covered by an archive entry, and every result retention shrank (stale Reads around their edits,
- * bulky results, one-line forms) still names a reference the tool memory recalls, the very full result it shrank.
+ * bulky results, one-line forms) still names a reference the tool memory recalls, the very full result it shrank;
+ * and (engine v4) between compactions and degradations each request starts with every block of the previous one.
  * Runs: MCA_FUZZ_RUNS (default 200, fewer sessions per run).
  */
 import fc from 'fast-check';
@@ -77,8 +78,15 @@ function refOf(content: string): string | undefined {
   }
 }
 
-async function drain<R>(run: AsyncGenerator<ContextEvent | { type: 'turn_opened' }, R>): Promise<R> {
-  for (let next = await run.next(); ; next = await run.next()) if (next.done) return next.value;
+/** Runs an engine generator to its end; `rewrote` is told when it compacted or degraded anything. */
+async function drain<R>(
+  run: AsyncGenerator<ContextEvent | { type: 'turn_opened' }, R>,
+  rewrote: () => void = () => undefined,
+): Promise<R> {
+  for (let next = await run.next(); ; next = await run.next()) {
+    if (next.done) return next.value;
+    if (next.value.type === 'compaction_start' || next.value.type === 'degrade') rewrote();
+  }
 }
 
 describe('ContextEngine (property)', () => {
@@ -101,8 +109,19 @@ describe('ContextEngine (property)', () => {
         });
         const signal = new AbortController().signal;
         const everSeen = new Set<number>();
+        // The previous request's blocks, and whether anything rewrote the prompt since it was sent.
+        let previous: string[] | undefined;
+        let rewritten = false;
+        const rewrote = () => {
+          rewritten = true;
+        };
         const check = (prepared: PreparedStep) => {
           if (prepared.kind === 'ready') {
+            const { system, user } = prepared.context.toRequestSegments();
+            const blocks = [...system, ...user].map((segment) => segment.text);
+            if (previous !== undefined && !rewritten) expect(blocks.slice(0, previous.length)).toEqual(previous);
+            previous = blocks;
+            rewritten = false;
             expect(prepared.context.totalTokens + prepared.maxTokens).toBeLessThanOrEqual(s.contextWindow);
             expect(prepared.context.totalTokens).toBeLessThanOrEqual(s.contextWindow - MIN_OUTPUT_TOKENS);
           }
@@ -124,11 +143,11 @@ describe('ContextEngine (property)', () => {
         };
         for (const spec of s.turns) {
           summarizer.next = spec.outcome;
-          await drain(engine.beginTurn('q'.repeat(spec.inputSize), signal));
+          await drain(engine.beginTurn('q'.repeat(spec.inputSize), signal), rewrote);
           for (const entry of toRounds(history.messages)) everSeen.add(entry.round);
           let stepNo = 0;
           for (const { size, tool, file } of spec.steps) {
-            const prepared = await drain(engine.prepareStep(signal));
+            const prepared = await drain(engine.prepareStep(signal), rewrote);
             check(prepared);
             if (prepared.kind === 'too_large') break;
             stepNo += 1;
@@ -144,7 +163,7 @@ describe('ContextEngine (property)', () => {
             const ref = refOf(compressed);
             if (ref !== undefined) fullOf.set(ref, toolMemory.recall(ref) ?? '');
           }
-          const last = await drain(engine.prepareStep(signal));
+          const last = await drain(engine.prepareStep(signal), rewrote);
           check(last);
           if (last.kind === 'ready') {
             const usage = { ...ZERO_USAGE, inputTokens: last.context.totalTokens, outputTokens: 20 };

@@ -115,7 +115,7 @@ describe('ContextEngine: compaction', () => {
     const prepared = await collect(engine.prepareStep(SIGNAL));
     expect(prepared.result.kind).toBe('ready');
     expect(prepared.result.context.render()).toContain(`[system] ${SUMMARY_TEXT}`);
-    expect(prepared.result.context.render()).toContain('# Current request\n\ntask three');
+    expect(prepared.result.context.render()).toContain('# Request\n\ntask three');
   });
 
   it('/compact archives with the focus and reports manual compaction', async () => {

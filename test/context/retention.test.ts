@@ -76,7 +76,8 @@ describe('token-budgeted retention', () => {
     const { messages } = retainWithinBudget(history, 0);
     const newest = history.slice(-4);
     expect(messages.slice(-4)).toEqual(newest);
-    expect(messages.filter((message) => message.metadata.shrunk).length).toBe(2);
+    // b.ts was read in the newest three rounds (the working set) and has no full form to compress from: it stays.
+    expect(messages.filter((message) => message.metadata.shrunk).length).toBe(1);
     expect(retainWithinBudget(history, 1_000_000)).toEqual({ messages: history, shrunk: 0 });
   });
 
@@ -85,19 +86,14 @@ describe('token-budgeted retention', () => {
   });
 });
 
-describe('a closed round in L3', () => {
-  it('shows a Read that a later step of its round edited as the lines around the edit, with its ref', () => {
+describe('a closed round in L3 (engine v4: no forgetting without pressure)', () => {
+  it('shows a Read that a later step of its round edited as it was stored, with every line', () => {
     const history = [...round(1, [read(1, 'a.ts', 'r_a'), { ...edit, metadata: { ...edit.metadata, round: 1 } }])];
-    const l3 = (list: Message[]) =>
+    const shown =
       new ContextBuilder({ systemPrompt: 'sys' })
-        .build({ history: list, scratchpad: [], question: 'q' })
+        .build({ history, scratchpad: [], question: 'q' })
         .parts.find((part) => part.id === 'l3')?.text ?? '';
-    const shown = l3(history);
     expect(shown).toContain('"ref":"r_a"');
-    expect(shown).toContain('21\\tconst value20 = compute(20);');
-    expect(shown).not.toContain('10\\tconst value9 ');
-    // History keeps the stored result; a Read nothing later touched shows in full.
-    expect(history[2]!.content).toContain('10\\tconst value9 ');
-    expect(l3(round(1, [read(1, 'b.ts', 'r_b')]))).toContain('10\\tconst value9 ');
+    expect(shown).toContain('10\\tconst value9 ');
   });
 });

@@ -24,9 +24,7 @@ describe('summary request on the cached prefix', () => {
     expect(parts.system).toEqual(prefix.system);
     expect(parts.user.slice(0, 3)).toEqual(prefix.history);
     expect(parts.user).toHaveLength(4);
-    expect(parts.user[3]?.text).toContain(
-      'up to and including the round whose user request begins: "[user] question 2"',
-    );
+    expect(parts.user[3]?.text).toContain('up to and including the round whose user request begins: "question 2"');
     expect(parts.user[3]?.text).not.toContain(renderTranscript(closedRound(1)));
   });
 

@@ -48,10 +48,10 @@ describe('native requests as the model reads them', () => {
     for (const request of fake.requests) {
       expect(everything(request.body)).not.toMatch(/Action:|Thought:|Observation:/);
     }
-    // The closed round is in L3 as a record of the call, with its input and compressed result.
+    // The closed round is in L3 as a record of the call, with its input and (no pressure: engine v4) full result.
     const history = userText(fake.requests[2]!.body);
     expect(history).toContain('[assistant] Reading a.');
-    expect(history).toMatch(/\[tool Read \{"path":"a\.js"\}\] \{"status":"success"/);
+    expect(history).toMatch(/\[tool Read \{"path":"a\.js"\}\] 1\texport const a = 1;/);
   });
 
   it('answer a tool call written as text with one nudge, never print it, and run the tool natively next', async () => {

@@ -12,8 +12,8 @@ import { ProviderError } from '../../src/providers/provider-error.js';
 import { TransportError } from '../../src/providers/transport-error.js';
 import { RuntimeError } from '../../src/runtime/runtime-error.js';
 import { SessionError } from '../../src/session/session-error.js';
-import { AtomicWriteError } from '../../src/tools/atomic-write.js';
-import { PathSwapError } from '../../src/tools/pinned-directory.js';
+import { AtomicWriteError } from '../../src/fs/atomic-write.js';
+import { PathSwapError } from '../../src/fs/pinned-directory.js';
 import { ToolPromptError } from '../../src/tools/prompt-files.js';
 import { ToolRegistryError } from '../../src/tools/registry.js';
 

@@ -22,7 +22,7 @@ export async function runTransportChild(
 ): Promise<ChildRun> {
   const script = `
     const { NodeHttpTransport } = await import(${JSON.stringify(TRANSPORT)});
-    const transport = new NodeHttpTransport();
+    const transport = new NodeHttpTransport(process.env);
     const url = new URL(${JSON.stringify(url.href)});
     for (let index = 0; index < ${requests}; index++) {
       const response = await transport.post({ url, headers: ${JSON.stringify(headers)}, body: '{}', signal: new AbortController().signal });

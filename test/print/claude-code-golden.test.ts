@@ -21,6 +21,7 @@ import type {
   CcAssistantMessage,
   CcInitMessage,
   CcMessage,
+  CcSystemLine,
   CcPartialMessage,
   CcResultError,
   CcResultMessage,
@@ -52,6 +53,25 @@ export function pinnedShapes(
   void old;
   void oldInit;
   void exact;
+}
+
+/** Compile-time only: Claude Code's system lines mca writes (claude-code-system.ts) are the SDK's (current line). */
+export function pinnedSystemLines(line: CcSystemLine): void {
+  const typed: Sdk.SDKMessage = line;
+  if (line.subtype === 'session_state_changed') {
+    const state: Sdk.SDKSessionStateChangedMessage = line;
+    void state;
+  } else if (line.subtype === 'api_retry') {
+    const retry: Sdk.SDKAPIRetryMessage = line;
+    void retry;
+  } else if (line.subtype === 'status') {
+    const status: Sdk.SDKStatusMessage = line;
+    void status;
+  } else if (line.subtype === 'hook_response') {
+    const hook: Sdk.SDKHookResponseMessage = line;
+    void hook;
+  }
+  void typed;
 }
 
 /** Compile-time only: the control answers mca gives the host are the SDK's types (current line). */

@@ -41,15 +41,59 @@ describe('ClaudeCodeTranslator', () => {
       },
     ]);
     expect(lines.map((line) => (line.type === 'system' ? line.subtype : line.type))).toEqual([
+      'status',
       'mca_compaction_start',
       'assistant',
       'assistant',
       'mca_reply_refused',
     ]);
-    expect(lines[0]).toMatchObject({ tokensBefore: 9000, session_id: 'session-1' });
-    expect(lines[1]).toMatchObject({ message: { content: [{ type: 'thinking', thinking: 'Let me think.' }] } });
-    expect(lines[2]).toMatchObject({ message: { content: [{ type: 'text', text: 'Read[{"path": "a"}]' }] } });
-    expect(lines[3]).toMatchObject({ message: expect.stringContaining('Nothing ran.') });
+    expect(lines[0]).toMatchObject({ status: 'compacting', session_id: 'session-1' });
+    expect(lines[1]).toMatchObject({ tokensBefore: 9000, session_id: 'session-1' });
+    expect(lines[2]).toMatchObject({ message: { content: [{ type: 'thinking', thinking: 'Let me think.' }] } });
+    expect(lines[3]).toMatchObject({ message: { content: [{ type: 'text', text: 'Read[{"path": "a"}]' }] } });
+    expect(lines[4]).toMatchObject({ message: expect.stringContaining('Nothing ran.') });
+  });
+
+  it("writes Claude Code's api_retry, status and compact_boundary lines", () => {
+    const { lines } = translate([
+      { type: 'retry', step: 1, attempt: 1, delayMs: 950.4, reason: 'overloaded', maxRetries: 4, status: 529 },
+      {
+        type: 'compaction_end',
+        reason: 'manual',
+        outcome: 'summary',
+        tokensBefore: 9000,
+        tokensAfter: 1200,
+        roundsKept: 1,
+        roundsArchived: 3,
+      },
+      {
+        type: 'compaction_end',
+        reason: 'threshold',
+        outcome: 'failed',
+        tokensBefore: 9000,
+        tokensAfter: 9000,
+        roundsKept: 4,
+        roundsArchived: 0,
+        message: 'the summary failed',
+      },
+    ]);
+    const cc = lines.filter((line) => line.type === 'system' && !line.subtype.startsWith('mca_'));
+    expect(cc).toMatchObject([
+      {
+        subtype: 'api_retry',
+        attempt: 1,
+        max_retries: 4,
+        retry_delay_ms: 950,
+        error_status: 529,
+        error: 'overloaded',
+      },
+      { subtype: 'status', status: null, compact_result: 'success' },
+      {
+        subtype: 'compact_boundary',
+        compact_metadata: { trigger: 'manual', pre_tokens: 9000, post_tokens: 1200 },
+      },
+      { subtype: 'status', status: null, compact_result: 'failed', compact_error: 'the summary failed' },
+    ]);
   });
 
   it('prices the result from the shared table, cache reads at a tenth of the input price', () => {

@@ -239,14 +239,14 @@ describe('http target through HTTP_PROXY', () => {
 describe('a provider through a failing proxy', () => {
   /** Streams one request through a provider built with HTTP_PROXY set; returns its failure and its retries. */
   async function streamThrough(
-    make: (baseUrl: string) => ModelProvider,
+    make: (baseUrl: string, env: Record<string, string>) => ModelProvider,
     answer: { refuse: number },
   ): Promise<{ error: ProviderError; retries: number; connects: number; port: number; targetPort: string }> {
     const fake = await target();
     const through = await proxy(answer);
-    for (const name of ['HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy', 'http_proxy']) vi.stubEnv(name, '');
-    vi.stubEnv('HTTP_PROXY', through.url.replace('http://', 'http://carol:s3cr3t-pass@'));
-    const provider = make(`http://127.0.0.1:${fake.url.port}`);
+    // The runtime's environment view, as createProvider hands it over (never process.env).
+    const env = { HTTP_PROXY: through.url.replace('http://', 'http://carol:s3cr3t-pass@') };
+    const provider = make(`http://127.0.0.1:${fake.url.port}`, env);
     let retries = 0;
     try {
       for await (const event of provider.stream(REQUEST, new AbortController().signal)) {
@@ -261,8 +261,10 @@ describe('a provider through a failing proxy', () => {
   }
 
   const options = { apiKey: KEY, maxRetries: 1, backoff: { baseDelayMs: 1 } };
-  const anthropic = (baseUrl: string): ModelProvider => new AnthropicProvider({ ...options, baseUrl });
-  const openai = (baseUrl: string): ModelProvider => new OpenAICompatibleProvider({ ...options, baseUrl });
+  const anthropic = (baseUrl: string, env: Record<string, string>): ModelProvider =>
+    new AnthropicProvider({ ...options, baseUrl, env });
+  const openai = (baseUrl: string, env: Record<string, string>): ModelProvider =>
+    new OpenAICompatibleProvider({ ...options, baseUrl, env });
 
   it('Anthropic: a 407 is one line naming the proxy without its password, not retried', async () => {
     const { error, retries, connects, port, targetPort } = await streamThrough(anthropic, { refuse: 407 });

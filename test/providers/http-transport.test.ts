@@ -66,7 +66,7 @@ describe('NodeHttpTransport', () => {
       await second.opened;
       res.end('data: two\n\n');
     });
-    const response = await post(new NodeHttpTransport(), url);
+    const response = await post(new NodeHttpTransport({}), url);
     expect(response.status).toBe(200);
     expect(response.headers.get('Content-Type')).toBe('text/event-stream');
     expect(response.headers.get('x-missing')).toBeNull();
@@ -87,7 +87,7 @@ describe('NodeHttpTransport', () => {
       req.socket.on('close', closed.open);
     });
     const controller = new AbortController();
-    const response = await post(new NodeHttpTransport(), url, controller.signal);
+    const response = await post(new NodeHttpTransport({}), url, controller.signal);
     const reading = (async () => {
       for await (const chunk of response.body) {
         void chunk;
@@ -103,19 +103,19 @@ describe('NodeHttpTransport', () => {
     const arrived = gate();
     const { url } = await serve(() => arrived.open());
     const controller = new AbortController();
-    const pending = post(new NodeHttpTransport(), url, controller.signal);
+    const pending = post(new NodeHttpTransport({}), url, controller.signal);
     await arrived.opened;
     controller.abort();
     expect((await failure(pending)).failure).toBe('aborted');
     const already = new AbortController();
     already.abort();
-    expect((await failure(post(new NodeHttpTransport(), url, already.signal))).failure).toBe('aborted');
+    expect((await failure(post(new NodeHttpTransport({}), url, already.signal))).failure).toBe('aborted');
   });
 
   it('reports a refused connection before any response as failure refused with the socket error as cause', async () => {
     const { url, server } = await serve(() => undefined);
     await server.close();
-    const error = await failure(post(new NodeHttpTransport(), url));
+    const error = await failure(post(new NodeHttpTransport({}), url));
     expect(error.failure).toBe('refused');
     expect(error.beforeResponse).toBe(true);
     expect((error.cause as NodeJS.ErrnoException).code).toBe('ECONNREFUSED');
@@ -128,7 +128,7 @@ describe('NodeHttpTransport', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
       req.socket.destroy();
     });
-    const response = await post(new NodeHttpTransport(), url);
+    const response = await post(new NodeHttpTransport({}), url);
     const chunks: string[] = [];
     const error = await failure(
       (async () => {
@@ -146,7 +146,7 @@ describe('NodeHttpTransport', () => {
       res.write('{"half":');
       setTimeout(() => req.socket.destroy(), 20);
     });
-    const response = await post(new NodeHttpTransport(), url);
+    const response = await post(new NodeHttpTransport({}), url);
     expect((await failure(response.text())).failure).toBe('body_cut');
   });
 
@@ -173,7 +173,7 @@ describe('NodeHttpTransport', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ at: req.url, method: req.method, body, key: req.headers['x-api-key'] }));
     });
-    const transport = new NodeHttpTransport();
+    const transport = new NodeHttpTransport({});
     const crossed = await post(transport, url, undefined, { 'x-api-key': 'secret' });
     expect(JSON.parse(await crossed.text())).toEqual({ at: 'other', method: 'POST', body: '{"n":1}', key: null });
     const kept = await post(transport, sameOrigin.url, undefined, { 'x-api-key': 'secret' });
@@ -193,7 +193,7 @@ describe('NodeHttpTransport', () => {
       }
       res.end();
     });
-    const transport = new NodeHttpTransport();
+    const transport = new NodeHttpTransport({});
     const moved = await failure(post(transport, url));
     expect(moved).toMatchObject({ failure: 'redirect', status: 301, location: 'https://api.example.com/v1/messages' });
     expect(moved.message).toBe('the server redirected (301) to https://api.example.com/v1/messages');
@@ -209,7 +209,7 @@ describe('NodeHttpTransport', () => {
       res.writeHead(307, { location: 'file:///etc/passwd' });
       res.end();
     });
-    const transport = new NodeHttpTransport();
+    const transport = new NodeHttpTransport({});
     expect(await failure(post(transport, url))).toMatchObject({ failure: 'redirect', location: 'file:///etc/passwd' });
     const secret = 'sk-ant-line\nbreak-0123456789';
     const refused = await failure(post(transport, url, undefined, { authorization: `Bearer ${secret}` }));
@@ -228,7 +228,7 @@ describe('NodeHttpTransport', () => {
         if (!res.write(page)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
       }
     });
-    const response = await post(new NodeHttpTransport(), url);
+    const response = await post(new NodeHttpTransport({}), url);
     const text = await response.text();
     expect(text.length).toBe(TEXT_LIMIT_BYTES);
     await closed.opened;
@@ -257,7 +257,7 @@ describe('NodeHttpTransport', () => {
       await second.opened;
       gzip.end('data: two\n\n');
     });
-    const transport = new NodeHttpTransport();
+    const transport = new NodeHttpTransport({});
     for (const encoding of Object.keys(encoded)) {
       expect(await (await post(transport, new URL(`/${encoding}`, url))).text()).toBe(events);
     }
@@ -276,7 +276,7 @@ describe('NodeHttpTransport', () => {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
       res.end(Buffer.from('this is not gzip at all'));
     });
-    const response = await post(new NodeHttpTransport(), url);
+    const response = await post(new NodeHttpTransport({}), url);
     expect((await failure(response.text())).failure).toBe('decode');
   });
 
@@ -285,7 +285,7 @@ describe('NodeHttpTransport', () => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.end('data: ok\n\n');
     });
-    const transport = new NodeHttpTransport();
+    const transport = new NodeHttpTransport({});
     for (let index = 0; index < 3; index++) {
       // The providers abort their per-attempt signal when an attempt ends; a finished body must not lose its socket.
       const controller = new AbortController();
@@ -293,7 +293,7 @@ describe('NodeHttpTransport', () => {
       controller.abort();
     }
     expect(server.connections()).toBe(1);
-    const other = new NodeHttpTransport();
+    const other = new NodeHttpTransport({});
     await drain(await post(other, url));
     expect(server.connections()).toBe(2);
   });
@@ -305,7 +305,7 @@ describe('NodeHttpTransport', () => {
       // The end of the response comes just after the event the caller stops at.
       setImmediate(() => res.end());
     });
-    const transport = new NodeHttpTransport();
+    const transport = new NodeHttpTransport({});
     for (let index = 0; index < 2; index++) {
       const controller = new AbortController();
       const response = await post(transport, url, controller.signal);
@@ -332,7 +332,7 @@ describe('NodeHttpTransport', () => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end(`answer ${requests}`);
     });
-    const transport = new NodeHttpTransport();
+    const transport = new NodeHttpTransport({});
     expect(await (await post(transport, url)).text()).toBe('answer 1');
     expect(await (await post(transport, url)).text()).toBe('answer 3');
     expect(server.connections()).toBe(2);

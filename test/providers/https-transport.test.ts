@@ -29,7 +29,7 @@ describe.skipIf(!OPENSSL)('NodeHttpTransport over https (needs openssl)', () => 
   it('refuses an untrusted certificate with failure tls before any response', async () => {
     let caught: unknown;
     try {
-      await new NodeHttpTransport().post({ url, headers: {}, body: '{}', signal: new AbortController().signal });
+      await new NodeHttpTransport({}).post({ url, headers: {}, body: '{}', signal: new AbortController().signal });
     } catch (error) {
       caught = error;
     }

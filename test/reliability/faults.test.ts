@@ -252,8 +252,9 @@ const SCENARIOS: Scenario[] = [
     fault: 'model loops on the same action',
     script: [read, read, read, read, read],
     code: 1,
-    line: /^mca: The model repeated the same action 4 times in a row \(Read\); stopping\.$/,
-    requests: 4,
+    // Three reads run, the fourth is answered with the third's result, the fifth ends the turn.
+    line: /^mca: The model repeated the same Read call 5 times in a row after it was told; stopping\.$/,
+    requests: 5,
   },
   {
     fault: 'model names an unknown tool three times',

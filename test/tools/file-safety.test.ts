@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DIFF_MAX_LINES, unifiedDiff } from '../../src/tools/edit-core.js';
 import { createDefaultRegistry } from '../../src/tools/registry.js';
-import { removeStaleTemps } from '../../src/tools/temp-files.js';
-import { sweepTempJournals } from '../../src/tools/temp-journal.js';
+import { removeStaleTemps } from '../../src/fs/temp-files.js';
+import { sweepTempJournals } from '../../src/fs/temp-journal.js';
 import { makeContext, makeProject, type TestProject, runTool } from './helpers.js';
 
 let project: TestProject;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events.js';
-import { initialTranscript, transcriptReducer, type TranscriptState } from '../../src/ui/transcript-reducer.js';
+import { initialTranscript, transcriptReducer } from '../../src/ui/transcript-reducer.js';
+import type { TranscriptState } from '../../src/ui/transcript-state.js';
 import { envelope, turnEnd, turnStart } from './fake-controller.js';
 
 function play(events: AgentEvent[], state: TranscriptState = initialTranscript()): TranscriptState {

@@ -10,7 +10,8 @@ import { ContextEngine } from '../../../src/context/context-engine.js';
 import type { ContextEvent, TurnOpenedEvent } from '../../../src/context/context-events.js';
 import { HistoryManager } from '../../../src/context/history-manager.js';
 import type { RoundEnd } from '../../../src/context/message.js';
-import { ZERO_USAGE, type PromptSegment } from '../../../src/providers/types.js';
+import { turnMessageText } from '../../../src/context/native-turn.js';
+import { ZERO_USAGE, type PromptSegment, type TurnMessage } from '../../../src/providers/types.js';
 import { InMemoryToolMemory } from '../../../src/tools/tool-memory.js';
 import type { Segment } from '../prefix-cache.js';
 import { PRICED_MODEL } from '../pricing.js';
@@ -33,13 +34,26 @@ export function segmentsOf(built: BuiltContext): Segment[] {
   return requestSegments(built.toRequestSegments());
 }
 
-/** The same for any request's system and user blocks (the summary request too). */
+/** The same for any request's system and user blocks and messages (the summary request too). */
 export function requestSegments(request: {
   system: readonly PromptSegment[];
   user: readonly PromptSegment[];
+  turn?: readonly TurnMessage[] | undefined;
 }): Segment[] {
   const { system, user } = request;
-  return [...system, ...user].map((segment, index) => ({
+  return joined([...system, ...user, ...turnBlocks(request.turn ?? [])]);
+}
+
+/** Each message as one block: a reply's text and calls as JSON, a user message's results and text. */
+function turnBlocks(turn: readonly TurnMessage[]): Array<{ text: string; cacheBreakpoint?: boolean }> {
+  return turn.map((message) => ({
+    text: turnMessageText(message),
+    ...(message.role === 'user' && message.cacheBreakpoint ? { cacheBreakpoint: true } : {}),
+  }));
+}
+
+function joined(texts: ReadonlyArray<{ text: string; cacheBreakpoint?: boolean }>): Segment[] {
+  return texts.map((segment, index) => ({
     text: index === 0 ? segment.text : PART_SEPARATOR + segment.text,
     ...(segment.cacheBreakpoint ? { cacheBreakpoint: true } : {}),
   }));
@@ -51,21 +65,7 @@ export function requestSegments(request: {
  */
 export function nativeSegmentsOf(built: BuiltContext): Segment[] {
   const { system, user, turn, tail } = built.toNativeRequest();
-  const texts: Array<{ text: string; cacheBreakpoint?: boolean }> = [...system, ...user];
-  for (const message of turn) {
-    if (message.role === 'assistant') {
-      const calls = message.calls.map((call) => ({ id: call.id, name: call.name, input: call.input }));
-      texts.push({ text: `${message.text}${calls.length > 0 ? `\n${JSON.stringify(calls)}` : ''}` });
-    } else {
-      const parts = [...message.results.map((result) => result.content), ...(message.text ? [message.text] : [])];
-      texts.push({ text: parts.join(PART_SEPARATOR), ...(message.cacheBreakpoint ? { cacheBreakpoint: true } : {}) });
-    }
-  }
-  texts.push(...tail);
-  return texts.map((segment, index) => ({
-    text: index === 0 ? segment.text : PART_SEPARATOR + segment.text,
-    ...(segment.cacheBreakpoint ? { cacheBreakpoint: true } : {}),
-  }));
+  return joined([...system, ...user, ...turnBlocks(turn), ...tail]);
 }
 
 /**

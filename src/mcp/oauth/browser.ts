@@ -4,6 +4,7 @@
  * when mca is not on a terminal, nothing is started and only the printed URL remains. The launcher is detached
  * and not waited for; its failure only means the person uses the printed URL.
  */
+import { sessionEnvironment } from '../../config/child-environment.js';
 import { spawn } from 'node:child_process';
 
 export type OpenResult = 'opened' | 'printed';
@@ -23,7 +24,7 @@ function platformOpener(platform: NodeJS.Platform): string[] {
 
 /** The command that would open `url`, or undefined when mca should only print it. */
 export function browserCommand(url: string, options: BrowserOptions): string[] | undefined {
-  const env = options.env ?? process.env;
+  const env = options.env ?? sessionEnvironment();
   const custom = env.MCA_BROWSER_COMMAND?.trim();
   if (custom) return [...custom.split(/\s+/), url];
   if (env.MCA_NO_BROWSER === '1' || !options.interactiveTerminal) return undefined;
@@ -39,7 +40,7 @@ export function openBrowser(url: string, options: BrowserOptions): Promise<OpenR
       const child = spawn(program, args, {
         stdio: 'ignore',
         detached: process.platform !== 'win32',
-        env: options.env ?? process.env,
+        env: options.env ?? sessionEnvironment(),
       });
       child.once('error', () => resolve('printed'));
       child.once('spawn', () => {

@@ -5,6 +5,7 @@
  * callback brings the code back with the right `state`; the library exchanges it; a second connection proves the
  * token works. Nothing secret is printed: messages pass `AuthStore.redact`. `signOut` deletes the stored sign-in.
  */
+import { sessionEnvironment } from '../../config/child-environment.js';
 import { positiveNumber } from '../../config/env-number.js';
 import { randomBytes } from 'node:crypto';
 import type { Client, FetchLike, Transport } from '@modelcontextprotocol/client';
@@ -53,7 +54,7 @@ function remote(config: ServerConfig): RemoteServerConfig {
 
 export async function signIn(config: ServerConfig, options: SignInOptions): Promise<SignInResult> {
   const server = remote(config);
-  const env = options.env ?? process.env;
+  const env = options.env ?? sessionEnvironment();
   const store = new AuthStore(options.mcaHome, { name: server.name, url: server.url });
   const secret = env.MCP_CLIENT_SECRET;
   store.update((auth) => {

@@ -1,7 +1,7 @@
 /**
  * A cross-process lock on one sign-in file, held while its tokens are refreshed: a refresh token is often
  * single-use, so two mca processes refreshing at once would leave one of them (and perhaps the file) with a spent
- * token. The lock is `<file>.lock`, created with O_EXCL (mode 0600) and holding the owner's pid and start time.
+ * token. The lock is `<file>.lock`, created with O_EXCL (mode 0600) and holding the owner's process stamp (pid and process start time) and the time it was taken.
  * A lock whose owner process is gone, or that is older than `staleMs`, is broken: a crashed mca never blocks the
  * others. Breaking renames the lock aside first (only one breaker wins the rename) and puts it back when it turns
  * out to be a fresh lock another breaker just took. Within one process, holders of the same file queue in order.
@@ -9,6 +9,7 @@
 import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ownStamp, stampAlive } from '../../fs/process-liveness.js';
 import { McpAuthStoreError } from './errors.js';
 
 /** A refresh is a few requests, each bounded by MCP_TIMEOUT (30 s): an older lock is a leftover. */
@@ -38,7 +39,9 @@ async function holdAndRun<T>(file: string, work: () => Promise<T>, options: Lock
   const lock = `${file}.lock`;
   const now = options.now ?? Date.now;
   const staleMs = options.staleMs ?? LOCK_STALE_MS;
-  const mine = `${process.pid} ${now()} ${Math.random().toString(36).slice(2)}\n`;
+  // `<pid> <time taken> <nonce> <process start time>`: the start time last, so older mca versions still read it.
+  const me = ownStamp();
+  const mine = `${me.pid} ${now()} ${Math.random().toString(36).slice(2)} ${me.startTime ?? '-'}\n`;
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   for (;;) {
     if (tryCreate(lock, mine)) break;
@@ -75,20 +78,17 @@ function readLock(lock: string): string | undefined {
 
 /** A lock is stale when its owner is not running, when it is older than `staleMs`, or when it is unreadable junk. */
 export function isStale(content: string, now: number, staleMs: number): boolean {
-  const [pidText, timeText] = content.trim().split(' ');
+  const [pidText, timeText, , startText] = content.trim().split(' ');
   const pid = Number(pidText);
   const time = Number(timeText);
   if (!Number.isSafeInteger(pid) || pid <= 0 || !Number.isFinite(time)) return true;
+  const owner = startText !== undefined && /^\d+$/.test(startText) ? { pid, startTime: startText } : { pid };
   if (now - time > staleMs) return true;
   // This process holds a file's lock only inside holdAndRun, where it is not asked: one with our pid is a leftover
   // of an earlier process that had the same pid.
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
+  if (owner.pid === process.pid) return true;
+  // A live pid that started at another time is a different process that got the pid again (process-liveness.ts).
+  return !stampAlive(owner);
 }
 
 function breakLock(lock: string, stale: string): void {

@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import React from 'react';
 import type { ContextReport } from '../../agent/controller.js';
-import { formatTokens } from '../transcript-reducer.js';
+import { formatTokens } from '../transcript-state.js';
 import { truncate } from '../text-width.js';
 
 export interface ContextViewProps {

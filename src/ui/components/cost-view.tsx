@@ -3,7 +3,7 @@ import React from 'react';
 import type { ModelPrice } from '../../providers/model-prices.js';
 import { neutralizeControlSequences } from '../../text/terminal-safe.js';
 import { costByModel, formatDollars, totalUsage, type UsageByModel } from '../session-cost.js';
-import { formatTokens } from '../transcript-reducer.js';
+import { formatTokens } from '../transcript-state.js';
 
 export interface CostViewProps {
   usage: UsageByModel;

@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import React from 'react';
-import type { LiveState } from '../transcript-reducer.js';
-import { formatTokens } from '../transcript-reducer.js';
+import type { LiveState } from '../transcript-state.js';
+import { formatTokens } from '../transcript-state.js';
 import { liveAnswer, liveThought } from '../streaming-text.js';
 import { neutralizeControlSequences } from '../../text/terminal-safe.js';
 import { Markdown } from './markdown-view.js';

@@ -1,6 +1,6 @@
 import { Text } from 'ink';
 import React, { useEffect, useState } from 'react';
-import { formatTokens } from '../transcript-reducer.js';
+import { formatTokens } from '../transcript-state.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 

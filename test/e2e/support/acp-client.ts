@@ -60,8 +60,14 @@ export interface AcpChild {
   stream: acp.Stream;
 }
 
-export function spawnAcp(cwd: string, env: Record<string, string>, args: string[] = ['--acp']): AcpChild {
-  const child = spawn(process.execPath, [BINARY, ...args], {
+/** `program`: the script node runs (default: the built mca; Zed's adapter in zed-adapter.test.ts). */
+export function spawnAcp(
+  cwd: string,
+  env: Record<string, string>,
+  args: string[] = ['--acp'],
+  program: string = BINARY,
+): AcpChild {
+  const child = spawn(process.execPath, [program, ...args], {
     cwd,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -9,7 +9,7 @@
 import { closeSync, constants, existsSync, mkdirSync, openSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { descriptorInside } from '../fs/contained-path.js';
+import { descriptorInside } from './contained-path.js';
 import { McaError } from '../errors/mca-error.js';
 
 const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;

@@ -2,19 +2,21 @@
  * The journal of mca's temp files, so a temp file a killed mca left (kill -9 or power loss between writing it and
  * renaming it over its target) is found without walking the project. Each process that writes files lists the
  * absolute path of every temp file it creates, before creating it, in its own journal under MCA_HOME
- * (`<dir>/<pid>-<hex>.txt`, 0600). A start sweeps the journals of processes that no longer exist: it removes the
+ * (`<dir>/<writer>-<hex>.txt`, 0600; the writer is the process stamp, process-liveness.ts). A start sweeps the
+ * journals of processes that no longer run: it removes the
  * temp files they list that are still there, then the journal. A process that ends cleanly removes its own journal.
  *
  * The journal lives in MCA_HOME, which a project cannot write; even so a listed path is removed only when its
- * name is an mca temp name carrying that journal's pid and it is a regular file (never a symlink or a directory).
+ * name is an mca temp name carrying that journal's writer and it is a regular file (never a symlink or a directory).
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { lstat, readdir, readFile, unlink } from 'node:fs/promises';
 import { basename, isAbsolute, join } from 'node:path';
-import { processAlive, tempWriterPid } from './temp-files.js';
+import { parseStampToken, stampAlive, stampToken } from './process-liveness.js';
+import { tempWriter } from './temp-files.js';
 
-const JOURNAL_NAME = /^(\d+)-[0-9a-f]+\.txt$/;
+const JOURNAL_NAME = /^(\d+(?:_\d+)?)-[0-9a-f]+\.txt$/;
 /** A journal grows by one line per file written; one larger than this is not read (it was not written by mca). */
 const MAX_JOURNAL_BYTES = 16 * 1024 * 1024;
 
@@ -31,7 +33,7 @@ export function journalTempsIn(dir: string): void {
   } catch {
     return;
   }
-  journal = join(dir, `${process.pid}-${randomBytes(4).toString('hex')}.txt`);
+  journal = join(dir, `${stampToken()}-${randomBytes(4).toString('hex')}.txt`);
   process.once('exit', removeOwnJournal);
 }
 
@@ -80,14 +82,15 @@ export async function sweepTempJournals(dir: string): Promise<number> {
   }
   let removed = 0;
   for (const name of names) {
-    const pid = Number(JOURNAL_NAME.exec(name)?.[1]);
-    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || processAlive(pid)) continue;
+    const token = JOURNAL_NAME.exec(name)?.[1];
+    const writer = parseStampToken(token);
+    if (token === undefined || writer === undefined || stampAlive(writer)) continue;
     const path = join(dir, name);
     try {
       const info = await lstat(path);
       if (!info.isFile() || info.size > MAX_JOURNAL_BYTES) continue;
       for (const listed of (await readFile(path, 'utf8')).split('\n')) {
-        if (await removeListedTemp(listed, pid)) removed += 1;
+        if (await removeListedTemp(listed, token)) removed += 1;
       }
       await unlink(path);
     } catch {
@@ -97,8 +100,9 @@ export async function sweepTempJournals(dir: string): Promise<number> {
   return removed;
 }
 
-async function removeListedTemp(path: string, pid: number): Promise<boolean> {
-  if (!isAbsolute(path) || tempWriterPid(basename(path)) !== pid) return false;
+async function removeListedTemp(path: string, writerToken: string): Promise<boolean> {
+  const writer = tempWriter(basename(path));
+  if (!isAbsolute(path) || writer === undefined || stampToken(writer) !== writerToken) return false;
   try {
     if (!(await lstat(path)).isFile()) return false;
     await unlink(path);

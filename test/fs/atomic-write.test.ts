@@ -13,7 +13,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { controlDirectory, ControlWriteError, writeControlFile } from '../../src/fs/control-write.js';
+import { AtomicWriteError, controlDirectory, writeFileAtomic } from '../../src/fs/atomic-write.js';
 
 let base: string;
 let root: string;
@@ -29,11 +29,11 @@ beforeEach(() => {
 
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
-describe('writeControlFile', () => {
+describe('writeFileAtomic', () => {
   it('replaces a symlink at the target instead of writing through it, with the mode asked for', () => {
     const target = join(root, 'settings.json');
     symlinkSync(victim, target);
-    writeControlFile(target, 'new\n', { root, mode: 0o600 });
+    writeFileAtomic(target, 'new\n', { root, mode: 0o600 });
     expect(readFileSync(victim, 'utf8')).toBe('original\n');
     expect(lstatSync(target).isFile()).toBe(true);
     expect(lstatSync(target).mode & 0o777).toBe(0o600);
@@ -44,15 +44,15 @@ describe('writeControlFile', () => {
     for (let pid = process.pid - 2; pid <= process.pid + 2; pid += 1) {
       symlinkSync(victim, join(root, `settings.json.${pid}.tmp`));
     }
-    writeControlFile(join(root, 'settings.json'), 'x', { root });
-    writeControlFile(join(root, 'settings.json'), 'y', { root });
+    writeFileAtomic(join(root, 'settings.json'), 'x', { root });
+    writeFileAtomic(join(root, 'settings.json'), 'y', { root });
     expect(readFileSync(victim, 'utf8')).toBe('original\n');
     expect(readdirSync(root).filter((name) => name.startsWith('.settings.json'))).toEqual([]);
   });
 
   it('refuses a directory that is a symlink, inside or outside the root', () => {
     symlinkSync(base, join(root, '.mca'));
-    expect(() => writeControlFile(join(root, '.mca', 'bashrc'), 'x', { root })).toThrow(ControlWriteError);
+    expect(() => writeFileAtomic(join(root, '.mca', 'bashrc'), 'x', { root })).toThrow(AtomicWriteError);
     expect(readFileSync(victim, 'utf8')).toBe('original\n');
     expect(() => controlDirectory(root, '.mca')).toThrow(/is a symlink/);
   });

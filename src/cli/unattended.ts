@@ -1,0 +1,40 @@
+/**
+ * What an unattended run (`-p`, a headless host) adds around its session driver: `--max-budget-usd` (a CostBudget
+ * counting the driver's usage, installed as the session's step guard) and `--no-session-persistence` (the session
+ * file and its checkpoints are removed once the run closed them; a run killed before that leaves them).
+ */
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { isAgentEvent, type DriverEvent } from '../driver/driver-events.js';
+import { checkpointDir } from '../checkpoints/session-checkpoints.js';
+import type { ClaudeCodeSessionInfo } from '../print/claude-code-sink.js';
+import { CostBudget } from '../print/cost-budget.js';
+import type { Runtime } from '../runtime/create-runtime.js';
+import type { ClaudeCodeOptions } from './claude-code-flags.js';
+
+/** Installs the budget when one was given; `subscribe` feeds it the driver's events. */
+export function installBudget(
+  runtime: Runtime,
+  flags: Pick<ClaudeCodeOptions, 'maxBudgetUsd'>,
+  info: ClaudeCodeSessionInfo,
+  subscribe: (listener: (event: DriverEvent) => void) => void,
+): void {
+  if (flags.maxBudgetUsd === undefined) return;
+  const budget = new CostBudget(flags.maxBudgetUsd, info.model, info.limits, info.prices);
+  runtime.sessions.settings.stepGuard = budget.guard;
+  subscribe((event) => {
+    if (isAgentEvent(event)) budget.note(event);
+  });
+}
+
+/** `--no-session-persistence`: removes what the run wrote for `sessionId` (call after the session was closed). */
+export function forgetSession(
+  runtime: Runtime,
+  flags: Pick<ClaudeCodeOptions, 'sessionPersistence'>,
+  id: string,
+): void {
+  if (flags.sessionPersistence) return;
+  const file = runtime.transcriptPathOf(id);
+  rmSync(file, { force: true });
+  rmSync(checkpointDir(dirname(file), id), { recursive: true, force: true });
+}

@@ -1,0 +1,88 @@
+/**
+ * What engine v4 keeps beside the history so that nothing is forgotten without pressure (DESIGN.md "Turn and round",
+ * "Tool memory and archive"):
+ *  - the full tool results by reference, as the model first saw them (filled as results arrive; a resumed session
+ *    reads them once from tool memory), so a whole result renders in full;
+ *  - the live rounds: each round closed since the last compaction, as its turn was sent (text blocks, or native
+ *    messages), by its user message, so the next request starts with the previous one (the cached prefix only grows,
+ *    each byte is written to the cache once). A compaction that rewrites history clears them: from then on those
+ *    rounds show as transcript, in the forms the compaction decided.
+ */
+import type { TurnMessage } from '../providers/types.js';
+import type { ToolMemory } from '../tools/tool-memory.js';
+import type { BuiltContext, LiveRound } from './context-builder.js';
+import type { HistoryManager } from './history-manager.js';
+import type { Message } from './message.js';
+import { settledTurn, turnMessageText } from './native-turn.js';
+import type { FullResults, TranscriptForm } from './transcript.js';
+
+export class LiveRounds {
+  /** null marks a reference tool memory does not know (asked once). */
+  private readonly fullTexts = new Map<string, string | null>();
+  private readonly rounds = new Map<Message, LiveRound>();
+  /** This turn's user message, until its round is settled. */
+  private turnUser: Message | undefined;
+  readonly fullResults: FullResults;
+
+  constructor(toolMemory: ToolMemory | undefined) {
+    this.fullResults = {
+      get: (ref) => {
+        const known = this.fullTexts.get(ref);
+        if (known !== undefined) return known ?? undefined;
+        const recalled = toolMemory?.recall(ref);
+        this.fullTexts.set(ref, recalled ?? null);
+        return recalled;
+      },
+    };
+  }
+
+  /** A full result as the model saw it, under the reference tool memory gave it. */
+  remember(ref: string, full: string): void {
+    this.fullTexts.set(ref, full);
+  }
+
+  /** The current turn's user message: its round settles once it has closed. */
+  opened(user: Message): void {
+    this.turnUser = user;
+  }
+
+  /** Forgets the live rounds (after a compaction rewrote history, or when a request must start anew). */
+  clear(): void {
+    this.rounds.clear();
+  }
+
+  /** The live rounds a build shows, or undefined when there are none. */
+  get shown(): ReadonlyMap<Message, LiveRound> | undefined {
+    return this.rounds.size > 0 ? this.rounds : undefined;
+  }
+
+  /**
+   * Once the current turn's round has closed, keeps it as it was sent: `sent()` builds the turn alone at its final
+   * ladder state (its request block and steps, as every request of the turn showed them), then the closing reply.
+   */
+  settle(history: Pick<HistoryManager, 'openRound' | 'closedHistory'>, form: TranscriptForm, sent: () => BuiltContext) {
+    const user = this.turnUser;
+    if (user === undefined || history.openRound()?.messages[0] === user) return;
+    this.turnUser = undefined;
+    const closed = history.closedHistory();
+    let closing: Message | undefined;
+    for (let index = closed.length - 1; index >= 0; index -= 1) {
+      const message = closed[index] as Message;
+      if (message === user) break;
+      if (message.metadata.roundEnd !== undefined && message.metadata.round === user.metadata.round) closing = message;
+    }
+    // A round no longer in history (rewound, archived) is not shown.
+    if (closing === undefined) return;
+    const built = sent();
+    const input = built.parts.find((part) => part.id === 'input')?.text;
+    if (input === undefined) return;
+    if (form === 'native') {
+      const reply: TurnMessage = { role: 'assistant', text: closing.content, calls: [] };
+      const turn = [...settledTurn(built.toNativeRequest().turn), reply];
+      this.rounds.set(user, { segments: [input, ...turn.map(turnMessageText)], native: { question: input, turn } });
+      return;
+    }
+    const steps = built.parts.find((part) => part.id === 'scratchpad')?.segments ?? [];
+    this.rounds.set(user, { segments: [input, ...steps, closing.content] });
+  }
+}
