@@ -20,6 +20,16 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** Waits (bounded) until no process matches: killed processes leave on the kernel's schedule, not ours. */
+async function gone(text: string, cwd: string): Promise<ReturnType<typeof processesMatching>> {
+  for (let tries = 0; tries < 200; tries++) {
+    const left = processesMatching(text, cwd);
+    if (left.length === 0) return left;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return processesMatching(text, cwd);
+}
+
 /** The id of the newest background task the last request's tool results announce. */
 function lastTaskId(body: FakeRequestBody): string {
   const ids = [...userText(body).matchAll(/running in background with ID: (\S+?)\./g)].map((match) => match[1]);
@@ -98,10 +108,11 @@ describe('Bash run_in_background, TaskOutput and TaskStop through the built bina
     // Output on disk, under the session's directory in MCA_HOME.
     expect(userText(seen[1] as FakeRequestBody)).toContain(home);
 
-    // Nothing mca started is still running: not the shells (marker in their command line), not their sleeps.
-    expect(processesMatching(marker, root)).toEqual([]);
-    expect(processesMatching('sleep 297', root)).toEqual([]);
-    expect(processesMatching('sleep 298', root)).toEqual([]);
+    // Nothing mca started is still running: not the shells (marker in their command line), not their sleeps. The
+    // kill on exit is sent before mca is gone; the kernel ends the processes on its own schedule, so wait (bounded).
+    expect(await gone(marker, root)).toEqual([]);
+    expect(await gone('sleep 297', root)).toEqual([]);
+    expect(await gone('sleep 298', root)).toEqual([]);
     expect(existsSync(join(root, 'go'))).toBe(true);
   });
 
