@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { conversation, type SdkProject } from '../helpers/agent-sdk.js';
 import { startFakeAnthropic, type FakeAnthropic, type FakeStep } from '../helpers/fake-anthropic-server.js';
 import { tempProject } from '../helpers/temp-project.js';
-import { processesMatching } from './support/processes.js';
+import { processesGone, processesMatching } from './support/processes.js';
 
 let server: FakeAnthropic | undefined;
 
@@ -21,16 +21,6 @@ function systemOf(messages: readonly SDKMessage[], subtype: string): Array<Recor
   return messages
     .filter((message) => message.type === 'system' && (message as { subtype?: string }).subtype === subtype)
     .map((message) => message as unknown as Record<string, unknown>);
-}
-
-/** Waits (bounded) until no process matches: killed processes leave on the kernel's schedule, not ours. */
-async function gone(text: string, cwd: string): Promise<ReturnType<typeof processesMatching>> {
-  for (let tries = 0; tries < 200; tries++) {
-    const left = processesMatching(text, cwd);
-    if (left.length === 0) return left;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return processesMatching(text, cwd);
 }
 
 describe('background tasks through the Agent SDK', () => {
@@ -60,7 +50,7 @@ describe('background tasks through the Agent SDK', () => {
       expect(processesMatching(`${marker}-a`, root)).not.toEqual([]);
 
       await talk.run.stopTask(taskId);
-      expect(await gone(`${marker}-a`, root)).toEqual([]);
+      expect(await processesGone(`${marker}-a`, root)).toEqual([]);
       expect(processesMatching('sleep 299', root)).toEqual([]);
 
       expect(await talk.turn('another')).toMatchObject({ subtype: 'success', result: 'Left running.' });
@@ -71,7 +61,7 @@ describe('background tasks through the Agent SDK', () => {
     } finally {
       await talk.end();
     }
-    expect(await gone(marker, root)).toEqual([]);
+    expect(await processesGone(marker, root)).toEqual([]);
     expect(processesMatching('sleep 296', root)).toEqual([]);
   });
 
@@ -115,6 +105,6 @@ describe('background tasks through the Agent SDK', () => {
     } finally {
       await talk.end();
     }
-    expect(await gone(marker, root)).toEqual([]);
+    expect(await processesGone(marker, root)).toEqual([]);
   });
 });

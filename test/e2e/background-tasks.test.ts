@@ -10,7 +10,7 @@ import { startFakeAnthropic, userText, type FakeAnthropic } from '../helpers/fak
 import type { FakePlainStep, FakeRequestBody, FakeStep } from '../helpers/fake-anthropic-steps.js';
 import { runMca } from '../helpers/run-mca.js';
 import { tempProject } from '../helpers/temp-project.js';
-import { processesMatching } from './support/processes.js';
+import { processesGone } from './support/processes.js';
 
 const KEY = 'sk-ant-test-background-0123456789';
 let server: FakeAnthropic | undefined;
@@ -19,16 +19,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-/** Waits (bounded) until no process matches: killed processes leave on the kernel's schedule, not ours. */
-async function gone(text: string, cwd: string): Promise<ReturnType<typeof processesMatching>> {
-  for (let tries = 0; tries < 200; tries++) {
-    const left = processesMatching(text, cwd);
-    if (left.length === 0) return left;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return processesMatching(text, cwd);
-}
 
 /** The id of the newest background task the last request's tool results announce. */
 function lastTaskId(body: FakeRequestBody): string {
@@ -110,9 +100,9 @@ describe('Bash run_in_background, TaskOutput and TaskStop through the built bina
 
     // Nothing mca started is still running: not the shells (marker in their command line), not their sleeps. The
     // kill on exit is sent before mca is gone; the kernel ends the processes on its own schedule, so wait (bounded).
-    expect(await gone(marker, root)).toEqual([]);
-    expect(await gone('sleep 297', root)).toEqual([]);
-    expect(await gone('sleep 298', root)).toEqual([]);
+    expect(await processesGone(marker, root)).toEqual([]);
+    expect(await processesGone('sleep 297', root)).toEqual([]);
+    expect(await processesGone('sleep 298', root)).toEqual([]);
     expect(existsSync(join(root, 'go'))).toBe(true);
   });
 
