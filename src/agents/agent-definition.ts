@@ -21,6 +21,8 @@ export interface AgentDefinition {
   maxTurns: number | undefined;
   /** Skills whose instructions are put into the subagent's first message. */
   skills: string[];
+  /** `worktree`: the subagent works in a git worktree of its own (subagent-worktree.ts). */
+  isolation?: 'worktree';
   scope: DefinitionScope;
   path: string | undefined;
 }

@@ -88,9 +88,18 @@ function definitionOf(
     permissionMode: modeOf(fields.permissionMode, where, problems),
     maxTurns: turnsOf(fields.maxTurns, where, problems),
     skills: listField(fields.skills) ?? [],
+    ...isolationOf(fields.isolation, where, problems),
     scope,
     path,
   };
+}
+
+/** `isolation: worktree` is the one value mca knows; another is reported and ignored. */
+function isolationOf(value: unknown, where: string, problems: ProblemList): { isolation?: 'worktree' } {
+  if (value === undefined) return {};
+  if (value === 'worktree') return { isolation: 'worktree' };
+  problems.add(`${where}: isolation ${JSON.stringify(value)} is not known (only "worktree"); ignored`);
+  return {};
 }
 
 async function loadFolder(

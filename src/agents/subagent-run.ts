@@ -21,6 +21,7 @@ import type { Skill } from './skills.js';
 import { skillListing } from './skill-listing.js';
 import type { SubagentEvents } from './subagent-events.js';
 import { createNestedSession } from './subagent-session.js';
+import { subagentRoot, withWorktreeReport } from './subagent-worktree.js';
 import { MAX_SUBAGENT_DEPTH, subagentGate, subagentRegistry } from './subagent-tools.js';
 
 /** Files listed in a result (the ledger's "found by" lines); more are counted. */
@@ -129,6 +130,8 @@ export async function runSubagent(
   }
   // The session's gate one level deeper: its PreToolUse and PostToolUse hooks see the subagent's calls too (source
   // `subagent`), and its path screen applies.
+  const isolated = await subagentRoot(definition, host.projectRoot, ctx.callId);
+  if (!isolated.ok) return isolated.envelope;
   const gate = subagentGate(definition, { ...parent, pathScreen: ctx.pathScreen });
   const registry = subagentRegistry(definition, host.registry, host.secrets);
   const transcriptPath = join(host.transcriptDir(), fileName(ctx.callId));
@@ -139,7 +142,7 @@ export async function runSubagent(
     provider: host.provider,
     registry,
     gate,
-    projectRoot: host.projectRoot,
+    projectRoot: isolated.root,
     trusted: host.trusted,
     secrets: host.secrets,
     model: definition.model === 'inherit' ? host.model() : definition.model,
@@ -177,7 +180,7 @@ export async function runSubagent(
   } finally {
     agent.close();
   }
-  const result = resultOf(request, record, transcriptPath);
+  const result = await withWorktreeReport(isolated.worktree, resultOf(request, record, transcriptPath));
   const end = record.end ?? { reason: 'error' as const, answer: '' };
   const usage = Object.values(record.usage).reduce((total, each) => addUsage(total, each), { ...ZERO_USAGE });
   host.events.emit({ type: 'subagent_stop', ...label, ...end, transcriptPath, usage });

@@ -21,6 +21,8 @@ export interface CliOptions {
   model: string | undefined;
   maxSteps: number | undefined;
   cwd: string | undefined;
+  /** `--worktree [name]`: run in a new git worktree ('' when no name was given). */
+  worktree?: string | undefined;
   permissionMode: PermissionMode | undefined;
   toolProtocol: ToolProtocol | undefined;
   /** `--allowedTools` / `--disallowedTools` values as given (each may hold several rules). */

@@ -37,6 +37,7 @@ function buildCommand(version: string): Command {
     .option('--model <name>', `model to use (default: ${DEFAULT_MODEL}, or MCA_MODEL)`)
     .option('--max-steps <n>', 'maximum agent steps per turn (default 50)', positiveInteger)
     .option('--cwd <dir>', 'project directory (default: the current directory)')
+    .option('-w, --worktree [name]', 'work in a new git worktree (.mca/worktrees/<name>, branch mca/<name>)')
     .addOption(
       new Option('--permission-mode <mode>', 'how tool permissions are decided').choices([...PERMISSION_MODES]),
     )
@@ -110,6 +111,7 @@ interface RawOptions {
   model?: string;
   maxSteps?: number;
   cwd?: string;
+  worktree?: string | true;
   permissionMode?: PermissionMode;
   toolProtocol?: ToolProtocol;
   dangerouslySkipPermissions?: boolean;
@@ -162,6 +164,7 @@ export function parseCliArgs(args: readonly string[], version: string): CliOptio
     model: raw.model,
     maxSteps: claudeCode.maxTurns ?? raw.maxSteps,
     cwd: raw.cwd,
+    ...(raw.worktree === undefined ? {} : { worktree: raw.worktree === true ? '' : raw.worktree }),
     permissionMode: raw.dangerouslySkipPermissions ? 'bypassPermissions' : raw.permissionMode,
     toolProtocol: raw.toolProtocol,
     allowedTools: raw.allowedTools,
@@ -194,6 +197,28 @@ export async function runCli(args: readonly string[], version: string): Promise<
     }
     const parsed = parseCliArgs(args[0] === 'acp' ? ['--acp', ...args.slice(1)] : args, version);
     if ('exitCode' in parsed) return parsed.exitCode;
+    if (parsed.worktree !== undefined) return await inWorktree(parsed, version);
+    return await runMode(parsed, version);
+  } catch (error) {
+    return failed(error);
+  }
+}
+
+/** `--worktree`: the session runs in its worktree (worktree.ts), which is left (or removed) when it is over. */
+async function inWorktree(parsed: CliOptions, version: string): Promise<number> {
+  const { enterWorktree, leaveWorktree } = await import('./worktree.js');
+  const worktree = await enterWorktree(parsed.cwd ?? process.cwd(), parsed.worktree || undefined);
+  const how = worktree.created ? 'created' : 'reused';
+  printError(`working in the worktree ${worktree.path} (branch ${worktree.branch}, ${how})`);
+  try {
+    return await runMode({ ...parsed, cwd: worktree.path }, version);
+  } finally {
+    printError(await leaveWorktree(worktree));
+  }
+}
+
+async function runMode(parsed: CliOptions, version: string): Promise<number> {
+  try {
     if (parsed.acp) {
       if (parsed.print || parsed.prompt !== undefined) throw new CliError('--acp takes no prompt and no -p');
       const { runAcpMode } = await import('./acp-mode.js');
@@ -211,17 +236,22 @@ export async function runCli(args: readonly string[], version: string): Promise<
     const { runInteractive } = await import('./interactive.js');
     return await runInteractive(parsed);
   } catch (error) {
-    if (error instanceof CliError) {
-      printError(error.message);
-      return error.exitCode;
-    }
-    const known = describeKnownFailure(error);
-    if (known !== undefined) {
-      printError(known);
-      return EXIT_AGENT_FAILURE;
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    printError(`internal error: ${message}`);
-    return 1;
+    return failed(error);
   }
+}
+
+/** The exit code of a failure, said on stderr. */
+function failed(error: unknown): number {
+  if (error instanceof CliError) {
+    printError(error.message);
+    return error.exitCode;
+  }
+  const known = describeKnownFailure(error);
+  if (known !== undefined) {
+    printError(known);
+    return EXIT_AGENT_FAILURE;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  printError(`internal error: ${message}`);
+  return 1;
 }

@@ -5,6 +5,7 @@
  * manager's one shared copy: no front keeps its own), runs compactions and switches sessions. Front ends subscribe
  * to its events and send it what the person does; it imports nothing of Ink, React, commander or stdout.
  */
+import { taskNoticeReminder } from '../tools/background-tasks.js';
 import type { AgentController, SessionInfo } from '../agent/controller.js';
 import type { AgentEvent } from '../agent/events.js';
 import type { SessionEndReason } from '../hooks/hook-events.js';
@@ -357,6 +358,9 @@ export class SessionDriver {
     const attached = this.options.attachments ? await this.options.attachments(prompt) : undefined;
     for (const line of attached?.notices ?? []) this.notice(line, 'warning');
     prompt = attached?.text ?? prompt;
+    // Background tasks that ended since the model last heard: told with this prompt.
+    const notices = taskNoticeReminder();
+    if (notices !== '') prompt = `${prompt}\n\n${notices}`;
     this.emit({ type: 'prompt', text: shown });
     const notes = this.notes;
     this.notes = [];

@@ -21,6 +21,12 @@ const TABLE = [
   { name: 'context', usage: '/context', description: 'Show context usage per layer', shows: true },
   { name: 'cost', usage: '/cost', description: "Show this session's tokens and cost", shows: true },
   { name: 'todos', usage: '/todos', description: 'Show the todo list', shows: true },
+  {
+    name: 'tasks',
+    usage: '/tasks [<id> | stop <id>]',
+    description: 'Background tasks: list, show output, stop',
+    shows: true,
+  },
   { name: 'memory', usage: '/memory', description: 'List the memory files and open one in $EDITOR', shows: false },
   {
     name: 'hooks',

@@ -19,6 +19,8 @@ import { mcpStatus } from '../print/claude-code-mcp.js';
 import type { CcSlashCommand } from '../print/claude-code-types.js';
 import { agentInfo, contextUsage } from './context-usage.js';
 import { rewindFiles, type UserMessageCheckpoints } from './rewind-files.js';
+import { backgroundTasks } from '../tools/background-tasks.js';
+import { moveToBackground } from '../tools/foreground-commands.js';
 
 export interface ControlContext {
   runtime: Runtime;
@@ -150,6 +152,20 @@ function serverAction(context: ControlContext, id: string, request: Record<strin
   void action.then((outcome) => (outcome.ok ? channel.succeed(id, {}) : fail(outcome.message)), fail);
 }
 
+/**
+ * `stop_task {task_id}` (the SDK's `stopTask()`): stops a background task's whole process group; its
+ * `task_notification` line (status `stopped`) follows. An unknown or already ended task is an error answer.
+ */
+function stopTask(channel: ControlChannel, id: string, taskId: unknown): void {
+  const task = typeof taskId === 'string' ? backgroundTasks.get(taskId) : undefined;
+  if (!task) return channel.fail(id, `No task found with ID: ${String(taskId)}`);
+  if (task.status !== 'running') return channel.fail(id, `Task ${task.id} is not running (${task.status})`);
+  void backgroundTasks.stop(task.id).then(
+    () => channel.succeed(id, {}),
+    (error: unknown) => channel.fail(id, error instanceof Error ? error.message : String(error)),
+  );
+}
+
 /** Answers one control request. */
 export function handleControlRequest(context: ControlContext, line: ControlRequestLine): void {
   const { channel, driver } = context;
@@ -201,6 +217,13 @@ export function handleControlRequest(context: ControlContext, line: ControlReque
           (error: unknown) => channel.fail(id, error instanceof Error ? error.message : String(error)),
         );
         return;
+      case 'stop_task':
+        return stopTask(channel, id, request.task_id);
+      case 'background_tasks': {
+        // Ctrl+B over the protocol: running foreground Bash commands (or the one of tool_use_id) go on as tasks.
+        const callId = typeof request.tool_use_id === 'string' ? request.tool_use_id : undefined;
+        return channel.succeed(id, { backgrounded: moveToBackground(callId) || callId === undefined });
+      }
       case 'get_context_usage':
         return channel.succeed(id, contextUsage(context, context.sdkServers, context.hostServers.list()));
       default:

@@ -17,6 +17,7 @@ import { hookLine } from '../print/claude-code-system.js';
 import type { ClaudeCodeTranslator } from '../print/claude-code-messages.js';
 import type { CcInitMessage } from '../print/claude-code-types.js';
 import { claudeCodeTranslator, forwardSubagentLines, type ClaudeCodeSessionInfo } from '../print/claude-code-sink.js';
+import { forwardTaskLines } from '../print/claude-code-tasks.js';
 import type { Runtime } from '../runtime/create-runtime.js';
 import { fromClaudeCodeInput } from '../tools/claude-code-input.js';
 import { ControlChannel, type ControlRequestLine, type ControlResponseLine } from './control-channel.js';
@@ -143,6 +144,7 @@ export class HeadlessSession {
     this.info = options.info(() => this.driver);
     this.translator = claudeCodeTranslator(this.info);
     forwardSubagentLines(this.info, (line) => this.options.write(line));
+    forwardTaskLines(this.info.sessionId, (line) => this.options.write(line));
     const limits = mcpLimits();
     this.sdkServers = new SdkMcpServers({
       registry: runtime.registry,

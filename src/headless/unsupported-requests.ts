@@ -23,8 +23,6 @@ const UNSUPPORTED: Record<string, { method: string; why: string }> = {
     why: 'mca does not take read records from the host (the model Reads the file again before an Edit)',
   },
   mcp_read_resource: { method: 'readMcpResource()', why: 'mca does not serve MCP Apps UI resources' },
-  stop_task: { method: 'stopTask()', why: 'mca runs no background tasks' },
-  background_tasks: { method: 'backgroundTasks()', why: 'mca runs no background tasks' },
   mcp_authenticate: { method: 'mcpAuthenticate()', why: 'sign in with `mca mcp login <name>`' },
   mcp_clear_auth: { method: 'mcpClearAuth()', why: 'sign-ins are managed with `mca mcp login/logout`' },
   mcp_oauth_callback_url: { method: 'mcpSubmitOAuthCallbackUrl()', why: 'sign in with `mca mcp login <name>`' },

@@ -15,6 +15,7 @@ import type { PrintResult, PrintSink, SinkOutput } from './sink.js';
 import { SubagentLines, type SubagentSubscription } from './claude-code-subagents.js';
 import { stderrLineFor } from './text-sink.js';
 import { emitsSessionState, sessionStateLine } from './claude-code-system.js';
+import { forwardTaskLines } from './claude-code-tasks.js';
 
 /** What the Claude Code formats need to know about the session beyond its events. */
 export interface ClaudeCodeSessionInfo {
@@ -67,7 +68,19 @@ export function claudeCodeSink(format: 'json' | 'stream-json', output: SinkOutpu
     if (states) output.stdout(ccLine(sessionStateLine('running', info.sessionId())));
     output.stdout(ccLine(initMessage(info.init())));
   };
-  const unsubscribe = streaming ? forwardSubagentLines(info, (line) => output.stdout(ccLine(line))) : () => undefined;
+  const unsubscribeSubagents = streaming
+    ? forwardSubagentLines(info, (line) => output.stdout(ccLine(line)))
+    : () => undefined;
+  const unsubscribeTasks = streaming
+    ? forwardTaskLines(info.sessionId, (line) => {
+        start();
+        output.stdout(ccLine(line));
+      })
+    : () => undefined;
+  const unsubscribe = (): void => {
+    unsubscribeSubagents();
+    unsubscribeTasks();
+  };
   const sink: PrintSink = {
     event(event: AgentEvent) {
       start();

@@ -192,6 +192,27 @@ export interface CcPartialMessage extends CcEnvelope {
   parent_tool_use_id: string | null;
 }
 
+/** A background task started (the SDK's SDKTaskStartedMessage; mca's tasks are Bash `run_in_background` shells). */
+export interface CcTaskStartedMessage extends CcEnvelope {
+  type: 'system';
+  subtype: 'task_started';
+  task_id: string;
+  tool_use_id?: string;
+  description: string;
+  task_type: 'local_bash';
+}
+
+/** A background task ended (the SDK's SDKTaskNotificationMessage). */
+export interface CcTaskNotificationMessage extends CcEnvelope {
+  type: 'system';
+  subtype: 'task_notification';
+  task_id: string;
+  tool_use_id?: string;
+  status: 'completed' | 'failed' | 'stopped';
+  output_file: string;
+  summary: string;
+}
+
 export type CcApiRetryCategory =
   | 'authentication_failed'
   | 'rate_limit'
@@ -256,7 +277,9 @@ export type CcMessage =
   | CcResultMessage
   | CcMcaSystemMessage
   | CcSystemLine
-  | CcCommandLifecycle;
+  | CcCommandLifecycle
+  | CcTaskStartedMessage
+  | CcTaskNotificationMessage;
 
 /** A subagent in the initialize answer (`agents`). */
 export interface CcAgentInfo {

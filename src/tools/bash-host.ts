@@ -12,7 +12,9 @@ export type Ending =
   | { kind: 'exit'; code: number | null; signal: NodeJS.Signals | null }
   | { kind: 'timeout' }
   | { kind: 'abort' }
-  | { kind: 'spawn_error'; message: string };
+  | { kind: 'spawn_error'; message: string }
+  /** Moved to the background while it ran (Ctrl+B): it goes on as this task. */
+  | { kind: 'background'; taskId: string; outputFile: string };
 
 /** How a command ended and what it wrote, wherever it ran. */
 export interface CommandOutcome {

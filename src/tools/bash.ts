@@ -4,6 +4,8 @@ import { builtinInput } from './builtin-input.js';
 import { approvalTitle } from './approval.js';
 import type { BoxedSpawn } from './bash-box.js';
 import { runOnHost, type CommandOutcome, type Ending } from './bash-host.js';
+import { adoptInBackground, movedToBackground, startBackgroundCommand } from './background-task-tools.js';
+import { registerForeground } from './foreground-commands.js';
 import { CappedOutput } from './capped-output.js';
 import { defineTool, readyPlan, type ToolPlan } from './define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from './envelope.js';
@@ -66,6 +68,8 @@ function deletedByCommand(command: string): string[] {
 
 /** `exit 0 · 3 stdout lines`: how a command ended and how much it wrote. */
 function bashSummary(data: JsonRecord): string {
+  const task = stringField(data, 'background_task_id');
+  if (task !== undefined) return `running in the background as ${task}`;
   const exit = data.exit_code;
   // A replayed (compressed) result counts its lines in stdout_lines; its stdout is only the head.
   const stdoutLines = numberField(data, 'stdout_lines') ?? displayLines(stringField(data, 'stdout') ?? '').length;
@@ -145,15 +149,30 @@ export const bashTool = defineTool({
  * Runs an approved command, bounded by its timeout and the call's signal: the model's commands on the front's
  * command host when it has one (an editor's terminal), else here in their own process group.
  */
-async function runCommand(input: BashInput, ctx: ToolContext): Promise<ToolEnvelope> {
+async function runCommand(
+  input: BashInput & { run_in_background?: boolean | undefined },
+  ctx: ToolContext,
+): Promise<ToolEnvelope> {
   if (ctx.signal.aborted)
     return errorEnvelope('EXECUTION_ERROR', 'Bash was interrupted before it started.', {
       data: { interrupted: true },
     });
   const shell = findExecutable('bash') ?? '/bin/sh';
   // The box is asked again here: a hook may have changed the input since the call was prepared.
+  const inBox = ctx.box?.place(input, ctx.source).boxed === true;
+  // Background shells live in their own module (background-tasks.ts): they outlive this call. They do not run in
+  // the sandbox yet, so inside it one is refused rather than run outside the box unasked.
+  if (input.run_in_background === true) {
+    if (inBox) {
+      return errorEnvelope(
+        'EXECUTION_ERROR',
+        'run_in_background is not available while the sandbox is on: run the command in the foreground (it ends at its timeout), or ask the user to turn the sandbox off with /sandbox off.',
+      );
+    }
+    return startBackgroundCommand(input, ctx, shell, commandEnvironment(ctx));
+  }
   let boxed: BoxedSpawn | undefined;
-  if (ctx.box?.place(input, ctx.source).boxed === true) {
+  if (inBox && ctx.box) {
     try {
       boxed = await ctx.box.spawn(input.command, shell, commandEnvironment(ctx));
     } catch (error) {
@@ -198,6 +217,7 @@ async function runLocally(input: BashInput, ctx: ToolContext, spec: SpawnSpec): 
 
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
+  let unregister: (() => void) | undefined;
   const ending = await new Promise<Ending>((resolve) => {
     child.once('exit', (code, signal) => resolve({ kind: 'exit', code, signal }));
     child.once('error', (error: Error) => resolve({ kind: 'spawn_error', message: error.message }));
@@ -206,9 +226,18 @@ async function runLocally(input: BashInput, ctx: ToolContext, spec: SpawnSpec): 
     // A listener added after the abort would never fire.
     if (ctx.signal.aborted) onAbort();
     else ctx.signal.addEventListener('abort', onAbort, { once: true });
+    // Ctrl+B / the SDK's background_tasks: the command goes on as a background task (background-task-tools.ts).
+    unregister = registerForeground(ctx.callId, () => {
+      const moved = adoptInBackground(child, input, ctx, stdout.text() + stderr.text());
+      if (moved) resolve(moved);
+    });
   });
+  unregister?.();
   clearTimeout(timer);
   if (onAbort) ctx.signal.removeEventListener('abort', onAbort);
+  // The task registry tracks the group now.
+  if (ending.kind === 'background')
+    return { ending, stdout: '', stderr: '', stdoutTruncated: false, stderrTruncated: false };
 
   let exitCode: number | null = null;
   let signal: NodeJS.Signals | null = null;
@@ -263,6 +292,7 @@ function resultOf(
     const note = boxNote === undefined ? '' : `\n${boxNote}`;
     return { ...envelope, text: `${envelope.text}\n${render(data)}${note}` };
   };
+  if (ending.kind === 'background') return movedToBackground(input.command, ending);
   if (ending.kind === 'spawn_error')
     return errorEnvelope('EXECUTION_ERROR', `Could not start the command: ${ending.message}`, { data: raw, context });
   if (ending.kind === 'timeout') {

@@ -1,6 +1,7 @@
 /** mca's own tools, in the order the model is told them. */
 import type { ToolDefinition } from './define-tool.js';
 import { bashTool } from './bash.js';
+import { taskOutputTool, taskStopTool } from './background-task-tools.js';
 import { editTool } from './edit.js';
 import { exitPlanModeTool } from './exit-plan-mode.js';
 import { globTool } from './glob.js';
@@ -23,6 +24,8 @@ export function builtinTools(): ToolDefinition[] {
     editTool,
     multiEditTool,
     bashTool,
+    taskOutputTool,
+    taskStopTool,
     todoWriteTool,
     recallTool,
     exitPlanModeTool,

@@ -96,6 +96,7 @@ const TO_CLAUDE_CODE: Readonly<Record<string, Mapper>> = {
     ...(input.dangerouslyDisableSandbox === undefined
       ? {}
       : { dangerouslyDisableSandbox: input.dangerouslyDisableSandbox }),
+    ...(input.run_in_background === true ? { run_in_background: true } : {}),
   }),
 };
 
@@ -150,8 +151,12 @@ const FROM_CLAUDE_CODE: Readonly<Record<string, Mapper>> = {
       command: input.command,
       ...(timeout === undefined ? {} : { timeout_ms: timeout }),
       ...(unboxed === undefined ? {} : { dangerouslyDisableSandbox: unboxed }),
+      ...(input.run_in_background === true ? { run_in_background: true } : {}),
     };
   },
+  // The older names' ids (BashOutput's bash_id, KillShell's shell_id) are accepted by the tools themselves.
+  TaskOutput: (input) => pick(input, ['task_id', 'bash_id', 'block', 'timeout', 'filter']),
+  TaskStop: (input) => pick(input, ['task_id', 'shell_id']),
   TodoWrite: (input) => ({
     todos: Array.isArray(input.todos)
       ? input.todos.map((todo: unknown) => (isObject(todo) ? pick(todo, ['content', 'status']) : todo))

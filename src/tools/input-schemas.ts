@@ -125,6 +125,29 @@ const bashInput = () =>
       z.optional(z.boolean()),
       'only when a sandbox is on and blocked something the command needs: run it outside (always asks the user).',
     ),
+    run_in_background: z.optional(
+      described(
+        z.boolean(),
+        'run it in the background and return at once with a task id (dev servers, watchers, long builds).',
+      ),
+    ),
+  });
+
+/** TaskOutput (older name BashOutput, whose `bash_id` and `filter` it accepts). */
+const taskOutputInput = () =>
+  z.strictObject({
+    task_id: z.optional(described(z.string().check(z.minLength(1)), 'the background task id, e.g. `bash_1`.')),
+    bash_id: z.optional(z.string().check(z.minLength(1))),
+    block: z.optional(described(z.boolean(), 'wait for the task to end (default true).')),
+    timeout: z.optional(described(integer(0, BASH_MAX_TIMEOUT_MS), 'ms to wait when blocking (default 30000).')),
+    filter: z.optional(z.string()),
+  });
+
+/** TaskStop (older names KillShell, KillBash, whose `shell_id` it accepts). */
+const taskStopInput = () =>
+  z.strictObject({
+    task_id: z.optional(described(z.string().check(z.minLength(1)), 'the background task id to stop.')),
+    shell_id: z.optional(z.string().check(z.minLength(1))),
   });
 
 const todoWriteInput = () =>
@@ -173,6 +196,8 @@ const builders = {
   Edit: editInput,
   MultiEdit: multiEditInput,
   Bash: bashInput,
+  TaskOutput: taskOutputInput,
+  TaskStop: taskStopInput,
   TodoWrite: todoWriteInput,
   Recall: recallInput,
   ExitPlanMode: exitPlanModeInput,

@@ -3,6 +3,7 @@
  * the one entry point every call takes: input check (tool-input-check.ts), the tool's plan, the call gate, then the
  * plan (with the BeforeRun step around it). `run` never throws.
  */
+import { withTaskNotices } from './background-tasks.js';
 import type { ToolSpec } from '../providers/types.js';
 import { redactValue } from '../text/redact-secrets.js';
 import { approvalTitle, callSubject, deniedEnvelope } from './approval.js';
@@ -285,7 +286,8 @@ export class ToolRegistry {
     execute: () => Promise<ToolEnvelope>,
     ctx: RunContext,
   ): Promise<ToolEnvelope> {
-    const envelope = await execute();
+    // A background task that ended meanwhile is told with this result (the model's next request carries it).
+    const envelope = withTaskNotices(await execute());
     const { afterRun } = ctx.gate;
     if (!afterRun) return envelope;
     return await afterRun({ ...call, input }, redactValue(envelope, this.secrets));

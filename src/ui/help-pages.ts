@@ -33,6 +33,7 @@ export const KEY_HELP: ReadonlyArray<[string, string]> = [
   ['Ctrl-D', 'exit (empty prompt)'],
   ['Ctrl-L', 'clear the screen'],
   ['Ctrl-R', 'search the prompt history'],
+  ['Ctrl-B', 'move running Bash commands to the background (/tasks)'],
   ['Ctrl-O', 'verbose transcript (whole tool output, subagent steps)'],
   ['Ctrl-V', 'paste the clipboard image'],
   ['Ctrl-A/E/U/K/W', 'home · end · kill line · kill word'],

@@ -5,6 +5,7 @@
  */
 
 import { SLASH_COMMAND_NAMES, SLASH_COMMANDS, type ParsedSlash, type SlashCommandName } from '../driver/slash-parse.js';
+import { tasksCommand } from './tasks-command.js';
 
 export {
   closestCommand,
@@ -92,6 +93,7 @@ export const SLASH_HANDLERS: Record<SlashCommandName, Handler> = {
   context: (context) => context.showContext(),
   cost: (context) => context.showCost(),
   todos: (context) => context.showTodos(),
+  tasks: (context, args) => void tasksCommand(args, (text, tone) => context.notice(text, tone)),
   memory: (context) => context.showMemory(),
   hooks: (context) => context.showHooks(),
   skills: (context) => context.showSkills(),

@@ -2,6 +2,7 @@
  * Routes key events to whatever has focus: the permission prompt, the session picker, or the input box
  * (editing, history, suggestions, submit, type-ahead, Ctrl-C/Ctrl-D handling).
  */
+import { moveToBackground } from '../tools/foreground-commands.js';
 import type { CustomCommandInfo } from '../driver/custom-commands-port.js';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { KeyEvent } from './keys.js';
@@ -305,6 +306,8 @@ export function useKeyHandler({
       if (key.kind === 'ctrl' && key.key === 'c') return ctrlC();
       if (key.kind === 'ctrl' && key.key === 'l') return screen.clear();
       if (key.kind === 'ctrl' && key.key === 'o') return screen.toggleVerbose();
+      // Ctrl+B: running Bash commands go on in the background (/tasks lists them).
+      if (key.kind === 'ctrl' && key.key === 'b' && moveToBackground()) return;
       if (key.kind === 'backtab') return core.cycleMode();
       const busy = core.busyRef.current;
       if (key.kind === 'escape') {

@@ -276,7 +276,7 @@ describe('observations the model reads: search tools, todos, protocol errors', (
 
   it('an unknown tool and a permission refusal', async () => {
     expect(await observe('Deploy', { target: 'prod' })).toMatchInlineSnapshot(
-      `"Error [INVALID_PARAM]: Unknown tool "Deploy". Available tools: LS, Glob, Grep, Read, Write, Edit, MultiEdit, Bash, TodoWrite, Recall, ExitPlanMode, WebFetch."`,
+      `"Error [INVALID_PARAM]: Unknown tool "Deploy". Available tools: LS, Glob, Grep, Read, Write, Edit, MultiEdit, Bash, TaskOutput, TaskStop, TodoWrite, Recall, ExitPlanMode, WebFetch."`,
     );
     expect(
       await observe('Write', { path: 'x.txt', content: 'x' }, { env: { MCA_PERMISSION_MODE: 'default' } }),

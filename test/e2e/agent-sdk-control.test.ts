@@ -158,7 +158,9 @@ describe('Query control methods', () => {
     const talk = conversation(sdk);
     try {
       await talk.turn('first');
-      await expect(talk.run.stopTask('task-1')).rejects.toThrow(/stop_task.*stopTask\(\)/);
+      await expect(talk.run.stopTask('task-1')).rejects.toThrow('No task found with ID: task-1');
+      // No foreground command runs: nothing matches that call id.
+      expect(await talk.run.backgroundTasks('toolu_none')).toBe(false);
       await expect(talk.run.seedReadState(join(sdk.root, 'a.txt'), 1)).rejects.toThrow(/seed_read_state/);
       await expect(talk.run.setMcpPermissionModeOverride('x', 'default')).rejects.toThrow(
         /set_mcp_permission_mode_override/,

@@ -14,6 +14,8 @@ const TEN = [
   'Edit',
   'MultiEdit',
   'Bash',
+  'TaskOutput',
+  'TaskStop',
   'TodoWrite',
   'Recall',
   'ExitPlanMode',
@@ -37,7 +39,7 @@ const boom = defineTool({
 });
 
 describe('ToolRegistry', () => {
-  it('registers all twelve tools with their prompts, read-only flags and names', () => {
+  it('registers all fourteen tools with their prompts, read-only flags and names', () => {
     const registry = createDefaultRegistry();
     expect(registry.names()).toEqual(TEN);
     expect(TEN.filter((name) => registry.isReadOnly(name))).toEqual([
@@ -45,6 +47,8 @@ describe('ToolRegistry', () => {
       'Glob',
       'Grep',
       'Read',
+      'TaskOutput',
+      'TaskStop',
       'TodoWrite',
       'Recall',
     ]);
@@ -57,6 +61,8 @@ describe('ToolRegistry', () => {
       'edit',
       'edit',
       'exec',
+      'none',
+      'none',
       'none',
       'none',
       'plan',

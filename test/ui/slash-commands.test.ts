@@ -1,3 +1,8 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BackgroundTasks } from '../../src/tools/background-tasks.js';
+import { tasksCommand } from '../../src/ui/tasks-command.js';
 import { describe, expect, it } from 'vitest';
 import {
   SLASH_COMMANDS,
@@ -161,5 +166,28 @@ describe('dispatchSlash', () => {
     const parsed = parseSlashCommand('/contxt');
     if (parsed) dispatchSlash(parsed, context);
     expect(calls).toEqual(['notice Unknown command /contxt. Did you mean /context? Type /help for the list. warning']);
+  });
+});
+
+describe('/tasks', () => {
+  it('lists background tasks, shows one task output and stops a running one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mca-tasks-cmd-'));
+    const tasks = new BackgroundTasks();
+    const env = { PATH: process.env.PATH ?? '' };
+    const done = tasks.start({ command: 'echo hello-out', callId: 'c1', cwd: dir, shell: '/bin/sh', env, dir });
+    const long = tasks.start({ command: 'sleep 30', callId: 'c2', cwd: dir, shell: '/bin/sh', env, dir });
+    if (!done.ok || !long.ok) throw new Error('not started');
+    await tasks.waitEnded(done.task.id, 10_000, new AbortController().signal);
+    const notices: string[] = [];
+    const notice = (text: string) => void notices.push(text);
+    await tasksCommand('', notice, tasks);
+    expect(notices.at(-1)).toMatch(/bash_1 {2}completed, exit 0 {2}echo hello-out\nbash_2 {2}running {2}sleep 30/);
+    await tasksCommand('bash_1', notice, tasks);
+    expect(notices.at(-1)).toContain('hello-out');
+    await tasksCommand('stop bash_2', notice, tasks);
+    expect(notices.at(-1)).toBe('Stopped bash_2 (stopped).');
+    expect(tasks.get('bash_2')?.status).toBe('stopped');
+    // The user's look does not take the output from the model's next read.
+    expect((await tasks.read('bash_1'))?.text).toBe('hello-out\n');
   });
 });

@@ -52,3 +52,16 @@ export function processesMatching(text: string, cwd: string): ProcessInfo[] {
     (info) => info.pid !== process.pid && info.args.join(' ').includes(text) && (info.cwd ?? cwd) === cwd,
   );
 }
+
+/**
+ * Waits (bounded, about 10 s) until no live process matches, then returns what is left: a process mca killed on its
+ * way out leaves on the kernel's schedule, not the test's.
+ */
+export async function processesGone(text: string, cwd: string): Promise<ProcessInfo[]> {
+  for (let tries = 0; tries < 200; tries++) {
+    const left = processesMatching(text, cwd);
+    if (left.length === 0) return left;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return processesMatching(text, cwd);
+}
