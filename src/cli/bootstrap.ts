@@ -7,6 +7,7 @@ import { ConfigError } from '../config/config-error.js';
 import { HistoryError } from '../context/history-manager.js';
 import { SettingsFlagError } from '../permissions/settings-files.js';
 import { MissingApiKeyError } from '../providers/create-provider.js';
+import { ApiKeyHelperError } from '../runtime/api-key-helper.js';
 import { createRuntime, type Runtime } from '../runtime/create-runtime.js';
 import { projectRootOf } from '../runtime/project-root.js';
 import { RuntimeError } from '../runtime/runtime-error.js';
@@ -31,6 +32,9 @@ function cliErrorOf(
     return new CliError(error.message);
   }
   if (error instanceof ConfigError || error instanceof SettingsFlagError || error instanceof MissingApiKeyError) {
+    return new CliError(error.message, EXIT_USAGE);
+  }
+  if (error instanceof ApiKeyHelperError) {
     return new CliError(error.message, EXIT_USAGE);
   }
   if (error instanceof HistoryError) {

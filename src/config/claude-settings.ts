@@ -40,6 +40,7 @@ export const KNOWN_SETTINGS_KEYS: ReadonlySet<string> = new Set([
   'enableAllProjectMcpServers',
   'disabledMcpjsonServers',
   'statusLine',
+  'apiKeyHelper',
 ]);
 
 /** The `permissions` keys mca applies; others are named in the one unsupported-keys line. */
@@ -77,6 +78,8 @@ export interface ClaudeSettings {
   defaultMode?: { value: PermissionMode; file: string };
   /** Settings `statusLine`'s command, from the last file that may set one (a project's only when trusted). */
   statusLine?: { command: string; file: string };
+  /** Settings `apiKeyHelper`: a command that prints the API key (a project's only when trusted). */
+  apiKeyHelper?: { command: string; file: string };
   /** Keys mca does not implement, each with the file that has it (`/status` and `mca doctor` list them). */
   unsupported: Array<{ key: string; file: string }>;
   /** One line each: an ignored project `env`, a bad value; and at most one line naming every unsupported key. */
@@ -139,6 +142,20 @@ function statusLineOf(value: unknown, file: string, untrustedProject: boolean, r
     return;
   }
   result.statusLine = { command: entry.command, file };
+}
+
+/** A file's `apiKeyHelper` (a shell command): a project's runs a command and names the credential, so only trusted. */
+function apiKeyHelperOf(value: unknown, file: string, untrustedProject: boolean, result: ClaudeSettings): void {
+  if (value === undefined) return;
+  if (typeof value !== 'string' || value.trim() === '') {
+    result.notices.push(`ignored "apiKeyHelper" in ${file}: it must be a command`);
+    return;
+  }
+  if (untrustedProject) {
+    result.notices.push(`ignored "apiKeyHelper" in ${file}: the project is not trusted; run \`mca trust\` to use it`);
+    return;
+  }
+  result.apiKeyHelper = { command: value, file };
 }
 
 /** A file's `permissions.defaultMode`, if it names a mode that file may set; otherwise a notice says why not. */
@@ -222,6 +239,7 @@ export function readClaudeSettings(sources: ClaudeSettingsSources): ClaudeSettin
     }
     fallbackModels(settings.fallbackModel, file, result);
     statusLineOf(settings.statusLine, file, project && !sources.trusted, result);
+    apiKeyHelperOf(settings.apiKeyHelper, file, project && !sources.trusted, result);
   }
   const unsupported = unsupportedKeysLine(result.unsupported);
   if (unsupported !== '') result.notices.push(unsupported);

@@ -25,6 +25,11 @@ export class MissingApiKeyError extends McaError {
 
 export interface CreateProviderOptions {
   backoff?: Partial<BackoffOptions>;
+  /**
+   * Settings `apiKeyHelper`: fetches the Anthropic key when the credentials hold none, and once more after the API
+   * rejects it (RefreshedKeyProvider). The caller registers each key it returns as a secret.
+   */
+  keyHelper?: () => Promise<string>;
 }
 
 /** The configured provider; with fallback models (`config.fallbackModel`) wrapped so calls can move to them. */
@@ -33,11 +38,27 @@ export async function createProvider(
   credentials: Credentials,
   options: CreateProviderOptions = {},
 ): Promise<ModelProvider> {
-  const provider = await createBareProvider(config, credentials, options);
+  const provider = await keyedProvider(config, credentials, options);
   const fallbacks = config.fallbackModel ?? [];
   if (fallbacks.length === 0) return provider;
   const { FallbackProvider } = await import('./model-fallback.js');
   return new FallbackProvider(provider, config.model, fallbacks);
+}
+
+/** The bare provider, with its key from `options.keyHelper` when the environment names no Anthropic credential. */
+async function keyedProvider(
+  config: Config,
+  credentials: Credentials,
+  options: CreateProviderOptions,
+): Promise<ModelProvider> {
+  const helper = options.keyHelper;
+  if (config.provider === 'openai' || !helper || credentials.apiKey?.trim() || credentials.authToken?.trim()) {
+    return createBareProvider(config, credentials, options);
+  }
+  const withKey = async (): Promise<ModelProvider> =>
+    createBareProvider(config, { ...credentials, apiKey: await helper() }, options);
+  const { RefreshedKeyProvider } = await import('./refreshed-key.js');
+  return new RefreshedKeyProvider(await withKey(), withKey);
 }
 
 async function createBareProvider(

@@ -132,8 +132,21 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   });
   notices.push(...policyNotices);
   const credentials = loadCredentials(ownEnv);
-  const provider = await createProvider(config, credentials);
+  // The helper's keys join the redaction list (the same array every consumer holds) before a request carries them.
   const secrets = credentialSecrets(credentials);
+  const helper = settings.apiKeyHelper;
+  const provider = await createProvider(config, credentials, {
+    ...(helper
+      ? {
+          keyHelper: async () => {
+            const { runApiKeyHelper } = await import('./api-key-helper.js');
+            const key = await runApiKeyHelper(helper, projectRoot);
+            if (!secrets.includes(key)) secrets.push(key);
+            return key;
+          },
+        }
+      : {}),
+  });
   const store = new SessionStore(config.mcaHome, projectRoot, { secrets });
   // Checkpoints guard every call of whichever session is open now (sessions are created below).
   const checkpoints = new ProjectCheckpoints(store, projectRoot, undefined, secrets, () => roots.list());

@@ -1,0 +1,98 @@
+/**
+ * Claude Code settings keys of issue 40 through the built binary in -p, seen from the model's side (what the loopback
+ * fake API receives): `apiKeyHelper`, and the keys that shape the system prompt or the session. HOME and MCA_HOME
+ * are temp directories.
+ */
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFakeAnthropic } from '../helpers/fake-anthropic-server.js';
+import type { FakeAnthropic } from '../helpers/fake-anthropic-server.js';
+import { runMca } from '../helpers/run-mca.js';
+import { tempProject } from '../helpers/temp-project.js';
+import { finish } from './support/agent-script.js';
+
+let server: FakeAnthropic | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function writeJson(path: string, value: unknown): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, JSON.stringify(value));
+}
+
+function setup() {
+  const project = tempProject('mca-cckeys-');
+  const userHome = join(dirname(project.root), 'userhome');
+  mkdirSync(userHome, { recursive: true });
+  return { ...project, userHome, userSettings: join(userHome, '.claude', 'settings.json') };
+}
+
+function mcaEnv(project: ReturnType<typeof setup>, url: string): Record<string, string | undefined> {
+  return {
+    ANTHROPIC_API_KEY: undefined,
+    ANTHROPIC_AUTH_TOKEN: undefined,
+    ANTHROPIC_BASE_URL: url,
+    MCA_HOME: project.home,
+    HOME: project.userHome,
+  };
+}
+
+describe('apiKeyHelper (issue 40)', () => {
+  it('with no key in the environment, the helper prints it; after a 401 it runs once more; the key is never shown', async () => {
+    const project = setup();
+    const good = 'helper-key-fresh-0123456789';
+    // The first run prints a stale key (the API answers 401), the next ones the good key.
+    const count = join(project.userHome, 'runs');
+    const script = join(project.userHome, 'key.sh');
+    writeFileSync(
+      script,
+      `#!/bin/sh\nif [ -f "${count}" ]; then echo ${good}; else touch "${count}"; echo helper-key-stale-0123456789; fi\n`,
+    );
+    chmodSync(script, 0o755);
+    writeJson(project.userSettings, { apiKeyHelper: script });
+    server = await startFakeAnthropic([finish('Done.', 'ok')], { apiKey: good });
+    const result = await runMca(['-p', 'go'], {
+      cwd: project.root,
+      env: mcaEnv(project, server.url),
+      timeoutMs: 60_000,
+    });
+    expect(result.stdout).toBe('ok\n');
+    expect(result.code).toBe(0);
+    const keys = server.requests.map((request) => request.headers['x-api-key']);
+    expect(keys).toEqual(['helper-key-stale-0123456789', good]);
+    expect(result.stderr).not.toContain(good);
+    expect(result.stderr).not.toContain('apiKeyHelper');
+  }, 90_000);
+
+  it("a failing helper is named with its file and exit status (exit 2); an untrusted project's helper never runs", async () => {
+    const project = setup();
+    writeJson(project.userSettings, { apiKeyHelper: 'echo secret-out-0123456789; exit 3' });
+    server = await startFakeAnthropic([finish('Done.', 'ok')]);
+    const failed = await runMca(['-p', 'go'], {
+      cwd: project.root,
+      env: mcaEnv(project, server.url),
+      timeoutMs: 60_000,
+    });
+    expect(failed.code).toBe(2);
+    expect(failed.stderr).toContain(`apiKeyHelper in ${project.userSettings} exited with 3`);
+    expect(failed.stderr).not.toContain('secret-out');
+    expect(server.requests).toHaveLength(0);
+
+    writeJson(project.userSettings, {});
+    const marker = join(project.root, 'ran');
+    const shared = join(project.root, '.claude', 'settings.json');
+    writeJson(shared, { apiKeyHelper: `touch ${marker}; echo project-key-0123456789` });
+    const untrusted = await runMca(['-p', 'go'], {
+      cwd: project.root,
+      env: mcaEnv(project, server.url),
+      timeoutMs: 60_000,
+    });
+    expect(untrusted.code).toBe(2);
+    expect(untrusted.stderr).toContain('ANTHROPIC_API_KEY is not set');
+    expect(existsSync(marker)).toBe(false);
+    expect(server.requests).toHaveLength(0);
+  }, 90_000);
+});
