@@ -41,6 +41,8 @@ export const KNOWN_SETTINGS_KEYS: ReadonlySet<string> = new Set([
   'disabledMcpjsonServers',
   'statusLine',
   'apiKeyHelper',
+  'includeCoAuthoredBy',
+  'attribution',
 ]);
 
 /** The `permissions` keys mca applies; others are named in the one unsupported-keys line. */
@@ -80,6 +82,11 @@ export interface ClaudeSettings {
   statusLine?: { command: string; file: string };
   /** Settings `apiKeyHelper`: a command that prints the API key (a project's only when trusted). */
   apiKeyHelper?: { command: string; file: string };
+  /**
+   * The trailer the model ends its commit messages with: COMMIT_ATTRIBUTION unless `includeCoAuthoredBy` is false
+   * ('') or `attribution.commit` gives the text ('' for none). The last file that sets either wins.
+   */
+  commitAttribution: string;
   /** Keys mca does not implement, each with the file that has it (`/status` and `mca doctor` list them). */
   unsupported: Array<{ key: string; file: string }>;
   /** One line each: an ignored project `env`, a bad value; and at most one line naming every unsupported key. */
@@ -144,6 +151,25 @@ function statusLineOf(value: unknown, file: string, untrustedProject: boolean, r
   result.statusLine = { command: entry.command, file };
 }
 
+/** mca's commit trailer (Claude Code's names Claude); `.invalid` is the reserved domain that never receives mail. */
+export const COMMIT_ATTRIBUTION = 'Co-Authored-By: mca <noreply@mca.invalid>';
+
+/** A file's `includeCoAuthoredBy` (boolean) and `attribution.commit` (the text; it wins when both are set). */
+function attributionOf(settings: Record<string, unknown>, file: string, result: ClaudeSettings): void {
+  const include = settings.includeCoAuthoredBy;
+  if (include !== undefined) {
+    if (typeof include === 'boolean') result.commitAttribution = include ? COMMIT_ATTRIBUTION : '';
+    else result.notices.push(`ignored "includeCoAuthoredBy" in ${file}: it must be true or false`);
+  }
+  const attribution = settings.attribution;
+  if (attribution === undefined) return;
+  const commit =
+    attribution !== null && typeof attribution === 'object' ? (attribution as Record<string, unknown>).commit : null;
+  if (commit === undefined) return;
+  if (typeof commit === 'string') result.commitAttribution = commit.trim();
+  else result.notices.push(`ignored "attribution" in ${file}: it must be {"commit": "…"}`);
+}
+
 /** A file's `apiKeyHelper` (a shell command): a project's runs a command and names the credential, so only trusted. */
 function apiKeyHelperOf(value: unknown, file: string, untrustedProject: boolean, result: ClaudeSettings): void {
   if (value === undefined) return;
@@ -192,7 +218,13 @@ function defaultModeOf(
 
 /** Reads every settings file's `env` and `model`, and names every key mca does not implement. */
 export function readClaudeSettings(sources: ClaudeSettingsSources): ClaudeSettings {
-  const result: ClaudeSettings = { env: {}, additionalDirectories: [], unsupported: [], notices: [] };
+  const result: ClaudeSettings = {
+    env: {},
+    additionalDirectories: [],
+    commitAttribution: COMMIT_ATTRIBUTION,
+    unsupported: [],
+    notices: [],
+  };
   let root = sources.projectRoot;
   try {
     root = realpathSync(root);
@@ -240,6 +272,7 @@ export function readClaudeSettings(sources: ClaudeSettingsSources): ClaudeSettin
     fallbackModels(settings.fallbackModel, file, result);
     statusLineOf(settings.statusLine, file, project && !sources.trusted, result);
     apiKeyHelperOf(settings.apiKeyHelper, file, project && !sources.trusted, result);
+    attributionOf(settings, file, result);
   }
   const unsupported = unsupportedKeysLine(result.unsupported);
   if (unsupported !== '') result.notices.push(unsupported);

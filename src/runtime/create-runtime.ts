@@ -16,6 +16,7 @@ import type { Config } from '../config/config.js';
 import { runWithEnvironment, type EnvironmentOverlay } from '../config/child-environment.js';
 import { credentialSecrets, loadConfig, loadCredentials, resolveMcaHome } from '../config/config.js';
 import { readClaudeSettings } from '../config/claude-settings.js';
+import { attributionSection } from './settings-sections.js';
 import type { CodeAgent } from '../agent/code-agent.js';
 import { ProjectSessions } from '../agent/session-manager.js';
 import { MemoryFiles } from '../context/memory-files.js';
@@ -198,6 +199,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     webSearch,
     ...(extensions.skillSection === undefined ? {} : { systemSection: extensions.skillSection }),
   });
+  sessions.setPromptSection('attribution', attributionSection(settings.commitAttribution));
   registerExtensionTools(registry, extensions, {
     config,
     provider,

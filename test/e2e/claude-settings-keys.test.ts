@@ -96,3 +96,38 @@ describe('apiKeyHelper (issue 40)', () => {
     expect(server.requests).toHaveLength(0);
   }, 90_000);
 });
+
+const KEY = 'sk-ant-test-keys-0123456789';
+
+/** One -p run against a fresh fake; resolves with the system text of its first request. */
+async function systemText(project: ReturnType<typeof setup>, args: string[] = []): Promise<string> {
+  server = await startFakeAnthropic([finish('Done.', 'ok')]);
+  const result = await runMca(['-p', 'go', ...args], {
+    cwd: project.root,
+    env: { ...mcaEnv(project, server.url), ANTHROPIC_API_KEY: KEY },
+    timeoutMs: 60_000,
+  });
+  expect(result.stdout).toBe('ok\n');
+  const system = server.requests[0]?.body.system;
+  await server.close();
+  server = undefined;
+  if (typeof system === 'string') return system;
+  return (Array.isArray(system) ? system : []).map((block: { text?: string }) => block.text ?? '').join('\n');
+}
+
+describe('includeCoAuthoredBy and attribution (issue 40)', () => {
+  it("by default the model is told to end its commit messages with mca's trailer; false or an empty text removes it", async () => {
+    const project = setup();
+    expect(await systemText(project)).toContain(
+      'end it with a blank line followed by exactly this text:\nCo-Authored-By: mca <noreply@mca.invalid>',
+    );
+    writeJson(project.userSettings, { includeCoAuthoredBy: false });
+    expect(await systemText(project)).not.toContain('Co-Authored-By');
+    writeJson(project.userSettings, { includeCoAuthoredBy: false, attribution: { commit: 'Assisted-by: team bot' } });
+    const custom = await systemText(project);
+    expect(custom).toContain('exactly this text:\nAssisted-by: team bot');
+    expect(custom).not.toContain('Co-Authored-By');
+    writeJson(project.userSettings, { attribution: { commit: '' } });
+    expect(await systemText(project)).not.toContain('Commit attribution');
+  }, 120_000);
+});
