@@ -43,6 +43,7 @@ export const KNOWN_SETTINGS_KEYS: ReadonlySet<string> = new Set([
   'apiKeyHelper',
   'includeCoAuthoredBy',
   'attribution',
+  'cleanupPeriodDays',
 ]);
 
 /** The `permissions` keys mca applies; others are named in the one unsupported-keys line. */
@@ -87,6 +88,8 @@ export interface ClaudeSettings {
    * ('') or `attribution.commit` gives the text ('' for none). The last file that sets either wins.
    */
   commitAttribution: string;
+  /** `cleanupPeriodDays` from the user's own files (a project's would delete the sessions of every project). */
+  cleanupPeriodDays?: number;
   /** Keys mca does not implement, each with the file that has it (`/status` and `mca doctor` list them). */
   unsupported: Array<{ key: string; file: string }>;
   /** One line each: an ignored project `env`, a bad value; and at most one line naming every unsupported key. */
@@ -168,6 +171,16 @@ function attributionOf(settings: Record<string, unknown>, file: string, result: 
   if (commit === undefined) return;
   if (typeof commit === 'string') result.commitAttribution = commit.trim();
   else result.notices.push(`ignored "attribution" in ${file}: it must be {"commit": "…"}`);
+}
+
+/** A file's `cleanupPeriodDays`: a whole number of days, at least 1; only the user's files may set it. */
+function cleanupPeriodOf(value: unknown, file: string, project: boolean, result: ClaudeSettings): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    result.notices.push(`ignored "cleanupPeriodDays" in ${file}: it must be a whole number of days, at least 1`);
+  } else if (project) {
+    result.notices.push(`ignored "cleanupPeriodDays" in ${file}: only your own settings may set it`);
+  } else result.cleanupPeriodDays = value;
 }
 
 /** A file's `apiKeyHelper` (a shell command): a project's runs a command and names the credential, so only trusted. */
@@ -273,6 +286,7 @@ export function readClaudeSettings(sources: ClaudeSettingsSources): ClaudeSettin
     statusLineOf(settings.statusLine, file, project && !sources.trusted, result);
     apiKeyHelperOf(settings.apiKeyHelper, file, project && !sources.trusted, result);
     attributionOf(settings, file, result);
+    cleanupPeriodOf(settings.cleanupPeriodDays, file, project, result);
   }
   const unsupported = unsupportedKeysLine(result.unsupported);
   if (unsupported !== '') result.notices.push(unsupported);

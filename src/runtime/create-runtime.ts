@@ -229,6 +229,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   notices.push(...hooks.loaded.notices);
   const first = await sessions.open(start);
   notices.push(...first.warnings);
+  pruneSessionsLater(config.mcaHome, settings.cleanupPeriodDays, first.controller.sessionId);
   return {
     config,
     projectRoot,
@@ -247,6 +248,20 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     roots,
     environment,
   };
+}
+
+/**
+ * Settings `cleanupPeriodDays`: old sessions are removed after this turn of the event loop, not awaited (the process
+ * still finishes it before it ends on its own); the current session is never one of them.
+ */
+function pruneSessionsLater(mcaHome: string, days: number | undefined, current: string): void {
+  setImmediate(() => {
+    void import('../session/session-cleanup.js')
+      .then(({ pruneOldSessions, DEFAULT_CLEANUP_PERIOD_DAYS }) =>
+        pruneOldSessions({ mcaHome, days: days ?? DEFAULT_CLEANUP_PERIOD_DAYS, keep: new Set([current]) }),
+      )
+      .catch(() => undefined);
+  });
 }
 
 /**

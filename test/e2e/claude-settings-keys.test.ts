@@ -3,7 +3,7 @@
  * fake API receives): `apiKeyHelper`, and the keys that shape the system prompt or the session. HOME and MCA_HOME
  * are temp directories.
  */
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeAnthropic } from '../helpers/fake-anthropic-server.js';
@@ -130,4 +130,36 @@ describe('includeCoAuthoredBy and attribution (issue 40)', () => {
     writeJson(project.userSettings, { attribution: { commit: '' } });
     expect(await systemText(project)).not.toContain('Commit attribution');
   }, 120_000);
+});
+
+describe('cleanupPeriodDays (issue 40)', () => {
+  it('sessions not written for that many days go with their checkpoints and tool memory; newer ones and other files stay', async () => {
+    const project = setup();
+    const dir = join(project.home, 'projects', 'another-project');
+    const old = '11111111-2222-4333-8444-555555555555';
+    const recent = '66666666-7777-4888-8999-aaaaaaaaaaaa';
+    const days = (count: number): Date => new Date(Date.now() - count * 24 * 60 * 60 * 1000);
+    for (const [id, age] of [
+      [old, 20],
+      [recent, 5],
+    ] as const) {
+      mkdirSync(join(dir, `${id}.checkpoints`), { recursive: true });
+      writeFileSync(join(dir, `${id}.checkpoints`, 'journal'), 'x');
+      mkdirSync(join(dir, `${id}.tools`), { recursive: true });
+      writeFileSync(join(dir, `${id}.jsonl`), '{}\n');
+      utimesSync(join(dir, `${id}.jsonl`), days(age), days(age));
+    }
+    writeFileSync(join(dir, 'history.jsonl'), '{}\n');
+    utimesSync(join(dir, 'history.jsonl'), days(400), days(400));
+    writeJson(project.userSettings, { cleanupPeriodDays: 10 });
+    await systemText(project);
+    expect(readdirSync(dir).sort()).toEqual(
+      [`${recent}.checkpoints`, `${recent}.jsonl`, `${recent}.tools`, 'history.jsonl'].sort(),
+    );
+    // The run's own session is there.
+    const own = readdirSync(join(project.home, 'projects')).filter((name) => name !== 'another-project');
+    expect(
+      own.some((name) => readdirSync(join(project.home, 'projects', name)).some((f) => f.endsWith('.jsonl'))),
+    ).toBe(true);
+  }, 90_000);
 });
