@@ -44,6 +44,7 @@ export const KNOWN_SETTINGS_KEYS: ReadonlySet<string> = new Set([
   'includeCoAuthoredBy',
   'attribution',
   'cleanupPeriodDays',
+  'alwaysThinkingEnabled',
 ]);
 
 /** The `permissions` keys mca applies; others are named in the one unsupported-keys line. */
@@ -90,6 +91,8 @@ export interface ClaudeSettings {
   commitAttribution: string;
   /** `cleanupPeriodDays` from the user's own files (a project's would delete the sessions of every project). */
   cleanupPeriodDays?: number;
+  /** `alwaysThinkingEnabled` of the last file that sets it: extended thinking on or off at start. */
+  alwaysThinking?: { value: boolean; file: string };
   /** Keys mca does not implement, each with the file that has it (`/status` and `mca doctor` list them). */
   unsupported: Array<{ key: string; file: string }>;
   /** One line each: an ignored project `env`, a bad value; and at most one line naming every unsupported key. */
@@ -287,6 +290,11 @@ export function readClaudeSettings(sources: ClaudeSettingsSources): ClaudeSettin
     apiKeyHelperOf(settings.apiKeyHelper, file, project && !sources.trusted, result);
     attributionOf(settings, file, result);
     cleanupPeriodOf(settings.cleanupPeriodDays, file, project, result);
+    const thinking = settings.alwaysThinkingEnabled;
+    if (typeof thinking === 'boolean') result.alwaysThinking = { value: thinking, file };
+    else if (thinking !== undefined) {
+      result.notices.push(`ignored "alwaysThinkingEnabled" in ${file}: it must be true or false`);
+    }
   }
   const unsupported = unsupportedKeysLine(result.unsupported);
   if (unsupported !== '') result.notices.push(unsupported);

@@ -130,6 +130,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     settingsModel: settings.model,
     settingsPermissionMode: settings.defaultMode,
     settingsFallbackModel: settings.fallbackModel,
+    settingsThinking: settings.alwaysThinking,
   });
   notices.push(...policyNotices);
   const credentials = loadCredentials(ownEnv);

@@ -163,3 +163,30 @@ describe('cleanupPeriodDays (issue 40)', () => {
     ).toBe(true);
   }, 90_000);
 });
+
+describe('alwaysThinkingEnabled (issue 40)', () => {
+  it('true: every request asks for extended thinking; absent or false: none; a thinking budget in config.json wins', async () => {
+    const project = setup();
+    const thinkingOf = async (): Promise<unknown> => {
+      server = await startFakeAnthropic([finish('Done.', 'ok')]);
+      const result = await runMca(['-p', 'go'], {
+        cwd: project.root,
+        env: { ...mcaEnv(project, server.url), ANTHROPIC_API_KEY: KEY },
+        timeoutMs: 60_000,
+      });
+      expect(result.stdout).toBe('ok\n');
+      const thinking = server.requests[0]?.body.thinking;
+      await server.close();
+      server = undefined;
+      return thinking;
+    };
+    expect(await thinkingOf()).toBeUndefined();
+    writeJson(project.userSettings, { alwaysThinkingEnabled: true });
+    expect(await thinkingOf()).toMatchObject({ type: 'enabled' });
+    writeJson(join(project.home, 'config.json'), { thinking: 2048 });
+    expect(await thinkingOf()).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    writeJson(join(project.home, 'config.json'), {});
+    writeJson(project.userSettings, { alwaysThinkingEnabled: false });
+    expect(await thinkingOf()).toBeUndefined();
+  }, 120_000);
+});
