@@ -45,6 +45,7 @@ export const KNOWN_SETTINGS_KEYS: ReadonlySet<string> = new Set([
   'attribution',
   'cleanupPeriodDays',
   'alwaysThinkingEnabled',
+  'outputStyle',
 ]);
 
 /** The `permissions` keys mca applies; others are named in the one unsupported-keys line. */
@@ -93,6 +94,8 @@ export interface ClaudeSettings {
   cleanupPeriodDays?: number;
   /** `alwaysThinkingEnabled` of the last file that sets it: extended thinking on or off at start. */
   alwaysThinking?: { value: boolean; file: string };
+  /** `outputStyle` of the last file that sets it (a style name; output-styles.ts finds its text). */
+  outputStyle?: { value: string; file: string };
   /** Keys mca does not implement, each with the file that has it (`/status` and `mca doctor` list them). */
   unsupported: Array<{ key: string; file: string }>;
   /** One line each: an ignored project `env`, a bad value; and at most one line naming every unsupported key. */
@@ -290,6 +293,9 @@ export function readClaudeSettings(sources: ClaudeSettingsSources): ClaudeSettin
     apiKeyHelperOf(settings.apiKeyHelper, file, project && !sources.trusted, result);
     attributionOf(settings, file, result);
     cleanupPeriodOf(settings.cleanupPeriodDays, file, project, result);
+    const style = settings.outputStyle;
+    if (typeof style === 'string' && style.trim() !== '') result.outputStyle = { value: style.trim(), file };
+    else if (style !== undefined) result.notices.push(`ignored "outputStyle" in ${file}: it must be a style name`);
     const thinking = settings.alwaysThinkingEnabled;
     if (typeof thinking === 'boolean') result.alwaysThinking = { value: thinking, file };
     else if (thinking !== undefined) {

@@ -16,7 +16,7 @@ import type { Config } from '../config/config.js';
 import { runWithEnvironment, type EnvironmentOverlay } from '../config/child-environment.js';
 import { credentialSecrets, loadConfig, loadCredentials, resolveMcaHome } from '../config/config.js';
 import { readClaudeSettings } from '../config/claude-settings.js';
-import { attributionSection } from './settings-sections.js';
+import { applyOutputStyle, attributionSection } from './settings-sections.js';
 import type { CodeAgent } from '../agent/code-agent.js';
 import { ProjectSessions } from '../agent/session-manager.js';
 import { MemoryFiles } from '../context/memory-files.js';
@@ -201,6 +201,10 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     ...(extensions.skillSection === undefined ? {} : { systemSection: extensions.skillSection }),
   });
   sessions.setPromptSection('attribution', attributionSection(settings.commitAttribution));
+  if (settings.outputStyle) {
+    const styleSources = { projectRoot, home: options.home ?? homedir(), mcaHome: config.mcaHome };
+    notices.push(...(await applyOutputStyle(sessions, settings.outputStyle, styleSources)));
+  }
   registerExtensionTools(registry, extensions, {
     config,
     provider,

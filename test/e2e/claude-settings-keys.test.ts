@@ -190,3 +190,26 @@ describe('alwaysThinkingEnabled (issue 40)', () => {
     expect(await thinkingOf()).toBeUndefined();
   }, 120_000);
 });
+
+describe('outputStyle (issue 40)', () => {
+  it("a built-in style's text and a project file's style reach the system prompt; Default adds none; an unknown one is named", async () => {
+    const project = setup();
+    writeJson(project.userSettings, { outputStyle: 'Explanatory' });
+    expect(await systemText(project)).toContain('# Output style: Explanatory\n');
+    const styleFile = join(project.root, '.claude', 'output-styles', 'terse.md');
+    mkdirSync(dirname(styleFile), { recursive: true });
+    writeFileSync(styleFile, '---\nname: Terse Reviewer\ndescription: short\n---\nAnswer in at most three lines.\n');
+    writeJson(project.userSettings, { outputStyle: 'terse reviewer' });
+    expect(await systemText(project)).toContain('# Output style: Terse Reviewer\nAnswer in at most three lines.');
+    writeJson(project.userSettings, { outputStyle: 'default' });
+    expect(await systemText(project)).not.toContain('# Output style');
+    writeJson(project.userSettings, { outputStyle: 'Pirate' });
+    server = await startFakeAnthropic([finish('Done.', 'ok')]);
+    const unknown = await runMca(['-p', 'go'], {
+      cwd: project.root,
+      env: { ...mcaEnv(project, server.url), ANTHROPIC_API_KEY: KEY },
+      timeoutMs: 60_000,
+    });
+    expect(unknown.stderr).toContain(`mca: ignored "outputStyle" "Pirate" in ${project.userSettings}: no such style`);
+  }, 120_000);
+});

@@ -126,7 +126,7 @@ describe('Claude Code settings in -p', () => {
     const result = await run(project, [finish('Done.', 'ok')]);
     expect(result.stdout).toBe('ok\n');
     expect(mcaLines(result.stderr)).toEqual([
-      `mca: settings keys mca does not implement, ignored: outputStyle (${user}); spinnerTipsEnabled (${local})`,
+      `mca: settings keys mca does not implement, ignored: spinnerTipsEnabled (${local})`,
     ]);
   }, 90_000);
 
