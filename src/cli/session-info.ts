@@ -16,6 +16,7 @@ import type { ReplInfoPort, StatusState } from '../ui/info-port.js';
 import type { Bootstrapped } from './bootstrap.js';
 import { doctorLines, keySource, packageVersion } from './doctor-checks.js';
 import { runStatusCommand, type StatusLineInput } from './status-command.js';
+import { createSettingsCommands } from './style-thinking-commands.js';
 
 const SMALL_FILE = 1024 * 1024;
 
@@ -87,7 +88,10 @@ export function createSessionInfo(booted: Bootstrapped, startupNotices: readonly
   const home = homedir();
   const statusCommand = readClaudeSettings({ projectRoot, mcaHome: config.mcaHome, home, trusted: booted.trusted })
     .statusLine?.command;
+  const settingsCommands = createSettingsCommands(booted);
   return {
+    outputStyle: settingsCommands.outputStyle,
+    thinking: settingsCommands.thinking,
     ...(statusCommand === undefined
       ? {}
       : {

@@ -32,6 +32,10 @@ export interface ReplInfoPort {
    * with the line to show, or undefined (none configured, failed, hung). Absent when no status line is configured.
    */
   statusLine?: (state: StatusState) => Promise<string | undefined>;
+  /** `/output-style [name]`: lists the styles, or uses one; resolves with the notice. */
+  outputStyle?: (args: string) => Promise<string>;
+  /** `/thinking [on|off]`: toggles or sets extended thinking; the notice. */
+  thinking?: (args: string) => string;
 }
 
 /** What the REPL knows for a custom status line. */
