@@ -95,6 +95,9 @@ export function runtimeOptions(options: CliOptions, askTrust?: TrustQuestion): R
     ...(options.agents === undefined ? {} : { agents: options.agents }),
     ...(options.claudeCode?.settingSources ? { settingSources: options.claudeCode.settingSources } : {}),
     ...(options.claudeCode && options.claudeCode.addDirs.length > 0 ? { addDirs: options.claudeCode.addDirs } : {}),
+    ...(options.claudeCode && options.claudeCode.pluginDirs.length > 0
+      ? { pluginDirs: options.claudeCode.pluginDirs }
+      : {}),
     session: sessionStart(options),
     // Only the REPL asks the trust question: a person is at the terminal, so `/mcp` may start a sign-in there.
     ...(askTrust ? { askTrust, mcpSignInFromSession: true } : {}),

@@ -17,6 +17,7 @@ import { runWithEnvironment, type EnvironmentOverlay } from '../config/child-env
 import { credentialSecrets, loadConfig, loadCredentials, resolveMcaHome } from '../config/config.js';
 import { readClaudeSettings } from '../config/claude-settings.js';
 import { applyOutputStyle, attributionSection } from './settings-sections.js';
+import { readPluginFolders, type PluginFolder } from '../commands/plugin-folders.js';
 import type { CodeAgent } from '../agent/code-agent.js';
 import { ProjectSessions } from '../agent/session-manager.js';
 import { MemoryFiles } from '../context/memory-files.js';
@@ -40,6 +41,8 @@ import type { McpManager } from '../mcp/mcp-manager.js';
 
 export interface Runtime {
   config: Config;
+  /** The `--plugin-dir` plugins loaded (their commands are read by the driver's command list). */
+  plugins: readonly PluginFolder[];
   projectRoot: string;
   /** The permission rules in force (settings files and the options' rules). */
   policy: PermissionPolicy;
@@ -180,7 +183,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   journalTempsIn(tempJournalDir(config.mcaHome));
   // Memory-file imports obey Read deny rules like the Read tool (`@.env` in CLAUDE.md).
   const readDenied = await createReadDenyCheck(policy.rules, { projectRoot });
+  const plugins = options.pluginDirs?.length ? readPluginFolders(options.pluginDirs, notices) : [];
   const extensions = await loadExtensions({
+    plugins,
     projectRoot,
     mcaHome: config.mcaHome,
     home: options.home ?? homedir(),
@@ -237,6 +242,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   pruneSessionsLater(config.mcaHome, settings.cleanupPeriodDays, first.controller.sessionId);
   return {
     config,
+    plugins,
     projectRoot,
     policy,
     trusted,

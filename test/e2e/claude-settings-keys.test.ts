@@ -6,11 +6,12 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeAnthropic } from '../helpers/fake-anthropic-server.js';
+import { startFakeAnthropic, systemText as systemTextOf } from '../helpers/fake-anthropic-server.js';
 import type { FakeAnthropic } from '../helpers/fake-anthropic-server.js';
 import { runMca } from '../helpers/run-mca.js';
 import { tempProject } from '../helpers/temp-project.js';
 import { finish } from './support/agent-script.js';
+import { REPO } from './support/repl-launch.js';
 
 let server: FakeAnthropic | undefined;
 afterEach(async () => {
@@ -212,4 +213,23 @@ describe('outputStyle (issue 40)', () => {
     });
     expect(unknown.stderr).toContain(`mca: ignored "outputStyle" "Pirate" in ${project.userSettings}: no such style`);
   }, 120_000);
+});
+
+describe('--plugin-dir (issue 40)', () => {
+  it('a plugin folder brings its command as /<plugin>:<name> and its skill as <plugin>:<name>; its hooks are named, not run', async () => {
+    const project = setup();
+    const plugin = join(REPO, 'test', 'fixtures', 'plugins', 'demo-plugin');
+    server = await startFakeAnthropic([finish('Done.', 'ok')]);
+    const result = await runMca(['-p', '/demo:greet Ada', '--plugin-dir', plugin], {
+      cwd: project.root,
+      env: { ...mcaEnv(project, server.url), ANTHROPIC_API_KEY: KEY },
+      timeoutMs: 60_000,
+    });
+    expect(result.stdout).toBe('ok\n');
+    const body = server.requests[0]?.body;
+    expect(JSON.stringify(body?.messages)).toContain('Say hello to Ada from the demo plugin.');
+    expect(systemTextOf(body)).toContain('demo:tidy-notes');
+    expect(result.stderr).toContain('mca: plugin demo: its hooks are not loaded');
+    expect(existsSync(join(project.root, 'hook-ran'))).toBe(false);
+  }, 90_000);
 });
