@@ -228,7 +228,7 @@ describe('--plugin-dir (issue 40)', () => {
     expect(result.stdout).toBe('ok\n');
     const body = server.requests[0]?.body;
     expect(JSON.stringify(body?.messages)).toContain('Say hello to Ada from the demo plugin.');
-    expect(systemTextOf(body)).toContain('demo:tidy-notes');
+    expect(systemTextOf(body ?? { messages: [] })).toContain('demo:tidy-notes');
     expect(result.stderr).toContain('mca: plugin demo: its hooks are not loaded');
     expect(existsSync(join(project.root, 'hook-ran'))).toBe(false);
   }, 90_000);
