@@ -116,6 +116,17 @@ async function systemText(project: ReturnType<typeof setup>, args: string[] = []
   return (Array.isArray(system) ? system : []).map((block: { text?: string }) => block.text ?? '').join('\n');
 }
 
+describe('apiKeyHelper in mca doctor (issue 40)', () => {
+  it('names the helper as the key source when the environment has no key, and never runs it', async () => {
+    const project = setup();
+    const marker = join(project.userHome, 'helper-ran');
+    writeJson(project.userSettings, { apiKeyHelper: `touch ${marker}; echo k-0123456789` });
+    const doctor = await runMca(['doctor'], { cwd: project.root, env: mcaEnv(project, 'http://127.0.0.1:9') });
+    expect(doctor.stdout).toContain(`✓ API key: apiKeyHelper (${project.userSettings})`);
+    expect(existsSync(marker)).toBe(false);
+  }, 60_000);
+});
+
 describe('includeCoAuthoredBy and attribution (issue 40)', () => {
   it("by default the model is told to end its commit messages with mca's trailer; false or an empty text removes it", async () => {
     const project = setup();
