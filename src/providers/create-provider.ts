@@ -30,6 +30,8 @@ export interface CreateProviderOptions {
    * rejects it (RefreshedKeyProvider). The caller registers each key it returns as a secret.
    */
   keyHelper?: () => Promise<string>;
+  /** Added to the missing-key message (an apiKeyHelper that was not used, and why). */
+  missingKeyHint?: string | undefined;
 }
 
 /** The configured provider; with fallback models (`config.fallbackModel`) wrapped so calls can move to them. */
@@ -69,7 +71,11 @@ async function createBareProvider(
   if (config.provider === 'openai') return createOpenAIProvider(config, credentials, options);
   const apiKey = credentials.apiKey?.trim();
   const authToken = credentials.authToken?.trim();
-  if (!apiKey && !authToken) throw new MissingApiKeyError();
+  if (!apiKey && !authToken) {
+    throw new MissingApiKeyError(
+      options.missingKeyHint ? `${MISSING_API_KEY_MESSAGE} (${options.missingKeyHint})` : MISSING_API_KEY_MESSAGE,
+    );
+  }
   const { AnthropicProvider } = await import('./anthropic.js');
   return new AnthropicProvider({
     ...(apiKey ? { apiKey } : {}),

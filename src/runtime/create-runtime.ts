@@ -141,6 +141,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const secrets = credentialSecrets(credentials);
   const helper = settings.apiKeyHelper;
   const provider = await createProvider(config, credentials, {
+    // Without any key the start fails; a project helper left off for want of trust is the reason worth naming.
+    missingKeyHint: settings.notices.find((line) => line.startsWith('ignored "apiKeyHelper"')),
     ...(helper
       ? {
           keyHelper: async () => {

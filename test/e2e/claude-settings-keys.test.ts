@@ -93,6 +93,7 @@ describe('apiKeyHelper (issue 40)', () => {
     });
     expect(untrusted.code).toBe(2);
     expect(untrusted.stderr).toContain('ANTHROPIC_API_KEY is not set');
+    expect(untrusted.stderr).toContain(`ignored "apiKeyHelper" in ${shared}: the project is not trusted`);
     expect(existsSync(marker)).toBe(false);
     expect(server.requests).toHaveLength(0);
   }, 90_000);
