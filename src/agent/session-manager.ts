@@ -110,6 +110,8 @@ export class ProjectSessions implements SessionManager {
   readonly settings: SessionSettings;
   /** A host's system prompt text (Claude Code's flags, the Agent SDK's initialize): none by default. */
   private customPrompt: SystemPromptCustomization = {};
+  /** Sections the settings add after `systemSection` (commit attribution, output style), by key, in insertion order. */
+  private readonly promptSections = new Map<string, string>();
 
   constructor(private readonly deps: SessionManagerDeps) {
     this.settings = { model: deps.config.model, mode: deps.config.permissionMode };
@@ -149,7 +151,11 @@ export class ProjectSessions implements SessionManager {
     ) {
       const facts = detectEnvironment(this.deps.projectRoot, this.settings.model);
       const environment = renderEnvironment(roots.length > 0 ? { ...facts, additionalRoots: roots } : facts);
-      const section = this.deps.systemSection === undefined ? '' : `${this.deps.systemSection.trim()}\n\n`;
+      const section = [this.deps.systemSection, ...this.promptSections.values()]
+        .map((text) => text?.trim() ?? '')
+        .filter((text) => text !== '')
+        .map((text) => `${text}\n\n`)
+        .join('');
       const appended = this.customPrompt.append?.trim() ? `\n\n${this.customPrompt.append.trim()}` : '';
       const layer = replaceSystemIdentity(base, this.customPrompt.replace);
       this.systemLayer = {
@@ -160,6 +166,13 @@ export class ProjectSessions implements SessionManager {
       };
     }
     return this.systemLayer.text;
+  }
+
+  /** Sets (or, with no text, removes) one settings section of L1 for every session from now on. */
+  setPromptSection(key: string, text: string | undefined): void {
+    if (text?.trim()) this.promptSections.set(key, text);
+    else this.promptSections.delete(key);
+    this.systemLayer = undefined;
   }
 
   /** Sets the host's system prompt text for every session from now on (the next request carries it). */

@@ -15,6 +15,7 @@ import { createSkillTool } from './skill-tool.js';
 import { loadSkills, type Skill } from './skills.js';
 import { SubagentEvents } from './subagent-events.js';
 import type { SubagentHost } from './subagent-run.js';
+import type { PluginFolder } from '../commands/plugin-folders.js';
 
 export interface ExtensionSources {
   projectRoot: string;
@@ -23,6 +24,8 @@ export interface ExtensionSources {
   trusted: boolean;
   /** `--agents <json>`. */
   agentsJson?: string | undefined;
+  /** `--plugin-dir` plugins (their skills). */
+  plugins?: readonly PluginFolder[] | undefined;
 }
 
 export interface Extensions {

@@ -7,6 +7,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
+import type { PluginFolder } from '../commands/plugin-folders.js';
 import {
   boundedDescription,
   type DefinitionScope,
@@ -45,6 +46,8 @@ export interface SkillSources {
   home: string;
   /** The project is trusted: its skills load. Untrusted: they stay off. */
   trusted: boolean;
+  /** `--plugin-dir` plugins: their `skills/<name>/` as the skill `<plugin>:<name>`. */
+  plugins?: readonly PluginFolder[] | undefined;
 }
 
 function realOr(path: string): string {
@@ -111,6 +114,14 @@ export async function loadSkills(
       if (!entry.isDirectory() && !entry.isSymbolicLink()) continue;
       const skill = await loadSkill(dir, entry.name, scope, fileRoot, problems);
       if (skill) skills.set(skill.name, skill);
+    }
+  }
+  for (const plugin of sources.plugins ?? []) {
+    const dir = join(plugin.dir, 'skills');
+    for (const entry of folderEntries(dir, problems)) {
+      if (!entry.isDirectory() && !entry.isSymbolicLink()) continue;
+      const skill = await loadSkill(dir, entry.name, 'user', plugin.dir, problems);
+      if (skill) skills.set(`${plugin.name}:${skill.name}`, { ...skill, name: `${plugin.name}:${skill.name}` });
     }
   }
   return { skills, problems: problems.list() };

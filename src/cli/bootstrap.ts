@@ -7,6 +7,7 @@ import { ConfigError } from '../config/config-error.js';
 import { HistoryError } from '../context/history-manager.js';
 import { SettingsFlagError } from '../permissions/settings-files.js';
 import { MissingApiKeyError } from '../providers/create-provider.js';
+import { ApiKeyHelperError } from '../runtime/api-key-helper.js';
 import { createRuntime, type Runtime } from '../runtime/create-runtime.js';
 import { projectRootOf } from '../runtime/project-root.js';
 import { RuntimeError } from '../runtime/runtime-error.js';
@@ -31,6 +32,9 @@ function cliErrorOf(
     return new CliError(error.message);
   }
   if (error instanceof ConfigError || error instanceof SettingsFlagError || error instanceof MissingApiKeyError) {
+    return new CliError(error.message, EXIT_USAGE);
+  }
+  if (error instanceof ApiKeyHelperError) {
     return new CliError(error.message, EXIT_USAGE);
   }
   if (error instanceof HistoryError) {
@@ -96,6 +100,9 @@ export function runtimeOptions(
     ...(options.agents === undefined ? {} : { agents: options.agents }),
     ...(options.claudeCode?.settingSources ? { settingSources: options.claudeCode.settingSources } : {}),
     ...(options.claudeCode && options.claudeCode.addDirs.length > 0 ? { addDirs: options.claudeCode.addDirs } : {}),
+    ...(options.claudeCode && options.claudeCode.pluginDirs.length > 0
+      ? { pluginDirs: options.claudeCode.pluginDirs }
+      : {}),
     session: sessionStart(options),
     // Only the REPL asks the trust question: a person is at the terminal, so `/mcp` may start a sign-in there.
     ...(askTrust ? { askTrust, mcpSignInFromSession: true } : {}),

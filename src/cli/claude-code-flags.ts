@@ -43,6 +43,8 @@ export interface ClaudeCodeOptions {
   permissionPromptTool: string | undefined;
   settingSources: SettingSource[] | undefined;
   addDirs: string[];
+  /** `--plugin-dir`, resolved against where mca was started. */
+  pluginDirs: string[];
   /** `--tools`: the built-in tools to offer (`[]`: none; undefined or `default`: all). */
   tools: string[] | undefined;
   fallbackModel: string | undefined;
@@ -72,7 +74,6 @@ export const SAFE_UNSUPPORTED: Readonly<Record<string, boolean>> = {
 export const REFUSED: Readonly<Record<string, string>> = {
   '--settings': 'it would load settings (permission rules, hooks) mca does not read from a flag',
   '--managed-settings': 'managed settings are not supported',
-  '--plugin-dir': 'plugins are not supported',
   '--plugin-dir-no-mcp': 'plugins are not supported',
   '--sdk-url': 'remote session transports are not supported',
   '--ide': 'IDE connections are not supported',
@@ -122,6 +123,7 @@ export function addClaudeCodeFlags(command: Command): Command {
     .option('--permission-prompt-tool <tool>', '"stdio": ask the SDK host (can_use_tool) when a call needs a yes')
     .option('--setting-sources <sources>', 'which settings files to read: user,project,local (comma-separated)')
     .option('--add-dir <dirs...>', 'more directories the tools may use', collect, [])
+    .option('--plugin-dir <dirs...>', 'a Claude Code plugin folder: its commands and skills', collect, [])
     .option('--tools <tools...>', 'built-in tools to offer: "default" (all), "" (none) or names ("Bash,Read")')
     .option('--fallback-model <model>', 'model to use when the main one is overloaded or not found (after retries)')
     .option('--allow-dangerously-skip-permissions', 'let the SDK host switch to bypassPermissions later');
@@ -161,6 +163,7 @@ export interface RawClaudeCodeOptions {
   permissionPromptTool?: string;
   settingSources?: string;
   addDir: string[];
+  pluginDir: string[];
   tools?: string[];
   fallbackModel?: string;
   allowDangerouslySkipPermissions?: boolean;
@@ -266,6 +269,7 @@ export function claudeCodeOptions(command: Command): ClaudeCodeOptions & { maxTu
     settingSources: parseSettingSources(raw.settingSources),
     // Relative to where mca was started; `~` forms stay as written for the runtime to expand (workspace-roots.ts).
     addDirs: raw.addDir.map((dir) => (dir === '~' || dir.startsWith('~/') ? dir : resolve(dir))),
+    pluginDirs: raw.pluginDir.map((dir) => resolve(dir)),
     tools,
     fallbackModel: raw.fallbackModel,
     allowBypass: raw.allowDangerouslySkipPermissions === true,

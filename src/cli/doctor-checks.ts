@@ -19,10 +19,11 @@ export function packageVersion(): string {
 }
 
 /** Where the key comes from (never the key itself). */
-export function keySource(env: NodeJS.ProcessEnv = process.env): string {
+export function keySource(env: NodeJS.ProcessEnv = process.env, apiKeyHelperFile?: string): string {
   if (env.ANTHROPIC_API_KEY?.trim()) return 'ANTHROPIC_API_KEY (environment)';
   if (env.ANTHROPIC_AUTH_TOKEN?.trim()) return 'ANTHROPIC_AUTH_TOKEN (environment)';
   if (env.OPENAI_API_KEY?.trim()) return 'OPENAI_API_KEY (environment)';
+  if (apiKeyHelperFile !== undefined) return `apiKeyHelper (${apiKeyHelperFile})`;
   return 'none';
 }
 
@@ -50,9 +51,11 @@ export interface DoctorInputs {
   startupNotices: readonly string[];
   /** Settings keys mca does not implement, each with its file. */
   unsupported: ReadonlyArray<{ key: string; file: string }>;
+  /** The settings file whose `apiKeyHelper` gives the key when the environment has none. */
+  apiKeyHelperFile?: string | undefined;
 }
 
-export function doctorLines({ mcaHome, startupNotices, unsupported }: DoctorInputs): string[] {
+export function doctorLines({ mcaHome, startupNotices, unsupported, apiKeyHelperFile }: DoctorInputs): string[] {
   const lines = [`✓ mca ${packageVersion()} on Node ${process.versions.node} (${process.argv[1] ?? 'unknown path'})`];
   const major = Number(process.versions.node.split('.')[0]);
   if (major < 20) lines.push('✗ Node is older than 20 — fix: install Node 20 or newer');
@@ -68,7 +71,7 @@ export function doctorLines({ mcaHome, startupNotices, unsupported }: DoctorInpu
       ? `✓ MCA_HOME ${mcaHome} is writable`
       : `✗ MCA_HOME ${mcaHome} is not writable — fix: chmod u+w it or set MCA_HOME elsewhere`,
   );
-  const key = keySource();
+  const key = keySource(process.env, apiKeyHelperFile);
   lines.push(
     key === 'none'
       ? '✗ API key: none — fix: export ANTHROPIC_API_KEY=sk-ant-… (a Claude subscription sign-in is not supported)'

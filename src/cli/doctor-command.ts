@@ -26,7 +26,12 @@ export function runDoctorCommand(args: readonly string[]): number {
   const settings = readClaudeSettings({ projectRoot, mcaHome, home: homedir(), trusted });
   const lines = [
     `Project: ${projectRoot} (${trusted ? 'trusted' : 'not trusted: run mca trust to use its settings'})`,
-    ...doctorLines({ mcaHome, startupNotices: settings.notices, unsupported: settings.unsupported }),
+    ...doctorLines({
+      mcaHome,
+      startupNotices: settings.notices,
+      unsupported: settings.unsupported,
+      apiKeyHelperFile: settings.apiKeyHelper?.file,
+    }),
   ];
   process.stdout.write(`${lines.map((line) => neutralizeControlSequences(line)).join('\n')}\n`);
   return EXIT_OK;

@@ -18,6 +18,8 @@ import { doctorLines, keySource, packageVersion } from './doctor-checks.js';
 import { runStatusCommand, type StatusLineInput } from './status-command.js';
 import { describeSandbox } from '../sandbox/sandbox-switch.js';
 
+import { createSettingsCommands } from './style-thinking-commands.js';
+
 const SMALL_FILE = 1024 * 1024;
 
 function settingsFiles(projectRoot: string, mcaHome: string, home: string): string[] {
@@ -99,7 +101,10 @@ export function createSessionInfo(booted: Bootstrapped, startupNotices: readonly
   const home = homedir();
   const statusCommand = readClaudeSettings({ projectRoot, mcaHome: config.mcaHome, home, trusted: booted.trusted })
     .statusLine?.command;
+  const settingsCommands = createSettingsCommands(booted);
   return {
+    outputStyle: settingsCommands.outputStyle,
+    thinking: settingsCommands.thinking,
     ...(statusCommand === undefined
       ? {}
       : {

@@ -42,6 +42,12 @@ export const KNOWN_SETTINGS_KEYS: ReadonlySet<string> = new Set([
   'disabledMcpjsonServers',
   'statusLine',
   'sandbox',
+  'apiKeyHelper',
+  'includeCoAuthoredBy',
+  'attribution',
+  'cleanupPeriodDays',
+  'alwaysThinkingEnabled',
+  'outputStyle',
 ]);
 
 /** The `permissions` keys mca applies; others are named in the one unsupported-keys line. */
@@ -84,6 +90,20 @@ export interface ClaudeSettings {
    * them: a project that is not trusted may only narrow the box).
    */
   sandbox: Array<{ file: string; value: unknown; project: boolean }>;
+
+  /** Settings `apiKeyHelper`: a command that prints the API key (a project's only when trusted). */
+  apiKeyHelper?: { command: string; file: string };
+  /**
+   * The trailer the model ends its commit messages with: COMMIT_ATTRIBUTION unless `includeCoAuthoredBy` is false
+   * ('') or `attribution.commit` gives the text ('' for none). The last file that sets either wins.
+   */
+  commitAttribution: string;
+  /** `cleanupPeriodDays` from the user's own files (a project's would delete the sessions of every project). */
+  cleanupPeriodDays?: number;
+  /** `alwaysThinkingEnabled` of the last file that sets it: extended thinking on or off at start. */
+  alwaysThinking?: { value: boolean; file: string };
+  /** `outputStyle` of the last file that sets it (a style name; output-styles.ts finds its text). */
+  outputStyle?: { value: string; file: string };
   /** Keys mca does not implement, each with the file that has it (`/status` and `mca doctor` list them). */
   unsupported: Array<{ key: string; file: string }>;
   /** One line each: an ignored project `env`, a bad value; and at most one line naming every unsupported key. */
@@ -148,6 +168,49 @@ function statusLineOf(value: unknown, file: string, untrustedProject: boolean, r
   result.statusLine = { command: entry.command, file };
 }
 
+/** mca's commit trailer (Claude Code's names Claude); `.invalid` is the reserved domain that never receives mail. */
+export const COMMIT_ATTRIBUTION = 'Co-Authored-By: mca <noreply@mca.invalid>';
+
+/** A file's `includeCoAuthoredBy` (boolean) and `attribution.commit` (the text; it wins when both are set). */
+function attributionOf(settings: Record<string, unknown>, file: string, result: ClaudeSettings): void {
+  const include = settings.includeCoAuthoredBy;
+  if (include !== undefined) {
+    if (typeof include === 'boolean') result.commitAttribution = include ? COMMIT_ATTRIBUTION : '';
+    else result.notices.push(`ignored "includeCoAuthoredBy" in ${file}: it must be true or false`);
+  }
+  const attribution = settings.attribution;
+  if (attribution === undefined) return;
+  const commit =
+    attribution !== null && typeof attribution === 'object' ? (attribution as Record<string, unknown>).commit : null;
+  if (commit === undefined) return;
+  if (typeof commit === 'string') result.commitAttribution = commit.trim();
+  else result.notices.push(`ignored "attribution" in ${file}: it must be {"commit": "…"}`);
+}
+
+/** A file's `cleanupPeriodDays`: a whole number of days, at least 1; only the user's files may set it. */
+function cleanupPeriodOf(value: unknown, file: string, project: boolean, result: ClaudeSettings): void {
+  if (value === undefined) return;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    result.notices.push(`ignored "cleanupPeriodDays" in ${file}: it must be a whole number of days, at least 1`);
+  } else if (project) {
+    result.notices.push(`ignored "cleanupPeriodDays" in ${file}: only your own settings may set it`);
+  } else result.cleanupPeriodDays = value;
+}
+
+/** A file's `apiKeyHelper` (a shell command): a project's runs a command and names the credential, so only trusted. */
+function apiKeyHelperOf(value: unknown, file: string, untrustedProject: boolean, result: ClaudeSettings): void {
+  if (value === undefined) return;
+  if (typeof value !== 'string' || value.trim() === '') {
+    result.notices.push(`ignored "apiKeyHelper" in ${file}: it must be a command`);
+    return;
+  }
+  if (untrustedProject) {
+    result.notices.push(`ignored "apiKeyHelper" in ${file}: the project is not trusted; run \`mca trust\` to use it`);
+    return;
+  }
+  result.apiKeyHelper = { command: value, file };
+}
+
 /** A file's `permissions.defaultMode`, if it names a mode that file may set; otherwise a notice says why not. */
 function defaultModeOf(
   settings: Record<string, unknown>,
@@ -182,7 +245,14 @@ function defaultModeOf(
 
 /** Reads every settings file's `env` and `model`, and names every key mca does not implement. */
 export function readClaudeSettings(sources: ClaudeSettingsSources): ClaudeSettings {
-  const result: ClaudeSettings = { env: {}, additionalDirectories: [], sandbox: [], unsupported: [], notices: [] };
+  const result: ClaudeSettings = {
+    env: {},
+    additionalDirectories: [],
+    sandbox: [],
+    commitAttribution: COMMIT_ATTRIBUTION,
+    unsupported: [],
+    notices: [],
+  };
   let root = sources.projectRoot;
   try {
     root = realpathSync(root);
@@ -230,6 +300,17 @@ export function readClaudeSettings(sources: ClaudeSettingsSources): ClaudeSettin
     }
     fallbackModels(settings.fallbackModel, file, result);
     statusLineOf(settings.statusLine, file, project && !sources.trusted, result);
+    apiKeyHelperOf(settings.apiKeyHelper, file, project && !sources.trusted, result);
+    attributionOf(settings, file, result);
+    cleanupPeriodOf(settings.cleanupPeriodDays, file, project, result);
+    const style = settings.outputStyle;
+    if (typeof style === 'string' && style.trim() !== '') result.outputStyle = { value: style.trim(), file };
+    else if (style !== undefined) result.notices.push(`ignored "outputStyle" in ${file}: it must be a style name`);
+    const thinking = settings.alwaysThinkingEnabled;
+    if (typeof thinking === 'boolean') result.alwaysThinking = { value: thinking, file };
+    else if (thinking !== undefined) {
+      result.notices.push(`ignored "alwaysThinkingEnabled" in ${file}: it must be true or false`);
+    }
   }
   const unsupported = unsupportedKeysLine(result.unsupported);
   if (unsupported !== '') result.notices.push(unsupported);

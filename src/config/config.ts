@@ -71,7 +71,15 @@ export interface LoadConfigOptions {
   settingsPermissionMode?: { value: string; file: string } | undefined;
   /** `fallbackModel` from a Claude Code settings file: like `settingsModel`, below `--fallback-model`. */
   settingsFallbackModel?: { value: string[]; file: string } | undefined;
+  /**
+   * `alwaysThinkingEnabled` from a Claude Code settings file: thinking on (ALWAYS_THINKING_BUDGET) or off by
+   * default, below mca's own config files (a `thinking` budget there says more), env and flags.
+   */
+  settingsThinking?: { value: boolean; file: string } | undefined;
 }
+
+/** The thinking budget `alwaysThinkingEnabled` and `/thinking` turn on (the agent lowers it to fit max_tokens). */
+export const ALWAYS_THINKING_BUDGET = 16_000;
 
 /** Claude Code's refusal of `--fallback-model` naming the main model. */
 export const SAME_FALLBACK_MESSAGE = 'Fallback model cannot be the same as the main model';
@@ -147,6 +155,14 @@ export function loadConfig(options: LoadConfigOptions): Config {
   const warnings = options.warnings ?? [];
   const layers: Layer[] = [
     { values: { mcaHome }, sourceOf: () => 'from MCA_HOME' },
+    ...(options.settingsThinking
+      ? [
+          {
+            values: { thinking: options.settingsThinking.value ? ALWAYS_THINKING_BUDGET : 'off' },
+            sourceOf: () => `in ${options.settingsThinking?.file}`,
+          },
+        ]
+      : []),
     fileLayer(readUserConfig(mcaHome), warnings),
     fileLayer(readProjectConfig(options.cwd, warnings), warnings),
     ...(options.settingsModel

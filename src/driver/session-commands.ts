@@ -12,7 +12,7 @@ import type { Runtime } from '../runtime/create-runtime.js';
 
 export async function loadSessionCommands(booted: Runtime, notices: string[]): Promise<CustomCommandsPort> {
   const commands = await loadCustomCommands(
-    { projectRoot: booted.projectRoot, mcaHome: booted.config.mcaHome },
+    { projectRoot: booted.projectRoot, mcaHome: booted.config.mcaHome, plugins: booted.plugins },
     notices,
   );
   const files: CustomCommandInfo[] = [...commands.values()]

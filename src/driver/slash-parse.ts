@@ -65,6 +65,18 @@ const TABLE = [
   },
   { name: 'config', usage: '/config', description: 'Show the settings in effect', shows: true },
   {
+    name: 'output-style',
+    usage: '/output-style [name]',
+    description: 'List the output styles; use one for this session',
+    shows: false,
+  },
+  {
+    name: 'thinking',
+    usage: '/thinking [on|off]',
+    description: 'Turn extended thinking on or off (no argument toggles)',
+    shows: false,
+  },
+  {
     name: 'add-dir',
     usage: '/add-dir <path>',
     description: 'Let the file tools use another directory too',

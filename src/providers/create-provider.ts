@@ -28,6 +28,14 @@ export interface CreateProviderOptions {
   backoff?: Partial<BackoffOptions>;
   /** The runtime's environment: the transport's proxy variables come from it (default: none set). */
   env?: EnvironmentView;
+
+  /**
+   * Settings `apiKeyHelper`: fetches the Anthropic key when the credentials hold none, and once more after the API
+   * rejects it (RefreshedKeyProvider). The caller registers each key it returns as a secret.
+   */
+  keyHelper?: () => Promise<string>;
+  /** Added to the missing-key message (an apiKeyHelper that was not used, and why). */
+  missingKeyHint?: string | undefined;
 }
 
 /** The configured provider; with fallback models (`config.fallbackModel`) wrapped so calls can move to them. */
@@ -36,11 +44,27 @@ export async function createProvider(
   credentials: Credentials,
   options: CreateProviderOptions = {},
 ): Promise<ModelProvider> {
-  const provider = await createBareProvider(config, credentials, options);
+  const provider = await keyedProvider(config, credentials, options);
   const fallbacks = config.fallbackModel ?? [];
   if (fallbacks.length === 0) return provider;
   const { FallbackProvider } = await import('./model-fallback.js');
   return new FallbackProvider(provider, config.model, fallbacks);
+}
+
+/** The bare provider, with its key from `options.keyHelper` when the environment names no Anthropic credential. */
+async function keyedProvider(
+  config: Config,
+  credentials: Credentials,
+  options: CreateProviderOptions,
+): Promise<ModelProvider> {
+  const helper = options.keyHelper;
+  if (config.provider === 'openai' || !helper || credentials.apiKey?.trim() || credentials.authToken?.trim()) {
+    return createBareProvider(config, credentials, options);
+  }
+  const withKey = async (): Promise<ModelProvider> =>
+    createBareProvider(config, { ...credentials, apiKey: await helper() }, options);
+  const { RefreshedKeyProvider } = await import('./refreshed-key.js');
+  return new RefreshedKeyProvider(await withKey(), withKey);
 }
 
 async function createBareProvider(
@@ -51,7 +75,11 @@ async function createBareProvider(
   if (config.provider === 'openai') return createOpenAIProvider(config, credentials, options);
   const apiKey = credentials.apiKey?.trim();
   const authToken = credentials.authToken?.trim();
-  if (!apiKey && !authToken) throw new MissingApiKeyError();
+  if (!apiKey && !authToken) {
+    throw new MissingApiKeyError(
+      options.missingKeyHint ? `${MISSING_API_KEY_MESSAGE} (${options.missingKeyHint})` : MISSING_API_KEY_MESSAGE,
+    );
+  }
   const { AnthropicProvider } = await import('./anthropic.js');
   return new AnthropicProvider({
     ...(apiKey ? { apiKey } : {}),

@@ -24,6 +24,8 @@ import { credentialSecrets, loadConfig, loadCredentials, resolveMcaHome } from '
 import { readClaudeSettings, type ClaudeSettings } from '../config/claude-settings.js';
 import { resolveSandbox } from '../sandbox/sandbox-settings.js';
 import { SandboxSwitch, sandboxLayers, sandboxTrustLines } from '../sandbox/sandbox-switch.js';
+import { applyOutputStyle, attributionSection } from './settings-sections.js';
+import { readPluginFolders, type PluginFolder } from '../commands/plugin-folders.js';
 import type { CodeAgent } from '../agent/code-agent.js';
 import { ProjectSessions } from '../agent/session-manager.js';
 import { MemoryFiles } from '../context/memory-files.js';
@@ -46,6 +48,8 @@ import type { McpManager } from '../mcp/mcp-manager.js';
 
 export interface Runtime {
   config: Config;
+  /** The `--plugin-dir` plugins loaded (their commands are read by the driver's command list). */
+  plugins: readonly PluginFolder[];
   projectRoot: string;
   /** The permission rules in force (settings files and the options' rules). */
   policy: PermissionPolicy;
@@ -141,11 +145,28 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     settingsModel: settings.model,
     settingsPermissionMode: settings.defaultMode,
     settingsFallbackModel: settings.fallbackModel,
+    settingsThinking: settings.alwaysThinking,
   });
   notices.push(...policyNotices);
   const credentials = loadCredentials(env);
-  const provider = await createProvider(config, credentials, { env });
+  // The helper's keys join the redaction list (the same array every consumer holds) before a request carries them.
   const secrets = credentialSecrets(credentials);
+  const helper = settings.apiKeyHelper;
+  const provider = await createProvider(config, credentials, {
+    env,
+    // Without any key the start fails; a project helper left off for want of trust is the reason worth naming.
+    missingKeyHint: settings.notices.find((line) => line.startsWith('ignored "apiKeyHelper"')),
+    ...(helper
+      ? {
+          keyHelper: async () => {
+            const { runApiKeyHelper } = await import('./api-key-helper.js');
+            const key = await runApiKeyHelper(helper, projectRoot);
+            if (!secrets.includes(key)) secrets.push(key);
+            return key;
+          },
+        }
+      : {}),
+  });
   const store = new SessionStore(config.mcaHome, projectRoot, { secrets });
   // Checkpoints guard every call of whichever session is open now (sessions are created below).
   const checkpoints = new ProjectCheckpoints(store, projectRoot, undefined, secrets, () => roots.list());
@@ -186,7 +207,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // Memory-file imports and attachments pass the one path screen, like the Read tool (`@.env` in CLAUDE.md).
   const readScreen = policy.pathScreen('Read');
   const readDenied = readScreen ? (await import('../permissions/path-screen.js')).pathCheck(readScreen) : undefined;
+  const plugins = options.pluginDirs?.length ? readPluginFolders(options.pluginDirs, notices) : [];
   const extensions = await loadExtensions({
+    plugins,
     projectRoot,
     mcaHome: config.mcaHome,
     home: options.home ?? homedir(),
@@ -207,6 +230,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     env,
     ...(extensions.skillSection === undefined ? {} : { systemSection: extensions.skillSection }),
   });
+  sessions.setPromptSection('attribution', attributionSection(settings.commitAttribution));
+  if (settings.outputStyle) {
+    const styleSources = { projectRoot, home: options.home ?? homedir(), mcaHome: config.mcaHome };
+    notices.push(...(await applyOutputStyle(sessions, settings.outputStyle, styleSources)));
+  }
   registerExtensionTools(registry, extensions, {
     config,
     provider,
@@ -242,9 +270,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   notices.push(...hooks.loaded.notices);
   const first = await sessions.open(start);
   notices.push(...first.warnings);
+  pruneSessionsLater(config.mcaHome, settings.cleanupPeriodDays, first.controller.sessionId);
   return {
     notices: untrustedInOneLine(notices),
     config,
+    plugins,
     projectRoot,
     policy,
     trusted,
@@ -317,6 +347,20 @@ function sandboxSwitch(
     roots: () => places.roots.list().filter((root) => root !== places.projectRoot),
     home: options.home ?? homedir(),
     mcaHome: places.mcaHome,
+  });
+}
+
+/**
+ * Settings `cleanupPeriodDays`: old sessions are removed after this turn of the event loop, not awaited (the process
+ * still finishes it before it ends on its own); the current session is never one of them.
+ */
+function pruneSessionsLater(mcaHome: string, days: number | undefined, current: string): void {
+  setImmediate(() => {
+    void import('../session/session-cleanup.js')
+      .then(({ pruneOldSessions, DEFAULT_CLEANUP_PERIOD_DAYS }) =>
+        pruneOldSessions({ mcaHome, days: days ?? DEFAULT_CLEANUP_PERIOD_DAYS, keep: new Set([current]) }),
+      )
+      .catch(() => undefined);
   });
 }
 

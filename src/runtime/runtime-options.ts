@@ -54,6 +54,8 @@ export interface RuntimeOptions {
    * that does not exist or is no directory fails the start (RuntimeError ADD_DIR_INVALID).
    */
   addDirs?: readonly string[];
+  /** `--plugin-dir`: Claude Code plugin folders (their commands and skills; plugin-folders.ts). */
+  pluginDirs?: readonly string[];
   /** The user's home directory (`~/.claude/agents`, `~/.claude/skills`); default: the OS's. */
   home?: string;
   /** Where Read and the edit tools get and put files' text (an ACP client's buffers); absent: the disk. */

@@ -33,6 +33,12 @@ function unlinkQuietly(path: string): void {
   }
 }
 
+/** Whether the lock at `path` names a process that is still running (session clean-up never removes its session). */
+export function lockIsLive(path: string): boolean {
+  const owner = readOwner(path);
+  return owner !== undefined && stampAlive(owner);
+}
+
 export class SessionLock {
   private held = true;
   private readonly onExit = (): void => this.release();

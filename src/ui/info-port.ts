@@ -34,6 +34,11 @@ export interface ReplInfoPort {
   statusLine?: (state: StatusState) => Promise<string | undefined>;
   /** `/sandbox`: the Bash sandbox's state, after switching it on or off for this session when `on` is given. */
   sandbox(on: boolean | undefined): Promise<string[]>;
+
+  /** `/output-style [name]`: lists the styles, or uses one; resolves with the notice. */
+  outputStyle?: (args: string) => Promise<string>;
+  /** `/thinking [on|off]`: toggles or sets extended thinking; the notice. */
+  thinking?: (args: string) => string;
 }
 
 /** What the REPL knows for a custom status line. */

@@ -44,6 +44,8 @@ export type ReplCommands = Pick<
   | 'showDoctor'
   | 'permissions'
   | 'showConfig'
+  | 'outputStyle'
+  | 'thinking'
   | 'exportConversation'
   | 'mcp'
   | 'addDir'
@@ -172,6 +174,14 @@ export function createReplCommands(deps: ReplCommandDeps): ReplCommands {
         (error: unknown) => notice(`Sandbox: ${errorText(error)}`, 'error'),
       );
     },
+
+    outputStyle: (args) => {
+      if (!info?.outputStyle) return notice(NO_INFO, 'warning');
+      info
+        .outputStyle(args)
+        .then(notice, (error: unknown) => notice(`/output-style failed: ${errorText(error)}`, 'error'));
+    },
+    thinking: (args) => (info?.thinking ? notice(info.thinking(args)) : notice(NO_INFO, 'warning')),
     showConfig: () => notice(['Settings in effect', ...(info?.configLines() ?? [NO_INFO])].join('\n')),
     exportConversation: (args) => {
       const controller = driver.controller;

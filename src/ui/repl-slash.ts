@@ -77,6 +77,8 @@ export function createReplSlash(deps: ReplSlashDeps): SlashContext {
     showDoctor: deps.commands.showDoctor,
     permissions: deps.commands.permissions,
     showConfig: deps.commands.showConfig,
+    outputStyle: deps.commands.outputStyle,
+    thinking: deps.commands.thinking,
     mcp: deps.commands.mcp,
     addDir: deps.commands.addDir,
     sandbox: deps.commands.sandbox,

@@ -59,6 +59,9 @@ export interface SlashContext {
   showDoctor(): void;
   permissions(args: string): void;
   showConfig(): void;
+  /** `/output-style [name]` and `/thinking [on|off]` (issue 40). */
+  outputStyle(args: string): void;
+  thinking(args: string): void;
   /** `/mcp`: the MCP servers, and what to do with one (mcp-view.ts). */
   mcp(args: string): void;
   addDir(args: string): void;
@@ -105,6 +108,8 @@ export const SLASH_HANDLERS: Record<SlashCommandName, Handler> = {
   doctor: (context) => context.showDoctor(),
   permissions: (context, args) => context.permissions(args),
   config: (context) => context.showConfig(),
+  'output-style': (context, args) => context.outputStyle(args),
+  thinking: (context, args) => context.thinking(args),
   mcp: (context, args) => context.mcp(args),
   'add-dir': (context, args) => context.addDir(args),
   sandbox: (context, args) => context.sandbox(args),

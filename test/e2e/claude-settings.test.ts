@@ -124,11 +124,11 @@ describe('Claude Code settings in -p', () => {
       permissions: { allow: [], defaultMode: 'plan' },
     });
     const local = join(project.root, '.claude', 'settings.local.json');
-    writeJson(local, { apiKeyHelper: '/bin/echo key', enableAllProjectMcpServers: true, $schema: 'x' });
+    writeJson(local, { spinnerTipsEnabled: false, enableAllProjectMcpServers: true, $schema: 'x' });
     const result = await run(project, [finish('Done.', 'ok')]);
     expect(result.stdout).toBe('ok\n');
     expect(mcaLines(result.stderr)).toEqual([
-      `mca: settings keys mca does not implement, ignored: includeCoAuthoredBy, outputStyle (${user}); apiKeyHelper (${local})`,
+      `mca: settings keys mca does not implement, ignored: spinnerTipsEnabled (${local})`,
     ]);
   }, 90_000);
 

@@ -38,6 +38,8 @@ function recordingContext(): { context: SlashContext; calls: string[] } {
     showDoctor: record('doctor'),
     permissions: record('permissions'),
     showConfig: record('config'),
+    outputStyle: record('outputStyle'),
+    thinking: record('thinking'),
     mcp: record('mcp'),
     addDir: record('addDir'),
     sandbox: record('sandbox'),
