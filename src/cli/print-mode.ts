@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { ZERO_USAGE } from '../providers/types.js';
 import { hookLine } from '../print/claude-code-system.js';
 import { McaError } from '../errors/mca-error.js';
-import { isAgentEvent } from '../driver/driver-events.js';
+import { isAgentEvent, PROMPT_INTERRUPTED } from '../driver/driver-events.js';
 import { loadSessionCommands, openSession } from '../driver/open-session.js';
 import { createSink } from '../print/create-sink.js';
 import { applyClaudeCodeOptions, claudeCodeSession } from './claude-code-session.js';
@@ -108,7 +108,8 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
     } else if (event.type === 'run_end' && 'error' in event) failure = `The turn failed: ${oneLine(event.error)}`;
     else if (event.type === 'command_failed') commandError = event.error;
     else if (event.type === 'notice') err(event.text);
-    else if (event.type === 'prompt_blocked') blocked = event.reason;
+    // An interrupt during the prompt's hooks is an interrupted run (exit 130), not a blocked prompt.
+    else if (event.type === 'prompt_blocked' && event.reason !== PROMPT_INTERRUPTED) blocked = event.reason;
   });
   try {
     // stream-json's init line reports the MCP servers' outcome (connected with tools, or failed), not `pending`.

@@ -9,6 +9,9 @@ import type { PermissionMode } from '../config/config.js';
 import type { ToolEnvelope } from '../tools/envelope.js';
 
 /** What the driver is doing: nothing, a model turn, a compaction, or a shell line (`!` or a command's). */
+
+/** The `prompt_blocked` reason of an interrupt that came while UserPromptSubmit hooks ran. */
+export const PROMPT_INTERRUPTED = 'Interrupted while a UserPromptSubmit hook ran: the prompt was not sent.';
 export type Busy = null | 'turn' | 'compact' | 'shell';
 
 export type NoticeTone = 'info' | 'warning' | 'error';
@@ -17,7 +20,10 @@ export type DriverEvent =
   | AgentEvent
   /** A turn is about to run; `text` is the user's line as typed (a custom command's `/name args`). */
   | { type: 'prompt'; text: string }
-  /** A UserPromptSubmit hook erased the prompt: the model never saw it; `reason` is for the person. */
+  /**
+   * A UserPromptSubmit hook erased the prompt, or an interrupt came while the hooks ran (`reason` is then
+   * PROMPT_INTERRUPTED): the model never saw it; `reason` is for the person.
+   */
   | { type: 'prompt_blocked'; reason: string }
   /**
    * A turn or a compaction stopped. `ended`: the turn closed with its own turn_end. `aborted`: interrupted.

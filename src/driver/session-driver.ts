@@ -16,7 +16,13 @@ import { LineQueue, type Images } from './line-queue.js';
 import { errorEnvelope, type ToolEnvelope } from '../tools/envelope.js';
 import { applyCommandModel, type CustomCommandsPort } from './custom-commands-port.js';
 import { createDecisionPoint, type SessionDecisionPoint } from './decision-point.js';
-import type { Busy, DriverEvent, DriverListener, NoticeTone } from './driver-events.js';
+import {
+  PROMPT_INTERRUPTED,
+  type Busy,
+  type DriverEvent,
+  type DriverListener,
+  type NoticeTone,
+} from './driver-events.js';
 import { DriverHooks, type TurnEnd } from './driver-hooks.js';
 import { INIT_PROMPT } from './init-prompt.js';
 import { routeLine, runsAtOnce } from './line-route.js';
@@ -342,7 +348,9 @@ export class SessionDriver {
       const outcome = await this.hooks.prompt(text).finally(() => (this.promptHooksRunning = false));
       if (this.interruptedEarly) {
         this.interruptedEarly = false;
-        this.notice('Interrupted while a UserPromptSubmit hook ran: the prompt was not sent.', 'warning');
+        this.notice(PROMPT_INTERRUPTED, 'warning');
+        // A front that answers every message (headless) still gets its end: an interrupted one.
+        this.emit({ type: 'prompt_blocked', reason: PROMPT_INTERRUPTED });
         this.setBusy(null);
         after?.();
         return this.next();

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent } from '../agent/events.js';
-import { isAgentEvent, type DriverEvent } from '../driver/driver-events.js';
+import { isAgentEvent, PROMPT_INTERRUPTED, type DriverEvent } from '../driver/driver-events.js';
 import type { OpenedSession } from '../driver/open-session.js';
 import type { PermissionBroker } from '../driver/permission-broker.js';
 import type { SessionDriver } from '../driver/session-driver.js';
@@ -278,7 +278,7 @@ export class HeadlessSession {
       // A UserPromptSubmit hook blocked the prompt (or the host interrupted while its callback ran): the message
       // still gets its result line, as an interrupt or an error naming the reason.
       this.beginTurn(false);
-      const reason = event.reason === INTERRUPTED ? 'interrupted' : 'error';
+      const reason = event.reason === INTERRUPTED || event.reason === PROMPT_INTERRUPTED ? 'interrupted' : 'error';
       const answer =
         reason === 'interrupted' ? event.reason : `A UserPromptSubmit hook blocked the prompt: ${event.reason}`;
       this.writeResult({ ...this.emptyEnd(reason), answer });

@@ -2,7 +2,7 @@
  * Settings `cleanupPeriodDays` (Claude Code's meaning, default 30): sessions not written for that many days are
  * deleted from `$MCA_HOME/projects/*` with everything beside them named by their id (`<id>.jsonl`, `.checkpoints/`,
  * `.tools/`, `.agents/`, a stale `.lock`). Never the session of this process, nor one whose lock names a live
- * process. The scan runs at most once a day (a marker file's time), so a start usually costs one `stat`; the caller
+ * process. The scan runs at most once a day (the time of `$MCA_HOME/session-cleanup.stamp`), so a start usually costs one `stat`; the caller
  * starts it off the critical path and does not wait for it. Failures are ignored: clean-up is best effort.
  */
 import { readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
@@ -11,7 +11,8 @@ import { lockIsLive } from './session-lock.js';
 
 export const DEFAULT_CLEANUP_PERIOD_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
-const MARKER = '.last-cleanup';
+/** Beside `projects/`, not in it: whatever lists the project folders sees folders only. */
+const MARKER = 'session-cleanup.stamp';
 const SESSION_FILE = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i;
 
 export interface CleanupOptions {
@@ -26,7 +27,7 @@ export interface CleanupOptions {
 export async function pruneOldSessions(options: CleanupOptions): Promise<number> {
   const now = options.now ?? Date.now();
   const projects = join(options.mcaHome, 'projects');
-  const marker = join(projects, MARKER);
+  const marker = join(options.mcaHome, MARKER);
   const last = await stat(marker).then(
     (info) => info.mtimeMs,
     () => undefined,
@@ -44,7 +45,6 @@ export async function pruneOldSessions(options: CleanupOptions): Promise<number>
   const cutoff = now - options.days * DAY_MS;
   let removed = 0;
   for (const dir of dirs) {
-    if (dir === MARKER) continue;
     removed += await pruneDirectory(join(projects, dir), cutoff, options.keep);
   }
   return removed;

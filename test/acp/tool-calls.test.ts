@@ -16,6 +16,8 @@ const KINDS: Record<string, string> = {
   Glob: 'search',
   LS: 'search',
   Bash: 'execute',
+  TaskOutput: 'read',
+  TaskStop: 'execute',
   WebFetch: 'fetch',
   TodoWrite: 'think',
   ExitPlanMode: 'think',

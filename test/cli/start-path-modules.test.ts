@@ -63,9 +63,12 @@ const OWN_LAZY_MODULES = [
  * the path shrinks; raising it needs a reason in BENCHMARKS.md ("Start-up"). Raised to 555 kB when round three's
  * branches merged (551,082 bytes in 71 chunks): the session-state lines, budget and stall stops of issue 38, the
  * environment view of issue 35 and the one session opener each added a few kB to the plain path, no one of them
- * large (the biggest input on the path is commander's help, 9.7 kB).
+ * large (the biggest input on the path is commander's help, 9.7 kB). Raised again to 600 kB by the last three merges
+ * (598,745 bytes in 78 chunks): the background-task registry and its two tools (11 kB, registered with the built-in
+ * tools), the sandbox's settings resolution (7 kB, read at start even with the box off), the MCP server-name and
+ * exposure checks of the trust question (6 kB). Making those lazy is the next step (BENCHMARKS.md, issue 42).
  */
-const PRINT_PATH_BUDGET_BYTES = 555_000;
+const PRINT_PATH_BUDGET_BYTES = 600_000;
 
 interface Metafile {
   outputs: Record<string, { inputs: Record<string, unknown> }>;
