@@ -8,12 +8,12 @@ import tseslint from 'typescript-eslint';
  * them is checked from its first file.
  */
 const FLOORS = [
-  ['cli', 'ui', 'print', 'headless', 'acp'],
+  ['cli', 'ui', 'sinks', 'headless', 'acp'],
   ['driver'],
   ['runtime'],
-  ['hooks', 'mcp', 'agents', 'checkpoints', 'sandbox'],
-  ['agent'],
-  ['session'],
+  ['hooks', 'mcp', 'subagents', 'checkpoints', 'claude-code', 'sandbox'],
+  ['loop'],
+  ['store'],
   ['context'],
   ['tools'],
   ['providers'],

@@ -14,7 +14,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SessionCheckpoints } from '../src/checkpoints/session-checkpoints.js';
-import { bashTool } from '../src/tools/bash.js';
+import { bashTool } from '../src/tools/processes/bash.js';
 
 function text(index: number, salt = 0): string {
   const lines: string[] = [];

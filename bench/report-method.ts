@@ -58,7 +58,7 @@ export const METHOD = `## Reading the replay figures (mechanisms, not tuning)
   \`edit\`/\`insert\` → Edit (diff built from the recoverable old/new text, else the input carries the recorded
   command so the reply keeps its size); \`cat > f <<EOF\` and \`create\` → Write; everything else → Bash (stdout = the
   recorded output, exit code from \`<returncode>\`). An edit anywhere in a compound command wins. Each becomes a
-  synthetic ToolEnvelope (src/tools/tool-data.ts shapes) whose \`text\` is the recorded output, so the real
+  synthetic ToolEnvelope (src/tools/registry/tool-data.ts shapes) whose \`text\` is the recorded output, so the real
   ToolResultCompressor runs on realistic data and the full observation is the recorded output itself. The chat
   strategies replay the recorded call and the recorded output as they are. The recordings already carry their own
   harness's output caps; no strategy adds another.

@@ -6,7 +6,7 @@
  */
 import { Ajv } from 'ajv';
 import nodeHtmlMarkdown from 'node-html-markdown';
-import { compileJsonSchema } from '../src/tools/json-schema-validation.js';
+import { compileJsonSchema } from '../src/tools/input/json-schema-validation.js';
 
 function ms(work: () => unknown): number {
   const start = process.hrtime.bigint();

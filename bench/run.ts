@@ -11,7 +11,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { composeProtocolLayer } from '../src/context/system-layer.js';
 import { loadPrompt } from '../src/context/prompt-loader.js';
-import { createDefaultRegistry } from '../src/tools/registry.js';
+import { createDefaultRegistry } from '../src/tools/registry/registry.js';
 import { ensureBuild } from './lib/ensure-build.js';
 import { machine } from './lib/machine.js';
 import { costMemorySvg } from './plot.js';

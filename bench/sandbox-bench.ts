@@ -18,8 +18,8 @@ import { PermissionPolicy } from '../src/permissions/policy.js';
 import { parseRule, type PermissionRule } from '../src/permissions/rule.js';
 import { SandboxSwitch } from '../src/sandbox/sandbox-switch.js';
 import { resolveSandbox } from '../src/sandbox/sandbox-settings.js';
-import { bashTool } from '../src/tools/bash.js';
-import type { ToolContext } from '../src/tools/tool-context.js';
+import { bashTool } from '../src/tools/processes/bash.js';
+import type { ToolContext } from '../src/tools/registry/tool-context.js';
 import { machine } from './lib/machine.js';
 import { median, percentile } from './lib/stats.js';
 

@@ -1,4 +1,4 @@
-// What the tools cost the start path (issue 17): bundles src/tools/registry.ts as the binary bundles it (split at
+// What the tools cost the start path (issue 17): bundles src/tools/registry/registry.ts as the binary bundles it (split at
 // dynamic imports, tool JSON Schemas computed at build time), then, in fresh processes, times importing the
 // registry chunk, building the `tools` array and the text-protocol tool prompts, and the first and second Read
 // (the first one loads the validator and the schemas). Prints medians and the bytes the registry loads statically.
@@ -22,8 +22,8 @@ try {
   writeFileSync(
     entry,
     `const t0 = performance.now();
-const { createDefaultRegistry } = await import(${JSON.stringify(join(root, 'src/tools/registry.ts'))});
-const { FileStateRecord } = await import(${JSON.stringify(join(root, 'src/tools/file-state.ts'))});
+const { createDefaultRegistry } = await import(${JSON.stringify(join(root, 'src/tools/registry/registry.ts'))});
+const { FileStateRecord } = await import(${JSON.stringify(join(root, 'src/tools/files/file-state.ts'))});
 const t1 = performance.now();
 const registry = createDefaultRegistry();
 registry.toolSpecs();
@@ -62,7 +62,7 @@ process.stdout.write(JSON.stringify({ importMs: t1 - t0, toolsMs: t2 - t1, first
       if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
   };
   // The registry's chunk and everything it imports statically: what loading the tools loads.
-  const registryPath = join(root, 'src/tools/registry.ts');
+  const registryPath = join(root, 'src/tools/registry/registry.ts');
   const registryInput = Object.keys(metafile.inputs).find((input) => join(root, input) === registryPath);
   visit(Object.keys(metafile.outputs).find((output) => registryInput in metafile.outputs[output].inputs));
   const staticBytes = [...seen].reduce((sum, output) => sum + metafile.outputs[output].bytes, 0);

@@ -9,15 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fg from 'fast-glob';
 import type { $ZodType, output } from 'zod/v4/core';
-import type { ToolDefinition } from '../src/tools/define-tool.js';
-import type { ToolEnvelope } from '../src/tools/envelope.js';
-import { FileStateRecord } from '../src/tools/file-state.js';
-import { globTool } from '../src/tools/glob.js';
-import { createGrepTool } from '../src/tools/grep.js';
-import { findRipgrep } from '../src/tools/grep-ripgrep.js';
-import { readTool } from '../src/tools/read.js';
-import { TodoStore } from '../src/tools/todo-store.js';
-import type { ToolContext } from '../src/tools/tool-context.js';
+import type { ToolDefinition } from '../src/tools/registry/define-tool.js';
+import type { ToolEnvelope } from '../src/tools/registry/envelope.js';
+import { FileStateRecord } from '../src/tools/files/file-state.js';
+import { globTool } from '../src/tools/walking/glob.js';
+import { createGrepTool } from '../src/tools/grep/grep.js';
+import { findRipgrep } from '../src/tools/grep/grep-ripgrep.js';
+import { readTool } from '../src/tools/files/read.js';
+import { TodoStore } from '../src/tools/planning/todo-store.js';
+import type { ToolContext } from '../src/tools/registry/tool-context.js';
 import { timeRuns, type Timing } from './lib/timing.js';
 
 export interface ToolsResult {

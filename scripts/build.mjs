@@ -35,8 +35,8 @@ const common = {
 
 const result = await build({
   ...common,
-  // The walking tools' worker thread (src/tools/walk-runner.ts loads it from beside its own chunk).
-  entryPoints: { 'cli/main': 'src/cli/main.ts', 'cli/walk-worker': 'src/tools/walk-worker.ts' },
+  // The walking tools' worker thread (src/tools/walking/walk-runner.ts loads it from beside its own chunk).
+  entryPoints: { 'cli/main': 'src/cli/main.ts', 'cli/walk-worker': 'src/tools/walking/walk-worker.ts' },
   outdir,
   splitting: true,
   // Every chunk lives beside main.js, so paths relative to import.meta.url (package.json, prompts/) hold.

@@ -1,5 +1,5 @@
 // Build step (issue 17): the JSON Schemas of the built-in tools' inputs, computed at build time so the binary
-// describes its tools to the model without loading zod. It bundles and runs src/tools/input-json-schemas.ts (the
+// describes its tools to the model without loading zod. It bundles and runs src/tools/input/input-json-schemas.ts (the
 // dev path's own computation from the zod/mini schemas) and gives the binary, in place of that module, one that
 // holds the values (and which tools' inputs are plain, for input-quick-check.ts): same exports, same bytes (test/tools/tool-definitions.test.ts compares them with the
 // classic-zod golden). `node scripts/tool-json-schemas.mjs` prints them as JSON.
@@ -7,9 +7,9 @@ import { Buffer } from 'node:buffer';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
-const SOURCE = fileURLToPath(new URL('../src/tools/input-json-schemas.ts', import.meta.url));
+const SOURCE = fileURLToPath(new URL('../src/tools/input/input-json-schemas.ts', import.meta.url));
 
-/** src/tools/input-json-schemas.ts, bundled and imported. */
+/** src/tools/input/input-json-schemas.ts, bundled and imported. */
 async function computedModule() {
   const bundled = await build({
     entryPoints: [SOURCE],
@@ -29,13 +29,13 @@ export async function computeToolJsonSchemas() {
   return (await computedModule()).builtinInputJsonSchemas();
 }
 
-/** The module the binary gets instead of src/tools/input-json-schemas.ts. */
+/** The module the binary gets instead of src/tools/input/input-json-schemas.ts. */
 export async function generatedModule() {
   const module = await computedModule();
   const schemas = JSON.stringify(module.builtinInputJsonSchemas());
   const plain = JSON.stringify(module.builtinPlainInputs());
   return [
-    '// Generated at build time by scripts/tool-json-schemas.mjs from src/tools/input-json-schemas.ts.',
+    '// Generated at build time by scripts/tool-json-schemas.mjs from src/tools/input/input-json-schemas.ts.',
     `const schemas = ${schemas};`,
     `const plain = ${plain};`,
     'export function builtinInputJsonSchemas() {',
@@ -48,7 +48,7 @@ export async function generatedModule() {
   ].join('\n');
 }
 
-/** esbuild plugin: replaces src/tools/input-json-schemas.ts with the generated module. */
+/** esbuild plugin: replaces src/tools/input/input-json-schemas.ts with the generated module. */
 export function toolJsonSchemasPlugin() {
   return {
     name: 'tool-json-schemas',

@@ -3,8 +3,16 @@
  * runs on realistic data. `envelope.text` is always the recorded output itself: the full observation every
  * strategy shows during the turn.
  */
-import type { ToolEnvelope } from '../../src/tools/envelope.js';
-import type { BashData, EditData, GlobData, GrepData, LsData, ReadData, WriteData } from '../../src/tools/tool-data.js';
+import type { ToolEnvelope } from '../../src/tools/registry/envelope.js';
+import type {
+  BashData,
+  EditData,
+  GlobData,
+  GrepData,
+  LsData,
+  ReadData,
+  WriteData,
+} from '../../src/tools/registry/tool-data.js';
 import { classifyCall, commandOf, type Classified } from './classify.js';
 import { grepMatches, numberedLines, outputLines, unwrapOutput } from './recorded-output.js';
 import type { RecordedCall } from './trajectory.js';

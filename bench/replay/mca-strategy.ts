@@ -3,11 +3,11 @@
  * translates: the recorded step becomes mca's reply (`Thought: …` / `Action: Tool[{mapped input}]`), the engine's
  * request and events become the driver's, and the summarizer's recorded requests become priced summary calls.
  */
-import { formatAction } from '../../src/agent/react-protocol.js';
+import { formatAction } from '../../src/loop/react-protocol.js';
 import { loadPrompt } from '../../src/context/prompt-loader.js';
 import { composeProtocolLayer } from '../../src/context/system-layer.js';
 import { estimateTokens } from '../../src/context/token-budget.js';
-import { createDefaultRegistry } from '../../src/tools/registry.js';
+import { createDefaultRegistry } from '../../src/tools/registry/registry.js';
 import { RecordingSummarizer } from './mca/recording-summarizer.js';
 import { createReplayEngine, type ReplayContextEngine } from './mca/replay-engine.js';
 import type { ModelCall, ReplayStep, Strategy, StrategyEvent, StrategyName, StrategyOptions } from './strategy.js';

@@ -7,9 +7,9 @@
  */
 import type { AgentContext, PermissionOption } from '@agentclientprotocol/sdk';
 import type { PermissionBroker, UserDecision } from '../driver/permission-broker.js';
-import type { ToolCall } from '../tools/define-tool.js';
-import type { ApprovalRequest } from '../tools/tool-context.js';
-import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolCall } from '../tools/registry/define-tool.js';
+import type { ApprovalRequest } from '../tools/registry/tool-context.js';
+import type { ToolRegistry } from '../tools/registry/registry.js';
 import { editDiffs, toolKind, toolLocations } from './tool-calls.js';
 
 export interface AcpBrokerOptions {

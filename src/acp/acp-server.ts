@@ -11,19 +11,19 @@ import { openSession } from '../driver/open-session.js';
 import type { CustomCommandsPort } from '../driver/custom-commands-port.js';
 import type { Runtime } from '../runtime/create-runtime.js';
 import type { SessionStart } from '../runtime/runtime-options.js';
-import type { FileAccess } from '../tools/file-access.js';
+import type { FileAccess } from '../tools/files/file-access.js';
 import { acpBroker } from './acp-broker.js';
 import { AcpError, JSON_RPC_CODES } from './acp-error.js';
 import { AcpSession } from './acp-session.js';
 import { clientFiles, offersFiles } from './client-files.js';
 import { clientTerminal, offersTerminal } from './client-terminal.js';
-import type { CommandHost } from '../tools/command-host.js';
+import type { CommandHost } from '../tools/processes/command-host.js';
 import { listSessions } from './session-list.js';
 import { MAX_PENDING_PER_SESSION, MAX_PENDING_REQUESTS, RequestGate } from './request-gate.js';
 import { positiveInteger } from '../config/env-number.js';
 import { mcpConfigOf } from './mcp-config.js';
 
-/** What a session needs from the front that starts mca (src/cli/acp-mode.ts). */
+/** What a session needs from the front that starts mca (src/cli/modes/acp-mode.ts). */
 export interface OpenedRuntime {
   runtime: Runtime;
   customCommands?: CustomCommandsPort | undefined;

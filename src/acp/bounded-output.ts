@@ -4,7 +4,7 @@
  * stores it): a client that stops reading would make mca hold every update of a running turn in memory. Here each
  * message goes to stdout at once (so all unread bytes sit in one measurable buffer); when the bytes still unread
  * before a message exceed `maxUnread`, mca logs one line and ends the connection: nothing more is queued, the
- * sessions close as when stdin ends, and mca exits with code 1 (src/cli/acp-mode.ts), dropping the unread output.
+ * sessions close as when stdin ends, and mca exits with code 1 (src/cli/modes/acp-mode.ts), dropping the unread output.
  * Memory for output stays below `maxUnread` plus one message.
  */
 import type { Writable } from 'node:stream';

@@ -1,10 +1,10 @@
 /**
  * The file-access port over an ACP client's `fs/read_text_file` and `fs/write_text_file`: Read and the edit tools
  * see and change the editor's buffers (unsaved changes included). Used only when the client offers both methods;
- * the tools keep their path guard, freshness and read-before-write checks (src/tools/file-access.ts).
+ * the tools keep their path guard, freshness and read-before-write checks (src/tools/files/file-access.ts).
  */
 import type { AgentContext, ClientCapabilities } from '@agentclientprotocol/sdk';
-import type { FileAccess } from '../tools/file-access.js';
+import type { FileAccess } from '../tools/files/file-access.js';
 
 /** The longest text mca takes from a client for one file (the same bound as the edit tools' on disk). */
 export const CLIENT_FILE_MAX_CHARS = 10 * 1024 * 1024;

@@ -3,13 +3,13 @@
  * Bash command runs in the editor's terminal (`terminal/create`), shown in its tool call as `terminal` content
  * while it runs; mca waits for it (`terminal/wait_for_exit`), kills it when Bash's timeout or the turn's cancel
  * aborts the run (`terminal/kill`), takes its output (`terminal/output`) and releases it (`terminal/release`).
- * The decision point, hooks and checkpoints ran before the port is called (src/tools/bash-host.ts).
+ * The decision point, hooks and checkpoints ran before the port is called (src/tools/processes/bash-host.ts).
  *
  * A client that stops answering costs at most TERMINAL_REPLY_MS per step once the run is aborted: the turn's
  * cancel and Bash's timeout always end the call.
  */
 import type { AgentContext, ClientCapabilities, TerminalHandle } from '@agentclientprotocol/sdk';
-import type { CommandHost, HostCommandResult } from '../tools/command-host.js';
+import type { CommandHost, HostCommandResult } from '../tools/processes/command-host.js';
 
 /** How long mca waits for the client's kill, output and release answers after a run was aborted. */
 export const TERMINAL_REPLY_MS = 5_000;

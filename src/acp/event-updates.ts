@@ -5,10 +5,10 @@
  * inputs of open calls); the driver's events are never a wire format themselves.
  */
 import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
-import type { AgentEvent } from '../agent/events.js';
-import { modelFallbackLine } from '../agent/model-fallback-line.js';
+import type { AgentEvent } from '../loop/events.js';
+import { modelFallbackLine } from '../loop/model-fallback-line.js';
 import type { DriverEvent } from '../driver/driver-events.js';
-import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolRegistry } from '../tools/registry/registry.js';
 import { editDiffs, planEntries, resultContent, toolKind, toolLocations, toolTitle } from './tool-calls.js';
 
 type TurnEnd = Extract<AgentEvent, { type: 'turn_end' }>;

@@ -4,10 +4,10 @@
  * from the compressed form history keeps). Archived (compacted) rounds are summaries and are not replayed.
  */
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
-import { parseReply } from '../agent/react-protocol.js';
+import { parseReply } from '../loop/react-protocol.js';
 import type { Message } from '../context/message.js';
 import { userWords } from '../text/user-words.js';
-import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolRegistry } from '../tools/registry/registry.js';
 import { CONTENT_MAX_CHARS, toolKind, toolLocations, toolTitle } from './tool-calls.js';
 
 function chunk(

@@ -1,7 +1,7 @@
 /** `session/list`: the stored sessions of one project directory (the session store's list), newest first. */
 import type { SessionInfo } from '@agentclientprotocol/sdk';
 import { projectRootOf } from '../runtime/project-root.js';
-import { SessionStore } from '../session/session-store.js';
+import { SessionStore } from '../store/session-store.js';
 
 export async function listSessions(mcaHome: string, cwd: string): Promise<SessionInfo[]> {
   let projectRoot: string;

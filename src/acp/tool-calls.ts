@@ -6,8 +6,8 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import type { ToolCallContent, ToolCallLocation, ToolKind, PlanEntry } from '@agentclientprotocol/sdk';
-import type { ProposedChange, ToolDefinition } from '../tools/define-tool.js';
-import type { ToolEnvelope } from '../tools/envelope.js';
+import type { ProposedChange, ToolDefinition } from '../tools/registry/define-tool.js';
+import type { ToolEnvelope } from '../tools/registry/envelope.js';
 
 /** A result's text shown in the editor is cut here (the model got its own, bounded copy). */
 export const CONTENT_MAX_CHARS = 20_000;

@@ -9,7 +9,7 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import { isInside } from '../fs/contained-path.js';
 import { runGit } from './git-run.js';
-import type { WalkedFile } from '../tools/walk-files.js';
+import type { WalkedFile } from '../tools/walking/walk-files.js';
 
 export interface GitListing {
   /** Every candidate path, project-relative ("/" separated), each once. */

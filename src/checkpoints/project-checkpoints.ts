@@ -4,7 +4,7 @@
  * request, ACP), `rewind` (code and/or conversation: `mca rewind`, `/rewind`), `storeBytes` (`/status`).
  */
 import type { Message } from '../context/message.js';
-import type { ToolCall, ToolDefinition } from '../tools/define-tool.js';
+import type { ToolCall, ToolDefinition } from '../tools/registry/define-tool.js';
 import type { Checkpoint } from './checkpoint-list.js';
 import { limitsFromEnv, type StoreLimits } from './limits.js';
 import type * as RewindModule from './rewind.js';
@@ -27,7 +27,7 @@ function writesFiles(call: ToolCall, tool: ToolDefinition): boolean {
   return (tool.locations?.(call.input as Record<string, unknown>, {}) ?? []).some((touch) => touch.kind !== 'read');
 }
 
-/** What the checkpoints need of the session store (src/session/session-store.ts has it). */
+/** What the checkpoints need of the session store (src/store/session-store.ts has it). */
 export interface SessionFiles {
   readonly dir: string;
   pathOf(sessionId: string): string;

@@ -15,8 +15,8 @@ import { captureFileSync, sameStat, statKey, type StatKey } from './file-capture
 import { cleanTracked, indexBlobs, listGitFiles, statListed } from './git-files.js';
 import type { ScanState } from './git-blobs.js';
 import { isInside } from '../fs/contained-path.js';
-import { runInWorker } from '../tools/walk-runner.js';
-import type { WalkedFile } from '../tools/walk-files.js';
+import { runInWorker } from '../tools/walking/walk-runner.js';
+import type { WalkedFile } from '../tools/walking/walk-files.js';
 
 export interface ImageEntry {
   stat: StatKey;

@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import { writeDurably } from './blob-store.js';
 import type { BlobStore } from './blob-store.js';
 import type { RestoreItem } from './restore-plan.js';
-import { resolveInProject } from '../tools/workspace.js';
+import { resolveInProject } from '../tools/files/workspace.js';
 
 export interface Applied {
   restored: string[];

@@ -6,7 +6,7 @@
 import { captureFile } from './file-capture.js';
 import type { BlobStore } from './blob-store.js';
 import type { FileState, JournalRecord } from './journal.js';
-import { resolveInProject } from '../tools/workspace.js';
+import { resolveInProject } from '../tools/files/workspace.js';
 
 export interface RestoreItem {
   path: string;

@@ -11,7 +11,7 @@
  * Which prompt a change belongs to is not tracked here: a checkpoint is a user message of the session file, and
  * a change belongs to the newest one written before it (checkpoint-list.ts).
  */
-import { bashTool } from '../tools/bash.js';
+import { bashTool } from '../tools/processes/bash.js';
 import { mkdir } from 'node:fs/promises';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
@@ -21,12 +21,12 @@ import { captureFile } from './file-capture.js';
 import { Journal, type JournalRecord } from './journal.js';
 import { changedPaths, SCAN_DEADLINE_MS, type Image } from './project-scan.js';
 import { keepRoots, scanRoots } from './root-scan.js';
-import { resolveInProject } from '../tools/workspace.js';
+import { resolveInProject } from '../tools/files/workspace.js';
 import { listCheckpoints } from './checkpoint-list.js';
 import { prune, pruneCutoff, type PruneLimits } from './prune.js';
 import { readSessionPrompts } from './session-prompts.js';
-import type { ToolCall, ToolDefinition } from '../tools/define-tool.js';
-import type { ToolEnvelope } from '../tools/envelope.js';
+import type { ToolCall, ToolDefinition } from '../tools/registry/define-tool.js';
+import type { ToolEnvelope } from '../tools/registry/envelope.js';
 
 import { DEFAULT_LIMITS, type CheckpointLimits } from './limits.js';
 

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Message } from '../context/message.js';
 import { promptLabel } from '../text/user-words.js';
-import { isMessage } from '../session/session-records.js';
+import { isMessage } from '../store/session-records.js';
 
 export interface SessionPrompt {
   /** The checkpoint id: 8 hex characters derived from the message's round and time. */

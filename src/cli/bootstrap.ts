@@ -12,7 +12,7 @@ import { createRuntime, type Runtime } from '../runtime/create-runtime.js';
 import { projectRootOf } from '../runtime/project-root.js';
 import { RuntimeError } from '../runtime/runtime-error.js';
 import type { McpApprovalQuestion, RuntimeOptions, SessionStart, TrustQuestion } from '../runtime/runtime-options.js';
-import { SessionError } from '../session/session-error.js';
+import { SessionError } from '../store/session-error.js';
 import { CliError, EXIT_USAGE } from './exit-codes.js';
 import type { CliOptions } from './cli-options.js';
 

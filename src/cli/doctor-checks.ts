@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findRipgrep } from '../tools/grep-ripgrep.js';
+import { findRipgrep } from '../tools/grep/grep-ripgrep.js';
 import { readPackageVersion } from './version.js';
 
 /** The package version, or `unknown` when the package.json beside dist/ cannot be read (a test build). */

@@ -3,7 +3,7 @@
  * file that cannot be written): one line naming the path and the cause, never "internal error".
  */
 import { nodeErrorCode } from '../errors/mca-error.js';
-import { fileSystemCause, SessionError } from '../session/session-error.js';
+import { fileSystemCause, SessionError } from '../store/session-error.js';
 
 export function describeKnownFailure(error: unknown): string | undefined {
   if (error instanceof SessionError) return error.message;

@@ -5,7 +5,7 @@
  * `disallowedTools` are taken away, and a `model` other than `inherit` is the session's model.
  */
 import type { Runtime } from '../runtime/create-runtime.js';
-import { STRUCTURED_OUTPUT_TOOL } from '../tools/structured-output.js';
+import { STRUCTURED_OUTPUT_TOOL } from '../tools/planning/structured-output.js';
 import { CliError } from './exit-codes.js';
 
 export function applyMainAgent(

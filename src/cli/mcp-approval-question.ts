@@ -7,7 +7,7 @@
 import type { TrustItem } from '../permissions/trust-items.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
 import { terminalMenu } from './terminal-menu.js';
-import { wrap } from './trust-question.js';
+import { wrap } from './modes/trust-question.js';
 
 const ANSWERS = ['all', 'this', 'skip'] as const;
 

@@ -180,19 +180,19 @@ export function parseCliArgs(args: readonly string[], version: string): CliOptio
 export async function runCli(args: readonly string[], version: string): Promise<number> {
   try {
     if (args[0] === 'mcp') {
-      const { runMcpCommand } = await import('./mcp-command.js');
+      const { runMcpCommand } = await import('./admin/mcp-command.js');
       return await runMcpCommand(args.slice(1));
     }
     if (args[0] === 'trust') {
-      const { runTrustCommand } = await import('./trust-command.js');
+      const { runTrustCommand } = await import('./admin/trust-command.js');
       return runTrustCommand(args.slice(1));
     }
     if (args[0] === 'doctor') {
-      const { runDoctorCommand } = await import('./doctor-command.js');
+      const { runDoctorCommand } = await import('./admin/doctor-command.js');
       return runDoctorCommand(args.slice(1));
     }
     if (args[0] === 'rewind') {
-      const { runRewindCommand } = await import('./rewind-command.js');
+      const { runRewindCommand } = await import('./admin/rewind-command.js');
       return await runRewindCommand(args.slice(1));
     }
     const parsed = parseCliArgs(args[0] === 'acp' ? ['--acp', ...args.slice(1)] : args, version);
@@ -221,19 +221,19 @@ async function runMode(parsed: CliOptions, version: string): Promise<number> {
   try {
     if (parsed.acp) {
       if (parsed.print || parsed.prompt !== undefined) throw new CliError('--acp takes no prompt and no -p');
-      const { runAcpMode } = await import('./acp-mode.js');
+      const { runAcpMode } = await import('./modes/acp-mode.js');
       return await runAcpMode(parsed, version);
     }
     for (const warning of parsed.claudeCode.warnings) printError(warning);
     if (parsed.claudeCode.inputFormat === 'stream-json') {
-      const { runHeadlessMode } = await import('./headless-mode.js');
+      const { runHeadlessMode } = await import('./modes/headless-mode.js');
       return await runHeadlessMode(parsed, version);
     }
     if (parsed.print) {
-      const { runPrintMode } = await import('./print-mode.js');
+      const { runPrintMode } = await import('./modes/print-mode.js');
       return await runPrintMode(parsed, version);
     }
-    const { runInteractive } = await import('./interactive.js');
+    const { runInteractive } = await import('./modes/interactive.js');
     return await runInteractive(parsed);
   } catch (error) {
     return failed(error);

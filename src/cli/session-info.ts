@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, realpathSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { readClaudeSettings } from '../config/claude-settings.js';
+import { readClaudeSettings } from '../claude-code/settings.js';
 import { addMemoryNote, memoryTargets } from '../context/memory-note.js';
 import { readBoundedFile } from '../fs/bounded-read.js';
 import { PROJECT_SETTINGS_FILES } from '../permissions/settings-files.js';

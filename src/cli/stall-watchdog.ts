@@ -7,7 +7,7 @@
  */
 import { ZERO_USAGE } from '../providers/types.js';
 import type { DriverEvent } from '../driver/driver-events.js';
-import type { TurnEnd } from '../print/sink.js';
+import type { TurnEnd } from '../sinks/sink.js';
 
 export const DEFAULT_STALL_SECONDS = 900;
 

@@ -5,7 +5,7 @@
  */
 import { homedir } from 'node:os';
 import { ALWAYS_THINKING_BUDGET } from '../config/config.js';
-import { readClaudeSettings } from '../config/claude-settings.js';
+import { readClaudeSettings } from '../claude-code/settings.js';
 import type { Bootstrapped } from './bootstrap.js';
 
 export interface SettingsCommands {

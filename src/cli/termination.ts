@@ -4,8 +4,8 @@
  * A turn that does not end within the grace period, or a second signal, ends everything at once. Every exit
  * path also SIGKILLs any Bash process group still tracked, so no command outlives mca.
  */
-import { killTrackedGroupsNow, terminateTrackedGroups } from '../tools/process-group.js';
-import type { TurnEnd } from '../print/sink.js';
+import { killTrackedGroupsNow, terminateTrackedGroups } from '../tools/processes/process-group.js';
+import type { TurnEnd } from '../sinks/sink.js';
 import { ZERO_USAGE } from '../providers/types.js';
 
 export type TerminationSignal = 'SIGTERM' | 'SIGHUP';

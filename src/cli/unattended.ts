@@ -7,8 +7,8 @@ import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { isAgentEvent, type DriverEvent } from '../driver/driver-events.js';
 import { checkpointDir } from '../checkpoints/limits.js';
-import type { ClaudeCodeSessionInfo } from '../print/claude-code-sink.js';
-import { CostBudget } from '../print/cost-budget.js';
+import type { ClaudeCodeSessionInfo } from '../sinks/claude-code-sink.js';
+import { CostBudget } from '../claude-code/cost-budget.js';
 import type { Runtime } from '../runtime/create-runtime.js';
 import type { ClaudeCodeOptions } from './claude-code-flags.js';
 

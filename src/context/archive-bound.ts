@@ -7,7 +7,7 @@
  * in the prompt stays bounded, and every round stays covered (the index spans the rounds of what it replaced).
  */
 import { archivedUsageField } from './archived-usage.js';
-import type { ToolMemory } from '../tools/tool-memory.js';
+import type { ToolMemory } from '../tools/memory/tool-memory.js';
 import { LEDGER_HEADING } from './facts-ledger.js';
 import { isSummary, nowIso, type Message } from './message.js';
 import { renderMessage } from './transcript.js';

@@ -6,10 +6,10 @@
  *
  * A turn drives it as: `beginTurn` → (`prepareStep` → model call → `recordReply` [→ tool → `recordObservation`])*
  * → `closeTurn`; `recoverFromOverflow` when the API still says the request was too long. The agent loop
- * (src/agent/code-agent.ts) and the bench (bench/replay/mca/engine-adapter.ts) drive this same class.
+ * (src/loop/code-agent.ts) and the bench (bench/replay/mca/engine-adapter.ts) drive this same class.
  */
-import { carriedUsageField } from '../tools/carried-usage.js';
-import type { ToolMemory } from '../tools/tool-memory.js';
+import { carriedUsageField } from '../tools/registry/carried-usage.js';
+import type { ToolMemory } from '../tools/memory/tool-memory.js';
 import type { ImagePart, ToolSpec } from '../providers/types.js';
 import { imageReference, MAX_IMAGES_PER_MESSAGE } from '../text/image-part.js';
 import type { BuildInput, BuiltContext, ContextBuilder, ScratchpadStep } from './context-builder.js';
@@ -22,7 +22,7 @@ import { runCompaction } from './run-compaction.js';
 import type { Summarizer, SummaryPrefix } from './summary-compressor.js';
 import { summaryPrefixOf } from './summary-request.js';
 import { MIN_MESSAGES_FOR_COMPACTION, TURN_CEILING } from './token-budget.js';
-import { toolNamed } from '../tools/tool-catalog.js';
+import { toolNamed } from '../tools/registry/tool-catalog.js';
 import { compressToolResult } from './tool-result-compressor.js';
 import { buildAtState, buildWithinBudget, FULL_TURN, shrinkBatch, type InTurnState } from './turn-budget.js';
 

@@ -1,6 +1,6 @@
 /**
  * What the context engine reports while it works (compactions and degradations). These are also AgentEvents
- * (src/agent/events.ts includes them unchanged), so the loop passes them on as they are and the bench counts them.
+ * (src/loop/events.ts includes them unchanged), so the loop passes them on as they are and the bench counts them.
  */
 import type { CompactionOutcome } from './history-manager.js';
 

@@ -2,7 +2,7 @@
  * The step-level values the ContextEngine takes and gives (context-engine.ts): what the next model call sends, the
  * model's reply of a step and the result of its action.
  */
-import type { ToolEnvelope } from '../tools/envelope.js';
+import type { ToolEnvelope } from '../tools/registry/envelope.js';
 import type { Usage } from '../providers/types.js';
 import type { BuiltContext } from './context-builder.js';
 import type { ToolAction } from './message.js';

@@ -4,7 +4,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { findExecutable } from '../tools/which.js';
+import { findExecutable } from '../tools/processes/which.js';
 
 export interface EnvironmentFacts {
   projectRoot: string;

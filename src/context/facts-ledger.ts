@@ -6,8 +6,8 @@
  * When no summary could be written, the ledger alone is the archive entry (`archiveNote`): never nothing.
  */
 import { isRecord, isString } from '../text/json-guards.js';
-import type { FileTouch } from '../tools/define-tool.js';
-import { toolNamed } from '../tools/tool-catalog.js';
+import type { FileTouch } from '../tools/registry/define-tool.js';
+import { toolNamed } from '../tools/registry/tool-catalog.js';
 import type { Message } from './message.js';
 import { toRounds } from './message.js';
 

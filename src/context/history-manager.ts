@@ -6,7 +6,7 @@
  */
 import { archivedUsageField } from './archived-usage.js';
 import { totalUsageTokens } from '../providers/types.js';
-import type { ToolMemory } from '../tools/tool-memory.js';
+import type { ToolMemory } from '../tools/memory/tool-memory.js';
 import { boundArchive } from './archive-bound.js';
 import { archiveNote, summaryWithLedger } from './facts-ledger.js';
 import { planCompaction, splitRounds, transcriptChars, withArchiveEntry, type CompactionPlan } from './compaction.js';

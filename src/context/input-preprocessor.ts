@@ -6,7 +6,7 @@ import { isImagePath } from '../fs/image-file.js';
 /**
  * @file mentions (spec A7, C3, E4; DESIGN.md "@file"). A mention only produces a reminder to Read (or LS) the
  * path; file content is never injected here. A mentioned image file (by extension) is not in the reminder: it is
- * listed in `images` for the agent to attach (agent/attachments.ts), as Claude Code attaches `@shot.png`.
+ * listed in `images` for the agent to attach (loop/attachments.ts), as Claude Code attaches `@shot.png`.
  */
 
 export type MentionKind = 'file' | 'dir';

@@ -9,7 +9,7 @@
  *    rounds show as transcript, in the forms the compaction decided.
  */
 import type { TurnMessage } from '../providers/types.js';
-import type { ToolMemory } from '../tools/tool-memory.js';
+import type { ToolMemory } from '../tools/memory/tool-memory.js';
 import type { BuiltContext, LiveRound } from './context-builder.js';
 import type { HistoryManager } from './history-manager.js';
 import type { Message } from './message.js';

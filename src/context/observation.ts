@@ -1,4 +1,4 @@
-import type { ToolEnvelope } from '../tools/envelope.js';
+import type { ToolEnvelope } from '../tools/registry/envelope.js';
 
 /**
  * The full observation the model sees during its own turn (DESIGN.md: full in the scratchpad, compressed in

@@ -5,7 +5,7 @@
  */
 import type { CompactionReason, ContextEvent } from './context-events.js';
 import type { HistoryManager } from './history-manager.js';
-import type { ToolMemory } from '../tools/tool-memory.js';
+import type { ToolMemory } from '../tools/memory/tool-memory.js';
 import type { Summarizer, SummaryPrefix } from './summary-compressor.js';
 import type { FullResults } from './transcript.js';
 

@@ -4,10 +4,10 @@
  * Each tool's rule is its definition's `compress` member (found by name in the tool catalogue); a tool without one,
  * and data that does not have the tool's documented shape, fall back to the unknown-tool rule, so this never throws.
  */
-import type { ToolEnvelope } from '../tools/envelope.js';
+import type { ToolEnvelope } from '../tools/registry/envelope.js';
 import { clip, isRecord, isString, safeStringify, type JsonRecord } from '../text/json-guards.js';
-import { COMPRESSION_LIMITS } from '../tools/result-forms.js';
-import { toolNamed } from '../tools/tool-catalog.js';
+import { COMPRESSION_LIMITS } from '../tools/registry/result-forms.js';
+import { toolNamed } from '../tools/registry/tool-catalog.js';
 
 export { shrinkToolMessage } from './tool-result-shrinker.js';
 

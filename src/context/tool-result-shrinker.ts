@@ -4,7 +4,7 @@
  * is the tool's own `shrink` member; a tool without one gets `result of <n> characters`.
  */
 import { clip, isRecord, isString } from '../text/json-guards.js';
-import { toolNamed } from '../tools/tool-catalog.js';
+import { toolNamed } from '../tools/registry/tool-catalog.js';
 
 const SUMMARY_CHARS = 200;
 

@@ -8,8 +8,8 @@ import { expandCustomCommand, type CommandShell, type ExpandedCommand } from '..
 import type { CustomCommand } from '../commands/custom-commands.js';
 import type { CommandExpansion } from './custom-commands-port.js';
 import { parseRule, type PermissionRule } from '../permissions/rule.js';
-import type { BashData } from '../tools/tool-data.js';
-import type { ToolRegistry } from '../tools/registry.js';
+import type { BashData } from '../tools/registry/tool-data.js';
+import type { ToolRegistry } from '../tools/registry/registry.js';
 import type { Runtime } from '../runtime/create-runtime.js';
 import { runBashWith } from './user-shell.js';
 

@@ -13,10 +13,10 @@ import { approvalScope, toolScope } from '../permissions/approval-scope.js';
 import type { PathScreen } from '../permissions/path-screen.js';
 import { PermissionPolicy, type PolicyDecision } from '../permissions/policy.js';
 import { parseRule, type PermissionRule } from '../permissions/rule.js';
-import { approvalTitle, callSubject } from '../tools/approval.js';
-import type { DecideFn, PermissionDecision, ToolCall } from '../tools/define-tool.js';
-import type { ToolEnvelope } from '../tools/envelope.js';
-import type { ApprovalRequest } from '../tools/tool-context.js';
+import { approvalTitle, callSubject } from '../tools/registry/approval.js';
+import type { DecideFn, PermissionDecision, ToolCall } from '../tools/registry/define-tool.js';
+import type { ToolEnvelope } from '../tools/registry/envelope.js';
+import type { ApprovalRequest } from '../tools/registry/tool-context.js';
 import { deniedByHook, hookAskNobody, nobodyToAsk, rulesUncheckable } from './denials.js';
 import {
   allowRules,

@@ -6,8 +6,8 @@
 import type { PermissionMode } from '../config/config.js';
 import type { PreToolVerdict } from '../hooks/session-hooks.js';
 import type { PolicyDecision } from '../permissions/policy.js';
-import type { PermissionDecision, ToolCall } from '../tools/define-tool.js';
-import type { ApprovalRequest } from '../tools/tool-context.js';
+import type { PermissionDecision, ToolCall } from '../tools/registry/define-tool.js';
+import type { ApprovalRequest } from '../tools/registry/tool-context.js';
 import {
   controlFileDenied,
   deniedByHook,

@@ -4,8 +4,8 @@
  */
 import { describeRule, type PolicyDecision } from '../permissions/policy.js';
 import type { PermissionRule } from '../permissions/rule.js';
-import type { PermissionDecision } from '../tools/define-tool.js';
-import type { ApprovalRequest } from '../tools/tool-context.js';
+import type { PermissionDecision } from '../tools/registry/define-tool.js';
+import type { ApprovalRequest } from '../tools/registry/tool-context.js';
 
 function deny(message: string): PermissionDecision {
   return { behavior: 'deny', message };

@@ -3,10 +3,10 @@
  * driver-level events a front needs to show the conversation (lines it ran, shell lines, notices, state changes).
  * Fronts translate these into their own output (the REPL's transcript, a `-p` sink); none of it is a wire format.
  */
-import type { AgentController } from '../agent/controller.js';
-import type { AgentEvent } from '../agent/events.js';
+import type { AgentController } from '../loop/controller.js';
+import type { AgentEvent } from '../loop/events.js';
 import type { PermissionMode } from '../config/config.js';
-import type { ToolEnvelope } from '../tools/envelope.js';
+import type { ToolEnvelope } from '../tools/registry/envelope.js';
 
 /** What the driver is doing: nothing, a model turn, a compaction, or a shell line (`!` or a command's). */
 

@@ -12,14 +12,14 @@
  * - PreCompact: before each compaction (`manual` for /compact with its focus, `auto` otherwise);
  * - SessionEnd: when a session is left (/clear) or the front closes the driver.
  */
-import type { AgentEvent } from '../agent/events.js';
+import type { AgentEvent } from '../loop/events.js';
 import type { PermissionMode } from '../config/config.js';
 import type { SessionEndReason, SessionStartSource } from '../hooks/hook-events.js';
 import { hooksReport as report } from '../hooks/hook-listing.js';
 import type { OpenedHooks } from '../hooks/hook-sources.js';
 import { reminder, SessionHooks } from '../hooks/session-hooks.js';
-import type { Extensions } from '../agents/install.js';
-import type { SubagentStopping } from '../agents/subagent-run.js';
+import type { Extensions } from '../subagents/install.js';
+import type { SubagentStopping } from '../subagents/subagent-run.js';
 
 export interface DriverHooksOptions {
   opened: OpenedHooks;

@@ -4,7 +4,7 @@
  * that ends it (SessionEnd hooks, MCP servers, the session file). A front says only what it can do (ask, show a slash
  * command, take `# notes`, run `!` lines) and translates the driver's events to its wire; it assembles nothing.
  */
-import type { SessionManager } from '../agent/controller.js';
+import type { SessionManager } from '../loop/controller.js';
 import type { SessionEndReason, SessionStartSource } from '../hooks/hook-events.js';
 import type { Runtime } from '../runtime/create-runtime.js';
 import { mcpAttachments } from '../runtime/mcp-front.js';

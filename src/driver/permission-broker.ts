@@ -3,8 +3,8 @@
  * implements it with its permission dialog (src/ui/use-permission.ts); `mca -p` has no broker, so such calls are
  * denied with a message naming the rule or flag that would allow them.
  */
-import type { ToolCall } from '../tools/define-tool.js';
-import type { ApprovalDecision, ApprovalRequest } from '../tools/tool-context.js';
+import type { ToolCall } from '../tools/registry/define-tool.js';
+import type { ApprovalDecision, ApprovalRequest } from '../tools/registry/tool-context.js';
 
 /**
  * What the person answered. `endTurn` (Esc or "No" at the REPL prompt): the call is denied and the round ends

@@ -1,7 +1,7 @@
 /**
  * What a SessionDriver is built from (its options) and the Shift+Tab order of permission modes.
  */
-import type { SessionManager } from '../agent/controller.js';
+import type { SessionManager } from '../loop/controller.js';
 import type { PermissionMode } from '../config/config.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import type { CustomCommandsPort } from './custom-commands-port.js';

@@ -5,15 +5,15 @@
  * manager's one shared copy: no front keeps its own), runs compactions and switches sessions. Front ends subscribe
  * to its events and send it what the person does; it imports nothing of Ink, React, commander or stdout.
  */
-import { taskNoticeReminder } from '../tools/background-tasks.js';
-import type { AgentController, SessionInfo } from '../agent/controller.js';
-import type { AgentEvent } from '../agent/events.js';
+import { taskNoticeReminder } from '../tools/processes/background-tasks.js';
+import type { AgentController, SessionInfo } from '../loop/controller.js';
+import type { AgentEvent } from '../loop/events.js';
 import type { SessionEndReason } from '../hooks/hook-events.js';
 import type { HookEngine } from '../hooks/hook-engine.js';
 import { hooksReport } from './driver-hooks.js';
 import type { PermissionMode } from '../config/config.js';
 import { LineQueue, type Images } from './line-queue.js';
-import { errorEnvelope, type ToolEnvelope } from '../tools/envelope.js';
+import { errorEnvelope, type ToolEnvelope } from '../tools/registry/envelope.js';
 import { applyCommandModel, type CustomCommandsPort } from './custom-commands-port.js';
 import { createDecisionPoint, type SessionDecisionPoint } from './decision-point.js';
 import {

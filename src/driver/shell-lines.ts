@@ -4,8 +4,8 @@
  * user's next message, as their own note.
  */
 import { observationText } from '../context/observation.js';
-import type { DecideFn } from '../tools/define-tool.js';
-import type { ToolEnvelope } from '../tools/envelope.js';
+import type { DecideFn } from '../tools/registry/define-tool.js';
+import type { ToolEnvelope } from '../tools/registry/envelope.js';
 
 /**
  * Runs one command in the project directory; the CLI provides it (the Bash tool: timeout, process group, caps).

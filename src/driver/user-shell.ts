@@ -6,12 +6,12 @@
  * `` !`command` `` lines (source `command`, see command-shell.ts) are judged like the model's calls, with the
  * command's `allowed-tools` as allow rules.
  */
-import { newCallId } from '../agent/call-id.js';
-import { bashTool } from '../tools/bash.js';
-import type { CallSource } from '../tools/define-tool.js';
-import { FileStateRecord } from '../tools/file-state.js';
-import type { ToolRegistry } from '../tools/registry.js';
-import { TodoStore } from '../tools/todo-store.js';
+import { newCallId } from '../loop/call-id.js';
+import { bashTool } from '../tools/processes/bash.js';
+import type { CallSource } from '../tools/registry/define-tool.js';
+import { FileStateRecord } from '../tools/files/file-state.js';
+import type { ToolRegistry } from '../tools/registry/registry.js';
+import { TodoStore } from '../tools/planning/todo-store.js';
 import type { ShellRunner } from './shell-lines.js';
 
 /** How long a `!command` may run before it is stopped (Ctrl-C stops it sooner). */

@@ -7,8 +7,8 @@ import type { McpManager } from '../mcp/mcp-manager.js';
 import type { SdkMcpServers } from '../mcp/sdk-servers.js';
 import type { SessionDriver } from '../driver/session-driver.js';
 import type { Runtime } from '../runtime/create-runtime.js';
-import type { ToolDefinition } from '../tools/define-tool.js';
-import type { CcAgentInfo } from '../print/claude-code-types.js';
+import type { ToolDefinition } from '../tools/registry/define-tool.js';
+import type { CcAgentInfo } from '../claude-code/types.js';
 
 interface UsageContext {
   runtime: Runtime;

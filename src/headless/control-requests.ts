@@ -5,7 +5,7 @@
 import { PERMISSION_MODES, type PermissionMode } from '../config/config-choices.js';
 import type { SessionDriver } from '../driver/session-driver.js';
 import type { Runtime } from '../runtime/create-runtime.js';
-import { addHostAgents } from '../agents/host-agents.js';
+import { addHostAgents } from '../subagents/host-agents.js';
 import type { CustomCommandInfo } from '../driver/custom-commands-port.js';
 import type { HookEngine } from '../hooks/hook-engine.js';
 import type { ControlChannel, ControlRequestLine } from './control-channel.js';
@@ -15,12 +15,12 @@ import type { Config } from '../config/config.js';
 import { setThinkingBudget } from './thinking-budget.js';
 import { unsupportedMessage } from './unsupported-requests.js';
 import type { SdkMcpServers } from '../mcp/sdk-servers.js';
-import { mcpStatus } from '../print/claude-code-mcp.js';
-import type { CcSlashCommand } from '../print/claude-code-types.js';
+import { mcpStatus } from '../claude-code/mcp.js';
+import type { CcSlashCommand } from '../claude-code/types.js';
 import { agentInfo, contextUsage } from './context-usage.js';
 import { rewindFiles, type UserMessageCheckpoints } from './rewind-files.js';
-import { backgroundTasks } from '../tools/background-tasks.js';
-import { moveToBackground } from '../tools/foreground-commands.js';
+import { backgroundTasks } from '../tools/processes/background-tasks.js';
+import { moveToBackground } from '../tools/processes/foreground-commands.js';
 
 export interface ControlContext {
   runtime: Runtime;

@@ -7,26 +7,26 @@
  * and every message it carried has its result.
  */
 import { randomUUID } from 'node:crypto';
-import type { AgentEvent } from '../agent/events.js';
+import type { AgentEvent } from '../loop/events.js';
 import { isAgentEvent, PROMPT_INTERRUPTED, type DriverEvent } from '../driver/driver-events.js';
 import type { OpenedSession } from '../driver/open-session.js';
 import type { PermissionBroker } from '../driver/permission-broker.js';
 import type { SessionDriver } from '../driver/session-driver.js';
-import { initMessage } from '../print/claude-code-init.js';
-import { hookLine } from '../print/claude-code-system.js';
-import type { ClaudeCodeTranslator } from '../print/claude-code-messages.js';
-import type { CcInitMessage } from '../print/claude-code-types.js';
-import { claudeCodeTranslator, forwardSubagentLines, type ClaudeCodeSessionInfo } from '../print/claude-code-sink.js';
-import { forwardTaskLines } from '../print/claude-code-tasks.js';
+import { initMessage } from '../claude-code/init.js';
+import { hookLine } from '../claude-code/system.js';
+import type { ClaudeCodeTranslator } from '../claude-code/messages.js';
+import type { CcInitMessage } from '../claude-code/types.js';
+import { claudeCodeTranslator, forwardSubagentLines, type ClaudeCodeSessionInfo } from '../sinks/claude-code-sink.js';
+import { forwardTaskLines } from '../claude-code/tasks.js';
 import type { Runtime } from '../runtime/create-runtime.js';
-import { fromClaudeCodeInput } from '../tools/claude-code-input.js';
+import { fromClaudeCodeInput } from '../claude-code/tool-input.js';
 import { ControlChannel, type ControlRequestLine, type ControlResponseLine } from './control-channel.js';
 import { handleControlRequest, type ControlContext } from './control-requests.js';
 import { userImages } from './user-images.js';
 import { stdioBroker } from './stdio-broker.js';
 import { UserMessageCheckpoints } from './rewind-files.js';
 import { SdkMcpServers } from '../mcp/sdk-servers.js';
-import { initMcpServers } from '../print/claude-code-mcp.js';
+import { initMcpServers } from '../claude-code/mcp.js';
 import { mcpLimits } from '../runtime/mcp-servers.js';
 import { HostHookCallbacks, INTERRUPTED } from './host-hooks.js';
 import { HostMcpServers } from './host-mcp-servers.js';

@@ -18,9 +18,9 @@ import type { McpManager, McpLimits, McpActionResult } from '../mcp/mcp-manager.
 import type { SdkMcpServers } from '../mcp/sdk-servers.js';
 import { MAX_SDK_SERVERS } from '../mcp/sdk-servers.js';
 import { parseServerConfig, type ServerConfig } from '../mcp/server-config.js';
-import { mcpStatus, type CcMcpServerStatus } from '../print/claude-code-mcp.js';
+import { mcpStatus, type CcMcpServerStatus } from '../claude-code/mcp.js';
 import { serverToolPrefix } from '../mcp/tool-names.js';
-import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolRegistry } from '../tools/registry/registry.js';
 import { isRecord } from '../text/json-guards.js';
 
 export const HOST_MCP_SOURCE = 'the SDK host (setMcpServers)';

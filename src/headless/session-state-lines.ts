@@ -6,9 +6,9 @@
  * (`queued`, `started`, `completed`) for each user message that carried its own uuid, always.
  */
 import { randomUUID } from 'node:crypto';
-import type { CcCommandLifecycle, CcSystemLine } from '../print/claude-code-types.js';
+import type { CcCommandLifecycle, CcSystemLine } from '../claude-code/types.js';
 
-export { emitsSessionState } from '../print/claude-code-system.js';
+export { emitsSessionState } from '../claude-code/system.js';
 
 export type SessionState = 'idle' | 'running' | 'requires_action';
 

@@ -5,8 +5,8 @@
  * model) is the answer. A host that fails to answer denies the call.
  */
 import type { PermissionBroker, UserDecision } from '../driver/permission-broker.js';
-import type { ToolCall } from '../tools/define-tool.js';
-import type { ApprovalRequest } from '../tools/tool-context.js';
+import type { ToolCall } from '../tools/registry/define-tool.js';
+import type { ApprovalRequest } from '../tools/registry/tool-context.js';
 import type { ControlChannel } from './control-channel.js';
 
 export interface StdioBrokerOptions {

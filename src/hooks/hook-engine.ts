@@ -6,14 +6,14 @@
  */
 import type { EnvironmentView } from '../config/child-environment.js';
 import { randomUUID } from 'node:crypto';
-import { fromClaudeCodeInput } from '../tools/claude-code-input.js';
+import { fromClaudeCodeInput } from '../claude-code/tool-input.js';
 import { callbackRunResult, type HookCallbackRunner } from './hook-callbacks.js';
 import type { HookCommand } from './hook-config.js';
-import { toolNamesOf } from '../tools/tool-catalog.js';
+import { toolNamesOf } from '../tools/registry/tool-catalog.js';
 import { matchTargetOf, TOOL_EVENTS, type HookEvent, type HookEventName, type HookSessionInfo } from './hook-events.js';
 import { hookInput } from './hook-input.js';
 import { interpretRun, type HookRunOutcome } from './hook-output.js';
-import type { ProjectCommandBox } from '../tools/bash-box.js';
+import type { ProjectCommandBox } from '../tools/processes/bash-box.js';
 import { runHookProcess, type HookProcessResult } from './hook-process.js';
 import { combineOutcomes, NO_HOOKS, type HookEventResult } from './hook-result.js';
 import { matches } from './matcher.js';

@@ -2,7 +2,7 @@
  * The hook events mca fires, with Claude Code's names (DESIGN.md "Claude Code compatibility"), and what each one
  * carries. A leaf module: the settings loader, the engine and the driver's wiring all name events through it.
  */
-import type { ToolEnvelope } from '../tools/envelope.js';
+import type { ToolEnvelope } from '../tools/registry/envelope.js';
 
 export const HOOK_EVENTS = [
   'PreToolUse',

@@ -1,10 +1,10 @@
 /**
  * The JSON a hook reads on stdin, with Claude Code's field names: the base fields (session_id, transcript_path,
  * cwd, hook_event_name, permission_mode) and the event's own. Tool inputs and results are shown in Claude Code's
- * names through the one mapping module (tools/claude-code-input.ts), so a hook written for Claude Code parses them.
+ * names through the one mapping module (claude-code/tool-input.ts), so a hook written for Claude Code parses them.
  */
-import { toClaudeCodeInput } from '../tools/claude-code-input.js';
-import { toClaudeCodeResponse } from '../tools/claude-code-response.js';
+import { toClaudeCodeInput } from '../claude-code/tool-input.js';
+import { toClaudeCodeResponse } from '../claude-code/tool-response.js';
 import type { HookEvent, HookSessionInfo } from './hook-events.js';
 
 export type HookInputJson = Record<string, unknown>;

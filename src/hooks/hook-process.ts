@@ -7,8 +7,8 @@
  */
 import { spawn } from 'node:child_process';
 import { childEnvironment, type EnvironmentView } from '../config/child-environment.js';
-import type { BoxedSpawn, ProjectCommandBox } from '../tools/bash-box.js';
-import { terminateGroup, trackGroup, untrackGroup } from '../tools/process-group.js';
+import type { BoxedSpawn, ProjectCommandBox } from '../tools/processes/bash-box.js';
+import { terminateGroup, trackGroup, untrackGroup } from '../tools/processes/process-group.js';
 
 /** Bytes kept of each stream; a hook's useful answer is a few hundred bytes of JSON. */
 export const HOOK_OUTPUT_MAX_BYTES = 1024 * 1024;

@@ -13,7 +13,7 @@
  * is already reported by the permission loader, which reads the same files, so it is skipped here without a
  * second line.
  */
-import type { ProjectCommandBox } from '../tools/bash-box.js';
+import type { ProjectCommandBox } from '../tools/processes/bash-box.js';
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';

@@ -11,7 +11,7 @@ import type { HookEngine, HookListing } from './hook-engine.js';
 import type { HookEvent, HookSessionInfo, HookSubagent, SessionEndReason, SessionStartSource } from './hook-events.js';
 import type { HookEventResult } from './hook-result.js';
 import type { LoadedHooks } from './hook-sources.js';
-import type { ToolEnvelope } from '../tools/envelope.js';
+import type { ToolEnvelope } from '../tools/registry/envelope.js';
 
 /** A tool call as the decision point knows it (the tools floor's ToolCall has this shape). */
 export interface HookedCall {

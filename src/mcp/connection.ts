@@ -18,7 +18,7 @@ import type {
 import { loadMcpLibrary } from './load-client.js';
 import type { EnvironmentView } from '../config/child-environment.js';
 import type { ServerConfig } from './server-config.js';
-import type { ProjectCommandBox } from '../tools/bash-box.js';
+import type { ProjectCommandBox } from '../tools/processes/bash-box.js';
 import { GroupStdioTransport } from './stdio-transport.js';
 import { isSignInNeeded, transportAuth } from './oauth/connect-auth.js';
 import { McpNeedsSignInError } from './oauth/errors.js';

@@ -5,8 +5,8 @@
  * the next request carries them. The context engine counts a tool only once it is registered (the `tools` array it
  * measures), so waiting tools cost nothing but ToolSearch's own definition.
  */
-import { defineTool, jsonSchemaInput, type JsonRecord, type ToolDefinition } from '../tools/define-tool.js';
-import { errorEnvelope, successEnvelope } from '../tools/envelope.js';
+import { defineTool, jsonSchemaInput, type JsonRecord, type ToolDefinition } from '../tools/registry/define-tool.js';
+import { errorEnvelope, successEnvelope } from '../tools/registry/envelope.js';
 import type { ToolSink } from './limits.js';
 
 export const TOOL_SEARCH = 'ToolSearch';

@@ -1,5 +1,5 @@
 /** Types shared by the MCP manager and what it builds: its bounds and the registry it feeds. */
-import type { ToolDefinition } from '../tools/define-tool.js';
+import type { ToolDefinition } from '../tools/registry/define-tool.js';
 
 /** The registry as the manager needs it (ToolRegistry fits). */
 export interface ToolSink {

@@ -1,10 +1,10 @@
 /**
  * The JSON Schema validator the MCP client library uses for a tool's `outputSchema` (structured results): ajv with
- * RE2 patterns (src/tools/json-schema-validation.ts), instead of the library's default ajv on the backtracking
+ * RE2 patterns (src/tools/input/json-schema-validation.ts), instead of the library's default ajv on the backtracking
  * engine, on which a server's `pattern: "^(a+)+$"` and a crafted result would hold mca's main thread for good.
  */
 import type { Ajv } from 'ajv';
-import { linearAjv } from '../tools/json-schema-validation.js';
+import { linearAjv } from '../tools/input/json-schema-validation.js';
 
 type Result<T> =
   { valid: true; data: T; errorMessage: undefined } | { valid: false; data: undefined; errorMessage: string };

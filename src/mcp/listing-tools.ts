@@ -4,7 +4,7 @@
  * the reason instead.
  */
 import type { Tool } from '@modelcontextprotocol/client';
-import type { ToolDefinition } from '../tools/define-tool.js';
+import type { ToolDefinition } from '../tools/registry/define-tool.js';
 import type { McpConnection } from './connection.js';
 import type { McpLimits } from './limits.js';
 import { mcpToolDefinition } from './mcp-tool.js';

@@ -4,7 +4,7 @@
  * it in its own chunk.
  */
 import type * as McpClient from '@modelcontextprotocol/client';
-import { once } from '../tools/lazy-modules.js';
+import { once } from '../tools/registry/lazy-modules.js';
 
 export type McpLibrary = typeof McpClient;
 

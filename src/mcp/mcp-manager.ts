@@ -5,7 +5,7 @@
  * runs, their resources and prompts (server-catalog.ts), and closing them all. A server that fails or is slow is
  * one notice line, never a throw: the rest work.
  */
-import type { ProjectCommandBox } from '../tools/bash-box.js';
+import type { ProjectCommandBox } from '../tools/processes/bash-box.js';
 import type { Tool } from '@modelcontextprotocol/client';
 import { McpConnection, MAX_TOOLS_PER_SERVER } from './connection.js';
 import { listingDefinitions } from './listing-tools.js';

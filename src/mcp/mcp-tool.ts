@@ -13,8 +13,8 @@ import {
   type JsonRecord,
   type JsonSchemaObject,
   type ToolDefinition,
-} from '../tools/define-tool.js';
-import { errorEnvelope, type ToolEnvelope } from '../tools/envelope.js';
+} from '../tools/registry/define-tool.js';
+import { errorEnvelope, type ToolEnvelope } from '../tools/registry/envelope.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
 import { MAX_DESCRIPTION_CHARS, type McpConnection } from './connection.js';
 import type { McpLimits } from './limits.js';

@@ -9,8 +9,8 @@
  * the whole text is stored in the session's tool memory and the cut text names the reference Recall pages with.
  */
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { errorEnvelope, successEnvelope, type ToolEnvelope } from '../tools/envelope.js';
-import type { ToolMemory } from '../tools/tool-memory.js';
+import { errorEnvelope, successEnvelope, type ToolEnvelope } from '../tools/registry/envelope.js';
+import type { ToolMemory } from '../tools/memory/tool-memory.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
 import { imagePartFromBase64, imageReference, MAX_IMAGES_PER_MESSAGE, type ImagePart } from '../text/image-part.js';
 

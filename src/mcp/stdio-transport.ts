@@ -1,13 +1,13 @@
 /**
  * The stdio transport, mca's own rather than the library's: the server runs in its own process group (detached),
- * tracked with Bash's groups (tools/process-group.ts) so every exit path of mca (normal, Ctrl-C, SIGTERM, the
+ * tracked with Bash's groups (tools/processes/process-group.ts) so every exit path of mca (normal, Ctrl-C, SIGTERM, the
  * 'exit' hook) ends the whole group, grandchildren included (`npx` → node). Its stderr is kept only as a bounded
  * tail (for the one-line failure reason), never printed. A server that floods stdout without newlines overruns
  * the bounded read buffer, which closes the connection instead of growing mca's memory.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { childEnvironment, type EnvironmentView } from '../config/child-environment.js';
-import type { ProjectCommandBox } from '../tools/bash-box.js';
+import type { ProjectCommandBox } from '../tools/processes/bash-box.js';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { randomUUID } from 'node:crypto';
 import {
@@ -17,7 +17,7 @@ import {
   trackMarker,
   untrackGroup,
   untrackMarker,
-} from '../tools/process-group.js';
+} from '../tools/processes/process-group.js';
 import type { McpLibrary } from './load-client.js';
 import { LineReader } from '../text/line-reader.js';
 

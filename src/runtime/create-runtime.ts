@@ -10,8 +10,8 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { loadExtensions, registerExtensionTools, type Extensions } from '../agents/install.js';
-import { subagentTranscriptDir } from '../agents/subagent-steps.js';
+import { loadExtensions, registerExtensionTools, type Extensions } from '../subagents/install.js';
+import { subagentTranscriptDir } from '../subagents/subagent-steps.js';
 import type { Config } from '../config/config.js';
 import {
   applyToProcess,
@@ -21,25 +21,25 @@ import {
   type EnvironmentView,
 } from '../config/child-environment.js';
 import { credentialSecrets, loadConfig, loadCredentials, resolveMcaHome } from '../config/config.js';
-import { readClaudeSettings, type ClaudeSettings } from '../config/claude-settings.js';
+import { readClaudeSettings, type ClaudeSettings } from '../claude-code/settings.js';
 import { resolveSandbox } from '../sandbox/sandbox-settings.js';
 import { SandboxSwitch, sandboxLayers, sandboxTrustLines } from '../sandbox/sandbox-switch.js';
 import { applyOutputStyle, attributionSection } from './settings-sections.js';
 import { readPluginFolders, type PluginFolder } from '../commands/plugin-folders.js';
-import type { CodeAgent } from '../agent/code-agent.js';
-import { ProjectSessions } from '../agent/session-manager.js';
+import type { CodeAgent } from '../loop/code-agent.js';
+import { ProjectSessions } from '../loop/session-manager.js';
 import { MemoryFiles } from '../context/memory-files.js';
 import { openHooks, type OpenedHooks } from '../hooks/hook-sources.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import { createProvider } from '../providers/create-provider.js';
-import { SessionStore } from '../session/session-store.js';
-import { createDefaultRegistry, type ToolRegistry } from '../tools/registry.js';
+import { SessionStore } from '../store/session-store.js';
+import { createDefaultRegistry, type ToolRegistry } from '../tools/registry/registry.js';
 import { ProjectCheckpoints } from '../checkpoints/project-checkpoints.js';
 import { journalTempsIn, sweepTempJournals } from '../fs/temp-journal.js';
 import { projectRootOf } from './project-root.js';
 import { RuntimeError } from './runtime-error.js';
-import { WorkspaceRoots } from '../tools/workspace-roots.js';
-import { createWebSearchTool, WEB_SEARCH, WebSearchGate, webSearchUnavailable } from '../tools/web-search.js';
+import { WorkspaceRoots } from '../tools/files/workspace-roots.js';
+import { createWebSearchTool, WEB_SEARCH, WebSearchGate, webSearchUnavailable } from '../tools/web/web-search.js';
 import type { ModelProvider } from '../providers/types.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import { permissionPolicy } from './trust-policy.js';
@@ -356,7 +356,7 @@ function sandboxSwitch(
  */
 function pruneSessionsLater(mcaHome: string, days: number | undefined, current: string): void {
   setImmediate(() => {
-    void import('../session/session-cleanup.js')
+    void import('../store/session-cleanup.js')
       .then(({ pruneOldSessions, DEFAULT_CLEANUP_PERIOD_DAYS }) =>
         pruneOldSessions({ mcaHome, days: days ?? DEFAULT_CLEANUP_PERIOD_DAYS, keep: new Set([current]) }),
       )
@@ -387,7 +387,7 @@ function addedRoots(
 }
 
 /**
- * WebSearch (src/tools/web-search.ts): registered where the provider searches on its side and the session uses
+ * WebSearch (src/tools/web/web-search.ts): registered where the provider searches on its side and the session uses
  * native tool use, and on from the start when an allow rule covers it; elsewhere a call is answered in one line.
  */
 async function webSearchGate(

@@ -3,8 +3,8 @@ import type { EnvironmentView } from '../config/child-environment.js';
 import type { Config } from '../config/config.js';
 import type { ServerConfig } from '../mcp/server-config.js';
 import type { TrustItem } from '../permissions/trust-items.js';
-import type { ProjectCommandBox } from '../tools/bash-box.js';
-import type { ToolRegistry } from '../tools/registry.js';
+import type { ProjectCommandBox } from '../tools/processes/bash-box.js';
+import type { ToolRegistry } from '../tools/registry/registry.js';
 import type { McpApprovalQuestion } from './runtime-options.js';
 
 export interface McpPlan {

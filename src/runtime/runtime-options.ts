@@ -3,12 +3,12 @@
  * types. Every field but `cwd` is optional; an absent one means "as the settings and environment say".
  */
 import type { PermissionMode, ToolProtocol } from '../config/config.js';
-import type { SessionStart } from '../agent/session-manager.js';
-import type { CommandHost } from '../tools/command-host.js';
-import type { FileAccess } from '../tools/file-access.js';
+import type { SessionStart } from '../loop/session-manager.js';
+import type { CommandHost } from '../tools/processes/command-host.js';
+import type { FileAccess } from '../tools/files/file-access.js';
 import type { TrustItem } from '../permissions/trust-items.js';
 
-export type { SessionStart } from '../agent/session-manager.js';
+export type { SessionStart } from '../loop/session-manager.js';
 
 /**
  * Asks the person whether to trust this project (the REPL, until answered yes); resolves true for yes, false for

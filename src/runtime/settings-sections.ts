@@ -2,7 +2,7 @@
  * The system-prompt sections that Claude Code's settings keys add (issue 40): the commit attribution
  * (`includeCoAuthoredBy` / `attribution.commit`) and, in output-styles.ts, the output style.
  */
-import type { ProjectSessions } from '../agent/session-manager.js';
+import type { ProjectSessions } from '../loop/session-manager.js';
 import type { OutputStyleSources } from './output-styles.js';
 
 /**

@@ -6,9 +6,9 @@
 import { sessionEnvironment } from '../config/child-environment.js';
 import { homedir } from 'node:os';
 import type { Config } from '../config/config.js';
-import { projectSettingsItems } from '../config/project-widening.js';
+import { projectSettingsItems } from '../claude-code/project-widening.js';
 import { MemoryFiles } from '../context/memory-files.js';
-import { projectExtensionsPending } from '../agents/install.js';
+import { projectExtensionsPending } from '../subagents/install.js';
 import { loadCustomCommands } from '../commands/custom-commands.js';
 import { trustLines } from '../hooks/hook-listing.js';
 import { loadHooks } from '../hooks/hook-sources.js';

@@ -4,7 +4,7 @@
  * The answer names why not, for the start-up line, `/sandbox` and `/doctor`.
  */
 import { execFile } from 'node:child_process';
-import { findExecutable } from '../tools/which.js';
+import { findExecutable } from '../tools/processes/which.js';
 
 export type BoxAvailability = { ok: true; bwrap: string; socat: string | undefined } | { ok: false; reason: string };
 

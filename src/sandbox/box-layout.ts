@@ -5,7 +5,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { expandHome } from '../tools/workspace-roots.js';
+import { expandHome } from '../tools/files/workspace-roots.js';
 import { realIfExists } from './bwrap-argv.js';
 import type { SandboxSettings } from './sandbox-settings.js';
 

@@ -12,7 +12,7 @@ import type { BoxAvailability } from './availability.js';
 import { blockedNote, blockedReasons } from './blocked-reason.js';
 import { planLayout, type BoxPlaces } from './box-layout.js';
 import { bwrapArgs, proxyEnvironment, realIfExists } from './bwrap-argv.js';
-import type { BoxedSpawn } from '../tools/bash-box.js';
+import type { BoxedSpawn } from '../tools/processes/bash-box.js';
 import { startNetworkProxy, type NetworkProxy } from './network-proxy.js';
 import type { SandboxSettings } from './sandbox-settings.js';
 import { filtersHere, unixSocketFilter } from './seccomp-filter.js';

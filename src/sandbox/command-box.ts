@@ -12,8 +12,8 @@
  * - `dangerouslyDisableSandbox: true`: outside, always asked; refused when `allowUnsandboxedCommands` is false;
  * - otherwise inside, without a question when `autoAllowBashIfSandboxed` (deny and ask rules and hooks first).
  */
-import type { BashBox, BashPlace, BoxedSpawn } from '../tools/bash-box.js';
-import type { CallSource, SandboxVerdict } from '../tools/tool-context.js';
+import type { BashBox, BashPlace, BoxedSpawn } from '../tools/processes/bash-box.js';
+import type { CallSource, SandboxVerdict } from '../tools/registry/tool-context.js';
 import type { BoxAvailability } from './availability.js';
 import type { BoxPlaces } from './box-layout.js';
 import type { SandboxSettings } from './sandbox-settings.js';

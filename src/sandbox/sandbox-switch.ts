@@ -3,8 +3,8 @@
  * then), `/sandbox` to see and switch it, and the Bash port (bash-box.ts) the registry holds from the start. With
  * the box off nothing beyond this file and sandbox-settings.ts is loaded: start-up is unchanged.
  */
-import type { BashBox, BashPlace, BoxedSpawn } from '../tools/bash-box.js';
-import type { CallSource } from '../tools/tool-context.js';
+import type { BashBox, BashPlace, BoxedSpawn } from '../tools/processes/bash-box.js';
+import type { CallSource } from '../tools/registry/tool-context.js';
 import type { BoxPlaces, BoxStatus, CommandBox } from './command-box.js';
 import { resolveSandbox, flagLayer, type ResolvedSandbox, type SandboxLayer } from './sandbox-settings.js';
 

@@ -5,7 +5,7 @@
  */
 import { Box, Static, Text } from 'ink';
 import React, { useCallback, useEffect, useMemo, useReducer } from 'react';
-import type { SessionManager } from '../agent/controller.js';
+import type { SessionManager } from '../loop/controller.js';
 import type { ModelPrice } from '../providers/model-prices.js';
 import type { ExtensionLists } from './repl-slash.js';
 import type { ReplMcp } from './mcp-view.js';

@@ -3,8 +3,8 @@
  * Inputs and data come from the model and the tools, so every field is read defensively.
  */
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
-import type { ToolEnvelope } from '../tools/envelope.js';
-import { toolNamed } from '../tools/tool-catalog.js';
+import type { ToolEnvelope } from '../tools/registry/envelope.js';
+import { toolNamed } from '../tools/registry/tool-catalog.js';
 import { firstLine, truncate } from './text-width.js';
 
 type Fields = Record<string, unknown>;

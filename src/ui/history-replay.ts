@@ -3,11 +3,11 @@
  * from the stored history. Tool results come from their compressed form, which keeps the fields the one-line
  * summaries read; archived rounds are only counted.
  */
-import { parseReply } from '../agent/react-protocol.js';
+import { parseReply } from '../loop/react-protocol.js';
 import type { Message } from '../context/message.js';
 import { toRounds } from '../context/message.js';
-import type { ToolEnvelope, ToolError } from '../tools/envelope.js';
-import { toolNamed } from '../tools/tool-catalog.js';
+import type { ToolEnvelope, ToolError } from '../tools/registry/envelope.js';
+import { toolNamed } from '../tools/registry/tool-catalog.js';
 import type { TranscriptEntry } from './transcript-state.js';
 import { userWords } from '../text/user-words.js';
 

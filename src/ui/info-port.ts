@@ -4,7 +4,7 @@
  * has no file-system or environment policy of its own.
  */
 import type { MemoryTarget } from '../context/memory-note.js';
-import type { AddRootResult } from '../tools/workspace-roots.js';
+import type { AddRootResult } from '../tools/files/workspace-roots.js';
 
 export interface ReplInfoPort {
   /** `/status`: lines about the installation, account and settings (the view adds model, mode and session). */

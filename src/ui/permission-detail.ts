@@ -3,8 +3,8 @@
  * shown visibly, tabs expanded, and long lines wrapped (never cut) so the window can scroll over every row.
  */
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
-import { EXIT_PLAN_MODE } from '../tools/exit-plan-mode.js';
-import type { ApprovalRequest } from '../tools/tool-context.js';
+import { EXIT_PLAN_MODE } from '../tools/planning/exit-plan-mode.js';
+import type { ApprovalRequest } from '../tools/registry/tool-context.js';
 import { diffLines } from './components/diff-view.js';
 import type { DetailRow } from './detail-row.js';
 import { planRows } from './plan-rows.js';

@@ -2,7 +2,7 @@
  * How the REPL shows what its SessionDriver reports: agent events and the driver's own (lines run, shell lines,
  * stops, notices, session switches) become transcript actions; state changes only re-render.
  */
-import type { AgentController } from '../agent/controller.js';
+import type { AgentController } from '../loop/controller.js';
 import type { DriverEvent } from '../driver/driver-events.js';
 import { historyEntries } from './history-replay.js';
 import { usageOfHistory } from './session-cost.js';

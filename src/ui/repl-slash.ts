@@ -1,6 +1,6 @@
 /** The REPL's slash commands over its SessionDriver: what they show is the view's; what they change, the driver's. */
 import type { UsageByModel } from './session-cost.js';
-import type { SessionInfo } from '../agent/controller.js';
+import type { SessionInfo } from '../loop/controller.js';
 import type { SessionDriver } from '../driver/session-driver.js';
 import type { ModelPrice } from '../providers/model-prices.js';
 import { helpPageIndex, helpPages } from './help-pages.js';

@@ -1,7 +1,7 @@
 /** Entry point the CLI calls for the interactive `mca`. */
 import { render } from 'ink';
 import React from 'react';
-import type { SessionManager } from '../agent/controller.js';
+import type { SessionManager } from '../loop/controller.js';
 import type { RewindPort } from './rewind-dialog.js';
 import { App } from './app.js';
 import { loadInputHistory, saveInputHistory } from './input-history.js';

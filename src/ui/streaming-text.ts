@@ -4,7 +4,7 @@
  * long answer is read while it arrives) apart from the block still growing.
  */
 import { Lexer } from 'marked';
-import { streamedAnswer } from '../agent/answer-stream.js';
+import { streamedAnswer } from '../loop/answer-stream.js';
 
 /** `text` up to its last whitespace: the words that are complete. Empty when no word is complete yet. */
 export function completeWords(text: string): string {

@@ -4,9 +4,9 @@
  * names), only a path of the shape mca writes (`….agents/<id>.jsonl`), and a finished run's lines are kept, so a
  * redraw never reads a file twice.
  */
-import { readSubagentRun } from '../agents/subagent-steps.js';
-import { canonicalToolName } from '../tools/tool-catalog.js';
-import type { ToolEnvelope } from '../tools/envelope.js';
+import { readSubagentRun } from '../subagents/subagent-steps.js';
+import { canonicalToolName } from '../tools/registry/tool-catalog.js';
+import type { ToolEnvelope } from '../tools/registry/envelope.js';
 import { summarizeCall } from './format-tool.js';
 
 export interface StepLine {

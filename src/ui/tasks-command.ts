@@ -4,7 +4,7 @@
  * `/tasks stop <id>` stops one. Everything is said through the REPL's notices.
  */
 import { open } from 'node:fs/promises';
-import { backgroundTasks, type BackgroundTaskInfo, type BackgroundTasks } from '../tools/background-tasks.js';
+import { backgroundTasks, type BackgroundTaskInfo, type BackgroundTasks } from '../tools/processes/background-tasks.js';
 
 const SHOWN_BYTES = 4000;
 const SHOWN_LINES = 20;

@@ -2,13 +2,13 @@
  * AgentEvents → transcript. A pure reducer: finished items are append-only (they go to Ink's <Static>,
  * written once); `live` is the small area redrawn while a step runs.
  */
-import { webSearchLine } from '../agent/web-search-line.js';
-import { modelFallbackLine } from '../agent/model-fallback-line.js';
+import { webSearchLine } from '../loop/web-search-line.js';
+import { modelFallbackLine } from '../loop/model-fallback-line.js';
 import { addModelUsage } from '../context/archived-usage.js';
-import type { AgentEvent } from '../agent/events.js';
+import type { AgentEvent } from '../loop/events.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
-import type { ToolEnvelope } from '../tools/envelope.js';
-import type { TodoItem } from '../tools/tool-data.js';
+import type { ToolEnvelope } from '../tools/registry/envelope.js';
+import type { TodoItem } from '../tools/registry/tool-data.js';
 import { completeBlocks, completeWords, liveAnswer, liveThought } from './streaming-text.js';
 import {
   IDLE_LIVE,

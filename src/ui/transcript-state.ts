@@ -3,12 +3,12 @@
  * running now) and the actions that change it. The transitions are transcript-reducer.ts; the components read
  * these shapes.
  */
-import type { ContextReport } from '../agent/controller.js';
-import type { AgentEvent, CompactionReason } from '../agent/events.js';
+import type { ContextReport } from '../loop/controller.js';
+import type { AgentEvent, CompactionReason } from '../loop/events.js';
 import type { UsageByModel } from '../context/archived-usage.js';
 import type { ModelPrice } from '../providers/model-prices.js';
-import type { ToolEnvelope } from '../tools/envelope.js';
-import type { TodoItem } from '../tools/tool-data.js';
+import type { ToolEnvelope } from '../tools/registry/envelope.js';
+import type { TodoItem } from '../tools/registry/tool-data.js';
 import type { SlashCommandEntry } from './slash-commands.js';
 
 export type Tone = 'dim' | 'info' | 'success' | 'warning' | 'error';

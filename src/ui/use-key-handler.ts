@@ -2,7 +2,7 @@
  * Routes key events to whatever has focus: the permission prompt, the session picker, or the input box
  * (editing, history, suggestions, submit, type-ahead, Ctrl-C/Ctrl-D handling).
  */
-import { moveToBackground } from '../tools/foreground-commands.js';
+import { moveToBackground } from '../tools/processes/foreground-commands.js';
 import type { CustomCommandInfo } from '../driver/custom-commands-port.js';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { KeyEvent } from './keys.js';

@@ -5,7 +5,7 @@
  */
 import { useCallback, useMemo } from 'react';
 import type { PermissionBroker, UserDecision } from '../driver/permission-broker.js';
-import type { ApprovalRequest } from '../tools/tool-context.js';
+import type { ApprovalRequest } from '../tools/registry/tool-context.js';
 import type { InputState } from './input-state.js';
 import { useLatestState } from './use-raw-keys.js';
 

@@ -7,7 +7,7 @@
 import type { ImagePart } from '../text/image-part.js';
 import { useApp, useStdout } from 'ink';
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
-import type { SessionManager } from '../agent/controller.js';
+import type { SessionManager } from '../loop/controller.js';
 import type { PermissionMode } from '../config/config.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import type { DriverEvent } from '../driver/driver-events.js';

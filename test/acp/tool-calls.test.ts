@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { mcpToolDefinition } from '../../src/mcp/mcp-tool.js';
-import { builtinTools } from '../../src/tools/builtin-tools.js';
+import { builtinTools } from '../../src/tools/registry/builtin-tools.js';
 import { editDiffs, planEntries, toolLocations, toolTitle } from '../../src/acp/tool-calls.js';
 
 const KINDS: Record<string, string> = {

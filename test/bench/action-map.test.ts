@@ -3,7 +3,7 @@ import { mapCall } from '../../bench/replay/action-map.js';
 import { classifyCall } from '../../bench/replay/classify.js';
 import { parseSession } from '../../bench/replay/trajectory.js';
 import { toReplayTask } from '../../bench/replay/replay-task.js';
-import type { GrepData, ReadData, BashData, LsData, EditData, WriteData } from '../../src/tools/tool-data.js';
+import type { GrepData, ReadData, BashData, LsData, EditData, WriteData } from '../../src/tools/registry/tool-data.js';
 
 const bash = (command: string, output = '', isError?: boolean) => ({
   tool: 'bash',

@@ -5,13 +5,13 @@
  * tool result are then replayed through McaStrategy the way the bench driver does it.
  */
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../src/agent/events.js';
+import type { AgentEvent } from '../../src/loop/events.js';
 import { PART_SEPARATOR } from '../../src/context/context-builder.js';
 import { planCompaction } from '../../src/context/compaction.js';
 import { isSummaryRequest } from '../../src/context/summary-request.js';
 import { estimateTokens } from '../../src/context/token-budget.js';
 import type { ModelRequest } from '../../src/providers/types.js';
-import { successEnvelope } from '../../src/tools/envelope.js';
+import { successEnvelope } from '../../src/tools/registry/envelope.js';
 import { McaStrategy, mcaReply } from '../../bench/replay/mca-strategy.js';
 import { MCA_MIN_RETAIN_ROUNDS } from '../../bench/replay/mca/engine-adapter.js';
 import type { Segment } from '../../bench/replay/prefix-cache.js';

@@ -4,7 +4,7 @@ import { replay } from '../../bench/replay/driver.js';
 import { carriesNeed, contentNeeds, missedNeeds } from '../../bench/replay/fidelity.js';
 import type { ReplayStep, ReplayTask } from '../../bench/replay/strategy.js';
 import { revisitOf, toRevisitDays, REVISIT_GAP } from '../../bench/replay/workloads.js';
-import { successEnvelope } from '../../src/tools/envelope.js';
+import { successEnvelope } from '../../src/tools/registry/envelope.js';
 import { NaiveStrategy } from '../../bench/replay/peers/naive.js';
 import { bashStep, options, readingTask } from './replay-fixtures.js';
 

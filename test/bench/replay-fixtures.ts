@@ -1,7 +1,7 @@
 /** Hand-made replay material for the bench tests: small steps with known sizes and paths. */
 import type { MappedAction } from '../../bench/replay/action-map.js';
 import type { ReplayStep, ReplayTask, Strategy, StrategyEvent, StrategyOptions } from '../../bench/replay/strategy.js';
-import { successEnvelope } from '../../src/tools/envelope.js';
+import { successEnvelope } from '../../src/tools/registry/envelope.js';
 
 export const SYSTEM = 'You are an agent. '.repeat(30);
 

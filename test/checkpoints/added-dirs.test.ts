@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { ProjectCheckpoints } from '../../src/checkpoints/project-checkpoints.js';
 import { limitsFromEnv } from '../../src/checkpoints/limits.js';
-import { SessionStore } from '../../src/session/session-store.js';
-import { bashTool } from '../../src/tools/bash.js';
-import { writeTool } from '../../src/tools/write.js';
-import type { ToolDefinition } from '../../src/tools/define-tool.js';
+import { SessionStore } from '../../src/store/session-store.js';
+import { bashTool } from '../../src/tools/processes/bash.js';
+import { writeTool } from '../../src/tools/editing/write.js';
+import type { ToolDefinition } from '../../src/tools/registry/define-tool.js';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -26,9 +26,9 @@ import { deflateSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProjectCheckpoints } from '../../src/checkpoints/project-checkpoints.js';
 import { limitsFromEnv } from '../../src/checkpoints/limits.js';
-import { SessionStore } from '../../src/session/session-store.js';
-import { bashTool } from '../../src/tools/bash.js';
-import type { ToolDefinition } from '../../src/tools/define-tool.js';
+import { SessionStore } from '../../src/store/session-store.js';
+import { bashTool } from '../../src/tools/processes/bash.js';
+import type { ToolDefinition } from '../../src/tools/registry/define-tool.js';
 
 const dirs: string[] = [];
 const savedPath = process.env.PATH;

@@ -50,10 +50,10 @@ const OWN_LAZY_MODULES = [
   'src/checkpoints/session-checkpoints.ts',
   'src/checkpoints/project-scan.ts',
   'src/checkpoints/rewind.ts',
-  'src/agents/subagent-run.ts',
+  'src/subagents/subagent-run.ts',
   'src/runtime/mcp-start.ts',
-  'src/print/claude-code-sink.ts',
-  'src/tools/grep-ripgrep.ts',
+  'src/sinks/claude-code-sink.ts',
+  'src/tools/grep/grep-ripgrep.ts',
 ];
 
 /**
@@ -173,7 +173,7 @@ describe('modules loaded on the start path (built binary)', () => {
     expect(loaded.run.stdout).toBe('ok\n');
     // The recorder saw the run: the command line, print mode and the transport the answer came through.
     expect(loaded.packages).toContain('commander');
-    expect(loaded.inputs).toContain('src/cli/print-mode.ts');
+    expect(loaded.inputs).toContain('src/cli/modes/print-mode.ts');
     expect(loaded.inputs).toContain('src/providers/http-transport.ts');
     for (const name of NOT_ON_PRINT_PATH) expect(loaded.packages, name).not.toContain(name);
     // Our own code that only the REPL or a custom command needs stays out as well.
@@ -190,7 +190,7 @@ describe('modules loaded on the start path (built binary)', () => {
     // The recorder saw the whole path (the launcher, the entry, print mode), so the sum cannot pass by missing it.
     expect(loaded.chunks).toContain('dist/cli/mca.cjs');
     expect(loaded.chunks).toContain('dist/cli/main.js');
-    expect(loaded.inputs).toContain('src/cli/print-mode.ts');
+    expect(loaded.inputs).toContain('src/cli/modes/print-mode.ts');
     const report = `${loaded.bytes} bytes in ${loaded.chunks.length} chunks`;
     expect(loaded.bytes, report).toBeLessThanOrEqual(PRINT_PATH_BUDGET_BYTES);
   });
@@ -224,7 +224,7 @@ describe('modules loaded on the start path (built binary)', () => {
       'src/config/config-choices.ts',
       'src/config/model-catalog.ts',
       'src/errors/mca-error.ts',
-      'src/session/session-error.ts',
+      'src/store/session-error.ts',
       'src/text/terminal-safe.ts',
     ]);
     expect(loaded.inputs).not.toContain('src/config/config.ts');
@@ -283,7 +283,7 @@ describe('each lazy module loads when something needs it', () => {
     const loaded = await loadedBy(['-p', 'go'], { project: project(files), script });
     expect(loaded.run.code, loaded.run.stderr).toBe(0);
     expect(JSON.stringify(server?.requests[1]?.body)).toContain('src/a.ts');
-    expect(loaded.inputs).toContain('src/tools/walk-simple.ts');
+    expect(loaded.inputs).toContain('src/tools/walking/walk-simple.ts');
     expect(loaded.packages).not.toContain('fast-glob');
     expect(loaded.chunks).not.toContain('dist/cli/walk-worker.js');
   });
@@ -319,7 +319,7 @@ describe('each lazy module loads when something needs it', () => {
     const json = await loadedBy(['-p', 'say ok', '--output-format', 'json'], { project: project({}) });
     expect(json.run.code, json.run.stderr).toBe(0);
     expect(JSON.parse(json.run.stdout)).toMatchObject({ result: 'ok' });
-    expect(json.inputs).toContain('src/print/claude-code-sink.ts');
+    expect(json.inputs).toContain('src/sinks/claude-code-sink.ts');
   });
 
   it('the ripgrep engine: on the first Grep', async () => {
@@ -327,7 +327,7 @@ describe('each lazy module loads when something needs it', () => {
     const searched = await loadedBy(['-p', 'go'], { project: project({ 'a.txt': 'needle\n' }), script });
     expect(searched.run.code, searched.run.stderr).toBe(0);
     expect(JSON.stringify(server?.requests[1]?.body)).toContain('a.txt');
-    expect(searched.inputs).toContain('src/tools/grep-ripgrep.ts');
+    expect(searched.inputs).toContain('src/tools/grep/grep-ripgrep.ts');
   });
 
   it('jsonrepair: for a text-protocol reply whose action JSON is broken, not for a well-formed one', async () => {

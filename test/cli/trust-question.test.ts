@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { menuKeys } from '../../src/cli/trust-keys.js';
-import { trustQuestionLines } from '../../src/cli/trust-question.js';
+import { trustQuestionLines } from '../../src/cli/modes/trust-question.js';
 import type { TrustItem } from '../../src/permissions/trust-items.js';
 
 const exact = (count: number): TrustItem[] =>

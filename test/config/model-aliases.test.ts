@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configDirs } from '../helpers/config-dirs.js';
 import { ConfigError, loadConfig, SAME_FALLBACK_MESSAGE } from '../../src/config/config.js';
-import { readClaudeSettings } from '../../src/config/claude-settings.js';
+import { readClaudeSettings } from '../../src/claude-code/settings.js';
 import { resolveModelName } from '../../src/config/model-aliases.js';
 import { checkModelName } from '../../src/config/model-profiles.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { DEFAULT_PROFILE, profileFor } from '../../src/config/model-profiles.js';
-import { contextReportOf } from '../../src/agent/context-report.js';
+import { contextReportOf } from '../../src/loop/context-report.js';
 import { ContextBuilder } from '../../src/context/context-builder.js';
 import { HistoryManager } from '../../src/context/history-manager.js';
 

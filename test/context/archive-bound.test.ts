@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ARCHIVE_INDEX_HEADING, ARCHIVE_SHARE, boundArchive } from '../../src/context/archive-bound.js';
 import { summaryWithLedger } from '../../src/context/facts-ledger.js';
 import type { Message } from '../../src/context/message.js';
-import { InMemoryToolMemory } from '../../src/tools/tool-memory.js';
+import { InMemoryToolMemory } from '../../src/tools/memory/tool-memory.js';
 import { closedRound, summary } from './history-fixtures.js';
 
 function entry(first: number, last: number, size: number): Message {

@@ -15,8 +15,8 @@ import { HistoryManager } from '../../src/context/history-manager.js';
 import { toRounds, type Message } from '../../src/context/message.js';
 import type { Summarizer, SummaryOutcome } from '../../src/context/summary-compressor.js';
 import { ZERO_USAGE } from '../../src/providers/types.js';
-import { successEnvelope } from '../../src/tools/envelope.js';
-import { InMemoryToolMemory } from '../../src/tools/tool-memory.js';
+import { successEnvelope } from '../../src/tools/registry/envelope.js';
+import { InMemoryToolMemory } from '../../src/tools/memory/tool-memory.js';
 
 const RUNS = Math.max(20, Math.floor(Number(process.env.MCA_FUZZ_RUNS ?? 200) / 4));
 

@@ -7,7 +7,7 @@ import { HistoryManager } from '../../src/context/history-manager.js';
 import type { Message } from '../../src/context/message.js';
 import type { Summarizer } from '../../src/context/summary-compressor.js';
 import { ZERO_USAGE, type Usage } from '../../src/providers/types.js';
-import { successEnvelope } from '../../src/tools/envelope.js';
+import { successEnvelope } from '../../src/tools/registry/envelope.js';
 import { closedRound, finish, user } from './history-fixtures.js';
 
 const SIGNAL = new AbortController().signal;

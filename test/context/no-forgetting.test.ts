@@ -12,8 +12,8 @@ import { HistoryManager } from '../../src/context/history-manager.js';
 import type { Message } from '../../src/context/message.js';
 import type { Summarizer } from '../../src/context/summary-compressor.js';
 import { ZERO_USAGE, type PromptSegment } from '../../src/providers/types.js';
-import { successEnvelope } from '../../src/tools/envelope.js';
-import { InMemoryToolMemory } from '../../src/tools/tool-memory.js';
+import { successEnvelope } from '../../src/tools/registry/envelope.js';
+import { InMemoryToolMemory } from '../../src/tools/memory/tool-memory.js';
 
 const SIGNAL = new AbortController().signal;
 

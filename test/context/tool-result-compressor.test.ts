@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { COMPRESSION_LIMITS, compressToolResult, shrinkToolMessage } from '../../src/context/tool-result-compressor.js';
-import { errorEnvelope, successEnvelope, type ToolEnvelope } from '../../src/tools/envelope.js';
+import { errorEnvelope, successEnvelope, type ToolEnvelope } from '../../src/tools/registry/envelope.js';
 
 type Parsed = { status: string; data: Record<string, unknown>; error?: { code: string; message: string } };
 

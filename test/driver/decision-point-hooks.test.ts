@@ -12,8 +12,8 @@ import { openHooks } from '../../src/hooks/hook-sources.js';
 import { SessionHooks } from '../../src/hooks/session-hooks.js';
 import { PermissionPolicy } from '../../src/permissions/policy.js';
 import { parseRule, type RuleBehavior } from '../../src/permissions/rule.js';
-import type { CallSource, PermissionDecision } from '../../src/tools/define-tool.js';
-import type { ApprovalRequest } from '../../src/tools/tool-context.js';
+import type { CallSource, PermissionDecision } from '../../src/tools/registry/define-tool.js';
+import type { ApprovalRequest } from '../../src/tools/registry/tool-context.js';
 import { tempProject } from '../helpers/temp-project.js';
 
 /** One PreToolUse hook answering `answer` (JSON) for every Bash call, and optionally a PermissionRequest hook. */

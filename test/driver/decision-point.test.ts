@@ -7,10 +7,10 @@ import type { PermissionMode } from '../../src/config/config.js';
 import { createDecisionPoint } from '../../src/driver/decision-point.js';
 import { PermissionPolicy, type PolicyDecision } from '../../src/permissions/policy.js';
 import { parseRule, type RuleBehavior } from '../../src/permissions/rule.js';
-import { createDefaultRegistry } from '../../src/tools/registry.js';
+import { createDefaultRegistry } from '../../src/tools/registry/registry.js';
 import { makeContext, runTool } from '../tools/helpers.js';
-import type { CallSource, PermissionDecision } from '../../src/tools/define-tool.js';
-import type { ApprovalDecision, ApprovalRequest, Approver } from '../../src/tools/tool-context.js';
+import type { CallSource, PermissionDecision } from '../../src/tools/registry/define-tool.js';
+import type { ApprovalDecision, ApprovalRequest, Approver } from '../../src/tools/registry/tool-context.js';
 
 function approvalOf(decision: PermissionDecision): ApprovalDecision {
   if (decision.behavior === 'deny') {

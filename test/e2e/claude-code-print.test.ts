@@ -1,6 +1,6 @@
 /**
  * `mca -p` with Claude Code's output formats and flags, through the built binary against the loopback fake API:
- * every stream-json line has the shape of its SDK type (test/print/claude-code-golden.test.ts pins those types to
+ * every stream-json line has the shape of its SDK type (test/claude-code/claude-code-golden.test.ts pins those types to
  * the SDK's at compile time; here each printed line is checked for its type's fields), a failed run prints an
  * is_error result and exits non-zero, `--max-turns` ends with error_max_turns, partial messages add stream_event
  * lines, and flags mca does not implement warn or are refused.

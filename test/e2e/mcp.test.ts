@@ -16,7 +16,7 @@ import {
 import { startEverythingRemote } from '../helpers/everything-remote.js';
 import { runMca } from '../helpers/run-mca.js';
 import { tempProject } from '../helpers/temp-project.js';
-import { groupAlive } from '../../src/tools/process-group.js';
+import { groupAlive } from '../../src/tools/processes/process-group.js';
 
 const KEY = 'sk-ant-test-mcp-0123456789';
 const modules = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/', import.meta.url));

@@ -3,7 +3,7 @@
  * in tmux: MCA_HOME is a small tmpfs that a ballast file nearly fills, so the first turn's session writes fail with
  * ENOSPC. The REPL shows one line naming the file and the cause and keeps its input box; once the ballast is gone
  * the next turn in the same session answers. Mounting needs root (CAP_SYS_ADMIN); elsewhere the test skips with a
- * printed reason, and test/agent/turn-failures.test.ts covers the same path through the controller the REPL drives.
+ * printed reason, and test/loop/turn-failures.test.ts covers the same path through the controller the REPL drives.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';

@@ -8,9 +8,9 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeAnthropic } from '../helpers/fake-anthropic-server.js';
 import { tempProject } from '../helpers/temp-project.js';
-import { SKILL_LISTING_TOKENS } from '../../src/agents/skill-listing.js';
-import { MAX_PROBLEMS } from '../../src/agents/definition-files.js';
-import { AGENT_LISTING_CHARS } from '../../src/agents/agent-tool.js';
+import { SKILL_LISTING_TOKENS } from '../../src/subagents/skill-listing.js';
+import { MAX_PROBLEMS } from '../../src/subagents/definition-files.js';
+import { AGENT_LISTING_CHARS } from '../../src/subagents/agent-tool.js';
 import {
   ask,
   type Dirs,

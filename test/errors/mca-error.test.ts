@@ -11,11 +11,11 @@ import { MissingApiKeyError } from '../../src/providers/create-provider.js';
 import { ProviderError } from '../../src/providers/provider-error.js';
 import { TransportError } from '../../src/providers/transport-error.js';
 import { RuntimeError } from '../../src/runtime/runtime-error.js';
-import { SessionError } from '../../src/session/session-error.js';
+import { SessionError } from '../../src/store/session-error.js';
 import { AtomicWriteError } from '../../src/fs/atomic-write.js';
 import { PathSwapError } from '../../src/fs/pinned-directory.js';
-import { ToolPromptError } from '../../src/tools/prompt-files.js';
-import { ToolRegistryError } from '../../src/tools/registry.js';
+import { ToolPromptError } from '../../src/tools/registry/prompt-files.js';
+import { ToolRegistryError } from '../../src/tools/registry/registry.js';
 
 describe('McaError', () => {
   it('is the base of every error mca throws, each with a code and its class name', () => {

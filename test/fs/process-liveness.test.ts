@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { processStartTime, stampAlive, stampToken } from '../../src/fs/process-liveness.js';
 import { removeStaleTemps } from '../../src/fs/temp-files.js';
 import { isStale } from '../../src/mcp/oauth/token-lock.js';
-import { SessionLock } from '../../src/session/session-lock.js';
+import { SessionLock } from '../../src/store/session-lock.js';
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), 'mca-live-')));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -5,7 +5,7 @@
  * text, `Action: Finish[answer]` → the answer as text), so every scenario runs in both protocols.
  */
 import { jsonrepair } from 'jsonrepair';
-import { parseReply } from '../../src/agent/react-protocol.js';
+import { parseReply } from '../../src/loop/react-protocol.js';
 
 export interface FakeToolUse {
   /** Default: a fresh `toolu_fake_<n>` id. */

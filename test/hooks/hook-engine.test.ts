@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { HookCommand } from '../../src/hooks/hook-config.js';
 import { HookEngine } from '../../src/hooks/hook-engine.js';
 import type { HookEvent, HookEventName, HookSessionInfo } from '../../src/hooks/hook-events.js';
-import { successEnvelope } from '../../src/tools/envelope.js';
+import { successEnvelope } from '../../src/tools/registry/envelope.js';
 import { tempProject } from '../helpers/temp-project.js';
 
 const SESSION: HookSessionInfo = {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { hooksReport, trustLines } from '../../src/hooks/hook-listing.js';
 import { loadHooks, openHooks } from '../../src/hooks/hook-sources.js';
 import { reminder, SessionHooks } from '../../src/hooks/session-hooks.js';
-import { errorEnvelope, successEnvelope } from '../../src/tools/envelope.js';
+import { errorEnvelope, successEnvelope } from '../../src/tools/registry/envelope.js';
 import { tempProject } from '../helpers/temp-project.js';
 
 const INFO = { sessionId: 's', transcriptPath: '/t.jsonl', cwd: '/c', permissionMode: 'plan' };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resultEnvelope } from '../../src/mcp/result-envelope.js';
-import { InMemoryToolMemory } from '../../src/tools/tool-memory.js';
+import { InMemoryToolMemory } from '../../src/tools/memory/tool-memory.js';
 import { pngBytes } from '../helpers/image-fixtures.js';
 
 const options = { server: 's', tool: 't', maxOutputTokens: 25_000, toolMemory: undefined };

@@ -6,16 +6,16 @@
 import { realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attachImages } from '../../src/agent/attachments.js';
+import { attachImages } from '../../src/loop/attachments.js';
 import { MemoryFiles } from '../../src/context/memory-files.js';
 import { pathCheck } from '../../src/permissions/path-screen.js';
 import { PermissionPolicy } from '../../src/permissions/policy.js';
 import { parseRule } from '../../src/permissions/rule.js';
-import { globTool } from '../../src/tools/glob.js';
-import { createGrepTool } from '../../src/tools/grep.js';
-import { findRipgrep } from '../../src/tools/grep-ripgrep.js';
-import { lsTool } from '../../src/tools/ls.js';
-import { ToolRegistry } from '../../src/tools/registry.js';
+import { globTool } from '../../src/tools/walking/glob.js';
+import { createGrepTool } from '../../src/tools/grep/grep.js';
+import { findRipgrep } from '../../src/tools/grep/grep-ripgrep.js';
+import { lsTool } from '../../src/tools/walking/ls.js';
+import { ToolRegistry } from '../../src/tools/registry/registry.js';
 import { makeContext, makeProject, runTool, type TestContext, type TestProject } from '../tools/helpers.js';
 
 const SECRET = 'SCREENED-SECRET-71c2';

@@ -9,9 +9,9 @@ import { parseChunk, toStopReason } from '../../src/providers/openai-chunk.js';
 import { isReasoningModel, toChatCompletionBody } from '../../src/providers/openai-request.js';
 import { ToolCallAssembler } from '../../src/providers/openai-tool-calls.js';
 import type { ModelRequest } from '../../src/providers/types.js';
-import { PARAMETERS_PLACEHOLDER, parameterSection } from '../../src/tools/parameter-docs.js';
-import { toolPromptsDir } from '../../src/tools/prompt-files.js';
-import { createDefaultRegistry, nativeDescription } from '../../src/tools/registry.js';
+import { PARAMETERS_PLACEHOLDER, parameterSection } from '../../src/tools/registry/parameter-docs.js';
+import { toolPromptsDir } from '../../src/tools/registry/prompt-files.js';
+import { createDefaultRegistry, nativeDescription } from '../../src/tools/registry/registry.js';
 
 const request: ModelRequest = {
   model: 'm',

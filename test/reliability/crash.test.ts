@@ -9,8 +9,8 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CRASHED_ROUND_TEXT } from '../../src/session/salvage-history.js';
-import { hasOpenRound, SessionStore } from '../../src/session/session-store.js';
+import { CRASHED_ROUND_TEXT } from '../../src/store/salvage-history.js';
+import { hasOpenRound, SessionStore } from '../../src/store/session-store.js';
 import type { Message } from '../../src/context/message.js';
 import {
   startFakeAnthropic,

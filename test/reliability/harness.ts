@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { historyViolations } from '../../src/context/history-invariants.js';
 import type { Message } from '../../src/context/message.js';
-import { parseSessionText } from '../../src/session/session-records.js';
-import { hasOpenRound, SessionStore } from '../../src/session/session-store.js';
+import { parseSessionText } from '../../src/store/session-records.js';
+import { hasOpenRound, SessionStore } from '../../src/store/session-store.js';
 import { SUMMARY_CLOSING, SUMMARY_SYSTEM } from '../../src/context/summary-request.js';
 import { systemText, userText, type FakeRequestBody } from '../helpers/fake-anthropic-server.js';
 

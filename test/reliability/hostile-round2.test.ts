@@ -22,7 +22,7 @@ import {
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { addLocalAllowRule } from '../../src/permissions/settings-writer.js';
-import { DirectoryToolMemory, toolRefOf } from '../../src/tools/tool-memory.js';
+import { DirectoryToolMemory, toolRefOf } from '../../src/tools/memory/tool-memory.js';
 import { saveInputHistory } from '../../src/ui/input-history.js';
 import { TmuxSession, tmuxInfo, waitUntil } from '../e2e/support/tmux.js';
 import { startFakeAnthropic, type FakeAnthropic, type FakeStep } from '../helpers/fake-anthropic-server.js';

@@ -3,11 +3,11 @@
  * (config, SessionStore, ProjectSessions, the real tools) minus the network, so checks that a session continues
  * cost no extra process start.
  */
-import type { AgentEvent } from '../../src/agent/events.js';
-import { ProjectSessions } from '../../src/agent/session-manager.js';
+import type { AgentEvent } from '../../src/loop/events.js';
+import { ProjectSessions } from '../../src/loop/session-manager.js';
 import { loadConfig } from '../../src/config/config.js';
-import { SessionStore } from '../../src/session/session-store.js';
-import { createDefaultRegistry } from '../../src/tools/registry.js';
+import { SessionStore } from '../../src/store/session-store.js';
+import { createDefaultRegistry } from '../../src/tools/registry/registry.js';
 import { judgeCalls } from '../helpers/agent-harness.js';
 import { ScriptedProvider, type ScriptedStep } from '../helpers/scripted-provider.js';
 import { API_KEY, type Sandbox } from './harness.js';

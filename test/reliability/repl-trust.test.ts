@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SessionStore } from '../../src/session/session-store.js';
+import { SessionStore } from '../../src/store/session-store.js';
 import { TmuxSession, tmuxInfo, waitUntil } from '../e2e/support/tmux.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic-server.js';
 import { runsWith } from '../helpers/optional-tools.js';

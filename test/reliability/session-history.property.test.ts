@@ -16,8 +16,8 @@ import { HistoryManager } from '../../src/context/history-manager.js';
 import { historyViolations } from '../../src/context/history-invariants.js';
 import { toRounds, type Message, type RoundEnd } from '../../src/context/message.js';
 import type { Summarizer, SummaryOutcome } from '../../src/context/summary-compressor.js';
-import { parseSessionText } from '../../src/session/session-records.js';
-import { SessionStore } from '../../src/session/session-store.js';
+import { parseSessionText } from '../../src/store/session-records.js';
+import { SessionStore } from '../../src/store/session-store.js';
 import { ResultLog } from './results.js';
 
 const RUNS = Number(process.env.MCA_FUZZ_RUNS ?? 200);

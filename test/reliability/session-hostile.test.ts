@@ -9,8 +9,8 @@ import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSyn
 import { isUtf8 } from 'node:buffer';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CRASHED_ROUND_TEXT } from '../../src/session/salvage-history.js';
-import { SessionStore } from '../../src/session/session-store.js';
+import { CRASHED_ROUND_TEXT } from '../../src/store/salvage-history.js';
+import { SessionStore } from '../../src/store/session-store.js';
 import { startFakeAnthropic, type FakeAnthropic } from '../helpers/fake-anthropic-server.js';
 import {
   act,

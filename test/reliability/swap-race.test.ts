@@ -9,10 +9,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FileStateRecord } from '../../src/tools/file-state.js';
-import { createDefaultRegistry, type RunContext } from '../../src/tools/registry.js';
+import { FileStateRecord } from '../../src/tools/files/file-state.js';
+import { createDefaultRegistry, type RunContext } from '../../src/tools/registry/registry.js';
 import { runTool } from '../tools/helpers.js';
-import { TodoStore } from '../../src/tools/todo-store.js';
+import { TodoStore } from '../../src/tools/planning/todo-store.js';
 import { makeSandbox } from './harness.js';
 import { ResultLog } from './results.js';
 

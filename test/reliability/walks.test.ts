@@ -10,7 +10,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropic, type FakeAnthropic, type FakeStep } from '../helpers/fake-anthropic-server.js';
-import { findRipgrep } from '../../src/tools/grep-ripgrep.js';
+import { findRipgrep } from '../../src/tools/grep/grep-ripgrep.js';
 import { act, collect, finish, makeSandbox, runMca, spawnMca, type RunResult, type Sandbox } from './harness.js';
 import { ResultLog } from './results.js';
 

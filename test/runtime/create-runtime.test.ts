@@ -12,7 +12,7 @@ import type { RuntimeOptions } from '../../src/runtime/runtime-options.js';
 import { RuntimeError } from '../../src/runtime/runtime-error.js';
 import { McaError } from '../../src/errors/mca-error.js';
 import { ConfigError } from '../../src/config/config-error.js';
-import { SessionError } from '../../src/session/session-error.js';
+import { SessionError } from '../../src/store/session-error.js';
 import {
   startFakeAnthropic,
   systemText,

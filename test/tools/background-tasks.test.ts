@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BackgroundTasks, type StartRequest } from '../../src/tools/background-tasks.js';
+import { BackgroundTasks, type StartRequest } from '../../src/tools/processes/background-tasks.js';
 
 function request(command: string, dir: string): StartRequest {
   return { command, callId: 'toolu_1', cwd: dir, shell: '/bin/sh', env: { PATH: process.env.PATH ?? '' }, dir };

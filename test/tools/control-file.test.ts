@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isControlFile } from '../../src/tools/workspace.js';
+import { isControlFile } from '../../src/tools/files/workspace.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'mca-cf-')));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDefaultRegistry } from '../../src/tools/registry.js';
-import type { EditData, ReadData } from '../../src/tools/tool-data.js';
+import { createDefaultRegistry } from '../../src/tools/registry/registry.js';
+import type { EditData, ReadData } from '../../src/tools/registry/tool-data.js';
 import { dataOf, makeContext, makeProject, type TestContext, type TestProject, runTool } from './helpers.js';
 
 let project: TestProject;

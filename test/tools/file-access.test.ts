@@ -1,15 +1,15 @@
 /**
- * The file-access port (src/tools/file-access.ts): with one, Read and the edit tools take a file's text from the
+ * The file-access port (src/tools/files/file-access.ts): with one, Read and the edit tools take a file's text from the
  * host and give the new text to it, while the path guard, the disk checks, read-before-write and the freshness
  * check stay the tools' own. scanText numbers lines exactly as scanLines does for a file with the same text.
  */
 import { writeFile } from 'node:fs/promises';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { scanText, type FileAccess } from '../../src/tools/file-access.js';
-import { scanLines, type ScanOptions } from '../../src/tools/line-scanner.js';
-import { createDefaultRegistry } from '../../src/tools/registry.js';
-import type { ReadData } from '../../src/tools/tool-data.js';
+import { scanText, type FileAccess } from '../../src/tools/files/file-access.js';
+import { scanLines, type ScanOptions } from '../../src/tools/files/line-scanner.js';
+import { createDefaultRegistry } from '../../src/tools/registry/registry.js';
+import type { ReadData } from '../../src/tools/registry/tool-data.js';
 import { dataOf, makeContext, makeProject, runTool, type TestContext, type TestProject } from './helpers.js';
 
 let project: TestProject;

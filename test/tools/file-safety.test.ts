@@ -6,8 +6,8 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DIFF_MAX_LINES, unifiedDiff } from '../../src/tools/edit-core.js';
-import { createDefaultRegistry } from '../../src/tools/registry.js';
+import { DIFF_MAX_LINES, unifiedDiff } from '../../src/tools/editing/edit-core.js';
+import { createDefaultRegistry } from '../../src/tools/registry/registry.js';
 import { removeStaleTemps } from '../../src/fs/temp-files.js';
 import { sweepTempJournals } from '../../src/fs/temp-journal.js';
 import { makeContext, makeProject, type TestProject, runTool } from './helpers.js';

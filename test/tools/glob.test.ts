@@ -1,6 +1,6 @@
 import { symlink, utimes } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDefaultRegistry } from '../../src/tools/registry.js';
+import { createDefaultRegistry } from '../../src/tools/registry/registry.js';
 import { dataOf, makeContext, makeProject, type TestProject, runTool } from './helpers.js';
 
 let project: TestProject;

@@ -1,8 +1,8 @@
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
-import { createGrepTool } from '../../src/tools/grep.js';
-import { findRipgrep } from '../../src/tools/grep-ripgrep.js';
-import { ToolRegistry } from '../../src/tools/registry.js';
-import type { GrepData } from '../../src/tools/tool-data.js';
+import { createGrepTool } from '../../src/tools/grep/grep.js';
+import { findRipgrep } from '../../src/tools/grep/grep-ripgrep.js';
+import { ToolRegistry } from '../../src/tools/registry/registry.js';
+import type { GrepData } from '../../src/tools/registry/tool-data.js';
 import { runsWith } from '../helpers/optional-tools.js';
 import { dataOf, makeContext, makeProject, type TestProject, runTool } from './helpers.js';
 

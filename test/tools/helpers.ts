@@ -1,12 +1,12 @@
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { FileStateRecord } from '../../src/tools/file-state.js';
-import { TodoStore } from '../../src/tools/todo-store.js';
-import { newCallId } from '../../src/agent/call-id.js';
-import type { RunContext, ToolRegistry } from '../../src/tools/registry.js';
-import type { ToolEnvelope } from '../../src/tools/envelope.js';
-import type { ApprovalDecision, ApprovalRequest, Approver } from '../../src/tools/tool-context.js';
+import { FileStateRecord } from '../../src/tools/files/file-state.js';
+import { TodoStore } from '../../src/tools/planning/todo-store.js';
+import { newCallId } from '../../src/loop/call-id.js';
+import type { RunContext, ToolRegistry } from '../../src/tools/registry/registry.js';
+import type { ToolEnvelope } from '../../src/tools/registry/envelope.js';
+import type { ApprovalDecision, ApprovalRequest, Approver } from '../../src/tools/registry/tool-context.js';
 
 export interface TestProject {
   root: string;

@@ -1,16 +1,16 @@
 /**
- * The zod-free check of a built-in tool's input (src/tools/input-quick-check.ts): whatever it accepts, the tool's
+ * The zod-free check of a built-in tool's input (src/tools/input/input-quick-check.ts): whatever it accepts, the tool's
  * zod schema accepts too, with the same parsed value (defaults applied, same key order), so skipping zod changes
  * nothing the tool or the model sees; whatever it does not accept goes to zod, whose messages stay as they were.
  */
 import fc from 'fast-check';
 import { safeParse } from 'zod/mini';
 import { describe, expect, it } from 'vitest';
-import { builtinInput } from '../../src/tools/builtin-input.js';
-import { builtinInputJsonSchemas, builtinPlainInputs } from '../../src/tools/input-json-schemas.js';
-import { quickCheck } from '../../src/tools/input-quick-check.js';
-import { builtinInputSchema, type BuiltinToolName } from '../../src/tools/input-schemas.js';
-import type { JsonSchemaObject } from '../../src/tools/define-tool.js';
+import { builtinInput } from '../../src/tools/input/builtin-input.js';
+import { builtinInputJsonSchemas, builtinPlainInputs } from '../../src/tools/input/input-json-schemas.js';
+import { quickCheck } from '../../src/tools/input/input-quick-check.js';
+import { builtinInputSchema, type BuiltinToolName } from '../../src/tools/input/input-schemas.js';
+import type { JsonSchemaObject } from '../../src/tools/registry/define-tool.js';
 
 const RUNS = Number(process.env.MCA_FUZZ_RUNS ?? 300);
 const schemas = builtinInputJsonSchemas();

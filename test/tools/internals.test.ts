@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CappedOutput } from '../../src/tools/capped-output.js';
-import { applyEdit, lineCount } from '../../src/tools/edit-core.js';
-import { scanLines } from '../../src/tools/line-scanner.js';
+import { CappedOutput } from '../../src/tools/processes/capped-output.js';
+import { applyEdit, lineCount } from '../../src/tools/editing/edit-core.js';
+import { scanLines } from '../../src/tools/files/line-scanner.js';
 import { makeProject } from './helpers.js';
 
 describe('scanLines', () => {

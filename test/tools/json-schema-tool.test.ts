@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { factsLedger } from '../../src/context/facts-ledger.js';
 import { shrinkToolMessage } from '../../src/context/tool-result-shrinker.js';
-import { defineTool, jsonSchemaInput, type JsonRecord } from '../../src/tools/define-tool.js';
-import { successEnvelope } from '../../src/tools/envelope.js';
+import { defineTool, jsonSchemaInput, type JsonRecord } from '../../src/tools/registry/define-tool.js';
+import { successEnvelope } from '../../src/tools/registry/envelope.js';
 import { resultDiff, summarizeCall, summarizeResult } from '../../src/ui/format-tool.js';
 import { createHarness, userText } from '../helpers/agent-harness.js';
 import { act, finish } from '../helpers/scripted-provider.js';

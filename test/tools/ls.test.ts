@@ -1,7 +1,7 @@
 import { symlink } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { lsTool } from '../../src/tools/ls.js';
-import { createDefaultRegistry, ToolRegistry } from '../../src/tools/registry.js';
+import { lsTool } from '../../src/tools/walking/ls.js';
+import { createDefaultRegistry, ToolRegistry } from '../../src/tools/registry/registry.js';
 import { dataOf, makeContext, makeProject, type TestProject, runTool } from './helpers.js';
 
 let project: TestProject;

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDefaultRegistry } from '../../src/tools/registry.js';
+import { createDefaultRegistry } from '../../src/tools/registry/registry.js';
 import { makeContext, makeProject, type TestContext, type TestProject, runTool } from './helpers.js';
 
 let project: TestProject;

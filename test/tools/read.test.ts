@@ -1,8 +1,8 @@
 import { open, utimes, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { READ_MAX_OUTPUT_CHARS } from '../../src/tools/read.js';
-import { createDefaultRegistry } from '../../src/tools/registry.js';
-import type { ReadData } from '../../src/tools/tool-data.js';
+import { READ_MAX_OUTPUT_CHARS } from '../../src/tools/files/read.js';
+import { createDefaultRegistry } from '../../src/tools/registry/registry.js';
+import type { ReadData } from '../../src/tools/registry/tool-data.js';
 import { dataOf, makeContext, makeProject, type TestContext, type TestProject, runTool } from './helpers.js';
 
 let project: TestProject;

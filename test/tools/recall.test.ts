@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDefaultRegistry } from '../../src/tools/registry.js';
-import { DirectoryToolMemory, InMemoryToolMemory, toolRefOf } from '../../src/tools/tool-memory.js';
+import { createDefaultRegistry } from '../../src/tools/registry/registry.js';
+import { DirectoryToolMemory, InMemoryToolMemory, toolRefOf } from '../../src/tools/memory/tool-memory.js';
 import { makeContext, runTool } from './helpers.js';
 
 const dirs: string[] = [];

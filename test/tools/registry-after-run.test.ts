@@ -1,8 +1,8 @@
 /** The registry's afterRun step (PostToolUse hooks plug in here): when it is called, with what, and what it changes. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ToolCall } from '../../src/tools/define-tool.js';
-import type { ToolEnvelope } from '../../src/tools/envelope.js';
-import { createDefaultRegistry } from '../../src/tools/registry.js';
+import type { ToolCall } from '../../src/tools/registry/define-tool.js';
+import type { ToolEnvelope } from '../../src/tools/registry/envelope.js';
+import { createDefaultRegistry } from '../../src/tools/registry/registry.js';
 import { makeContext, makeProject, type TestProject } from './helpers.js';
 
 let project: TestProject;

@@ -4,10 +4,10 @@
  * shadow another tool; the catalog resolves it for the parts that meet a tool only by name.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defineTool, jsonSchemaInput, type ToolCall } from '../../src/tools/define-tool.js';
-import { successEnvelope, type ToolEnvelope } from '../../src/tools/envelope.js';
-import { ToolRegistry } from '../../src/tools/registry.js';
-import { canonicalToolName, toolNamed, toolNamesOf } from '../../src/tools/tool-catalog.js';
+import { defineTool, jsonSchemaInput, type ToolCall } from '../../src/tools/registry/define-tool.js';
+import { successEnvelope, type ToolEnvelope } from '../../src/tools/registry/envelope.js';
+import { ToolRegistry } from '../../src/tools/registry/registry.js';
+import { canonicalToolName, toolNamed, toolNamesOf } from '../../src/tools/registry/tool-catalog.js';
 import { makeContext, makeProject, type TestProject } from './helpers.js';
 
 let project: TestProject;

@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const HEAVY = ['zod', 'fast-glob', 'micromatch', 'ignore', 'diff', 'node-html-markdown', 'node-html-parser'];
-const LAZY_SOURCES = ['src/tools/input-schemas.ts', 'src/tools/input-validation.ts'];
-/** Packages only the walk worker loads (src/tools/walk-job.ts), never the registry's graph. */
+const LAZY_SOURCES = ['src/tools/input/input-schemas.ts', 'src/tools/input/input-validation.ts'];
+/** Packages only the walk worker loads (src/tools/walking/walk-job.ts), never the registry's graph. */
 const IN_WORKER = ['node-html-markdown', 'node-html-parser'];
 
 function packageOf(input: string): string | undefined {
@@ -40,7 +40,7 @@ describe('loading the tool registry', () => {
     const { toolJsonSchemasPlugin } = (await import(pluginModule)) as { toolJsonSchemasPlugin: () => Plugin };
     const result = await build({
       absWorkingDir: ROOT,
-      entryPoints: { registry: 'src/tools/registry.ts' },
+      entryPoints: { registry: 'src/tools/registry/registry.ts' },
       outdir: 'registry-chunks-test-out',
       bundle: true,
       splitting: true,
@@ -55,13 +55,13 @@ describe('loading the tool registry', () => {
     const { metafile } = result;
     // Dynamically imported modules are entry points of their own chunks too: pick the registry's.
     const entry = Object.keys(metafile.outputs).find(
-      (output) => metafile.outputs[output]?.entryPoint === 'src/tools/registry.ts',
+      (output) => metafile.outputs[output]?.entryPoint === 'src/tools/registry/registry.ts',
     )!;
     const onStartPath = staticInputs(metafile, entry);
     const everywhere = new Set(Object.values(metafile.outputs).flatMap((output) => Object.keys(output.inputs)));
 
-    expect(onStartPath.has('src/tools/registry.ts')).toBe(true);
-    expect(onStartPath.has('src/tools/input-json-schemas.ts')).toBe(true);
+    expect(onStartPath.has('src/tools/registry/registry.ts')).toBe(true);
+    expect(onStartPath.has('src/tools/input/input-json-schemas.ts')).toBe(true);
     const heavyOnStart = [...onStartPath].map(packageOf).filter((name) => name !== undefined && HEAVY.includes(name));
     expect(new Set(heavyOnStart)).toEqual(new Set());
     expect(LAZY_SOURCES.filter((source) => onStartPath.has(source))).toEqual([]);

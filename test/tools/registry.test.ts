@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool, readyPlan } from '../../src/tools/define-tool.js';
-import { successEnvelope } from '../../src/tools/envelope.js';
-import { createDefaultRegistry, ToolRegistry } from '../../src/tools/registry.js';
+import { defineTool, readyPlan } from '../../src/tools/registry/define-tool.js';
+import { successEnvelope } from '../../src/tools/registry/envelope.js';
+import { createDefaultRegistry, ToolRegistry } from '../../src/tools/registry/registry.js';
 import { makeContext, makeProject, type TestProject, runTool } from './helpers.js';
 
 const TEN = [

@@ -5,7 +5,7 @@
  */
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { MAX_EVENT_BYTES, rgMatchEvents, type RgMatchEvent } from '../../src/tools/rg-json-lines.js';
+import { MAX_EVENT_BYTES, rgMatchEvents, type RgMatchEvent } from '../../src/tools/grep/rg-json-lines.js';
 
 function matchLine(path: string, text: string, lineNumber: number, submatches: number): string {
   const subs = Array.from({ length: submatches }, (_, i) => ({ match: { text: 'a' }, start: i, end: i + 1 }));

@@ -10,10 +10,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool, jsonSchemaOf } from '../../src/tools/define-tool.js';
-import { successEnvelope } from '../../src/tools/envelope.js';
-import { allBuiltinInputSchemas } from '../../src/tools/input-schemas.js';
-import { createDefaultRegistry, ToolRegistry } from '../../src/tools/registry.js';
+import { defineTool, jsonSchemaOf } from '../../src/tools/registry/define-tool.js';
+import { successEnvelope } from '../../src/tools/registry/envelope.js';
+import { allBuiltinInputSchemas } from '../../src/tools/input/input-schemas.js';
+import { createDefaultRegistry, ToolRegistry } from '../../src/tools/registry/registry.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 

@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseRule } from '../../src/permissions/rule.js';
 import { PermissionPolicy } from '../../src/permissions/policy.js';
-import { globTool } from '../../src/tools/glob.js';
-import { createGrepTool } from '../../src/tools/grep.js';
-import { findRipgrep } from '../../src/tools/grep-ripgrep.js';
-import { lsTool } from '../../src/tools/ls.js';
-import { ToolRegistry } from '../../src/tools/registry.js';
-import type { ToolEnvelope } from '../../src/tools/envelope.js';
+import { globTool } from '../../src/tools/walking/glob.js';
+import { createGrepTool } from '../../src/tools/grep/grep.js';
+import { findRipgrep } from '../../src/tools/grep/grep-ripgrep.js';
+import { lsTool } from '../../src/tools/walking/ls.js';
+import { ToolRegistry } from '../../src/tools/registry/registry.js';
+import type { ToolEnvelope } from '../../src/tools/registry/envelope.js';
 import { makeContext, makeProject, runTool, type TestContext, type TestProject } from './helpers.js';
 
 const SECRET = 'OUTSIDE-PRIVATE-KEY-4d1e';

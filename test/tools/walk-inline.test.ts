@@ -1,5 +1,5 @@
 /**
- * Glob on the main thread (src/tools/walk-inline.ts, walk-simple.ts): which patterns may run there, and that a
+ * Glob on the main thread (src/tools/walking/walk-inline.ts, walk-simple.ts): which patterns may run there, and that a
  * job run there lists exactly what the same job lists in a worker thread through fast-glob (.gitignore with nested
  * rules and prune hints, dotfiles, node_modules, `.git` files, symlinks in and out of the project, nested
  * directories), so the choice of thread and walker never changes what the model is told.
@@ -7,9 +7,9 @@
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isSimpleGlob, runInline, runsInline } from '../../src/tools/walk-inline.js';
-import type { WalkJob } from '../../src/tools/walk-job.js';
-import { runInWorker, type WalkOutcome } from '../../src/tools/walk-runner.js';
+import { isSimpleGlob, runInline, runsInline } from '../../src/tools/walking/walk-inline.js';
+import type { WalkJob } from '../../src/tools/walking/walk-job.js';
+import { runInWorker, type WalkOutcome } from '../../src/tools/walking/walk-runner.js';
 import { makeProject, type TestProject } from './helpers.js';
 
 let project: TestProject;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressProblem, isPrivateAddress, privateHostsAllowed } from '../../src/tools/web-fetch-address.js';
+import { addressProblem, isPrivateAddress, privateHostsAllowed } from '../../src/tools/web/web-fetch-address.js';
 
 describe('WebFetch address rule', () => {
   it('classes loopback, private, link-local, CGNAT, unspecified and mapped addresses as private', () => {

@@ -7,8 +7,8 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isControlFile, resolveInProject } from '../../src/tools/workspace.js';
-import { WorkspaceRoots } from '../../src/tools/workspace-roots.js';
+import { isControlFile, resolveInProject } from '../../src/tools/files/workspace.js';
+import { WorkspaceRoots } from '../../src/tools/files/workspace-roots.js';
 import { makeProject, type TestProject } from './helpers.js';
 
 let project: TestProject;

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resolveInProject } from '../../src/tools/workspace.js';
+import { resolveInProject } from '../../src/tools/files/workspace.js';
 import { makeProject, type TestProject } from './helpers.js';
 
 let project: TestProject;

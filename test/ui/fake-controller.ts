@@ -10,15 +10,15 @@ import type {
   ContextReport,
   SessionInfo,
   SessionManager,
-} from '../../src/agent/controller.js';
-import type { AgentEvent } from '../../src/agent/events.js';
+} from '../../src/loop/controller.js';
+import type { AgentEvent } from '../../src/loop/events.js';
 import type { Message } from '../../src/context/message.js';
 import { ZERO_USAGE } from '../../src/providers/types.js';
-import type { ToolEnvelope } from '../../src/tools/envelope.js';
+import type { ToolEnvelope } from '../../src/tools/registry/envelope.js';
 import type { UserDecision } from '../../src/driver/permission-broker.js';
-import type { DecideFn, PermissionDecision } from '../../src/tools/define-tool.js';
-import type { ApprovalRequest } from '../../src/tools/tool-context.js';
-import type { TodoItem } from '../../src/tools/tool-data.js';
+import type { DecideFn, PermissionDecision } from '../../src/tools/registry/define-tool.js';
+import type { ApprovalRequest } from '../../src/tools/registry/tool-context.js';
+import type { TodoItem } from '../../src/tools/registry/tool-data.js';
 
 export interface ScriptContext {
   input: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorEnvelope } from '../../src/tools/envelope.js';
+import { errorEnvelope } from '../../src/tools/registry/envelope.js';
 import { bashTail, resultDiff, summarizeCall, summarizeResult } from '../../src/ui/format-tool.js';
 import { envelope } from './fake-controller.js';
 

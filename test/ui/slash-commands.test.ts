@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BackgroundTasks } from '../../src/tools/background-tasks.js';
+import { BackgroundTasks } from '../../src/tools/processes/background-tasks.js';
 import { tasksCommand } from '../../src/ui/tasks-command.js';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../src/agent/events.js';
+import type { AgentEvent } from '../../src/loop/events.js';
 import { initialTranscript, transcriptReducer } from '../../src/ui/transcript-reducer.js';
 import type { TranscriptState } from '../../src/ui/transcript-state.js';
 import { envelope, turnEnd, turnStart } from './fake-controller.js';

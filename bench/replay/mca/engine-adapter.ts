@@ -12,7 +12,7 @@ import { HistoryManager } from '../../../src/context/history-manager.js';
 import type { RoundEnd } from '../../../src/context/message.js';
 import { turnMessageText } from '../../../src/context/native-turn.js';
 import { ZERO_USAGE, type PromptSegment, type TurnMessage } from '../../../src/providers/types.js';
-import { InMemoryToolMemory } from '../../../src/tools/tool-memory.js';
+import { InMemoryToolMemory } from '../../../src/tools/memory/tool-memory.js';
 import type { Segment } from '../prefix-cache.js';
 import { PRICED_MODEL } from '../pricing.js';
 import type { StrategyEvent } from '../strategy.js';

@@ -9,7 +9,7 @@
  */
 import type { RoundEnd } from '../../../src/context/message.js';
 import type { Summarizer } from '../../../src/context/summary-compressor.js';
-import type { ToolEnvelope } from '../../../src/tools/envelope.js';
+import type { ToolEnvelope } from '../../../src/tools/registry/envelope.js';
 import type { Segment } from '../prefix-cache.js';
 import type { StrategyEvent } from '../strategy.js';
 import { ContextEngineAdapter } from './engine-adapter.js';

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import React from 'react';
-import type { ContextReport } from '../../agent/controller.js';
+import type { ContextReport } from '../../loop/controller.js';
 import { formatTokens } from '../transcript-state.js';
 import { truncate } from '../text-width.js';
 

@@ -1,8 +1,8 @@
 import { Box, Text } from 'ink';
 import React from 'react';
 import { neutralizeControlSequences } from '../../text/terminal-safe.js';
-import { EXIT_PLAN_MODE } from '../../tools/exit-plan-mode.js';
-import type { ApprovalRequest } from '../../tools/tool-context.js';
+import { EXIT_PLAN_MODE } from '../../tools/planning/exit-plan-mode.js';
+import type { ApprovalRequest } from '../../tools/registry/tool-context.js';
 import type { InputState } from '../input-state.js';
 import { clampScroll, detailRows, detailWindow } from '../permission-detail.js';
 import { InputBox } from './input-box.js';

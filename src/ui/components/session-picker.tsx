@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import React from 'react';
-import type { SessionInfo } from '../../agent/controller.js';
+import type { SessionInfo } from '../../loop/controller.js';
 import { neutralizeControlSequences } from '../../text/terminal-safe.js';
 
 export interface SessionPickerProps {

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import React from 'react';
-import type { TodoItem, TodoStatus } from '../../tools/tool-data.js';
+import type { TodoItem, TodoStatus } from '../../tools/registry/tool-data.js';
 
 const MARKS: Record<TodoStatus, { mark: string; color?: string; dim?: boolean }> = {
   pending: { mark: '☐' },

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import React from 'react';
-import type { ToolEnvelope } from '../../tools/envelope.js';
+import type { ToolEnvelope } from '../../tools/registry/envelope.js';
 import { bashTail, fullOutput, resultDiff, streams, summarizeCall, summarizeResult } from '../format-tool.js';
 import { DiffView } from './diff-view.js';
 import { subagentStepLines } from '../subagent-steps-view.js';

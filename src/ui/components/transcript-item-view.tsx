@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import React from 'react';
 import { neutralizeControlSequences } from '../../text/terminal-safe.js';
-import { bashTool } from '../../tools/bash.js';
+import { bashTool } from '../../tools/processes/bash.js';
 import type { Tone, TranscriptItem } from '../transcript-state.js';
 import { ContextView } from './context-view.js';
 import { CostView } from './cost-view.js';

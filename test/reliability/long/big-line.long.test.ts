@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeAnthropic } from '../../helpers/fake-anthropic-server.js';
-import { findRipgrep } from '../../../src/tools/grep-ripgrep.js';
+import { findRipgrep } from '../../../src/tools/grep/grep-ripgrep.js';
 import { act, finish, makeSandbox, runMca } from '../harness.js';
 import { ResultLog } from '../results.js';
 

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { createWriteStream, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../../src/context/message.js';
-import { SessionStore } from '../../../src/session/session-store.js';
+import { SessionStore } from '../../../src/store/session-store.js';
 import { startFakeAnthropic } from '../../helpers/fake-anthropic-server.js';
 import { collect, finish, makeSandbox, spawnMca } from '../harness.js';
 import { ResultLog } from '../results.js';

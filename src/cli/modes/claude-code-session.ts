@@ -1,0 +1,66 @@
+/** The facts Claude Code's output formats report about a session (src/sinks/claude-code-sink.ts), from the runtime. */
+import type { SessionDriver } from '../../driver/session-driver.js';
+import type { ClaudeCodeSessionInfo } from '../../sinks/claude-code-sink.js';
+import type { Runtime } from '../../runtime/create-runtime.js';
+import { toClaudeCodeInput } from '../../claude-code/tool-input.js';
+import { createStructuredOutputTool, STRUCTURED_OUTPUT_TOOL } from '../../tools/planning/structured-output.js';
+import { initMcpServers } from '../../claude-code/mcp.js';
+import type { CliOptions } from '../cli-options.js';
+import { applyMainAgent } from '../main-agent.js';
+
+/**
+ * The init line's `tools`: the registry's, and every connected MCP server's `mcp__` tools (the registry may hold
+ * only ToolSearch for them when they are deferred; the model can still reach each one).
+ */
+function initTools(runtime: Runtime): string[] {
+  const servers = runtime.mcp?.list() ?? [];
+  const mcpTools = servers.flatMap((server) => (server.state === 'connected' ? server.tools : []));
+  return [...new Set([...runtime.registry.names(), ...mcpTools])];
+}
+
+/** `driver` is read lazily: the sink exists before the driver that feeds it. */
+export function claudeCodeSession(
+  runtime: Runtime,
+  options: Pick<CliOptions, 'claudeCode'>,
+  version: string,
+  driver: () => SessionDriver | undefined,
+): ClaudeCodeSessionInfo {
+  const controller = () => driver()?.controller ?? runtime.controller;
+  return {
+    sessionId: () => controller().sessionId,
+    model: () => controller().model,
+    init: () => ({
+      cwd: runtime.projectRoot,
+      sessionId: controller().sessionId,
+      tools: initTools(runtime),
+      mcpServers: initMcpServers(runtime.mcp),
+      agents: [...runtime.extensions.agents.keys()],
+      skills: [...runtime.extensions.skills.keys()],
+      model: controller().model,
+      permissionMode: controller().permissionMode,
+      apiKeyFromEnv: runtime.secrets.length > 0,
+      version,
+    }),
+    toClaudeCodeInput: (tool, input) => toClaudeCodeInput(tool, input, runtime.projectRoot),
+    limits: () => ({ contextWindow: runtime.config.contextWindow, maxOutputTokens: runtime.config.maxOutputTokens }),
+    prices: runtime.config.modelPrices,
+    includePartialMessages: options.claudeCode.includePartialMessages,
+    subagents: (listener) => runtime.extensions.events.on(listener),
+  };
+}
+
+/**
+ * What Claude Code's flags change in a runtime once it is built: the host's system prompt text, and `--tools`
+ * (only the tools named stay offered; `""` offers none).
+ */
+export function applyClaudeCodeOptions(runtime: Runtime, options: Pick<CliOptions, 'claudeCode'>): void {
+  const { systemPrompt, appendSystemPrompt, tools, jsonSchema } = options.claudeCode;
+  runtime.sessions.customizeSystemPrompt({ replace: systemPrompt, append: appendSystemPrompt });
+  if (jsonSchema !== undefined) runtime.registry.register(createStructuredOutputTool(jsonSchema));
+  if (options.claudeCode.agent !== undefined) {
+    applyMainAgent(runtime, options.claudeCode.agent, { systemPrompt, appendSystemPrompt });
+  }
+  if (tools === undefined) return;
+  const keep = new Set([...tools, ...(jsonSchema === undefined ? [] : [STRUCTURED_OUTPUT_TOOL])]);
+  for (const name of runtime.registry.names()) if (!keep.has(name)) runtime.registry.unregister(name);
+}
