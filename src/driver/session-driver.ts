@@ -13,7 +13,6 @@ import type { HookEngine } from '../hooks/hook-engine.js';
 import { hooksReport } from './driver-hooks.js';
 import type { PermissionMode } from '../config/config.js';
 import { LineQueue, type Images } from './line-queue.js';
-import { errorEnvelope, type ToolEnvelope } from '../tools/registry/envelope.js';
 import { applyCommandModel, type CustomCommandsPort } from './custom-commands-port.js';
 import { createDecisionPoint, type SessionDecisionPoint } from './decision-point.js';
 import {
@@ -26,7 +25,7 @@ import {
 import { DriverHooks, type TurnEnd } from './driver-hooks.js';
 import { INIT_PROMPT } from './init-prompt.js';
 import { routeLine, runsAtOnce } from './line-route.js';
-import { shellNote } from './shell-lines.js';
+import { runCustomCommand, runShellLine, type LineRunnerHost } from './line-runners.js';
 import { errorText, nextPermissionMode, type SessionDriverOptions } from './session-driver-options.js';
 import { resolveModelName } from '../config/model-aliases.js';
 
@@ -51,6 +50,8 @@ export class SessionDriver {
   /** Present only when some hook is in effect. */
   private readonly hooks: DriverHooks | undefined;
   private closing: Promise<void> | undefined;
+  /** What the `!` line and custom command runners (line-runners.ts) may do here. */
+  private readonly lineHost: LineRunnerHost;
 
   constructor(private readonly options: SessionDriverOptions) {
     this.active = options.sessions.current();
@@ -62,6 +63,19 @@ export class SessionDriver {
         )
       : undefined;
     this.decisions = this.installDecisionPoint(this.active);
+    this.lineHost = {
+      options,
+      decisions: () => this.decisions,
+      setAbort: (abort) => (this.abort = abort),
+      currentAbort: () => this.abort,
+      setBusy: (busy) => this.setBusy(busy),
+      emit: (event) => this.emit(event),
+      notice: (text, tone) => this.notice(text, tone),
+      addNote: (note) => void this.notes.push(note),
+      next: () => this.next(),
+      runTurn: (text, shown, after, mentionText) => this.runTurn(text, shown, after, [], mentionText),
+      commandModel: (model) => applyCommandModel(model, options.applyCommandModel, this),
+    };
   }
 
   get controller(): AgentController {
@@ -114,7 +128,7 @@ export class SessionDriver {
     const route = routeLine(text, this.options);
     switch (route.kind) {
       case 'custom':
-        return await this.runCustomCommand(text, route);
+        return await runCustomCommand(this.lineHost, text, route);
       case 'slash':
         return this.options.slash?.(route.parsed);
       case 'own':
@@ -122,7 +136,7 @@ export class SessionDriver {
       case 'memory':
         return this.options.memoryNote?.(route.note);
       case 'shell':
-        return await this.runShellLine(route.command);
+        return await runShellLine(this.lineHost, route.command);
       case 'prompt':
         return await this.runTurn(text, text, undefined, images, mentionText ?? text);
     }
@@ -380,54 +394,6 @@ export class SessionDriver {
       );
     }
     after?.();
-    this.next();
-  }
-
-  private async runShellLine(command: string): Promise<void> {
-    if (!command) return this.notice('Type a command after ! to run it in the project directory, e.g. !git status.');
-    const runner = this.options.shellLines?.runner;
-    if (!runner) return this.notice('Shell commands are not available here.', 'warning');
-    const abort = new AbortController();
-    this.abort = abort;
-    this.setBusy('shell');
-    this.emit({ type: 'shell_start', command });
-    let result: ToolEnvelope;
-    try {
-      result = await runner(command, abort.signal, this.decisions.decide);
-    } catch (error) {
-      result = errorEnvelope('EXECUTION_ERROR', `The command could not run: ${errorText(error)}`);
-    }
-    if (this.abort === abort) this.abort = null;
-    this.emit({ type: 'shell_end', command, result });
-    this.notes.push(shellNote(command, result));
-    this.setBusy(null);
-    this.next();
-  }
-
-  /**
-   * `/name args` of a custom command: its `!` lines pass the session's decision point (source `command`, with the
-   * command's `allowed-tools` as allow rules, in the mode the driver holds when each line runs), then the expanded
-   * prompt is a turn.
-   */
-  private async runCustomCommand(text: string, custom: { name: string; args: string; model?: string }) {
-    const port = this.options.customCommands;
-    if (!port) return;
-    const restore = applyCommandModel(custom.model, this.options.applyCommandModel, this);
-    const abort = new AbortController();
-    this.abort = abort;
-    this.setBusy('shell');
-    let prompt: { prompt: string; mentionText: string } | undefined;
-    try {
-      prompt = await port.expand(custom.name, custom.args, { decisions: this.decisions, signal: abort.signal });
-    } catch (error) {
-      this.emit({ type: 'command_failed', name: custom.name, error });
-    }
-    if (this.abort === abort) this.abort = null;
-    this.setBusy(null);
-    if (prompt !== undefined && !abort.signal.aborted) {
-      return await this.runTurn(prompt.prompt, text, restore, [], prompt.mentionText);
-    }
-    restore?.();
     this.next();
   }
 }

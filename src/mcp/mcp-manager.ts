@@ -5,59 +5,23 @@
  * runs, their resources and prompts (server-catalog.ts), and closing them all. A server that fails or is slow is
  * one notice line, never a throw: the rest work.
  */
-import type { ProjectCommandBox } from '../tools/processes/bash-box.js';
 import type { Tool } from '@modelcontextprotocol/client';
 import { McpConnection, MAX_TOOLS_PER_SERVER } from './connection.js';
 import { listingDefinitions } from './listing-tools.js';
-import type { ServerGate } from './approval.js';
-import type { EnvironmentView } from '../config/child-environment.js';
 import { describeServer, type ServerConfig } from './server-config.js';
-
 import { serverExposure } from './server-exposure.js';
-import type { McpLimits, ToolSink } from './limits.js';
+import type { McpManagerOptions } from './manager-options.js';
 import { DeferredTools } from './deferred-tools.js';
 import { McpNeedsSignInError } from './oauth/errors.js';
 import { ServerCatalog } from './server-catalog.js';
 import { PENDING_DETAIL, type McpActionResult, type ServerStatus } from './server-status.js';
-import { RememberedLists, type RememberedTools, type ToolListMemory } from './tool-list-memory.js';
+import { RememberedLists, type RememberedTools } from './tool-list-memory.js';
 
 export type { McpLimits, ToolSink } from './limits.js';
+export type { McpManagerOptions } from './manager-options.js';
 export type { McpActionResult, ServerState, ServerStatus } from './server-status.js';
-import { oneLine } from './one-line.js';
+import { errorMessage, oneLine } from './one-line.js';
 import { settledWithin } from './settled-within.js';
-
-export interface McpManagerOptions {
-  servers: ReadonlyArray<{ config: ServerConfig; gate: ServerGate }>;
-  projectRoot: string;
-  /** Where stored MCP sign-ins live; without it remote servers connect without OAuth. */
-  mcaHome?: string;
-  registry: ToolSink;
-  limits: McpLimits;
-  /** The runtime's environment: the processes of stdio servers start with it (absent: process.env with the session's overlay). */
-  env?: EnvironmentView;
-  /** One line for the person (a server that failed, dropped tools). */
-  notice: (line: string) => void;
-  /** MCP tool definitions beyond this many tokens are loaded on demand through ToolSearch (deferred-tools.ts). */
-  deferBeyondTokens?: number;
-  /** Tools are on their way (a list being fetched again): the next model request should wait for `arrival`. */
-  expect: (arrival: Promise<unknown>) => void;
-  /**
-   * Records a project server's enable/disable from `/mcp` (`disabledMcpjsonServers` / `enabledMcpjsonServers` in
-   * the project's local settings); returns the file written, throws when it cannot. Without it (or for a server of
-   * another scope) the toggle holds for this session only.
-   */
-  persistEnabled?: (name: string, enabled: boolean) => string;
-  /**
-   * The sign-in hook (OAuth, issue 26 item 8): signs in to a remote server and stores its tokens; the manager then
-   * reconnects it. Absent: `/mcp` tells the user to run `mca mcp login <name>`.
-   */
-  authenticate?: (name: string, print: (line: string) => void) => Promise<void>;
-  /** Remembered tool lists (tool-list-memory.ts): registered at start, so the first request need not wait. */
-  memory?: ToolListMemory;
-
-  /** Runs project-scoped stdio servers (`.mcp.json`) in the sandbox while it is on (sandbox.boxProjectCommands). */
-  boxProjectCommand?: ProjectCommandBox | undefined;
-}
 
 export class McpManager {
   private readonly statuses: ServerStatus[] = [];
@@ -403,8 +367,4 @@ export class McpManager {
     for (const tool of status.tools) this.placement.remove(tool);
     status.tools = [];
   }
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -5,3 +5,8 @@ export function oneLine(text: string): string {
   const line = neutralizeControlSequences(text.replace(/\s+/g, ' ').trim());
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }
+
+/** An error's message (or the thrown value as text). */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
