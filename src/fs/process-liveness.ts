@@ -13,11 +13,18 @@ export interface ProcessStamp {
   startTime?: string;
 }
 
+/**
+ * The fields of a /proc/<pid>/stat line after the parenthesised command name (which may hold spaces and
+ * parentheses itself): `state ppid pgrp session …`, so field N of proc(5) is index N - 3 here.
+ */
+export function procStatFields(stat: string): string[] {
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 /** Field 22 of /proc/<pid>/stat: when the process started; undefined off Linux or for a gone process. */
 export function processStartTime(pid: number): string | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const field = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    const field = procStatFields(readFileSync(`/proc/${pid}/stat`, 'utf8'))[19];
     return field !== undefined && /^\d+$/.test(field) ? field : undefined;
   } catch {
     return undefined;

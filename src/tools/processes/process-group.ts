@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { procStatFields } from '../../fs/process-liveness.js';
 import { readdir, readFile } from 'node:fs/promises';
 
 const POLL_MS = 25;
@@ -71,6 +72,29 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/** One row of /proc per process: its pid, state, parent and process group; undefined without /proc. */
+async function processTable(): Promise<Array<{ pid: number; state: string; ppid: number; pgid: number }> | undefined> {
+  let entries: string[];
+  try {
+    entries = await readdir('/proc');
+  } catch {
+    return undefined;
+  }
+  const rows: Array<{ pid: number; state: string; ppid: number; pgid: number }> = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const [state = '', ppid, pgid] = procStatFields(stat);
+    rows.push({ pid: Number(entry), state, ppid: Number(ppid), pgid: Number(pgid) });
+  }
+  return rows;
+}
+
 /**
  * Whether any live (non-zombie) process remains in the group. kill(-pgid, 0) alone is not enough: orphaned
  * children that died are zombies until init reaps them, and some container inits never do.
@@ -81,25 +105,10 @@ export async function groupAlive(pgid: number): Promise<boolean> {
   } catch {
     return false;
   }
-  let entries: string[];
-  try {
-    entries = await readdir('/proc');
-  } catch {
-    return true;
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = await readFile(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    // Fields after the parenthesised command name: state ppid pgrp ...
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(fields[2]) === pgid && fields[0] !== 'Z') return true;
-  }
-  return false;
+  const table = await processTable();
+  // Without /proc the kill(0) answer stands.
+  if (table === undefined) return true;
+  return table.some((entry) => entry.pgid === pgid && entry.state !== 'Z');
 }
 
 /**
@@ -108,26 +117,11 @@ export async function groupAlive(pgid: number): Promise<boolean> {
  * still alive (an orphan is re-parented to init and cannot be found after); empty without /proc.
  */
 export async function descendantGroups(pid: number): Promise<number[]> {
-  let entries: string[];
-  try {
-    entries = await readdir('/proc');
-  } catch {
-    return [];
-  }
   const children = new Map<number, Array<{ pid: number; pgid: number }>>();
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = await readFile(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const parent = Number(fields[1]);
-    const list = children.get(parent) ?? [];
-    list.push({ pid: Number(entry), pgid: Number(fields[2]) });
-    children.set(parent, list);
+  for (const entry of (await processTable()) ?? []) {
+    const list = children.get(entry.ppid) ?? [];
+    list.push({ pid: entry.pid, pgid: entry.pgid });
+    children.set(entry.ppid, list);
   }
   const groups = new Set<number>();
   const queue = [pid];
