@@ -5,7 +5,7 @@
  * interrupted, which ends its Bash process groups and subagents, and it ends as an error (STALLED) with one line
  * saying so. While the host is asked about a call (`can_use_tool`) nothing is expected of the model: not a stall.
  */
-import { ZERO_USAGE } from '../providers/types.js';
+import { stoppedEnd } from './termination.js';
 import type { DriverEvent } from '../driver/driver-events.js';
 import type { TurnEnd } from '../sinks/sink.js';
 
@@ -46,15 +46,12 @@ export class StallWatchdog {
   take(end: TurnEnd | undefined): TurnEnd | undefined {
     if (!this.stalled) return end;
     this.stalled = false;
-    const message = `Stopped: no progress from the model or a tool for ${Math.round(this.ms / 1000)} s (MCA_STALL_TIMEOUT); the turn was interrupted.`;
-    return {
-      type: 'turn_end',
-      reason: 'error',
-      answer: message,
-      steps: end?.steps ?? 0,
-      usage: end?.usage ?? ZERO_USAGE,
-      error: { code: 'STALLED', message },
-    };
+    const seconds = Math.round(this.ms / 1000);
+    return stoppedEnd(
+      'STALLED',
+      `Stopped: no progress from the model or a tool for ${seconds} s (MCA_STALL_TIMEOUT); the turn was interrupted.`,
+      end,
+    );
   }
 
   stop(): void {

@@ -21,14 +21,18 @@ process.once('exit', killTrackedGroupsNow);
  * and the session file finished before this is printed.
  */
 export function terminatedEnd(signal: TerminationSignal, end: TurnEnd | undefined): TurnEnd {
-  const message = `stopped by ${signal}; the turn was closed and the session saved`;
+  return stoppedEnd('TERMINATED', `stopped by ${signal}; the turn was closed and the session saved`, end);
+}
+
+/** A turn mca stopped itself (a signal, the stall watchdog): an error end with `message`, keeping its steps and usage. */
+export function stoppedEnd(code: string, message: string, end: TurnEnd | undefined): TurnEnd {
   return {
     type: 'turn_end',
     reason: 'error',
     answer: message,
     steps: end?.steps ?? 0,
     usage: end?.usage ?? ZERO_USAGE,
-    error: { code: 'TERMINATED', message },
+    error: { code, message },
   };
 }
 
