@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeAnthropic, systemText as systemTextOf } from '../helpers/fake-anthropic-server.js';
 import type { FakeAnthropic } from '../helpers/fake-anthropic-server.js';
 import { runMca } from '../helpers/run-mca.js';
-import { tempProject } from '../helpers/temp-project.js';
+import { tempProjectWithUserHome, writeJsonFile } from '../helpers/temp-project.js';
 import { finish } from './support/agent-script.js';
 import { REPO } from './support/repl-launch.js';
 
@@ -19,16 +19,9 @@ afterEach(async () => {
   server = undefined;
 });
 
-function writeJson(path: string, value: unknown): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, JSON.stringify(value));
-}
-
 function setup() {
-  const project = tempProject('mca-cckeys-');
-  const userHome = join(dirname(project.root), 'userhome');
-  mkdirSync(userHome, { recursive: true });
-  return { ...project, userHome, userSettings: join(userHome, '.claude', 'settings.json') };
+  const project = tempProjectWithUserHome('mca-cckeys-');
+  return { ...project, userSettings: join(project.userHome, '.claude', 'settings.json') };
 }
 
 function mcaEnv(project: ReturnType<typeof setup>, url: string): Record<string, string | undefined> {
@@ -53,7 +46,7 @@ describe('apiKeyHelper (issue 40)', () => {
       `#!/bin/sh\nif [ -f "${count}" ]; then echo ${good}; else touch "${count}"; echo helper-key-stale-0123456789; fi\n`,
     );
     chmodSync(script, 0o755);
-    writeJson(project.userSettings, { apiKeyHelper: script });
+    writeJsonFile(project.userSettings, { apiKeyHelper: script });
     server = await startFakeAnthropic([finish('Done.', 'ok')], { apiKey: good });
     const result = await runMca(['-p', 'go'], {
       cwd: project.root,
@@ -70,7 +63,7 @@ describe('apiKeyHelper (issue 40)', () => {
 
   it("a failing helper is named with its file and exit status (exit 2); an untrusted project's helper never runs", async () => {
     const project = setup();
-    writeJson(project.userSettings, { apiKeyHelper: 'echo secret-out-0123456789; exit 3' });
+    writeJsonFile(project.userSettings, { apiKeyHelper: 'echo secret-out-0123456789; exit 3' });
     server = await startFakeAnthropic([finish('Done.', 'ok')]);
     const failed = await runMca(['-p', 'go'], {
       cwd: project.root,
@@ -82,10 +75,10 @@ describe('apiKeyHelper (issue 40)', () => {
     expect(failed.stderr).not.toContain('secret-out');
     expect(server.requests).toHaveLength(0);
 
-    writeJson(project.userSettings, {});
+    writeJsonFile(project.userSettings, {});
     const marker = join(project.root, 'ran');
     const shared = join(project.root, '.claude', 'settings.json');
-    writeJson(shared, { apiKeyHelper: `touch ${marker}; echo project-key-0123456789` });
+    writeJsonFile(shared, { apiKeyHelper: `touch ${marker}; echo project-key-0123456789` });
     const untrusted = await runMca(['-p', 'go'], {
       cwd: project.root,
       env: mcaEnv(project, server.url),
@@ -121,7 +114,7 @@ describe('apiKeyHelper in mca doctor (issue 40)', () => {
   it('names the helper as the key source when the environment has no key, and never runs it', async () => {
     const project = setup();
     const marker = join(project.userHome, 'helper-ran');
-    writeJson(project.userSettings, { apiKeyHelper: `touch ${marker}; echo k-0123456789` });
+    writeJsonFile(project.userSettings, { apiKeyHelper: `touch ${marker}; echo k-0123456789` });
     const doctor = await runMca(['doctor'], { cwd: project.root, env: mcaEnv(project, 'http://127.0.0.1:9') });
     expect(doctor.stdout).toContain(`✓ API key: apiKeyHelper (${project.userSettings})`);
     expect(existsSync(marker)).toBe(false);
@@ -134,13 +127,16 @@ describe('includeCoAuthoredBy and attribution (issue 40)', () => {
     expect(await systemText(project)).toContain(
       'end it with a blank line followed by exactly this text:\nCo-Authored-By: mca <noreply@mca.invalid>',
     );
-    writeJson(project.userSettings, { includeCoAuthoredBy: false });
+    writeJsonFile(project.userSettings, { includeCoAuthoredBy: false });
     expect(await systemText(project)).not.toContain('Co-Authored-By');
-    writeJson(project.userSettings, { includeCoAuthoredBy: false, attribution: { commit: 'Assisted-by: team bot' } });
+    writeJsonFile(project.userSettings, {
+      includeCoAuthoredBy: false,
+      attribution: { commit: 'Assisted-by: team bot' },
+    });
     const custom = await systemText(project);
     expect(custom).toContain('exactly this text:\nAssisted-by: team bot');
     expect(custom).not.toContain('Co-Authored-By');
-    writeJson(project.userSettings, { attribution: { commit: '' } });
+    writeJsonFile(project.userSettings, { attribution: { commit: '' } });
     expect(await systemText(project)).not.toContain('Commit attribution');
   }, 120_000);
 });
@@ -164,7 +160,7 @@ describe('cleanupPeriodDays (issue 40)', () => {
     }
     writeFileSync(join(dir, 'history.jsonl'), '{}\n');
     utimesSync(join(dir, 'history.jsonl'), days(400), days(400));
-    writeJson(project.userSettings, { cleanupPeriodDays: 10 });
+    writeJsonFile(project.userSettings, { cleanupPeriodDays: 10 });
     await systemText(project);
     expect(readdirSync(dir).sort()).toEqual(
       [`${recent}.checkpoints`, `${recent}.jsonl`, `${recent}.tools`, 'history.jsonl'].sort(),
@@ -194,12 +190,12 @@ describe('alwaysThinkingEnabled (issue 40)', () => {
       return thinking;
     };
     expect(await thinkingOf()).toBeUndefined();
-    writeJson(project.userSettings, { alwaysThinkingEnabled: true });
+    writeJsonFile(project.userSettings, { alwaysThinkingEnabled: true });
     expect(await thinkingOf()).toMatchObject({ type: 'enabled' });
-    writeJson(join(project.home, 'config.json'), { thinking: 2048 });
+    writeJsonFile(join(project.home, 'config.json'), { thinking: 2048 });
     expect(await thinkingOf()).toEqual({ type: 'enabled', budget_tokens: 2048 });
-    writeJson(join(project.home, 'config.json'), {});
-    writeJson(project.userSettings, { alwaysThinkingEnabled: false });
+    writeJsonFile(join(project.home, 'config.json'), {});
+    writeJsonFile(project.userSettings, { alwaysThinkingEnabled: false });
     expect(await thinkingOf()).toBeUndefined();
   }, 120_000);
 });
@@ -207,16 +203,16 @@ describe('alwaysThinkingEnabled (issue 40)', () => {
 describe('outputStyle (issue 40)', () => {
   it("a built-in style's text and a project file's style reach the system prompt; Default adds none; an unknown one is named", async () => {
     const project = setup();
-    writeJson(project.userSettings, { outputStyle: 'Explanatory' });
+    writeJsonFile(project.userSettings, { outputStyle: 'Explanatory' });
     expect(await systemText(project)).toContain('# Output style: Explanatory\n');
     const styleFile = join(project.root, '.claude', 'output-styles', 'terse.md');
     mkdirSync(dirname(styleFile), { recursive: true });
     writeFileSync(styleFile, '---\nname: Terse Reviewer\ndescription: short\n---\nAnswer in at most three lines.\n');
-    writeJson(project.userSettings, { outputStyle: 'terse reviewer' });
+    writeJsonFile(project.userSettings, { outputStyle: 'terse reviewer' });
     expect(await systemText(project)).toContain('# Output style: Terse Reviewer\nAnswer in at most three lines.');
-    writeJson(project.userSettings, { outputStyle: 'default' });
+    writeJsonFile(project.userSettings, { outputStyle: 'default' });
     expect(await systemText(project)).not.toContain('# Output style');
-    writeJson(project.userSettings, { outputStyle: 'Pirate' });
+    writeJsonFile(project.userSettings, { outputStyle: 'Pirate' });
     server = await startFakeAnthropic([finish('Done.', 'ok')]);
     const unknown = await runMca(['-p', 'go'], {
       cwd: project.root,

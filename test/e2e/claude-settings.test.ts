@@ -4,13 +4,13 @@
  * ANTHROPIC_AUTH_TOKEN read as Claude Code reads them, and each credential in its header. HOME and MCA_HOME are
  * temp directories.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeAnthropic } from '../helpers/fake-anthropic-server.js';
 import type { FakeAnthropic, FakeStep } from '../helpers/fake-anthropic-server.js';
 import { runMca } from '../helpers/run-mca.js';
-import { tempProject } from '../helpers/temp-project.js';
+import { tempProjectWithUserHome, writeJsonFile } from '../helpers/temp-project.js';
 import { act, finish } from './support/agent-script.js';
 
 const KEY = 'sk-ant-test-settings-0123456789';
@@ -20,16 +20,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-function writeJson(path: string, value: unknown): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, JSON.stringify(value));
-}
-
 function setup() {
-  const project = tempProject('mca-ccsettings-');
-  const userHome = join(dirname(project.root), 'userhome');
-  mkdirSync(userHome, { recursive: true });
-  return { ...project, userHome };
+  return tempProjectWithUserHome('mca-ccsettings-');
 }
 
 async function run(
@@ -63,7 +55,7 @@ describe('Claude Code settings in -p', () => {
       finish('Done.', 'written'),
     ]);
     server = real;
-    writeJson(join(project.userHome, '.claude', 'settings.json'), {
+    writeJsonFile(join(project.userHome, '.claude', 'settings.json'), {
       env: { ANTHROPIC_BASE_URL: real.url, TEAM_FLAG: 'from-settings' },
       model: 'claude-from-user-settings',
     });
@@ -81,7 +73,7 @@ describe('Claude Code settings in -p', () => {
 
   it("an untrusted project's env is named and ignored (its endpoint never used); its model applies", async () => {
     const project = setup();
-    writeJson(join(project.root, '.claude', 'settings.json'), {
+    writeJsonFile(join(project.root, '.claude', 'settings.json'), {
       env: { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', TEAM_FLAG: 'x' },
       model: 'claude-from-project',
     });
@@ -98,8 +90,8 @@ describe('Claude Code settings in -p', () => {
 
   it("a trusted project's env applies, and a local settings file wins over the shared one", async () => {
     const project = setup();
-    writeJson(join(project.root, '.claude', 'settings.json'), { model: 'claude-shared' });
-    writeJson(join(project.root, '.claude', 'settings.local.json'), {
+    writeJsonFile(join(project.root, '.claude', 'settings.json'), { model: 'claude-shared' });
+    writeJsonFile(join(project.root, '.claude', 'settings.local.json'), {
       model: 'claude-local',
       env: { MCA_MAX_STEPS: '1' },
     });
@@ -117,14 +109,14 @@ describe('Claude Code settings in -p', () => {
   it('names every settings key mca does not implement in one line, with their files; known keys are quiet (issue 40)', async () => {
     const project = setup();
     const user = join(project.userHome, '.claude', 'settings.json');
-    writeJson(user, {
+    writeJsonFile(user, {
       includeCoAuthoredBy: false,
       outputStyle: 'Explanatory',
       hooks: {},
       permissions: { allow: [], defaultMode: 'plan' },
     });
     const local = join(project.root, '.claude', 'settings.local.json');
-    writeJson(local, { spinnerTipsEnabled: false, enableAllProjectMcpServers: true, $schema: 'x' });
+    writeJsonFile(local, { spinnerTipsEnabled: false, enableAllProjectMcpServers: true, $schema: 'x' });
     const result = await run(project, [finish('Done.', 'ok')]);
     expect(result.stdout).toBe('ok\n');
     expect(mcaLines(result.stderr)).toEqual([
@@ -134,7 +126,7 @@ describe('Claude Code settings in -p', () => {
 
   it("permissions.defaultMode is the start mode: the user's acceptEdits lets -p write without a rule (issue 40)", async () => {
     const project = setup();
-    writeJson(join(project.userHome, '.claude', 'settings.json'), { permissions: { defaultMode: 'acceptEdits' } });
+    writeJsonFile(join(project.userHome, '.claude', 'settings.json'), { permissions: { defaultMode: 'acceptEdits' } });
     const result = await run(project, [
       act('Write it.', 'Write', { path: 'made.txt', content: 'made by the model\n' }),
       finish('Done.', 'written'),
@@ -147,7 +139,7 @@ describe('Claude Code settings in -p', () => {
   it('a project cannot start in bypassPermissions, nor in acceptEdits before it is trusted (issue 40)', async () => {
     const project = setup();
     const shared = join(project.root, '.claude', 'settings.json');
-    writeJson(shared, { permissions: { defaultMode: 'bypassPermissions' } });
+    writeJsonFile(shared, { permissions: { defaultMode: 'bypassPermissions' } });
     const result = await run(project, [
       act('Write it.', 'Write', { path: 'made.txt', content: 'x' }),
       finish('Done.', 'refused'),

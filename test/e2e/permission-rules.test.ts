@@ -2,14 +2,14 @@
  * Permission rules through the built binary: settings files in Claude Code's syntax, trust, --allowedTools and
  * --disallowedTools, what -p prints and what the model is told. HOME and MCA_HOME are temp directories.
  */
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeAnthropic, userText } from '../helpers/fake-anthropic-server.js';
 import type { FakeAnthropic, FakeStep } from '../helpers/fake-anthropic-server.js';
 import { act, finish } from './support/agent-script.js';
 import { runMca } from '../helpers/run-mca.js';
-import { tempProject } from '../helpers/temp-project.js';
+import { tempProject, writeJsonFile } from '../helpers/temp-project.js';
 
 const KEY = 'sk-ant-test-rules-0123456789';
 let server: FakeAnthropic | undefined;
@@ -30,11 +30,6 @@ function setup(files: Record<string, string>) {
   const userHome = join(dirname(project.root), 'userhome');
   mkdirSync(userHome, { recursive: true });
   return { ...project, userHome };
-}
-
-function writeJson(path: string, value: unknown) {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, JSON.stringify(value));
 }
 
 async function run(project: { root: string; home: string; userHome: string }, script: FakeStep[], args: string[] = []) {
@@ -127,8 +122,8 @@ describe('permission rules in -p', () => {
 
   it('project deny rules apply untrusted, and Read(./.env) deny wins over a user allow, however the path is spelled', async () => {
     const project = setup({ '.env': 'SECRET_VALUE=hunter2', 'notes.md': 'hello notes', 'link.txt': '' });
-    writeJson(join(project.root, '.mca', 'settings.json'), { permissions: { deny: ['Read(./.env)'] } });
-    writeJson(join(project.home, 'settings.json'), { permissions: { allow: ['Read', 'Bash(cat:*)'] } });
+    writeJsonFile(join(project.root, '.mca', 'settings.json'), { permissions: { deny: ['Read(./.env)'] } });
+    writeJsonFile(join(project.home, 'settings.json'), { permissions: { allow: ['Read', 'Bash(cat:*)'] } });
     const result = await run(project, [
       act('go', 'Read', { path: '.env' }),
       act('go', 'Read', { path: 'x/../.env' }),
@@ -174,7 +169,7 @@ describe('permission rules in -p', () => {
 
   it('a broken or hostile settings file is skipped with one line and loses nothing else', async () => {
     const project = setup({ '.claude/settings.json': '{ not json' });
-    writeJson(join(project.root, '.claude', 'settings.local.json'), { permissions: { deny: 'Bash', ask: [42] } });
+    writeJsonFile(join(project.root, '.claude', 'settings.local.json'), { permissions: { deny: 'Bash', ask: [42] } });
     const result = await run(project, [finish('done', 'fine')]);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ result: 'fine' });

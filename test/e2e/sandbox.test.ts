@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { startFakeAnthropic, userText, type FakeAnthropic, type FakeStep } from '../helpers/fake-anthropic-server.js';
 import { runsWith } from '../helpers/optional-tools.js';
 import { runMca } from '../helpers/run-mca.js';
-import { tempProject } from '../helpers/temp-project.js';
+import { tempProject, writeJsonFile } from '../helpers/temp-project.js';
 import { act, finish } from './support/agent-script.js';
 
 function boxWorks(): boolean {
@@ -55,13 +55,8 @@ function setup(settings?: unknown, files: Record<string, string> = {}): Setup {
   onTestFinished(() => rmSync(outside, { recursive: true, force: true }));
   mkdirSync(join(userHome, '.ssh'), { recursive: true });
   writeFileSync(join(userHome, '.ssh', 'id_rsa'), SECRET);
-  if (settings !== undefined) writeJson(join(userHome, '.claude', 'settings.json'), { sandbox: settings });
+  if (settings !== undefined) writeJsonFile(join(userHome, '.claude', 'settings.json'), { sandbox: settings });
   return { ...project, userHome, outside };
-}
-
-function writeJson(path: string, value: unknown): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, JSON.stringify(value));
 }
 
 async function run(where: Setup, script: FakeStep[], args: string[] = []) {
@@ -241,10 +236,10 @@ describe.runIf(RUNS)('Bash in the sandbox (-p, real bubblewrap)', () => {
     const hook = (name: string) => ({
       hooks: [{ type: 'command', command: `touch ${where.outside}/${name}-outside; touch ${name}-inside` }],
     });
-    writeJson(join(where.root, '.claude', 'settings.json'), {
+    writeJsonFile(join(where.root, '.claude', 'settings.json'), {
       hooks: { PreToolUse: [{ matcher: 'Bash', ...hook('project-hook') }] },
     });
-    writeJson(join(where.root, '.mcp.json'), {
+    writeJsonFile(join(where.root, '.mcp.json'), {
       mcpServers: {
         boxed: {
           command: process.execPath,
@@ -253,7 +248,7 @@ describe.runIf(RUNS)('Bash in the sandbox (-p, real bubblewrap)', () => {
         },
       },
     });
-    writeJson(join(where.userHome, '.claude', 'settings.json'), {
+    writeJsonFile(join(where.userHome, '.claude', 'settings.json'), {
       sandbox: { enabled: true },
       enableAllProjectMcpServers: true,
       hooks: { PreToolUse: [{ matcher: 'Bash', ...hook('user-hook') }] },

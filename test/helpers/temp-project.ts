@@ -21,3 +21,17 @@ export function tempProject(prefix: string, files: Record<string, string> = {}):
   }
   return { root, home };
 }
+
+/** Writes `value` as JSON at `path`, making its directories (a settings file, a config). */
+export function writeJsonFile(path: string, value: unknown): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, JSON.stringify(value));
+}
+
+/** A temp project with a user home beside it (HOME for `~/.claude/settings.json`), made empty. */
+export function tempProjectWithUserHome(prefix: string): TempProject & { userHome: string } {
+  const project = tempProject(prefix);
+  const userHome = join(dirname(project.root), 'userhome');
+  mkdirSync(userHome, { recursive: true });
+  return { ...project, userHome };
+}
