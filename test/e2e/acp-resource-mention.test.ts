@@ -5,33 +5,22 @@
  * loopback fake model: the model's first request carries the resource's text.
  */
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as acp from '@agentclientprotocol/sdk';
-import { startFakeAnthropic, userText, type FakeAnthropic } from '../helpers/fake-anthropic-server.js';
+import { userText } from '../helpers/fake-anthropic-server.js';
 import { tempProject } from '../helpers/temp-project.js';
-import { spawnAcp, type AcpChild } from './support/acp-client.js';
+import { spawnAcp } from './support/acp-client.js';
+import { acpTestbed } from './support/acp-testbed.js';
 
 const CATALOG = fileURLToPath(new URL('../fixtures/mcp/catalog-server.mjs', import.meta.url));
-let server: FakeAnthropic | undefined;
-let child: AcpChild | undefined;
-
-afterEach(async () => {
-  child?.child.kill('SIGKILL');
-  child = undefined;
-  await server?.close();
-  server = undefined;
-});
+const bed = acpTestbed('sk-ant-test-acp-res-0123');
 
 describe('mca --acp @server:uri', () => {
   it('the resource text of the mentioned MCP resource goes with the prompt to the model', async () => {
     const { root, home } = tempProject('mca-acp-res-');
-    server = await startFakeAnthropic([{ text: 'Read it.' }]);
-    child = spawnAcp(root, {
-      ANTHROPIC_API_KEY: 'sk-ant-test-acp-res-0123',
-      ANTHROPIC_BASE_URL: server.url,
-      MCA_HOME: home,
-      HOME: home,
-    });
+    const server = await bed.serve([{ text: 'Read it.' }]);
+    const child = spawnAcp(root, bed.env(home, server.url));
+    bed.children.push(child);
     const connection = acp
       .client({ name: 'acp-res-e2e' })
       .onNotification('session/update', () => undefined)
