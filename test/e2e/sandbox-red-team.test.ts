@@ -10,22 +10,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeAnthropic, userText, type FakeAnthropic } from '../helpers/fake-anthropic-server.js';
-import { runsWith } from '../helpers/optional-tools.js';
+import { runsWith, sandboxWorks } from '../helpers/optional-tools.js';
 import { runMca } from '../helpers/run-mca.js';
 import { tempProject } from '../helpers/temp-project.js';
 import { act, finish } from './support/agent-script.js';
 
-function boxWorks(): boolean {
-  try {
-    execFileSync('bwrap', ['--ro-bind', '/', '/', '--unshare-net', '--', '/bin/true'], { stdio: 'ignore' });
-    execFileSync('socat', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const RUNS = runsWith('bwrap and socat', boxWorks(), 'the sandbox red-team replay');
+const RUNS = runsWith('bwrap and socat', sandboxWorks(), 'the sandbox red-team replay');
 const KEY = 'sk-ant-test-redteam-box-0123456789';
 
 /** bash-rules.test.ts's payloads (class 2): each tries to create ../OUT beside the project. */

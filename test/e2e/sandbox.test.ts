@@ -11,22 +11,12 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { startFakeAnthropic, userText, type FakeAnthropic, type FakeStep } from '../helpers/fake-anthropic-server.js';
-import { runsWith } from '../helpers/optional-tools.js';
+import { runsWith, sandboxWorks } from '../helpers/optional-tools.js';
 import { runMca } from '../helpers/run-mca.js';
 import { tempProject, writeJsonFile } from '../helpers/temp-project.js';
 import { act, finish } from './support/agent-script.js';
 
-function boxWorks(): boolean {
-  try {
-    execFileSync('bwrap', ['--ro-bind', '/', '/', '--unshare-net', '--', '/bin/true'], { stdio: 'ignore' });
-    execFileSync('socat', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const RUNS = runsWith('bwrap and socat', boxWorks(), 'the sandbox e2e tests');
+const RUNS = runsWith('bwrap and socat', sandboxWorks(), 'the sandbox e2e tests');
 const KEY = 'sk-ant-test-sandbox-0123456789';
 const SECRET = 'PLANTED-PRIVATE-KEY-0xC0FFEE';
 
