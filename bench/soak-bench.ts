@@ -7,17 +7,23 @@
  * finished → the next request arrived (mca's own time for the step, bench/lib/server-clock.ts). Prints the mean
  * step time of the first and last 100 steps, RSS at step 100, at the end and its peak, fds and children at step
  * 100 and at the end; `--series` adds every 50th sample, `--cpu-prof-dir DIR` writes mca's CPU profile there,
- * `--node-option=FLAG` passes a flag to mca's Node. A
+ * `--node-option=FLAG` passes a flag to mca's Node. `--program claude-code` plays the same turn through Claude
+ * Code's native binary instead. The fake reports input tokens as the request's characters / 4 (what a program
+ * that compacts on the API's usage needs to see), the Read calls use each program's own tool parameters
+ * (bench/peers/tool-map.ts), and after the exit the processes still running in the project folder are counted. A
  * measurement aid: it asserts nothing.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, realpath } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakeAnthropic, type FakePlainStep, type FakeRequestBody } from '../test/helpers/fake-anthropic-server.js';
 import { isSummaryRequest } from '../test/e2e/support/agent-script.js';
+import { userText } from '../test/helpers/fake-anthropic-steps.js';
+import { declaredTools } from './peers/fake-apis.js';
+import { isAgentRequest, mapStep } from './peers/tool-map.js';
 import { watchServer } from './lib/server-clock.js';
 import { childEnv } from './lib/startup-task.js';
 
@@ -56,6 +62,27 @@ function sample(pid: number, step: number, requestChars: number): Sample {
   }
 }
 
+/** Processes (other than this one) whose working directory is inside `folder`: what a program left running. */
+function processesIn(folder: string): number {
+  let count = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readlinkSync(`/proc/${entry}/cwd`).startsWith(folder)) count += 1;
+    } catch {
+      // ended, or not ours to read
+    }
+  }
+  return count;
+}
+
+const CLAUDE = join(root, 'node_modules/@anthropic-ai/claude-agent-sdk-linux-x64/claude');
+
+/** A compaction request: mca's archive request or Claude Code's "summary of the conversation" request. */
+function isCompaction(body: FakeRequestBody): boolean {
+  return isSummaryRequest(body) || /detailed summary of the conversation/i.test(userText(body));
+}
+
 function mean(values: readonly number[]): number {
   return values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
 }
@@ -74,23 +101,37 @@ async function main(): Promise<void> {
   let agentSteps = 0;
   let summaries = 0;
   const samples: Sample[] = [];
-  const toolStep = (index: number): FakePlainStep => ({
-    text: 'reading',
-    calls: [{ name: 'Read', input: { file_path: join(project, `f${index % fileCount}.txt`) } }],
-  });
+  const claudeCode = process.argv.includes('--program') && process.argv.includes('claude-code');
+  // Usage as the real API reports it (about 4 characters a token), so a program that compacts on it does.
+  const usage = (body: FakeRequestBody) => ({ input_tokens: Math.round(JSON.stringify(body).length / 4) });
+  const toolStep = (body: FakeRequestBody, index: number): FakePlainStep => {
+    const call = mapStep(
+      { read: `f${index % fileCount}.txt` },
+      declaredTools('anthropic', body as unknown as Record<string, unknown>),
+      project,
+    );
+    return {
+      text: 'reading',
+      calls: [{ name: call.name, input: call.input as Record<string, unknown> }],
+      usage: usage(body),
+    };
+  };
   const fake = await startFakeAnthropic(
     [
       (body: FakeRequestBody): FakePlainStep => {
         // The fake keeps every request; this bench reads none of them, so they are dropped as they come.
         fake.requests.splice(0);
-        if (isSummaryRequest(body)) {
+        if (isCompaction(body)) {
           summaries += 1;
           return { text: '## 📌 Archived Session Summary\n\nRead files f0..f49 in turn; nothing else happened.' };
         }
+        // Side queries (titles, quota probes) offer no tools: a short text, not a step.
+        if (!isAgentRequest(declaredTools('anthropic', body as unknown as Record<string, unknown>)))
+          return { text: 'ok' };
         agentSteps += 1;
         samples.push(sample(pid, agentSteps, JSON.stringify(body).length));
         // Model calls: steps − 1 Read calls, then the answer (mca allows at most 1,000 steps in one turn).
-        return agentSteps < steps ? toolStep(agentSteps) : { text: 'ok' };
+        return agentSteps < steps ? toolStep(body, agentSteps) : { text: 'ok', usage: usage(body) };
       },
     ],
     { loop: true },
@@ -102,26 +143,32 @@ async function main(): Promise<void> {
   const profile = profileAt < 0 ? [] : ['--cpu-prof', '--cpu-prof-dir', process.argv[profileAt + 1] ?? '.'];
   // `--node-option=--max-old-space-size=64` (repeatable): a flag for mca's Node (is a growth garbage or retained?).
   profile.push(...process.argv.filter((arg) => arg.startsWith('--node-option=')).map((arg) => arg.slice(14)));
-  const child = spawn(
-    process.execPath,
-    [...profile, join(root, 'dist', 'cli', 'mca.cjs'), '-p', 'Read every file, in turn.', '--max-steps', String(steps)],
-    {
-      cwd: project,
-      env: childEnv({
-        ANTHROPIC_API_KEY: 'sk-ant-bench-soak',
-        ANTHROPIC_BASE_URL: fake.url,
-        MCA_HOME: home,
-        HOME: home,
-      }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const env = { ANTHROPIC_API_KEY: 'sk-ant-bench-soak', ANTHROPIC_BASE_URL: fake.url, MCA_HOME: home, HOME: home };
+  const prompt = 'Read every file, in turn.';
+  const child = claudeCode
+    ? spawn(CLAUDE, ['-p', '--permission-mode', 'bypassPermissions', '--model', 'claude-sonnet-4-5', prompt], {
+        cwd: project,
+        // bypassPermissions is refused to root unless the process says it runs in a sandbox (a throwaway folder).
+        env: childEnv({
+          ...env,
+          IS_SANDBOX: '1',
+          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+          DISABLE_AUTOUPDATER: '1',
+        }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+    : spawn(
+        process.execPath,
+        [...profile, join(root, 'dist', 'cli', 'mca.cjs'), '-p', prompt, '--max-steps', String(steps)],
+        { cwd: project, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] },
+      );
   pid = child.pid ?? 0;
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   child.stdout.resume();
   const code = await new Promise<number | null>((done) => child.on('close', done));
   const wallMs = performance.now() - started;
+  const left = processesIn(project);
   // Per step: the answer before it finished → this request arrived (agent and summary requests alike, in order).
   const gaps: number[] = [];
   for (let i = 1; i < clock.arrivals.length; i += 1) {
@@ -131,7 +178,7 @@ async function main(): Promise<void> {
   }
   clock.close();
   await fake.close();
-  if (code !== 0) throw new Error(`mca exited ${code}: ${stderr.slice(-2000)}`);
+  if (code !== 0) throw new Error(`the program exited ${code}: ${stderr.slice(-2000)}`);
   const at100 = samples.find((entry) => entry.step === 100) ?? samples[0];
   const last = samples.at(-1);
   const peakKb = Math.max(...samples.map((entry) => entry.rssKb));
@@ -141,7 +188,7 @@ async function main(): Promise<void> {
   const mb = (kbValue: number | undefined) => `${((kbValue ?? 0) / 1024).toFixed(1)} MB`;
   console.log(
     [
-      `soak: ${steps} steps (${steps - 1} Reads) over ${fileCount} files of ${kb} kB, ${summaries} summary requests (compactions), ` +
+      `soak (${claudeCode ? 'Claude Code' : 'mca'}): ${steps} steps (${steps - 1} Reads) over ${fileCount} files of ${kb} kB, ${summaries} summary requests (compactions), ` +
         `${clock.arrivals.length} requests; wall ${(wallMs / 1000).toFixed(1)} s; 1-minute load at start ${load.toFixed(1)}`,
       '',
       '| figure | value |',
@@ -156,6 +203,7 @@ async function main(): Promise<void> {
       `| request body at step 100 → last step | ${kChars(at100?.requestChars)} → ${kChars(last?.requestChars)} |`,
       `| open fds at step 100 → last step | ${at100?.fds ?? 0} → ${last?.fds ?? 0} |`,
       `| child processes at step 100 → last step | ${at100?.children ?? 0} → ${last?.children ?? 0} |`,
+      `| processes left in the project folder after the exit | ${left} |`,
     ].join('\n'),
   );
   if (process.argv.includes('--series')) {
