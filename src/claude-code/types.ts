@@ -202,6 +202,17 @@ export interface CcTaskStartedMessage extends CcEnvelope {
   task_type: 'local_bash';
 }
 
+/** A background task wrote output (the SDK's SDKTaskProgressMessage; `summary`: its last line). */
+export interface CcTaskProgressMessage extends CcEnvelope {
+  type: 'system';
+  subtype: 'task_progress';
+  task_id: string;
+  tool_use_id?: string;
+  description: string;
+  usage: { total_tokens: number; tool_uses: number; duration_ms: number };
+  summary: string;
+}
+
 /** A background task ended (the SDK's SDKTaskNotificationMessage). */
 export interface CcTaskNotificationMessage extends CcEnvelope {
   type: 'system';
@@ -279,6 +290,7 @@ export type CcMessage =
   | CcSystemLine
   | CcCommandLifecycle
   | CcTaskStartedMessage
+  | CcTaskProgressMessage
   | CcTaskNotificationMessage;
 
 /** A subagent in the initialize answer (`agents`). */

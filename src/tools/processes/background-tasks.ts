@@ -9,7 +9,8 @@
  *   counted and dropped (the task goes on). Readers take the new bytes since their last read (TaskOutput).
  * - At most `maxTasks` run at once (`MCA_MAX_BACKGROUND_TASKS`, default 8): one more is refused, never queued.
  * - A task that ends, and whose end the model has not yet read, becomes a notice (`takeNotices`) that goes with the
- *   next request to the model; listeners (stream-json, the REPL) hear every start and end.
+ *   next request to the model; listeners (stream-json, the REPL) hear every start and end, and progress: output
+ *   arrived (its last line), at most once per `PROGRESS_INTERVAL_MS` per task, the first output at once.
  * One registry per process (`backgroundTasks`): the process's sessions share it (-p and the REPL have one).
  */
 import { sessionEnvironment } from '../../config/child-environment.js';
@@ -27,6 +28,10 @@ export const BACKGROUND_OUTPUT_LIMIT_BYTES = 8 * 1024 * 1024;
 /** Characters of a task's last output its notice carries (at most its last 5 lines). */
 const TAIL_CHARS = 1000;
 const TAIL_LINES = 5;
+/** Least time between two progress events of one task. */
+export const PROGRESS_INTERVAL_MS = 1000;
+/** Characters of the last output line a progress event carries. */
+const PROGRESS_LINE_CHARS = 200;
 
 export type TaskStatus = 'running' | 'completed' | 'failed' | 'stopped';
 
@@ -44,7 +49,11 @@ export interface BackgroundTaskInfo {
   readonly droppedBytes: number;
 }
 
-export type TaskEvent = { kind: 'started'; task: BackgroundTaskInfo } | { kind: 'ended'; task: BackgroundTaskInfo };
+export type TaskEvent =
+  | { kind: 'started'; task: BackgroundTaskInfo }
+  | { kind: 'ended'; task: BackgroundTaskInfo }
+  /** New output: its last non-empty line (at most 200 characters) and the time since the start. */
+  | { kind: 'progress'; task: BackgroundTaskInfo; lastLine: string; elapsedMs: number };
 
 interface Task {
   id: string;
@@ -67,6 +76,10 @@ interface Task {
   tail: string;
   ended: Promise<void>;
   stream: WriteStream;
+  /** Date.now() at the start and at the last progress event (0: none yet, or not yet announced). */
+  startedAt: number;
+  progressAt: number;
+  announced: boolean;
 }
 
 export interface StartRequest {
@@ -193,6 +206,9 @@ export class BackgroundTasks {
       tail: '',
       ended: Promise.resolve(),
       stream,
+      startedAt: Date.now(),
+      progressAt: 0,
+      announced: false,
     };
     if (child.pid !== undefined) trackGroup(child.pid);
     const write = (chunk: Buffer): void => {
@@ -200,9 +216,11 @@ export class BackgroundTasks {
       const room = this.outputLimitBytes - task.queued;
       const kept = room >= chunk.length ? chunk : chunk.subarray(0, Math.max(0, room));
       task.dropped += chunk.length - kept.length;
-      if (kept.length === 0) return;
-      task.queued += kept.length;
-      stream.write(kept, () => (task.flushed += kept.length));
+      if (kept.length > 0) {
+        task.queued += kept.length;
+        stream.write(kept, () => (task.flushed += kept.length));
+      }
+      this.progress(task);
     };
     if (earlier !== '') write(Buffer.from(earlier));
     const streams = [child.stdout, child.stderr];
@@ -245,6 +263,7 @@ export class BackgroundTasks {
     this.tasks.set(id, task);
     const info = infoOf(task);
     this.emit({ kind: 'started', task: info });
+    task.announced = true;
     return { ok: true as const, task: info };
   }
 
@@ -326,6 +345,21 @@ export class BackgroundTasks {
       notices.push(noticeOf(task));
     }
     return notices;
+  }
+
+  /** A progress event for new output of a running, announced task, unless one went out within the interval. */
+  private progress(task: Task): void {
+    const now = Date.now();
+    if (!task.announced || task.status !== 'running' || now - task.progressAt < PROGRESS_INTERVAL_MS) return;
+    const lastLine =
+      task.tail
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .at(-1) ?? '';
+    if (lastLine === '') return;
+    task.progressAt = now;
+    const event = { kind: 'progress' as const, task: infoOf(task), elapsedMs: now - task.startedAt };
+    this.emit({ ...event, lastLine: lastLine.slice(-PROGRESS_LINE_CHARS) });
   }
 
   private emit(event: TaskEvent): void {
