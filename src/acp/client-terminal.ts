@@ -7,9 +7,15 @@
  *
  * A client that stops answering costs at most TERMINAL_REPLY_MS per step once the run is aborted: the turn's
  * cancel and Bash's timeout always end the call.
+ *
+ * Background commands (Bash `run_in_background`) run in a terminal of their own too (`startBackground`), shown in
+ * the call that started them; the task registry reads it (`terminal/output`), stops it (`terminal/kill`) and
+ * releases it once `terminal/wait_for_exit` answers. A client that never answers an output or kill costs at most
+ * TERMINAL_REPLY_MS per read or stop.
  */
 import type { AgentContext, ClientCapabilities, TerminalHandle } from '@agentclientprotocol/sdk';
-import type { CommandHost, HostCommandResult } from '../tools/processes/command-host.js';
+import type { HostedTask } from '../tools/processes/background-tasks.js';
+import type { CommandHost, HostCommand, HostCommandResult } from '../tools/processes/command-host.js';
 
 /** How long mca waits for the client's kill, output and release answers after a run was aborted. */
 export const TERMINAL_REPLY_MS = 5_000;
@@ -61,9 +67,35 @@ function late(creating: Promise<TerminalHandle>): void {
   );
 }
 
+/** A background command in a terminal of the client's own, for the task registry. */
+async function startInTerminal(
+  options: ClientTerminalOptions,
+  command: Omit<HostCommand, 'signal'>,
+): Promise<HostedTask> {
+  const terminal = await options.client.createTerminal({
+    sessionId: options.sessionId(),
+    command: command.command,
+    args: command.args,
+    cwd: command.cwd,
+    env: Object.entries(command.env).map(([name, value]) => ({ name, value })),
+    outputByteLimit: command.outputLimit,
+  });
+  await options.show(command.callId, terminal.id);
+  return {
+    output: async () => {
+      const output = await bounded(terminal.currentOutput());
+      return typeof output?.output === 'string' ? output.output : '';
+    },
+    exited: terminal.waitForExit().then((exit) => ({ code: exit.exitCode ?? null, signal: exit.signal ?? null })),
+    kill: async () => void (await bounded(terminal.kill().catch(() => undefined))),
+    release: async () => void (await bounded(terminal.release().catch(() => undefined))),
+  };
+}
+
 export function clientTerminal(options: ClientTerminalOptions): CommandHost {
   const { client } = options;
   return {
+    startBackground: (command) => startInTerminal(options, command),
     async run(command): Promise<HostCommandResult> {
       // The create is not abandoned on abort: a terminal the client makes after the cancel would stay open, so a
       // late answer is released (and killed) as soon as it arrives (late() below).

@@ -10,6 +10,8 @@ import { errorEnvelope, type ToolEnvelope } from '../registry/envelope.js';
 import { toolResult } from '../registry/results.js';
 import type { ToolContext } from '../registry/tool-context.js';
 import { stringField } from '../registry/result-forms.js';
+import { startOnHost } from './background-host.js';
+import type { BoxedSpawn } from './bash-box.js';
 
 const DEFAULT_WAIT_MS = 30_000;
 
@@ -48,22 +50,38 @@ function sessionDir(ctx: ToolContext): string | undefined {
   return typeof memory?.dir === 'string' ? memory.dir : undefined;
 }
 
-/** Bash with `run_in_background`: starts the task and returns at once with its id. */
-export function startBackgroundCommand(
+/** What a background command runs: the shell, or bubblewrap around it (the sandbox) with its clean-up. */
+export interface BackgroundSpec {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+  boxed?: BoxedSpawn | undefined;
+}
+
+/**
+ * Bash with `run_in_background`: starts the task and returns at once with its id; on the front's command host (an
+ * editor's terminal) when it offers background commands, else here. A boxed command runs in the box either way.
+ */
+export async function startBackgroundCommand(
   input: { command: string },
   ctx: ToolContext,
-  shell: string,
-  env: Record<string, string>,
-): ToolEnvelope {
-  const started = backgroundTasks.start({
+  spec: BackgroundSpec,
+): Promise<ToolEnvelope> {
+  const request = {
     command: input.command,
     callId: ctx.callId,
-    cwd: ctx.projectRoot,
-    shell,
-    env,
     dir: sessionDir(ctx),
-  });
-  if (!started.ok) return errorEnvelope('EXECUTION_ERROR', started.message, { context: { command: input.command } });
+    // The box's clean-up after its command (what it blocked is not told: a background task has no result to add to).
+    onEnded: spec.boxed ? () => void spec.boxed?.finish({ failed: false, stdout: '', stderr: '' }) : undefined,
+  };
+  const host = ctx.source === 'model' ? ctx.commands : undefined;
+  const started = host?.startBackground
+    ? await startOnHost(host, request, ctx.projectRoot, spec)
+    : backgroundTasks.start({ ...request, cwd: ctx.projectRoot, shell: spec.file, argv: spec, env: spec.env });
+  if (!started.ok) {
+    void spec.boxed?.finish({ failed: true, stdout: '', stderr: '' });
+    return errorEnvelope('EXECUTION_ERROR', started.message, { context: { command: input.command } });
+  }
   const { task } = started;
   const text =
     `Command running in background with ID: ${task.id}. Output is being written to: ${task.outputFile}. ` +
@@ -74,6 +92,7 @@ export function startBackgroundCommand(
     stderr: '',
     background_task_id: task.id,
     output_file: task.outputFile,
+    ...(spec.boxed ? { sandbox: 'in the sandbox' } : {}),
   };
   return toolResult(data, text, { context: { command: input.command, run_in_background: true } });
 }

@@ -11,121 +11,60 @@
  * - A task that ends, and whose end the model has not yet read, becomes a notice (`takeNotices`) that goes with the
  *   next request to the model; listeners (stream-json, the REPL) hear every start and end, and progress: output
  *   arrived (its last line), at most once per `PROGRESS_INTERVAL_MS` per task, the first output at once.
+ * - A task may run elsewhere (`attachHosted`: an ACP client's terminal): its output is copied into the same file
+ *   whenever it is read and at its end, it is stopped through its host, and it ends when the host says it exited.
  * One registry per process (`backgroundTasks`): the process's sessions share it (-p and the REPL have one).
  */
 import { sessionEnvironment } from '../../config/child-environment.js';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, mkdtempSync, type WriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ToolEnvelope } from '../registry/envelope.js';
 import { terminateGroup, trackGroup, untrackGroup } from './process-group.js';
+import {
+  infoOf,
+  noticeOf,
+  outputDirFor,
+  type BackgroundTaskInfo,
+  type HostedTask,
+  type StartOutcome,
+  type StartRequest,
+  type Task,
+  type TaskEvent,
+  type TaskRead,
+} from './background-task-record.js';
+
+export type {
+  BackgroundTaskInfo,
+  HostedTask,
+  StartOutcome,
+  StartRequest,
+  TaskEvent,
+  TaskRead,
+  TaskStatus,
+} from './background-task-record.js';
 
 export const DEFAULT_MAX_BACKGROUND_TASKS = 8;
 /** Bytes of output kept on disk per task. */
 export const BACKGROUND_OUTPUT_LIMIT_BYTES = 8 * 1024 * 1024;
-/** Characters of a task's last output its notice carries (at most its last 5 lines). */
+/** Characters of a task's last output kept for its notice (background-task-record.ts). */
 const TAIL_CHARS = 1000;
-const TAIL_LINES = 5;
 /** Least time between two progress events of one task. */
 export const PROGRESS_INTERVAL_MS = 1000;
 /** Characters of the last output line a progress event carries. */
 const PROGRESS_LINE_CHARS = 200;
-
-export type TaskStatus = 'running' | 'completed' | 'failed' | 'stopped';
-
-export interface BackgroundTaskInfo {
-  readonly id: string;
-  readonly command: string;
-  /** The tool_use id of the Bash call that started it. */
-  readonly callId: string;
-  readonly outputFile: string;
-  readonly status: TaskStatus;
-  readonly exitCode: number | null;
-  readonly signal: string | null;
-  /** Bytes written to the output file (at most the limit) and bytes dropped past it. */
-  readonly outputBytes: number;
-  readonly droppedBytes: number;
-}
-
-export type TaskEvent =
-  | { kind: 'started'; task: BackgroundTaskInfo }
-  | { kind: 'ended'; task: BackgroundTaskInfo }
-  /** New output: its last non-empty line (at most 200 characters) and the time since the start. */
-  | { kind: 'progress'; task: BackgroundTaskInfo; lastLine: string; elapsedMs: number };
-
-interface Task {
-  id: string;
-  command: string;
-  callId: string;
-  outputFile: string;
-  status: TaskStatus;
-  exitCode: number | null;
-  signal: string | null;
-  pgid: number | undefined;
-  /** Bytes the file holds for sure (written callbacks seen) and bytes handed to the stream. */
-  flushed: number;
-  queued: number;
-  dropped: number;
-  readOffset: number;
-  /** The model has read the task's end (TaskOutput, TaskStop): no notice is due. */
-  endSeen: boolean;
-  noticed: boolean;
-  /** The last characters of output, for the notice. */
-  tail: string;
-  ended: Promise<void>;
-  stream: WriteStream;
-  /** Date.now() at the start and at the last progress event (0: none yet, or not yet announced). */
-  startedAt: number;
-  progressAt: number;
-  announced: boolean;
-}
-
-export interface StartRequest {
-  command: string;
-  callId: string;
-  cwd: string;
-  shell: string;
-  env: Record<string, string>;
-  /** The session's directory for its own files (tool memory's), else a temporary directory. */
-  dir?: string | undefined;
-}
-
-export type StartOutcome = { ok: true; task: BackgroundTaskInfo } | { ok: false; message: string };
-
-/** New output of a task since the last read. */
-export interface TaskRead {
-  task: BackgroundTaskInfo;
-  text: string;
-  /** Bytes of new output skipped to keep this read within its bound (the start of it). */
-  skippedBytes: number;
-}
 
 function configuredMax(): number {
   const raw = Number(sessionEnvironment().MCA_MAX_BACKGROUND_TASKS);
   return Number.isInteger(raw) && raw >= 0 ? raw : DEFAULT_MAX_BACKGROUND_TASKS;
 }
 
-function infoOf(task: Task): BackgroundTaskInfo {
-  return {
-    id: task.id,
-    command: task.command,
-    callId: task.callId,
-    outputFile: task.outputFile,
-    status: task.status,
-    exitCode: task.exitCode,
-    signal: task.signal,
-    outputBytes: task.flushed,
-    droppedBytes: task.dropped,
-  };
-}
-
 export class BackgroundTasks {
   private readonly tasks = new Map<string, Task>();
   private readonly listeners = new Set<(event: TaskEvent) => void>();
   private counter = 0;
-  private fallbackDir: string | undefined;
+  private readonly fallback: { dir?: string } = {};
 
   constructor(
     private readonly maxTasks: () => number = configuredMax,
@@ -154,13 +93,42 @@ export class BackgroundTasks {
   start(request: StartRequest): StartOutcome {
     const refused = this.refusal();
     if (refused) return refused;
-    const child = spawn(request.shell, ['-c', request.command], {
+    const argv = request.argv ?? { file: request.shell, args: ['-c', request.command] };
+    const child = spawn(argv.file, argv.args, {
       cwd: request.cwd,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: request.env,
     });
     return this.attach(child, request, '');
+  }
+
+  /** Registers a command its host (an ACP client's terminal) started; refused when the limit is reached. */
+  attachHosted(
+    request: Pick<StartRequest, 'command' | 'callId' | 'dir' | 'onEnded'>,
+    hosted: HostedTask,
+  ): StartOutcome {
+    const refused = this.refusal();
+    if (refused) return refused;
+    const { task, write } = this.register(request, undefined);
+    let copied = 0;
+    task.sync = async () => {
+      const text = await hosted.output().catch(() => '');
+      // The host keeps a bounded buffer: when it dropped its start, what is new cannot be told; the file keeps what
+      // it has.
+      if (text.length > copied) write(Buffer.from(text.slice(copied)));
+      copied = Math.max(copied, text.length);
+      await task.lastWrite;
+    };
+    task.kill = () => hosted.kill().catch(() => undefined);
+    task.ended = hosted.exited
+      .catch(() => ({ code: null, signal: null }))
+      .then(async ({ code, signal }) => {
+        await task.sync?.();
+        await new Promise<void>((resolve) => this.finish(task, request, code, signal, resolve));
+        await hosted.release().catch(() => undefined);
+      });
+    return this.announce(task);
   }
 
   /**
@@ -179,13 +147,13 @@ export class BackgroundTasks {
     return { ok: false, message: `At most ${max} background tasks may run at once (MCA_MAX_BACKGROUND_TASKS).` };
   }
 
-  private attach(
-    child: ChildProcess,
+  /** A new task record with its output file, and the function that takes its output in (bounded, to the file). */
+  private register(
     request: Pick<StartRequest, 'command' | 'callId' | 'dir'>,
-    earlier: string,
-  ): StartOutcome {
+    pgid: number | undefined,
+  ): { task: Task; write: (chunk: Buffer) => void } {
     const id = `bash_${++this.counter}`;
-    const outputFile = join(this.outputDir(request.dir), `${id}-${process.pid}.output`);
+    const outputFile = join(outputDirFor(request.dir, this.fallback), `${id}-${process.pid}.output`);
     const stream = createWriteStream(outputFile, { mode: 0o600 });
     stream.on('error', () => undefined);
     const task: Task = {
@@ -196,7 +164,7 @@ export class BackgroundTasks {
       status: 'running',
       exitCode: null,
       signal: null,
-      pgid: child.pid,
+      pgid,
       flushed: 0,
       queued: 0,
       dropped: 0,
@@ -206,11 +174,11 @@ export class BackgroundTasks {
       tail: '',
       ended: Promise.resolve(),
       stream,
+      lastWrite: Promise.resolve(),
       startedAt: Date.now(),
       progressAt: 0,
       announced: false,
     };
-    if (child.pid !== undefined) trackGroup(child.pid);
     const write = (chunk: Buffer): void => {
       task.tail = (task.tail + chunk.toString('utf8')).slice(-TAIL_CHARS);
       const room = this.outputLimitBytes - task.queued;
@@ -218,10 +186,57 @@ export class BackgroundTasks {
       task.dropped += chunk.length - kept.length;
       if (kept.length > 0) {
         task.queued += kept.length;
-        stream.write(kept, () => (task.flushed += kept.length));
+        task.lastWrite = new Promise<void>((resolve) =>
+          stream.write(kept, () => {
+            task.flushed += kept.length;
+            resolve();
+          }),
+        );
       }
       this.progress(task);
     };
+    return { task, write };
+  }
+
+  /** Records the end of a task, closes its file, tells the listeners, then calls `done`. */
+  private finish(
+    task: Task,
+    request: Pick<StartRequest, 'onEnded'>,
+    code: number | null,
+    signal: string | null,
+    done: () => void,
+  ): void {
+    if (task.status === 'running') task.status = code === 0 ? 'completed' : 'failed';
+    task.exitCode = code;
+    task.signal = signal;
+    task.stream.end(() => {
+      const info = infoOf(task);
+      try {
+        request.onEnded?.(info);
+      } catch {
+        // the clean-up's failure is its own
+      }
+      this.emit({ kind: 'ended', task: info });
+      done();
+    });
+  }
+
+  /** Adds the task to the registry and tells the listeners it started. */
+  private announce(task: Task): StartOutcome {
+    this.tasks.set(task.id, task);
+    const info = infoOf(task);
+    this.emit({ kind: 'started', task: info });
+    task.announced = true;
+    return { ok: true as const, task: info };
+  }
+
+  private attach(
+    child: ChildProcess,
+    request: Pick<StartRequest, 'command' | 'callId' | 'dir' | 'onEnded'>,
+    earlier: string,
+  ): StartOutcome {
+    const { task, write } = this.register(request, child.pid);
+    if (child.pid !== undefined) trackGroup(child.pid);
     if (earlier !== '') write(Buffer.from(earlier));
     const streams = [child.stdout, child.stderr];
     for (const pipe of streams) {
@@ -240,13 +255,7 @@ export class BackgroundTasks {
         finished = true;
         if (child.pid !== undefined) untrackGroup(child.pid);
         if (spawnError !== undefined) write(Buffer.from(`Could not start the command: ${spawnError}\n`));
-        if (task.status === 'running') task.status = code === 0 ? 'completed' : 'failed';
-        task.exitCode = code;
-        task.signal = signal;
-        stream.end(() => {
-          this.emit({ kind: 'ended', task: infoOf(task) });
-          resolve();
-        });
+        this.finish(task, request, code, signal, resolve);
       };
       child.once('error', (error: Error) => finish(null, null, error.message));
       // 'close' would wait for a grandchild holding the pipes; the shell's exit ends the task, its pipes get a
@@ -260,11 +269,7 @@ export class BackgroundTasks {
         });
       });
     });
-    this.tasks.set(id, task);
-    const info = infoOf(task);
-    this.emit({ kind: 'started', task: info });
-    task.announced = true;
-    return { ok: true as const, task: info };
+    return this.announce(task);
   }
 
   /**
@@ -275,6 +280,7 @@ export class BackgroundTasks {
     const task = this.tasks.get(id);
     if (!task) return undefined;
     const endedBefore = task.status !== 'running';
+    if (!endedBefore) await task.sync?.();
     const end = task.flushed;
     const from = Math.max(task.readOffset, end - maxBytes);
     const skippedBytes = from - task.readOffset;
@@ -322,7 +328,8 @@ export class BackgroundTasks {
     if (task.status === 'running') {
       task.status = 'stopped';
       task.endSeen = true;
-      if (task.pgid !== undefined) await terminateGroup(task.pgid);
+      if (task.kill) await task.kill();
+      else if (task.pgid !== undefined) await terminateGroup(task.pgid);
       await task.ended;
     }
     return infoOf(task);
@@ -371,42 +378,6 @@ export class BackgroundTasks {
       }
     }
   }
-
-  private outputDir(sessionDir: string | undefined): string {
-    if (sessionDir !== undefined) {
-      try {
-        const dir = join(sessionDir, 'tasks');
-        mkdirSync(dir, { recursive: true, mode: 0o700 });
-        return dir;
-      } catch {
-        // fall through to a temporary directory
-      }
-    }
-    this.fallbackDir ??= mkdtempSync(join(tmpdir(), 'mca-tasks-'));
-    return this.fallbackDir;
-  }
-}
-
-/** One ended task as the model is told: Claude Code's `<task-notification>` form. */
-function noticeOf(task: Task): string {
-  const lastLines = task.tail.replace(/\n$/, '').split('\n').slice(-TAIL_LINES).join('\n');
-  const how =
-    task.status === 'completed'
-      ? 'completed (exit code 0)'
-      : task.status === 'stopped'
-        ? 'was stopped'
-        : task.exitCode !== null
-          ? `failed with exit code ${task.exitCode}`
-          : `was killed by ${task.signal ?? 'a signal'}`;
-  return [
-    '<task-notification>',
-    `<task-id>${task.id}</task-id>`,
-    `<status>${task.status}</status>`,
-    `<summary>Background command "${task.command.slice(0, 200)}" ${how}</summary>`,
-    ...(lastLines === '' ? [] : [`Last lines of output:\n${lastLines}`]),
-    `Read its output with TaskOutput (task_id "${task.id}") or from ${task.outputFile}.`,
-    '</task-notification>',
-  ].join('\n');
 }
 
 /** The process's registry. */

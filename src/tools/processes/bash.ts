@@ -160,17 +160,6 @@ async function runCommand(
   const shell = findExecutable('bash') ?? '/bin/sh';
   // The box is asked again here: a hook may have changed the input since the call was prepared.
   const inBox = ctx.box?.place(input, ctx.source).boxed === true;
-  // Background shells live in their own module (background-tasks.ts): they outlive this call. They do not run in
-  // the sandbox yet, so inside it one is refused rather than run outside the box unasked.
-  if (input.run_in_background === true) {
-    if (inBox) {
-      return errorEnvelope(
-        'EXECUTION_ERROR',
-        'run_in_background is not available while the sandbox is on: run the command in the foreground (it ends at its timeout), or ask the user to turn the sandbox off with /sandbox off.',
-      );
-    }
-    return startBackgroundCommand(input, ctx, shell, commandEnvironment(ctx));
-  }
   let boxed: BoxedSpawn | undefined;
   if (inBox && ctx.box) {
     try {
@@ -181,6 +170,8 @@ async function runCommand(
     }
   }
   const spec = boxed ?? { file: shell, args: ['-c', input.command], env: commandEnvironment(ctx) };
+  // Background shells outlive this call (background-tasks.ts); a boxed one runs in the box like any other.
+  if (input.run_in_background === true) return await startBackgroundCommand(input, ctx, { ...spec, boxed });
   const outcome =
     ctx.commands && ctx.source === 'model'
       ? await runOnHost(ctx.commands, input, ctx, spec)

@@ -4,6 +4,7 @@
  * stays Bash's own: the decision point, hooks and checkpoints ran before, the timeout and the call's signal end the
  * run (the host kills the command when `signal` aborts), and the result is rendered into the same text.
  */
+import type { HostedTask } from './background-task-record.js';
 
 export interface HostCommand {
   /** The shell and its arguments (`bash -c <command>`). */
@@ -33,4 +34,9 @@ export interface HostCommandResult {
 
 export interface CommandHost {
   run(command: HostCommand): Promise<HostCommandResult>;
+  /**
+   * Starts a background command (Bash `run_in_background`) where the host runs commands and returns at once; the
+   * task registry reads, stops and releases it (background-tasks.ts). Absent: background commands run here.
+   */
+  startBackground?(command: Omit<HostCommand, 'signal'>): Promise<HostedTask>;
 }
