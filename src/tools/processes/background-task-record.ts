@@ -32,6 +32,8 @@ export type TaskEvent =
   | { kind: 'progress'; task: BackgroundTaskInfo; lastLine: string; elapsedMs: number };
 
 export interface Task {
+  /** `NAME=value` in the environment of every process of a task this process spawned (process-group.ts). */
+  marker?: string;
   id: string;
   command: string;
   callId: string;
@@ -147,4 +149,29 @@ export function outputDirFor(sessionDir: string | undefined, fallback: { dir?: s
   }
   fallback.dir ??= mkdtempSync(join(tmpdir(), 'mca-tasks-'));
   return fallback.dir;
+}
+
+/** Characters of the last output line a progress event carries. */
+const PROGRESS_LINE_CHARS = 200;
+
+/**
+ * The progress event new output of `task` makes (its last non-empty line), when the task runs, was announced and
+ * had none within `intervalMs`; marks the time. Undefined otherwise.
+ */
+export function progressEvent(task: Task, intervalMs: number): TaskEvent | undefined {
+  const now = Date.now();
+  if (!task.announced || task.status !== 'running' || now - task.progressAt < intervalMs) return undefined;
+  const lastLine =
+    task.tail
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .at(-1) ?? '';
+  if (lastLine === '') return undefined;
+  task.progressAt = now;
+  return {
+    kind: 'progress',
+    task: infoOf(task),
+    lastLine: lastLine.slice(-PROGRESS_LINE_CHARS),
+    elapsedMs: now - task.startedAt,
+  };
 }

@@ -21,11 +21,12 @@ import { createWriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ToolEnvelope } from '../registry/envelope.js';
-import { terminateGroup, trackGroup, untrackGroup } from './process-group.js';
+import { killMarked, terminateGroup, trackGroup, trackMarker, untrackGroup } from './process-group.js';
 import {
   infoOf,
   noticeOf,
   outputDirFor,
+  progressEvent,
   type BackgroundTaskInfo,
   type HostedTask,
   type StartOutcome,
@@ -46,14 +47,14 @@ export type {
 } from './background-task-record.js';
 
 export const DEFAULT_MAX_BACKGROUND_TASKS = 8;
+/** The environment variable that marks a task's processes (`<mca pid>.<task number>`). */
+export const TASK_MARKER = 'MCA_BACKGROUND_TASK';
 /** Bytes of output kept on disk per task. */
 export const BACKGROUND_OUTPUT_LIMIT_BYTES = 8 * 1024 * 1024;
 /** Characters of a task's last output kept for its notice (background-task-record.ts). */
 const TAIL_CHARS = 1000;
 /** Least time between two progress events of one task. */
 export const PROGRESS_INTERVAL_MS = 1000;
-/** Characters of the last output line a progress event carries. */
-const PROGRESS_LINE_CHARS = 200;
 
 function configuredMax(): number {
   const raw = Number(sessionEnvironment().MCA_MAX_BACKGROUND_TASKS);
@@ -94,13 +95,20 @@ export class BackgroundTasks {
     const refused = this.refusal();
     if (refused) return refused;
     const argv = request.argv ?? { file: request.shell, args: ['-c', request.command] };
+    // Every process of the task carries the marker, however it left the group (the sandbox's namespace init
+    // calls setsid before it is tied to its parent): a stop and mca's exit end those too.
+    const marker = `${process.pid}.${this.counter + 1}`;
+    trackMarker(`${TASK_MARKER}=${marker}`);
     const child = spawn(argv.file, argv.args, {
       cwd: request.cwd,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: request.env,
+      env: { ...request.env, [TASK_MARKER]: marker },
     });
-    return this.attach(child, request, '');
+    const started = this.attach(child, request, '');
+    const task = started.ok ? this.tasks.get(started.task.id) : undefined;
+    if (task) task.marker = `${TASK_MARKER}=${marker}`;
+    return started;
   }
 
   /** Registers a command its host (an ACP client's terminal) started; refused when the limit is reached. */
@@ -330,6 +338,7 @@ export class BackgroundTasks {
       task.endSeen = true;
       if (task.kill) await task.kill();
       else if (task.pgid !== undefined) await terminateGroup(task.pgid);
+      if (task.marker !== undefined) killMarked(task.marker);
       await task.ended;
     }
     return infoOf(task);
@@ -356,17 +365,8 @@ export class BackgroundTasks {
 
   /** A progress event for new output of a running, announced task, unless one went out within the interval. */
   private progress(task: Task): void {
-    const now = Date.now();
-    if (!task.announced || task.status !== 'running' || now - task.progressAt < PROGRESS_INTERVAL_MS) return;
-    const lastLine =
-      task.tail
-        .split('\n')
-        .filter((line) => line.trim() !== '')
-        .at(-1) ?? '';
-    if (lastLine === '') return;
-    task.progressAt = now;
-    const event = { kind: 'progress' as const, task: infoOf(task), elapsedMs: now - task.startedAt };
-    this.emit({ ...event, lastLine: lastLine.slice(-PROGRESS_LINE_CHARS) });
+    const event = progressEvent(task, PROGRESS_INTERVAL_MS);
+    if (event) this.emit(event);
   }
 
   private emit(event: TaskEvent): void {
