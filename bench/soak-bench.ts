@@ -11,7 +11,8 @@
  * Code's native binary instead. The fake reports input tokens as the request's characters / 4 (what a program
  * that compacts on the API's usage needs to see), the Read calls use each program's own tool parameters
  * (bench/peers/tool-map.ts), and after the exit the processes still running in the project folder are counted. A
- * measurement aid: it asserts nothing.
+ * measurement aid: it asserts nothing. `--turns T` splits the steps into T prompts of one session (stream-json in and
+ * out: the next prompt goes when the last one's result line comes), so closed rounds exist and can be compacted.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
@@ -102,6 +103,8 @@ async function main(): Promise<void> {
   let summaries = 0;
   const samples: Sample[] = [];
   const claudeCode = process.argv.includes('--program') && process.argv.includes('claude-code');
+  const turns = option('--turns', 1);
+  const perTurn = Math.max(1, Math.floor(steps / turns));
   // Usage as the real API reports it (about 4 characters a token), so a program that compacts on it does.
   const usage = (body: FakeRequestBody) => ({ input_tokens: Math.round(JSON.stringify(body).length / 4) });
   const toolStep = (body: FakeRequestBody, index: number): FakePlainStep => {
@@ -130,8 +133,9 @@ async function main(): Promise<void> {
           return { text: 'ok' };
         agentSteps += 1;
         samples.push(sample(pid, agentSteps, JSON.stringify(body).length));
-        // Model calls: steps − 1 Read calls, then the answer (mca allows at most 1,000 steps in one turn).
-        return agentSteps < steps ? toolStep(body, agentSteps) : { text: 'ok', usage: usage(body) };
+        // Model calls: per turn, Read calls, then the answer (mca allows at most 1,000 steps in one turn).
+        const answer = agentSteps % perTurn === 0 || agentSteps >= steps;
+        return answer ? { text: 'ok', usage: usage(body) } : toolStep(body, agentSteps);
       },
     ],
     { loop: true },
@@ -145,8 +149,12 @@ async function main(): Promise<void> {
   profile.push(...process.argv.filter((arg) => arg.startsWith('--node-option=')).map((arg) => arg.slice(14)));
   const env = { ANTHROPIC_API_KEY: 'sk-ant-bench-soak', ANTHROPIC_BASE_URL: fake.url, MCA_HOME: home, HOME: home };
   const prompt = 'Read every file, in turn.';
+  // One prompt as an argument, or T prompts as stream-json lines on stdin.
+  const session =
+    turns > 1 ? ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'] : [prompt];
+  const stdin = turns > 1 ? 'pipe' : 'ignore';
   const child = claudeCode
-    ? spawn(CLAUDE, ['-p', '--permission-mode', 'bypassPermissions', '--model', 'claude-sonnet-4-5', prompt], {
+    ? spawn(CLAUDE, ['-p', '--permission-mode', 'bypassPermissions', '--model', 'claude-sonnet-4-5', ...session], {
         cwd: project,
         // bypassPermissions is refused to root unless the process says it runs in a sandbox (a throwaway folder).
         env: childEnv({
@@ -155,17 +163,35 @@ async function main(): Promise<void> {
           CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
           DISABLE_AUTOUPDATER: '1',
         }),
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: [stdin, 'pipe', 'pipe'],
       })
     : spawn(
         process.execPath,
-        [...profile, join(root, 'dist', 'cli', 'mca.cjs'), '-p', prompt, '--max-steps', String(steps)],
-        { cwd: project, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] },
+        [...profile, join(root, 'dist', 'cli', 'mca.cjs'), '-p', ...session, '--max-steps', String(perTurn)],
+        { cwd: project, env: childEnv(env), stdio: [stdin, 'pipe', 'pipe'] },
       );
   pid = child.pid ?? 0;
   let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  child.stdout.resume();
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  let results = 0;
+  const say = (): void => {
+    child.stdin?.write(`${JSON.stringify({ type: 'user', message: { role: 'user', content: prompt } })}\n`);
+  };
+  if (turns > 1) say();
+  let pending = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    if (turns <= 1) return;
+    pending += chunk.toString('utf8');
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      // Claude Code's result line does not start with its type: the line is parsed.
+      if (!line.includes('"result"') || (JSON.parse(line) as { type?: string }).type !== 'result') continue;
+      results += 1;
+      if (results < turns) say();
+      else child.stdin?.end();
+    }
+  });
   const code = await new Promise<number | null>((done) => child.on('close', done));
   const wallMs = performance.now() - started;
   const left = processesIn(project);
@@ -188,7 +214,7 @@ async function main(): Promise<void> {
   const mb = (kbValue: number | undefined) => `${((kbValue ?? 0) / 1024).toFixed(1)} MB`;
   console.log(
     [
-      `soak (${claudeCode ? 'Claude Code' : 'mca'}): ${steps} steps (${steps - 1} Reads) over ${fileCount} files of ${kb} kB, ${summaries} summary requests (compactions), ` +
+      `soak (${claudeCode ? 'Claude Code' : 'mca'}): ${turns} turn(s), ${results} results, ${steps} steps (${steps - 1} Reads) over ${fileCount} files of ${kb} kB, ${summaries} summary requests (compactions), ` +
         `${clock.arrivals.length} requests; wall ${(wallMs / 1000).toFixed(1)} s; 1-minute load at start ${load.toFixed(1)}`,
       '',
       '| figure | value |',
@@ -196,6 +222,7 @@ async function main(): Promise<void> {
       `| mean step, first 100 steps | ${first100.toFixed(2)} ms |`,
       `| mean step, last 100 steps | ${last100.toFixed(2)} ms |`,
       `| last 100 / first 100 | ${(last100 / first100).toFixed(2)}× |`,
+      `| RSS at step 1 | ${mb(samples[0]?.rssKb)} |`,
       `| RSS at step 100 | ${mb(at100?.rssKb)} |`,
       `| RSS at the last step | ${mb(last?.rssKb)} |`,
       `| RSS, largest sample | ${mb(peakKb)} |`,
