@@ -105,6 +105,10 @@ export function createSessionInfo(booted: Bootstrapped, startupNotices: readonly
   return {
     outputStyle: settingsCommands.outputStyle,
     thinking: settingsCommands.thinking,
+    plugin: async (args) => {
+      const { pluginCommandText } = await import('./admin/plugin-command.js');
+      return await pluginCommandText(args, booted);
+    },
     ...(statusCommand === undefined
       ? {}
       : {

@@ -89,6 +89,12 @@ const TABLE = [
     shows: false,
   },
   {
+    name: 'plugin',
+    usage: '/plugin [list|install|uninstall|enable|disable|marketplace …]',
+    description: 'Plugins: the installed ones and their state; install, enable, disable; marketplaces',
+    shows: false,
+  },
+  {
     name: 'export',
     usage: '/export [file | --clipboard]',
     description: 'Save the conversation as Markdown (or copy it)',
