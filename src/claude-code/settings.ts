@@ -17,12 +17,6 @@ import { join } from 'node:path';
 import { readBoundedFile } from '../fs/bounded-read.js';
 import { PERMISSION_MODES, type PermissionMode } from '../config/config-choices.js';
 import { MAX_FALLBACK_MODELS } from '../config/config-schema.js';
-import {
-  applyEnabledPlugins,
-  enabledPluginList,
-  type EnabledPlugin,
-  type EnabledPluginState,
-} from './enabled-plugins.js';
 
 const MAX_BYTES = 1024 * 1024;
 
@@ -112,8 +106,11 @@ export interface ClaudeSettings {
   alwaysThinking?: { value: boolean; file: string };
   /** `outputStyle` of the last file that sets it (a style name; output-styles.ts finds its text). */
   outputStyle?: { value: string; file: string };
-  /** Settings `enabledPlugins` switched on (enabled-plugins.ts: who switched each on decides its trust). */
-  enabledPlugins: EnabledPlugin[];
+  /**
+   * Each file's `enabledPlugins` as written, in load order (src/plugins/enabled-plugins.ts reads them, only when
+   * there is one: who switched a plugin on decides its trust).
+   */
+  enabledPlugins: Array<{ value: unknown; file: string; project: boolean }>;
   /** Keys mca does not implement, each with the file that has it (`/status` and `mca doctor` list them). */
   unsupported: Array<{ key: string; file: string }>;
   /** One line each: an ignored project `env`, a bad value; and at most one line naming every unsupported key. */
@@ -264,7 +261,6 @@ export function readClaudeSettings(sources: ClaudeSettingsSources): ClaudeSettin
     unsupported: [],
     notices: [],
   };
-  const plugins: EnabledPluginState = new Map();
   let root = sources.projectRoot;
   try {
     root = realpathSync(root);
@@ -318,14 +314,13 @@ export function readClaudeSettings(sources: ClaudeSettingsSources): ClaudeSettin
     const style = settings.outputStyle;
     if (typeof style === 'string' && style.trim() !== '') result.outputStyle = { value: style.trim(), file };
     else if (style !== undefined) result.notices.push(`ignored "outputStyle" in ${file}: it must be a style name`);
-    applyEnabledPlugins(settings.enabledPlugins, file, project, plugins, result.notices);
+    if (settings.enabledPlugins !== undefined) result.enabledPlugins.push({ value: settings.enabledPlugins, file, project });
     const thinking = settings.alwaysThinkingEnabled;
     if (typeof thinking === 'boolean') result.alwaysThinking = { value: thinking, file };
     else if (thinking !== undefined) {
       result.notices.push(`ignored "alwaysThinkingEnabled" in ${file}: it must be true or false`);
     }
   }
-  result.enabledPlugins = enabledPluginList(plugins);
   const unsupported = unsupportedKeysLine(result.unsupported);
   if (unsupported !== '') result.notices.push(unsupported);
   return result;

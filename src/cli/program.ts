@@ -86,7 +86,7 @@ function buildCommand(version: string): Command {
         '  mca -c -p "now add a test"            continue the last session of this directory',
         '  mca trust [dir]                       trust a project: its allow rules and commands take effect',
         '  mca mcp list|get|add|add-json|remove  configure MCP servers (mca mcp --help)',
-        '  mca plugin install|list|marketplace   Claude Code plugins and marketplaces (mca plugin --help)',
+        '  mca plugin list|install|marketplace   plugins (mca plugin --help)',
         '  mca rewind --list                     checkpoints of the last session here; mca rewind <id> restores one',
         '  mca doctor                            check the installation, the key and the settings (no model call)',
         '  mca --acp                             serve an editor (Zed, JetBrains, Neovim) over the Agent Client Protocol',

@@ -12,7 +12,8 @@ import { join, relative, sep } from 'node:path';
 import { readBoundedFile } from '../fs/bounded-read.js';
 import { hasControlSequences } from '../text/terminal-safe.js';
 import { BUILT_IN_PROMPTS } from './built-in-prompts.js';
-import { markdownEntries, type PluginFolder } from './plugin-folders.js';
+import { markdownEntries } from './plugin-parts.js';
+import type { PluginFolder } from './plugin-folders.js';
 
 export const COMMAND_MAX_BYTES = 256 * 1024;
 const MAX_DEPTH = 3;

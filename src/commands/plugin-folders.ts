@@ -149,8 +149,3 @@ export function readPluginFolder(
 export function readPluginFolders(dirs: readonly string[], notices: string[]): PluginFolder[] {
   return dirs.flatMap((dir) => readPluginFolder(dir, notices) ?? []);
 }
-
-/** The Markdown files of a part's paths: each folder's `*.md` (sorted), each file as is. */
-export function markdownEntries(paths: readonly string[]): Array<{ dir: string; file?: string }> {
-  return paths.map((path) => (path.endsWith('.md') ? { dir: resolve(path, '..'), file: path } : { dir: path }));
-}

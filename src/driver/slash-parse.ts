@@ -90,8 +90,8 @@ const TABLE = [
   },
   {
     name: 'plugin',
-    usage: '/plugin [list|install|uninstall|enable|disable|marketplace …]',
-    description: 'Plugins: the installed ones and their state; install, enable, disable; marketplaces',
+    usage: '/plugin [verb]',
+    description: 'Plugins: list, install, enable, disable',
     shows: false,
   },
   {

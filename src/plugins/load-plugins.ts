@@ -10,7 +10,8 @@
  * and its commands, skills, agents and styles load only once the project is trusted.
  */
 
-import type { EnabledPlugin } from '../claude-code/enabled-plugins.js';
+import type { ClaudeSettings } from '../claude-code/settings.js';
+import { enabledPlugins } from './enabled-plugins.js';
 import { readPluginFolder, type PluginConfigPart, type PluginFolder } from '../commands/plugin-folders.js';
 import { readBoundedFile } from '../fs/bounded-read.js';
 import { parseHooksSetting, type HookCommand } from '../hooks/hook-config.js';
@@ -22,7 +23,8 @@ import { installedPlugins, isRecord, type JsonObject, type PluginPlaces } from '
 
 export interface PluginInputs extends PluginPlaces {
   pluginDirs: readonly string[];
-  enabled: readonly EnabledPlugin[];
+  /** The settings files' `enabledPlugins` as written. */
+  enabled: ClaudeSettings['enabledPlugins'];
   projectRoot: string;
   /** The environment `${VAR}` in a server entry expands from. */
   env: NodeJS.ProcessEnv;
@@ -103,8 +105,9 @@ export function loadPlugins(inputs: PluginInputs): LoadedPlugins {
     const folder = readPluginFolder(dir, notices);
     if (folder) folders.push(folder);
   }
-  const installed = inputs.enabled.length > 0 ? installedPlugins(inputs, notices) : new Map();
-  for (const entry of inputs.enabled) {
+  const enabled = enabledPlugins(inputs.enabled, notices);
+  const installed = enabled.length > 0 ? installedPlugins(inputs, notices) : new Map();
+  for (const entry of enabled) {
     const found = installed.get(entry.id);
     if (!found) {
       notices.push(`plugin ${entry.id} (enabled in ${entry.file}) is not installed; run \`mca plugin install ${entry.id}\``);

@@ -5,6 +5,7 @@
  * be done.
  */
 import { readClaudeSettings } from '../claude-code/settings.js';
+import { enabledPlugins } from './enabled-plugins.js';
 import {
   addMarketplace,
   describeSource,
@@ -59,7 +60,8 @@ export async function runPluginVerb(args: readonly string[], context: PluginVerb
     case undefined:
     case 'list': {
       const settings = readClaudeSettings({ ...context, trusted: false });
-      return pluginList(context, new Set(settings.enabledPlugins.map((entry) => entry.id)));
+      const enabled = enabledPlugins(settings.enabledPlugins, []);
+      return pluginList(context, new Set(enabled.map((entry) => entry.id)));
     }
     case 'install':
     case 'i':

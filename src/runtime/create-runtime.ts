@@ -27,7 +27,6 @@ import { resolveSandbox } from '../sandbox/sandbox-settings.js';
 import { SandboxSwitch, sandboxLayers, sandboxTrustLines } from '../sandbox/sandbox-switch.js';
 import { applyOutputStyle, attributionSection } from './settings-sections.js';
 import type { PluginFolder } from '../commands/plugin-folders.js';
-import { findPlugins } from './runtime-plugins.js';
 import type { CodeAgent } from '../loop/code-agent.js';
 import { ProjectSessions } from '../loop/session-manager.js';
 import { MemoryFiles } from '../context/memory-files.js';
@@ -120,7 +119,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // trust question (which lists it) comes first.
   const untrusted = readClaudeSettings({ projectRoot, mcaHome, home: homedir(), trusted: false });
   const mcpPlan = planMcp(options, { mcaHome }, projectRoot, notices);
-  const found = await findPlugins(options, untrusted, { projectRoot, mcaHome }, notices);
+  // Plugins (src/plugins) load only when one is configured: a start without any imports none of that code.
+  const found =
+    (options.pluginDirs?.length ?? 0) + untrusted.enabledPlugins.length > 0
+      ? await (await import('./runtime-plugins.js')).findPlugins(options, untrusted, { projectRoot, mcaHome }, notices)
+      : undefined;
   if (found) mcpPlan.servers.push(...found.servers);
   const {
     policy,

@@ -9,7 +9,8 @@
 import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parseCommandFile } from '../commands/custom-commands.js';
-import { markdownEntries, type PluginFolder } from '../commands/plugin-folders.js';
+import type { PluginFolder } from '../commands/plugin-folders.js';
+import { markdownEntries } from '../commands/plugin-parts.js';
 import { readBoundedFile } from '../fs/bounded-read.js';
 
 export interface OutputStyle {

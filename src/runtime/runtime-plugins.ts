@@ -1,6 +1,6 @@
 /**
- * The runtime's plugin part (src/plugins): nothing is imported or read unless `--plugin-dir` or a settings file's
- * `enabledPlugins` names a plugin, so a start without plugins costs one `if`. Found before the trust question (a
+ * The runtime's plugin part (src/plugins), imported only when `--plugin-dir` or a settings file's `enabledPlugins`
+ * names a plugin, so a start without plugins costs one `if`. Found before the trust question (a
  * project's plugins are listed in it); what loads after it depends on the answer (load-plugins.ts).
  */
 import { homedir } from 'node:os';
@@ -16,9 +16,8 @@ export async function findPlugins(
   settings: Pick<ClaudeSettings, 'enabledPlugins'>,
   places: { projectRoot: string; mcaHome: string },
   notices: string[],
-): Promise<LoadedPlugins | undefined> {
+): Promise<LoadedPlugins> {
   const dirs = options.pluginDirs ?? [];
-  if (dirs.length === 0 && settings.enabledPlugins.length === 0) return undefined;
   const { loadPlugins } = await import('../plugins/load-plugins.js');
   const loaded = loadPlugins({
     pluginDirs: dirs,

@@ -7,7 +7,8 @@
  */
 import { realpathSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { markdownEntries, type PluginFolder } from '../commands/plugin-folders.js';
+import type { PluginFolder } from '../commands/plugin-folders.js';
+import { markdownEntries } from '../commands/plugin-parts.js';
 import { resolveModelName } from '../config/model-aliases.js';
 import { checkModelName } from '../config/model-profiles.js';
 import { isRecord } from '../text/json-guards.js';

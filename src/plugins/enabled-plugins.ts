@@ -49,7 +49,12 @@ export function applyEnabledPlugins(
   }
 }
 
-/** The plugins switched on, in the order first named. */
-export function enabledPluginList(state: EnabledPluginState): EnabledPlugin[] {
+/** The plugins the settings files switch on (each file's value as written, in load order). */
+export function enabledPlugins(
+  files: ReadonlyArray<{ value: unknown; file: string; project: boolean }>,
+  notices: string[],
+): EnabledPlugin[] {
+  const state: EnabledPluginState = new Map();
+  for (const { value, file, project } of files) applyEnabledPlugins(value, file, project, state, notices);
   return [...state.values()].filter((entry): entry is EnabledPlugin => entry !== false);
 }
