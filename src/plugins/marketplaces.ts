@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { childEnvironment } from '../config/child-environment.js';
 import { PluginError } from './plugin-error.js';
 import {
   editUserSettings,
@@ -70,7 +71,7 @@ function cloneUrl(source: MarketplaceSource): string | undefined {
 export async function gitClone(url: string, dir: string): Promise<void> {
   try {
     await run('git', ['clone', '--quiet', '--depth', '1', '--', url, dir], {
-      env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
+      env: childEnvironment({ GIT_TERMINAL_PROMPT: '0' }),
       timeout: 300_000,
     });
   } catch (error) {
