@@ -166,6 +166,8 @@ describe("a plugin only the project's settings enable", () => {
     expect(untrusted.stdout, untrusted.stderr).toBe('ok\n');
     expect(existsSync(join(project.root, 'plugin-hook-ran'))).toBe(false);
     expect(untrusted.stderr).toMatch(/this project is not trusted: .*\(hooks, MCP servers\)/);
+    // The key is read, so the one unsupported-keys line does not name it.
+    expect(untrusted.stderr).not.toContain('enabledPlugins');
     const body = server.requests[0]?.body as FakeRequestBody;
     expect(toolNames(body)).not.toContain(MCP_TOOL);
     expect(systemText(body)).not.toContain('demo:tidy-notes');
