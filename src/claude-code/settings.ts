@@ -314,7 +314,8 @@ export function readClaudeSettings(sources: ClaudeSettingsSources): ClaudeSettin
     const style = settings.outputStyle;
     if (typeof style === 'string' && style.trim() !== '') result.outputStyle = { value: style.trim(), file };
     else if (style !== undefined) result.notices.push(`ignored "outputStyle" in ${file}: it must be a style name`);
-    if (settings.enabledPlugins !== undefined) result.enabledPlugins.push({ value: settings.enabledPlugins, file, project });
+    if (settings.enabledPlugins !== undefined)
+      result.enabledPlugins.push({ value: settings.enabledPlugins, file, project });
     const thinking = settings.alwaysThinkingEnabled;
     if (typeof thinking === 'boolean') result.alwaysThinking = { value: thinking, file };
     else if (thinking !== undefined) {

@@ -73,7 +73,10 @@ function captured(stdout: Capture, stderr: Capture): { stdout: CapturedStream; s
 }
 
 function hookEnvironment(options: HookProcessOptions): Record<string, string> {
-  const dirs: Record<string, string> = { CLAUDE_PROJECT_DIR: options.projectRoot, MCA_PROJECT_DIR: options.projectRoot };
+  const dirs: Record<string, string> = {
+    CLAUDE_PROJECT_DIR: options.projectRoot,
+    MCA_PROJECT_DIR: options.projectRoot,
+  };
   if (options.pluginRoot !== undefined) dirs.CLAUDE_PLUGIN_ROOT = options.pluginRoot;
   return childEnvironment(dirs, options.env);
 }

@@ -35,7 +35,9 @@ export function applyEnabledPlugins(
   }
   for (const [id, on] of Object.entries(value as Record<string, unknown>)) {
     if (!PLUGIN_ID.test(id) || typeof on !== 'boolean') {
-      notices.push(`ignored enabledPlugins ${JSON.stringify(id)} in ${file}: expected "<plugin>@<marketplace>": true | false`);
+      notices.push(
+        `ignored enabledPlugins ${JSON.stringify(id)} in ${file}: expected "<plugin>@<marketplace>": true | false`,
+      );
       continue;
     }
     if (!on) {

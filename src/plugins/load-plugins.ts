@@ -110,7 +110,9 @@ export function loadPlugins(inputs: PluginInputs): LoadedPlugins {
   for (const entry of enabled) {
     const found = installed.get(entry.id);
     if (!found) {
-      notices.push(`plugin ${entry.id} (enabled in ${entry.file}) is not installed; run \`mca plugin install ${entry.id}\``);
+      notices.push(
+        `plugin ${entry.id} (enabled in ${entry.file}) is not installed; run \`mca plugin install ${entry.id}\``,
+      );
       continue;
     }
     const marketplace = entry.id.slice(entry.id.lastIndexOf('@') + 1);
@@ -131,18 +133,18 @@ export function loadPlugins(inputs: PluginInputs): LoadedPlugins {
         const item = serverTrustItem(server, inputs.projectRoot);
         return { ...item, text: item.text.replace(/\(\.mcp\.json\)$/, `(plugin ${pluginOf(server.name)})`) };
       }),
-    ...trustLines(hooks.filter((hook) => hook.scope === 'project')).map(
-      (text): TrustItem => ({ group: 'hooks', text, danger: true }),
-    ),
+    ...trustLines(hooks.filter((hook) => hook.scope === 'project')).map((text): TrustItem => ({
+      group: 'hooks',
+      text,
+      danger: true,
+    })),
     ...folders
       .filter((plugin) => plugin.project)
-      .map(
-        (plugin): TrustItem => ({
-          group: 'extensions',
-          text: `plugin ${plugin.id} (${plugin.dir}): its commands, skills, subagents and output styles`,
-          danger: false,
-        }),
-      ),
+      .map((plugin): TrustItem => ({
+        group: 'extensions',
+        text: `plugin ${plugin.id} (${plugin.dir}): its commands, skills, subagents and output styles`,
+        danger: false,
+      })),
   ];
   return { folders, hooks, servers, widening, notices };
 }
@@ -155,4 +157,3 @@ function pluginOf(serverName: string): string {
 export function installedFolder(places: PluginPlaces, id: string): string | undefined {
   return installedPlugins(places).get(id)?.installPath;
 }
-

@@ -26,9 +26,7 @@ export const MARKETPLACE_MANIFEST = join('.claude-plugin', 'marketplace.json');
 export const SAFE_NAME = /^[A-Za-z0-9][\w.-]*$/;
 
 export type MarketplaceSource =
-  | { source: 'directory'; path: string }
-  | { source: 'git'; url: string }
-  | { source: 'github'; repo: string };
+  { source: 'directory'; path: string } | { source: 'git'; url: string } | { source: 'github'; repo: string };
 
 export interface KnownMarketplace {
   name: string;
@@ -171,11 +169,15 @@ export async function addMarketplace(places: PluginPlaces, given: string, cwd: s
 export function removeMarketplace(places: PluginPlaces, name: string): void {
   const known: JsonObject = readJson(ownKnownFile(places));
   if (!(name in known)) {
-    throw new PluginError('MARKETPLACE_UNKNOWN', `no marketplace "${name}" added with mca (mca plugin marketplace list)`);
+    throw new PluginError(
+      'MARKETPLACE_UNKNOWN',
+      `no marketplace "${name}" added with mca (mca plugin marketplace list)`,
+    );
   }
   delete known[name];
   writeJson(ownKnownFile(places), known);
-  if (SAFE_NAME.test(name)) rmSync(join(pluginHomes(places).own, 'marketplaces', name), { recursive: true, force: true });
+  if (SAFE_NAME.test(name))
+    rmSync(join(pluginHomes(places).own, 'marketplaces', name), { recursive: true, force: true });
   editUserSettings(places, 'extraKnownMarketplaces', (value) => {
     delete value[name];
     return value;

@@ -20,21 +20,35 @@ import {
 } from './plugin-store.js';
 
 /** `name@market`, or a bare name found in exactly one known marketplace. */
-function findEntry(places: PluginPlaces, spec: string): { id: string; market: string; entry: MarketplaceEntry; location: string } {
+function findEntry(
+  places: PluginPlaces,
+  spec: string,
+): { id: string; market: string; entry: MarketplaceEntry; location: string } {
   const at = spec.lastIndexOf('@');
   const name = at > 0 ? spec.slice(0, at) : spec;
   const wanted = at > 0 ? spec.slice(at + 1) : undefined;
-  const markets = [...knownMarketplaces(places).values()].filter((market) => wanted === undefined || market.name === wanted);
+  const markets = [...knownMarketplaces(places).values()].filter(
+    (market) => wanted === undefined || market.name === wanted,
+  );
   if (wanted !== undefined && markets.length === 0) {
-    throw new PluginError('MARKETPLACE_UNKNOWN', `no marketplace "${wanted}" (mca plugin marketplace add <folder | git URL>)`);
+    throw new PluginError(
+      'MARKETPLACE_UNKNOWN',
+      `no marketplace "${wanted}" (mca plugin marketplace add <folder | git URL>)`,
+    );
   }
   const found = markets.flatMap((market) => {
     const entry = readMarketplace(market.installLocation).plugins.find((plugin) => plugin.name === name);
-    return entry ? [{ id: `${name}@${market.name}`, market: market.name, entry, location: market.installLocation }] : [];
+    return entry
+      ? [{ id: `${name}@${market.name}`, market: market.name, entry, location: market.installLocation }]
+      : [];
   });
-  if (found.length === 0) throw new PluginError('PLUGIN_UNKNOWN', `no plugin "${name}" in ${wanted ?? 'any known marketplace'}`);
+  if (found.length === 0)
+    throw new PluginError('PLUGIN_UNKNOWN', `no plugin "${name}" in ${wanted ?? 'any known marketplace'}`);
   if (found.length > 1) {
-    throw new PluginError('PLUGIN_UNKNOWN', `"${name}" is in several marketplaces: ${found.map((each) => each.id).join(', ')}`);
+    throw new PluginError(
+      'PLUGIN_UNKNOWN',
+      `"${name}" is in several marketplaces: ${found.map((each) => each.id).join(', ')}`,
+    );
   }
   return found[0] as { id: string; market: string; entry: MarketplaceEntry; location: string };
 }

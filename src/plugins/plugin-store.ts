@@ -59,7 +59,10 @@ export function writeJson(file: string, value: JsonObject): void {
     chmodSync(temp, 0o600);
     renameSync(temp, file);
   } catch (error) {
-    throw new PluginError('PLUGIN_WRITE', `cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new PluginError(
+      'PLUGIN_WRITE',
+      `cannot write ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
   }
 }
 

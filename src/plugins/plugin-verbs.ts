@@ -33,7 +33,8 @@ export const PLUGIN_USAGE = [
 ].join('\n');
 
 function one(args: readonly string[], what: string): string {
-  if (args.length !== 1 || (args[0] ?? '').startsWith('-')) throw new PluginError('PLUGIN_UNKNOWN', `${what}\n${PLUGIN_USAGE}`);
+  if (args.length !== 1 || (args[0] ?? '').startsWith('-'))
+    throw new PluginError('PLUGIN_UNKNOWN', `${what}\n${PLUGIN_USAGE}`);
   return args[0] as string;
 }
 

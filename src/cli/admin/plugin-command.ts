@@ -41,7 +41,12 @@ export async function pluginCommandText(
   booted: { projectRoot: string; config: { mcaHome: string }; plugins: ReadonlyArray<{ id: string; dir: string }> },
 ): Promise<string> {
   const words = args.trim().split(/\s+/).filter(Boolean);
-  const context = { mcaHome: booted.config.mcaHome, home: homedir(), projectRoot: booted.projectRoot, cwd: process.cwd() };
+  const context = {
+    mcaHome: booted.config.mcaHome,
+    home: homedir(),
+    projectRoot: booted.projectRoot,
+    cwd: process.cwd(),
+  };
   try {
     const lines = await runPluginVerb(words, context);
     if (words.length > 0) return lines.join('\n');
