@@ -81,6 +81,27 @@ describe('a plugin folder (--plugin-dir)', () => {
   }, 120_000);
 });
 
+describe("a plugin's subagent", () => {
+  it('runs as <plugin>:<name> with its own prompt', async () => {
+    const project = setup();
+    const call = { subagent_type: 'demo:reviewer', description: 'review', prompt: 'Review the change.' };
+    server = await startFakeAnthropic([
+      act('Ask the reviewer.', 'Agent', call),
+      finish('Reviewed.', 'looks fine'),
+      finish('Done.', 'ok'),
+    ]);
+    const result = await runMca(['-p', 'review it', '--plugin-dir', FIXTURE], {
+      cwd: project.root,
+      env: envFor(project, server.url),
+      timeoutMs: 90_000,
+    });
+    expect(result.stdout, result.stderr).toBe('ok\n');
+    const subagent = server.requests[1]?.body as FakeRequestBody;
+    expect(systemText(subagent)).toContain("You are the demo plugin's reviewer.");
+    expect(userText(subagent)).toContain('Review the change.');
+  }, 120_000);
+});
+
 /** A marketplace repository holding the demo plugin, pushed to a bare repository; returns its file:// URL. */
 function bareMarketplace(base: string): string {
   const work = join(base, 'market-work');
