@@ -107,12 +107,11 @@ export function loadPlugins(inputs: PluginInputs): LoadedPlugins {
   }
   const enabled = enabledPlugins(inputs.enabled, notices);
   const installed = enabled.length > 0 ? installedPlugins(inputs, notices) : new Map();
+  const missing: string[] = [];
   for (const entry of enabled) {
     const found = installed.get(entry.id);
     if (!found) {
-      notices.push(
-        `plugin ${entry.id} (enabled in ${entry.file}) is not installed; run \`mca plugin install ${entry.id}\``,
-      );
+      missing.push(entry.id);
       continue;
     }
     const marketplace = entry.id.slice(entry.id.lastIndexOf('@') + 1);
@@ -123,6 +122,10 @@ export function loadPlugins(inputs: PluginInputs): LoadedPlugins {
       continue;
     }
     folders.push(folder);
+  }
+  // One line for all of them: a Claude Code user's settings may name many plugins installed only for Claude Code.
+  if (missing.length > 0) {
+    notices.push(`plugins enabled in settings but not installed: ${missing.join(', ')} (mca plugin install <id>)`);
   }
   const hooks = folders.flatMap((plugin) => pluginHooks(plugin, notices));
   const servers = folders.flatMap((plugin) => pluginServers(plugin, inputs.env, notices));
