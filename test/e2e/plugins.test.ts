@@ -81,6 +81,21 @@ describe('a plugin folder (--plugin-dir)', () => {
   }, 120_000);
 });
 
+describe('system/init with a plugin (stream-json)', () => {
+  it("lists the plugin, its server, subagent and skill as Claude Code's init does", async () => {
+    const project = setup();
+    server = await startFakeAnthropic([finish('Done.', 'ok')]);
+    const args = ['-p', 'hi', '--plugin-dir', FIXTURE, '--output-format', 'stream-json', '--verbose'];
+    const result = await runMca(args, { cwd: project.root, env: envFor(project, server.url), timeoutMs: 90_000 });
+    expect(result.code, result.stderr).toBe(0);
+    const init = JSON.parse(result.stdout.split('\n')[0] ?? '{}') as Record<string, unknown>;
+    expect(init.plugins).toEqual([{ name: 'demo', path: FIXTURE, source: 'demo@inline' }]);
+    expect(init.mcp_servers).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'plugin:demo:notes' })]));
+    expect(init.agents).toContain('demo:reviewer');
+    expect(init.skills).toContain('demo:tidy-notes');
+  }, 120_000);
+});
+
 describe("a plugin's subagent", () => {
   it('runs as <plugin>:<name> with its own prompt', async () => {
     const project = setup();
