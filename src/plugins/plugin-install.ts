@@ -5,7 +5,7 @@
  * settings (`enabledPlugins["<plugin>@<marketplace>"] = true`); it loads from the next session on. Each step returns
  * the line to show; a step that cannot be done throws PluginError.
  */
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { PLUGIN_MANIFEST } from '../commands/plugin-folders.js';
 import { gitClone, knownMarketplaces, readMarketplace, SAFE_NAME, type MarketplaceEntry } from './marketplaces.js';
@@ -66,19 +66,25 @@ export async function installPlugin(places: PluginPlaces, spec: string): Promise
   let temp: string | undefined;
   if ('path' in entry.source) from = entry.source.path;
   else {
+    mkdirSync(pluginHomes(places).own, { recursive: true, mode: 0o700 });
     temp = mkdtempSync(join(pluginHomes(places).own, '.clone-'));
     from = join(temp, 'plugin');
-    await gitClone(entry.source.url, from);
   }
   try {
+    if (temp !== undefined && 'url' in entry.source) await gitClone(entry.source.url, from);
     if (!existsSync(from)) throw new PluginError('PLUGIN_UNKNOWN', `${id}: its source ${from} does not exist`);
     const version = versionOf(from, entry);
     const target = join(pluginHomes(places).own, 'cache', market, entry.name, version);
     rmSync(target, { recursive: true, force: true });
-    cpSync(from, target, {
-      recursive: true,
-      filter: (path) => !relative(from, path).split(/[\\/]/).includes('.git'),
-    });
+    try {
+      cpSync(from, target, {
+        recursive: true,
+        filter: (path) => !relative(from, path).split(/[\\/]/).includes('.git'),
+      });
+    } catch (error) {
+      const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      throw new PluginError('PLUGIN_WRITE', `cannot copy ${from} to ${target} (${why})`);
+    }
     recordInstall(places, id, { id, installPath: target, version });
     const file = editUserSettings(places, 'enabledPlugins', (value) => ({ ...value, [id]: true }));
     return `Installed ${id} (version ${version}) and enabled it in ${file}; it loads from the next session.`;
