@@ -74,7 +74,10 @@ export async function gitClone(url: string, dir: string): Promise<void> {
     });
   } catch (error) {
     const stderr = String((error as { stderr?: unknown }).stderr ?? (error as Error).message).trim();
-    throw new PluginError('MARKETPLACE_SOURCE', `git clone ${url} failed: ${stderr.split('\n').at(-1) ?? ''}`);
+    // git's own reason is its `fatal:` line (the lines after it only advise).
+    const lines = stderr.split('\n');
+    const reason = lines.find((line) => line.startsWith('fatal:')) ?? lines.at(-1) ?? '';
+    throw new PluginError('MARKETPLACE_SOURCE', `git clone ${url} failed: ${reason}`);
   }
 }
 
