@@ -129,14 +129,17 @@ export function readPluginFolder(
     notices.push(`plugin ${dir}: its name ${JSON.stringify(name)} must be letters, digits, - _ .; skipped`);
     return undefined;
   }
-  const skills = pathsOf(dir, manifest.skills, 'skills', notices) ?? [];
+  // `commands` may also list skill folders (Claude Code's): those load as skills.
+  const listed = replacing(dir, manifest, 'commands', 'commands', notices);
+  const skillFolders = listed.filter((path) => existsSync(join(path, 'SKILL.md')));
+  const skills = [...(pathsOf(dir, manifest.skills, 'skills', notices) ?? []), ...skillFolders];
   return {
     name,
     dir,
     id: `${name}@${origin.marketplace ?? 'inline'}`,
     ...(typeof manifest.version === 'string' ? { version: manifest.version } : {}),
     project: origin.project === true,
-    commands: replacing(dir, manifest, 'commands', 'commands', notices),
+    commands: listed.filter((path) => !skillFolders.includes(path)),
     agents: replacing(dir, manifest, 'agents', 'agents', notices),
     skills: [join(dir, 'skills'), ...skills.filter((path) => path !== join(dir, 'skills'))],
     outputStyles: replacing(dir, manifest, 'outputStyles', 'output-styles', notices),

@@ -39,21 +39,22 @@ describe('a plugin folder', () => {
   it('replaces commands, agents and styles, adds skills, hooks and servers; refuses a path out of the folder', () => {
     const manifest = {
       name: 'kit',
-      commands: ['./extra/one.md'],
+      commands: ['./extra/one.md', './extra/a-skill'],
       agents: './team',
       outputStyles: '../outside',
       skills: './more-skills',
       hooks: { PreToolUse: [] },
       mcpServers: './servers.json',
     };
-    const dir = pluginWith(manifest, { 'hooks/hooks.json': '{}' });
+    const dir = pluginWith(manifest, { 'hooks/hooks.json': '{}', 'extra/a-skill/SKILL.md': '---\nname: a\n---\n' });
     const notices: string[] = [];
     const plugin = readPluginFolder(dir, notices, { marketplace: 'm', project: true });
     expect(plugin?.id).toBe('kit@m');
     expect(plugin?.project).toBe(true);
     expect(plugin?.commands).toEqual([join(dir, 'extra', 'one.md')]);
     expect(plugin?.agents).toEqual([join(dir, 'team')]);
-    expect(plugin?.skills).toEqual([join(dir, 'skills'), join(dir, 'more-skills')]);
+    // A skill folder listed under `commands` loads as a skill (Claude Code's).
+    expect(plugin?.skills).toEqual([join(dir, 'skills'), join(dir, 'more-skills'), join(dir, 'extra', 'a-skill')]);
     expect(plugin?.hooks).toHaveLength(2);
     expect(plugin?.mcpServers).toEqual([{ file: join(dir, 'servers.json') }]);
     // The refused path leaves the part empty (not the default folder), and says why.
