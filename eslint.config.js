@@ -11,7 +11,7 @@ const FLOORS = [
   ['cli', 'ui', 'sinks', 'headless', 'acp'],
   ['driver'],
   ['runtime'],
-  ['hooks', 'mcp', 'subagents', 'checkpoints', 'claude-code', 'sandbox'],
+  ['hooks', 'mcp', 'subagents', 'checkpoints', 'claude-code', 'sandbox', 'plugins'],
   ['loop'],
   ['store'],
   ['context'],

@@ -13,6 +13,8 @@ export interface InitInfo {
   slashCommands?: readonly string[];
   agents?: readonly string[];
   skills?: readonly string[];
+  /** The plugins loaded (Claude Code lists each with its folder and `<name>@<marketplace>` id). */
+  plugins?: ReadonlyArray<{ name: string; path: string; source: string }>;
   /** Whether an API key came from the environment. */
   apiKeyFromEnv: boolean;
   /** mca's own version (the field is named for Claude Code's). */
@@ -35,7 +37,7 @@ export function initMessage(info: InitInfo): CcInitMessage {
     output_style: 'default',
     agents: [...(info.agents ?? [])],
     skills: [...(info.skills ?? [])],
-    plugins: [],
+    plugins: [...(info.plugins ?? [])],
     uuid: randomUUID(),
   };
 }

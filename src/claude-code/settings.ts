@@ -48,6 +48,8 @@ export const KNOWN_SETTINGS_KEYS: ReadonlySet<string> = new Set([
   'cleanupPeriodDays',
   'alwaysThinkingEnabled',
   'outputStyle',
+  'enabledPlugins',
+  'extraKnownMarketplaces',
 ]);
 
 /** The `permissions` keys mca applies; others are named in the one unsupported-keys line. */
@@ -104,6 +106,11 @@ export interface ClaudeSettings {
   alwaysThinking?: { value: boolean; file: string };
   /** `outputStyle` of the last file that sets it (a style name; output-styles.ts finds its text). */
   outputStyle?: { value: string; file: string };
+  /**
+   * Each file's `enabledPlugins` as written, in load order (src/plugins/enabled-plugins.ts reads them, only when
+   * there is one: who switched a plugin on decides its trust).
+   */
+  enabledPlugins: Array<{ value: unknown; file: string; project: boolean }>;
   /** Keys mca does not implement, each with the file that has it (`/status` and `mca doctor` list them). */
   unsupported: Array<{ key: string; file: string }>;
   /** One line each: an ignored project `env`, a bad value; and at most one line naming every unsupported key. */
@@ -250,6 +257,7 @@ export function readClaudeSettings(sources: ClaudeSettingsSources): ClaudeSettin
     additionalDirectories: [],
     sandbox: [],
     commitAttribution: COMMIT_ATTRIBUTION,
+    enabledPlugins: [],
     unsupported: [],
     notices: [],
   };
@@ -306,6 +314,8 @@ export function readClaudeSettings(sources: ClaudeSettingsSources): ClaudeSettin
     const style = settings.outputStyle;
     if (typeof style === 'string' && style.trim() !== '') result.outputStyle = { value: style.trim(), file };
     else if (style !== undefined) result.notices.push(`ignored "outputStyle" in ${file}: it must be a style name`);
+    if (settings.enabledPlugins !== undefined)
+      result.enabledPlugins.push({ value: settings.enabledPlugins, file, project });
     const thinking = settings.alwaysThinkingEnabled;
     if (typeof thinking === 'boolean') result.alwaysThinking = { value: thinking, file };
     else if (thinking !== undefined) {

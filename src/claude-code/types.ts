@@ -110,7 +110,7 @@ export interface CcInitMessage extends CcEnvelope {
   output_style: string;
   agents: string[];
   skills: string[];
-  plugins: Array<{ name: string; path: string }>;
+  plugins: Array<{ name: string; path: string; source?: string }>;
 }
 
 /** An mca-only event (compaction, degrade step, retry, warning): parsers of Claude Code's lines skip the subtype. */

@@ -123,7 +123,7 @@ export function addClaudeCodeFlags(command: Command): Command {
     .option('--permission-prompt-tool <tool>', '"stdio": ask the SDK host (can_use_tool) when a call needs a yes')
     .option('--setting-sources <sources>', 'which settings files to read: user,project,local (comma-separated)')
     .option('--add-dir <dirs...>', 'more directories the tools may use', collect, [])
-    .option('--plugin-dir <dirs...>', 'a Claude Code plugin folder: its commands and skills', collect, [])
+    .option('--plugin-dir <dirs...>', 'a Claude Code plugin folder', collect, [])
     .option('--tools <tools...>', 'built-in tools to offer: "default" (all), "" (none) or names ("Bash,Read")')
     .option('--fallback-model <model>', 'model to use when the main one is overloaded or not found (after retries)')
     .option('--allow-dangerously-skip-permissions', 'let the SDK host switch to bypassPermissions later');

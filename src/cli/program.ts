@@ -86,6 +86,7 @@ function buildCommand(version: string): Command {
         '  mca -c -p "now add a test"            continue the last session of this directory',
         '  mca trust [dir]                       trust a project: its allow rules and commands take effect',
         '  mca mcp list|get|add|add-json|remove  configure MCP servers (mca mcp --help)',
+        '  mca plugin list|install|marketplace   plugins (mca plugin --help)',
         '  mca rewind --list                     checkpoints of the last session here; mca rewind <id> restores one',
         '  mca doctor                            check the installation, the key and the settings (no model call)',
         '  mca --acp                             serve an editor (Zed, JetBrains, Neovim) over the Agent Client Protocol',
@@ -182,6 +183,10 @@ export async function runCli(args: readonly string[], version: string): Promise<
     if (args[0] === 'mcp') {
       const { runMcpCommand } = await import('./admin/mcp-command.js');
       return await runMcpCommand(args.slice(1));
+    }
+    if (args[0] === 'plugin' || args[0] === 'plugins') {
+      const { runPluginCommand } = await import('./admin/plugin-command.js');
+      return await runPluginCommand(args.slice(1));
     }
     if (args[0] === 'trust') {
       const { runTrustCommand } = await import('./admin/trust-command.js');

@@ -105,6 +105,10 @@ export function createSessionInfo(booted: Bootstrapped, startupNotices: readonly
   return {
     outputStyle: settingsCommands.outputStyle,
     thinking: settingsCommands.thinking,
+    plugin: async (args) => {
+      const { pluginCommandText } = await import('./admin/plugin-command.js');
+      return await pluginCommandText(args, booted);
+    },
     ...(statusCommand === undefined
       ? {}
       : {
@@ -123,6 +127,7 @@ export function createSessionInfo(booted: Bootstrapped, startupNotices: readonly
         `Permission rules: ${policy.rules.length}`,
         `MCP servers: ${mcp}${mcp > 0 ? ' in .mcp.json (status: mca mcp list)' : ''}`,
         `Hooks: ${hooks}${hooks > 0 ? ' hook events configured (details: /hooks)' : ''}`,
+        `Plugins: ${booted.plugins.map((plugin) => plugin.id).join(', ') || 'none'}`,
         `MCA_HOME: ${config.mcaHome}`,
         ...unsupportedLines(unsupportedSettings(projectRoot, config.mcaHome, home, booted.trusted)),
       ];

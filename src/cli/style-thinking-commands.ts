@@ -22,7 +22,7 @@ export function createSettingsCommands(booted: Bootstrapped): SettingsCommands {
     readClaudeSettings({ projectRoot, mcaHome: config.mcaHome, home, trusted: booted.trusted }).outputStyle?.value ??
     'Default';
   const atStart = config.thinking;
-  const sources = { projectRoot, home, mcaHome: config.mcaHome };
+  const sources = { projectRoot, home, mcaHome: config.mcaHome, plugins: booted.plugins };
   return {
     outputStyle: async (args) => {
       const { findOutputStyle, listOutputStyles, outputStyleSection } = await import('../runtime/output-styles.js');

@@ -12,6 +12,7 @@ import { join, relative, sep } from 'node:path';
 import { readBoundedFile } from '../fs/bounded-read.js';
 import { hasControlSequences } from '../text/terminal-safe.js';
 import { BUILT_IN_PROMPTS } from './built-in-prompts.js';
+import { markdownEntries } from './plugin-parts.js';
 import type { PluginFolder } from './plugin-folders.js';
 
 export const COMMAND_MAX_BYTES = 256 * 1024;
@@ -38,7 +39,7 @@ export interface CommandSources {
   projectRoot: string;
   mcaHome: string;
   home?: string;
-  /** `--plugin-dir` plugins: their `commands/` as `/<plugin>:<name>`, after every other source. */
+  /** Plugins (`--plugin-dir`, `enabledPlugins`): their commands as `/<plugin>:<name>`, after every other source. */
   plugins?: readonly PluginFolder[];
 }
 
@@ -162,9 +163,12 @@ export async function loadCustomCommands(
     for (const command of await loadDirectory(dir, scope, fileRoot, notices)) commands.set(command.name, command);
   }
   for (const plugin of sources.plugins ?? []) {
-    for (const command of await loadDirectory(join(plugin.dir, 'commands'), 'user', plugin.dir, notices)) {
-      const name = `${plugin.name}:${command.name}`;
-      commands.set(name, { ...command, name, description: `${command.description} (plugin ${plugin.name})` });
+    for (const { dir, file } of markdownEntries(plugin.commands)) {
+      for (const command of await loadDirectory(dir, 'user', plugin.dir, notices)) {
+        if (file !== undefined && command.path !== file) continue;
+        const name = `${plugin.name}:${command.name}`;
+        commands.set(name, { ...command, name, description: `${command.description} (plugin ${plugin.name})` });
+      }
     }
   }
   return commands;

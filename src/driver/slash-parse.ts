@@ -89,6 +89,12 @@ const TABLE = [
     shows: false,
   },
   {
+    name: 'plugin',
+    usage: '/plugin [verb]',
+    description: 'Plugins: list, install, enable, disable',
+    shows: false,
+  },
+  {
     name: 'export',
     usage: '/export [file | --clipboard]',
     description: 'Save the conversation as Markdown (or copy it)',

@@ -15,7 +15,7 @@ const UNSUPPORTED: Record<string, { method: string; why: string }> = {
     why: 'mca has no plan rate limits; the result lines carry cost and usage',
   },
   read_file: { method: 'readFile()', why: 'mca serves no files to the host' },
-  reload_plugins: { method: 'reloadPlugins()', why: 'mca has no plugins' },
+  reload_plugins: { method: 'reloadPlugins()', why: 'mca loads plugins when a session starts' },
   reload_skills: { method: 'reloadSkills()', why: 'mca reads skills at start only' },
   reload_output_styles: { method: 'reloadOutputStyles()', why: 'mca has one output style (default)' },
   seed_read_state: {

@@ -32,6 +32,8 @@ export interface HookCommand {
    * request to the host instead of a process; `command` is then only its label.
    */
   readonly callbackId?: string;
+  /** A plugin's hook: its folder, given to the command as CLAUDE_PLUGIN_ROOT (src/plugins). */
+  readonly pluginRoot?: string;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

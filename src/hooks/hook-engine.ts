@@ -171,6 +171,7 @@ export class HookEngine {
                 ...(this.options.env ? { env: this.options.env } : {}),
                 timeoutMs: timeoutSec * 1000,
                 ...(hook.scope === 'project' ? { box: this.options.boxProjectCommand } : {}),
+                ...(hook.pluginRoot === undefined ? {} : { pluginRoot: hook.pluginRoot }),
                 ...(signal ? { signal } : {}),
               });
         const outcome = interpretRun(event.name, { ...hook, timeoutSec }, run);

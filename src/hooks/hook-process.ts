@@ -26,6 +26,8 @@ export interface HookProcessOptions {
   env?: EnvironmentView;
   /** Runs the command in the sandbox (a project's hook while the box is on); undefined: as is. */
   box?: ProjectCommandBox | undefined;
+  /** A plugin's hook: CLAUDE_PLUGIN_ROOT for the command. */
+  pluginRoot?: string;
 }
 
 export interface CapturedStream {
@@ -70,15 +72,20 @@ function captured(stdout: Capture, stderr: Capture): { stdout: CapturedStream; s
   return { stdout: stdout.result(), stderr: stderr.result() };
 }
 
-function hookEnvironment(projectRoot: string, env: EnvironmentView | undefined): Record<string, string> {
-  return childEnvironment({ CLAUDE_PROJECT_DIR: projectRoot, MCA_PROJECT_DIR: projectRoot }, env);
+function hookEnvironment(options: HookProcessOptions): Record<string, string> {
+  const dirs: Record<string, string> = {
+    CLAUDE_PROJECT_DIR: options.projectRoot,
+    MCA_PROJECT_DIR: options.projectRoot,
+  };
+  if (options.pluginRoot !== undefined) dirs.CLAUDE_PLUGIN_ROOT = options.pluginRoot;
+  return childEnvironment(dirs, options.env);
 }
 
 export async function runHookProcess(options: HookProcessOptions): Promise<HookProcessResult> {
   const started = Date.now();
   const stdout = new Capture();
   const stderr = new Capture();
-  const env = hookEnvironment(options.projectRoot, options.env);
+  const env = hookEnvironment(options);
   let boxed: BoxedSpawn | undefined;
   try {
     boxed = await options.box?.(options.command, env);

@@ -36,6 +36,11 @@ export interface HookSourceOptions {
   env?: EnvironmentView;
   /** Runs the project's own hook commands in the sandbox while it is on (engine option). */
   boxProjectCommand?: ProjectCommandBox | undefined;
+  /**
+   * Plugins' hooks (src/plugins), after the settings files' ones: a plugin the user enabled has scope `user`, one
+   * only a project enabled has scope `project` (held back like the project's own until it is trusted).
+   */
+  plugins?: readonly HookCommand[] | undefined;
 }
 
 export interface LoadedHooks {
@@ -121,6 +126,7 @@ function collectHooks(options: HookSourceOptions): LoadedHooks {
       else projectDisabledBy ??= file.path;
     }
   }
+  for (const hook of options.plugins ?? []) (hook.scope === 'user' ? user : project).push(hook);
   if (userDisabledBy) return { active: [], pending: [], notices, disabledBy: userDisabledBy };
   if (!options.trusted) {
     const pending = projectDisabledBy ? [] : project;

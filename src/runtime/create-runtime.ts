@@ -26,7 +26,7 @@ import { readClaudeSettings, type ClaudeSettings } from '../claude-code/settings
 import { resolveSandbox } from '../sandbox/sandbox-settings.js';
 import { SandboxSwitch, sandboxLayers, sandboxTrustLines } from '../sandbox/sandbox-switch.js';
 import { applyOutputStyle, attributionSection } from './settings-sections.js';
-import { readPluginFolders, type PluginFolder } from '../commands/plugin-folders.js';
+import type { PluginFolder } from '../commands/plugin-folders.js';
 import type { CodeAgent } from '../loop/code-agent.js';
 import { ProjectSessions } from '../loop/session-manager.js';
 import { MemoryFiles } from '../context/memory-files.js';
@@ -49,7 +49,7 @@ import type { McpManager } from '../mcp/mcp-manager.js';
 
 export interface Runtime {
   config: Config;
-  /** The `--plugin-dir` plugins loaded (their commands are read by the driver's command list). */
+  /** The plugins loaded (`--plugin-dir`, `enabledPlugins`; the driver's command list reads their commands). */
   plugins: readonly PluginFolder[];
   projectRoot: string;
   /** The permission rules in force (settings files and the options' rules). */
@@ -119,6 +119,12 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // trust question (which lists it) comes first.
   const untrusted = readClaudeSettings({ projectRoot, mcaHome, home: homedir(), trusted: false });
   const mcpPlan = planMcp(options, { mcaHome }, projectRoot, notices);
+  // Plugins (src/plugins) load only when one is configured: a start without any imports none of that code.
+  const found =
+    (options.pluginDirs?.length ?? 0) + untrusted.enabledPlugins.length > 0
+      ? await (await import('./runtime-plugins.js')).findPlugins(options, untrusted, { projectRoot, mcaHome }, notices)
+      : undefined;
+  if (found) mcpPlan.servers.push(...found.servers);
   const {
     policy,
     notices: policyNotices,
@@ -126,6 +132,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     asked,
   } = await permissionPolicy(options, { mcaHome }, projectRoot, options.askTrust, [
     ...mcpPlan.widening,
+    ...(found?.widening ?? []),
     // What the project's `sandbox` settings would widen once trusted (an untrusted project may only narrow the box).
     ...sandboxTrustLines(untrusted.sandbox).map((text) => ({ group: 'widening' as const, text, danger: true })),
   ]);
@@ -208,7 +215,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // Memory-file imports and attachments pass the one path screen, like the Read tool (`@.env` in CLAUDE.md).
   const readScreen = policy.pathScreen('Read');
   const readDenied = readScreen ? (await import('../permissions/path-screen.js')).pathCheck(readScreen) : undefined;
-  const plugins = options.pluginDirs?.length ? readPluginFolders(options.pluginDirs, notices) : [];
+  // A plugin only the project enabled brings its parts once the project is trusted.
+  const plugins = found ? found.folders.filter((plugin) => trusted || !plugin.project) : [];
   const extensions = await loadExtensions({
     plugins,
     projectRoot,
@@ -233,7 +241,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   });
   sessions.setPromptSection('attribution', attributionSection(settings.commitAttribution));
   if (settings.outputStyle) {
-    const styleSources = { projectRoot, home: options.home ?? homedir(), mcaHome: config.mcaHome };
+    const styleSources = { projectRoot, home: options.home ?? homedir(), mcaHome: config.mcaHome, plugins };
     notices.push(...(await applyOutputStyle(sessions, settings.outputStyle, styleSources)));
   }
   registerExtensionTools(registry, extensions, {
@@ -267,6 +275,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     trusted,
     env,
     boxProjectCommand: sandbox.boxProjectCommand,
+    plugins: found?.hooks,
   });
   notices.push(...hooks.loaded.notices);
   const first = await sessions.open(start);

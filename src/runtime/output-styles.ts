@@ -1,7 +1,7 @@
 /**
  * Claude Code's output styles (settings `outputStyle`, issue 40): the built-in ones (Default, Explanatory,
  * Learning) and Markdown files in `~/.claude/output-styles/`, `$MCA_HOME/output-styles/`, and the project's
- * `.claude/output-styles/` and `.mca/output-styles/` (later wins on a name; the frontmatter's `name`, else the file
+ * `.claude/output-styles/` and `.mca/output-styles/`, then plugins' as `<plugin>:<name>` (later wins on a name; the frontmatter's `name`, else the file
  * name; `description` is shown by `/output-style`). The chosen style's text goes into the system prompt as its own
  * section after mca's instructions, which stay (Claude Code's `keep-coding-instructions: true`; mca's are the tool
  * protocol, so they are never dropped). Default adds nothing. Nothing here is read unless a style is asked for.
@@ -9,6 +9,8 @@
 import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parseCommandFile } from '../commands/custom-commands.js';
+import type { PluginFolder } from '../commands/plugin-folders.js';
+import { markdownEntries } from '../commands/plugin-parts.js';
 import { readBoundedFile } from '../fs/bounded-read.js';
 
 export interface OutputStyle {
@@ -50,25 +52,39 @@ export interface OutputStyleSources {
   projectRoot: string;
   home: string;
   mcaHome: string;
+  /** Loaded plugins: their styles are named `<plugin>:<name>`. */
+  plugins?: readonly PluginFolder[] | undefined;
 }
 
-function styleDirectories(sources: OutputStyleSources): Array<{ dir: string; root?: string }> {
+interface StyleDirectory {
+  dir: string;
+  root?: string;
+  /** Only this file of the folder (a plugin manifest's file path). */
+  file?: string;
+  /** The plugin whose name prefixes the style's. */
+  plugin?: string;
+}
+
+function styleDirectories(sources: OutputStyleSources): StyleDirectory[] {
   return [
     { dir: join(sources.home, '.claude', 'output-styles') },
     { dir: join(sources.mcaHome, 'output-styles') },
     { dir: join(sources.projectRoot, '.claude', 'output-styles'), root: sources.projectRoot },
     { dir: join(sources.projectRoot, '.mca', 'output-styles'), root: sources.projectRoot },
+    ...(sources.plugins ?? []).flatMap((plugin) =>
+      markdownEntries(plugin.outputStyles).map((entry) => ({ ...entry, root: plugin.dir, plugin: plugin.name })),
+    ),
   ];
 }
 
 /** Every style: the built-in ones, then the files' (a file's style replaces an earlier one of the same name). */
 export async function listOutputStyles(sources: OutputStyleSources, notices: string[] = []): Promise<OutputStyle[]> {
   const styles = new Map<string, OutputStyle>(BUILT_IN_OUTPUT_STYLES.map((style) => [style.name.toLowerCase(), style]));
-  for (const { dir, root } of styleDirectories(sources)) {
+  for (const { dir, root, file: only, plugin } of styleDirectories(sources)) {
     let names: string[];
     try {
       names = readdirSync(dir)
-        .filter((name) => name.endsWith('.md'))
+        .filter((name) => name.endsWith('.md') && (only === undefined || join(dir, name) === only))
         .sort();
     } catch {
       continue;
@@ -82,7 +98,8 @@ export async function listOutputStyles(sources: OutputStyleSources, notices: str
         notices.push(`output style ${file} skipped: ${parsed.error}`);
         continue;
       }
-      const styleName = typeof parsed.front.name === 'string' ? parsed.front.name.trim() : basename(name, '.md');
+      const own = typeof parsed.front.name === 'string' ? parsed.front.name.trim() : basename(name, '.md');
+      const styleName = plugin === undefined ? own : `${plugin}:${own}`;
       const description = typeof parsed.front.description === 'string' ? parsed.front.description.trim() : '';
       styles.set(styleName.toLowerCase(), { name: styleName, description, text: parsed.body.trim(), file });
     }

@@ -2,11 +2,13 @@
  * Subagent definitions in Claude Code's format: Markdown with YAML frontmatter (`name`, `description`, `tools`,
  * `disallowedTools`, `model`, `permissionMode`, `maxTurns`, `skills`; the body is the subagent's system prompt),
  * read from the user's `~/.claude/agents/` and `$MCA_HOME/agents/`, a trusted project's `.claude/agents/`, and
- * `--agents <json>`; later wins (flag over project over user over built-in). Built-in: `general-purpose` and
+ * plugins (`<plugin>:<name>`), and `--agents <json>`; later wins (flag over project over user over built-in). Built-in: `general-purpose` and
  * `Explore`. A broken file costs one line naming it (definition-files.ts bounds what a hostile folder costs).
  */
 import { realpathSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import type { PluginFolder } from '../commands/plugin-folders.js';
+import { markdownEntries } from '../commands/plugin-parts.js';
 import { resolveModelName } from '../config/model-aliases.js';
 import { checkModelName } from '../config/model-profiles.js';
 import { isRecord } from '../text/json-guards.js';
@@ -32,6 +34,8 @@ export interface AgentSources {
   trusted: boolean;
   /** `--agents <json>`: an object of definitions keyed by name. */
   flagJson?: string | undefined;
+  /** Plugins: their `agents/*.md` (or the manifest's agent paths) as the subagent `<plugin>:<name>`. */
+  plugins?: readonly PluginFolder[] | undefined;
 }
 
 function modeOf(value: unknown, where: string, problems: ProblemList): SubagentMode {
@@ -172,6 +176,14 @@ export async function loadAgentDefinitions(
   if (sources.trusted) layers.push([join(root, '.claude', 'agents'), 'project', root]);
   for (const [dir, scope, fileRoot] of layers) {
     for (const agent of await loadFolder(dir, scope, fileRoot, problems)) agents.set(agent.name, agent);
+  }
+  for (const plugin of sources.plugins ?? []) {
+    for (const { dir, file } of markdownEntries(plugin.agents)) {
+      for (const agent of await loadFolder(dir, 'user', plugin.dir, problems)) {
+        if (file !== undefined && agent.path !== file) continue;
+        agents.set(`${plugin.name}:${agent.name}`, { ...agent, name: `${plugin.name}:${agent.name}` });
+      }
+    }
   }
   if (sources.flagJson !== undefined)
     for (const agent of fromFlag(sources.flagJson, problems)) agents.set(agent.name, agent);

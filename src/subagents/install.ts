@@ -24,7 +24,7 @@ export interface ExtensionSources {
   trusted: boolean;
   /** `--agents <json>`. */
   agentsJson?: string | undefined;
-  /** `--plugin-dir` plugins (their skills). */
+  /** The loaded plugins (their skills and subagents). */
   plugins?: readonly PluginFolder[] | undefined;
 }
 

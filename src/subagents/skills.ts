@@ -5,8 +5,8 @@
  * a project skill overrides a user one of the same name). Only names and descriptions reach the prompt up front
  * (skill-listing.ts); the body is loaded by the Skill tool when the model uses the skill.
  */
-import { realpathSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { PluginFolder } from '../commands/plugin-folders.js';
 import {
   boundedDescription,
@@ -46,7 +46,7 @@ export interface SkillSources {
   home: string;
   /** The project is trusted: its skills load. Untrusted: they stay off. */
   trusted: boolean;
-  /** `--plugin-dir` plugins: their `skills/<name>/` as the skill `<plugin>:<name>`. */
+  /** Plugins: their `skills/<name>/` (and the manifest's skill paths) as the skill `<plugin>:<name>`. */
   plugins?: readonly PluginFolder[] | undefined;
 }
 
@@ -117,11 +117,17 @@ export async function loadSkills(
     }
   }
   for (const plugin of sources.plugins ?? []) {
-    const dir = join(plugin.dir, 'skills');
-    for (const entry of folderEntries(dir, problems)) {
-      if (!entry.isDirectory() && !entry.isSymbolicLink()) continue;
-      const skill = await loadSkill(dir, entry.name, 'user', plugin.dir, problems);
-      if (skill) skills.set(`${plugin.name}:${skill.name}`, { ...skill, name: `${plugin.name}:${skill.name}` });
+    for (const path of plugin.skills) {
+      // A manifest path names a folder of skill folders, or one skill folder itself.
+      const folders = existsSync(join(path, 'SKILL.md'))
+        ? [{ dir: dirname(path), folder: basename(path) }]
+        : folderEntries(path, problems)
+            .filter((entry) => entry.isDirectory() || entry.isSymbolicLink())
+            .map((entry) => ({ dir: path, folder: entry.name }));
+      for (const { dir, folder } of folders) {
+        const skill = await loadSkill(dir, folder, 'user', plugin.dir, problems);
+        if (skill) skills.set(`${plugin.name}:${skill.name}`, { ...skill, name: `${plugin.name}:${skill.name}` });
+      }
     }
   }
   return { skills, problems: problems.list() };

@@ -37,6 +37,8 @@ export interface ReplInfoPort {
 
   /** `/output-style [name]`: lists the styles, or uses one; resolves with the notice. */
   outputStyle?: (args: string) => Promise<string>;
+  /** `/plugin [verb …]`: the plugins' state, or one of `mca plugin`'s verbs; resolves with the notice. */
+  plugin?: (args: string) => Promise<string>;
   /** `/thinking [on|off]`: toggles or sets extended thinking; the notice. */
   thinking?: (args: string) => string;
 }

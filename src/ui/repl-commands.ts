@@ -48,6 +48,7 @@ export type ReplCommands = Pick<
   | 'thinking'
   | 'exportConversation'
   | 'mcp'
+  | 'plugin'
   | 'addDir'
   | 'sandbox'
 > & {
@@ -182,6 +183,10 @@ export function createReplCommands(deps: ReplCommandDeps): ReplCommands {
         .then(notice, (error: unknown) => notice(`/output-style failed: ${errorText(error)}`, 'error'));
     },
     thinking: (args) => (info?.thinking ? notice(info.thinking(args)) : notice(NO_INFO, 'warning')),
+    plugin: (args) => {
+      if (!info?.plugin) return notice(NO_INFO, 'warning');
+      info.plugin(args).then(notice, (error: unknown) => notice(`/plugin: ${errorText(error)}`, 'error'));
+    },
     showConfig: () => notice(['Settings in effect', ...(info?.configLines() ?? [NO_INFO])].join('\n')),
     exportConversation: (args) => {
       const controller = driver.controller;

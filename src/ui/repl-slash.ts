@@ -80,6 +80,7 @@ export function createReplSlash(deps: ReplSlashDeps): SlashContext {
     outputStyle: deps.commands.outputStyle,
     thinking: deps.commands.thinking,
     mcp: deps.commands.mcp,
+    plugin: deps.commands.plugin,
     addDir: deps.commands.addDir,
     sandbox: deps.commands.sandbox,
     exportConversation: deps.commands.exportConversation,

@@ -64,6 +64,8 @@ export interface SlashContext {
   thinking(args: string): void;
   /** `/mcp`: the MCP servers, and what to do with one (mcp-view.ts). */
   mcp(args: string): void;
+  /** `/plugin [verb …]`: `mca plugin`'s words in the session (src/plugins/plugin-verbs.ts). */
+  plugin(args: string): void;
   addDir(args: string): void;
   /** `/sandbox [on|off]`: the Bash sandbox's state, or switch it for this session. */
   sandbox(args: string): void;
@@ -111,6 +113,7 @@ export const SLASH_HANDLERS: Record<SlashCommandName, Handler> = {
   'output-style': (context, args) => context.outputStyle(args),
   thinking: (context, args) => context.thinking(args),
   mcp: (context, args) => context.mcp(args),
+  plugin: (context, args) => context.plugin(args),
   'add-dir': (context, args) => context.addDir(args),
   sandbox: (context, args) => context.sandbox(args),
   export: (context, args) => context.exportConversation(args),

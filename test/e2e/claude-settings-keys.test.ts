@@ -224,7 +224,7 @@ describe('outputStyle (issue 40)', () => {
 });
 
 describe('--plugin-dir (issue 40)', () => {
-  it('a plugin folder brings its command as /<plugin>:<name> and its skill as <plugin>:<name>; its hooks are named, not run', async () => {
+  it('a plugin folder brings its command as /<plugin>:<name> and its skill as <plugin>:<name>', async () => {
     const project = setup();
     const plugin = join(REPO, 'test', 'fixtures', 'plugins', 'demo-plugin');
     server = await startFakeAnthropic([finish('Done.', 'ok')]);
@@ -237,7 +237,6 @@ describe('--plugin-dir (issue 40)', () => {
     const body = server.requests[0]?.body;
     expect(JSON.stringify(body?.messages)).toContain('Say hello to Ada from the demo plugin.');
     expect(systemTextOf(body ?? { messages: [] })).toContain('demo:tidy-notes');
-    expect(result.stderr).toContain('mca: plugin demo: its hooks are not loaded');
-    expect(existsSync(join(project.root, 'hook-ran'))).toBe(false);
+    // Its hook, MCP server, subagent and output style: test/e2e/plugins.test.ts.
   }, 90_000);
 });

@@ -41,6 +41,7 @@ function recordingContext(): { context: SlashContext; calls: string[] } {
     outputStyle: record('outputStyle'),
     thinking: record('thinking'),
     mcp: record('mcp'),
+    plugin: record('plugin'),
     addDir: record('addDir'),
     sandbox: record('sandbox'),
     exportConversation: record('export'),

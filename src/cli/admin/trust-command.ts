@@ -4,7 +4,11 @@
  * with its env and headers, every widening), then asks about each `.mcp.json` server nobody approved yet (on a
  * terminal; otherwise it names them and how to approve). For scripts; the REPL asks itself.
  */
+import { homedir } from 'node:os';
+import { readClaudeSettings } from '../../claude-code/settings.js';
+import { sessionEnvironment } from '../../config/child-environment.js';
 import { resolveMcaHome } from '../../config/config.js';
+import type { TrustItem } from '../../permissions/trust-items.js';
 import { gateOf, readApprovals } from '../../mcp/approval.js';
 import { recordMcpChoice } from '../../mcp/approval-store.js';
 import { loadMcpConfig } from '../../mcp/config-sources.js';
@@ -19,6 +23,16 @@ import { askMcpApprovalOnce } from '../mcp-approval-question.js';
 import { trustQuestionLines } from '../modes/trust-question.js';
 
 const USAGE = 'usage: mca trust [--revoke] [dir]';
+
+/** What the plugins only the project's settings enable would switch on (src/plugins; read only when there are). */
+async function projectPluginItems(projectRoot: string, mcaHome: string): Promise<TrustItem[]> {
+  const home = homedir();
+  const settings = readClaudeSettings({ projectRoot, mcaHome, home, trusted: false });
+  if (!settings.enabledPlugins.some((entry) => entry.project)) return [];
+  const { loadPlugins } = await import('../../plugins/load-plugins.js');
+  const env = sessionEnvironment();
+  return loadPlugins({ pluginDirs: [], enabled: settings.enabledPlugins, projectRoot, mcaHome, home, env }).widening;
+}
 
 export async function runTrustCommand(args: readonly string[]): Promise<number> {
   const revoke = args.includes('--revoke');
@@ -40,12 +54,10 @@ export async function runTrustCommand(args: readonly string[]): Promise<number> 
   }
   const servers = loadMcpConfig({ projectRoot, mcaHome }).servers.filter((server) => server.scope === 'project');
   const ignored = loadPermissionPolicy({ projectRoot, mcaHome, trusted: false }).ignoredProjectAllows;
-  const items = await trustItems(
-    projectRoot,
-    mcaHome,
-    ignored,
-    servers.map((server) => serverTrustItem(server, projectRoot)),
-  );
+  const items = await trustItems(projectRoot, mcaHome, ignored, [
+    ...servers.map((server) => serverTrustItem(server, projectRoot)),
+    ...(await projectPluginItems(projectRoot, mcaHome)),
+  ]);
   recordOrFail(mcaHome, projectRoot, true);
   process.stdout.write(
     [

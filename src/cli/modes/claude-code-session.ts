@@ -36,6 +36,7 @@ export function claudeCodeSession(
       mcpServers: initMcpServers(runtime.mcp),
       agents: [...runtime.extensions.agents.keys()],
       skills: [...runtime.extensions.skills.keys()],
+      plugins: runtime.plugins.map((plugin) => ({ name: plugin.name, path: plugin.dir, source: plugin.id })),
       model: controller().model,
       permissionMode: controller().permissionMode,
       apiKeyFromEnv: runtime.secrets.length > 0,
