@@ -1,0 +1,80 @@
+// Build step (issue 42): the code a plain `mca -p` runs goes into one chunk instead of dozens.
+//
+// esbuild splits a bundle by reachability: each module lands in the chunk of the exact set of entry points (the
+// program's entries and every `await import()` target) that reach it by static imports. Every lazy feature (the
+// REPL, the checkpoint store, a subagent, MCP, …) also imports parts of the `-p` core, each a different part, so
+// the core came out in about 75 chunks, and Node's ES module loader pays per file (resolve, read, compile, link):
+// measured, that cost was as large as compiling the bytes (BENCHMARKS.md, "Issue 42 start-up, round four").
+//
+// The fix: every lazy target that is loaded after the core imports the core's roots as well (side effects only;
+// by then they have run, so nothing runs twice or earlier). Then every module of the core is reached by the same
+// set of entries and lands in one chunk. Entries that start before the core stay as they are: the program's entry
+// (`mca --version`), the command line (`mca --help`, whose path must not load the core), and the roots themselves.
+import { readFileSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { build } from 'esbuild';
+
+/** What a plain `-p` answer runs: print mode and what it reaches by static imports. */
+export const CORE_ROOTS = ['src/cli/modes/print-mode.ts'];
+
+/** Lazy targets loaded before the core is, or on paths that must not load it; they are left as they are. */
+const BEFORE_CORE = new Set(['src/cli/main.ts', 'src/cli/program.ts']);
+
+const CORE = 'mca-core';
+
+/** Static closure of `roots` in an esbuild metafile's inputs (every import kind but `import()`). */
+function staticClosure(inputs, roots) {
+  const seen = new Set();
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const path = stack.pop();
+    if (seen.has(path) || !inputs[path]) continue;
+    seen.add(path);
+    for (const edge of inputs[path].imports ?? []) if (edge.kind !== 'dynamic-import') stack.push(edge.path);
+  }
+  return seen;
+}
+
+/**
+ * The lazy targets to give the core's import: each `import()` target among our sources that is not a root, not in
+ * the core already (an import of the core from inside it would be a cycle) and not loaded before the core.
+ */
+async function lazyTargets(options) {
+  const { metafile } = await build({ ...options, write: false, metafile: true, logLevel: 'silent' });
+  const core = staticClosure(metafile.inputs, CORE_ROOTS);
+  const targets = new Set();
+  for (const input of Object.values(metafile.inputs)) {
+    for (const edge of input.imports ?? []) {
+      if (edge.kind !== 'dynamic-import' || !edge.path.startsWith('src/')) continue;
+      if (core.has(edge.path) || BEFORE_CORE.has(edge.path)) continue;
+      targets.add(edge.path);
+    }
+  }
+  return targets;
+}
+
+/**
+ * The plugin. `options` are the build's own (entry points, plugins but this one, …): a first pass without output
+ * finds the lazy targets from its metafile.
+ */
+export function coreChunkPlugin(options) {
+  return {
+    name: 'mca-core-chunk',
+    async setup(pluginBuild) {
+      const root = pluginBuild.initialOptions.absWorkingDir ?? process.cwd();
+      const targets = new Set([...(await lazyTargets(options))].map((path) => resolve(root, path)));
+      pluginBuild.onResolve({ filter: new RegExp(`^${CORE}$`) }, () => ({ path: CORE, namespace: CORE }));
+      pluginBuild.onLoad({ filter: /.*/, namespace: CORE }, () => ({
+        contents: CORE_ROOTS.map((path) => `import ${JSON.stringify(resolve(root, path))};`).join('\n'),
+        resolveDir: root,
+        loader: 'js',
+      }));
+      pluginBuild.onLoad({ filter: /\.tsx?$/ }, (args) => {
+        if (!isAbsolute(args.path) || !targets.has(args.path)) return undefined;
+        const source = readFileSync(args.path, 'utf8');
+        // Appended: the module's own imports run first, in their order; the core's have run already on `-p`.
+        return { contents: `${source}\nimport '${CORE}';\n`, loader: args.path.endsWith('.tsx') ? 'tsx' : 'ts' };
+      });
+    },
+  };
+}
