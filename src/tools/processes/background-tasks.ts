@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ToolEnvelope } from '../registry/envelope.js';
 import { terminateGroup, trackGroup, untrackGroup } from './process-group.js';
+import { setTaskNoticeSource } from './task-notices.js';
 
 export const DEFAULT_MAX_BACKGROUND_TASKS = 8;
 /** Bytes of output kept on disk per task. */
@@ -377,6 +378,8 @@ function noticeOf(task: Task): string {
 
 /** The process's registry. */
 export const backgroundTasks = new BackgroundTasks();
+// Tool results and the next user message carry its notices without importing this module (task-notices.ts).
+setTaskNoticeSource(() => taskNoticeReminder(backgroundTasks));
 
 /** Pending notices as one `<system-reminder>` to append to what the model reads next; '' when none. */
 export function taskNoticeReminder(tasks: BackgroundTasks = backgroundTasks): string {

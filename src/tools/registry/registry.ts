@@ -3,7 +3,7 @@
  * the one entry point every call takes: input check (tool-input-check.ts), the tool's plan, the call gate, then the
  * plan (with the BeforeRun step around it). `run` never throws.
  */
-import { withTaskNotices } from '../processes/background-tasks.js';
+import { withPendingTaskNotices } from '../processes/task-notices.js';
 import type { ToolSpec } from '../../providers/types.js';
 import { redactValue } from '../../text/redact-secrets.js';
 import { approvalTitle, callSubject, deniedEnvelope } from './approval.js';
@@ -287,7 +287,7 @@ export class ToolRegistry {
     ctx: RunContext,
   ): Promise<ToolEnvelope> {
     // A background task that ended meanwhile is told with this result (the model's next request carries it).
-    const envelope = withTaskNotices(await execute());
+    const envelope = withPendingTaskNotices(await execute());
     const { afterRun } = ctx.gate;
     if (!afterRun) return envelope;
     return await afterRun({ ...call, input }, redactValue(envelope, this.secrets));
