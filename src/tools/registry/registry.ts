@@ -200,9 +200,13 @@ export class ToolRegistry {
    * without asking), asks `ctx.gate.decide` (every call, read-only ones with no request), then runs the plan.
    */
   async run(call: ToolCall, ctx: RunContext): Promise<ToolEnvelope> {
-    const started = performance.now();
+    // process.hrtime, not performance.now(): the `performance` global loads node:perf_hooks (~1.7 ms at start).
+    const started = process.hrtime.bigint();
     const envelope = redactValue(await this.runGuarded(call, ctx), this.secrets);
-    return { ...envelope, stats: { ...envelope.stats, durationMs: Math.round(performance.now() - started) } };
+    return {
+      ...envelope,
+      stats: { ...envelope.stats, durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e6) },
+    };
   }
 
   private async runGuarded(written: ToolCall, ctx: RunContext): Promise<ToolEnvelope> {
