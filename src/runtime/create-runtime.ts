@@ -23,8 +23,8 @@ import {
 } from '../config/child-environment.js';
 import { credentialSecrets, loadConfig, loadCredentials, resolveMcaHome } from '../config/config.js';
 import { readClaudeSettings, type ClaudeSettings } from '../claude-code/settings.js';
-import { resolveSandbox } from '../sandbox/sandbox-settings.js';
-import { SandboxSwitch, sandboxLayers, sandboxTrustLines } from '../sandbox/sandbox-switch.js';
+import { unconfiguredSandbox } from '../sandbox/sandbox-defaults.js';
+import { SandboxSwitch } from '../sandbox/sandbox-switch.js';
 import { applyOutputStyle, attributionSection } from './settings-sections.js';
 import { readPluginFolders, type PluginFolder } from '../commands/plugin-folders.js';
 import type { CodeAgent } from '../loop/code-agent.js';
@@ -127,12 +127,12 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   } = await permissionPolicy(options, { mcaHome }, projectRoot, options.askTrust, [
     ...mcpPlan.widening,
     // What the project's `sandbox` settings would widen once trusted (an untrusted project may only narrow the box).
-    ...sandboxTrustLines(untrusted.sandbox).map((text) => ({ group: 'widening' as const, text, danger: true })),
+    ...(await sandboxTrustLines(untrusted.sandbox)).map((text) => ({ group: 'widening' as const, text, danger: true })),
   ]);
   const settings = trusted ? readClaudeSettings({ projectRoot, mcaHome, home: homedir(), trusted }) : untrusted;
   notices.push(...settings.notices);
   const roots = addedRoots(projectRoot, options.addDirs ?? [], settings.additionalDirectories, notices);
-  const sandbox = sandboxSwitch(settings.sandbox, trusted, options, { projectRoot, mcaHome, roots }, notices);
+  const sandbox = await sandboxSwitch(settings.sandbox, trusted, options, { projectRoot, mcaHome, roots }, notices);
   // As in Claude Code, the settings' variables hold for the whole process: mca's own reads and the commands it runs.
   // A process serving several runtimes keeps them per runtime instead (child-environment.ts).
   const environment: EnvironmentOverlay = options.isolateEnvironment ? { ...settings.env } : {};
@@ -295,15 +295,27 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   };
 }
 
-/** The session's sandbox handle (src/sandbox), from the settings files' `sandbox` and `--sandbox`. */
-function sandboxSwitch(
+/** What the project's `sandbox` settings would widen once trusted; the resolver loads only when one has some. */
+async function sandboxTrustLines(files: ClaudeSettings['sandbox']): Promise<string[]> {
+  if (!files.some((entry) => entry.project)) return [];
+  return (await import('../sandbox/sandbox-layers.js')).sandboxTrustLines(files);
+}
+
+/**
+ * The session's sandbox handle (src/sandbox), from the settings files' `sandbox` and `--sandbox`. With neither, the
+ * defaults (the box off), without loading the resolver.
+ */
+async function sandboxSwitch(
   files: ClaudeSettings['sandbox'],
   trusted: boolean,
   options: RuntimeOptions,
   places: { projectRoot: string; mcaHome: string; roots: WorkspaceRoots },
   notices: string[],
-): SandboxSwitch {
-  const resolved = resolveSandbox(sandboxLayers({ files, trusted, flag: options.sandbox }));
+): Promise<SandboxSwitch> {
+  const resolved =
+    files.length === 0 && options.sandbox === undefined
+      ? unconfiguredSandbox()
+      : (await import('../sandbox/sandbox-layers.js')).resolveSandboxSources({ files, trusted, flag: options.sandbox });
   notices.push(...resolved.notices);
   for (const line of resolved.ignoredWidening) {
     notices.push(
