@@ -118,7 +118,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // endpoint, the key or mca's own variables. A project's `env` counts only once the project is trusted, so the
   // trust question (which lists it) comes first.
   const untrusted = readClaudeSettings({ projectRoot, mcaHome, home: homedir(), trusted: false });
-  const mcpPlan = planMcp(options, { mcaHome }, projectRoot, notices);
+  const mcpPlan = await planMcp(options, { mcaHome }, projectRoot, notices);
   const {
     policy,
     notices: policyNotices,
