@@ -20,6 +20,9 @@ export const CORE_ROOTS = ['src/cli/modes/print-mode.ts'];
 /** Lazy targets loaded before the core is, or on paths that must not load it; they are left as they are. */
 const BEFORE_CORE = new Set(['src/cli/main.ts', 'src/cli/program.ts']);
 
+/** Always loaded before the roots (the command line imports print mode), so a root may import it at no cost. */
+const BEFORE_CORE_IMPORTED = ['src/cli/program.ts'];
+
 const CORE = 'mca-core';
 
 /** Static closure of `roots` in an esbuild metafile's inputs (every import kind but `import()`). */
@@ -69,11 +72,18 @@ export function coreChunkPlugin(options) {
         resolveDir: root,
         loader: 'js',
       }));
+      const roots = new Set(CORE_ROOTS.map((path) => resolve(root, path)));
+      const before = BEFORE_CORE_IMPORTED.map((path) => `import ${JSON.stringify(resolve(root, path))};`).join('\n');
       pluginBuild.onLoad({ filter: /\.tsx?$/ }, (args) => {
-        if (!isAbsolute(args.path) || !targets.has(args.path)) return undefined;
-        const source = readFileSync(args.path, 'utf8');
+        if (!isAbsolute(args.path)) return undefined;
+        const loader = args.path.endsWith('.tsx') ? 'tsx' : 'ts';
+        const source = () => readFileSync(args.path, 'utf8');
         // Appended: the module's own imports run first, in their order; the core's have run already on `-p`.
-        return { contents: `${source}\nimport '${CORE}';\n`, loader: args.path.endsWith('.tsx') ? 'tsx' : 'ts' };
+        if (targets.has(args.path)) return { contents: `${source()}\nimport '${CORE}';\n`, loader };
+        // A root imports the command line, which always ran before it: what both use then lands in the command
+        // line's chunk instead of in small chunks of their own.
+        if (roots.has(args.path)) return { contents: `${source()}\n${before}\n`, loader };
+        return undefined;
       });
     },
   };

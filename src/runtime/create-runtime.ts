@@ -9,6 +9,8 @@
  * what they share is process-wide by nature (the temp-file journal, tracked process groups, loaded prompts).
  */
 import { untrustedInOneLine } from './untrusted-line.js';
+// Static: bootstrap.ts loads the module at start for its error class anyway.
+import { runApiKeyHelper } from './api-key-helper.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { loadExtensions, registerExtensionTools, type Extensions } from '../subagents/install.js';
@@ -34,6 +36,8 @@ import { openHooks, type OpenedHooks } from '../hooks/hook-sources.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import { createProvider } from '../providers/create-provider.js';
 import { SessionStore } from '../store/session-store.js';
+// Static: every start runs the sweep (after its first turn of the event loop), so a chunk of its own only cost a file.
+import { DEFAULT_CLEANUP_PERIOD_DAYS, pruneOldSessions } from '../store/session-cleanup.js';
 import { createDefaultRegistry, type ToolRegistry } from '../tools/registry/registry.js';
 import { ProjectCheckpoints } from '../checkpoints/project-checkpoints.js';
 import { journalTempsIn, sweepTempJournals } from '../fs/temp-journal.js';
@@ -160,7 +164,6 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     ...(helper
       ? {
           keyHelper: async () => {
-            const { runApiKeyHelper } = await import('./api-key-helper.js');
             const key = await runApiKeyHelper(helper, projectRoot);
             if (!secrets.includes(key)) secrets.push(key);
             return key;
@@ -336,11 +339,9 @@ async function sandboxSwitch(
  */
 function pruneSessionsLater(mcaHome: string, days: number | undefined, current: string): void {
   setImmediate(() => {
-    void import('../store/session-cleanup.js')
-      .then(({ pruneOldSessions, DEFAULT_CLEANUP_PERIOD_DAYS }) =>
-        pruneOldSessions({ mcaHome, days: days ?? DEFAULT_CLEANUP_PERIOD_DAYS, keep: new Set([current]) }),
-      )
-      .catch(() => undefined);
+    void pruneOldSessions({ mcaHome, days: days ?? DEFAULT_CLEANUP_PERIOD_DAYS, keep: new Set([current]) }).catch(
+      () => undefined,
+    );
   });
 }
 
