@@ -10,6 +10,10 @@
 // by then they have run, so nothing runs twice or earlier). Then every module of the core is reached by the same
 // set of entries and lands in one chunk. Entries that start before the core stay as they are: the program's entry
 // (`mca --version`), the command line (`mca --help`, whose path must not load the core), and the roots themselves.
+//
+// What this costs: the REPL, ACP and headless modes now load print mode's modules as well (about 7 kB they did not
+// load before). One of those modules acts when loaded: src/cli/termination.ts installs the exit hook that kills any
+// Bash process group still tracked, which ACP mode now gets too, as every other mode had.
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { build } from 'esbuild';
