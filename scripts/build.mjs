@@ -15,6 +15,8 @@ import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 // The tools' JSON Schemas are computed at build time, so the binary loads zod only to validate a tool call.
 import { toolJsonSchemasPlugin } from './tool-json-schemas.mjs';
+// The code of a plain `-p` answer in one chunk, not scattered over dozens by the lazy features that share it.
+import { coreChunkPlugin } from './core-chunk.mjs';
 
 const outdir = new URL('../dist/', import.meta.url).pathname;
 const metaFile = new URL('../build/meta.json', import.meta.url);
@@ -33,7 +35,7 @@ const common = {
   logLevel: 'warning',
 };
 
-const result = await build({
+const mainOptions = {
   ...common,
   // The walking tools' worker thread (src/tools/walking/walk-runner.ts loads it from beside its own chunk).
   entryPoints: { 'cli/main': 'src/cli/main.ts', 'cli/walk-worker': 'src/tools/walking/walk-worker.ts' },
@@ -44,11 +46,18 @@ const result = await build({
   format: 'esm',
   // Ink imports it only when React DevTools are asked for; it is not a dependency.
   external: ['react-devtools-core'],
+  // React, its reconciler and scheduler pick their production build by this, as every shipped Ink program does:
+  // unset, the REPL ran React's development build (its checks, and 0.8 MB more JavaScript to load at start).
+  define: { 'process.env.NODE_ENV': '"production"' },
   // Bundled CommonJS dependencies call require(); ES module output has none of its own.
   banner: {
     js: "import { createRequire as __mcaCreateRequire } from 'node:module'; const require = __mcaCreateRequire(import.meta.url);",
   },
   plugins: [toolJsonSchemasPlugin()],
+};
+const result = await build({
+  ...mainOptions,
+  plugins: [...mainOptions.plugins, coreChunkPlugin(mainOptions)],
 });
 
 // The `mca` command: a CommonJS launcher, so `mca --version` does not start Node's ES module loader; it imports

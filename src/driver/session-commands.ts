@@ -9,6 +9,8 @@ import type { CustomCommandInfo, CustomCommandsPort } from './custom-commands-po
 import type { McpManager } from '../mcp/mcp-manager.js';
 import type { McpPromptCommands } from '../mcp/prompt-commands.js';
 import type { Runtime } from '../runtime/create-runtime.js';
+import { mcpLimits } from '../runtime/mcp-servers.js';
+import { CHARS_PER_TOKEN } from '../mcp/result-limits.js';
 
 export async function loadSessionCommands(booted: Runtime, notices: string[]): Promise<CustomCommandsPort> {
   const commands = await loadCustomCommands(
@@ -50,10 +52,7 @@ export async function loadSessionCommands(booted: Runtime, notices: string[]): P
 }
 
 async function mcpPromptCommands(booted: Runtime, manager: McpManager): Promise<McpPromptCommands> {
-  const [{ McpPromptCommands: Commands }, { CHARS_PER_TOKEN }, { mcpLimits }] = await Promise.all([
-    import('../mcp/prompt-commands.js'),
-    import('../mcp/result-envelope.js'),
-    import('../runtime/mcp-servers.js'),
-  ]);
+  // The limits are on the start path already (mcp-servers.ts, result-limits.ts): only the prompt commands load here.
+  const { McpPromptCommands: Commands } = await import('../mcp/prompt-commands.js');
   return new Commands(manager, (line) => booted.registry.notice(line), mcpLimits().maxOutputTokens * CHARS_PER_TOKEN);
 }

@@ -5,7 +5,7 @@
  * manager's one shared copy: no front keeps its own), runs compactions and switches sessions. Front ends subscribe
  * to its events and send it what the person does; it imports nothing of Ink, React, commander or stdout.
  */
-import { taskNoticeReminder } from '../tools/processes/background-tasks.js';
+import { pendingTaskNotices } from '../tools/processes/task-notices.js';
 import type { AgentController, SessionInfo } from '../loop/controller.js';
 import type { AgentEvent } from '../loop/events.js';
 import type { SessionEndReason } from '../hooks/hook-events.js';
@@ -381,7 +381,7 @@ export class SessionDriver {
     for (const line of attached?.notices ?? []) this.notice(line, 'warning');
     prompt = attached?.text ?? prompt;
     // Background tasks that ended since the model last heard: told with this prompt.
-    const notices = taskNoticeReminder();
+    const notices = pendingTaskNotices();
     if (notices !== '') prompt = `${prompt}\n\n${notices}`;
     this.emit({ type: 'prompt', text: shown });
     const notes = this.notes;

@@ -13,10 +13,10 @@ import { errorEnvelope, successEnvelope, type ToolEnvelope } from '../tools/regi
 import type { ToolMemory } from '../tools/memory/tool-memory.js';
 import { neutralizeControlSequences } from '../text/terminal-safe.js';
 import { imagePartFromBase64, imageReference, MAX_IMAGES_PER_MESSAGE, type ImagePart } from '../text/image-part.js';
+import { CHARS_PER_TOKEN } from './result-limits.js';
 
-export const DEFAULT_MAX_OUTPUT_TOKENS = 25_000;
-/** mca's token estimate is 3 characters per token (context/token-budget.ts): the cap in characters. */
-export const CHARS_PER_TOKEN = 3;
+// The limits live apart (result-limits.ts) so the runtime can read them without loading this module.
+export { CHARS_PER_TOKEN, DEFAULT_MAX_OUTPUT_TOKENS } from './result-limits.js';
 
 export interface McpResultData extends Record<string, unknown> {
   server: string;

@@ -21,12 +21,8 @@ import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node
 import { connectFailure, TransportError } from './transport-error.js';
 import { decodedBody } from './http-body.js';
 import { isMisconfigured, ProxySettings, type ProxyRoute } from './proxy-env.js';
-import {
-  DEFAULT_PROXY_ANSWER_TIMEOUT_MS,
-  failureThroughProxy,
-  tunnellingHttpAgent,
-  tunnellingHttpsAgent,
-} from './proxy-tunnel.js';
+// The CONNECT tunnel's code is imported by the first proxied request: without a proxy it never loads.
+import type * as ProxyTunnel from './proxy-tunnel.js';
 
 import type { HeaderLookup } from './header-lookup.js';
 
@@ -76,8 +72,8 @@ type RequestFunction = (url: URL, options: RequestOptions) => ClientRequest;
 interface Client {
   request: RequestFunction;
   agent: Agent;
-  /** The proxy its connections go through, named in its failures. */
-  proxy?: ProxyRoute;
+  /** The proxy its connections go through, named in its failures (`fail` words them). */
+  proxied?: { proxy: ProxyRoute; fail: (error: unknown) => TransportError };
 }
 
 class ResponseHeaders implements HeaderLookup {
@@ -124,12 +120,13 @@ export class NodeHttpTransport implements HttpTransport {
   private proxiedHttpClient: Client | undefined;
   private proxiedHttpsClient: Client | undefined;
   private readonly proxies: ProxySettings;
-  private readonly proxyAnswerTimeoutMs: number;
+  /** Undefined: proxy-tunnel.ts's default. */
+  private readonly proxyAnswerTimeoutMs: number | undefined;
 
   /** `env` (the runtime's view, src/config/child-environment.ts) is read here, once: the proxy variables. */
   constructor(env: Readonly<Record<string, string | undefined>>, options: { proxyAnswerTimeoutMs?: number } = {}) {
     this.proxies = new ProxySettings(env);
-    this.proxyAnswerTimeoutMs = options.proxyAnswerTimeoutMs ?? DEFAULT_PROXY_ANSWER_TIMEOUT_MS;
+    this.proxyAnswerTimeoutMs = options.proxyAnswerTimeoutMs;
   }
 
   /**
@@ -189,19 +186,22 @@ export class NodeHttpTransport implements HttpTransport {
 
   /** One client per protocol through the proxy (one proxy per protocol: the environment names one each). */
   private async proxiedClient(url: URL, proxy: ProxyRoute): Promise<Client> {
+    const tunnel: typeof ProxyTunnel = await import('./proxy-tunnel.js');
+    const answerTimeoutMs = this.proxyAnswerTimeoutMs ?? tunnel.DEFAULT_PROXY_ANSWER_TIMEOUT_MS;
+    const proxied = { proxy, fail: (error: unknown) => tunnel.failureThroughProxy(error, proxy) };
     if (url.protocol === 'http:') {
       this.proxiedHttpClient ??= {
         request: http.request,
-        agent: tunnellingHttpAgent(proxy, this.proxyAnswerTimeoutMs),
-        proxy,
+        agent: tunnel.tunnellingHttpAgent(proxy, answerTimeoutMs),
+        proxied,
       };
       return this.proxiedHttpClient;
     }
     const https = await import('node:https');
     this.proxiedHttpsClient ??= {
       request: https.request,
-      agent: await tunnellingHttpsAgent(proxy, this.proxyAnswerTimeoutMs),
-      proxy,
+      agent: await tunnel.tunnellingHttpsAgent(proxy, answerTimeoutMs),
+      proxied,
     };
     return this.proxiedHttpsClient;
   }
@@ -219,9 +219,9 @@ export class NodeHttpTransport implements HttpTransport {
     // Encoded once: the length header and the socket take the same bytes (a long session's request is ~0.5 MB, and
     // measuring a string then writing it encoded it twice per request).
     const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-    const { request, agent, proxy } = await this.client(url);
+    const { request, agent, proxied } = await this.client(url);
     const failed = (error: unknown): TransportError =>
-      proxy === undefined ? connectFailure(error) : failureThroughProxy(error, proxy);
+      proxied === undefined ? connectFailure(error) : proxied.fail(error);
     return new Promise<IncomingMessage>((resolve, reject) => {
       let settled = false;
       let req: ClientRequest;

@@ -9,6 +9,8 @@
  * what they share is process-wide by nature (the temp-file journal, tracked process groups, loaded prompts).
  */
 import { untrustedInOneLine } from './untrusted-line.js';
+// Static: bootstrap.ts loads the module at start for its error class anyway.
+import { runApiKeyHelper } from './api-key-helper.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { loadExtensions, registerExtensionTools, type Extensions } from '../subagents/install.js';
@@ -23,8 +25,8 @@ import {
 } from '../config/child-environment.js';
 import { credentialSecrets, loadConfig, loadCredentials, resolveMcaHome } from '../config/config.js';
 import { readClaudeSettings, type ClaudeSettings } from '../claude-code/settings.js';
-import { resolveSandbox } from '../sandbox/sandbox-settings.js';
-import { SandboxSwitch, sandboxLayers, sandboxTrustLines } from '../sandbox/sandbox-switch.js';
+import { unconfiguredSandbox } from '../sandbox/sandbox-defaults.js';
+import { SandboxSwitch } from '../sandbox/sandbox-switch.js';
 import { applyOutputStyle, attributionSection } from './settings-sections.js';
 import type { PluginFolder } from '../commands/plugin-folders.js';
 import type { CodeAgent } from '../loop/code-agent.js';
@@ -34,6 +36,8 @@ import { openHooks, type OpenedHooks } from '../hooks/hook-sources.js';
 import type { PermissionPolicy } from '../permissions/policy.js';
 import { createProvider } from '../providers/create-provider.js';
 import { SessionStore } from '../store/session-store.js';
+// Static: every start runs the sweep (after its first turn of the event loop), so a chunk of its own only cost a file.
+import { DEFAULT_CLEANUP_PERIOD_DAYS, pruneOldSessions } from '../store/session-cleanup.js';
 import { createDefaultRegistry, type ToolRegistry } from '../tools/registry/registry.js';
 import { ProjectCheckpoints } from '../checkpoints/project-checkpoints.js';
 import { journalTempsIn, sweepTempJournals } from '../fs/temp-journal.js';
@@ -118,7 +122,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   // endpoint, the key or mca's own variables. A project's `env` counts only once the project is trusted, so the
   // trust question (which lists it) comes first.
   const untrusted = readClaudeSettings({ projectRoot, mcaHome, home: homedir(), trusted: false });
-  const mcpPlan = planMcp(options, { mcaHome }, projectRoot, notices);
+  const mcpPlan = await planMcp(options, { mcaHome }, projectRoot, notices);
   // Plugins (src/plugins) load only when one is configured: a start without any imports none of that code.
   const found =
     (options.pluginDirs?.length ?? 0) + untrusted.enabledPlugins.length > 0
@@ -134,12 +138,12 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     ...mcpPlan.widening,
     ...(found?.widening ?? []),
     // What the project's `sandbox` settings would widen once trusted (an untrusted project may only narrow the box).
-    ...sandboxTrustLines(untrusted.sandbox).map((text) => ({ group: 'widening' as const, text, danger: true })),
+    ...(await sandboxTrustLines(untrusted.sandbox)).map((text) => ({ group: 'widening' as const, text, danger: true })),
   ]);
   const settings = trusted ? readClaudeSettings({ projectRoot, mcaHome, home: homedir(), trusted }) : untrusted;
   notices.push(...settings.notices);
   const roots = addedRoots(projectRoot, options.addDirs ?? [], settings.additionalDirectories, notices);
-  const sandbox = sandboxSwitch(settings.sandbox, trusted, options, { projectRoot, mcaHome, roots }, notices);
+  const sandbox = await sandboxSwitch(settings.sandbox, trusted, options, { projectRoot, mcaHome, roots }, notices);
   // As in Claude Code, the settings' variables hold for the whole process: mca's own reads and the commands it runs.
   // A process serving several runtimes keeps them per runtime instead (child-environment.ts).
   const environment: EnvironmentOverlay = options.isolateEnvironment ? { ...settings.env } : {};
@@ -167,7 +171,6 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     ...(helper
       ? {
           keyHelper: async () => {
-            const { runApiKeyHelper } = await import('./api-key-helper.js');
             const key = await runApiKeyHelper(helper, projectRoot);
             if (!secrets.includes(key)) secrets.push(key);
             return key;
@@ -304,15 +307,27 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   };
 }
 
-/** The session's sandbox handle (src/sandbox), from the settings files' `sandbox` and `--sandbox`. */
-function sandboxSwitch(
+/** What the project's `sandbox` settings would widen once trusted; the resolver loads only when one has some. */
+async function sandboxTrustLines(files: ClaudeSettings['sandbox']): Promise<string[]> {
+  if (!files.some((entry) => entry.project)) return [];
+  return (await import('../sandbox/sandbox-layers.js')).sandboxTrustLines(files);
+}
+
+/**
+ * The session's sandbox handle (src/sandbox), from the settings files' `sandbox` and `--sandbox`. With neither, the
+ * defaults (the box off), without loading the resolver.
+ */
+async function sandboxSwitch(
   files: ClaudeSettings['sandbox'],
   trusted: boolean,
   options: RuntimeOptions,
   places: { projectRoot: string; mcaHome: string; roots: WorkspaceRoots },
   notices: string[],
-): SandboxSwitch {
-  const resolved = resolveSandbox(sandboxLayers({ files, trusted, flag: options.sandbox }));
+): Promise<SandboxSwitch> {
+  const resolved =
+    files.length === 0 && options.sandbox === undefined
+      ? unconfiguredSandbox()
+      : (await import('../sandbox/sandbox-layers.js')).resolveSandboxSources({ files, trusted, flag: options.sandbox });
   notices.push(...resolved.notices);
   for (const line of resolved.ignoredWidening) {
     notices.push(
@@ -333,11 +348,9 @@ function sandboxSwitch(
  */
 function pruneSessionsLater(mcaHome: string, days: number | undefined, current: string): void {
   setImmediate(() => {
-    void import('../store/session-cleanup.js')
-      .then(({ pruneOldSessions, DEFAULT_CLEANUP_PERIOD_DAYS }) =>
-        pruneOldSessions({ mcaHome, days: days ?? DEFAULT_CLEANUP_PERIOD_DAYS, keep: new Set([current]) }),
-      )
-      .catch(() => undefined);
+    void pruneOldSessions({ mcaHome, days: days ?? DEFAULT_CLEANUP_PERIOD_DAYS, keep: new Set([current]) }).catch(
+      () => undefined,
+    );
   });
 }
 

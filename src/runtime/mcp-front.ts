@@ -5,7 +5,7 @@
  * openSession (src/driver/open-session.ts).
  */
 import type { Runtime } from './create-runtime.js';
-import { CHARS_PER_TOKEN } from '../mcp/result-envelope.js';
+import { CHARS_PER_TOKEN } from '../mcp/result-limits.js';
 import { mcpLimits } from './mcp-servers.js';
 import { hasControlSequences } from '../text/terminal-safe.js';
 

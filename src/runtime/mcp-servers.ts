@@ -8,8 +8,7 @@ import type { Config } from '../config/config.js';
 import { loadMcpConfig } from '../mcp/config-sources.js';
 import type { McpManager, McpLimits } from '../mcp/mcp-manager.js';
 import { sessionEnvironment } from '../config/child-environment.js';
-import { DEFAULT_MAX_OUTPUT_TOKENS } from '../mcp/result-envelope.js';
-import { serverTrustItem } from '../mcp/server-exposure.js';
+import { DEFAULT_MAX_OUTPUT_TOKENS } from '../mcp/result-limits.js';
 import type { RuntimeOptions } from './runtime-options.js';
 
 /** Claude Code's names; mca's defaults: 30 s to connect, 10 minutes per call. */
@@ -21,12 +20,12 @@ export function mcpLimits(env: NodeJS.ProcessEnv = sessionEnvironment()): McpLim
   };
 }
 
-export function planMcp(
+export async function planMcp(
   options: RuntimeOptions,
   config: Pick<Config, 'mcaHome'>,
   projectRoot: string,
   notices: string[],
-): McpPlan {
+): Promise<McpPlan> {
   const loaded = loadMcpConfig({
     projectRoot,
     mcaHome: config.mcaHome,
@@ -35,10 +34,11 @@ export function planMcp(
     ...(options.strictMcpConfig ? { strict: true } : {}),
   });
   notices.push(...loaded.notices);
-  const widening = loaded.servers
-    .filter((server) => server.scope === 'project')
-    .map((server) => serverTrustItem(server, projectRoot));
-  return { servers: loaded.servers, widening };
+  const project = loaded.servers.filter((server) => server.scope === 'project');
+  if (project.length === 0) return { servers: loaded.servers, widening: [] };
+  // How a project server is shown in the trust question: loaded only for a project that has one.
+  const { serverTrustItem } = await import('../mcp/server-exposure.js');
+  return { servers: loaded.servers, widening: project.map((server) => serverTrustItem(server, projectRoot)) };
 }
 
 import type { McpPlan, McpStartContext } from './mcp-plan.js';

@@ -13,25 +13,12 @@
  * box too; `failIfUnavailable` (default false): where the box cannot start, Bash is refused instead of asked.
  */
 
-export interface SandboxSettings {
-  enabled: boolean;
-  /** Where `enabled` was last set (a file or `--sandbox`); undefined: nobody set it. */
-  enabledBy?: string;
-  autoAllowBashIfSandboxed: boolean;
-  excludedCommands: string[];
-  allowUnsandboxedCommands: boolean;
-  allowedDomains: string[];
-  deniedDomains: string[];
-  allowUnixSockets: string[];
-  allowAllUnixSockets: boolean;
-  allowLocalBinding: boolean;
-  allowWrite: string[];
-  denyWrite: string[];
-  denyRead: string[];
-  boxProjectCommands: boolean;
-  /** Claude Code's `failIfUnavailable`: where the box cannot start, Bash is refused instead of asked. */
-  failIfUnavailable: boolean;
-}
+// The settings' shape and their defaults live in sandbox-defaults.ts, which a runtime with no `sandbox` anywhere
+// loads without this resolver.
+import { defaultSandboxSettings, type ResolvedSandbox } from './sandbox-defaults.js';
+
+export { defaultSandboxSettings };
+export type { ResolvedSandbox, SandboxSettings } from './sandbox-defaults.js';
 
 /** One settings file's `sandbox` object, as read, and whether it may widen the box. */
 export interface SandboxLayer {
@@ -39,33 +26,6 @@ export interface SandboxLayer {
   value: unknown;
   /** The user's file, the flag, or a trusted project's: may widen. */
   mayWiden: boolean;
-}
-
-export interface ResolvedSandbox {
-  settings: SandboxSettings;
-  /** One line per value that was not usable. */
-  notices: string[];
-  /** What an untrusted project's files would widen (for the trust question), one line each. */
-  ignoredWidening: string[];
-}
-
-export function defaultSandboxSettings(): SandboxSettings {
-  return {
-    enabled: false,
-    autoAllowBashIfSandboxed: true,
-    excludedCommands: [],
-    allowUnsandboxedCommands: true,
-    allowedDomains: [],
-    deniedDomains: [],
-    allowUnixSockets: [],
-    allowAllUnixSockets: false,
-    allowLocalBinding: false,
-    allowWrite: [],
-    denyWrite: [],
-    denyRead: [],
-    boxProjectCommands: true,
-    failIfUnavailable: false,
-  };
 }
 
 type Record_ = Record<string, unknown>;

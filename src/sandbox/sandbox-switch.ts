@@ -1,37 +1,13 @@
 /**
  * The runtime's handle on the sandbox: the resolved settings, the box once it is on (command-box.ts, loaded only
  * then), `/sandbox` to see and switch it, and the Bash port (bash-box.ts) the registry holds from the start. With
- * the box off nothing beyond this file and sandbox-settings.ts is loaded: start-up is unchanged.
+ * the box off nothing beyond this file is loaded (and sandbox-defaults.ts; the resolver, sandbox-settings.ts and
+ * sandbox-layers.ts, only when some settings file or `--sandbox` speaks of the box).
  */
 import type { BashBox, BashPlace, BoxedSpawn } from '../tools/processes/bash-box.js';
 import type { CallSource } from '../tools/registry/tool-context.js';
 import type { BoxPlaces, BoxStatus, CommandBox } from './command-box.js';
-import { resolveSandbox, flagLayer, type ResolvedSandbox, type SandboxLayer } from './sandbox-settings.js';
-
-export interface SandboxSources {
-  /** Each settings file's `sandbox`, in load order (claude-settings.ts). */
-  files: ReadonlyArray<{ file: string; value: unknown; project: boolean }>;
-  trusted: boolean;
-  /** `--sandbox` / `--no-sandbox`. */
-  flag?: boolean | undefined;
-}
-
-/** The layers of `sources`: a project file may widen only in a trusted project. */
-export function sandboxLayers(sources: SandboxSources): SandboxLayer[] {
-  const layers: SandboxLayer[] = sources.files.map(({ file, value, project }) => ({
-    file,
-    value,
-    mayWiden: !project || sources.trusted,
-  }));
-  if (sources.flag !== undefined) layers.push(flagLayer(sources.flag));
-  return layers;
-}
-
-/** What the trust question lists for the project's sandbox settings (what trusting would widen). */
-export function sandboxTrustLines(files: SandboxSources['files']): string[] {
-  const untrusted = resolveSandbox(sandboxLayers({ files: files.filter((entry) => entry.project), trusted: false }));
-  return untrusted.ignoredWidening;
-}
+import type { ResolvedSandbox } from './sandbox-defaults.js';
 
 export class SandboxSwitch implements BashBox {
   private box: CommandBox | undefined;

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { CommandBox } from '../../src/sandbox/command-box.js';
 import { isPrivateAddress, judgeHost } from '../../src/sandbox/host-rules.js';
 import { resolveSandbox } from '../../src/sandbox/sandbox-settings.js';
-import { sandboxLayers, sandboxTrustLines } from '../../src/sandbox/sandbox-switch.js';
+import { sandboxLayers, sandboxTrustLines } from '../../src/sandbox/sandbox-layers.js';
 import { unixSocketFilter } from '../../src/sandbox/seccomp-filter.js';
 
 const USER = '/home/u/.claude/settings.json';

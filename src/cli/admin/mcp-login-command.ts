@@ -5,6 +5,7 @@
  */
 import type { ServerConfig } from '../../mcp/server-config.js';
 import { neutralizeControlSequences } from '../../text/terminal-safe.js';
+import { McaError } from '../../errors/mca-error.js';
 import { CliError, EXIT_OK } from '../exit-codes.js';
 
 const out = (line: string): void => void process.stdout.write(`${neutralizeControlSequences(line)}\n`);
@@ -23,7 +24,6 @@ function find(ctx: LoginContext, name: string): ServerConfig {
 export async function login(ctx: LoginContext, name: string): Promise<number> {
   const server = find(ctx, name);
   const { signIn } = await import('../../mcp/oauth/sign-in.js');
-  const { McaError } = await import('../../errors/mca-error.js');
   try {
     const result = await signIn(server, {
       mcaHome: ctx.mcaHome,
@@ -41,7 +41,6 @@ export async function login(ctx: LoginContext, name: string): Promise<number> {
 export async function logout(ctx: LoginContext, name: string): Promise<number> {
   const server = find(ctx, name);
   const { signOut } = await import('../../mcp/oauth/sign-in.js');
-  const { McaError } = await import('../../errors/mca-error.js');
   try {
     out(
       signOut(server, ctx.mcaHome)

@@ -15,7 +15,7 @@ import { loadMcpConfig } from '../../mcp/config-sources.js';
 import { serverTrustItem } from '../../mcp/server-exposure.js';
 import { loadPermissionPolicy } from '../../permissions/settings-files.js';
 import { recordTrust } from '../../permissions/trust-store.js';
-import { trustItems } from '../../runtime/trust-policy.js';
+import { trustItems } from '../../runtime/trust-question.js';
 import { neutralizeControlSequences } from '../../text/terminal-safe.js';
 import { resolveProjectRoot } from '../bootstrap.js';
 import { CliError, EXIT_OK, printError } from '../exit-codes.js';

@@ -3,8 +3,6 @@ import { builtinInput } from '../input/builtin-input.js';
 import { approvalTitle } from '../registry/approval.js';
 import { defineTool, failedPlan, readyPlan, type ToolPlan } from '../registry/define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from '../registry/envelope.js';
-import { applyEdit, unifiedDiff } from './edit-core.js';
-import { commitChange, loadTarget } from './file-change.js';
 import { isControlFile } from '../files/workspace.js';
 import { toolResult } from '../registry/results.js';
 import type { MultiEditData } from '../registry/tool-data.js';
@@ -29,6 +27,7 @@ export const multiEditTool = defineTool({
   },
   preload: loadDiff,
   async prepare(input, ctx): Promise<ToolPlan> {
+    const { applyEdit, commitChange, loadTarget, unifiedDiff } = await import('./edit-code.js');
     const loaded = await loadTarget(ctx, input.path, true);
     if (!loaded.ok) return failedPlan(loaded.envelope);
     const target = loaded.target;

@@ -3,8 +3,7 @@ import { builtinInput } from '../input/builtin-input.js';
 import { approvalTitle } from '../registry/approval.js';
 import { defineTool, failedPlan, readyPlan, type ToolPlan } from '../registry/define-tool.js';
 import type { ToolEnvelope } from '../registry/envelope.js';
-import { lineCount, unifiedDiff } from './edit-core.js';
-import { commitChange, loadTarget, type FileTarget } from './file-change.js';
+import type { FileTarget } from './file-change.js';
 import { isControlFile } from '../files/workspace.js';
 import { toolResult } from '../registry/results.js';
 import type { ToolContext } from '../registry/tool-context.js';
@@ -70,6 +69,7 @@ export const writeTool = defineTool({
   ...writeMembers,
   preload: loadDiff,
   async prepare(input, ctx): Promise<ToolPlan> {
+    const { loadTarget, unifiedDiff } = await import('./edit-code.js');
     const loaded = await loadTarget(ctx, input.path, false);
     if (!loaded.ok) return failedPlan(loaded.envelope);
     const target = loaded.target;
@@ -88,6 +88,7 @@ export const writeTool = defineTool({
 
 /** After approval: writes `content` (unless the file changed meanwhile) and reports what was written. */
 async function write(ctx: ToolContext, target: FileTarget, content: string): Promise<ToolEnvelope> {
+  const { commitChange, lineCount } = await import('./edit-code.js');
   const exists = target.stamp !== undefined;
   const conflict = await commitChange(ctx, target, content);
   if (conflict) return conflict;

@@ -3,9 +3,9 @@
  * reads its new output (Claude Code's name; its older BashOutput too), TaskStop ends it (older KillShell, KillBash).
  */
 import type { ChildProcess } from 'node:child_process';
-import { builtinInput } from '../input/builtin-input.js';
+import type { output } from 'zod/v4/core';
+import type { BuiltinInputSchemas } from '../input/input-schemas.js';
 import { backgroundTasks, type BackgroundTaskInfo } from './background-tasks.js';
-import { defineTool } from '../registry/define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from '../registry/envelope.js';
 import { toolResult } from '../registry/results.js';
 import type { ToolContext } from '../registry/tool-context.js';
@@ -111,88 +111,67 @@ function unknownTask(id: string): ToolEnvelope {
   );
 }
 
-export const taskOutputTool = defineTool({
-  name: 'TaskOutput',
-  aliases: ['BashOutput', 'BashOutputTool', 'AgentOutputTool'],
-  promptFile: 'TaskOutput.md',
-  inputSchema: builtinInput('TaskOutput'),
-  // Reads what a task the model started wrote; changes nothing.
-  permission: 'none',
-  kind: 'read',
-  display: {
-    title: (input) => stringField(input, 'task_id') ?? stringField(input, 'bash_id') ?? '',
-    summary: (data) => `${stringField(data, 'status') ?? ''} · ${stringField(data, 'retrieval_status') ?? ''}`,
-  },
-  async run(input, ctx): Promise<ToolEnvelope> {
-    const id = input.task_id ?? input.bash_id;
-    if (id === undefined) return errorEnvelope('INVALID_PARAM', 'TaskOutput needs `task_id`.');
-    const known = backgroundTasks.get(id);
-    if (!known) return unknownTask(id);
-    let filter: RegExp | undefined;
-    if (input.filter !== undefined && input.filter !== '') {
-      try {
-        filter = new RegExp(input.filter);
-      } catch (error) {
-        return errorEnvelope('INVALID_PARAM', `filter is not a valid regular expression: ${String(error)}`);
-      }
+/** TaskOutput's call (its definition is in task-tools.ts, which loads this module on the first call). */
+export async function runTaskOutput(
+  input: output<BuiltinInputSchemas['TaskOutput']>,
+  ctx: ToolContext,
+): Promise<ToolEnvelope> {
+  const id = input.task_id ?? input.bash_id;
+  if (id === undefined) return errorEnvelope('INVALID_PARAM', 'TaskOutput needs `task_id`.');
+  const known = backgroundTasks.get(id);
+  if (!known) return unknownTask(id);
+  let filter: RegExp | undefined;
+  if (input.filter !== undefined && input.filter !== '') {
+    try {
+      filter = new RegExp(input.filter);
+    } catch (error) {
+      return errorEnvelope('INVALID_PARAM', `filter is not a valid regular expression: ${String(error)}`);
     }
-    const ended =
-      input.block === false
-        ? known.status !== 'running'
-        : await backgroundTasks.waitEnded(id, input.timeout ?? DEFAULT_WAIT_MS, ctx.signal);
-    const read = await backgroundTasks.read(id);
-    if (!read) return unknownTask(id);
-    const { task } = read;
-    let output = read.text;
-    if (filter)
-      output = output
-        .split('\n')
-        .filter((line) => filter.test(line))
-        .join('\n');
-    const retrieval = ended ? 'success' : input.block === false ? 'not_ready' : 'timeout';
-    const data = {
-      retrieval_status: retrieval,
-      task_id: task.id,
-      task_type: 'local_bash',
-      status: task.status,
-      command: task.command,
-      exit_code: task.exitCode,
-      output,
-      ...(read.skippedBytes > 0 ? { skipped_bytes: read.skippedBytes } : {}),
-      ...(task.droppedBytes > 0 ? { dropped_bytes: task.droppedBytes } : {}),
-    };
-    const lines = [
-      `Task ${task.id}: ${statusLine(task)}${retrieval === 'timeout' ? ' (still running after the wait)' : ''}`,
-      ...(read.skippedBytes > 0 ? [`[${read.skippedBytes} earlier bytes skipped: see ${task.outputFile}]`] : []),
-      output === '' ? '(no new output)' : output.replace(/\n$/, ''),
-    ];
-    return toolResult(data, lines.join('\n'), { context: { task_id: task.id } });
-  },
-});
+  }
+  const ended =
+    input.block === false
+      ? known.status !== 'running'
+      : await backgroundTasks.waitEnded(id, input.timeout ?? DEFAULT_WAIT_MS, ctx.signal);
+  const read = await backgroundTasks.read(id);
+  if (!read) return unknownTask(id);
+  const { task } = read;
+  let output = read.text;
+  if (filter)
+    output = output
+      .split('\n')
+      .filter((line) => filter.test(line))
+      .join('\n');
+  const retrieval = ended ? 'success' : input.block === false ? 'not_ready' : 'timeout';
+  const data = {
+    retrieval_status: retrieval,
+    task_id: task.id,
+    task_type: 'local_bash',
+    status: task.status,
+    command: task.command,
+    exit_code: task.exitCode,
+    output,
+    ...(read.skippedBytes > 0 ? { skipped_bytes: read.skippedBytes } : {}),
+    ...(task.droppedBytes > 0 ? { dropped_bytes: task.droppedBytes } : {}),
+  };
+  const lines = [
+    `Task ${task.id}: ${statusLine(task)}${retrieval === 'timeout' ? ' (still running after the wait)' : ''}`,
+    ...(read.skippedBytes > 0 ? [`[${read.skippedBytes} earlier bytes skipped: see ${task.outputFile}]`] : []),
+    output === '' ? '(no new output)' : output.replace(/\n$/, ''),
+  ];
+  return toolResult(data, lines.join('\n'), { context: { task_id: task.id } });
+}
 
-export const taskStopTool = defineTool({
-  name: 'TaskStop',
-  aliases: ['KillShell', 'KillBash'],
-  promptFile: 'TaskStop.md',
-  inputSchema: builtinInput('TaskStop'),
-  // Ends only a command the model itself started in the background (approved when it was started).
-  permission: 'none',
-  kind: 'execute',
-  display: {
-    title: (input) => stringField(input, 'task_id') ?? stringField(input, 'shell_id') ?? '',
-    summary: (data) => stringField(data, 'message') ?? 'stopped',
-  },
-  async run(input): Promise<ToolEnvelope> {
-    const id = input.task_id ?? input.shell_id;
-    if (id === undefined) return errorEnvelope('INVALID_PARAM', 'TaskStop needs `task_id`.');
-    const before = backgroundTasks.get(id);
-    if (!before) return unknownTask(id);
-    if (before.status !== 'running') {
-      return errorEnvelope('INVALID_PARAM', `Task ${id} is not running (${statusLine(before)}).`);
-    }
-    const task = (await backgroundTasks.stop(id)) ?? before;
-    const message = `Successfully stopped task: ${task.id} (${task.command})`;
-    const data = { message, task_id: task.id, task_type: 'local_bash', command: task.command };
-    return toolResult(data, message, { context: { task_id: task.id } });
-  },
-});
+/** TaskStop's call (its definition is in task-tools.ts). */
+export async function runTaskStop(input: output<BuiltinInputSchemas['TaskStop']>): Promise<ToolEnvelope> {
+  const id = input.task_id ?? input.shell_id;
+  if (id === undefined) return errorEnvelope('INVALID_PARAM', 'TaskStop needs `task_id`.');
+  const before = backgroundTasks.get(id);
+  if (!before) return unknownTask(id);
+  if (before.status !== 'running') {
+    return errorEnvelope('INVALID_PARAM', `Task ${id} is not running (${statusLine(before)}).`);
+  }
+  const task = (await backgroundTasks.stop(id)) ?? before;
+  const message = `Successfully stopped task: ${task.id} (${task.command})`;
+  const data = { message, task_id: task.id, task_type: 'local_bash', command: task.command };
+  return toolResult(data, message, { context: { task_id: task.id } });
+}

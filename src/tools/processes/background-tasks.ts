@@ -45,6 +45,7 @@ export type {
   TaskRead,
   TaskStatus,
 } from './background-task-record.js';
+import { setTaskNoticeSource } from './task-notices.js';
 
 export const DEFAULT_MAX_BACKGROUND_TASKS = 8;
 /** The environment variable that marks a task's processes (`<mca pid>.<task number>`). */
@@ -382,6 +383,8 @@ export class BackgroundTasks {
 
 /** The process's registry. */
 export const backgroundTasks = new BackgroundTasks();
+// Tool results and the next user message carry its notices without importing this module (task-notices.ts).
+setTaskNoticeSource(() => taskNoticeReminder(backgroundTasks));
 
 /** Pending notices as one `<system-reminder>` to append to what the model reads next; '' when none. */
 export function taskNoticeReminder(tasks: BackgroundTasks = backgroundTasks): string {

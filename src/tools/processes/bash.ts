@@ -4,7 +4,7 @@ import { builtinInput } from '../input/builtin-input.js';
 import { approvalTitle } from '../registry/approval.js';
 import type { BoxedSpawn } from './bash-box.js';
 import { runOnHost, type CommandOutcome, type Ending } from './bash-host.js';
-import { adoptInBackground, movedToBackground, startBackgroundCommand } from './background-task-tools.js';
+import { once } from '../registry/lazy-modules.js';
 import { registerForeground } from './foreground-commands.js';
 import { CappedOutput } from './capped-output.js';
 import { defineTool, readyPlan, type ToolPlan } from '../registry/define-tool.js';
@@ -37,6 +37,13 @@ interface SpawnSpec {
 
 /** How long stdout/stderr may stay open after the shell exits (a background job holding them). */
 const STREAM_GRACE_MS = 250;
+
+/**
+ * Background shells' code (background-task-tools.ts and the task registry), loaded by the first command that runs,
+ * before it starts (Ctrl+B adopts a running command synchronously): an answer that runs no command never loads it.
+ */
+const loadBackground = once(() => import('./background-task-tools.js'));
+type BackgroundCode = Awaited<ReturnType<typeof loadBackground>>;
 
 function render(data: BashData): string {
   const parts: string[] = [];
@@ -158,6 +165,7 @@ async function runCommand(
       data: { interrupted: true },
     });
   const shell = findExecutable('bash') ?? '/bin/sh';
+  const background = await loadBackground();
   // The box is asked again here: a hook may have changed the input since the call was prepared.
   const inBox = ctx.box?.place(input, ctx.source).boxed === true;
   let boxed: BoxedSpawn | undefined;
@@ -171,19 +179,24 @@ async function runCommand(
   }
   const spec = boxed ?? { file: shell, args: ['-c', input.command], env: commandEnvironment(ctx) };
   // Background shells outlive this call (background-tasks.ts); a boxed one runs in the box like any other.
-  if (input.run_in_background === true) return await startBackgroundCommand(input, ctx, { ...spec, boxed });
+  if (input.run_in_background === true) return await background.startBackgroundCommand(input, ctx, { ...spec, boxed });
   const outcome =
     ctx.commands && ctx.source === 'model'
       ? await runOnHost(ctx.commands, input, ctx, spec)
-      : await runLocally(input, ctx, spec);
+      : await runLocally(input, ctx, spec, background);
   const failed = outcome.ending.kind !== 'exit' || outcome.ending.code !== 0;
   const place = ctx.box?.place(input, ctx.source);
   const note = boxed ? await boxed.finish({ failed, stdout: outcome.stdout, stderr: outcome.stderr }) : place?.note;
-  return resultOf(input, outcome, { note, label: boxed ? 'in the sandbox' : place?.label });
+  return resultOf(input, outcome, background, { note, label: boxed ? 'in the sandbox' : place?.label });
 }
 
 /** Runs the command in its own process group and collects its bounded output. */
-async function runLocally(input: BashInput, ctx: ToolContext, spec: SpawnSpec): Promise<CommandOutcome> {
+async function runLocally(
+  input: BashInput,
+  ctx: ToolContext,
+  spec: SpawnSpec,
+  background: BackgroundCode,
+): Promise<CommandOutcome> {
   const stdout = new CappedOutput();
   const stderr = new CappedOutput();
   // Own process group (detached) so a timeout or abort can kill the shell and everything it started.
@@ -219,7 +232,7 @@ async function runLocally(input: BashInput, ctx: ToolContext, spec: SpawnSpec): 
     else ctx.signal.addEventListener('abort', onAbort, { once: true });
     // Ctrl+B / the SDK's background_tasks: the command goes on as a background task (background-task-tools.ts).
     unregister = registerForeground(ctx.callId, () => {
-      const moved = adoptInBackground(child, input, ctx, stdout.text() + stderr.text());
+      const moved = background.adoptInBackground(child, input, ctx, stdout.text() + stderr.text());
       if (moved) resolve(moved);
     });
   });
@@ -260,6 +273,7 @@ async function runLocally(input: BashInput, ctx: ToolContext, spec: SpawnSpec): 
 function resultOf(
   input: BashInput,
   outcome: CommandOutcome,
+  background: BackgroundCode,
   sandbox: { note?: string | undefined; label?: string | undefined } = {},
 ): ToolEnvelope {
   const boxNote = sandbox.note;
@@ -283,7 +297,7 @@ function resultOf(
     const note = boxNote === undefined ? '' : `\n${boxNote}`;
     return { ...envelope, text: `${envelope.text}\n${render(data)}${note}` };
   };
-  if (ending.kind === 'background') return movedToBackground(input.command, ending);
+  if (ending.kind === 'background') return background.movedToBackground(input.command, ending);
   if (ending.kind === 'spawn_error')
     return errorEnvelope('EXECUTION_ERROR', `Could not start the command: ${ending.message}`, { data: raw, context });
   if (ending.kind === 'timeout') {

@@ -1,7 +1,7 @@
 /** mca's own tools, in the order the model is told them. */
 import type { ToolDefinition } from './define-tool.js';
 import { bashTool } from '../processes/bash.js';
-import { taskOutputTool, taskStopTool } from '../processes/background-task-tools.js';
+import { taskOutputTool, taskStopTool } from '../processes/task-tools.js';
 import { editTool } from '../editing/edit.js';
 import { exitPlanModeTool } from '../planning/exit-plan-mode.js';
 import { globTool } from '../walking/glob.js';

@@ -3,7 +3,7 @@
  * the one entry point every call takes: input check (tool-input-check.ts), the tool's plan, the call gate, then the
  * plan (with the BeforeRun step around it). `run` never throws.
  */
-import { withTaskNotices } from '../processes/background-tasks.js';
+import { withPendingTaskNotices } from '../processes/task-notices.js';
 import type { ToolSpec } from '../../providers/types.js';
 import { redactValue } from '../../text/redact-secrets.js';
 import { approvalTitle, callSubject, deniedEnvelope } from './approval.js';
@@ -200,9 +200,13 @@ export class ToolRegistry {
    * without asking), asks `ctx.gate.decide` (every call, read-only ones with no request), then runs the plan.
    */
   async run(call: ToolCall, ctx: RunContext): Promise<ToolEnvelope> {
-    const started = performance.now();
+    // process.hrtime, not performance.now(): the `performance` global loads node:perf_hooks (~1.7 ms at start).
+    const started = process.hrtime.bigint();
     const envelope = redactValue(await this.runGuarded(call, ctx), this.secrets);
-    return { ...envelope, stats: { ...envelope.stats, durationMs: Math.round(performance.now() - started) } };
+    return {
+      ...envelope,
+      stats: { ...envelope.stats, durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e6) },
+    };
   }
 
   private async runGuarded(written: ToolCall, ctx: RunContext): Promise<ToolEnvelope> {
@@ -287,7 +291,7 @@ export class ToolRegistry {
     ctx: RunContext,
   ): Promise<ToolEnvelope> {
     // A background task that ended meanwhile is told with this result (the model's next request carries it).
-    const envelope = withTaskNotices(await execute());
+    const envelope = withPendingTaskNotices(await execute());
     const { afterRun } = ctx.gate;
     if (!afterRun) return envelope;
     return await afterRun({ ...call, input }, redactValue(envelope, this.secrets));
