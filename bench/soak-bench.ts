@@ -1,13 +1,16 @@
 /**
- * `npx tsx bench/soak-bench.ts [--steps N] [--files F] [--kb K]`: one long `mca -p` turn of the built binary
- * (dist/) against the loopback fake: N steps (default 1,000, mca's most: N − 1 Read calls, then the answer) over F files of K kB (default 50 × 5 kB, so
+ * `npx tsx bench/soak-bench.ts [--steps N] [--files F] [--kb K] [--turns T] [--window TOKENS]`: one long `mca -p`
+ * turn (or T turns of one process through stream-json input, N/T steps each) of the built binary (or SOAK_MCA)
+ * against the loopback fake, which reports the usage a real API would (4 characters a token): N steps (default 1,000, mca's most: N − 1 Read calls, then the answer) over F files of K kB (default 50 × 5 kB, so
  * about 5 MB of tool output, enough for several compactions in the default window), then the answer. Summary
  * requests (compaction) get a short summary. At every request the fake's step samples the mca process from /proc:
  * resident memory (VmRSS), open file descriptors, child processes. Per step: the answer asking for the tool
  * finished → the next request arrived (mca's own time for the step, bench/lib/server-clock.ts). Prints the mean
  * step time of the first and last 100 steps, RSS at step 100, at the end and its peak, fds and children at step
  * 100 and at the end; `--series` adds every 50th sample, `--cpu-prof-dir DIR` writes mca's CPU profile there,
- * `--node-option=FLAG` passes a flag to mca's Node. A
+ * `--node-option=FLAG` passes a flag to mca's Node, `--heap-snapshots-dir DIR --heap-snapshot-at 100,999` writes V8
+ * heap snapshots of mca at those steps (the signal is sent as the request arrives; the snapshot is taken before the
+ * step's work). A
  * measurement aid: it asserts nothing.
  */
 import { spawn } from 'node:child_process';
@@ -71,7 +74,16 @@ async function main(): Promise<void> {
   for (let i = 0; i < fileCount; i += 1) writeFileSync(join(project, `f${i}.txt`), line.repeat(kb * 16));
 
   let pid = 0;
+  const snapshotAt = process.argv.indexOf('--heap-snapshot-at');
+  const snapshotSteps =
+    process.argv.includes('--heap-snapshots-dir') && snapshotAt >= 0
+      ? (process.argv[snapshotAt + 1] ?? '').split(',').map(Number)
+      : [];
   let agentSteps = 0;
+  /** Steps of the current turn; `--turns T` splits the steps over T turns of one process (stream-json input). */
+  let turnSteps = 0;
+  const turns = option('--turns', 1);
+  const perTurn = Math.ceil(steps / turns);
   let summaries = 0;
   const samples: Sample[] = [];
   const toolStep = (index: number): FakePlainStep => ({
@@ -88,9 +100,17 @@ async function main(): Promise<void> {
           return { text: '## 📌 Archived Session Summary\n\nRead files f0..f49 in turn; nothing else happened.' };
         }
         agentSteps += 1;
-        samples.push(sample(pid, agentSteps, JSON.stringify(body).length));
-        // Model calls: steps − 1 Read calls, then the answer (mca allows at most 1,000 steps in one turn).
-        return agentSteps < steps ? toolStep(agentSteps) : { text: 'ok' };
+        turnSteps += 1;
+        const chars = JSON.stringify(body).length;
+        samples.push(sample(pid, agentSteps, chars));
+        if (snapshotSteps.includes(agentSteps)) process.kill(pid, 'SIGUSR2');
+        // The usage a real API would report (about 4 characters a token), so mca's budget sees the prompt grow and
+        // compacts where it would against the real model.
+        const usage = { input_tokens: Math.round(chars / 4), output_tokens: 20 };
+        // Model calls per turn: Read calls, then the answer (mca allows at most 1,000 steps in one turn).
+        if (turnSteps < perTurn && agentSteps < steps) return { ...toolStep(agentSteps), usage };
+        turnSteps = 0;
+        return { text: 'ok', usage };
       },
     ],
     { loop: true },
@@ -100,11 +120,24 @@ async function main(): Promise<void> {
   const started = performance.now();
   const profileAt = process.argv.indexOf('--cpu-prof-dir');
   const profile = profileAt < 0 ? [] : ['--cpu-prof', '--cpu-prof-dir', process.argv[profileAt + 1] ?? '.'];
+  // `--heap-snapshots-dir DIR --heap-snapshot-at 100,1000`: V8 heap snapshots of mca at those steps (what is retained).
+  const snapshotDirAt = process.argv.indexOf('--heap-snapshots-dir');
+  if (snapshotDirAt >= 0)
+    profile.push('--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${process.argv[snapshotDirAt + 1] ?? '.'}`);
   // `--node-option=--max-old-space-size=64` (repeatable): a flag for mca's Node (is a growth garbage or retained?).
   profile.push(...process.argv.filter((arg) => arg.startsWith('--node-option=')).map((arg) => arg.slice(14)));
   const child = spawn(
     process.execPath,
-    [...profile, join(root, 'dist', 'cli', 'mca.cjs'), '-p', 'Read every file, in turn.', '--max-steps', String(steps)],
+    [
+      ...profile,
+      process.env.SOAK_MCA ?? join(root, 'dist', 'cli', 'mca.cjs'),
+      '-p',
+      ...(turns > 1
+        ? ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose']
+        : ['Read every file, in turn.']),
+      '--max-steps',
+      String(perTurn),
+    ],
     {
       cwd: project,
       env: childEnv({
@@ -112,14 +145,35 @@ async function main(): Promise<void> {
         ANTHROPIC_BASE_URL: fake.url,
         MCA_HOME: home,
         HOME: home,
+        ...(option('--window', 0) > 0 ? { MCA_CONTEXT_WINDOW: String(option('--window', 0)) } : {}),
       }),
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
     },
   );
   pid = child.pid ?? 0;
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  child.stdout.resume();
+  // Several turns: one user message at a time on stdin, the next when the previous turn's result line is out.
+  let sent = 0;
+  const sendTurn = () => {
+    sent += 1;
+    const message = { type: 'user', message: { role: 'user', content: `Turn ${sent}: read every file, in turn.` } };
+    child.stdin.write(`${JSON.stringify(message)}\n`);
+  };
+  let pending = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    if (turns <= 1) return;
+    pending += chunk.toString('utf8');
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const text of lines) {
+      if (!text.startsWith('{"type":"result"')) continue;
+      if (sent < turns) sendTurn();
+      else child.stdin.end();
+    }
+  });
+  if (turns > 1) sendTurn();
+  else child.stdin.end();
   const code = await new Promise<number | null>((done) => child.on('close', done));
   const wallMs = performance.now() - started;
   // Per step: the answer before it finished → this request arrived (agent and summary requests alike, in order).
@@ -141,7 +195,7 @@ async function main(): Promise<void> {
   const mb = (kbValue: number | undefined) => `${((kbValue ?? 0) / 1024).toFixed(1)} MB`;
   console.log(
     [
-      `soak: ${steps} steps (${steps - 1} Reads) over ${fileCount} files of ${kb} kB, ${summaries} summary requests (compactions), ` +
+      `soak: ${steps} steps in ${turns} turn(s) (${steps - turns} Reads) over ${fileCount} files of ${kb} kB, ${summaries} summary requests (compactions), ` +
         `${clock.arrivals.length} requests; wall ${(wallMs / 1000).toFixed(1)} s; 1-minute load at start ${load.toFixed(1)}`,
       '',
       '| figure | value |',

@@ -51,6 +51,8 @@ export interface ContextEngineOptions {
    * runs (each step reads the current list).
    */
   requestTools?: readonly ToolSpec[] | (() => readonly ToolSpec[]);
+  /** The bound of the in-process copy of full results (full-result-cache.ts); tests set a small one. */
+  fullResultCacheChars?: number;
 }
 
 import type { PreparedStep, StepObservation, StepReply } from './engine-steps.js';
@@ -94,7 +96,7 @@ export class ContextEngine {
 
   constructor(private readonly options: ContextEngineOptions) {
     this.now = options.now ?? nowIso;
-    this.live = new LiveRounds(options.toolMemory);
+    this.live = new LiveRounds(options.toolMemory, options.fullResultCacheChars);
     // A round left open by a crash is closed before anything else happens, so it renders as history.
     if (options.history.openRound()) options.history.closeOpenRound('interrupted');
   }
