@@ -88,7 +88,7 @@ async function main(): Promise<void> {
   const samples: Sample[] = [];
   const toolStep = (index: number): FakePlainStep => ({
     text: 'reading',
-    calls: [{ name: 'Read', input: { file_path: join(project, `f${index % fileCount}.txt`) } }],
+    calls: [{ name: 'Read', input: { path: `f${index % fileCount}.txt` } }],
   });
   const fake = await startFakeAnthropic(
     [
@@ -130,7 +130,7 @@ async function main(): Promise<void> {
     process.execPath,
     [
       ...profile,
-      process.env.SOAK_MCA ?? join(root, 'dist', 'cli', 'mca.cjs'),
+      resolve(process.env.SOAK_MCA ?? join(root, 'dist', 'cli', 'mca.cjs')),
       '-p',
       ...(turns > 1
         ? ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose']

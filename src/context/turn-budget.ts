@@ -46,6 +46,20 @@ export interface InTurnState {
 
 export const FULL_TURN: InTurnState = { level: 0, shrunkSteps: 0 };
 
+/**
+ * A step's one-line form, made once per step: every build of a long turn shows all its shrunk steps again, and
+ * parsing each one's JSON at every step made a step's time grow with the turn (issue 42).
+ */
+const oneLineSteps = new WeakMap<ScratchpadStep, ScratchpadStep>();
+
+function oneLineStep(step: ScratchpadStep, compressed: string): ScratchpadStep {
+  const known = oneLineSteps.get(step);
+  if (known !== undefined) return known;
+  const shrunk = { ...step, compressed: shrinkToolMessage(compressed, step.tool ?? 'unknown') };
+  oneLineSteps.set(step, shrunk);
+  return shrunk;
+}
+
 function scratchpadAtRung(
   steps: readonly ScratchpadStep[],
   rung: InTurnRung,
@@ -53,9 +67,7 @@ function scratchpadAtRung(
 ): readonly ScratchpadStep[] {
   if (!rung.oneLine) return steps;
   return steps.map((step, index) =>
-    index < shrunkSteps && step.compressed !== undefined
-      ? { ...step, compressed: shrinkToolMessage(step.compressed, step.tool ?? 'unknown') }
-      : step,
+    index < shrunkSteps && step.compressed !== undefined ? oneLineStep(step, step.compressed) : step,
   );
 }
 

@@ -12,6 +12,7 @@ import { ContentBlockAssembler, MAX_SOURCES, sourcesText, type CitedSource } fro
 import { NodeHttpTransport, type HttpResponse, type HttpTransport } from './http-transport.js';
 import { DEFAULT_MODEL_CALL_TIMEOUT_MS, withDeadline } from './call-deadline.js';
 import { IdleWatch } from './idle-watch.js';
+import { JsonBodyEncoder } from './json-body.js';
 import { nonStreamResponse, ProviderError } from './provider-error.js';
 import { withRetries } from './retry-loop.js';
 import {
@@ -104,6 +105,8 @@ export class AnthropicProvider implements ModelProvider {
   private readonly endpoint: string;
   private readonly url: URL;
   private readonly transport: HttpTransport;
+  /** Encodes each request body, reusing the encoded long strings the previous request carried (json-body.ts). */
+  private readonly encoder = new JsonBodyEncoder();
 
   constructor(options: AnthropicProviderOptions) {
     this.endpoint = (options.baseUrl ?? 'https://api.anthropic.com').replace(/\/+$/, '');
@@ -132,7 +135,7 @@ export class AnthropicProvider implements ModelProvider {
     const sources = new Map<string, string>();
     let usage: Usage = { ...ZERO_USAGE };
     for (let part = 0; ; part++) {
-      const payload = continuation(params, paused);
+      const payload = continuation(params, paused, this.encoder);
       let end: PartEnd | undefined;
       let done: Extract<StreamEvent, { type: 'done' }> | undefined;
       const call = withDeadline(signal, this.callTimeoutMs, API_NAME, (callSignal) =>
@@ -197,7 +200,7 @@ export class AnthropicProvider implements ModelProvider {
   }
 
   /** Sends the request; resolves with a 200 event stream, throws a ProviderError for anything else. */
-  private async open(payload: string, watch: IdleWatch): Promise<HttpResponse> {
+  private async open(payload: Buffer, watch: IdleWatch): Promise<HttpResponse> {
     const secrets = this.secrets;
     const response = await this.transport.post({
       url: this.url,
@@ -219,7 +222,7 @@ export class AnthropicProvider implements ModelProvider {
 
   /** One HTTP call. Throws on any failure; an idle stall becomes a 'timeout' ProviderError. */
   private async *attempt(
-    payload: string,
+    payload: Buffer,
     signal: AbortSignal,
     ended: (end: PartEnd) => void,
   ): AsyncGenerator<StreamEvent> {

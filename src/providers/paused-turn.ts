@@ -10,6 +10,7 @@
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages/messages.js';
 import type { AnthropicStreamParams } from './anthropic-request.js';
 import { parseToolInput } from './content-blocks.js';
+import type { JsonBodyEncoder } from './json-body.js';
 
 /** Continuations of one model call before mca stops and says so (each is a full, billed request). */
 export const MAX_PAUSE_CONTINUATIONS = 5;
@@ -112,11 +113,15 @@ export class PausedContent {
  * The request that continues a paused turn: the original body with the paused content (every paused part of this
  * call so far, in order) as the last assistant message.
  */
-export function continuation(params: AnthropicStreamParams, paused: readonly ContentBlockParam[]): string {
-  if (paused.length === 0) return JSON.stringify(params);
+export function continuation(
+  params: AnthropicStreamParams,
+  paused: readonly ContentBlockParam[],
+  encoder: JsonBodyEncoder,
+): Buffer {
+  if (paused.length === 0) return encoder.encode(params);
   // mca's requests end with a user message (the prompt or the newest results); the paused reply answers it.
   const messages: MessageParam[] = [...params.messages, { role: 'assistant', content: [...paused] }];
-  return JSON.stringify({ ...params, messages });
+  return encoder.encode({ ...params, messages });
 }
 
 /** The line that ends a call mca stopped continuing; the model and the user read it as the reply's last words. */
