@@ -36,6 +36,8 @@ interface Sample {
   /** Agent requests seen so far (the step number). */
   step: number;
   rssKb: number;
+  /** mca's CPU time so far (user + system, from /proc/<pid>/stat, 10 ms ticks), ms. */
+  cpuMs: number;
   /** Characters of the request's JSON body (what the model is sent at this step). */
   requestChars: number;
   fds: number;
@@ -47,15 +49,19 @@ function sample(pid: number, step: number, requestChars: number): Sample {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    // Fields 14 and 15 of stat (after the command name in parentheses): user and system time in clock ticks.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const cpuMs = (Number(fields[11]) + Number(fields[12])) * 10;
     const fds = readdirSync(`/proc/${pid}/fd`).length;
     let children = 0;
     for (const task of readdirSync(`/proc/${pid}/task`)) {
       const list = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
       children += list === '' ? 0 : list.split(/\s+/).length;
     }
-    return { step, rssKb, requestChars, fds, children };
+    return { step, rssKb, cpuMs, requestChars, fds, children };
   } catch {
-    return { step, rssKb: 0, requestChars, fds: 0, children: 0 };
+    return { step, rssKb: 0, cpuMs: 0, requestChars, fds: 0, children: 0 };
   }
 }
 
@@ -189,6 +195,11 @@ async function main(): Promise<void> {
   const at100 = samples.find((entry) => entry.step === 100) ?? samples[0];
   const last = samples.at(-1);
   const peakKb = Math.max(...samples.map((entry) => entry.rssKb));
+  // CPU per step over a window of samples: what the load on a shared machine does not stretch.
+  const cpuPerStep = (from: Sample | undefined, to: Sample | undefined) =>
+    from && to && to.step > from.step ? (to.cpuMs - from.cpuMs) / (to.step - from.step) : 0;
+  const cpuFirst = cpuPerStep(samples[0], samples[100]);
+  const cpuLast = cpuPerStep(samples.at(-101), samples.at(-1));
   const first100 = mean(gaps.slice(0, 100));
   const last100 = mean(gaps.slice(-100));
   const kChars = (chars: number | undefined) => `${Math.round((chars ?? 0) / 1000)}k chars`;
@@ -203,6 +214,7 @@ async function main(): Promise<void> {
       `| mean step, first 100 steps | ${first100.toFixed(2)} ms |`,
       `| mean step, last 100 steps | ${last100.toFixed(2)} ms |`,
       `| last 100 / first 100 | ${(last100 / first100).toFixed(2)}× |`,
+      `| mca CPU per step, steps 1–100 → last 100 | ${cpuFirst.toFixed(2)} → ${cpuLast.toFixed(2)} ms (${(cpuLast / Math.max(cpuFirst, 0.01)).toFixed(2)}×) |`,
       `| RSS at step 100 | ${mb(at100?.rssKb)} |`,
       `| RSS at the last step | ${mb(last?.rssKb)} |`,
       `| RSS, largest sample | ${mb(peakKb)} |`,

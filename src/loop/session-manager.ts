@@ -34,6 +34,7 @@ import type { TodoItem } from '../tools/registry/tool-data.js';
 import { CodeAgent } from './code-agent.js';
 import type { SessionSettings } from './session-settings.js';
 import type { AgentController, SessionInfo, SessionManager } from './controller.js';
+import { restoreFileState } from './resumed-file-state.js';
 
 export interface SessionManagerDeps {
   config: Config;
@@ -247,6 +248,8 @@ export class ProjectSessions implements SessionManager {
     const history = new HistoryManager({ minRetainRounds: config.minRetainRounds }, messages);
     const todos = new TodoStore();
     const fileState = new FileStateRecord();
+    // A continued session still knows the files its earlier runs read (Edit needs no new Read of them).
+    restoreFileState(messages, projectRoot, fileState);
     const resumedPaths = filesTouchedIn(messages, projectRoot);
     const memory = new MemoryFiles({
       projectRoot,
