@@ -10,7 +10,6 @@
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages/messages.js';
 import type { AnthropicStreamParams } from './anthropic-request.js';
 import { parseToolInput } from './content-blocks.js';
-import type { JsonBodyEncoder } from './json-body.js';
 
 /** Continuations of one model call before mca stops and says so (each is a full, billed request). */
 export const MAX_PAUSE_CONTINUATIONS = 5;
@@ -116,12 +115,12 @@ export class PausedContent {
 export function continuation(
   params: AnthropicStreamParams,
   paused: readonly ContentBlockParam[],
-  encoder: JsonBodyEncoder,
+  encode: (body: unknown) => Buffer,
 ): Buffer {
-  if (paused.length === 0) return encoder.encode(params);
+  if (paused.length === 0) return encode(params);
   // mca's requests end with a user message (the prompt or the newest results); the paused reply answers it.
   const messages: MessageParam[] = [...params.messages, { role: 'assistant', content: [...paused] }];
-  return encoder.encode({ ...params, messages });
+  return encode({ ...params, messages });
 }
 
 /** The line that ends a call mca stopped continuing; the model and the user read it as the reply's last words. */
