@@ -122,7 +122,10 @@ export function buildWithinBudget(
   // Over the limit: shrink down to the low-water mark, so the next steps have room to stay full.
   const lowWater = Math.floor(limitTokens * LOW_WATER);
   if (state.level > 0) {
-    state = shrinkBatch(state, state.level, stepCount);
+    const next = shrinkBatch(state, state.level, stepCount);
+    // Another batch shrinks at the same rung: the prompt changes, and the user (and the engine's events) hear of it.
+    if (next.shrunkSteps > state.shrunkSteps) degraded.push(IN_TURN_LADDER[state.level]?.message ?? '');
+    state = next;
     context = buildAt(state);
   }
   while (context.totalTokens > lowWater && state.level < top) {
