@@ -45,18 +45,34 @@ describe('JsonBodyEncoder', () => {
     );
   });
 
-  it('reuses the encoded text a second request carries again, and forgets what the last request did not carry', () => {
+  it('reuses what the previous request carried, and holds no more than the last request', () => {
     const encoder = new JsonBodyEncoder();
     const history = 'x'.repeat(5_000);
-    const first = encoder.encode({ messages: [history] });
-    const second = encoder.encode({ messages: [history, 'new'] });
-    const third = encoder.encode({ messages: [history, 'newer'] });
-    expect(second.toString()).toBe(JSON.stringify({ messages: [history, 'new'] }));
-    expect(third.toString()).toBe(JSON.stringify({ messages: [history, 'newer'] }));
-    expect(first.length).toBe(5_000 + 17);
-    const held = encoder as unknown as { previous: Map<string, unknown> };
-    expect([...held.previous.keys()]).toEqual([history]);
+    const call = { type: 'tool_use', id: 'toolu_1', name: 'Read', input: { path: 'a.ts' } };
+    const body = (tail: string) => ({
+      model: 'm',
+      messages: [{ role: 'user', content: history }, { role: 'assistant', content: [call] }, tail],
+    });
+    for (const tail of ['new', 'newer', 'newest']) {
+      expect(encoder.encode(body(tail)).toString()).toBe(JSON.stringify(body(tail)));
+    }
+    const held = encoder as unknown as {
+      previousLists: Map<string, Array<{ value: unknown }>>;
+      previous: Map<string, unknown>;
+    };
+    expect(held.previousLists.get('messages')?.map((entry) => entry.value)).toEqual(body('newest').messages);
+    // A changed element is encoded anew, in place.
+    const changed = {
+      model: 'm',
+      messages: [
+        { role: 'user', content: `${history}!` },
+        { role: 'assistant', content: [call] },
+      ],
+    };
+    expect(encoder.encode(changed).toString()).toBe(JSON.stringify(changed));
     encoder.encode({ messages: ['short'] });
+    expect([...held.previousLists.keys()]).toEqual(['messages']);
+    expect(held.previousLists.get('messages')).toHaveLength(1);
     expect(held.previous.size).toBe(0);
   });
 });
