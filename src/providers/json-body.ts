@@ -1,9 +1,9 @@
 /**
  * A request body encoder for long sessions (issue 42): the bytes of `Buffer.from(JSON.stringify(value))`, exactly,
- * but the long strings in it (history blocks, full tool results, the system prompt) are escaped and encoded once and
- * reused by the next requests, which carry them again unchanged. Each step so escapes and encodes only what is new;
- * the rest is a copy of bytes already made. Without it each step re-encoded the whole, growing history (the largest
- * part of a step's time late in a long turn, and most of the garbage it left).
+ * but what the previous request also carried is not encoded again: an element of the top-level arrays (`messages`,
+ * `system`, `tools`) equal to the previous request's at its place keeps its bytes, and a long string (a full tool
+ * result, a history block) keeps its encoded literal wherever it moves. Each step so encodes about what is new.
+ * Without it each step re-encoded the whole, growing history (a large part of a step's time late in a long turn).
  *
  * Only plain JSON data is expected (what the providers build: objects, arrays, strings, numbers, booleans, null);
  * anything else is left to JSON.stringify, so the output never differs from it.
