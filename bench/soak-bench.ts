@@ -1,13 +1,15 @@
 /**
- * `npx tsx bench/soak-bench.ts [--steps N] [--files F] [--kb K]`: one long `mca -p` turn of the built binary
- * (dist/) against the loopback fake: N steps (default 1,000, mca's most: N − 1 Read calls, then the answer) over F files of K kB (default 50 × 5 kB, so
+ * `npx tsx bench/soak-bench.ts [--steps N] [--files F] [--kb K] [--turns T] [--window TOKENS]`: one long `mca -p`
+ * turn of the built binary (dist/, or the file SOAK_MCA names) against the loopback fake: N steps (default 1,000, mca's most: N − 1 Read calls, then the answer) over F files of K kB (default 50 × 5 kB, so
  * about 5 MB of tool output, enough for several compactions in the default window), then the answer. Summary
  * requests (compaction) get a short summary. At every request the fake's step samples the mca process from /proc:
  * resident memory (VmRSS), open file descriptors, child processes. Per step: the answer asking for the tool
  * finished → the next request arrived (mca's own time for the step, bench/lib/server-clock.ts). Prints the mean
  * step time of the first and last 100 steps, RSS at step 100, at the end and its peak, fds and children at step
  * 100 and at the end; `--series` adds every 50th sample, `--cpu-prof-dir DIR` writes mca's CPU profile there,
- * `--node-option=FLAG` passes a flag to mca's Node. `--program claude-code` plays the same turn through Claude
+ * `--node-option=FLAG` passes a flag to mca's Node, `--heap-snapshots-dir DIR --heap-snapshot-at 100,999` writes V8
+ * heap snapshots of mca at those steps (the signal is sent as the request arrives; the snapshot is taken before the
+ * step's work), `--window TOKENS` sets mca's context window. `--program claude-code` plays the same turn through Claude
  * Code's native binary instead. The fake reports input tokens as the request's characters / 4 (what a program
  * that compacts on the API's usage needs to see), the Read calls use each program's own tool parameters
  * (bench/peers/tool-map.ts), and after the exit the processes still running in the project folder are counted. A
@@ -40,6 +42,8 @@ interface Sample {
   /** Agent requests seen so far (the step number). */
   step: number;
   rssKb: number;
+  /** The process's CPU time so far (user + system, from /proc/<pid>/stat, 10 ms ticks), ms. */
+  cpuMs: number;
   /** Characters of the request's JSON body (what the model is sent at this step). */
   requestChars: number;
   fds: number;
@@ -52,14 +56,18 @@ function sample(pid: number, step: number, requestChars: number): Sample {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
     const fds = readdirSync(`/proc/${pid}/fd`).length;
+    // Fields 14 and 15 of stat (after the command name in parentheses): user and system time in clock ticks.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const cpuMs = (Number(fields[11]) + Number(fields[12])) * 10;
     let children = 0;
     for (const task of readdirSync(`/proc/${pid}/task`)) {
       const list = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
       children += list === '' ? 0 : list.split(/\s+/).length;
     }
-    return { step, rssKb, requestChars, fds, children };
+    return { step, rssKb, cpuMs, requestChars, fds, children };
   } catch {
-    return { step, rssKb: 0, requestChars, fds: 0, children: 0 };
+    return { step, rssKb: 0, cpuMs: 0, requestChars, fds: 0, children: 0 };
   }
 }
 
@@ -99,6 +107,11 @@ async function main(): Promise<void> {
   for (let i = 0; i < fileCount; i += 1) writeFileSync(join(project, `f${i}.txt`), line.repeat(kb * 16));
 
   let pid = 0;
+  const snapshotAt = process.argv.indexOf('--heap-snapshot-at');
+  const snapshotSteps =
+    process.argv.includes('--heap-snapshots-dir') && snapshotAt >= 0
+      ? (process.argv[snapshotAt + 1] ?? '').split(',').map(Number)
+      : [];
   let agentSteps = 0;
   let summaries = 0;
   const samples: Sample[] = [];
@@ -106,7 +119,10 @@ async function main(): Promise<void> {
   const turns = option('--turns', 1);
   const perTurn = Math.max(1, Math.floor(steps / turns));
   // Usage as the real API reports it (about 4 characters a token), so a program that compacts on it does.
-  const usage = (body: FakeRequestBody) => ({ input_tokens: Math.round(JSON.stringify(body).length / 4) });
+  const usage = (body: FakeRequestBody) => ({
+    input_tokens: Math.round(JSON.stringify(body).length / 4),
+    output_tokens: 20,
+  });
   const toolStep = (body: FakeRequestBody, index: number): FakePlainStep => {
     const call = mapStep(
       { read: `f${index % fileCount}.txt` },
@@ -133,6 +149,7 @@ async function main(): Promise<void> {
           return { text: 'ok' };
         agentSteps += 1;
         samples.push(sample(pid, agentSteps, JSON.stringify(body).length));
+        if (snapshotSteps.includes(agentSteps)) process.kill(pid, 'SIGUSR2');
         // Model calls: per turn, Read calls, then the answer (mca allows at most 1,000 steps in one turn).
         const answer = agentSteps % perTurn === 0 || agentSteps >= steps;
         return answer ? { text: 'ok', usage: usage(body) } : toolStep(body, agentSteps);
@@ -146,8 +163,18 @@ async function main(): Promise<void> {
   const profileAt = process.argv.indexOf('--cpu-prof-dir');
   const profile = profileAt < 0 ? [] : ['--cpu-prof', '--cpu-prof-dir', process.argv[profileAt + 1] ?? '.'];
   // `--node-option=--max-old-space-size=64` (repeatable): a flag for mca's Node (is a growth garbage or retained?).
+  // `--heap-snapshots-dir DIR --heap-snapshot-at 100,1000`: V8 heap snapshots of mca at those steps (what is retained).
+  const snapshotDirAt = process.argv.indexOf('--heap-snapshots-dir');
+  if (snapshotDirAt >= 0)
+    profile.push('--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${process.argv[snapshotDirAt + 1] ?? '.'}`);
   profile.push(...process.argv.filter((arg) => arg.startsWith('--node-option=')).map((arg) => arg.slice(14)));
-  const env = { ANTHROPIC_API_KEY: 'sk-ant-bench-soak', ANTHROPIC_BASE_URL: fake.url, MCA_HOME: home, HOME: home };
+  const env = {
+    ANTHROPIC_API_KEY: 'sk-ant-bench-soak',
+    ANTHROPIC_BASE_URL: fake.url,
+    MCA_HOME: home,
+    HOME: home,
+    ...(option('--window', 0) > 0 ? { MCA_CONTEXT_WINDOW: String(option('--window', 0)) } : {}),
+  };
   const prompt = 'Read every file, in turn.';
   // One prompt as an argument, or T prompts as stream-json lines on stdin.
   const session =
@@ -167,7 +194,14 @@ async function main(): Promise<void> {
       })
     : spawn(
         process.execPath,
-        [...profile, join(root, 'dist', 'cli', 'mca.cjs'), '-p', ...session, '--max-steps', String(perTurn)],
+        [
+          ...profile,
+          resolve(process.env.SOAK_MCA ?? join(root, 'dist', 'cli', 'mca.cjs')),
+          '-p',
+          ...session,
+          '--max-steps',
+          String(perTurn),
+        ],
         { cwd: project, env: childEnv(env), stdio: [stdin, 'pipe', 'pipe'] },
       );
   pid = child.pid ?? 0;
@@ -210,6 +244,11 @@ async function main(): Promise<void> {
   const peakKb = Math.max(...samples.map((entry) => entry.rssKb));
   const first100 = mean(gaps.slice(0, 100));
   const last100 = mean(gaps.slice(-100));
+  // CPU per step over a window of samples: what the load on a shared machine does not stretch.
+  const cpuPerStep = (from: Sample | undefined, to: Sample | undefined) =>
+    from && to && to.step > from.step ? (to.cpuMs - from.cpuMs) / (to.step - from.step) : 0;
+  const cpuFirst = cpuPerStep(samples[0], samples[100]);
+  const cpuLast = cpuPerStep(samples.at(-101), samples.at(-1));
   const kChars = (chars: number | undefined) => `${Math.round((chars ?? 0) / 1000)}k chars`;
   const mb = (kbValue: number | undefined) => `${((kbValue ?? 0) / 1024).toFixed(1)} MB`;
   console.log(
@@ -222,6 +261,7 @@ async function main(): Promise<void> {
       `| mean step, first 100 steps | ${first100.toFixed(2)} ms |`,
       `| mean step, last 100 steps | ${last100.toFixed(2)} ms |`,
       `| last 100 / first 100 | ${(last100 / first100).toFixed(2)}× |`,
+      `| CPU per step, steps 1–100 → last 100 | ${cpuFirst.toFixed(2)} → ${cpuLast.toFixed(2)} ms (${(cpuLast / Math.max(cpuFirst, 0.01)).toFixed(2)}×) |`,
       `| RSS at step 1 | ${mb(samples[0]?.rssKb)} |`,
       `| RSS at step 100 | ${mb(at100?.rssKb)} |`,
       `| RSS at the last step | ${mb(last?.rssKb)} |`,

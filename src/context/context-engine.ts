@@ -51,6 +51,8 @@ export interface ContextEngineOptions {
    * runs (each step reads the current list).
    */
   requestTools?: readonly ToolSpec[] | (() => readonly ToolSpec[]);
+  /** The bound of the in-process copy of full results (full-result-cache.ts); tests set a small one. */
+  fullResultCacheChars?: number;
 }
 
 import type { PreparedStep, StepObservation, StepReply } from './engine-steps.js';
@@ -83,6 +85,8 @@ export class ContextEngine {
   private inTurn: InTurnState = FULL_TURN;
   /** The one emergency compaction a turn gets after the API refused a request as too long. */
   private emergencyUsed = false;
+  /** A threshold compaction this turn could change nothing (the turn alone is over it): later ones could not either. */
+  private compactionFutile = false;
   private readonly now: () => string;
   /**
    * The system and L3 blocks of the last request sent, exactly as sent: a summary asks on this prefix, which the
@@ -94,7 +98,7 @@ export class ContextEngine {
 
   constructor(private readonly options: ContextEngineOptions) {
     this.now = options.now ?? nowIso;
-    this.live = new LiveRounds(options.toolMemory);
+    this.live = new LiveRounds(options.toolMemory, options.fullResultCacheChars);
     // A round left open by a crash is closed before anything else happens, so it renders as history.
     if (options.history.openRound()) options.history.closeOpenRound('interrupted');
   }
@@ -129,6 +133,7 @@ export class ContextEngine {
     this.lastStep = 0;
     this.inTurn = FULL_TURN;
     this.emergencyUsed = false;
+    this.compactionFutile = false;
     this.currentRound = history.nextRoundNumber();
     // History (and so the session file) keeps a one-line reference per image, never its data.
     const references = this.questionImages.map(imageReference);
@@ -149,7 +154,11 @@ export class ContextEngine {
     const { contextWindow, maxOutputTokens } = this.options;
     // The last usage already covers everything before the newest observation; only that one is new.
     const newest = this.scratchpad.at(-1);
-    if (newest !== undefined && this.overBudget(newest.observation ?? '', this.turnLimitTokens)) {
+    if (
+      newest !== undefined &&
+      !this.compactionFutile &&
+      this.overBudget(newest.observation ?? '', this.turnLimitTokens)
+    ) {
       yield* this.compactNow('threshold', signal, this.turnView());
     }
     const first = this.buildStep();
@@ -378,6 +387,7 @@ export class ContextEngine {
       },
     });
     if (history.messages !== listBefore) this.live.clear();
+    else if (reason === 'threshold' && fixed >= budget) this.compactionFutile = true;
   }
 }
 

@@ -273,7 +273,9 @@ export class HistoryManager {
       }
     }
     const compacted = outcome !== 'nothing_to_compact' || ladder.applied.length > 0;
-    if (compacted) this.install(next, options.fixedTokens ?? 0, options.fullResults);
+    // A ladder that could only warn (this turn alone is over the budget) changed nothing: no snapshot to write.
+    const changed = next.length !== this.list.length || next.some((entry, index) => entry !== this.list[index]);
+    if (compacted && changed) this.install(next, options.fixedTokens ?? 0, options.fullResults);
     return {
       outcome,
       ...(message !== undefined ? { message } : {}),

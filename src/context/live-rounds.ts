@@ -2,7 +2,8 @@
  * What engine v4 keeps beside the history so that nothing is forgotten without pressure (DESIGN.md "Turn and round",
  * "Tool memory and archive"):
  *  - the full tool results by reference, as the model first saw them (filled as results arrive; a resumed session
- *    reads them once from tool memory), so a whole result renders in full;
+ *    reads them once from tool memory), so a whole result renders in full; a bounded copy (full-result-cache.ts):
+ *    an evicted one is read back from tool memory;
  *  - the live rounds: each round closed since the last compaction, as its turn was sent (text blocks, or native
  *    messages), by its user message, so the next request starts with the previous one (the cached prefix only grows,
  *    each byte is written to the cache once). A compaction that rewrites history clears them: from then on those
@@ -13,18 +14,21 @@ import type { ToolMemory } from '../tools/memory/tool-memory.js';
 import type { BuiltContext, LiveRound } from './context-builder.js';
 import type { HistoryManager } from './history-manager.js';
 import type { Message } from './message.js';
+import { FullResultCache } from './full-result-cache.js';
 import { settledTurn, turnMessageText } from './native-turn.js';
 import type { FullResults, TranscriptForm } from './transcript.js';
 
 export class LiveRounds {
-  /** null marks a reference tool memory does not know (asked once). */
-  private readonly fullTexts = new Map<string, string | null>();
+  /** null marks a reference tool memory does not know (asked once while cached). */
+  private readonly fullTexts: FullResultCache;
   private readonly rounds = new Map<Message, LiveRound>();
   /** This turn's user message, until its round is settled. */
   private turnUser: Message | undefined;
   readonly fullResults: FullResults;
 
-  constructor(toolMemory: ToolMemory | undefined) {
+  /** `cacheChars`: the bound of the in-process copy of full results (full-result-cache.ts). */
+  constructor(toolMemory: ToolMemory | undefined, cacheChars?: number) {
+    this.fullTexts = new FullResultCache(cacheChars);
     this.fullResults = {
       get: (ref) => {
         const known = this.fullTexts.get(ref);

@@ -46,6 +46,20 @@ export interface InTurnState {
 
 export const FULL_TURN: InTurnState = { level: 0, shrunkSteps: 0 };
 
+/**
+ * A step's one-line form, made once per step: every build of a long turn shows all its shrunk steps again, and
+ * parsing each one's JSON at every step made a step's time grow with the turn (issue 42).
+ */
+const oneLineSteps = new WeakMap<ScratchpadStep, ScratchpadStep>();
+
+function oneLineStep(step: ScratchpadStep, compressed: string): ScratchpadStep {
+  const known = oneLineSteps.get(step);
+  if (known !== undefined) return known;
+  const shrunk = { ...step, compressed: shrinkToolMessage(compressed, step.tool ?? 'unknown') };
+  oneLineSteps.set(step, shrunk);
+  return shrunk;
+}
+
 function scratchpadAtRung(
   steps: readonly ScratchpadStep[],
   rung: InTurnRung,
@@ -53,9 +67,7 @@ function scratchpadAtRung(
 ): readonly ScratchpadStep[] {
   if (!rung.oneLine) return steps;
   return steps.map((step, index) =>
-    index < shrunkSteps && step.compressed !== undefined
-      ? { ...step, compressed: shrinkToolMessage(step.compressed, step.tool ?? 'unknown') }
-      : step,
+    index < shrunkSteps && step.compressed !== undefined ? oneLineStep(step, step.compressed) : step,
   );
 }
 
@@ -110,7 +122,10 @@ export function buildWithinBudget(
   // Over the limit: shrink down to the low-water mark, so the next steps have room to stay full.
   const lowWater = Math.floor(limitTokens * LOW_WATER);
   if (state.level > 0) {
-    state = shrinkBatch(state, state.level, stepCount);
+    const next = shrinkBatch(state, state.level, stepCount);
+    // Another batch shrinks at the same rung: the prompt changes, and the user (and the engine's events) hear of it.
+    if (next.shrunkSteps > state.shrunkSteps) degraded.push(IN_TURN_LADDER[state.level]?.message ?? '');
+    state = next;
     context = buildAt(state);
   }
   while (context.totalTokens > lowWater && state.level < top) {

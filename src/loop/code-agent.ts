@@ -38,6 +38,7 @@ import { OBSERVATION_STOP } from './react-protocol.js';
 import { failTurn } from './turn-failure.js';
 import { keepAnswerOnFailure } from './unsaved-answer.js';
 import { TurnState } from './turn-state.js';
+import { noteAgentStep } from './memory-mode.js';
 
 /** The API's least thinking budget, and the room for the visible reply max_tokens keeps beside it. */
 const MIN_THINKING_BUDGET = 1_024;
@@ -238,6 +239,7 @@ export class CodeAgent implements AgentController {
 
       const stop = this.settings.stepGuard?.();
       if (stop) return yield* this.closeRound(turn, 'error', stop.message, stop);
+      noteAgentStep();
       const prepared = yield* context.prepareStep(signal);
       if (prepared.kind === 'too_large') {
         return yield* this.closeRound(turn, 'error', prepared.message, { code: prepared.code });

@@ -34,6 +34,7 @@ import type { TodoItem } from '../tools/registry/tool-data.js';
 import { CodeAgent } from './code-agent.js';
 import type { SessionSettings } from './session-settings.js';
 import type { AgentController, SessionInfo, SessionManager } from './controller.js';
+import type { restoreFileState } from './resumed-file-state.js';
 
 export interface SessionManagerDeps {
   config: Config;
@@ -209,10 +210,13 @@ export class ProjectSessions implements SessionManager {
       const earlier = await this.deps.store.readMessages(id);
       const writer = await this.deps.store.create(this.settings.model, start.fork.sessionId);
       writer.writeSnapshot(earlier.messages);
-      return { controller: this.activate(writer, earlier.messages), warnings: earlier.warnings };
+      const restore = (await import('./resumed-file-state.js')).restoreFileState;
+      return { controller: this.activate(writer, earlier.messages, restore), warnings: earlier.warnings };
     }
     const loaded = await this.deps.store.open(id);
-    return { controller: this.activate(loaded.writer, loaded.messages), warnings: loaded.warnings };
+    // Loaded only for a continued session (a new one has nothing to restore): off the plain `-p` path.
+    const restore = (await import('./resumed-file-state.js')).restoreFileState;
+    return { controller: this.activate(loaded.writer, loaded.messages, restore), warnings: loaded.warnings };
   }
 
   current(): AgentController {
@@ -239,7 +243,7 @@ export class ProjectSessions implements SessionManager {
     return (await this.open({ kind: 'resume', sessionId })).controller;
   }
 
-  private activate(writer: SessionWriter, messages: Message[]): CodeAgent {
+  private activate(writer: SessionWriter, messages: Message[], restore?: typeof restoreFileState): CodeAgent {
     const { config, provider, registry, projectRoot } = this.deps;
     this.active?.close();
     // An approved WebSearch call turned the search on for the session it was asked in, not for this one.
@@ -247,6 +251,8 @@ export class ProjectSessions implements SessionManager {
     const history = new HistoryManager({ minRetainRounds: config.minRetainRounds }, messages);
     const todos = new TodoStore();
     const fileState = new FileStateRecord();
+    // A continued session still knows the files its earlier runs read (Edit needs no new Read of them).
+    restore?.(messages, projectRoot, fileState);
     const resumedPaths = filesTouchedIn(messages, projectRoot);
     const memory = new MemoryFiles({
       projectRoot,

@@ -12,6 +12,7 @@ import { ContentBlockAssembler, MAX_SOURCES, sourcesText, type CitedSource } fro
 import { NodeHttpTransport, type HttpResponse, type HttpTransport } from './http-transport.js';
 import { DEFAULT_MODEL_CALL_TIMEOUT_MS, withDeadline } from './call-deadline.js';
 import { IdleWatch } from './idle-watch.js';
+import type { JsonBodyEncoder } from './json-body.js';
 import { nonStreamResponse, ProviderError } from './provider-error.js';
 import { withRetries } from './retry-loop.js';
 import {
@@ -104,6 +105,9 @@ export class AnthropicProvider implements ModelProvider {
   private readonly endpoint: string;
   private readonly url: URL;
   private readonly transport: HttpTransport;
+  /** Encodes request bodies, reusing the encoded long strings the previous request carried (json-body.ts). */
+  private encoder: JsonBodyEncoder | undefined;
+  private calls = 0;
 
   constructor(options: AnthropicProviderOptions) {
     this.endpoint = (options.baseUrl ?? 'https://api.anthropic.com').replace(/\/+$/, '');
@@ -128,11 +132,12 @@ export class AnthropicProvider implements ModelProvider {
    */
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
     const params = toMessageParams(request);
+    const encode = await this.bodyEncoder();
     const paused: ContentBlockParam[] = [];
     const sources = new Map<string, string>();
     let usage: Usage = { ...ZERO_USAGE };
     for (let part = 0; ; part++) {
-      const payload = continuation(params, paused);
+      const payload = continuation(params, paused, encode);
       let end: PartEnd | undefined;
       let done: Extract<StreamEvent, { type: 'done' }> | undefined;
       const call = withDeadline(signal, this.callTimeoutMs, API_NAME, (callSignal) =>
@@ -182,6 +187,18 @@ export class AnthropicProvider implements ModelProvider {
   }
 
   /**
+   * How this call's bodies are encoded. A one-shot answer makes one call, with nothing an encoder could reuse: the
+   * encoder is loaded with the second call (off the plain `-p` path), and reuses from the third.
+   */
+  private async bodyEncoder(): Promise<(body: unknown) => Buffer> {
+    this.calls += 1;
+    if (this.encoder === undefined && this.calls > 1)
+      this.encoder = new (await import('./json-body.js')).JsonBodyEncoder();
+    const encoder = this.encoder;
+    return encoder ? (body) => encoder.encode(body) : (body) => Buffer.from(JSON.stringify(body), 'utf8');
+  }
+
+  /**
    * The headers the API reads: the version, and each credential as Claude Code sends it: the API key as
    * `x-api-key`, a token (ANTHROPIC_AUTH_TOKEN) as `Authorization: Bearer`; both when both are set.
    */
@@ -197,7 +214,7 @@ export class AnthropicProvider implements ModelProvider {
   }
 
   /** Sends the request; resolves with a 200 event stream, throws a ProviderError for anything else. */
-  private async open(payload: string, watch: IdleWatch): Promise<HttpResponse> {
+  private async open(payload: Buffer, watch: IdleWatch): Promise<HttpResponse> {
     const secrets = this.secrets;
     const response = await this.transport.post({
       url: this.url,
@@ -219,7 +236,7 @@ export class AnthropicProvider implements ModelProvider {
 
   /** One HTTP call. Throws on any failure; an idle stall becomes a 'timeout' ProviderError. */
   private async *attempt(
-    payload: string,
+    payload: Buffer,
     signal: AbortSignal,
     ended: (end: PartEnd) => void,
   ): AsyncGenerator<StreamEvent> {

@@ -42,7 +42,8 @@ export interface HttpResponse {
 export interface HttpPost {
   url: URL;
   headers: Readonly<Record<string, string>>;
-  body: string;
+  /** JSON text, or its UTF-8 bytes already encoded (json-body.ts). */
+  body: string | Buffer;
   signal: AbortSignal;
 }
 

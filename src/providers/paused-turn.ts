@@ -112,11 +112,15 @@ export class PausedContent {
  * The request that continues a paused turn: the original body with the paused content (every paused part of this
  * call so far, in order) as the last assistant message.
  */
-export function continuation(params: AnthropicStreamParams, paused: readonly ContentBlockParam[]): string {
-  if (paused.length === 0) return JSON.stringify(params);
+export function continuation(
+  params: AnthropicStreamParams,
+  paused: readonly ContentBlockParam[],
+  encode: (body: unknown) => Buffer,
+): Buffer {
+  if (paused.length === 0) return encode(params);
   // mca's requests end with a user message (the prompt or the newest results); the paused reply answers it.
   const messages: MessageParam[] = [...params.messages, { role: 'assistant', content: [...paused] }];
-  return JSON.stringify({ ...params, messages });
+  return encode({ ...params, messages });
 }
 
 /** The line that ends a call mca stopped continuing; the model and the user read it as the reply's last words. */

@@ -35,6 +35,8 @@ export interface LaunchOptions {
   rows?: number;
   /** Reuse a project made by an earlier launch (its sessions). */
   reuse?: { root: string };
+  /** Another build of mca to run (benchmarks against a base build); default this tree's dist/cli/mca.cjs. */
+  binary?: string;
 }
 
 /**
@@ -79,7 +81,7 @@ export async function launchRepl(url: string, options: LaunchOptions = {}): Prom
   const prepared = await prepareProject(url, options);
   const launcher = join(prepared.root, 'mca.sh');
   const assignments = Object.entries(prepared.env).map(([name, value]) => `${name}=${quote(value)}`);
-  const command = [process.execPath, BINARY, ...(options.args ?? [])].map(quote).join(' ');
+  const command = [process.execPath, options.binary ?? BINARY, ...(options.args ?? [])].map(quote).join(' ');
   await writeFile(
     launcher,
     `#!/bin/sh\ncd ${quote(prepared.project)} || exit 97\nexec env -u CI ${assignments.join(' ')} ${command}\n`,

@@ -131,6 +131,14 @@ export class TmuxSession {
     return trimLines(this.tmux(['capture-pane', '-p', '-S', '-', '-t', this.target]));
   }
 
+  /**
+   * Appends every byte the program writes to the pane from now on to `file` (`pipe-pane`): what a terminal would
+   * receive, escape sequences included (the REPL's terminal bytes, its screen clears).
+   */
+  recordOutput(file: string): void {
+    this.tmux(['pipe-pane', '-o', '-t', this.target, `cat >> '${file.replace(/'/g, `'\\''`)}'`]);
+  }
+
   /** The pane's process id (the shell started by `start`). */
   panePid(): number {
     return Number(this.tmux(['display-message', '-p', '-t', this.target, '#{pane_pid}']).trim());
