@@ -46,7 +46,15 @@ export interface ScanLimits {
   maxCopyBytes: number;
 }
 
-export type ScanResult = { ok: true; image: Image; copiedBytes: number } | { ok: false; reason: string };
+export type ScanResult =
+  | {
+      ok: true;
+      image: Image;
+      copiedBytes: number;
+      /** The files came from git alone (no walk: no nested repository, submodule, or git missing). */
+      plain: boolean;
+    }
+  | { ok: false; reason: string };
 
 /** Files, and bytes, read between two yields of the event loop. */
 const CHUNK_FILES = 200;
@@ -76,12 +84,12 @@ async function candidates(
   projectRoot: string,
   limits: ScanLimits,
   signal: AbortSignal,
-): Promise<{ files: WalkedFile[]; git: boolean } | string> {
+): Promise<{ files: WalkedFile[]; git: boolean; walked: boolean } | string> {
   const listing = await listGitFiles(projectRoot, SCAN_DEADLINE_MS, signal);
   if ('reason' in listing) {
     if (listing.final) return listing.reason; // stopped at the deadline or interrupted: the walk would be no faster
     const files = await walk(projectRoot, '.', signal);
-    return typeof files === 'string' ? files : { files, git: false };
+    return typeof files === 'string' ? files : { files, git: false, walked: true };
   }
   if (listing.paths.length > limits.maxFiles) return tooMany(limits);
   const stated = await statListed(projectRoot, listing.paths, signal);
@@ -92,7 +100,7 @@ async function candidates(
     if (typeof inner === 'string') return inner;
     stated.files.push(...inner);
   }
-  return { files: stated.files, git: true };
+  return { files: stated.files, git: true, walked: listing.nested.length + stated.dirs.length > 0 };
 }
 
 /** The stat a walk or `statListed` gave `file` (a field it could not read counts as 0). */
@@ -144,6 +152,11 @@ export async function scanProject(
   limits: ScanLimits,
   signal: AbortSignal,
   placement: RootPlacement = { prefix: '' },
+  /**
+   * A file whose stat equals `previous` but whose mtime is at or after this (ms) is read again: a same-size
+   * rewrite in the timestamp tick of the scan that recorded it leaves the stat as it was (git's racy-clean rule).
+   */
+  racyFrom = Infinity,
 ): Promise<ScanResult> {
   const listed = await candidates(projectRoot, limits, signal);
   if (typeof listed === 'string') return { ok: false, reason: listed };
@@ -162,7 +175,13 @@ export async function scanProject(
     }
     const stat = walkedStat(file);
     const known = previous[prefix + file.relative];
-    if (known && sameStat(known.stat, stat) && known.state.kind !== 'absent' && known.state.kind !== 'unrestorable')
+    if (
+      known &&
+      sameStat(known.stat, stat) &&
+      known.state.kind !== 'absent' &&
+      known.state.kind !== 'unrestorable' &&
+      known.stat.mtimeMs < racyFrom
+    )
       image[prefix + file.relative] = known;
     else if (stat.size > limits.maxFileBytes) {
       image[prefix + file.relative] = {
@@ -198,7 +217,7 @@ export async function scanProject(
   // What was copied before an interruption is made durable too (the store holds no blob it cannot trust).
   await blobs.flush();
   if (!done) return { ok: false, reason: 'the project scan was interrupted' };
-  return { ok: true, image, copiedBytes };
+  return { ok: true, image, copiedBytes, plain: listed.git && !listed.walked };
 }
 
 /**
@@ -233,12 +252,21 @@ async function referTracked(
   });
 }
 
+/** The same content by what the states say (a racy file read again has the same stat and maybe new bytes). */
+function sameState(a: ScanState, b: ScanState): boolean {
+  if (a === b) return true;
+  if (a.kind === 'file' && b.kind === 'file') return a.hash === b.hash && a.mode === b.mode;
+  if (a.kind === 'git' && b.kind === 'git') return a.blob === b.blob && a.mode === b.mode;
+  return a.kind === b.kind && a.kind !== 'file' && a.kind !== 'git'; // absent, not restorable: the stat tells
+}
+
 /** What changed between two scans: each path with its state before (the after state is in `after`). */
 export function changedPaths(before: Image, after: Image): string[] {
+  if (before === after) return [];
   const changed: string[] = [];
   for (const [path, entry] of Object.entries(before)) {
     const now = after[path];
-    if (!now || !sameStat(entry.stat, now.stat)) changed.push(path);
+    if (!now || !sameStat(entry.stat, now.stat) || !sameState(entry.state, now.state)) changed.push(path);
   }
   for (const path of Object.keys(after)) if (!(path in before)) changed.push(path);
   return changed;

@@ -20,7 +20,8 @@ import { materialize, type ScanState } from './git-blobs.js';
 import { captureFile } from './file-capture.js';
 import { Journal, type JournalRecord } from './journal.js';
 import { changedPaths, SCAN_DEADLINE_MS, type Image } from './project-scan.js';
-import { keepRoots, scanRoots } from './root-scan.js';
+import { keepRoots, scanRoots, type RootsScanResult } from './root-scan.js';
+import { RACY_MS, WatchedTree } from './watched-scan.js';
 import { resolveInProject } from '../tools/files/workspace.js';
 import { listCheckpoints } from './checkpoint-list.js';
 import { prune, pruneCutoff, type PruneLimits } from './prune.js';
@@ -56,6 +57,10 @@ export class SessionCheckpoints {
   private readonly skippedRoots = new Map<string, string>();
   /** Added directories already journalled as `root` records. */
   private readonly journalledRoots = new Set<string>();
+  /** The project's change events between scans (watched-scan.ts); made with the first Bash call. */
+  private tree: WatchedTree | undefined;
+  /** When the scan `image` came from started (ms): its racy files are those modified from RACY_MS before it. */
+  private scannedAt = -Infinity;
 
   constructor(
     readonly dir: string,
@@ -158,7 +163,7 @@ export class SessionCheckpoints {
     // only to learn the same.
     const before = this.overLimit
       ? { ok: false as const, reason: this.overLimit }
-      : await scanRoots(this.projectRoot, extras, previous, this.blobs, this.limits, signal);
+      : await this.scan(previous, extras, signal);
     if (!before.ok) {
       // Over the file limit or the scan's deadline: later calls of this process skip the scan and say so.
       if (!signal.aborted) this.overLimit = before.reason;
@@ -194,14 +199,7 @@ export class SessionCheckpoints {
     this.image = before.image;
     const startedAt = now();
     return async () => {
-      const after = await scanRoots(
-        this.projectRoot,
-        before.roots,
-        before.image,
-        this.blobs,
-        this.limits,
-        new AbortController().signal,
-      );
+      const after = await this.scan(before.image, before.roots, new AbortController().signal);
       if (!after.ok) {
         await this.journal.append(
           { t: 'untracked', ts: startedAt, callId: call.id, reason: after.reason },
@@ -227,6 +225,30 @@ export class SessionCheckpoints {
     };
   }
 
+  /**
+   * One scan of the project and `roots`, based on `previous` (the last scan): from the change events since it when
+   * the watch can tell (no added roots), else every file, with the watch (re)started first.
+   */
+  private async scan(previous: Image, roots: readonly string[], signal: AbortSignal): Promise<RootsScanResult> {
+    const started = Date.now();
+    const racyFrom = this.scannedAt - RACY_MS;
+    if (roots.length > 0) this.tree?.close();
+    const tree = roots.length === 0 ? (this.tree ??= new WatchedTree(this.projectRoot, this.dir)) : undefined;
+    const quick = await tree?.scan(previous, this.blobs, this.limits, racyFrom, signal);
+    let result: RootsScanResult;
+    if (quick) result = { ...quick, roots: [], skipped: [], plain: true };
+    else {
+      await tree?.prepare(signal);
+      result = await scanRoots(this.projectRoot, roots, previous, this.blobs, this.limits, signal, racyFrom);
+      // A failed scan leaves `previous` in place: the events since the watch started would not cover what changed
+      // before it, so the next scan is a full one again.
+      if (result.ok) tree?.adopt(result.image, result.plain);
+      else tree?.close();
+    }
+    if (result.ok) this.scannedAt = started;
+    return result;
+  }
+
   /** Drops what is older than the newest `limits.keep` checkpoints or `limits.days`; answers the bytes freed. */
   private async prune(sessionPath: string, limits: PruneLimits): Promise<number> {
     const [prompts, records] = await Promise.all([readSessionPrompts(sessionPath), this.journal.read()]);
@@ -244,6 +266,8 @@ export class SessionCheckpoints {
       this.image = await this.loadImage(lastImage.image);
       this.imageHash = lastImage.image;
       this.stored = this.image;
+      // The scan started before its record was written, at most the scan's deadline before.
+      this.scannedAt = Date.parse(lastImage.ts) - SCAN_DEADLINE_MS;
     }
     for (const record of records) {
       if (record.t !== 'bash-start' || ended.has(record.callId)) continue;
@@ -254,7 +278,9 @@ export class SessionCheckpoints {
       }
       const roots = record.roots ?? [];
       const signal = new AbortController().signal;
-      const after = await scanRoots(this.projectRoot, roots, image, this.blobs, this.limits, signal);
+      const started = Date.now();
+      const racyFrom = Date.parse(record.ts) - SCAN_DEADLINE_MS - RACY_MS;
+      const after = await scanRoots(this.projectRoot, roots, image, this.blobs, this.limits, signal, racyFrom);
       const call = { id: record.callId, name: bashTool.name, input: {}, source: 'model' as const };
       const records = after.ok
         ? await diffRecords(
@@ -272,7 +298,10 @@ export class SessionCheckpoints {
         callId: record.callId,
         recovered: true,
       });
-      if (after.ok) this.image = after.image;
+      if (after.ok) {
+        this.image = after.image;
+        this.scannedAt = started;
+      }
     }
   }
 
@@ -289,6 +318,7 @@ export class SessionCheckpoints {
 
 /** The same entry objects under the same paths (a scan reuses the previous scan's entry for an unchanged file). */
 function sameEntries(a: Image, b: Image): boolean {
+  if (a === b) return true;
   const keys = Object.keys(a);
   return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
 }
