@@ -18,10 +18,11 @@ import { join } from 'node:path';
 import { BlobStore, STORE_DIR_MODE } from './blob-store.js';
 import { materialize, type ScanState } from './git-blobs.js';
 import { captureFile } from './file-capture.js';
-import { Journal, type JournalRecord } from './journal.js';
+import { Journal, type ImageDelta, type JournalRecord } from './journal.js';
 import { changedPaths, SCAN_DEADLINE_MS, type Image } from './project-scan.js';
 import { keepRoots, scanRoots, type RootsScanResult } from './root-scan.js';
 import { RACY_MS, WatchedTree } from './watched-scan.js';
+import { applyDelta, imageDelta } from './image-delta.js';
 import { resolveInProject } from '../tools/files/workspace.js';
 import { listCheckpoints } from './checkpoint-list.js';
 import { prune, pruneCutoff, type PruneLimits } from './prune.js';
@@ -52,6 +53,8 @@ export class SessionCheckpoints {
   /** The blob of the last journalled scan, and that scan. */
   private imageHash: string | undefined;
   private stored: Image | undefined;
+  /** The scan the last `bash-start` record describes, and its delta against `stored` (if it has one). */
+  private journalled: { scan: Image; delta?: ImageDelta } | undefined;
   private opened: Promise<void> | undefined;
   /** Added directories a scan of this process left out (too many files, too slow), with why. */
   private readonly skippedRoots = new Map<string, string>();
@@ -173,9 +176,22 @@ export class SessionCheckpoints {
     // The scan itself is stored (gzipped) for crash recovery; the previous one is superseded once this is journalled.
     // A scan equal to the stored one (nothing changed since) reuses its blob: no serialising and hashing again.
     if (!signal.aborted) for (const { root, reason } of before.skipped) this.skippedRoots.set(root, reason);
+    // A scan that differs from the stored one in a few entries is journalled as those entries (image-delta.ts); the
+    // same scan as the last journalled one (nothing changed since) is journalled as that one, without comparing.
+    const repeated = this.journalled?.scan === before.image ? this.journalled : undefined;
+    const unchanged =
+      repeated === undefined &&
+      this.imageHash !== undefined &&
+      this.stored !== undefined &&
+      sameEntries(this.stored, before.image);
+    const delta =
+      repeated?.delta ??
+      (!unchanged && this.imageHash !== undefined && this.stored !== undefined
+        ? imageDelta(this.stored, before.image)
+        : undefined);
     const image =
-      this.imageHash !== undefined && this.stored !== undefined && sameEntries(this.stored, before.image)
-        ? this.imageHash
+      repeated !== undefined || unchanged || delta !== undefined
+        ? (this.imageHash ?? '')
         : await this.blobs.put(gzipSync(JSON.stringify(before.image), { level: 1 }));
     await this.appendRecords(
       ...this.rootRecords(before.roots),
@@ -191,12 +207,14 @@ export class SessionCheckpoints {
         callId: call.id,
         image,
         ...(before.roots.length > 0 ? { roots: before.roots } : {}),
+        ...(delta ? { delta } : {}),
       },
     );
     if (this.imageHash !== undefined && this.imageHash !== image) await this.blobs.remove(this.imageHash);
     this.imageHash = image;
-    this.stored = before.image;
+    if (delta === undefined) this.stored = before.image;
     this.image = before.image;
+    this.journalled = { scan: before.image, ...(delta ? { delta } : {}) };
     const startedAt = now();
     return async () => {
       const after = await this.scan(before.image, before.roots, new AbortController().signal);
@@ -263,15 +281,16 @@ export class SessionCheckpoints {
     const lastImage = records.filter((record) => record.t === 'bash-start').at(-1);
     // The last scan of an earlier run is the cache of the next one: a resumed session does not copy again.
     if (lastImage?.t === 'bash-start') {
-      this.image = await this.loadImage(lastImage.image);
+      this.stored = await this.loadImage(lastImage.image);
       this.imageHash = lastImage.image;
-      this.stored = this.image;
+      this.image = this.stored && applyDelta(this.stored, lastImage.delta);
       // The scan started before its record was written, at most the scan's deadline before.
       this.scannedAt = Date.parse(lastImage.ts) - SCAN_DEADLINE_MS;
     }
     for (const record of records) {
       if (record.t !== 'bash-start' || ended.has(record.callId)) continue;
-      const image = await this.loadImage(record.image);
+      const base = await this.loadImage(record.image);
+      const image = base && applyDelta(base, record.delta);
       if (!image) {
         await this.journal.append({ t: 'bash-end', ts: now(), callId: record.callId, recovered: true });
         continue;
