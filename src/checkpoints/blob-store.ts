@@ -54,13 +54,27 @@ export async function writeDurably(path: string, bytes: Buffer | string, sync = 
 
 /**
  * Makes a batch of written files durable at once: `sync -f` (syncfs of the store's file system, one flush
- * however many files) where coreutils has it, else an fsync of each file and directory.
+ * however many files) where coreutils has it, else an fsync of each file and directory; up to FSYNC_EACH_UP_TO
+ * files, an fsync of each.
  */
 async function flushBatch(anchor: string, files: readonly string[]): Promise<void> {
+  // A few files (a scan's copies are one pack file per 32 MiB): their own fsyncs, not a flush of the whole file
+  // system, which on a disk other work writes to waits for that work too.
+  if (files.length <= FSYNC_EACH_UP_TO) {
+    await syncEach(files);
+    await syncDirectory(anchor); // the packs directory's own entry, the first time it is made
+    return;
+  }
   const synced = await new Promise<boolean>((resolve) => {
     execFile('sync', ['-f', anchor], (error) => resolve(error === null));
   });
   if (synced) return;
+  await syncEach(files);
+}
+
+const FSYNC_EACH_UP_TO = 8;
+
+async function syncEach(files: readonly string[]): Promise<void> {
   for (const file of files) {
     const handle = await open(file, constants.O_RDONLY);
     try {

@@ -13,6 +13,7 @@
 import type { BlobStore } from './blob-store.js';
 import { captureFileSync, sameStat, statKey, type StatKey } from './file-capture.js';
 import { cleanTracked, indexBlobs, listGitFiles, statListed } from './git-files.js';
+import { convertedPaths, indexVouches, readIndexView } from './index-stat.js';
 import type { ScanState } from './git-blobs.js';
 import { isInside } from '../fs/contained-path.js';
 import { runInWorker } from '../tools/walking/walk-runner.js';
@@ -231,16 +232,9 @@ async function referTracked(
   image: Image,
   signal: AbortSignal,
 ): Promise<WalkedFile[]> {
-  const blobs = await indexBlobs(projectRoot, SCAN_DEADLINE_MS, signal);
-  const tracked = unread.flatMap((file) => {
-    const blob = blobs.get(file.relative);
-    return blob !== undefined && file.size !== undefined ? [{ path: file.relative, blob }] : [];
-  });
-  if (tracked.length === 0) return unread;
-  const clean = await cleanTracked(projectRoot, tracked, SCAN_DEADLINE_MS, signal);
-  return unread.filter((file) => {
-    const blob = clean.get(file.relative);
-    if (blob === undefined || file.size === undefined) return true;
+  // Tracked files git's index vouches for (index-stat.ts) are referred to without hashing them.
+  const view = await readIndexView(projectRoot, SCAN_DEADLINE_MS, signal);
+  const refer = (file: WalkedFile, blob: string): void => {
     const stat = walkedStat(file);
     // A reference of an added directory names the root its repository is read from (git-blobs.ts).
     const root = prefix === '' ? {} : { root: projectRoot };
@@ -248,6 +242,47 @@ async function referTracked(
       stat,
       state: { kind: 'git', blob, mode: stat.mode & 0o7777, size: stat.size, ...root },
     };
+  };
+  let rest = unread;
+  if (view) {
+    const vouched = rest.filter((file) => {
+      const entry = view.entries.get(file.relative);
+      return entry !== undefined && file.size !== undefined && indexVouches(entry, walkedStat(file), view.indexMtimeMs);
+    });
+    const converted =
+      vouched.length === 0
+        ? undefined
+        : await convertedPaths(
+            projectRoot,
+            view,
+            vouched.map((file) => file.relative),
+            SCAN_DEADLINE_MS,
+            signal,
+          );
+    if (converted) {
+      const referred = new Set<WalkedFile>();
+      for (const file of vouched) {
+        const entry = view.entries.get(file.relative);
+        if (entry === undefined || converted.has(file.relative)) continue;
+        refer(file, entry.blob);
+        referred.add(file);
+      }
+      rest = rest.filter((file) => !referred.has(file));
+    }
+  }
+  const blobs = view
+    ? new Map([...view.entries].map(([path, entry]) => [path, entry.blob]))
+    : await indexBlobs(projectRoot, SCAN_DEADLINE_MS, signal);
+  const tracked = rest.flatMap((file) => {
+    const blob = blobs.get(file.relative);
+    return blob !== undefined && file.size !== undefined ? [{ path: file.relative, blob }] : [];
+  });
+  if (tracked.length === 0) return rest;
+  const clean = await cleanTracked(projectRoot, tracked, SCAN_DEADLINE_MS, signal);
+  return rest.filter((file) => {
+    const blob = clean.get(file.relative);
+    if (blob === undefined || file.size === undefined) return true;
+    refer(file, blob);
     return false;
   });
 }
