@@ -87,6 +87,16 @@ export class WatchedTree {
     this.watch = undefined;
   }
 
+  /** Whether the next scan can come from events (a full scan ran and the watch holds). */
+  get watching(): boolean {
+    return this.watch !== undefined;
+  }
+
+  /** Has the next scan look at `rel` as if it had an event (a path it cannot trust by its stat alone). */
+  mark(rel: string): void {
+    this.watch?.mark(rel);
+  }
+
   /** Stops watching for good in this process. */
   disable(reason: string): void {
     this.off ??= reason;
