@@ -29,7 +29,17 @@ function maxQueuedEvents(): number {
   }
 }
 
-export type Taken = { full: false; dirty: Set<string> } | { full: true; reason: string };
+export type Taken =
+  | {
+      full: false;
+      dirty: Set<string>;
+      /**
+       * Watched directories that had an event on themselves (removed, moved): a directory made again at the same
+       * path may reuse the old inode number, so its inode alone cannot tell it from the old one.
+       */
+      replaced: Set<string>;
+    }
+  | { full: true; reason: string };
 
 interface Watched {
   watcher: FSWatcher;
@@ -42,6 +52,7 @@ export class TreeWatch {
   /** Watches outside the tree: git's metadata and the barrier's directory. */
   private readonly others: FSWatcher[] = [];
   private dirty = new Set<string>();
+  private replaced = new Set<string>();
   private broken: string | undefined;
   private events = 0;
   private readonly eventLimit = Math.floor(maxQueuedEvents() / 2);
@@ -81,7 +92,14 @@ export class TreeWatch {
         const entry = String(name);
         if (entry === '.gitignore' || entry === '.git') this.broken ??= `${rel ? `${rel}/` : ''}${entry} changed`;
         else if (rel === '' && entry === rootName) this.broken ??= 'the project directory itself changed';
-        else this.dirty.add(rel === '' ? entry : `${rel}/${entry}`);
+        else {
+          this.dirty.add(rel === '' ? entry : `${rel}/${entry}`);
+          // libuv names an event on the watched directory itself by the directory's own name.
+          if (rel !== '' && entry === basename(rel)) {
+            this.dirty.add(rel);
+            this.replaced.add(rel);
+          }
+        }
       });
       watcher.on('error', () => {
         this.broken ??= `the watch of ${rel || '.'} failed`;
@@ -137,15 +155,17 @@ export class TreeWatch {
   async take(): Promise<Taken> {
     const arrived = await this.barrier();
     const dirty = this.dirty;
+    const replaced = this.replaced;
     const events = this.events;
     const broken = this.broken;
     this.dirty = new Set();
+    this.replaced = new Set();
     this.events = 0;
     this.broken = undefined;
     if (!arrived) return { full: true, reason: 'the watch barrier did not arrive' };
     if (broken !== undefined) return { full: true, reason: broken };
     if (events >= this.eventLimit) return { full: true, reason: `${events} events (the kernel may have dropped some)` };
-    return { full: false, dirty };
+    return { full: false, dirty, replaced };
   }
 
   /** Writes a fresh barrier file and waits for its event (every earlier event has then been handled). */

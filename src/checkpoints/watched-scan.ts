@@ -131,7 +131,7 @@ export class WatchedTree {
     for (const rel of taken.dirty) {
       const info = lstatOrUndefined(join(this.root, rel));
       const ino = watch.inodeOf(rel);
-      if (ino !== undefined && !(info?.isDirectory() === true && info.ino === ino)) {
+      if (ino !== undefined && (taken.replaced.has(rel) || !(info?.isDirectory() === true && info.ino === ino))) {
         // A watched directory removed or replaced: what was under it is gone (a new one is listed below).
         watch.unwatchUnder(rel);
         const prefix = `${rel}/`;
