@@ -57,12 +57,12 @@ export async function writeDurably(path: string, bytes: Buffer | string, sync = 
  * however many files) where coreutils has it, else an fsync of each file and directory; up to FSYNC_EACH_UP_TO
  * files, an fsync of each.
  */
-async function flushBatch(anchor: string, files: readonly string[]): Promise<void> {
+async function flushBatch(anchor: string, files: readonly string[], syncAnchor = true): Promise<void> {
   // A few files (a scan's copies are one pack file per 32 MiB): their own fsyncs, not a flush of the whole file
   // system, which on a disk other work writes to waits for that work too.
   if (files.length <= FSYNC_EACH_UP_TO) {
     await syncEach(files);
-    await syncDirectory(anchor); // the packs directory's own entry, the first time it is made
+    if (syncAnchor) await syncDirectory(anchor); // the packs directory's own entry, the first time it is made
     return;
   }
   const synced = await new Promise<boolean>((resolve) => {
@@ -124,6 +124,9 @@ export class BlobStore {
     }
   }
 
+  /** The store directory was fsync'd after its packs directory was made (once per process is enough). */
+  private anchorSynced = false;
+
   /** Blobs written since the last flush (batch mode). */
   private pending: string[] = [];
 
@@ -170,7 +173,8 @@ export class BlobStore {
     if (this.pending.length === 0) return;
     const files = this.pending;
     this.pending = [];
-    await flushBatch(this.dir, files);
+    await flushBatch(this.dir, files, !this.anchorSynced);
+    this.anchorSynced = true;
   }
 
   /** The content of `hash`, checked against it (a damaged blob reads as missing). */

@@ -38,6 +38,13 @@ const LOCAL_FILE_SYSTEMS = new Set([
 
 export type QuickScan = { ok: true; image: Image; copiedBytes: number };
 
+/**
+ * Trees watching now in this process, oldest first: past MAX_LIVE_TREES (sessions a REPL switched away from) the
+ * oldest stops watching (its next scan is a full one), so inotify watches do not pile up.
+ */
+const live: WatchedTree[] = [];
+const MAX_LIVE_TREES = 4;
+
 function lstatOrUndefined(path: string): Stats | undefined {
   try {
     return lstatSync(path, { throwIfNoEntry: false });
@@ -85,6 +92,8 @@ export class WatchedTree {
   close(): void {
     this.watch?.close();
     this.watch = undefined;
+    const at = live.indexOf(this);
+    if (at !== -1) live.splice(at, 1);
   }
 
   /** Whether the next scan can come from events (a full scan ran and the watch holds). */
@@ -257,10 +266,14 @@ export class WatchedTree {
     const explored = info?.isDirectory() === true ? await this.explore(watch, [''], new Set(), signal) : 'no root';
     if (typeof explored === 'string') {
       watch.close();
-      if (explored.startsWith('a nested repository') || explored.startsWith('too many')) this.disable(explored);
+      // Interrupted: try again next time; anything else (a nested repository, too many directories, the system's
+      // watch limit) would fail the same way on every call.
+      if (!signal.aborted) this.disable(explored);
       return;
     }
     this.watch = watch;
+    live.push(this);
+    if (live.length > MAX_LIVE_TREES) live[0]?.close();
   }
 
   /**
