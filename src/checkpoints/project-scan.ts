@@ -13,7 +13,7 @@
 import type { BlobStore } from './blob-store.js';
 import { captureFileSync, sameStat, statKey, type StatKey } from './file-capture.js';
 import { cleanTracked, indexBlobs, listGitFiles, statListed } from './git-files.js';
-import { convertedPaths, indexVouches, readIndexView } from './index-stat.js';
+import { convertedPaths, indexVouches, readIndexView, type IndexView } from './index-stat.js';
 import type { ScanState } from './git-blobs.js';
 import { isInside } from '../fs/contained-path.js';
 import { runInWorker } from '../tools/walking/walk-runner.js';
@@ -159,6 +159,10 @@ export async function scanProject(
    */
   racyFrom = Infinity,
 ): Promise<ScanResult> {
+  // git's index is read while the files are listed and stat'ed (it is needed only in a git work tree, and then
+  // always: no previous scan, or files whose stat changed since it).
+  const indexView =
+    Object.keys(previous).length === 0 ? readIndexView(projectRoot, SCAN_DEADLINE_MS, signal) : undefined;
   const listed = await candidates(projectRoot, limits, signal);
   if (typeof listed === 'string') return { ok: false, reason: listed };
   const { prefix, exclude = [] } = placement;
@@ -192,7 +196,9 @@ export async function scanProject(
     } else unread.push(file);
   }
   const toRead =
-    listed.git && unread.length > 0 ? await referTracked(projectRoot, prefix, unread, image, signal) : unread;
+    listed.git && unread.length > 0
+      ? await referTracked(projectRoot, prefix, unread, image, signal, indexView)
+      : unread;
   if (signal.aborted) return { ok: false, reason: 'the project scan was interrupted' };
   let copiedBytes = 0;
   const done = await chunked(
@@ -231,9 +237,10 @@ async function referTracked(
   unread: WalkedFile[],
   image: Image,
   signal: AbortSignal,
+  indexView?: Promise<IndexView | undefined>,
 ): Promise<WalkedFile[]> {
   // Tracked files git's index vouches for (index-stat.ts) are referred to without hashing them.
-  const view = await readIndexView(projectRoot, SCAN_DEADLINE_MS, signal);
+  const view = await (indexView ?? readIndexView(projectRoot, SCAN_DEADLINE_MS, signal));
   const refer = (file: WalkedFile, blob: string): void => {
     const stat = walkedStat(file);
     // A reference of an added directory names the root its repository is read from (git-blobs.ts).
