@@ -9,8 +9,8 @@
  *   queue is first in, first out, so the barrier's event comes after every event the command's writes queued.
  * - A lost event is never silent: the kernel drops events only when its queue (max_queued_events) is full, and a
  *   full queue means at least that many events reach us; a window with half that many is answered `full`.
- * - Rule changes (a `.gitignore`, git's index or info/exclude, a `.git` appearing, the root itself moving) are
- *   answered `full` too: which files are candidates may have changed everywhere.
+ * - Rule changes (a `.gitignore`, info/exclude, a `.git` appearing, the root itself moving) are answered `full`
+ *   too: which files are candidates may have changed everywhere. A change of git's index is answered `relist`.
  * Watches are unref'd (they never keep mca alive) and closed with `close()`.
  */
 import { readFileSync, unlinkSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
@@ -38,6 +38,8 @@ export type Taken =
        * path may reuse the old inode number, so its inode alone cannot tell it from the old one.
        */
       replaced: Set<string>;
+      /** git's index changed: which files are tracked may have changed (the caller lists them again). */
+      relist: boolean;
     }
   | { full: true; reason: string };
 
@@ -53,6 +55,7 @@ export class TreeWatch {
   private readonly others: FSWatcher[] = [];
   private dirty = new Set<string>();
   private replaced = new Set<string>();
+  private relist = false;
   private broken: string | undefined;
   private events = 0;
   private readonly eventLimit = Math.floor(maxQueuedEvents() / 2);
@@ -124,16 +127,20 @@ export class TreeWatch {
   }
 
   /**
-   * Watches a directory outside the tree whose entries named in `names` change the rules (git's index, an
-   * ancestor's .gitignore); `names` false: the barrier's own directory (every event is handed to `each`).
+   * Watches a directory outside the tree whose entries named in `names` change the rules (info/exclude, an
+   * ancestor's .gitignore); `names` false: the barrier's own directory (every event is handed to `each`);
+   * `relist`: an event on one of `names` only asks for the tracked files to be listed again (git's index).
    */
-  watchOther(dir: string, each: (name: string) => void, names: readonly string[] | false): boolean {
+  watchOther(dir: string, each: (name: string) => void, names: readonly string[] | false, relist = false): boolean {
     try {
       const watcher = watch(dir, { persistent: false }, (_type, name) => {
         this.events += 1;
         const entry = name === null || name === undefined ? '' : String(name);
         if (names === false) each(entry);
-        else if (names.includes(entry)) this.broken ??= `${join(dir, entry)} changed`;
+        else if (names.includes(entry)) {
+          if (relist) this.relist = true;
+          else this.broken ??= `${join(dir, entry)} changed`;
+        }
       });
       watcher.on('error', () => {
         this.broken ??= `the watch of ${dir} failed`;
@@ -156,16 +163,18 @@ export class TreeWatch {
     const arrived = await this.barrier();
     const dirty = this.dirty;
     const replaced = this.replaced;
+    const relist = this.relist;
     const events = this.events;
     const broken = this.broken;
     this.dirty = new Set();
     this.replaced = new Set();
+    this.relist = false;
     this.events = 0;
     this.broken = undefined;
     if (!arrived) return { full: true, reason: 'the watch barrier did not arrive' };
     if (broken !== undefined) return { full: true, reason: broken };
     if (events >= this.eventLimit) return { full: true, reason: `${events} events (the kernel may have dropped some)` };
-    return { full: false, dirty, replaced };
+    return { full: false, dirty, replaced, relist };
   }
 
   /** Writes a fresh barrier file and waits for its event (every earlier event has then been handled). */

@@ -4,8 +4,9 @@
  * not ignore is watched, and a later scan looks only at the paths that had an event since the previous scan:
  * lstat, compared with the previous image, read and copied when they differ. Nothing changed: no file is touched
  * and the previous image is answered as is. What it cannot tell from events it leaves to a full scan (answers
- * undefined): a rule change (.gitignore, git's index or info/exclude), a window with too many events, a barrier
- * that did not arrive, a directory holding tracked files that reappeared as an ignored one.
+ * undefined): a rule change (.gitignore, info/exclude), a window with too many events, a barrier that did not
+ * arrive, a directory holding tracked files that reappeared as an ignored one. A change of git's index (git add,
+ * commit, checkout) only has the scan list the candidate files again (`git ls-files`), without an lstat of each.
  * Racy files: an event for a file whose stat equals the image's, and whose mtime is within RACY_MS of the scan
  * that recorded it, may be a same-size rewrite in the same timestamp tick: its bytes are read and compared.
  * Watching is off (every scan is full, as before) outside Linux, on a file system other than a local one, outside
@@ -17,6 +18,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { BlobStore } from './blob-store.js';
 import { captureFileSync, sameStat, statKey } from './file-capture.js';
 import { gitBlobId, type ScanState } from './git-blobs.js';
+import { listGitFiles } from './git-files.js';
 import { runGit } from './git-run.js';
 import { SCAN_DEADLINE_MS, type Image, type ImageEntry, type ScanLimits } from './project-scan.js';
 import { TreeWatch } from './tree-watch.js';
@@ -130,7 +132,20 @@ export class WatchedTree {
       this.close();
       return undefined;
     }
-    if (taken.dirty.size === 0) return { ok: true, image: previous, copiedBytes: 0 };
+    // git's index changed: the tracked files are listed again; a newly listed file is looked at like one that had an
+    // event (its directory watched first), a file no longer listed leaves the image.
+    const listed = taken.relist ? await listGitFiles(this.root, SCAN_DEADLINE_MS, signal) : undefined;
+    const gitListed = new Set<string>();
+    if (listed !== undefined) {
+      if ('reason' in listed || listed.nested.length > 0 || listed.paths.length > limits.maxFiles) return this.giveUp();
+      for (const rel of listed.paths) {
+        gitListed.add(rel);
+        if (rel in previous) continue;
+        if (!this.watchChain(watch, parentOf(rel))) return this.giveUp();
+        taken.dirty.add(rel);
+      }
+    }
+    if (taken.dirty.size === 0 && listed === undefined) return { ok: true, image: previous, copiedBytes: 0 };
     let image: Image | undefined;
     const edit = (): Image => (image ??= { ...previous });
     const candidates: Array<{ rel: string; info: Stats }> = [];
@@ -155,8 +170,13 @@ export class WatchedTree {
         if (info?.isDirectory() === true && watch.inodeOf(rel) === undefined) newDirs.push(rel);
         continue;
       }
-      if (rel in previous || rel in (image ?? {})) candidates.push({ rel, info });
-      else unknown.push(rel);
+      // Listed again after an index change: git's listing says what is a candidate (one no longer listed is dropped).
+      if (gitListed.has(rel) || (rel in previous && listed === undefined)) candidates.push({ rel, info });
+      else if (!(rel in previous)) unknown.push(rel);
+    }
+    if (listed !== undefined) {
+      for (const rel of Object.keys(previous))
+        if (!gitListed.has(rel) && rel in (image ?? previous)) delete edit()[rel];
     }
     const dirs = await this.notIgnored(
       newDirs.filter((dir) => !this.ignoredDirs.has(dir)),
@@ -249,7 +269,13 @@ export class WatchedTree {
     }
     const [top = '', index = '', exclude = ''] = meta.stdout.toString('utf8').split('\n');
     const watch = new TreeWatch(this.root, this.barrierDir);
-    const rules: Array<[string, string]> = [[resolve(this.root, index), '']];
+    // git's index: a change (git add, commit, checkout) has the next scan list the tracked files again.
+    const indexPath = resolve(this.root, index);
+    if (!watch.watchOther(dirname(indexPath), () => undefined, [basename(indexPath)], true)) {
+      watch.close();
+      return this.disable(`could not watch ${dirname(indexPath)}`);
+    }
+    const rules: Array<[string, string]> = [];
     const excludePath = resolve(this.root, exclude);
     rules.push(existsSync(dirname(excludePath)) ? [excludePath, ''] : [dirname(excludePath), '']);
     // The project may be a subdirectory of its repository: the .gitignore files above it count too.
@@ -288,18 +314,24 @@ export class WatchedTree {
     for (const rel of Object.keys(image)) {
       const dir = parentOf(rel);
       if (watch.inodeOf(dir) !== undefined) continue;
-      const chain: string[] = [];
-      for (let up = dir; watch.inodeOf(up) === undefined; up = parentOf(up)) {
-        chain.unshift(up);
-        if (up === '') break;
-      }
-      for (const link of chain) {
-        const info = lstatOrUndefined(join(this.root, link));
-        if (info?.isDirectory() !== true || !watch.watchDir(link, info.ino)) return this.close();
-      }
+      if (!this.watchChain(watch, dir)) return this.close();
       watch.mark(rel);
     }
     for (const rel of Object.keys(image)) if (watch.inodeOf(parentOf(rel)) === undefined) return this.close();
+  }
+
+  /** Watches `dir` and the directories above it not watched yet; false when one could not be watched. */
+  private watchChain(watch: TreeWatch, dir: string): boolean {
+    const chain: string[] = [];
+    for (let up = dir; watch.inodeOf(up) === undefined; up = parentOf(up)) {
+      chain.unshift(up);
+      if (up === '') break;
+    }
+    for (const link of chain) {
+      const info = lstatOrUndefined(join(this.root, link));
+      if (info?.isDirectory() !== true || !watch.watchDir(link, info.ino)) return false;
+    }
+    return true;
   }
 
   /** The directories and files among `paths` git does not ignore; undefined when git could not say. */

@@ -179,6 +179,29 @@ describe('the Bash snapshot from change events', () => {
     expect(state(root, PATHS)).toEqual(restored);
   });
 
+  it('covers a file git starts tracking between two calls (an ignored file force-added), and forgets one it drops', async () => {
+    const { root, home } = temp();
+    files(root, { ...TREE, 'tracked.log': 'tracked log\n' });
+    git(root, 'init', '-q');
+    git(root, 'add', '-A');
+    git(root, 'add', '-f', 'tracked.log');
+    git(root, '-c', 'user.email=t@e.st', '-c', 'user.name=t', 'commit', '-qm', 'base');
+    const s = await session(root, home);
+    await s.prompt('first');
+    await s.bash('true');
+    writeFileSync(join(root, 'keep.log'), 'kept\n');
+    await s.prompt('between');
+    await s.bash('true'); // keep.log is ignored: not covered yet
+    git(root, 'add', '-f', 'keep.log'); // only git's index changes
+    git(root, 'rm', '-q', '--cached', 'tracked.log'); // ignored and no longer tracked: not covered any more
+    await s.prompt('change');
+    await s.bash('echo changed > keep.log && echo changed > tracked.log');
+    expect((await s.list())[2]?.files).toEqual(['keep.log']);
+    await s.rewindTo(2);
+    expect(readFileSync(join(root, 'keep.log'), 'utf8')).toBe('kept\n');
+    expect(readFileSync(join(root, 'tracked.log'), 'utf8')).toBe('changed\n');
+  });
+
   it('reads a racy file again: same stat as the scan recorded, other bytes', async () => {
     const { root, base } = temp();
     files(root, { 'racy.txt': 'new bytes\n' });
