@@ -158,11 +158,14 @@ export async function scanProject(
    * rewrite in the timestamp tick of the scan that recorded it leaves the stat as it was (git's racy-clean rule).
    */
   racyFrom = Infinity,
+  /** git's index, already being read by the caller (see below). */
+  indexRead?: Promise<IndexView | undefined>,
 ): Promise<ScanResult> {
   // git's index is read while the files are listed and stat'ed (it is needed only in a git work tree, and then
   // always: no previous scan, or files whose stat changed since it).
   const indexView =
-    Object.keys(previous).length === 0 ? readIndexView(projectRoot, SCAN_DEADLINE_MS, signal) : undefined;
+    indexRead ??
+    (Object.keys(previous).length === 0 ? readIndexView(projectRoot, SCAN_DEADLINE_MS, signal) : undefined);
   const listed = await candidates(projectRoot, limits, signal);
   if (typeof listed === 'string') return { ok: false, reason: listed };
   const { prefix, exclude = [] } = placement;

@@ -7,6 +7,7 @@
  * and named; the project's own failure fails the scan, as before.
  */
 import type { BlobStore } from './blob-store.js';
+import type { IndexView } from './index-stat.js';
 import { scanProject, type Image, type ScanLimits } from './project-scan.js';
 
 export interface RootsScan {
@@ -35,8 +36,10 @@ export async function scanRoots(
   limits: ScanLimits,
   signal: AbortSignal,
   racyFrom = Infinity,
+  /** The project's git index, already being read (project-scan.ts). */
+  indexRead?: Promise<IndexView | undefined>,
 ): Promise<RootsScanResult> {
-  const project = await scanProject(projectRoot, previous, blobs, limits, signal, { prefix: '' }, racyFrom);
+  const project = await scanProject(projectRoot, previous, blobs, limits, signal, { prefix: '' }, racyFrom, indexRead);
   if (!project.ok) return project;
   const image: Image = { ...project.image };
   let files = Object.keys(project.image).length;

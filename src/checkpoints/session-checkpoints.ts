@@ -23,6 +23,7 @@ import { changedPaths, SCAN_DEADLINE_MS, type Image } from './project-scan.js';
 import { keepRoots, scanRoots, type RootsScanResult } from './root-scan.js';
 import { RACY_MS, WatchedTree } from './watched-scan.js';
 import { applyDelta, imageDelta } from './image-delta.js';
+import { readIndexView } from './index-stat.js';
 import { resolveInProject } from '../tools/files/workspace.js';
 import { listCheckpoints } from './checkpoint-list.js';
 import { prune, pruneCutoff, type PruneLimits } from './prune.js';
@@ -256,8 +257,11 @@ export class SessionCheckpoints {
     let result: RootsScanResult;
     if (quick) result = { ...quick, roots: [], skipped: [], plain: true };
     else {
+      // The first scan reads git's index while the watch starts (nothing in it depends on the watch).
+      const first = Object.keys(previous).length === 0;
+      const indexRead = first ? readIndexView(this.projectRoot, SCAN_DEADLINE_MS, signal) : undefined;
       await tree?.prepare(signal);
-      result = await scanRoots(this.projectRoot, roots, previous, this.blobs, this.limits, signal, racyFrom);
+      result = await scanRoots(this.projectRoot, roots, previous, this.blobs, this.limits, signal, racyFrom, indexRead);
       // A failed scan leaves `previous` in place: the events since the watch started would not cover what changed
       // before it, so the next scan is a full one again.
       if (result.ok) tree?.adopt(result.image, result.plain);
