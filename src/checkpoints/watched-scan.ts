@@ -12,16 +12,15 @@
  * Watching is off (every scan is full, as before) outside Linux, on a file system other than a local one, outside
  * git, with a nested repository or submodule, with added directories, or past MAX_WATCHED_DIRS directories.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readdirSync, readFileSync, statfsSync, type Stats } from 'node:fs';
+import { existsSync, readdirSync, statfsSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { BlobStore } from './blob-store.js';
 import { captureFileSync, sameStat, statKey } from './file-capture.js';
-import { gitBlobId, type ScanState } from './git-blobs.js';
 import { listGitFiles } from './git-files.js';
 import { runGit } from './git-run.js';
 import { SCAN_DEADLINE_MS, type Image, type ImageEntry, type ScanLimits } from './project-scan.js';
 import { TreeWatch } from './tree-watch.js';
+import { lstatOrUndefined, parentOf, stillSame } from './watched-paths.js';
 import { isInside } from '../fs/contained-path.js';
 
 /** A file whose mtime is this close to (or after) the scan that recorded its stat is not trusted by stat alone. */
@@ -46,32 +45,6 @@ export type QuickScan = { ok: true; image: Image; copiedBytes: number };
  */
 const live: WatchedTree[] = [];
 const MAX_LIVE_TREES = 4;
-
-function lstatOrUndefined(path: string): Stats | undefined {
-  try {
-    return lstatSync(path, { throwIfNoEntry: false });
-  } catch {
-    return undefined; // ENOTDIR: a parent became a file
-  }
-}
-
-function parentOf(rel: string): string {
-  const slash = rel.lastIndexOf('/');
-  return slash === -1 ? '' : rel.slice(0, slash);
-}
-
-/** True when the file's bytes are still those `state` holds (a racy file's check). */
-function stillSame(absolute: string, state: ScanState): boolean {
-  if (state.kind !== 'file' && state.kind !== 'git') return false;
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(absolute);
-  } catch {
-    return false;
-  }
-  if (state.kind === 'git') return gitBlobId(bytes, state.blob.length) === state.blob;
-  return createHash('sha256').update(bytes).digest('hex') === state.hash;
-}
 
 export class WatchedTree {
   private watch: TreeWatch | undefined;
@@ -198,7 +171,25 @@ export class WatchedTree {
       if (info?.isFile() === true) candidates.push({ rel, info });
     }
     let copiedBytes = 0;
+    // A file is read only through a watched directory still the one watched (a directory swapped for a symlink
+    // out of the project is never followed, as the full scan's real-path check does).
+    const sound = new Map<string, boolean>();
+    const inWatchedDir = (rel: string): boolean => {
+      const dir = parentOf(rel);
+      let ok = sound.get(dir);
+      if (ok === undefined) {
+        const ino = watch.inodeOf(dir);
+        const info = ino === undefined ? undefined : lstatOrUndefined(dir === '' ? this.root : join(this.root, dir));
+        ok = info?.isDirectory() === true && info.ino === ino;
+        sound.set(dir, ok);
+      }
+      return ok;
+    };
     for (const { rel, info } of candidates) {
+      if (!inWatchedDir(rel)) {
+        if (rel in (image ?? previous)) delete edit()[rel];
+        continue;
+      }
       const stat = statKey(info);
       const known = previous[rel];
       const absolute = join(this.root, rel);

@@ -202,6 +202,26 @@ describe('the Bash snapshot from change events', () => {
     expect(readFileSync(join(root, 'tracked.log'), 'utf8')).toBe('changed\n');
   });
 
+  it('never reads through a directory a command swapped for a symlink out of the project', async () => {
+    const { root, home, base } = temp();
+    files(root, TREE);
+    commitAged(root);
+    mkdirSync(join(base, 'outside'));
+    writeFileSync(join(base, 'outside', 'd.sh'), 'outside secret\n');
+    const s = await session(root, home);
+    await s.prompt('first');
+    await s.bash('true');
+    const before = state(root, ['lib/d.sh', 'lib/deep/c.txt']);
+    await s.prompt('swap');
+    await s.bash(`rm -rf lib && ln -s ${join(base, 'outside')} lib && echo more >> lib/d.sh`);
+    const blobs = (await s.checkpoints.session(s.id)).blobs;
+    expect(await blobs.has(createHash('sha256').update('outside secret\nmore\n').digest('hex'))).toBe(false);
+    rmSync(join(root, 'lib'));
+    await s.rewindTo(1);
+    expect(state(root, ['lib/d.sh', 'lib/deep/c.txt'])).toEqual(before);
+    expect(readFileSync(join(base, 'outside', 'd.sh'), 'utf8')).toBe('outside secret\nmore\n');
+  });
+
   it('reads a racy file again: same stat as the scan recorded, other bytes', async () => {
     const { root, base } = temp();
     files(root, { 'racy.txt': 'new bytes\n' });
