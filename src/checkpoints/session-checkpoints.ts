@@ -260,7 +260,10 @@ export class SessionCheckpoints {
       // The first scan reads git's index while the watch starts (nothing in it depends on the watch).
       const first = Object.keys(previous).length === 0;
       const indexRead = first ? readIndexView(this.projectRoot, SCAN_DEADLINE_MS, signal) : undefined;
-      await tree?.prepare(signal);
+      await tree?.prepare(
+        signal,
+        indexRead?.then((view) => view?.entries.keys()),
+      );
       result = await scanRoots(this.projectRoot, roots, previous, this.blobs, this.limits, signal, racyFrom, indexRead);
       // A failed scan leaves `previous` in place: the events since the watch started would not cover what changed
       // before it, so the next scan is a full one again.

@@ -236,9 +236,10 @@ export class WatchedTree {
 
   /**
    * Before a full scan: (re)starts the watches on every directory git does not ignore, so a change after the full
-   * scan looked at a file is an event for the next scan.
+   * scan looked at a file is an event for the next scan. `tracked`: the project-relative paths git's index holds,
+   * when known.
    */
-  async prepare(signal: AbortSignal): Promise<void> {
+  async prepare(signal: AbortSignal, tracked?: Promise<Iterable<string> | undefined>): Promise<void> {
     this.close();
     this.ignoredDirs = new Set();
     if (this.off !== undefined) return;
@@ -280,7 +281,13 @@ export class WatchedTree {
       }
     }
     const info = lstatOrUndefined(this.root);
-    const explored = info?.isDirectory() === true ? await this.explore(watch, [''], new Set(), signal) : 'no root';
+    // Directories holding tracked files are watched without asking git whether it ignores them (one `check-ignore`
+    // per level of the tree otherwise): they are watched anyway, for those files (see adopt).
+    const known = new Set<string>();
+    for (const path of (await tracked) ?? []) {
+      for (let dir = parentOf(path); dir !== '' && !known.has(dir); dir = parentOf(dir)) known.add(dir);
+    }
+    const explored = info?.isDirectory() === true ? await this.explore(watch, [''], known, signal) : 'no root';
     if (typeof explored === 'string') {
       watch.close();
       // Interrupted: try again next time; anything else (a nested repository, too many directories, the system's
