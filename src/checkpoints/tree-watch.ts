@@ -67,8 +67,11 @@ export class TreeWatch {
     /** A directory of mca's own (the session's checkpoint directory) where barrier files are written. */
     private readonly barrierDir: string,
   ) {
-    this.watchOther(barrierDir, (name) => this.onBarrier?.(name), false);
+    this.barrierWatched = this.watchOther(barrierDir, (name) => this.onBarrier?.(name), false);
   }
+
+  /** False when the barrier's directory could not be watched: `take()` could never trust a window. */
+  readonly barrierWatched: boolean;
 
   /** The number of directories watched. */
   get size(): number {

@@ -261,6 +261,10 @@ export class WatchedTree {
     }
     const [top = '', index = '', exclude = ''] = meta.stdout.toString('utf8').split('\n');
     const watch = new TreeWatch(this.root, this.barrierDir);
+    if (!watch.barrierWatched) {
+      watch.close();
+      return this.disable(`could not watch ${this.barrierDir}`);
+    }
     // git's index: a change (git add, commit, checkout) has the next scan list the tracked files again.
     const indexPath = resolve(this.root, index);
     if (!watch.watchOther(dirname(indexPath), () => undefined, [basename(indexPath)], true)) {
