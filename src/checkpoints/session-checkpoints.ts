@@ -186,10 +186,11 @@ export class SessionCheckpoints {
       this.stored !== undefined &&
       sameEntries(this.stored, before.image);
     const delta =
-      repeated?.delta ??
-      (!unchanged && this.imageHash !== undefined && this.stored !== undefined
-        ? imageDelta(this.stored, before.image)
-        : undefined);
+      repeated !== undefined
+        ? repeated.delta
+        : !unchanged && this.imageHash !== undefined && this.stored !== undefined
+          ? imageDelta(this.stored, before.image)
+          : undefined;
     const image =
       repeated !== undefined || unchanged || delta !== undefined
         ? (this.imageHash ?? '')
@@ -260,9 +261,10 @@ export class SessionCheckpoints {
       // The first scan reads git's index while the watch starts (nothing in it depends on the watch).
       const first = Object.keys(previous).length === 0;
       const indexRead = first ? readIndexView(this.projectRoot, SCAN_DEADLINE_MS, signal) : undefined;
+      // Directories known to hold candidates are watched without asking git (the index's, or the last scan's).
       await tree?.prepare(
         signal,
-        indexRead?.then((view) => view?.entries.keys()),
+        indexRead?.then((view) => view?.entries.keys()) ?? Promise.resolve(Object.keys(previous)),
       );
       result = await scanRoots(this.projectRoot, roots, previous, this.blobs, this.limits, signal, racyFrom, indexRead);
       // A failed scan leaves `previous` in place: the events since the watch started would not cover what changed
