@@ -13,7 +13,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SessionCheckpoints } from '../src/checkpoints/session-checkpoints.js';
+import { DEFAULT_LIMITS, SessionCheckpoints, type CheckpointLimits } from '../src/checkpoints/session-checkpoints.js';
 import { bashTool } from '../src/tools/processes/bash.js';
 
 function text(index: number, salt = 0): string {
@@ -24,7 +24,9 @@ function text(index: number, salt = 0): string {
 
 async function tree(root: string, files: number): Promise<void> {
   for (let dir = 0; dir * 100 < files; dir += 1) {
-    const path = join(root, 'src', `d${dir}`);
+    // Past 10,000 files, 100 directories of 100 directories (a flat src/ of 1,000 entries is not a real tree).
+    const path =
+      dir < 100 ? join(root, 'src', `d${dir}`) : join(root, 'pkg', `p${Math.floor(dir / 100)}`, `d${dir % 100}`);
     await mkdir(path, { recursive: true });
     const count = Math.min(100, files - dir * 100);
     await Promise.all(Array.from({ length: count }, (_, i) => writeFile(join(path, `f${i}.ts`), text(dir * 100 + i))));
@@ -180,10 +182,137 @@ export function checkpointSection(result: CheckpointBenchResult): string[] {
   ];
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const result = await runCheckpointBench({
-    files: Number(process.env.CHECKPOINT_BENCH_FILES ?? 10_000),
-    runs: Number(process.env.CHECKPOINT_BENCH_RUNS ?? 7),
+/** The part of SessionCheckpoints the bench drives (this tree's, or a base tree's loaded from its source). */
+type StoreClass = new (dir: string, root: string, limits?: CheckpointLimits) => SessionCheckpoints;
+
+export interface AbCase {
+  name: string;
+  /** Per side: wall and CPU of each run, in the order run (A and B interleaved). */
+  a: Timed[];
+  b: Timed[];
+}
+
+/**
+ * Interleaved A/B on one fixture of `files` files: A is this tree, B the tree at `baseDir` (its
+ * src/checkpoints/session-checkpoints.ts, run from source). Per case, runs alternate A B, B A, … on the same files:
+ * the first call of a fresh session with nothing committed, then (the files committed 2.1 s after they were
+ * written, as in a repository checked out earlier) the first call of a fresh session, a call with nothing changed,
+ * and a call after 10 files changed (each side sees the same 10 changes since its own last call).
+ */
+export async function runCheckpointAb(options: {
+  files: number;
+  runs: number;
+  firstRuns: number;
+  baseDir: string;
+}): Promise<{ files: number; loadStart: number; loadEnd: number; cases: AbCase[] }> {
+  const baseModule = (await import(
+    pathToFileURL(join(options.baseDir, 'src/checkpoints/session-checkpoints.ts')).href
+  )) as { SessionCheckpoints: StoreClass };
+  const sides: Array<[StoreClass, Timed[]]> = [];
+  const base = await realpath(await mkdtemp(join(tmpdir(), 'mca-checkpoint-ab-')));
+  const root = join(base, 'project');
+  await mkdir(root);
+  const limits: CheckpointLimits = {
+    ...DEFAULT_LIMITS,
+    maxFiles: Math.max(DEFAULT_LIMITS.maxFiles, options.files * 2),
+  };
+  let stores = 0;
+  const fresh = (Store: StoreClass): SessionCheckpoints => {
+    stores += 1;
+    return new Store(join(base, `store-${stores}`), root, limits);
+  };
+  const sidesOf = (): Array<[StoreClass, Timed[]]> => {
+    const a: Timed[] = [];
+    const b: Timed[] = [];
+    sides.splice(0, sides.length, [SessionCheckpoints as StoreClass, a], [baseModule.SessionCheckpoints, b]);
+    return sides;
+  };
+  const cases: AbCase[] = [];
+  const record = (name: string, pair: Array<[StoreClass, Timed[]]>): void => {
+    cases.push({ name, a: pair[0]?.[1] ?? [], b: pair[1]?.[1] ?? [] });
+  };
+  try {
+    await tree(root, options.files);
+    execFileSync('sync');
+    const loadStart = loadavg()[0] ?? 0;
+    const order = (run: number, pair: Array<[StoreClass, Timed[]]>) => (run % 2 === 0 ? pair : [...pair].reverse());
+    let pair = sidesOf();
+    for (let run = 0; run < options.firstRuns; run += 1) {
+      for (const [Store, times] of order(run, pair)) times.push(await timeCall(fresh(Store), `toolu_u${run}`));
+    }
+    record('first call of a session, nothing committed', pair);
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    commitAll(root);
+    execFileSync('sync');
+    pair = sidesOf();
+    for (let run = 0; run < options.firstRuns; run += 1) {
+      for (const [Store, times] of order(run, pair)) times.push(await timeCall(fresh(Store), `toolu_f${run}`));
+    }
+    record('first call of a session, committed', pair);
+    // One warm session per side for the per-call cases.
+    const warm = new Map<StoreClass, SessionCheckpoints>();
+    for (const [Store] of pair) {
+      const store = fresh(Store);
+      await timeCall(store, 'toolu_warm');
+      warm.set(Store, store);
+    }
+    pair = sidesOf();
+    for (let run = 0; run < options.runs; run += 1) {
+      for (const [Store, times] of order(run, pair))
+        times.push(await timeCall(warm.get(Store) as SessionCheckpoints, `toolu_s${run}`));
+    }
+    record('per call, nothing changed', pair);
+    pair = sidesOf();
+    for (let run = 0; run < options.runs; run += 1) {
+      await Promise.all(
+        Array.from({ length: 10 }, (_, i) => writeFile(join(root, 'src', `d${i}`, `f${run}.ts`), text(i, run + 1))),
+      );
+      for (const [Store, times] of order(run, pair))
+        times.push(await timeCall(warm.get(Store) as SessionCheckpoints, `toolu_c${run}`));
+    }
+    record('per call, 10 files changed', pair);
+    return { files: options.files, loadStart, loadEnd: loadavg()[0] ?? 0, cases };
+  } finally {
+    await rm(base, { recursive: true, force: true });
+  }
+}
+
+function abTable(result: Awaited<ReturnType<typeof runCheckpointAb>>): string {
+  const ms = (value: number): string =>
+    `${value < 10 ? value.toFixed(1) : Math.round(value).toLocaleString('en-US')} ms`;
+  const rows = result.cases.map((entry) => {
+    const a = medians(entry.a);
+    const b = medians(entry.b);
+    return `| ${result.files.toLocaleString('en-US')} | ${entry.name} | ${entry.a.length} | ${ms(b.wallMs)} | ${ms(a.wallMs)} | ${ms(b.cpuMs)} | ${ms(a.cpuMs)} |`;
   });
-  process.stdout.write(`${checkpointSection(result).join('\n\n')}\n`);
+  return [
+    `load ${result.loadStart.toFixed(1)} → ${result.loadEnd.toFixed(1)}`,
+    '| files | case | pairs | wall base | wall this | CPU base | CPU this |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...rows,
+  ].join('\n');
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const baseAt = process.argv.indexOf('--base');
+  if (baseAt !== -1) {
+    // `npx tsx bench/checkpoint-bench.ts --base <tree with src/> [--files 10000,100000]`: interleaved A/B.
+    const filesAt = process.argv.indexOf('--files');
+    const sizes = (filesAt === -1 ? '10000' : (process.argv[filesAt + 1] ?? '10000')).split(',').map(Number);
+    for (const files of sizes) {
+      const result = await runCheckpointAb({
+        files,
+        runs: Number(process.env.CHECKPOINT_BENCH_RUNS ?? 7),
+        firstRuns: Number(process.env.CHECKPOINT_BENCH_FIRST_RUNS ?? (files > 20_000 ? 1 : 3)),
+        baseDir: process.argv[baseAt + 1] ?? '',
+      });
+      process.stdout.write(`${abTable(result)}\n\n`);
+    }
+  } else {
+    const result = await runCheckpointBench({
+      files: Number(process.env.CHECKPOINT_BENCH_FILES ?? 10_000),
+      runs: Number(process.env.CHECKPOINT_BENCH_RUNS ?? 7),
+    });
+    process.stdout.write(`${checkpointSection(result).join('\n\n')}\n`);
+  }
 }

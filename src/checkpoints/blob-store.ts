@@ -1,17 +1,21 @@
 /**
  * The content-addressed part of a checkpoint store: `blobs/<first two hex>/<sha256>`, each file 0600 and written
  * durably (temp file, fsync, rename, fsync of the directory) before the change it guards runs. The same content
- * is stored once however many checkpoints or files refer to it.
+ * is stored once however many checkpoints or files refer to it. Copies written in batch mode (a scan's) go into
+ * one pack file per batch instead (blob-packs.ts), made durable by `flush()` like the loose ones were.
  */
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { constants, mkdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { constants, statSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { BlobPacks } from './blob-packs.js';
 
 export const STORE_FILE_MODE = 0o600;
 export const STORE_DIR_MODE = 0o700;
 const HASH = /^[0-9a-f]{64}$/;
+/** The pack files' directory inside the store (never a shard name: those are two hex digits). */
+const PACKS = 'packs';
 
 export function hashOf(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
@@ -50,13 +54,27 @@ export async function writeDurably(path: string, bytes: Buffer | string, sync = 
 
 /**
  * Makes a batch of written files durable at once: `sync -f` (syncfs of the store's file system, one flush
- * however many files) where coreutils has it, else an fsync of each file and directory.
+ * however many files) where coreutils has it, else an fsync of each file and directory; up to FSYNC_EACH_UP_TO
+ * files, an fsync of each.
  */
-async function flushBatch(anchor: string, files: readonly string[]): Promise<void> {
+async function flushBatch(anchor: string, files: readonly string[], syncAnchor = true): Promise<void> {
+  // A few files (a scan's copies are one pack file per 32 MiB): their own fsyncs, not a flush of the whole file
+  // system, which on a disk other work writes to waits for that work too.
+  if (files.length <= FSYNC_EACH_UP_TO) {
+    await syncEach(files);
+    if (syncAnchor) await syncDirectory(anchor); // the packs directory's own entry, the first time it is made
+    return;
+  }
   const synced = await new Promise<boolean>((resolve) => {
     execFile('sync', ['-f', anchor], (error) => resolve(error === null));
   });
   if (synced) return;
+  await syncEach(files);
+}
+
+const FSYNC_EACH_UP_TO = 8;
+
+async function syncEach(files: readonly string[]): Promise<void> {
   for (const file of files) {
     const handle = await open(file, constants.O_RDONLY);
     try {
@@ -70,6 +88,7 @@ async function flushBatch(anchor: string, files: readonly string[]): Promise<voi
 
 export class BlobStore {
   private readonly secrets: readonly Buffer[];
+  private readonly packs: BlobPacks;
 
   /** `secrets`: the key values mca holds; content holding one is never stored (files under MCA_HOME never do). */
   constructor(
@@ -77,6 +96,7 @@ export class BlobStore {
     secrets: readonly string[] = [],
   ) {
     this.secrets = secrets.filter((secret) => secret.length > 0).map((secret) => Buffer.from(secret));
+    this.packs = new BlobPacks(join(dir, PACKS), STORE_FILE_MODE, STORE_DIR_MODE);
   }
 
   /** True when `bytes` hold one of the keys mca holds. */
@@ -94,7 +114,7 @@ export class BlobStore {
   private readonly shards = new Set<string>();
 
   async has(hash: string): Promise<boolean> {
-    if (this.known.has(hash)) return true;
+    if (this.known.has(hash) || this.packs.has(hash)) return true;
     try {
       const present = (await stat(this.pathOf(hash))).isFile();
       if (present) this.known.add(hash);
@@ -104,6 +124,9 @@ export class BlobStore {
     }
   }
 
+  /** The store directory was fsync'd after its packs directory was made (once per process is enough). */
+  private anchorSynced = false;
+
   /** Blobs written since the last flush (batch mode). */
   private pending: string[] = [];
 
@@ -112,6 +135,7 @@ export class BlobStore {
    * before the change it guards (a scan copies thousands of files: one flush instead of one fsync each).
    */
   async put(bytes: Buffer, batch = false): Promise<string> {
+    if (batch) return this.putBatchSync(bytes);
     const hash = hashOf(bytes);
     if (await this.has(hash)) return hash;
     const shard = join(this.dir, hash.slice(0, 2));
@@ -126,55 +150,42 @@ export class BlobStore {
   }
 
   /**
-   * `put(bytes, true)` with synchronous calls, for a scan's chunks (file-capture.ts `captureFileSync`): a temp file
-   * renamed into place (atomic: a crash never leaves a partial blob under its hash), made durable by `flush()`.
+   * `put(bytes, true)` with synchronous calls, for a scan's chunks (file-capture.ts `captureFileSync`): the copy is
+   * queued for the batch's pack file (blob-packs.ts), written by `flush()` (or earlier, once the queue is large)
+   * and made durable by it.
    */
   putBatchSync(bytes: Buffer): string {
     const hash = hashOf(bytes);
-    if (this.known.has(hash)) return hash;
-    const path = this.pathOf(hash);
-    if (statSync(path, { throwIfNoEntry: false })?.isFile()) {
+    if (this.known.has(hash) || this.packs.has(hash)) return hash;
+    if (statSync(this.pathOf(hash), { throwIfNoEntry: false })?.isFile()) {
       this.known.add(hash);
       return hash;
     }
-    const shard = join(this.dir, hash.slice(0, 2));
-    if (!this.shards.has(shard)) {
-      mkdirSync(shard, { recursive: true, mode: STORE_DIR_MODE });
-      this.shards.add(shard);
-    }
-    const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-    try {
-      writeFileSync(temp, bytes, { flag: 'wx', mode: STORE_FILE_MODE });
-      renameSync(temp, path);
-    } catch (error) {
-      try {
-        unlinkSync(temp);
-      } catch {
-        // never created, or already renamed
-      }
-      throw error;
-    }
-    this.known.add(hash);
-    this.pending.push(path);
+    const written = this.packs.add(hash, bytes);
+    if (written !== undefined) this.pending.push(written);
     return hash;
   }
 
   /** Makes every blob written in batch mode durable. */
   async flush(): Promise<void> {
+    const written = this.packs.write();
+    if (written !== undefined) this.pending.push(written);
     if (this.pending.length === 0) return;
     const files = this.pending;
     this.pending = [];
-    await flushBatch(this.dir, files);
+    await flushBatch(this.dir, files, !this.anchorSynced);
+    this.anchorSynced = true;
   }
 
   /** The content of `hash`, checked against it (a damaged blob reads as missing). */
   async get(hash: string): Promise<Buffer | undefined> {
+    let bytes: Buffer | undefined;
     try {
-      const bytes = await readFile(this.pathOf(hash));
-      return hashOf(bytes) === hash ? bytes : undefined;
+      bytes = await readFile(this.pathOf(hash));
     } catch {
-      return undefined;
+      bytes = this.packs.read(hash);
     }
+    return bytes !== undefined && hashOf(bytes) === hash ? bytes : undefined;
   }
 
   /** Removes one blob (a superseded scan). */
@@ -186,7 +197,15 @@ export class BlobStore {
   /** Removes every blob not in `keep`; answers the bytes freed. */
   async sweep(keep: ReadonlySet<string>): Promise<number> {
     let freed = 0;
+    const packed = this.packs.sweep(keep);
+    if (packed.written !== undefined) {
+      await flushBatch(this.dir, [packed.written]);
+      freed -= (await stat(packed.written)).size;
+    }
+    this.packs.removeOld(packed.old);
+    freed += packed.bytes;
     for (const shard of await readdir(this.dir).catch(() => [] as string[])) {
+      if (shard === PACKS) continue;
       const shardDir = join(this.dir, shard);
       for (const name of await readdir(shardDir).catch(() => [] as string[])) {
         if (keep.has(name)) continue;

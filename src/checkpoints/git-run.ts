@@ -20,6 +20,8 @@ export interface GitRunOptions {
   maxBytes: number;
   deadlineMs: number;
   signal?: AbortSignal;
+  /** Exit codes that are an answer, not a failure (`check-ignore` exits 1 when nothing is ignored); default [0]. */
+  okCodes?: readonly number[];
 }
 
 /** Every argument list starts with these: no lock, no index write, no hook program from the repository's config. */
@@ -72,7 +74,8 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
     });
     child.on('close', (code) => {
       if (failure !== undefined) settle({ ok: false, reason: failure, ...(final ? { final } : {}) });
-      else if (code !== 0) settle({ ok: false, reason: `git exited with ${code ?? 'a signal'}` });
+      else if (code === null || !(options.okCodes ?? [0]).includes(code))
+        settle({ ok: false, reason: `git exited with ${code ?? 'a signal'}` });
       else settle({ ok: true, stdout: Buffer.concat(chunks) });
     });
     child.stdin.end(options.input ?? '');

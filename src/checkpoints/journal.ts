@@ -3,7 +3,8 @@
  * fsync'd before the change it describes runs. Records:
  *   change      a file's state before a tool changed it (the earliest one per path after a prompt started wins)
  *   after       the state a tool left the file in (a later difference is someone else's edit: a conflict)
- *   bash-start  a Bash call is about to run; `image` is the blob of the scan taken before it (path → state)
+ *   bash-start  a Bash call is about to run; `image` is the blob of the scan taken before it (path → state), or of
+ *               an earlier scan that `delta` changes into it
  *   bash-end    that call finished and its changes were recorded (missing after a crash: recovered on open)
  *   rewind      a rewind happened; its own changes follow it, so it can be undone like a prompt
  *   untracked   a Bash call whose changes could not be tracked (a project over the file limit)
@@ -18,6 +19,12 @@ export type FileState =
   | { kind: 'absent' }
   | { kind: 'unrestorable'; reason: string };
 
+/** Scan entries (project-scan.ts ImageEntry, by path) put on, and paths removed from, a base scan. */
+export interface ImageDelta {
+  set: Record<string, { stat: unknown; state: unknown }>;
+  del: string[];
+}
+
 export type JournalRecord =
   | { t: 'change'; ts: string; path: string; before: FileState; tool: string; callId?: string }
   | { t: 'after'; ts: string; path: string; after: FileState }
@@ -28,6 +35,8 @@ export type JournalRecord =
       image: string;
       /** The added directories the scan covered (recovery scans the same ones). */
       roots?: string[];
+      /** The scan is `image` with these entries changed (image-delta.ts); absent: `image` is the scan. */
+      delta?: ImageDelta;
     }
   | { t: 'bash-end'; ts: string; callId: string; recovered?: boolean }
   | {

@@ -13,6 +13,7 @@
 import type { BlobStore } from './blob-store.js';
 import { captureFileSync, sameStat, statKey, type StatKey } from './file-capture.js';
 import { cleanTracked, indexBlobs, listGitFiles, statListed } from './git-files.js';
+import { convertedPaths, indexVouches, readIndexView, type IndexView } from './index-stat.js';
 import type { ScanState } from './git-blobs.js';
 import { isInside } from '../fs/contained-path.js';
 import { runInWorker } from '../tools/walking/walk-runner.js';
@@ -46,7 +47,15 @@ export interface ScanLimits {
   maxCopyBytes: number;
 }
 
-export type ScanResult = { ok: true; image: Image; copiedBytes: number } | { ok: false; reason: string };
+export type ScanResult =
+  | {
+      ok: true;
+      image: Image;
+      copiedBytes: number;
+      /** The files came from git alone (no walk: no nested repository, submodule, or git missing). */
+      plain: boolean;
+    }
+  | { ok: false; reason: string };
 
 /** Files, and bytes, read between two yields of the event loop. */
 const CHUNK_FILES = 200;
@@ -76,12 +85,12 @@ async function candidates(
   projectRoot: string,
   limits: ScanLimits,
   signal: AbortSignal,
-): Promise<{ files: WalkedFile[]; git: boolean } | string> {
+): Promise<{ files: WalkedFile[]; git: boolean; walked: boolean } | string> {
   const listing = await listGitFiles(projectRoot, SCAN_DEADLINE_MS, signal);
   if ('reason' in listing) {
     if (listing.final) return listing.reason; // stopped at the deadline or interrupted: the walk would be no faster
     const files = await walk(projectRoot, '.', signal);
-    return typeof files === 'string' ? files : { files, git: false };
+    return typeof files === 'string' ? files : { files, git: false, walked: true };
   }
   if (listing.paths.length > limits.maxFiles) return tooMany(limits);
   const stated = await statListed(projectRoot, listing.paths, signal);
@@ -92,7 +101,7 @@ async function candidates(
     if (typeof inner === 'string') return inner;
     stated.files.push(...inner);
   }
-  return { files: stated.files, git: true };
+  return { files: stated.files, git: true, walked: listing.nested.length + stated.dirs.length > 0 };
 }
 
 /** The stat a walk or `statListed` gave `file` (a field it could not read counts as 0). */
@@ -144,7 +153,19 @@ export async function scanProject(
   limits: ScanLimits,
   signal: AbortSignal,
   placement: RootPlacement = { prefix: '' },
+  /**
+   * A file whose stat equals `previous` but whose mtime is at or after this (ms) is read again: a same-size
+   * rewrite in the timestamp tick of the scan that recorded it leaves the stat as it was (git's racy-clean rule).
+   */
+  racyFrom = Infinity,
+  /** git's index, already being read by the caller (see below). */
+  indexRead?: Promise<IndexView | undefined>,
 ): Promise<ScanResult> {
+  // git's index is read while the files are listed and stat'ed (it is needed only in a git work tree, and then
+  // always: no previous scan, or files whose stat changed since it).
+  const indexView =
+    indexRead ??
+    (Object.keys(previous).length === 0 ? readIndexView(projectRoot, SCAN_DEADLINE_MS, signal) : undefined);
   const listed = await candidates(projectRoot, limits, signal);
   if (typeof listed === 'string') return { ok: false, reason: listed };
   const { prefix, exclude = [] } = placement;
@@ -162,7 +183,13 @@ export async function scanProject(
     }
     const stat = walkedStat(file);
     const known = previous[prefix + file.relative];
-    if (known && sameStat(known.stat, stat) && known.state.kind !== 'absent' && known.state.kind !== 'unrestorable')
+    if (
+      known &&
+      sameStat(known.stat, stat) &&
+      known.state.kind !== 'absent' &&
+      known.state.kind !== 'unrestorable' &&
+      known.stat.mtimeMs < racyFrom
+    )
       image[prefix + file.relative] = known;
     else if (stat.size > limits.maxFileBytes) {
       image[prefix + file.relative] = {
@@ -172,7 +199,9 @@ export async function scanProject(
     } else unread.push(file);
   }
   const toRead =
-    listed.git && unread.length > 0 ? await referTracked(projectRoot, prefix, unread, image, signal) : unread;
+    listed.git && unread.length > 0
+      ? await referTracked(projectRoot, prefix, unread, image, signal, indexView)
+      : unread;
   if (signal.aborted) return { ok: false, reason: 'the project scan was interrupted' };
   let copiedBytes = 0;
   const done = await chunked(
@@ -198,7 +227,7 @@ export async function scanProject(
   // What was copied before an interruption is made durable too (the store holds no blob it cannot trust).
   await blobs.flush();
   if (!done) return { ok: false, reason: 'the project scan was interrupted' };
-  return { ok: true, image, copiedBytes };
+  return { ok: true, image, copiedBytes, plain: listed.git && !listed.walked };
 }
 
 /**
@@ -211,17 +240,11 @@ async function referTracked(
   unread: WalkedFile[],
   image: Image,
   signal: AbortSignal,
+  indexView?: Promise<IndexView | undefined>,
 ): Promise<WalkedFile[]> {
-  const blobs = await indexBlobs(projectRoot, SCAN_DEADLINE_MS, signal);
-  const tracked = unread.flatMap((file) => {
-    const blob = blobs.get(file.relative);
-    return blob !== undefined && file.size !== undefined ? [{ path: file.relative, blob }] : [];
-  });
-  if (tracked.length === 0) return unread;
-  const clean = await cleanTracked(projectRoot, tracked, SCAN_DEADLINE_MS, signal);
-  return unread.filter((file) => {
-    const blob = clean.get(file.relative);
-    if (blob === undefined || file.size === undefined) return true;
+  // Tracked files git's index vouches for (index-stat.ts) are referred to without hashing them.
+  const view = await (indexView ?? readIndexView(projectRoot, SCAN_DEADLINE_MS, signal));
+  const refer = (file: WalkedFile, blob: string): void => {
     const stat = walkedStat(file);
     // A reference of an added directory names the root its repository is read from (git-blobs.ts).
     const root = prefix === '' ? {} : { root: projectRoot };
@@ -229,16 +252,66 @@ async function referTracked(
       stat,
       state: { kind: 'git', blob, mode: stat.mode & 0o7777, size: stat.size, ...root },
     };
+  };
+  let rest = unread;
+  if (view) {
+    const vouched = rest.filter((file) => {
+      const entry = view.entries.get(file.relative);
+      return entry !== undefined && file.size !== undefined && indexVouches(entry, walkedStat(file), view.indexMtimeMs);
+    });
+    const converted =
+      vouched.length === 0
+        ? undefined
+        : await convertedPaths(
+            projectRoot,
+            view,
+            vouched.map((file) => file.relative),
+            SCAN_DEADLINE_MS,
+            signal,
+          );
+    if (converted) {
+      const referred = new Set<WalkedFile>();
+      for (const file of vouched) {
+        const entry = view.entries.get(file.relative);
+        if (entry === undefined || converted.has(file.relative)) continue;
+        refer(file, entry.blob);
+        referred.add(file);
+      }
+      rest = rest.filter((file) => !referred.has(file));
+    }
+  }
+  const blobs = view
+    ? new Map([...view.entries].map(([path, entry]) => [path, entry.blob]))
+    : await indexBlobs(projectRoot, SCAN_DEADLINE_MS, signal);
+  const tracked = rest.flatMap((file) => {
+    const blob = blobs.get(file.relative);
+    return blob !== undefined && file.size !== undefined ? [{ path: file.relative, blob }] : [];
+  });
+  if (tracked.length === 0) return rest;
+  const clean = await cleanTracked(projectRoot, tracked, SCAN_DEADLINE_MS, signal);
+  return rest.filter((file) => {
+    const blob = clean.get(file.relative);
+    if (blob === undefined || file.size === undefined) return true;
+    refer(file, blob);
     return false;
   });
 }
 
+/** The same content by what the states say (a racy file read again has the same stat and maybe new bytes). */
+function sameState(a: ScanState, b: ScanState): boolean {
+  if (a === b) return true;
+  if (a.kind === 'file' && b.kind === 'file') return a.hash === b.hash && a.mode === b.mode;
+  if (a.kind === 'git' && b.kind === 'git') return a.blob === b.blob && a.mode === b.mode;
+  return a.kind === b.kind && a.kind !== 'file' && a.kind !== 'git'; // absent, not restorable: the stat tells
+}
+
 /** What changed between two scans: each path with its state before (the after state is in `after`). */
 export function changedPaths(before: Image, after: Image): string[] {
+  if (before === after) return [];
   const changed: string[] = [];
   for (const [path, entry] of Object.entries(before)) {
     const now = after[path];
-    if (!now || !sameStat(entry.stat, now.stat)) changed.push(path);
+    if (!now || !sameStat(entry.stat, now.stat) || !sameState(entry.state, now.state)) changed.push(path);
   }
   for (const path of Object.keys(after)) if (!(path in before)) changed.push(path);
   return changed;

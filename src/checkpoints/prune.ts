@@ -56,9 +56,11 @@ export async function prune(journal: Journal, blobs: BlobStore, cutoff: string):
     const image = await blobs.get(last.image);
     if (image) {
       try {
-        for (const entry of Object.values(
-          JSON.parse(gunzipSync(image).toString('utf8')) as Record<string, { state?: { hash?: unknown } }>,
-        )) {
+        // The last scan is its base image with its delta applied: an entry the delta replaced keeps nothing.
+        const base = JSON.parse(gunzipSync(image).toString('utf8')) as Record<string, { state?: { hash?: unknown } }>;
+        const entries = { ...base, ...(last.delta?.set as typeof base | undefined) };
+        for (const path of last.delta?.del ?? []) delete entries[path];
+        for (const entry of Object.values(entries)) {
           if (typeof entry.state?.hash === 'string') keep.add(entry.state.hash);
         }
       } catch {

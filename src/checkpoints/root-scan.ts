@@ -7,11 +7,14 @@
  * and named; the project's own failure fails the scan, as before.
  */
 import type { BlobStore } from './blob-store.js';
+import type { IndexView } from './index-stat.js';
 import { scanProject, type Image, type ScanLimits } from './project-scan.js';
 
 export interface RootsScan {
   ok: true;
   image: Image;
+  /** Every root's files came from git alone (see ScanResult). */
+  plain: boolean;
   /** The added roots this scan covers (an after-scan covers the same ones). */
   roots: string[];
   /** Added roots left out, each with why. */
@@ -32,8 +35,11 @@ export async function scanRoots(
   blobs: BlobStore,
   limits: ScanLimits,
   signal: AbortSignal,
+  racyFrom = Infinity,
+  /** The project's git index, already being read (project-scan.ts). */
+  indexRead?: Promise<IndexView | undefined>,
 ): Promise<RootsScanResult> {
-  const project = await scanProject(projectRoot, previous, blobs, limits, signal);
+  const project = await scanProject(projectRoot, previous, blobs, limits, signal, { prefix: '' }, racyFrom, indexRead);
   if (!project.ok) return project;
   const image: Image = { ...project.image };
   let files = Object.keys(project.image).length;
@@ -55,11 +61,19 @@ export async function scanRoots(
       skipped.push({ root, reason: tooMany });
       continue;
     }
-    const scanned = await scanProject(root, previous, blobs, left, signal, {
-      prefix: rootPrefix(root),
-      // The project (or an earlier root) inside this one is scanned once, under its own keys.
-      exclude: [projectRoot, ...roots],
-    });
+    const scanned = await scanProject(
+      root,
+      previous,
+      blobs,
+      left,
+      signal,
+      {
+        prefix: rootPrefix(root),
+        // The project (or an earlier root) inside this one is scanned once, under its own keys.
+        exclude: [projectRoot, ...roots],
+      },
+      racyFrom,
+    );
     if (!scanned.ok) {
       // Over what is left of the shared file limit: said as the limit the user set, not the remainder.
       const reason =
@@ -74,7 +88,7 @@ export async function scanRoots(
     copied += scanned.copiedBytes;
     roots.push(root);
   }
-  return { ok: true, image, roots, skipped };
+  return { ok: true, image, roots, skipped, plain: project.plain && roots.length === 0 && skipped.length === 0 };
 }
 
 /** Only the image entries of the project and of `roots` (a root an after-scan lost is compared by neither side). */

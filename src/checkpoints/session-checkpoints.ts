@@ -18,9 +18,12 @@ import { join } from 'node:path';
 import { BlobStore, STORE_DIR_MODE } from './blob-store.js';
 import { materialize, type ScanState } from './git-blobs.js';
 import { captureFile } from './file-capture.js';
-import { Journal, type JournalRecord } from './journal.js';
+import { Journal, type ImageDelta, type JournalRecord } from './journal.js';
 import { changedPaths, SCAN_DEADLINE_MS, type Image } from './project-scan.js';
-import { keepRoots, scanRoots } from './root-scan.js';
+import { keepRoots, scanRoots, type RootsScanResult } from './root-scan.js';
+import { RACY_MS, WatchedTree } from './watched-scan.js';
+import { applyDelta, imageDelta } from './image-delta.js';
+import { readIndexView } from './index-stat.js';
 import { resolveInProject } from '../tools/files/workspace.js';
 import { listCheckpoints } from './checkpoint-list.js';
 import { prune, pruneCutoff, type PruneLimits } from './prune.js';
@@ -51,11 +54,17 @@ export class SessionCheckpoints {
   /** The blob of the last journalled scan, and that scan. */
   private imageHash: string | undefined;
   private stored: Image | undefined;
+  /** The scan the last `bash-start` record describes, and its delta against `stored` (if it has one). */
+  private journalled: { scan: Image; delta?: ImageDelta } | undefined;
   private opened: Promise<void> | undefined;
   /** Added directories a scan of this process left out (too many files, too slow), with why. */
   private readonly skippedRoots = new Map<string, string>();
   /** Added directories already journalled as `root` records. */
   private readonly journalledRoots = new Set<string>();
+  /** The project's change events between scans (watched-scan.ts); made with the first Bash call. */
+  private tree: WatchedTree | undefined;
+  /** When the scan `image` came from started (ms): its racy files are those modified from RACY_MS before it. */
+  private scannedAt = -Infinity;
 
   constructor(
     readonly dir: string,
@@ -158,7 +167,7 @@ export class SessionCheckpoints {
     // only to learn the same.
     const before = this.overLimit
       ? { ok: false as const, reason: this.overLimit }
-      : await scanRoots(this.projectRoot, extras, previous, this.blobs, this.limits, signal);
+      : await this.scan(previous, extras, signal);
     if (!before.ok) {
       // Over the file limit or the scan's deadline: later calls of this process skip the scan and say so.
       if (!signal.aborted) this.overLimit = before.reason;
@@ -168,9 +177,23 @@ export class SessionCheckpoints {
     // The scan itself is stored (gzipped) for crash recovery; the previous one is superseded once this is journalled.
     // A scan equal to the stored one (nothing changed since) reuses its blob: no serialising and hashing again.
     if (!signal.aborted) for (const { root, reason } of before.skipped) this.skippedRoots.set(root, reason);
+    // A scan that differs from the stored one in a few entries is journalled as those entries (image-delta.ts); the
+    // same scan as the last journalled one (nothing changed since) is journalled as that one, without comparing.
+    const repeated = this.journalled?.scan === before.image ? this.journalled : undefined;
+    const unchanged =
+      repeated === undefined &&
+      this.imageHash !== undefined &&
+      this.stored !== undefined &&
+      sameEntries(this.stored, before.image);
+    const delta =
+      repeated !== undefined
+        ? repeated.delta
+        : !unchanged && this.imageHash !== undefined && this.stored !== undefined
+          ? imageDelta(this.stored, before.image)
+          : undefined;
     const image =
-      this.imageHash !== undefined && this.stored !== undefined && sameEntries(this.stored, before.image)
-        ? this.imageHash
+      repeated !== undefined || unchanged || delta !== undefined
+        ? (this.imageHash ?? '')
         : await this.blobs.put(gzipSync(JSON.stringify(before.image), { level: 1 }));
     await this.appendRecords(
       ...this.rootRecords(before.roots),
@@ -186,22 +209,17 @@ export class SessionCheckpoints {
         callId: call.id,
         image,
         ...(before.roots.length > 0 ? { roots: before.roots } : {}),
+        ...(delta ? { delta } : {}),
       },
     );
     if (this.imageHash !== undefined && this.imageHash !== image) await this.blobs.remove(this.imageHash);
     this.imageHash = image;
-    this.stored = before.image;
+    if (delta === undefined) this.stored = before.image;
     this.image = before.image;
+    this.journalled = { scan: before.image, ...(delta ? { delta } : {}) };
     const startedAt = now();
     return async () => {
-      const after = await scanRoots(
-        this.projectRoot,
-        before.roots,
-        before.image,
-        this.blobs,
-        this.limits,
-        new AbortController().signal,
-      );
+      const after = await this.scan(before.image, before.roots, new AbortController().signal);
       if (!after.ok) {
         await this.journal.append(
           { t: 'untracked', ts: startedAt, callId: call.id, reason: after.reason },
@@ -227,6 +245,37 @@ export class SessionCheckpoints {
     };
   }
 
+  /**
+   * One scan of the project and `roots`, based on `previous` (the last scan): from the change events since it when
+   * the watch can tell (no added roots), else every file, with the watch (re)started first.
+   */
+  private async scan(previous: Image, roots: readonly string[], signal: AbortSignal): Promise<RootsScanResult> {
+    const started = Date.now();
+    const racyFrom = this.scannedAt - RACY_MS;
+    if (roots.length > 0) this.tree?.close();
+    const tree = roots.length === 0 ? (this.tree ??= new WatchedTree(this.projectRoot, this.dir)) : undefined;
+    const quick = await tree?.scan(previous, this.blobs, this.limits, racyFrom, signal);
+    let result: RootsScanResult;
+    if (quick) result = { ...quick, roots: [], skipped: [], plain: true };
+    else {
+      // The first scan reads git's index while the watch starts (nothing in it depends on the watch).
+      const first = Object.keys(previous).length === 0;
+      const indexRead = first ? readIndexView(this.projectRoot, SCAN_DEADLINE_MS, signal) : undefined;
+      // Directories known to hold candidates are watched without asking git (the index's, or the last scan's).
+      await tree?.prepare(
+        signal,
+        indexRead?.then((view) => view?.entries.keys()) ?? Promise.resolve(Object.keys(previous)),
+      );
+      result = await scanRoots(this.projectRoot, roots, previous, this.blobs, this.limits, signal, racyFrom, indexRead);
+      // A failed scan leaves `previous` in place: the events since the watch started would not cover what changed
+      // before it, so the next scan is a full one again.
+      if (result.ok) tree?.adopt(result.image, result.plain);
+      else tree?.close();
+    }
+    if (result.ok) this.scannedAt = started;
+    return result;
+  }
+
   /** Drops what is older than the newest `limits.keep` checkpoints or `limits.days`; answers the bytes freed. */
   private async prune(sessionPath: string, limits: PruneLimits): Promise<number> {
     const [prompts, records] = await Promise.all([readSessionPrompts(sessionPath), this.journal.read()]);
@@ -241,20 +290,25 @@ export class SessionCheckpoints {
     const lastImage = records.filter((record) => record.t === 'bash-start').at(-1);
     // The last scan of an earlier run is the cache of the next one: a resumed session does not copy again.
     if (lastImage?.t === 'bash-start') {
-      this.image = await this.loadImage(lastImage.image);
+      this.stored = await this.loadImage(lastImage.image);
       this.imageHash = lastImage.image;
-      this.stored = this.image;
+      this.image = this.stored && applyDelta(this.stored, lastImage.delta);
+      // The scan started before its record was written, at most the scan's deadline before.
+      this.scannedAt = Date.parse(lastImage.ts) - SCAN_DEADLINE_MS;
     }
     for (const record of records) {
       if (record.t !== 'bash-start' || ended.has(record.callId)) continue;
-      const image = await this.loadImage(record.image);
+      const base = await this.loadImage(record.image);
+      const image = base && applyDelta(base, record.delta);
       if (!image) {
         await this.journal.append({ t: 'bash-end', ts: now(), callId: record.callId, recovered: true });
         continue;
       }
       const roots = record.roots ?? [];
       const signal = new AbortController().signal;
-      const after = await scanRoots(this.projectRoot, roots, image, this.blobs, this.limits, signal);
+      const started = Date.now();
+      const racyFrom = Date.parse(record.ts) - SCAN_DEADLINE_MS - RACY_MS;
+      const after = await scanRoots(this.projectRoot, roots, image, this.blobs, this.limits, signal, racyFrom);
       const call = { id: record.callId, name: bashTool.name, input: {}, source: 'model' as const };
       const records = after.ok
         ? await diffRecords(
@@ -272,7 +326,10 @@ export class SessionCheckpoints {
         callId: record.callId,
         recovered: true,
       });
-      if (after.ok) this.image = after.image;
+      if (after.ok) {
+        this.image = after.image;
+        this.scannedAt = started;
+      }
     }
   }
 
@@ -289,6 +346,7 @@ export class SessionCheckpoints {
 
 /** The same entry objects under the same paths (a scan reuses the previous scan's entry for an unchanged file). */
 function sameEntries(a: Image, b: Image): boolean {
+  if (a === b) return true;
   const keys = Object.keys(a);
   return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
 }

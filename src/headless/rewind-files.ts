@@ -46,11 +46,14 @@ async function lines(path: string | undefined): Promise<string[] | undefined> {
   if (path === undefined) return [];
   try {
     if ((await stat(path)).size > COUNT_MAX_BYTES) return undefined;
-    const text = await readFile(path, 'utf8');
-    return text === '' ? [] : text.replace(/\n$/, '').split('\n');
+    return textLines(await readFile(path, 'utf8'));
   } catch {
     return undefined;
   }
+}
+
+function textLines(text: string): string[] {
+  return text === '' ? [] : text.replace(/\n$/, '').split('\n');
 }
 
 /** Lines in `to` not matched in `from` (insertions) and the reverse (deletions), as multisets. */
@@ -70,14 +73,16 @@ function lineDelta(from: readonly string[], to: readonly string[]): { insertions
 async function delta(
   plan: RewindResult['plan'],
   projectRoot: string,
-  blobPath: (hash: string) => string,
+  blobBytes: (hash: string) => Promise<Buffer | undefined>,
 ): Promise<{ insertions: number; deletions: number }> {
   let insertions = 0;
   let deletions = 0;
   const pathOf = (state: FileState, disk: string): string | undefined => (state.kind === 'file' ? disk : undefined);
   for (const item of plan.items) {
     const now = await lines(pathOf(item.current, join(projectRoot, item.path)));
-    const then = await lines(item.target.kind === 'file' ? blobPath(item.target.hash) : undefined);
+    // A stored copy may live in a pack file (checkpoints/blob-packs.ts): read through the store, not by path.
+    const stored = item.target.kind === 'file' ? await blobBytes(item.target.hash) : Buffer.alloc(0);
+    const then = stored && stored.length <= COUNT_MAX_BYTES ? textLines(stored.toString('utf8')) : undefined;
     if (!now || !then) continue;
     const counted = lineDelta(now, then);
     insertions += counted.insertions;
@@ -110,7 +115,7 @@ export async function rewindFiles(
       filesChanged,
     };
   }
-  const counted = await delta(preview.plan, checkpoints.projectRoot, (hash) => store.blobs.pathOf(hash));
+  const counted = await delta(preview.plan, checkpoints.projectRoot, (hash) => store.blobs.get(hash));
   const answer = { canRewind: true, filesChanged, ...counted };
   if (request.dry_run === true) return answer;
   const done = await checkpoints.rewindFiles(began.sessionId, checkpoint.id);

@@ -78,7 +78,7 @@ async function bash(
   s: { checkpoints: ProjectCheckpoints; id: string },
   root: string,
   command: string,
-  between?: () => void,
+  between?: () => void | Promise<void>,
 ): Promise<void> {
   const after = await s.checkpoints.beforeRun(
     s.id,
@@ -86,7 +86,7 @@ async function bash(
     bashTool as ToolDefinition,
     new AbortController().signal,
   );
-  between?.();
+  await between?.();
   execFileSync('/bin/bash', ['-c', command], { cwd: root, env: process.env });
   await after?.({ status: 'success', data: {}, text: '', stats: { durationMs: 0 }, context: {} });
 }
@@ -115,10 +115,10 @@ describe('the Bash snapshot in a git work tree', () => {
       s,
       root,
       'echo two >> run.sh && chmod 644 run.sh && rm gone.txt && echo staged >> staged.txt && git add staged.txt',
-      () => {
+      async () => {
         // The scan before the command holds references, not copies, of the clean tracked files.
-        expect(existsSync(blobs.pathOf(sha256(script)))).toBe(false);
-        expect(existsSync(blobs.pathOf(sha256('to be deleted\n')))).toBe(false);
+        expect(await blobs.has(sha256(script))).toBe(false);
+        expect(await blobs.has(sha256('to be deleted\n'))).toBe(false);
       },
     );
     expect(git(root, 'diff', '--cached', '--name-only')).toBe('staged.txt');
@@ -141,8 +141,8 @@ describe('the Bash snapshot in a git work tree', () => {
     const root = join(top, 'pkg');
     const s = await session(root, home);
     const blobs = (await s.checkpoints.session(s.id)).blobs;
-    await bash(s, root, 'echo changed > lib.txt', () => {
-      expect(existsSync(blobs.pathOf(sha256('library\n')))).toBe(false);
+    await bash(s, root, 'echo changed > lib.txt', async () => {
+      expect(await blobs.has(sha256('library\n'))).toBe(false);
     });
     const result = await rewindAll(s);
     expect(result.applied?.restored).toEqual(['lib.txt']);

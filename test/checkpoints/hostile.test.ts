@@ -209,7 +209,7 @@ describe('checkpoints on a hostile project', () => {
     const cutoff = pruneCutoff(list, { keep: 2, days: 30 });
     expect(cutoff).toBe(list[2]?.ts);
     await prune((await later.session(s.id)).journal, (await later.session(s.id)).blobs, cutoff ?? '');
-    expect(existsSync(blobs.pathOf(v0))).toBe(false);
+    expect(await (await later.session(s.id)).blobs.has(v0)).toBe(false);
     const result = await later.rewind(s.id, list[2]?.id ?? '', { code: true, conversation: false });
     expect(result.applied?.restored).toEqual(['a.txt']);
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('v2\n');
