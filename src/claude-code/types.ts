@@ -101,7 +101,7 @@ export interface CcInitMessage extends CcEnvelope {
   subtype: 'init';
   cwd: string;
   tools: string[];
-  mcp_servers: Array<{ name: string; status: string }>;
+  mcp_servers: Array<{ name: string; status: string; source?: string }>;
   model: string;
   permissionMode: 'default' | 'acceptEdits' | 'bypassPermissions' | 'plan';
   slash_commands: string[];
@@ -110,7 +110,7 @@ export interface CcInitMessage extends CcEnvelope {
   output_style: string;
   agents: string[];
   skills: string[];
-  plugins: Array<{ name: string; path: string; source?: string }>;
+  plugins: Array<{ name: string; path: string; source?: string; version?: string }>;
 }
 
 /** An mca-only event (compaction, degrade step, retry, warning): parsers of Claude Code's lines skip the subtype. */

@@ -323,11 +323,8 @@ export class HeadlessSession {
       ...initMcpServers(this.options.runtime.mcp, this.sdkServers),
       ...this.hostServers.statuses().map(({ name, status }) => ({ name, status })),
     ];
-    // Custom commands (MCP prompts among them) and, as Claude Code lists them, the skills.
-    const init = this.info.init();
-    const custom = (this.driver.customCommands?.list ?? []).map((command) => command.name);
-    const slashCommands = [...new Set([...custom, ...(init.skills ?? [])])];
-    return initMessage({ ...init, mcpServers, slashCommands });
+    // `slash_commands`: custom commands (MCP prompts among them) and skills (claude-code-session.ts).
+    return initMessage({ ...this.info.init(), mcpServers });
   }
 
   private emptyEnd(reason: 'interrupted' | 'error'): TurnEnd {
