@@ -133,9 +133,7 @@ export function loadPlugins(inputs: PluginInputs): LoadedPlugins {
     notices.push(`plugins enabled in settings but not installed: ${missing.join(', ')} (mca plugin install <id>)`);
   }
   const hooks = folders.flatMap((plugin) => pluginHooks(plugin, notices));
-  const servers = inputs.strictMcpConfig
-    ? []
-    : folders.flatMap((plugin) => pluginServers(plugin, inputs.env, notices));
+  const servers = inputs.strictMcpConfig ? [] : folders.flatMap((plugin) => pluginServers(plugin, inputs.env, notices));
   const widening: TrustItem[] = [
     ...servers
       .filter((server) => server.scope === 'project')
