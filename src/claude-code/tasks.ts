@@ -27,7 +27,7 @@ function runIdOf(taskId: string): string {
 }
 
 /** Claude Code's notification summary: the description alone for a stopped task. */
-function summaryOf(task: BackgroundTaskInfo): string {
+export function taskSummary(task: BackgroundTaskInfo): string {
   if (task.status === 'stopped') return task.command;
   const how =
     task.status === 'completed'
@@ -106,7 +106,7 @@ export function forwardTaskLines(
       tool_use_id: task.callId,
       status,
       output_file: task.outputFile,
-      summary: summaryOf(task),
+      summary: taskSummary(task),
       ...envelope(),
     });
     changed();
