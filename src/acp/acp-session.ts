@@ -21,6 +21,7 @@ import { AcpError } from './acp-error.js';
 import { EventUpdates, stopReasonOf } from './event-updates.js';
 import { historyUpdates } from './history-updates.js';
 import { promptImages, promptText } from './prompt-text.js';
+import { TaskCallUpdates } from './task-updates.js';
 
 /** How long closing waits for an interrupted turn to end. */
 export const CLOSE_WAIT_MS = 5_000;
@@ -48,6 +49,8 @@ export class AcpSession {
   readonly id: string;
   readonly runtime: Runtime;
   private readonly updates: EventUpdates;
+  /** Background tasks' progress and end in the calls that started them. */
+  private readonly tasks: TaskCallUpdates;
   private sending: Promise<void> = Promise.resolve();
   /** A connection that failed once fails every later update: one log line is enough. */
   private sendFailed = false;
@@ -67,9 +70,12 @@ export class AcpSession {
       contextWindow: runtime.config.contextWindow,
       ...(options.inTerminal ? { inTerminal: options.inTerminal } : {}),
     });
+    this.tasks = new TaskCallUpdates((update) => this.send(update), options.inTerminal);
     this.driver.subscribe((event) => {
       if (event.type === 'prompt') this.updates.beginTurn();
+      this.tasks.beforeEvent(event);
       for (const update of this.updates.updates(event)) this.send(update);
+      this.tasks.afterEvent(event);
     });
   }
 
@@ -164,5 +170,6 @@ export class AcpSession {
     }
     // SessionEnd hooks, MCP servers, the session file (open-session.ts; a failed step is logged).
     await this.options.opened.close('other');
+    this.tasks.close();
   }
 }

@@ -7,14 +7,16 @@ export interface InitInfo {
   cwd: string;
   sessionId: string;
   tools: readonly string[];
-  mcpServers?: ReadonlyArray<{ name: string; status: string }>;
+  mcpServers?: ReadonlyArray<{ name: string; status: string; source?: string }>;
   model: string;
   permissionMode: PermissionMode;
   slashCommands?: readonly string[];
   agents?: readonly string[];
   skills?: readonly string[];
   /** The plugins loaded (Claude Code lists each with its folder and `<name>@<marketplace>` id). */
-  plugins?: ReadonlyArray<{ name: string; path: string; source: string }>;
+  plugins?: ReadonlyArray<{ name: string; path: string; source: string; version?: string }>;
+  /** The output style in effect (settings `outputStyle` as written); Claude Code's `default` when none. */
+  outputStyle?: string;
   /** Whether an API key came from the environment. */
   apiKeyFromEnv: boolean;
   /** mca's own version (the field is named for Claude Code's). */
@@ -34,7 +36,7 @@ export function initMessage(info: InitInfo): CcInitMessage {
     slash_commands: [...(info.slashCommands ?? [])],
     apiKeySource: info.apiKeyFromEnv ? 'ANTHROPIC_API_KEY' : 'none',
     claude_code_version: info.version,
-    output_style: 'default',
+    output_style: info.outputStyle ?? 'default',
     agents: [...(info.agents ?? [])],
     skills: [...(info.skills ?? [])],
     plugins: [...(info.plugins ?? [])],

@@ -45,6 +45,12 @@ function hints(
   return Object.keys(out).length > 0 ? { annotations: out } : {};
 }
 
+/** Claude Code's `source`: `plugin` for a plugin's server (named `plugin:<plugin>:<server>`), `dynamic` for a flag's. */
+function sourceOf(server: { name: string; scope: string }): string {
+  if (server.name.startsWith('plugin:')) return 'plugin';
+  return server.scope === 'flag' ? 'dynamic' : server.scope;
+}
+
 /** Every server, configured ones first, in Claude Code's McpServerStatus shape. */
 export function mcpStatus(manager: McpManager | undefined, sdk: SdkMcpServers | undefined): CcMcpServerStatus[] {
   const configured = (manager?.list() ?? []).map((server): CcMcpServerStatus => {
@@ -55,7 +61,7 @@ export function mcpStatus(manager: McpManager | undefined, sdk: SdkMcpServers | 
       status,
       ...(status === 'failed' && server.detail ? { error: server.detail } : {}),
       scope: server.scope === 'flag' ? 'dynamic' : server.scope,
-      source: server.scope === 'flag' ? 'dynamic' : server.scope,
+      source: sourceOf(server),
       ...(status === 'connected'
         ? { tools: server.tools.map((tool) => ({ name: tool.startsWith(prefix) ? tool.slice(prefix.length) : tool })) }
         : {}),
@@ -81,10 +87,10 @@ export function mcpStatus(manager: McpManager | undefined, sdk: SdkMcpServers | 
   return [...configured, ...hosted];
 }
 
-/** The init line's `mcp_servers`. */
+/** The init line's `mcp_servers`, each with its `source` as Claude Code 2.1.332 sends it. */
 export function initMcpServers(
   manager: McpManager | undefined,
   sdk?: SdkMcpServers,
-): Array<{ name: string; status: string }> {
-  return mcpStatus(manager, sdk).map(({ name, status }) => ({ name, status }));
+): Array<{ name: string; status: string; source?: string }> {
+  return mcpStatus(manager, sdk).map(({ name, status, source }) => ({ name, status, ...(source ? { source } : {}) }));
 }

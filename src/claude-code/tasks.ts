@@ -1,44 +1,79 @@
 /**
- * Background tasks in Claude Code's stream-json: `system`/`task_started` when a Bash `run_in_background` shell
- * starts, `system`/`task_progress` when it writes output (at most once a second, its last line as the `summary`)
- * and `system`/`task_notification` when it ends (completed, failed, or stopped by TaskStop, `/tasks stop` or the
- * SDK's `stop_task`), in the SDK's SDKTaskStartedMessage / SDKTaskProgressMessage / SDKTaskNotificationMessage
- * shapes. Claude Code 2.x itself sends task_progress only for subagent tasks; a shell's progress is mca's.
+ * Background tasks in Claude Code's stream-json, in the order Claude Code 2.1.332 sends them for a Bash
+ * `run_in_background` shell (test/fixtures/claude-code-stream/background-task.json):
+ * - start: `background_tasks_changed` (the live set, the new task in it), then `task_started` (`is_backgrounded`);
+ * - output: `task_progress` (at most once a second, its last line as `summary`; mca's own: Claude Code 2.x sends it
+ *   only for subagent tasks);
+ * - end: `task_updated` (`patch.status` completed, failed or killed, and `end_time`), `task_notification`
+ *   (completed, failed, or stopped by TaskStop, `/tasks stop` or the SDK's `stop_task`), then
+ *   `background_tasks_changed` without it.
+ * Shapes: the Agent SDK's SDKBackgroundTasksChangedMessage, SDKTaskStartedMessage, SDKTaskUpdatedMessage,
+ * SDKTaskProgressMessage, SDKTaskNotificationMessage. Every line of one run carries its `run_id`.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { backgroundTasks, type BackgroundTaskInfo, type BackgroundTasks } from '../tools/processes/background-tasks.js';
-import type { CcMessage } from './types.js';
+import type { CcBackgroundTaskEntry, CcMessage } from './types.js';
 
-function summaryOf(task: BackgroundTaskInfo): string {
+/** Each task's run id, made at its start: time-ordered (base 36, fixed width), then random. */
+const runIds = new Map<string, string>();
+
+function runIdOf(taskId: string): string {
+  let id = runIds.get(taskId);
+  if (id === undefined) {
+    id = `${Date.now().toString(36).padStart(9, '0')}-${randomBytes(4).toString('hex')}`;
+    runIds.set(taskId, id);
+  }
+  return id;
+}
+
+/** Claude Code's notification summary: the description alone for a stopped task. */
+export function taskSummary(task: BackgroundTaskInfo): string {
+  if (task.status === 'stopped') return task.command;
   const how =
     task.status === 'completed'
-      ? 'completed'
-      : task.status === 'stopped'
-        ? 'was stopped'
-        : task.exitCode !== null
-          ? `failed with exit code ${task.exitCode}`
-          : `was killed by ${task.signal ?? 'a signal'}`;
+      ? `completed (exit code ${task.exitCode ?? 0})`
+      : task.exitCode !== null
+        ? `failed with exit code ${task.exitCode}`
+        : `was killed by ${task.signal ?? 'a signal'}`;
   return `Background command "${task.command.slice(0, 200)}" ${how}`;
 }
 
-/** Writes a line for every start and end of a background task while subscribed; returns the unsubscribe. */
+/** The live set as `background_tasks_changed` lists it. */
+export function backgroundTaskEntries(tasks: BackgroundTasks = backgroundTasks): CcBackgroundTaskEntry[] {
+  return tasks
+    .list()
+    .filter((task) => task.status === 'running')
+    .map((task) => ({
+      task_id: task.id,
+      run_id: runIdOf(task.id),
+      task_type: 'local_bash',
+      description: task.command,
+    }));
+}
+
+/** Writes the lines of every start, progress and end of a background task while subscribed; returns the unsubscribe. */
 export function forwardTaskLines(
   sessionId: () => string,
   write: (line: CcMessage) => void,
   tasks: BackgroundTasks = backgroundTasks,
 ): () => void {
+  const envelope = () => ({ uuid: randomUUID(), session_id: sessionId() });
+  const changed = (): void =>
+    write({ type: 'system', subtype: 'background_tasks_changed', tasks: backgroundTaskEntries(tasks), ...envelope() });
   return tasks.subscribe((event) => {
     const { task } = event;
-    const envelope = { uuid: randomUUID(), session_id: sessionId() };
+    const ids = { task_id: task.id, run_id: runIdOf(task.id) };
     if (event.kind === 'started') {
+      changed();
       write({
         type: 'system',
         subtype: 'task_started',
-        task_id: task.id,
+        ...ids,
         tool_use_id: task.callId,
         description: task.command,
+        is_backgrounded: true,
         task_type: 'local_bash',
-        ...envelope,
+        ...envelope(),
       });
       return;
     }
@@ -46,25 +81,34 @@ export function forwardTaskLines(
       write({
         type: 'system',
         subtype: 'task_progress',
-        task_id: task.id,
+        ...ids,
         tool_use_id: task.callId,
         description: task.command,
         // A shell spends no tokens and calls no tools: only its running time counts.
         usage: { total_tokens: 0, tool_uses: 0, duration_ms: event.elapsedMs },
         summary: event.lastLine,
-        ...envelope,
+        ...envelope(),
       });
       return;
     }
+    const status = task.status === 'running' ? 'completed' : task.status;
+    write({
+      type: 'system',
+      subtype: 'task_updated',
+      ...ids,
+      patch: { status: status === 'stopped' ? 'killed' : status, end_time: Date.now() },
+      ...envelope(),
+    });
     write({
       type: 'system',
       subtype: 'task_notification',
-      task_id: task.id,
+      ...ids,
       tool_use_id: task.callId,
-      status: task.status === 'running' ? 'completed' : task.status,
+      status,
       output_file: task.outputFile,
-      summary: summaryOf(task),
-      ...envelope,
+      summary: taskSummary(task),
+      ...envelope(),
     });
+    changed();
   });
 }

@@ -101,7 +101,7 @@ export interface CcInitMessage extends CcEnvelope {
   subtype: 'init';
   cwd: string;
   tools: string[];
-  mcp_servers: Array<{ name: string; status: string }>;
+  mcp_servers: Array<{ name: string; status: string; source?: string }>;
   model: string;
   permissionMode: 'default' | 'acceptEdits' | 'bypassPermissions' | 'plan';
   slash_commands: string[];
@@ -110,7 +110,7 @@ export interface CcInitMessage extends CcEnvelope {
   output_style: string;
   agents: string[];
   skills: string[];
-  plugins: Array<{ name: string; path: string; source?: string }>;
+  plugins: Array<{ name: string; path: string; source?: string; version?: string }>;
 }
 
 /** An mca-only event (compaction, degrade step, retry, warning): parsers of Claude Code's lines skip the subtype. */
@@ -197,8 +197,10 @@ export interface CcTaskStartedMessage extends CcEnvelope {
   type: 'system';
   subtype: 'task_started';
   task_id: string;
+  run_id: string;
   tool_use_id?: string;
   description: string;
+  is_backgrounded: boolean;
   task_type: 'local_bash';
 }
 
@@ -207,10 +209,20 @@ export interface CcTaskProgressMessage extends CcEnvelope {
   type: 'system';
   subtype: 'task_progress';
   task_id: string;
+  run_id: string;
   tool_use_id?: string;
   description: string;
   usage: { total_tokens: number; tool_uses: number; duration_ms: number };
   summary: string;
+}
+
+/** A background task's state changed (the SDK's SDKTaskUpdatedMessage; mca sends it at the end). */
+export interface CcTaskUpdatedMessage extends CcEnvelope {
+  type: 'system';
+  subtype: 'task_updated';
+  task_id: string;
+  run_id: string;
+  patch: { status: 'completed' | 'failed' | 'killed'; end_time: number };
 }
 
 /** A background task ended (the SDK's SDKTaskNotificationMessage). */
@@ -218,10 +230,26 @@ export interface CcTaskNotificationMessage extends CcEnvelope {
   type: 'system';
   subtype: 'task_notification';
   task_id: string;
+  run_id: string;
   tool_use_id?: string;
   status: 'completed' | 'failed' | 'stopped';
   output_file: string;
   summary: string;
+}
+
+/** One live task in `background_tasks_changed`. */
+export interface CcBackgroundTaskEntry {
+  task_id: string;
+  run_id: string;
+  task_type: 'local_bash';
+  description: string;
+}
+
+/** The live background tasks after a start or an end (the SDK's SDKBackgroundTasksChangedMessage). */
+export interface CcBackgroundTasksChangedMessage extends CcEnvelope {
+  type: 'system';
+  subtype: 'background_tasks_changed';
+  tasks: CcBackgroundTaskEntry[];
 }
 
 export type CcApiRetryCategory =
@@ -291,7 +319,9 @@ export type CcMessage =
   | CcCommandLifecycle
   | CcTaskStartedMessage
   | CcTaskProgressMessage
-  | CcTaskNotificationMessage;
+  | CcTaskUpdatedMessage
+  | CcTaskNotificationMessage
+  | CcBackgroundTasksChangedMessage;
 
 /** A subagent in the initialize answer (`agents`). */
 export interface CcAgentInfo {

@@ -17,7 +17,7 @@ import { hookLine } from '../claude-code/system.js';
 import type { ClaudeCodeTranslator } from '../claude-code/messages.js';
 import type { CcInitMessage } from '../claude-code/types.js';
 import { claudeCodeTranslator, forwardSubagentLines, type ClaudeCodeSessionInfo } from '../sinks/claude-code-sink.js';
-import { forwardTaskLines } from '../claude-code/tasks.js';
+import { backgroundTaskEntries, forwardTaskLines } from '../claude-code/tasks.js';
 import type { Runtime } from '../runtime/create-runtime.js';
 import { fromClaudeCodeInput } from '../claude-code/tool-input.js';
 import { ControlChannel, type ControlRequestLine, type ControlResponseLine } from './control-channel.js';
@@ -89,6 +89,8 @@ export class HeadlessSession {
   /** While set, user messages queue behind it (the host's MCP servers connecting), in order. */
   private promptGate: Promise<void> | undefined;
   private answered = 0;
+  /** `initialize` requests seen: the second and later get the background tasks snapshot. */
+  private initializations = 0;
   private inputEnded = false;
   /** The host's own uuids of the messages waiting (command_lifecycle names only those). */
   private readonly hostUuids = new Set<string>();
@@ -218,7 +220,8 @@ export class HeadlessSession {
         if (typeof message.request_id !== 'string' || typeof message.request !== 'object' || !message.request) {
           return this.options.warn('ignored a control_request without request_id or request');
         }
-        return handleControlRequest(this.control, message as unknown as ControlRequestLine);
+        handleControlRequest(this.control, message as unknown as ControlRequestLine);
+        return this.afterControlRequest(message as unknown as ControlRequestLine);
       case 'control_response': {
         const answer = message as unknown as ControlResponseLine;
         this.channel.answer(answer);
@@ -317,17 +320,29 @@ export class HeadlessSession {
     if (uuid !== undefined && began) this.userMessages.began(uuid, this.driver.controller.sessionId);
   }
 
+  /**
+   * A host that initializes again (it reconnected) gets the live background tasks right behind the answer, even
+   * when there are none (the SDK's SDKBackgroundTasksChangedMessage contract): it need not wait for a change.
+   */
+  private afterControlRequest(line: ControlRequestLine): void {
+    if (line.request.subtype !== 'initialize' || ++this.initializations < 2) return;
+    this.options.write({
+      type: 'system',
+      subtype: 'background_tasks_changed',
+      tasks: backgroundTaskEntries(),
+      uuid: randomUUID(),
+      session_id: this.driver.controller.sessionId,
+    });
+  }
+
   /** The `system`/`init` line: the session's setup as it is now. */
   private initLine(): CcInitMessage {
     const mcpServers = [
       ...initMcpServers(this.options.runtime.mcp, this.sdkServers),
       ...this.hostServers.statuses().map(({ name, status }) => ({ name, status })),
     ];
-    // Custom commands (MCP prompts among them) and, as Claude Code lists them, the skills.
-    const init = this.info.init();
-    const custom = (this.driver.customCommands?.list ?? []).map((command) => command.name);
-    const slashCommands = [...new Set([...custom, ...(init.skills ?? [])])];
-    return initMessage({ ...init, mcpServers, slashCommands });
+    // `slash_commands`: custom commands (MCP prompts among them) and skills (claude-code-session.ts).
+    return initMessage({ ...this.info.init(), mcpServers });
   }
 
   private emptyEnd(reason: 'interrupted' | 'error'): TurnEnd {

@@ -28,6 +28,11 @@ export interface PluginInputs extends PluginPlaces {
   projectRoot: string;
   /** The environment `${VAR}` in a server entry expands from. */
   env: NodeJS.ProcessEnv;
+  /**
+   * `--strict-mcp-config`: only `--mcp-config` servers start, so the plugins' servers are not read (as Claude Code
+   * 2.1.332: its init then lists none of them, the plugins themselves still load).
+   */
+  strictMcpConfig?: boolean;
 }
 
 export interface LoadedPlugins {
@@ -128,7 +133,7 @@ export function loadPlugins(inputs: PluginInputs): LoadedPlugins {
     notices.push(`plugins enabled in settings but not installed: ${missing.join(', ')} (mca plugin install <id>)`);
   }
   const hooks = folders.flatMap((plugin) => pluginHooks(plugin, notices));
-  const servers = folders.flatMap((plugin) => pluginServers(plugin, inputs.env, notices));
+  const servers = inputs.strictMcpConfig ? [] : folders.flatMap((plugin) => pluginServers(plugin, inputs.env, notices));
   const widening: TrustItem[] = [
     ...servers
       .filter((server) => server.scope === 'project')

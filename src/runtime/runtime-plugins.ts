@@ -26,6 +26,7 @@ export async function findPlugins(
     mcaHome: places.mcaHome,
     home: options.home ?? homedir(),
     env: sessionEnvironment(),
+    ...(options.strictMcpConfig ? { strictMcpConfig: true } : {}),
   });
   notices.push(...loaded.notices);
   return loaded;

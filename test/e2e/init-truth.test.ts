@@ -72,8 +72,8 @@ describe('system/init', () => {
     };
     expect(init.mcp_servers).toEqual(
       expect.arrayContaining([
-        { name: 'memory', status: 'connected' },
-        { name: 'broken', status: 'failed' },
+        { name: 'memory', status: 'connected', source: 'dynamic' },
+        { name: 'broken', status: 'failed', source: 'dynamic' },
       ]),
     );
     expect(init.tools).toContain('mcp__memory__read_graph');

@@ -89,7 +89,7 @@ describe('system/init with a plugin (stream-json)', () => {
     const result = await runMca(args, { cwd: project.root, env: envFor(project, server.url), timeoutMs: 90_000 });
     expect(result.code, result.stderr).toBe(0);
     const init = JSON.parse(result.stdout.split('\n')[0] ?? '{}') as Record<string, unknown>;
-    expect(init.plugins).toEqual([{ name: 'demo', path: FIXTURE, source: 'demo@inline' }]);
+    expect(init.plugins).toEqual([{ name: 'demo', path: FIXTURE, source: 'demo@inline', version: '1.0.0' }]);
     expect(init.mcp_servers).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'plugin:demo:notes' })]));
     expect(init.agents).toContain('demo:reviewer');
     expect(init.skills).toContain('demo:tidy-notes');

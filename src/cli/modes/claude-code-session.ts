@@ -7,6 +7,8 @@ import { createStructuredOutputTool, STRUCTURED_OUTPUT_TOOL } from '../../tools/
 import { initMcpServers } from '../../claude-code/mcp.js';
 import type { CliOptions } from '../cli-options.js';
 import { applyMainAgent } from '../main-agent.js';
+import { homedir } from 'node:os';
+import { readClaudeSettings } from '../../claude-code/settings.js';
 
 /**
  * The init line's `tools`: the registry's, and every connected MCP server's `mcp__` tools (the registry may hold
@@ -18,6 +20,16 @@ function initTools(runtime: Runtime): string[] {
   return [...new Set([...runtime.registry.names(), ...mcpTools])];
 }
 
+/**
+ * The init line's `slash_commands`: the custom commands the session routes (plugins' and mca's built-in prompts among
+ * them) and the skills, as Claude Code lists both. Claude Code adds its built-in commands that run headless; mca's
+ * `-p` and stream-json input send a built-in command's text to the model, so none is listed.
+ */
+function slashCommandNames(driver: SessionDriver | undefined, skills: readonly string[]): string[] {
+  const custom = (driver?.customCommands?.list ?? []).map((command) => command.name);
+  return [...new Set([...custom, ...skills])];
+}
+
 /** `driver` is read lazily: the sink exists before the driver that feeds it. */
 export function claudeCodeSession(
   runtime: Runtime,
@@ -26,6 +38,16 @@ export function claudeCodeSession(
   driver: () => SessionDriver | undefined,
 ): ClaudeCodeSessionInfo {
   const controller = () => driver()?.controller ?? runtime.controller;
+  // The settings' `outputStyle` as written (Claude Code's init reports the name so): read once, at the first init.
+  let outputStyle: string | undefined;
+  const styleOf = (): string =>
+    (outputStyle ??=
+      readClaudeSettings({
+        projectRoot: runtime.projectRoot,
+        mcaHome: runtime.config.mcaHome,
+        home: homedir(),
+        trusted: runtime.trusted,
+      }).outputStyle?.value ?? 'default');
   return {
     sessionId: () => controller().sessionId,
     model: () => controller().model,
@@ -36,7 +58,14 @@ export function claudeCodeSession(
       mcpServers: initMcpServers(runtime.mcp),
       agents: [...runtime.extensions.agents.keys()],
       skills: [...runtime.extensions.skills.keys()],
-      plugins: runtime.plugins.map((plugin) => ({ name: plugin.name, path: plugin.dir, source: plugin.id })),
+      slashCommands: slashCommandNames(driver(), [...runtime.extensions.skills.keys()]),
+      plugins: runtime.plugins.map((plugin) => ({
+        name: plugin.name,
+        path: plugin.dir,
+        source: plugin.id,
+        ...(plugin.version === undefined ? {} : { version: plugin.version }),
+      })),
+      outputStyle: styleOf(),
       model: controller().model,
       permissionMode: controller().permissionMode,
       apiKeyFromEnv: runtime.secrets.length > 0,

@@ -51,11 +51,13 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
   const err = (text: string): void => printError(redactSecrets(text, secrets));
 
   // `/name args` of a custom command becomes its expanded prompt; nothing else is routed (built-in slash commands
-  // and `!` lines go to the model as typed). Commands load only for a prompt that may name one.
+  // and `!` lines go to the model as typed). Commands load only for a prompt that may name one, or for stream-json's
+  // init line, which lists them (`slash_commands`, as Claude Code's does).
   const commandNotices: string[] = [];
-  const customCommands = prompt.trimStart().startsWith('/')
-    ? await loadSessionCommands(booted, commandNotices)
-    : undefined;
+  const customCommands =
+    prompt.trimStart().startsWith('/') || options.outputFormat === 'stream-json'
+      ? await loadSessionCommands(booted, commandNotices)
+      : undefined;
   for (const notice of commandNotices) err(notice);
   const opened = await openSession(booted, {
     customCommands,
