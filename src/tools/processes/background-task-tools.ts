@@ -9,7 +9,6 @@ import { backgroundTasks, type BackgroundTaskInfo } from './background-tasks.js'
 import { errorEnvelope, type ToolEnvelope } from '../registry/envelope.js';
 import { toolResult } from '../registry/results.js';
 import type { ToolContext } from '../registry/tool-context.js';
-import { stringField } from '../registry/result-forms.js';
 import { startOnHost } from './background-host.js';
 import type { BoxedSpawn } from './bash-box.js';
 
