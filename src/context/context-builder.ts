@@ -298,8 +298,11 @@ export class ContextBuilder {
         : [],
     );
     if (stepTexts.length > 0) stepTexts[0] = `${HEADINGS.scratchpad}\n\n${stepTexts[0]}`;
+    // Measured, not joined: a long turn's steps are not copied into one string at every build (issue 42).
+    const scratchpadChars =
+      stepTexts.reduce((sum, text) => sum + text.length, 0) + PART_SEPARATOR.length * Math.max(0, stepTexts.length - 1);
     const scratchpad =
-      stepTexts.length > 0 ? part('scratchpad', stepTexts.join(PART_SEPARATOR), { segments: stepTexts }) : undefined;
+      stepTexts.length > 0 ? lazyPart('scratchpad', stepTexts, scratchpadChars, { segments: stepTexts }) : undefined;
     const imageTokens = imagesTokens(stepImages.flat()) + (question ? imagesTokens(questionImages) : 0);
     if (scratchpad) scratchpad.tokens += imagesTokens(stepImages.flat());
 
@@ -307,7 +310,10 @@ export class ContextBuilder {
     const todos = recap ? part('todos', `${HEADINGS.todos}\n\n${recap}`) : undefined;
 
     const parts = [l1, l2, l3, question, scratchpad, todos].filter((entry): entry is ContextPart => !!entry);
-    const chars = parts.reduce((sum, entry) => sum + (entry === l3 ? l3Chars : entry.text.length), 0);
+    const chars = parts.reduce(
+      (sum, entry) => sum + (entry === l3 ? l3Chars : entry === scratchpad ? scratchpadChars : entry.text.length),
+      0,
+    );
     // estimateTokens(render()) without building the string.
     const totalTokens =
       Math.floor((chars + PART_SEPARATOR.length * Math.max(0, parts.length - 1)) / 3) +
