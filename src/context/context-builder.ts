@@ -118,19 +118,36 @@ export const HEADINGS = Object.freeze({
   todos: '# Todo recap',
 });
 
+/**
+ * The forms of a step made by earlier builds, by step object (steps are never changed in place): a long turn shows
+ * every earlier step again at each build, and a new string each time made that build, and everything comparing its
+ * result with the previous request's, grow with the turn (issue 42). Slots: text protocol short, full; native short, full.
+ */
+const stepForms = new WeakMap<ScratchpadStep, Array<string | undefined>>();
+
+function stepForm(step: ScratchpadStep, slot: number, make: () => string): string {
+  let forms = stepForms.get(step);
+  if (forms === undefined) stepForms.set(step, (forms = []));
+  return (forms[slot] ??= make());
+}
+
 /** One scratchpad step: the model's text, then its observation (full, or compressed JSON when degraded). */
 export function renderStep(step: ScratchpadStep, full: boolean): string {
-  const assistant = step.assistant.trimEnd();
-  if (!full && step.compressed !== undefined) return `${assistant}\nObservation (compressed): ${step.compressed}`;
-  if (step.observation !== undefined) return `${assistant}\nObservation: ${step.observation}`;
-  if (step.compressed !== undefined) return `${assistant}\nObservation (compressed): ${step.compressed}`;
-  return assistant;
+  return stepForm(step, full ? 1 : 0, () => {
+    const assistant = step.assistant.trimEnd();
+    if (!full && step.compressed !== undefined) return `${assistant}\nObservation (compressed): ${step.compressed}`;
+    if (step.observation !== undefined) return `${assistant}\nObservation: ${step.observation}`;
+    if (step.compressed !== undefined) return `${assistant}\nObservation (compressed): ${step.compressed}`;
+    return assistant;
+  });
 }
 
 /** A step's observation as a native result shows it: full, or the compressed JSON when degraded. */
 function nativeObservation(step: ScratchpadStep, full: boolean): string {
-  if (!full && step.compressed !== undefined) return `(compressed) ${step.compressed}`;
-  return step.observation ?? (step.compressed !== undefined ? `(compressed) ${step.compressed}` : '');
+  return stepForm(step, full ? 3 : 2, () => {
+    if (!full && step.compressed !== undefined) return `(compressed) ${step.compressed}`;
+    return step.observation ?? (step.compressed !== undefined ? `(compressed) ${step.compressed}` : '');
+  });
 }
 
 /** Groups history into cache units: each summary alone, each round from its user message on. */
