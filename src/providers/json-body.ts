@@ -59,6 +59,16 @@ export class JsonBodyEncoder {
    * and the returned bytes are not written to (the next call reads slices of them).
    */
   encode(value: unknown): Buffer {
+    try {
+      return this.encodeBody(value);
+    } catch (error) {
+      // What JSON.stringify throws on (a BigInt, a cycle) leaves the previous request's lists half rewritten.
+      this.previousLists = new Map();
+      throw error;
+    }
+  }
+
+  private encodeBody(value: unknown): Buffer {
     const lists = new Map<string, EncodedList>();
     let bytes: Buffer;
     if (!isPlainObject(value)) bytes = this.encodeValue(value);
