@@ -249,6 +249,11 @@ async function main(): Promise<void> {
     from && to && to.step > from.step ? (to.cpuMs - from.cpuMs) / (to.step - from.step) : 0;
   const cpuFirst = cpuPerStep(samples[0], samples[100]);
   const cpuLast = cpuPerStep(samples.at(-101), samples.at(-1));
+  // A point sample lands anywhere on the collector's saw-tooth: the medians of 100 samples around step 100 and at the
+  // end say whether the level grew.
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  const rssEarly = median(samples.filter((entry) => entry.step > 50 && entry.step <= 150).map((entry) => entry.rssKb));
+  const rssLate = median(samples.slice(-100).map((entry) => entry.rssKb));
   const kChars = (chars: number | undefined) => `${Math.round((chars ?? 0) / 1000)}k chars`;
   const mb = (kbValue: number | undefined) => `${((kbValue ?? 0) / 1024).toFixed(1)} MB`;
   console.log(
@@ -267,6 +272,7 @@ async function main(): Promise<void> {
       `| RSS at the last step | ${mb(last?.rssKb)} |`,
       `| RSS, largest sample | ${mb(peakKb)} |`,
       `| RSS last / step 100 | ${((last?.rssKb ?? 0) / Math.max(1, at100?.rssKb ?? 1)).toFixed(2)}× |`,
+      `| RSS median, steps 51–150 → last 100 steps | ${mb(rssEarly)} → ${mb(rssLate)} (${(rssLate / Math.max(1, rssEarly)).toFixed(2)}×) |`,
       `| request body at step 100 → last step | ${kChars(at100?.requestChars)} → ${kChars(last?.requestChars)} |`,
       `| open fds at step 100 → last step | ${at100?.fds ?? 0} → ${last?.fds ?? 0} |`,
       `| child processes at step 100 → last step | ${at100?.children ?? 0} → ${last?.children ?? 0} |`,

@@ -118,19 +118,36 @@ export const HEADINGS = Object.freeze({
   todos: '# Todo recap',
 });
 
+/**
+ * The forms of a step made by earlier builds, by step object (steps are never changed in place): a long turn shows
+ * every earlier step again at each build, and a new string each time made that build, and everything comparing its
+ * result with the previous request's, grow with the turn (issue 42). Slots: text protocol short, full; native short, full.
+ */
+const stepForms = new WeakMap<ScratchpadStep, Array<string | undefined>>();
+
+function stepForm(step: ScratchpadStep, slot: number, make: () => string): string {
+  let forms = stepForms.get(step);
+  if (forms === undefined) stepForms.set(step, (forms = []));
+  return (forms[slot] ??= make());
+}
+
 /** One scratchpad step: the model's text, then its observation (full, or compressed JSON when degraded). */
 export function renderStep(step: ScratchpadStep, full: boolean): string {
-  const assistant = step.assistant.trimEnd();
-  if (!full && step.compressed !== undefined) return `${assistant}\nObservation (compressed): ${step.compressed}`;
-  if (step.observation !== undefined) return `${assistant}\nObservation: ${step.observation}`;
-  if (step.compressed !== undefined) return `${assistant}\nObservation (compressed): ${step.compressed}`;
-  return assistant;
+  return stepForm(step, full ? 1 : 0, () => {
+    const assistant = step.assistant.trimEnd();
+    if (!full && step.compressed !== undefined) return `${assistant}\nObservation (compressed): ${step.compressed}`;
+    if (step.observation !== undefined) return `${assistant}\nObservation: ${step.observation}`;
+    if (step.compressed !== undefined) return `${assistant}\nObservation (compressed): ${step.compressed}`;
+    return assistant;
+  });
 }
 
 /** A step's observation as a native result shows it: full, or the compressed JSON when degraded. */
 function nativeObservation(step: ScratchpadStep, full: boolean): string {
-  if (!full && step.compressed !== undefined) return `(compressed) ${step.compressed}`;
-  return step.observation ?? (step.compressed !== undefined ? `(compressed) ${step.compressed}` : '');
+  return stepForm(step, full ? 3 : 2, () => {
+    if (!full && step.compressed !== undefined) return `(compressed) ${step.compressed}`;
+    return step.observation ?? (step.compressed !== undefined ? `(compressed) ${step.compressed}` : '');
+  });
 }
 
 /** Groups history into cache units: each summary alone, each round from its user message on. */
@@ -298,8 +315,11 @@ export class ContextBuilder {
         : [],
     );
     if (stepTexts.length > 0) stepTexts[0] = `${HEADINGS.scratchpad}\n\n${stepTexts[0]}`;
+    // Measured, not joined: a long turn's steps are not copied into one string at every build (issue 42).
+    const scratchpadChars =
+      stepTexts.reduce((sum, text) => sum + text.length, 0) + PART_SEPARATOR.length * Math.max(0, stepTexts.length - 1);
     const scratchpad =
-      stepTexts.length > 0 ? part('scratchpad', stepTexts.join(PART_SEPARATOR), { segments: stepTexts }) : undefined;
+      stepTexts.length > 0 ? lazyPart('scratchpad', stepTexts, scratchpadChars, { segments: stepTexts }) : undefined;
     const imageTokens = imagesTokens(stepImages.flat()) + (question ? imagesTokens(questionImages) : 0);
     if (scratchpad) scratchpad.tokens += imagesTokens(stepImages.flat());
 
@@ -307,7 +327,10 @@ export class ContextBuilder {
     const todos = recap ? part('todos', `${HEADINGS.todos}\n\n${recap}`) : undefined;
 
     const parts = [l1, l2, l3, question, scratchpad, todos].filter((entry): entry is ContextPart => !!entry);
-    const chars = parts.reduce((sum, entry) => sum + (entry === l3 ? l3Chars : entry.text.length), 0);
+    const chars = parts.reduce(
+      (sum, entry) => sum + (entry === l3 ? l3Chars : entry === scratchpad ? scratchpadChars : entry.text.length),
+      0,
+    );
     // estimateTokens(render()) without building the string.
     const totalTokens =
       Math.floor((chars + PART_SEPARATOR.length * Math.max(0, parts.length - 1)) / 3) +

@@ -27,37 +27,82 @@ export interface RenderedNativeStep {
   images?: readonly ImagePart[];
 }
 
-export function nativeTurnMessages(steps: readonly RenderedNativeStep[]): TurnMessage[] {
-  const messages: TurnMessage[] = [];
-  let index = 0;
-  while (index < steps.length) {
-    const first = steps[index];
-    if (first === undefined) break;
-    const reply = first.native.reply;
-    const calls: ToolCall[] = [];
-    const results: ToolResultBlock[] = [];
-    const notes: string[] = [];
-    while (index < steps.length && steps[index]?.native.reply === reply) {
-      const step = steps[index] as RenderedNativeStep;
-      if (step.native.call) {
-        calls.push(step.native.call);
-        const images = step.images !== undefined && step.images.length > 0 ? { images: step.images } : {};
-        results.push({ id: step.native.call.id, content: step.observation, isError: step.native.isError, ...images });
-      } else {
-        notes.push(step.observation);
-      }
-      index += 1;
+/** One reply's two messages as an earlier build made them, with what they were made from. */
+interface ReplyMessages {
+  steps: readonly RenderedNativeStep[];
+  assistant: TurnMessage;
+  user: TurnMessage;
+}
+
+/**
+ * Each reply's messages by its first step, reused while the reply's steps show the same observations: a long turn's
+ * older replies are then the same objects from build to build, and what converts and encodes them (the provider's
+ * request mapping, json-body.ts) can tell they did not change without looking inside (issue 42).
+ */
+const replies = new WeakMap<NativeStep, ReplyMessages>();
+
+function sameImages(a: readonly ImagePart[] | undefined, b: readonly ImagePart[] | undefined): boolean {
+  if ((a?.length ?? 0) !== (b?.length ?? 0)) return false;
+  for (let index = 0; index < (a?.length ?? 0); index += 1) if (a?.[index] !== b?.[index]) return false;
+  return true;
+}
+
+function sameSteps(cached: readonly RenderedNativeStep[], steps: readonly RenderedNativeStep[]): boolean {
+  if (cached.length !== steps.length) return false;
+  for (let index = 0; index < steps.length; index += 1) {
+    const before = cached[index] as RenderedNativeStep;
+    const now = steps[index] as RenderedNativeStep;
+    if (before.native !== now.native || before.observation !== now.observation) return false;
+    if (!sameImages(before.images, now.images)) return false;
+  }
+  return true;
+}
+
+function replyMessages(group: readonly RenderedNativeStep[]): ReplyMessages {
+  const first = group[0] as RenderedNativeStep;
+  const known = replies.get(first.native);
+  if (known !== undefined && sameSteps(known.steps, group)) return known;
+  const calls: ToolCall[] = [];
+  const results: ToolResultBlock[] = [];
+  const notes: string[] = [];
+  for (const step of group) {
+    if (step.native.call) {
+      calls.push(step.native.call);
+      const images = step.images !== undefined && step.images.length > 0 ? { images: step.images } : {};
+      results.push({ id: step.native.call.id, content: step.observation, isError: step.native.isError, ...images });
+    } else {
+      notes.push(step.observation);
     }
-    messages.push({
+  }
+  const made: ReplyMessages = {
+    steps: group,
+    assistant: {
       role: 'assistant',
       text: first.native.replyText,
       calls,
       ...(first.native.thinking && first.native.thinking.length > 0 ? { thinking: first.native.thinking } : {}),
-    });
-    messages.push({ role: 'user', results, ...(notes.length > 0 ? { text: notes.join('\n\n') } : {}) });
+    },
+    user: { role: 'user', results, ...(notes.length > 0 ? { text: notes.join('\n\n') } : {}) },
+  };
+  replies.set(first.native, made);
+  return made;
+}
+
+/** Contract: the messages returned are not changed in place by the caller (older ones are shared between builds). */
+export function nativeTurnMessages(steps: readonly RenderedNativeStep[]): TurnMessage[] {
+  const messages: TurnMessage[] = [];
+  let index = 0;
+  while (index < steps.length) {
+    const reply = steps[index]?.native.reply;
+    let end = index + 1;
+    while (end < steps.length && steps[end]?.native.reply === reply) end += 1;
+    const group = steps.slice(index, end);
+    const made = replyMessages(group);
+    messages.push(made.assistant, made.user);
+    index += group.length;
   }
   const last = messages.at(-1);
-  if (last?.role === 'user') last.cacheBreakpoint = true;
+  if (last?.role === 'user') messages[messages.length - 1] = { ...last, cacheBreakpoint: true };
   return messages;
 }
 

@@ -1,10 +1,11 @@
 /**
  * Long sessions stay small (issue 42): once this process has run LONG_SESSION_STEPS agent steps, V8 is told to favour
- * memory over speed (`--optimize-for-size`: V8 keeps its heaps smaller, at some cost in speed). A session that long makes garbage at every step (each request is rebuilt and encoded), and V8's
- * default growth let the heap keep that garbage: in the 1,000-step soak RSS grew 1.5–2× while the live heap grew by
- * 3 MB. Measured there (BENCHMARKS.md, issue 42 round four): RSS at the end 98–102 MB instead of 129–139 MB, for more
- * CPU per step late in one 1,000-step turn (11 ms instead of 7) and none over many shorter turns. Short runs
- * never switch, so start-up is untouched. The flag is process-wide; V8 reads it at each collection.
+ * memory over speed (`--optimize-for-size`: V8 keeps its heaps smaller, at some cost in speed). A long session still
+ * makes garbage at every step (the request's new parts, the body sent), and V8's default growth let the heap keep it.
+ * Measured in the 1,000-step soak with requests made of the previous step's parts (BENCHMARKS.md, issue 42 round four
+ * (2)): RSS at the end 1.14–1.34× its value at step 100 with the flag, 1.56–1.89× without; CPU per step in the last
+ * 100 steps 0.96–1.07× the first 100 with it, 0.76–0.93× without. Short runs never switch, so start-up is untouched.
+ * The flag is process-wide; V8 reads it at each collection.
  */
 import { setFlagsFromString } from 'node:v8';
 

@@ -158,24 +158,51 @@ function toContent(blocks: Array<ContentBlockParam | Block>): ContentBlockParam[
   return blocks.flatMap((block) => (isTextBlock(block) ? userBlocks(block) : [block]));
 }
 
+/**
+ * A turn message without a breakpoint, that is not the one the tail ends, maps to the same param every time (its text
+ * blocks carry no breakpoint the limit could drop): it is mapped once per message object, so a long turn's older
+ * messages are the same params from request to request and the body encoder (json-body.ts) knows them at once.
+ */
+const plainParams = new WeakMap<TurnMessage, MessageParam>();
+
+function plainParam(message: TurnMessage): MessageParam {
+  const known = plainParams.get(message);
+  if (known !== undefined) return known;
+  const content = turnContent(message);
+  const param: MessageParam = { role: content.role, content: toContent(content.blocks) };
+  plainParams.set(message, param);
+  return param;
+}
+
 export function toMessageParams(request: ModelRequest): AnthropicStreamParams {
   const system = toBlocks(request.system);
   const user = toBlocks(request.user);
   if (user.length === 0) user.push({ text: EMPTY_USER_TEXT, cacheBreakpoint: false });
-  const turn = (request.turn ?? []).map(turnContent);
+  const turnMessages = request.turn ?? [];
+  const isPlain = (message: TurnMessage, index: number) =>
+    message.role === 'assistant' || (message.cacheBreakpoint !== true && index !== turnMessages.length - 1);
+  // Plain messages add no breakpoint and no text block the limit counts: only the others are mapped here.
+  const turn = turnMessages.map((message, index) => (isPlain(message, index) ? undefined : turnContent(message)));
   const tail = toBlocks(request.tail ?? []);
   const lastTurn = turn.at(-1);
   if (lastTurn?.role === 'user') lastTurn.blocks.push(...tail);
   else user.push(...tail);
   // The newest tool_result's breakpoint is the last one; the limit keeps the newest ones.
-  const turnBreakpoints = turn
+  const mapped = turn.filter((message): message is TurnContent => message !== undefined);
+  const turnBreakpoints = mapped
     .flatMap((message) => message.blocks)
     .filter((block) => !isTextBlock(block) && hasCacheControl(block)).length;
-  const turnTexts = turn.flatMap((message) => message.blocks).filter(isTextBlock);
+  const turnTexts = mapped.flatMap((message) => message.blocks).filter(isTextBlock);
   limitBreakpoints([...system, ...user, ...turnTexts], MAX_CACHE_BREAKPOINTS - turnBreakpoints);
 
   const messages: MessageParam[] = [{ role: 'user', content: user.flatMap(userBlocks) }];
-  for (const message of turn) messages.push({ role: message.role, content: toContent(message.blocks) });
+  turn.forEach((message, index) => {
+    messages.push(
+      message === undefined
+        ? plainParam(turnMessages[index] as TurnMessage)
+        : { role: message.role, content: toContent(message.blocks) },
+    );
+  });
   const params: AnthropicStreamParams = {
     model: request.model,
     max_tokens: request.maxTokens,

@@ -19,7 +19,22 @@ const NULL_BYTES = Buffer.from('null');
 
 interface ListEntry {
   value: unknown;
+  /** Where the element's bytes are in its list's bytes. */
+  start: number;
+  end: number;
+}
+
+/** A top-level array as the previous request carried it: its elements, and the array's bytes in that body. */
+interface EncodedList {
+  entries: ListEntry[];
   bytes: Buffer;
+}
+
+/** An array being encoded: its parts in order, their length, and where each element's bytes will be. */
+interface ListParts {
+  parts: Buffer[];
+  length: number;
+  entries: ListEntry[];
 }
 
 export class JsonBodyEncoder {
@@ -32,21 +47,39 @@ export class JsonBodyEncoder {
   private current = new Map<string, Buffer | null>();
 
   /**
-   * The elements of the top-level object's arrays (`messages`, `system`, `tools`) in the previous request, with their
-   * bytes: an element equal to the one at its place there is not encoded again (a long turn's older messages).
+   * The top-level object's arrays (`messages`, `system`, `tools`) in the previous request: an element equal to the one
+   * at its place there is not encoded again (a long turn's older messages), and the run of equal elements at the start
+   * is taken as one slice of the previous body (no element by element copy). What is held is one body's bytes.
    */
-  private previousLists = new Map<string, ListEntry[]>();
+  private previousLists = new Map<string, EncodedList>();
 
   /**
    * `Buffer.from(JSON.stringify(value), 'utf8')`, byte for byte. Contract: what an earlier call was given is not
-   * changed in place afterwards (each request is built anew; its strings and a call's input are shared, unchanged).
+   * changed in place afterwards (each request is built anew; its strings and a call's input are shared, unchanged),
+   * and the returned bytes are not written to (the next call reads slices of them).
    */
   encode(value: unknown): Buffer {
-    const lists = new Map<string, ListEntry[]>();
+    try {
+      return this.encodeBody(value);
+    } catch (error) {
+      // What JSON.stringify throws on (a BigInt, a cycle) leaves the previous request's lists half rewritten.
+      this.previousLists = new Map();
+      throw error;
+    }
+  }
+
+  private encodeBody(value: unknown): Buffer {
+    const lists = new Map<string, EncodedList>();
     let bytes: Buffer;
     if (!isPlainObject(value)) bytes = this.encodeValue(value);
     else {
       const parts: Buffer[] = [];
+      let offset = 0;
+      const placed: Array<{ key: string; list: ListParts; offset: number }> = [];
+      const push = (part: Buffer) => {
+        parts.push(part);
+        offset += part.length;
+      };
       let pending = '{';
       let first = true;
       for (const key of Object.keys(value)) {
@@ -58,12 +91,18 @@ export class JsonBodyEncoder {
           pending += JSON.stringify(field);
           continue;
         }
-        parts.push(Buffer.from(pending, 'utf8'));
+        push(Buffer.from(pending, 'utf8'));
         pending = '';
-        parts.push(this.list(field, this.previousLists.get(key) ?? [], lists, key));
+        const list = this.list(field, this.previousLists.get(key));
+        placed.push({ key, list, offset });
+        for (const part of list.parts) push(part);
       }
-      parts.push(Buffer.from(`${pending}}`, 'utf8'));
-      bytes = Buffer.concat(parts);
+      push(Buffer.from(`${pending}}`, 'utf8'));
+      // One copy of the whole body; each array's bytes are then a slice of it.
+      bytes = Buffer.concat(parts, offset);
+      for (const { key, list, offset: at } of placed) {
+        lists.set(key, { entries: list.entries, bytes: bytes.subarray(at, at + list.length) });
+      }
     }
     this.previousLists = lists;
     this.previous = this.current;
@@ -71,21 +110,41 @@ export class JsonBodyEncoder {
     return bytes;
   }
 
-  /** An array as JSON: each element equal to the previous request's at its index keeps its bytes. */
-  private list(items: readonly unknown[], before: readonly ListEntry[], lists: Map<string, ListEntry[]>, key: string) {
-    const entries: ListEntry[] = [];
-    const parts: Buffer[] = [OPEN_BRACKET];
-    for (let index = 0; index < items.length; index += 1) {
+  /**
+   * An array as JSON parts: the leading elements equal to the previous request's are one slice of its bytes, and any
+   * later element equal to the one at its place there keeps its bytes too.
+   */
+  private list(items: readonly unknown[], before: EncodedList | undefined): ListParts {
+    // The previous request's entries are not read again after this call: the equal ones are kept in place.
+    const entries = before?.entries ?? [];
+    let same = 0;
+    while (same < items.length && same < entries.length && sameJson((entries[same] as ListEntry).value, items[same]))
+      same += 1;
+    const later = entries.splice(same);
+    const parts: Buffer[] = [];
+    let length = 0;
+    const push = (part: Buffer) => {
+      parts.push(part);
+      length += part.length;
+    };
+    if (before !== undefined && same > 0) {
+      // '[' and the equal leading elements with their commas, as they were.
+      push(before.bytes.subarray(0, (entries[same - 1] as ListEntry).end));
+      for (let index = 0; index < same; index += 1) (entries[index] as ListEntry).value = items[index];
+    } else push(OPEN_BRACKET);
+    for (let index = same; index < items.length; index += 1) {
       const item = items[index];
-      const old = before[index];
-      const bytes = old !== undefined && sameJson(old.value, item) ? old.bytes : this.encodeValue(item);
-      entries.push({ value: item, bytes });
-      if (index > 0) parts.push(COMMA);
-      parts.push(bytes);
+      const old = later[index - same];
+      const bytes =
+        before !== undefined && old !== undefined && sameJson(old.value, item)
+          ? before.bytes.subarray(old.start, old.end)
+          : this.encodeValue(item);
+      if (index > 0) push(COMMA);
+      entries.push({ value: item, start: length, end: length + bytes.length });
+      push(bytes);
     }
-    parts.push(CLOSE_BRACKET);
-    lists.set(key, entries);
-    return Buffer.concat(parts);
+    push(CLOSE_BRACKET);
+    return { parts, length, entries };
   }
 
   /** One value, with the long strings' encoded literals reused. */
@@ -182,6 +241,9 @@ function holdsLongString(value: unknown): boolean {
  * of equal parts (keys in the same order). Anything else counts as different (it is encoded again).
  */
 function sameJson(a: unknown, b: unknown): boolean {
+  // The same object (a long turn's older messages, kept from request to request) encodes the same: the contract of
+  // JsonBodyEncoder.encode is that nothing it was given is changed in place.
+  if (a === b) return typeof a !== 'function' && typeof a !== 'symbol';
   if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) {
     return a === b && typeof a !== 'function' && typeof a !== 'symbol';
   }

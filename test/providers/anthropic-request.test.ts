@@ -56,3 +56,26 @@ describe('toMessageParams', () => {
     expect(params.stream).toBe(true);
   });
 });
+
+describe('toMessageParams over a long turn', () => {
+  it('maps messages it has seen before exactly as fresh ones, breakpoints and tail included', () => {
+    const call = (id: string) => ({ id, name: 'Read', input: { path: `${id}.txt` } });
+    const turn: NonNullable<ModelRequest['turn']> = [];
+    for (let step = 0; step < 6; step += 1) {
+      turn.push({ role: 'assistant', text: step % 2 === 0 ? `step ${step}` : '', calls: [call(`t${step}`)] });
+      turn.push({ role: 'user', results: [{ id: `t${step}`, content: `out ${step}`, isError: false }], text: 'note' });
+      // The newest user message carries the breakpoint; the older ones, seen in earlier requests, do not.
+      const sent = turn.map((message, index) =>
+        index === turn.length - 1 && message.role === 'user' ? { ...message, cacheBreakpoint: true } : message,
+      );
+      const request: ModelRequest = {
+        ...base,
+        system: [{ text: 's', cacheBreakpoint: true }],
+        turn: sent,
+        tail: [{ text: '# Todo recap' }],
+      };
+      const fresh: ModelRequest = { ...request, turn: structuredClone(sent) };
+      expect(JSON.stringify(toMessageParams(request))).toBe(JSON.stringify(toMessageParams(fresh)));
+    }
+  });
+});

@@ -45,6 +45,30 @@ describe('JsonBodyEncoder', () => {
     );
   });
 
+  it('sends exactly the bytes of JSON.stringify when elements are replaced, inserted or removed anywhere', () => {
+    const edit = fc.tuple(fc.constantFrom('replace', 'insert', 'remove'), fc.nat(), jsonValue);
+    fc.assert(
+      fc.property(
+        fc.array(jsonValue, { maxLength: 6 }),
+        fc.array(edit, { minLength: 1, maxLength: 8 }),
+        (start, edits) => {
+          const encoder = new JsonBodyEncoder();
+          let messages = [...start];
+          for (const [kind, at, value] of edits) {
+            const index = messages.length === 0 ? 0 : at % messages.length;
+            messages = [...messages];
+            if (kind === 'insert') messages.splice(index, 0, value);
+            else if (kind === 'remove') messages.splice(index, 1);
+            else messages[index] = value;
+            const request = { model: 'm', system: messages.slice(0, 2), messages, stream: true };
+            expect(encoder.encode(request).equals(Buffer.from(JSON.stringify(request), 'utf8'))).toBe(true);
+          }
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
   it('reuses what the previous request carried, and holds no more than the last request', () => {
     const encoder = new JsonBodyEncoder();
     const history = 'x'.repeat(5_000);
@@ -57,10 +81,10 @@ describe('JsonBodyEncoder', () => {
       expect(encoder.encode(body(tail)).toString()).toBe(JSON.stringify(body(tail)));
     }
     const held = encoder as unknown as {
-      previousLists: Map<string, Array<{ value: unknown }>>;
+      previousLists: Map<string, { entries: Array<{ value: unknown }> }>;
       previous: Map<string, unknown>;
     };
-    expect(held.previousLists.get('messages')?.map((entry) => entry.value)).toEqual(body('newest').messages);
+    expect(held.previousLists.get('messages')?.entries.map((entry) => entry.value)).toEqual(body('newest').messages);
     // A changed element is encoded anew, in place.
     const changed = {
       model: 'm',
@@ -72,7 +96,7 @@ describe('JsonBodyEncoder', () => {
     expect(encoder.encode(changed).toString()).toBe(JSON.stringify(changed));
     encoder.encode({ messages: ['short'] });
     expect([...held.previousLists.keys()]).toEqual(['messages']);
-    expect(held.previousLists.get('messages')).toHaveLength(1);
+    expect(held.previousLists.get('messages')?.entries).toHaveLength(1);
     expect(held.previous.size).toBe(0);
   });
 });
