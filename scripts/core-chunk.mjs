@@ -18,8 +18,12 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { build } from 'esbuild';
 
-/** What a plain `-p` answer runs: print mode and what it reaches by static imports. */
-export const CORE_ROOTS = ['src/cli/modes/print-mode.ts'];
+/**
+ * What a plain `-p` answer runs: print mode and what it reaches by static imports, and the HTTP transport every
+ * provider sends its requests through (the providers are imported lazily, by name: without it as a root the
+ * transport and its error texts land in chunks of their own, two more files on every path).
+ */
+export const CORE_ROOTS = ['src/cli/modes/print-mode.ts', 'src/providers/http-transport.ts'];
 
 /** Lazy targets loaded before the core is, or on paths that must not load it; they are left as they are. */
 const BEFORE_CORE = new Set(['src/cli/main.ts', 'src/cli/program.ts']);
@@ -86,7 +90,13 @@ export function coreChunkPlugin(options) {
         if (targets.has(args.path)) return { contents: `${source()}\nimport '${CORE}';\n`, loader };
         // A root imports the command line, which always ran before it: what both use then lands in the command
         // line's chunk instead of in small chunks of their own.
-        if (roots.has(args.path)) return { contents: `${source()}\n${before}\n`, loader };
+        // Each root imports the others too, so all of them are reached by the same entries.
+        if (roots.has(args.path)) {
+          const others = [...roots]
+            .filter((path) => path !== args.path)
+            .map((path) => `import ${JSON.stringify(path)};`);
+          return { contents: `${source()}\n${before}\n${others.join('\n')}\n`, loader };
+        }
         return undefined;
       });
     },

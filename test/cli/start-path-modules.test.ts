@@ -67,6 +67,10 @@ const OWN_LAZY_MODULES = [
   'src/sandbox/sandbox-settings.ts',
   'src/runtime/trust-question.ts',
   'src/providers/proxy-tunnel.ts',
+  // Round four (2): what the built-in tools run (Bash, Read, Grep, LS, Glob, WebFetch); their definitions stay.
+  'src/tools/registry/tool-code.ts',
+  'src/tools/processes/bash-run.ts',
+  'src/tools/files/read-run.ts',
 ];
 
 /**
@@ -321,6 +325,9 @@ describe('each lazy module loads when something needs it', () => {
     expect(searched.run.code, searched.run.stderr).toBe(0);
     expect(JSON.stringify(server?.requests[1]?.body)).toContain('a.txt');
     expect(searched.inputs).toContain('src/tools/grep/grep-ripgrep.ts');
+    // The tools' working code came with the first call.
+    expect(searched.inputs).toContain('src/tools/registry/tool-code.ts');
+    expect(searched.inputs).toContain('src/tools/grep/grep-run.ts');
   });
 
   it('jsonrepair: for a text-protocol reply whose action JSON is broken, not for a well-formed one', async () => {

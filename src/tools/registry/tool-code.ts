@@ -8,3 +8,4 @@ export { runGrep } from '../grep/grep-run.js';
 export { runLs } from '../walking/ls-run.js';
 export { runGlob } from '../walking/glob-run.js';
 export { warmWalkWorker } from '../walking/walk-runner.js';
+export { prepareWebFetch } from '../web/web-fetch-run.js';
