@@ -71,6 +71,9 @@ const OWN_LAZY_MODULES = [
   'src/tools/registry/tool-code.ts',
   'src/tools/processes/bash-run.ts',
   'src/tools/files/read-run.ts',
+  // Claude Code's forms of a call's input and of the MCP servers: only its JSON output formats write them.
+  'src/claude-code/tool-input.ts',
+  'src/claude-code/mcp.ts',
 ];
 
 /**
@@ -302,6 +305,8 @@ describe('each lazy module loads when something needs it', () => {
     expect(json.run.code, json.run.stderr).toBe(0);
     expect(JSON.parse(json.run.stdout)).toMatchObject({ result: 'ok' });
     expect(json.inputs).toContain('src/sinks/claude-code-sink.ts');
+    expect(json.inputs).toContain('src/claude-code/tool-input.ts');
+    expect(json.inputs).toContain('src/claude-code/mcp.ts');
   });
 
   it("the edit tools' working code: on the first Write, which writes the file", async () => {

@@ -10,7 +10,7 @@ import { McaError } from '../../errors/mca-error.js';
 import { isAgentEvent, PROMPT_INTERRUPTED } from '../../driver/driver-events.js';
 import { loadSessionCommands, openSession } from '../../driver/open-session.js';
 import { createSink } from '../../sinks/create-sink.js';
-import { applyClaudeCodeOptions, claudeCodeSession } from './claude-code-session.js';
+import { applyClaudeCodeOptions, claudeCodeSession, loadClaudeCodeForms, PLAIN_FORMS } from './claude-code-session.js';
 import type { TurnEnd } from '../../sinks/sink.js';
 import { bootstrap, startSourceOf, sweepLeftoverTemps } from '../bootstrap.js';
 import { CliError, EXIT_AGENT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, printError } from '../exit-codes.js';
@@ -64,7 +64,9 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
     warn: err,
   });
   const { driver } = opened;
-  const session = claudeCodeSession(booted, options, version, () => driver);
+  const claudeCodeFormat = options.outputFormat === 'json' || options.outputFormat === 'stream-json';
+  const forms = claudeCodeFormat ? await loadClaudeCodeForms() : PLAIN_FORMS;
+  const session = claudeCodeSession(booted, options, version, () => driver, forms);
   installBudget(booted, options.claudeCode, session, (listener) => driver.subscribe(listener));
   const sink = await createSink(
     options.outputFormat,
