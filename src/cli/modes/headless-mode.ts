@@ -21,7 +21,7 @@ function hostLineMaxBytes(): number {
   return positiveInteger(process.env.MCA_HOST_LINE_MAX_BYTES, HOST_LINE_MAX_BYTES);
 }
 import type { CliOptions } from '../cli-options.js';
-import { forgetSession, installBudget } from '../unattended.js';
+import { forgetSession, installBudget, loadBudgetCode } from '../unattended.js';
 import { installTermination, SIGNAL_EXIT_CODES, terminatedEnd, type Termination } from '../termination.js';
 import { StallWatchdog, stallTimeoutMs } from '../stall-watchdog.js';
 
@@ -34,6 +34,7 @@ export async function runHeadlessMode(options: CliOptions, version: string): Pro
   for (const notice of booted.notices) warn(notice);
   applyClaudeCodeOptions(booted, options);
   const forms = await loadClaudeCodeForms();
+  const budgetCode = await loadBudgetCode(options.claudeCode);
   const { claudeCode } = options;
   const askHost = claudeCode.permissionPromptTool === 'stdio';
   if (claudeCode.permissionPromptTool !== undefined && !askHost) {
@@ -77,6 +78,7 @@ export async function runHeadlessMode(options: CliOptions, version: string): Pro
     claudeCode,
     claudeCodeSession(booted, options, version, () => session.driver, forms),
     (listener) => session.driver.subscribe(listener),
+    budgetCode,
   );
   if (options.prompt !== undefined && options.prompt.trim() !== '') {
     session.line(JSON.stringify({ type: 'user', message: { role: 'user', content: options.prompt } }));
