@@ -18,8 +18,12 @@ import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { build } from 'esbuild';
 
-/** What a plain `-p` answer runs: print mode and what it reaches by static imports. */
-export const CORE_ROOTS = ['src/cli/modes/print-mode.ts'];
+/**
+ * What a plain `-p` answer runs: print mode and what it reaches by static imports, and the HTTP transport every
+ * provider sends its requests through (the providers are imported lazily, by name: without it as a root the
+ * transport and its error texts land in chunks of their own, two more files on every path).
+ */
+export const CORE_ROOTS = ['src/cli/modes/print-mode.ts', 'src/providers/http-transport.ts'];
 
 /** Lazy targets loaded before the core is, or on paths that must not load it; they are left as they are. */
 const BEFORE_CORE = new Set(['src/cli/main.ts', 'src/cli/program.ts']);
@@ -28,6 +32,15 @@ const BEFORE_CORE = new Set(['src/cli/main.ts', 'src/cli/program.ts']);
 const BEFORE_CORE_IMPORTED = ['src/cli/program.ts'];
 
 const CORE = 'mca-core';
+
+/**
+ * The built-in tools' working code (src/tools/registry/tool-code.ts), loaded by a tool's first call. Its modules are
+ * shared with other lazy features (the walk runner with the checkpoint scan, the line scanner with the edit code):
+ * split by esbuild's rule, the first tool call loaded three files. Every lazy target that shares a module with it
+ * imports it too (it only defines functions), so it is one chunk; the price is that such a feature (the first edit,
+ * the first checkpoint) loads all of the tools' code (about 35 kB) if no tool call has yet.
+ */
+const TOOL_CODE = 'src/tools/registry/tool-code.ts';
 
 /** Static closure of `roots` in an esbuild metafile's inputs (every import kind but `import()`). */
 function staticClosure(inputs, roots) {
@@ -44,7 +57,8 @@ function staticClosure(inputs, roots) {
 
 /**
  * The lazy targets to give the core's import: each `import()` target among our sources that is not a root, not in
- * the core already (an import of the core from inside it would be a cycle) and not loaded before the core.
+ * the core already (an import of the core from inside it would be a cycle) and not loaded before the core. Also
+ * those of them that share a module with the built-in tools' working code (TOOL_CODE) and are not part of it.
  */
 async function lazyTargets(options) {
   const { metafile } = await build({ ...options, write: false, metafile: true, logLevel: 'silent' });
@@ -57,7 +71,15 @@ async function lazyTargets(options) {
       targets.add(edge.path);
     }
   }
-  return targets;
+  const toolCode = staticClosure(metafile.inputs, [TOOL_CODE]);
+  const toolOnly = new Set([...toolCode].filter((path) => !core.has(path)));
+  const toolCodeUsers = new Set(
+    [...targets].filter(
+      (target) =>
+        !toolCode.has(target) && [...staticClosure(metafile.inputs, [target])].some((path) => toolOnly.has(path)),
+    ),
+  );
+  return { targets, toolCodeUsers };
 }
 
 /**
@@ -69,7 +91,10 @@ export function coreChunkPlugin(options) {
     name: 'mca-core-chunk',
     async setup(pluginBuild) {
       const root = pluginBuild.initialOptions.absWorkingDir ?? process.cwd();
-      const targets = new Set([...(await lazyTargets(options))].map((path) => resolve(root, path)));
+      const found = await lazyTargets(options);
+      const targets = new Set([...found.targets].map((path) => resolve(root, path)));
+      const toolCodeUsers = new Set([...found.toolCodeUsers].map((path) => resolve(root, path)));
+      const toolCode = `import ${JSON.stringify(resolve(root, TOOL_CODE))};`;
       pluginBuild.onResolve({ filter: new RegExp(`^${CORE}$`) }, () => ({ path: CORE, namespace: CORE }));
       pluginBuild.onLoad({ filter: /.*/, namespace: CORE }, () => ({
         contents: CORE_ROOTS.map((path) => `import ${JSON.stringify(resolve(root, path))};`).join('\n'),
@@ -83,10 +108,19 @@ export function coreChunkPlugin(options) {
         const loader = args.path.endsWith('.tsx') ? 'tsx' : 'ts';
         const source = () => readFileSync(args.path, 'utf8');
         // Appended: the module's own imports run first, in their order; the core's have run already on `-p`.
-        if (targets.has(args.path)) return { contents: `${source()}\nimport '${CORE}';\n`, loader };
+        if (targets.has(args.path)) {
+          const tools = toolCodeUsers.has(args.path) ? `${toolCode}\n` : '';
+          return { contents: `${source()}\n${tools}import '${CORE}';\n`, loader };
+        }
         // A root imports the command line, which always ran before it: what both use then lands in the command
         // line's chunk instead of in small chunks of their own.
-        if (roots.has(args.path)) return { contents: `${source()}\n${before}\n`, loader };
+        // Each root imports the others too, so all of them are reached by the same entries.
+        if (roots.has(args.path)) {
+          const others = [...roots]
+            .filter((path) => path !== args.path)
+            .map((path) => `import ${JSON.stringify(path)};`);
+          return { contents: `${source()}\n${before}\n${others.join('\n')}\n`, loader };
+        }
         return undefined;
       });
     },

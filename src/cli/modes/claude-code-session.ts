@@ -2,9 +2,9 @@
 import type { SessionDriver } from '../../driver/session-driver.js';
 import type { ClaudeCodeSessionInfo } from '../../sinks/claude-code-sink.js';
 import type { Runtime } from '../../runtime/create-runtime.js';
-import { toClaudeCodeInput } from '../../claude-code/tool-input.js';
+import type { toClaudeCodeInput } from '../../claude-code/tool-input.js';
 import { createStructuredOutputTool, STRUCTURED_OUTPUT_TOOL } from '../../tools/planning/structured-output.js';
-import { initMcpServers } from '../../claude-code/mcp.js';
+import type { initMcpServers } from '../../claude-code/mcp.js';
 import type { CliOptions } from '../cli-options.js';
 import { applyMainAgent } from '../main-agent.js';
 import { homedir } from 'node:os';
@@ -30,13 +30,38 @@ function slashCommandNames(driver: SessionDriver | undefined, skills: readonly s
   return [...new Set([...custom, ...skills])];
 }
 
+/**
+ * Claude Code's form of a call's input and of the MCP servers' state, which only its JSON formats (and the
+ * headless mode) write: loaded for them only, so a plain text answer does not load either (issue 42).
+ */
+export interface ClaudeCodeForms {
+  readonly toClaudeCodeInput: typeof toClaudeCodeInput;
+  readonly initMcpServers: typeof initMcpServers;
+}
+
+export async function loadClaudeCodeForms(): Promise<ClaudeCodeForms> {
+  const [input, mcp] = await Promise.all([
+    import('../../claude-code/tool-input.js'),
+    import('../../claude-code/mcp.js'),
+  ]);
+  return { toClaudeCodeInput: input.toClaudeCodeInput, initMcpServers: mcp.initMcpServers };
+}
+
+/** For the output formats that write neither (text, mca-json, mca-stream-json): inputs as they are, no servers. */
+export const PLAIN_FORMS: ClaudeCodeForms = {
+  toClaudeCodeInput: (_tool, input) => input,
+  initMcpServers: () => [],
+};
+
 /** `driver` is read lazily: the sink exists before the driver that feeds it. */
 export function claudeCodeSession(
   runtime: Runtime,
   options: Pick<CliOptions, 'claudeCode'>,
   version: string,
   driver: () => SessionDriver | undefined,
+  forms: ClaudeCodeForms,
 ): ClaudeCodeSessionInfo {
+  const { toClaudeCodeInput, initMcpServers } = forms;
   const controller = () => driver()?.controller ?? runtime.controller;
   // The settings' `outputStyle` as written (Claude Code's init reports the name so): read once, at the first init.
   let outputStyle: string | undefined;

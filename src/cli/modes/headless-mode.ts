@@ -7,7 +7,7 @@ import { HeadlessSession } from '../../headless/headless-session.js';
 import { redactSecrets } from '../../text/redact-secrets.js';
 import { loadSessionCommands, openSession } from '../../driver/open-session.js';
 import { bootstrap, startSourceOf, sweepLeftoverTemps } from '../bootstrap.js';
-import { applyClaudeCodeOptions, claudeCodeSession } from './claude-code-session.js';
+import { applyClaudeCodeOptions, claudeCodeSession, loadClaudeCodeForms } from './claude-code-session.js';
 import { positiveInteger } from '../../config/env-number.js';
 import { LineReader, readLines } from '../../text/line-reader.js';
 import { EXIT_INTERRUPTED, EXIT_OK, printError } from '../exit-codes.js';
@@ -21,7 +21,7 @@ function hostLineMaxBytes(): number {
   return positiveInteger(process.env.MCA_HOST_LINE_MAX_BYTES, HOST_LINE_MAX_BYTES);
 }
 import type { CliOptions } from '../cli-options.js';
-import { forgetSession, installBudget } from '../unattended.js';
+import { forgetSession, installBudget, loadBudgetCode } from '../unattended.js';
 import { installTermination, SIGNAL_EXIT_CODES, terminatedEnd, type Termination } from '../termination.js';
 import { StallWatchdog, stallTimeoutMs } from '../stall-watchdog.js';
 
@@ -33,6 +33,8 @@ export async function runHeadlessMode(options: CliOptions, version: string): Pro
   const warn = (line: string): void => printError(redactSecrets(line, secrets));
   for (const notice of booted.notices) warn(notice);
   applyClaudeCodeOptions(booted, options);
+  const forms = await loadClaudeCodeForms();
+  const budgetCode = await loadBudgetCode(options.claudeCode);
   const { claudeCode } = options;
   const askHost = claudeCode.permissionPromptTool === 'stdio';
   if (claudeCode.permissionPromptTool !== undefined && !askHost) {
@@ -66,7 +68,7 @@ export async function runHeadlessMode(options: CliOptions, version: string): Pro
     version,
     write: (line) => void process.stdout.write(`${redactSecrets(JSON.stringify(line), secrets)}\n`),
     warn,
-    info: (driver) => claudeCodeSession(booted, options, version, driver),
+    info: (driver) => claudeCodeSession(booted, options, version, driver, forms),
     askHost,
     allowBypass: claudeCode.allowBypass,
     flagPrompt: { replace: claudeCode.systemPrompt, append: claudeCode.appendSystemPrompt },
@@ -74,8 +76,9 @@ export async function runHeadlessMode(options: CliOptions, version: string): Pro
   installBudget(
     booted,
     claudeCode,
-    claudeCodeSession(booted, options, version, () => session.driver),
+    claudeCodeSession(booted, options, version, () => session.driver, forms),
     (listener) => session.driver.subscribe(listener),
+    budgetCode,
   );
   if (options.prompt !== undefined && options.prompt.trim() !== '') {
     session.line(JSON.stringify({ type: 'user', message: { role: 'user', content: options.prompt } }));

@@ -5,19 +5,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ZERO_USAGE } from '../../providers/types.js';
-import { hookLine } from '../../claude-code/system.js';
 import { McaError } from '../../errors/mca-error.js';
 import { isAgentEvent, PROMPT_INTERRUPTED } from '../../driver/driver-events.js';
 import { loadSessionCommands, openSession } from '../../driver/open-session.js';
 import { createSink } from '../../sinks/create-sink.js';
-import { applyClaudeCodeOptions, claudeCodeSession } from './claude-code-session.js';
+import { applyClaudeCodeOptions, claudeCodeSession, loadClaudeCodeForms, PLAIN_FORMS } from './claude-code-session.js';
 import type { TurnEnd } from '../../sinks/sink.js';
 import { bootstrap, startSourceOf, sweepLeftoverTemps } from '../bootstrap.js';
 import { CliError, EXIT_AGENT_FAILURE, EXIT_INTERRUPTED, EXIT_OK, printError } from '../exit-codes.js';
 import type { CliOptions } from '../cli-options.js';
 import { redactSecrets } from '../../text/redact-secrets.js';
 import { readStdinIfPiped } from '../stdin.js';
-import { forgetSession, installBudget } from '../unattended.js';
+import { forgetSession, installBudget, loadBudgetCode } from '../unattended.js';
 import { installTermination, SIGNAL_EXIT_CODES, terminatedEnd } from '../termination.js';
 import { StallWatchdog, stallTimeoutMs } from '../stall-watchdog.js';
 import { terminateTrackedGroups } from '../../tools/processes/process-group.js';
@@ -66,8 +65,11 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
     warn: err,
   });
   const { driver } = opened;
-  const session = claudeCodeSession(booted, options, version, () => driver);
-  installBudget(booted, options.claudeCode, session, (listener) => driver.subscribe(listener));
+  const claudeCodeFormat = options.outputFormat === 'json' || options.outputFormat === 'stream-json';
+  const forms = claudeCodeFormat ? await loadClaudeCodeForms() : PLAIN_FORMS;
+  const session = claudeCodeSession(booted, options, version, () => driver, forms);
+  const budgetCode = await loadBudgetCode(options.claudeCode);
+  installBudget(booted, options.claudeCode, session, (listener) => driver.subscribe(listener), budgetCode);
   const sink = await createSink(
     options.outputFormat,
     { stdout: (text) => void process.stdout.write(redactSecrets(text, secrets)), stderr: err },
@@ -75,6 +77,8 @@ export async function runPrintMode(options: CliOptions, version: string): Promis
   );
 
   if (options.claudeCode.includeHookEvents && options.outputFormat === 'stream-json') {
+    // Claude Code's system lines: loaded with stream-json's sink already, never for a text answer.
+    const { hookLine } = await import('../../claude-code/system.js');
     booted.hooks.engine?.watch((report) => {
       const line = { ...hookLine(report), uuid: randomUUID(), session_id: controller.sessionId };
       process.stdout.write(redactSecrets(`${JSON.stringify(line)}\n`, secrets));

@@ -5,7 +5,7 @@
 import { builtinInput } from '../input/builtin-input.js';
 import { defineTool } from '../registry/define-tool.js';
 import { errorEnvelope, type ToolEnvelope } from '../registry/envelope.js';
-import { READ_MAX_LINE_CHARS, READ_MAX_OUTPUT_CHARS } from '../files/read.js';
+import { READ_MAX_LINE_CHARS, READ_MAX_OUTPUT_CHARS } from '../files/read-limits.js';
 import { toolResult } from '../registry/results.js';
 import { clip, isFiniteNumber, isString } from '../../text/json-guards.js';
 import type { ToolMembers } from '../registry/define-tool.js';
