@@ -12,7 +12,7 @@
  * MAX_MEMORY_FILES files are visited, and once the bytes read reach MEMORY_READ_BUDGET_FACTOR × the total cap
  * nothing more is read (the rest is listed as left out).
  */
-import { existsSync, readdirSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { isInside } from '../fs/contained-path.js';
@@ -102,6 +102,9 @@ function directoryChain(from: string, to: string): string[] {
   return chain;
 }
 
+/** How close to a directory's mtime a listing may be taken and still be trusted later (coarse timestamps). */
+const RACY_LISTING_NS = 2_000_000_000n;
+
 export class MemoryFiles {
   private readonly cache: MemoryFileCache;
   private readonly projectRoot: string;
@@ -110,6 +113,8 @@ export class MemoryFiles {
   private readonly totalMaxChars: number;
   private lastEntries: MemoryEntry[] = [];
   private lastProblems: string[] = [];
+  /** The project root's listing for CODE_LAW.md, kept while the root's mtime stays (see locateCodeLaw). */
+  private rootListing: { mtimeNs: bigint; listedAtNs: bigint; codeLaw: string | undefined } | undefined;
 
   constructor(private readonly options: MemoryFilesOptions) {
     this.cache = new MemoryFileCache(options.maxChars ?? DEFAULT_CODE_LAW_MAX_CHARS);
@@ -244,8 +249,21 @@ export class MemoryFiles {
     return files.map((path) => ({ path, level, roots }));
   }
 
-  /** The root entry named code_law.md in any case; the exact `CODE_LAW.md` wins when several exist. */
+  /**
+   * The root entry named code_law.md in any case; the exact `CODE_LAW.md` wins when several exist. Read every step,
+   * so the listing is kept while the root directory's mtime is unchanged (an entry added, removed or renamed changes
+   * it). A listing taken within 2 s of that mtime is not trusted (a change in the same timestamp tick would not show).
+   */
   private locateCodeLaw(): string | undefined {
+    let mtimeNs: bigint;
+    try {
+      mtimeNs = statSync(this.projectRoot, { bigint: true }).mtimeNs;
+    } catch {
+      return undefined;
+    }
+    const kept = this.rootListing;
+    if (kept && kept.mtimeNs === mtimeNs && kept.listedAtNs - mtimeNs > RACY_LISTING_NS) return kept.codeLaw;
+    const listedAtNs = BigInt(Date.now()) * 1_000_000n;
     let names: string[];
     try {
       names = readdirSync(this.projectRoot);
@@ -254,7 +272,9 @@ export class MemoryFiles {
     }
     const matches = names.filter((name) => name.toLowerCase() === CODE_LAW_FILE.toLowerCase()).sort();
     const chosen = matches.includes(CODE_LAW_FILE) ? CODE_LAW_FILE : matches[0];
-    return chosen === undefined ? undefined : join(this.projectRoot, chosen);
+    const codeLaw = chosen === undefined ? undefined : join(this.projectRoot, chosen);
+    this.rootListing = { mtimeNs, listedAtNs, codeLaw };
+    return codeLaw;
   }
 
   private resolveImport(path: string, from: string): string {

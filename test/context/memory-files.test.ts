@@ -47,6 +47,23 @@ describe('MemoryFiles', () => {
     expect(memory().read()).toBeUndefined();
   });
 
+  it('finds a CODE_LAW.md added, renamed or removed after an earlier read of an old project root', () => {
+    const files = memory();
+    // The root's mtime well in the past, so the first listing is kept while that mtime stays.
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(project, old, old);
+    expect(files.read()).toBeUndefined();
+    put(join(project, 'code_law.md'), 'LAW ONE');
+    expect(files.read()).toContain('## code_law.md\n\nLAW ONE');
+    utimesSync(project, old, old);
+    expect(files.read()).toContain('LAW ONE');
+    put(join(project, 'CODE_LAW.md'), 'LAW TWO');
+    expect(files.read()).toContain('## CODE_LAW.md\n\nLAW TWO');
+    rmSync(join(project, 'CODE_LAW.md'));
+    rmSync(join(project, 'code_law.md'));
+    expect(files.read()).toBeUndefined();
+  });
+
   it('orders CODE_LAW, user files, repository root down to the project, each labelled by its path', () => {
     put(join(project, 'code_law.md'), 'LAW');
     put(join(home, '.claude', 'CLAUDE.md'), 'USER CLAUDE');
