@@ -160,7 +160,12 @@ function candidatesOf(words: Word[], nesting: number, out: Word[][]): void {
     });
   }
   if (SHELLS.has(name) || EVALUATORS.has(name)) {
-    const texts = rest.filter((word) => !(word.kind === 'literal' && word.text.startsWith('-')));
+    // eval joins every argument into the text it runs (`eval sh -c` runs `sh -c`); only a leading `--` is its own.
+    // The others' dash words are their options (`sh -e -c …`, `trap -p`).
+    const texts =
+      name === 'eval'
+        ? rest.filter((word, index) => !(index === 0 && word.kind === 'literal' && word.text === '--'))
+        : rest.filter((word) => !(word.kind === 'literal' && word.text.startsWith('-')));
     if (texts.some((word) => word.kind !== 'literal')) {
       out.push(UNKNOWN);
       return;

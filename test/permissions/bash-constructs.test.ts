@@ -234,6 +234,18 @@ describe('assignments, expansion and wrappers', () => {
     expect(await decide(allowNpmTest, "eval 'npm test'")).toBe('none');
     expect(await decide(denyRm, 'git rm-branch')).toBe('allow');
   });
+
+  it("an eval's dash words are part of the text it runs (a rule on `sh -c` sees `eval sh -c …`)", async () => {
+    const denyShellC = policy([
+      ['allow', 'Bash'],
+      ['deny', 'Bash(sh -c:*)'],
+      ['deny', 'Bash(rm -rf:*)'],
+    ]);
+    for (const command of ['eval sh -c', 'eval \\\n sh -c "ls"', 'eval -- rm -rf x', 'eval rm -rf x']) {
+      expect(await decide(denyShellC, command), command).toBe('deny');
+    }
+    expect(await decide(denyShellC, 'eval sh -e x')).toBe('allow');
+  });
 });
 
 describe('"yes, don\'t ask again" scopes', () => {
