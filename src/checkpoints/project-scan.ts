@@ -280,11 +280,9 @@ async function referTracked(
       rest = rest.filter((file) => !referred.has(file));
     }
   }
-  const blobs = view
-    ? new Map([...view.entries].map(([path, entry]) => [path, entry.blob]))
-    : await indexBlobs(projectRoot, SCAN_DEADLINE_MS, signal);
+  const blobs = view ? undefined : await indexBlobs(projectRoot, SCAN_DEADLINE_MS, signal);
   const tracked = rest.flatMap((file) => {
-    const blob = blobs.get(file.relative);
+    const blob = blobs ? blobs.get(file.relative) : view?.entries.get(file.relative)?.blob;
     return blob !== undefined && file.size !== undefined ? [{ path: file.relative, blob }] : [];
   });
   if (tracked.length === 0) return rest;

@@ -24,6 +24,7 @@ import { keepRoots, scanRoots, type RootsScanResult } from './root-scan.js';
 import { RACY_MS, WatchedTree } from './watched-scan.js';
 import { applyDelta, imageDelta } from './image-delta.js';
 import { readIndexView } from './index-stat.js';
+import { gitWhere } from './git-where.js';
 import { resolveInProject } from '../tools/files/workspace.js';
 import { listCheckpoints } from './checkpoint-list.js';
 import { prune, pruneCutoff, type PruneLimits } from './prune.js';
@@ -260,11 +261,14 @@ export class SessionCheckpoints {
     else {
       // The first scan reads git's index while the watch starts (nothing in it depends on the watch).
       const first = Object.keys(previous).length === 0;
-      const indexRead = first ? readIndexView(this.projectRoot, SCAN_DEADLINE_MS, signal) : undefined;
+      // One rev-parse says where the repository's files are, for both (git-where.ts).
+      const where = tree || first ? gitWhere(this.projectRoot, SCAN_DEADLINE_MS, signal) : undefined;
+      const indexRead = first ? readIndexView(this.projectRoot, SCAN_DEADLINE_MS, signal, where) : undefined;
       // Directories known to hold candidates are watched without asking git (the index's, or the last scan's).
       await tree?.prepare(
         signal,
         indexRead?.then((view) => view?.entries.keys()) ?? Promise.resolve(Object.keys(previous)),
+        where,
       );
       result = await scanRoots(this.projectRoot, roots, previous, this.blobs, this.limits, signal, racyFrom, indexRead);
       // A failed scan leaves `previous` in place: the events since the watch started would not cover what changed

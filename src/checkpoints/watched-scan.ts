@@ -13,11 +13,12 @@
  * git, with a nested repository or submodule, with added directories, or past MAX_WATCHED_DIRS directories.
  */
 import { existsSync, readdirSync, statfsSync, type Stats } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { BlobStore } from './blob-store.js';
 import { captureFileSync, sameStat, statKey } from './file-capture.js';
 import { listGitFiles } from './git-files.js';
 import { runGit } from './git-run.js';
+import { gitWhere, type GitWhere } from './git-where.js';
 import { SCAN_DEADLINE_MS, type Image, type ImageEntry, type ScanLimits } from './project-scan.js';
 import { TreeWatch } from './tree-watch.js';
 import { lstatOrUndefined, parentOf, stillSame } from './watched-paths.js';
@@ -237,9 +238,13 @@ export class WatchedTree {
   /**
    * Before a full scan: (re)starts the watches on every directory git does not ignore, so a change after the full
    * scan looked at a file is an event for the next scan. `tracked`: the project-relative paths git's index holds,
-   * when known.
+   * when known; `where`: the repository's layout (git-where.ts), when the caller already asked.
    */
-  async prepare(signal: AbortSignal, tracked?: Promise<Iterable<string> | undefined>): Promise<void> {
+  async prepare(
+    signal: AbortSignal,
+    tracked?: Promise<Iterable<string> | undefined>,
+    where?: Promise<GitWhere>,
+  ): Promise<void> {
     this.close();
     this.ignoredDirs = new Set();
     if (this.off !== undefined) return;
@@ -249,30 +254,23 @@ export class WatchedTree {
     } catch {
       return this.disable('statfs failed');
     }
-    const meta = await runGit(['rev-parse', '--show-toplevel', '--git-path', 'index', '--git-path', 'info/exclude'], {
-      cwd: this.root,
-      maxBytes: 64 * 1024,
-      deadlineMs: SCAN_DEADLINE_MS,
-      signal,
-    });
+    const meta = await (where ?? gitWhere(this.root, SCAN_DEADLINE_MS, signal));
     if (!meta.ok) {
       if (meta.final !== true) this.disable('not a git work tree');
       return;
     }
-    const [top = '', index = '', exclude = ''] = meta.stdout.toString('utf8').split('\n');
+    const { top, index: indexPath, infoExclude: excludePath } = meta;
     const watch = new TreeWatch(this.root, this.barrierDir);
     if (!watch.barrierWatched) {
       watch.close();
       return this.disable(`could not watch ${this.barrierDir}`);
     }
     // git's index: a change (git add, commit, checkout) has the next scan list the tracked files again.
-    const indexPath = resolve(this.root, index);
     if (!watch.watchOther(dirname(indexPath), () => undefined, [basename(indexPath)], true)) {
       watch.close();
       return this.disable(`could not watch ${dirname(indexPath)}`);
     }
     const rules: Array<[string, string]> = [];
-    const excludePath = resolve(this.root, exclude);
     rules.push(existsSync(dirname(excludePath)) ? [excludePath, ''] : [dirname(excludePath), '']);
     // The project may be a subdirectory of its repository: the .gitignore files above it count too.
     for (let dir = this.root; dir !== top && isInside(top, dirname(dir)) && dirname(dir) !== dir; dir = dirname(dir)) {
