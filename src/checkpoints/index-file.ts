@@ -97,7 +97,7 @@ export function readIndexFile(path: string, prefix: string, hashBytes: 20 | 32):
       extended = bytes.readUInt16BE(cursor);
       cursor += 2;
     }
-    let name: Buffer;
+    let full: string;
     if (version === 4) {
       // Prefix compression: strip N bytes from the previous name, then a NUL-terminated suffix; no padding.
       let byte = bytes[cursor] ?? 0;
@@ -111,23 +111,22 @@ export function readIndexFile(path: string, prefix: string, hashBytes: 20 | 32):
       }
       const end = bytes.indexOf(0, cursor);
       if (end === -1 || end >= body || strip > previous.length) return undefined;
-      name = Buffer.concat([previous.subarray(0, previous.length - strip), bytes.subarray(cursor, end)]);
+      previous = Buffer.concat([previous.subarray(0, previous.length - strip), bytes.subarray(cursor, end)]);
+      full = previous.toString('utf8');
       cursor = end + 1;
     } else {
       const length = flags & CE_NAME;
       const end = length < CE_NAME ? cursor + length : bytes.indexOf(0, cursor);
       if (end === -1 || end >= body || bytes[end] !== 0) return undefined;
-      name = bytes.subarray(cursor, end);
+      full = bytes.toString('utf8', cursor, end);
       // Entries are padded with 1 to 8 NULs to a multiple of 8 bytes.
       cursor = start + ((end - start + 8) & ~7);
     }
-    previous = name;
     at = cursor;
     // A sparse index's directory entry: the files under it are not listed here.
     if ((mode & MODE_TYPE) === MODE_DIRECTORY) return undefined;
-    const full = name.toString('utf8');
-    if (!full.startsWith(prefix)) continue;
-    const rel = full.slice(prefix.length);
+    if (prefix !== '' && !full.startsWith(prefix)) continue;
+    const rel = prefix === '' ? full : full.slice(prefix.length);
     if ((flags & CE_STAGE) !== 0) {
       conflicted.add(rel);
       continue;
