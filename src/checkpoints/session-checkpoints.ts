@@ -13,7 +13,6 @@
  */
 import { bashTool } from '../tools/processes/bash.js';
 import { mkdir } from 'node:fs/promises';
-import { gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { BlobStore, STORE_DIR_MODE } from './blob-store.js';
 import { materialize, type ScanState } from './git-blobs.js';
@@ -25,6 +24,7 @@ import { RACY_MS, WatchedTree } from './watched-scan.js';
 import { applyDelta, imageDelta } from './image-delta.js';
 import { readIndexView } from './index-stat.js';
 import { gitWhere } from './git-where.js';
+import { decodeImage, encodeImage } from './image-codec.js';
 import { listGitFiles } from './git-files.js';
 import { resolveInProject } from '../tools/files/workspace.js';
 import { listCheckpoints } from './checkpoint-list.js';
@@ -196,7 +196,7 @@ export class SessionCheckpoints {
     const image =
       repeated !== undefined || unchanged || delta !== undefined
         ? (this.imageHash ?? '')
-        : await this.blobs.put(gzipSync(JSON.stringify(before.image), { level: 1 }));
+        : await this.blobs.put(encodeImage(before.image));
     await this.appendRecords(
       ...this.rootRecords(before.roots),
       ...[...kept, ...before.skipped].map(({ root, reason }): JournalRecord => ({
@@ -358,12 +358,7 @@ export class SessionCheckpoints {
 
   private async loadImage(hash: string): Promise<Image | undefined> {
     const bytes = await this.blobs.get(hash);
-    if (!bytes) return undefined;
-    try {
-      return JSON.parse(gunzipSync(bytes).toString('utf8')) as Image;
-    } catch {
-      return undefined;
-    }
+    return bytes ? decodeImage(bytes) : undefined;
   }
 }
 
