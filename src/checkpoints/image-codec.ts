@@ -21,11 +21,14 @@ interface Packed {
 export function encodeImage(image: Image): Buffer {
   const git: Array<string | number> = [];
   const rest: Image = {};
-  for (const path in image) {
+  // Own keys only, as JSON.stringify of the image took them; "__proto__" stays in `rest`, where JSON.parse makes it
+  // an own key again (an assignment would not).
+  for (const path of Object.keys(image)) {
     const entry = image[path];
     if (entry === undefined) continue;
     const { stat, state } = entry;
     if (
+      path !== '__proto__' &&
       state.kind === 'git' &&
       state.root === undefined &&
       state.size === stat.size &&
