@@ -18,6 +18,9 @@ export interface GitListing {
   nested: string[];
 }
 
+/** What `listGitFiles` answers. */
+export type GitListingResult = GitListing | { reason: string; final?: boolean };
+
 /** The bytes ls-files may answer with (a path list of 50,000 files is a few MB). */
 const MAX_LIST_BYTES = 64 * 1024 * 1024;
 const STAGED = /^([0-7]{6}) ([0-9a-f]{40,64}) ([0-3])\t/;
@@ -32,7 +35,7 @@ export async function listGitFiles(
   projectRoot: string,
   deadlineMs: number,
   signal: AbortSignal,
-): Promise<GitListing | { reason: string; final?: boolean }> {
+): Promise<GitListingResult> {
   const listed = await runGit(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
     cwd: projectRoot,
     maxBytes: MAX_LIST_BYTES,

@@ -17,6 +17,8 @@ import { dirname, join, resolve } from 'node:path';
 import { sessionEnvironment } from '../config/child-environment.js';
 import { isInside } from '../fs/contained-path.js';
 import { runGit } from './git-run.js';
+import { gitWhere, type GitWhere } from './git-where.js';
+import { readIndexFile, type IndexEntry, type IndexFile } from './index-file.js';
 
 /** A file's mtime must be this much older than the index's for the index to vouch for it (see the contract). */
 const INDEX_RACY_MS = 2000;
@@ -25,16 +27,7 @@ const ENTRY =
   /([0-7]{6}) ([0-9a-f]{40,64}) ([0-3])\t([^\0]*)\0 {2}ctime: (\d+):(\d+)\n {2}mtime: (\d+):(\d+)\n {2}dev: \d+\tino: (\d+)\n {2}uid: \d+\tgid: \d+\n {2}size: (\d+)\tflags: ([0-9a-f]+)\n/g;
 const CONVERTING = ['text', 'eol', 'crlf', 'ident', 'filter', 'working-tree-encoding'];
 
-export interface IndexEntry {
-  blob: string;
-  ctimeS: number;
-  ctimeNs: number;
-  mtimeS: number;
-  mtimeNs: number;
-  /** Truncated to 32 bits, as git stores them. */
-  ino: number;
-  size: number;
-}
+export type { IndexEntry };
 
 export interface IndexView {
   /** Tracked path (stage 0, not a submodule) → its blob and cached stat. */
@@ -49,22 +42,63 @@ export interface IndexView {
   attributesFile: string;
 }
 
-/** The index's entries with their cached stat, or undefined when git cannot say. */
+/**
+ * The index's entries with their cached stat, or undefined when git cannot say. `where`: the shared rev-parse
+ * (git-where.ts), when the caller already started it. The index file is read directly (index-file.ts); a format it
+ * does not handle (split or sparse index, another version) is listed by `git ls-files --stage --debug` instead.
+ */
 export async function readIndexView(
   projectRoot: string,
   deadlineMs: number,
   signal: AbortSignal,
+  where: Promise<GitWhere> = gitWhere(projectRoot, deadlineMs, signal),
 ): Promise<IndexView | undefined> {
   const options = { cwd: projectRoot, maxBytes: 64 * 1024, deadlineMs, signal };
-  const [where, config] = await Promise.all([
-    runGit(['rev-parse', '--show-toplevel', '--git-path', 'index', '--git-path', 'info/attributes'], options),
-    runGit(['config', '-z', '--get-regexp', '^core\\.(autocrlf|attributesfile)$'], { ...options, okCodes: [0, 1] }),
+  const [place, config] = await Promise.all([
+    where,
+    runGit(['config', '-z', '--get-regexp', '^(core\\.(autocrlf|attributesfile)|extensions\\.objectformat)$'], {
+      ...options,
+      okCodes: [0, 1],
+    }),
   ]);
-  if (!where.ok || !config.ok) return undefined;
-  const [top = '', index = '', infoAttributes = ''] = where.stdout.toString('utf8').split('\n');
-  let indexMtimeMs: number;
+  if (!place.ok || !config.ok) return undefined;
+  // -z --get-regexp: "key\nvalue" NUL per setting.
+  const settings = new Map(
+    config.stdout
+      .toString('utf8')
+      .split('\0')
+      .map((line): [string, string] => {
+        const at = line.indexOf('\n');
+        return at === -1 ? [line.toLowerCase(), 'true'] : [line.slice(0, at).toLowerCase(), line.slice(at + 1)];
+      }),
+  );
+  const format = (settings.get('extensions.objectformat') ?? 'sha1').trim().toLowerCase();
+  const file =
+    format === 'sha1' || format === 'sha256'
+      ? readIndexFile(place.index, place.prefix, format === 'sha1' ? 20 : 32)
+      : undefined;
+  const read = file ?? (await listIndex(projectRoot, place.index, deadlineMs, signal));
+  if (!read) return undefined;
+  return {
+    entries: read.entries,
+    indexMtimeMs: read.mtimeMs,
+    top: place.top,
+    infoAttributes: place.infoAttributes,
+    autocrlf: (settings.get('core.autocrlf') ?? '').trim().toLowerCase(),
+    attributesFile: settings.get('core.attributesfile') ?? '',
+  };
+}
+
+/** The index's entries as `git ls-files --stage --debug` lists them (any format git reads). */
+async function listIndex(
+  projectRoot: string,
+  index: string,
+  deadlineMs: number,
+  signal: AbortSignal,
+): Promise<IndexFile | undefined> {
+  let mtimeMs: number;
   try {
-    indexMtimeMs = statSync(resolve(projectRoot, index)).mtimeMs;
+    mtimeMs = statSync(index).mtimeMs;
   } catch {
     return undefined;
   }
@@ -93,24 +127,7 @@ export async function readIndexView(
     }
   }
   for (const path of conflicted) entries.delete(path);
-  // -z --get-regexp: "key\nvalue" NUL per setting.
-  const settings = new Map(
-    config.stdout
-      .toString('utf8')
-      .split('\0')
-      .map((line): [string, string] => {
-        const at = line.indexOf('\n');
-        return at === -1 ? [line.toLowerCase(), 'true'] : [line.slice(0, at).toLowerCase(), line.slice(at + 1)];
-      }),
-  );
-  return {
-    entries,
-    indexMtimeMs,
-    top,
-    infoAttributes: resolve(projectRoot, infoAttributes),
-    autocrlf: (settings.get('core.autocrlf') ?? '').trim().toLowerCase(),
-    attributesFile: settings.get('core.attributesfile') ?? '',
-  };
+  return { entries, mtimeMs };
 }
 
 /** A time in ms (as lstat gives it) against git's seconds and nanoseconds, to the microsecond. */

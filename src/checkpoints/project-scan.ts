@@ -12,7 +12,7 @@
  */
 import type { BlobStore } from './blob-store.js';
 import { captureFileSync, sameStat, statKey, type StatKey } from './file-capture.js';
-import { cleanTracked, indexBlobs, listGitFiles, statListed } from './git-files.js';
+import { cleanTracked, indexBlobs, listGitFiles, statListed, type GitListingResult } from './git-files.js';
 import { convertedPaths, indexVouches, readIndexView, type IndexView } from './index-stat.js';
 import type { ScanState } from './git-blobs.js';
 import { isInside } from '../fs/contained-path.js';
@@ -85,8 +85,9 @@ async function candidates(
   projectRoot: string,
   limits: ScanLimits,
   signal: AbortSignal,
+  listed?: Promise<GitListingResult>,
 ): Promise<{ files: WalkedFile[]; git: boolean; walked: boolean } | string> {
-  const listing = await listGitFiles(projectRoot, SCAN_DEADLINE_MS, signal);
+  const listing = await (listed ?? listGitFiles(projectRoot, SCAN_DEADLINE_MS, signal));
   if ('reason' in listing) {
     if (listing.final) return listing.reason; // stopped at the deadline or interrupted: the walk would be no faster
     const files = await walk(projectRoot, '.', signal);
@@ -160,19 +161,21 @@ export async function scanProject(
   racyFrom = Infinity,
   /** git's index, already being read by the caller (see below). */
   indexRead?: Promise<IndexView | undefined>,
+  /** git's listing of the candidate files, already started by the caller. */
+  listed?: Promise<GitListingResult>,
 ): Promise<ScanResult> {
   // git's index is read while the files are listed and stat'ed (it is needed only in a git work tree, and then
   // always: no previous scan, or files whose stat changed since it).
   const indexView =
     indexRead ??
     (Object.keys(previous).length === 0 ? readIndexView(projectRoot, SCAN_DEADLINE_MS, signal) : undefined);
-  const listed = await candidates(projectRoot, limits, signal);
-  if (typeof listed === 'string') return { ok: false, reason: listed };
+  const found = await candidates(projectRoot, limits, signal, listed);
+  if (typeof found === 'string') return { ok: false, reason: found };
   const { prefix, exclude = [] } = placement;
   const files =
     exclude.length === 0
-      ? listed.files
-      : listed.files.filter((file) => !exclude.some((dir) => isInside(dir, file.absolute)));
+      ? found.files
+      : found.files.filter((file) => !exclude.some((dir) => isInside(dir, file.absolute)));
   if (files.length > limits.maxFiles) return { ok: false, reason: tooMany(limits) };
   const image: Image = {};
   const unread: WalkedFile[] = [];
@@ -199,9 +202,7 @@ export async function scanProject(
     } else unread.push(file);
   }
   const toRead =
-    listed.git && unread.length > 0
-      ? await referTracked(projectRoot, prefix, unread, image, signal, indexView)
-      : unread;
+    found.git && unread.length > 0 ? await referTracked(projectRoot, prefix, unread, image, signal, indexView) : unread;
   if (signal.aborted) return { ok: false, reason: 'the project scan was interrupted' };
   let copiedBytes = 0;
   const done = await chunked(
@@ -227,7 +228,7 @@ export async function scanProject(
   // What was copied before an interruption is made durable too (the store holds no blob it cannot trust).
   await blobs.flush();
   if (!done) return { ok: false, reason: 'the project scan was interrupted' };
-  return { ok: true, image, copiedBytes, plain: listed.git && !listed.walked };
+  return { ok: true, image, copiedBytes, plain: found.git && !found.walked };
 }
 
 /**
@@ -280,11 +281,9 @@ async function referTracked(
       rest = rest.filter((file) => !referred.has(file));
     }
   }
-  const blobs = view
-    ? new Map([...view.entries].map(([path, entry]) => [path, entry.blob]))
-    : await indexBlobs(projectRoot, SCAN_DEADLINE_MS, signal);
+  const blobs = view ? undefined : await indexBlobs(projectRoot, SCAN_DEADLINE_MS, signal);
   const tracked = rest.flatMap((file) => {
-    const blob = blobs.get(file.relative);
+    const blob = blobs ? blobs.get(file.relative) : view?.entries.get(file.relative)?.blob;
     return blob !== undefined && file.size !== undefined ? [{ path: file.relative, blob }] : [];
   });
   if (tracked.length === 0) return rest;

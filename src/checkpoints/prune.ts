@@ -3,11 +3,10 @@
  * go, then every blob nothing kept refers to. Kept regardless: the last state mca left each file in (conflict
  * checks need it) and the last scan (the next Bash call's cache refers to its blobs).
  */
-import { gunzipSync } from 'node:zlib';
 import type { BlobStore } from './blob-store.js';
 import type { Checkpoint } from './checkpoint-list.js';
+import { decodeImage } from './image-codec.js';
 import type { Journal, JournalRecord } from './journal.js';
-
 import type { PruneLimits } from './limits.js';
 
 export { DEFAULT_PRUNE, type PruneLimits } from './limits.js';
@@ -57,7 +56,7 @@ export async function prune(journal: Journal, blobs: BlobStore, cutoff: string):
     if (image) {
       try {
         // The last scan is its base image with its delta applied: an entry the delta replaced keeps nothing.
-        const base = JSON.parse(gunzipSync(image).toString('utf8')) as Record<string, { state?: { hash?: unknown } }>;
+        const base = (decodeImage(image) ?? {}) as Record<string, { state?: { hash?: unknown } }>;
         const entries = { ...base, ...(last.delta?.set as typeof base | undefined) };
         for (const path of last.delta?.del ?? []) delete entries[path];
         for (const entry of Object.values(entries)) {

@@ -7,6 +7,7 @@
  * and named; the project's own failure fails the scan, as before.
  */
 import type { BlobStore } from './blob-store.js';
+import type { GitListingResult } from './git-files.js';
 import type { IndexView } from './index-stat.js';
 import { scanProject, type Image, type ScanLimits } from './project-scan.js';
 
@@ -38,8 +39,20 @@ export async function scanRoots(
   racyFrom = Infinity,
   /** The project's git index, already being read (project-scan.ts). */
   indexRead?: Promise<IndexView | undefined>,
+  /** The project's git listing, already started (project-scan.ts). */
+  listed?: Promise<GitListingResult>,
 ): Promise<RootsScanResult> {
-  const project = await scanProject(projectRoot, previous, blobs, limits, signal, { prefix: '' }, racyFrom, indexRead);
+  const project = await scanProject(
+    projectRoot,
+    previous,
+    blobs,
+    limits,
+    signal,
+    { prefix: '' },
+    racyFrom,
+    indexRead,
+    listed,
+  );
   if (!project.ok) return project;
   const image: Image = { ...project.image };
   let files = Object.keys(project.image).length;

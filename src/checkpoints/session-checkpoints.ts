@@ -13,7 +13,6 @@
  */
 import { bashTool } from '../tools/processes/bash.js';
 import { mkdir } from 'node:fs/promises';
-import { gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { BlobStore, STORE_DIR_MODE } from './blob-store.js';
 import { materialize, type ScanState } from './git-blobs.js';
@@ -24,6 +23,9 @@ import { keepRoots, scanRoots, type RootsScanResult } from './root-scan.js';
 import { RACY_MS, WatchedTree } from './watched-scan.js';
 import { applyDelta, imageDelta } from './image-delta.js';
 import { readIndexView } from './index-stat.js';
+import { gitWhere } from './git-where.js';
+import { decodeImage, encodeImage } from './image-codec.js';
+import { listGitFiles } from './git-files.js';
 import { resolveInProject } from '../tools/files/workspace.js';
 import { listCheckpoints } from './checkpoint-list.js';
 import { prune, pruneCutoff, type PruneLimits } from './prune.js';
@@ -194,7 +196,7 @@ export class SessionCheckpoints {
     const image =
       repeated !== undefined || unchanged || delta !== undefined
         ? (this.imageHash ?? '')
-        : await this.blobs.put(gzipSync(JSON.stringify(before.image), { level: 1 }));
+        : await this.blobs.put(encodeImage(before.image));
     await this.appendRecords(
       ...this.rootRecords(before.roots),
       ...[...kept, ...before.skipped].map(({ root, reason }): JournalRecord => ({
@@ -260,13 +262,34 @@ export class SessionCheckpoints {
     else {
       // The first scan reads git's index while the watch starts (nothing in it depends on the watch).
       const first = Object.keys(previous).length === 0;
-      const indexRead = first ? readIndexView(this.projectRoot, SCAN_DEADLINE_MS, signal) : undefined;
+      // One rev-parse says where the repository's files are, for both (git-where.ts).
+      const where = tree || first ? gitWhere(this.projectRoot, SCAN_DEADLINE_MS, signal) : undefined;
+      const indexRead = first ? readIndexView(this.projectRoot, SCAN_DEADLINE_MS, signal, where) : undefined;
+      // git lists the candidate files while the watch starts: a file made before its directory was watched and
+      // after git listed it is among what the watch start found in that directory (WatchedTree.unlisted).
+      const listing = tree ? listGitFiles(this.projectRoot, SCAN_DEADLINE_MS, signal) : undefined;
       // Directories known to hold candidates are watched without asking git (the index's, or the last scan's).
-      await tree?.prepare(
+      const seen = await tree?.prepare(
         signal,
         indexRead?.then((view) => view?.entries.keys()) ?? Promise.resolve(Object.keys(previous)),
+        where,
       );
-      result = await scanRoots(this.projectRoot, roots, previous, this.blobs, this.limits, signal, racyFrom, indexRead);
+      const listed = listing?.then(async (got) => {
+        if ('reason' in got || seen === undefined || !tree) return got;
+        const missed = await tree.unlisted(got.paths, seen, signal);
+        return missed === undefined || missed.length === 0 ? got : { ...got, paths: [...got.paths, ...missed] };
+      });
+      result = await scanRoots(
+        this.projectRoot,
+        roots,
+        previous,
+        this.blobs,
+        this.limits,
+        signal,
+        racyFrom,
+        indexRead,
+        listed,
+      );
       // A failed scan leaves `previous` in place: the events since the watch started would not cover what changed
       // before it, so the next scan is a full one again.
       if (result.ok) tree?.adopt(result.image, result.plain);
@@ -335,12 +358,7 @@ export class SessionCheckpoints {
 
   private async loadImage(hash: string): Promise<Image | undefined> {
     const bytes = await this.blobs.get(hash);
-    if (!bytes) return undefined;
-    try {
-      return JSON.parse(gunzipSync(bytes).toString('utf8')) as Image;
-    } catch {
-      return undefined;
-    }
+    return bytes ? decodeImage(bytes) : undefined;
   }
 }
 

@@ -12,30 +12,20 @@
  * Watching is off (every scan is full, as before) outside Linux, on a file system other than a local one, outside
  * git, with a nested repository or submodule, with added directories, or past MAX_WATCHED_DIRS directories.
  */
-import { existsSync, readdirSync, statfsSync, type Stats } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { existsSync, readdirSync, type Stats } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { BlobStore } from './blob-store.js';
 import { captureFileSync, sameStat, statKey } from './file-capture.js';
 import { listGitFiles } from './git-files.js';
-import { runGit } from './git-run.js';
+import { gitWhere, type GitWhere } from './git-where.js';
 import { SCAN_DEADLINE_MS, type Image, type ImageEntry, type ScanLimits } from './project-scan.js';
 import { TreeWatch } from './tree-watch.js';
-import { lstatOrUndefined, parentOf, stillSame } from './watched-paths.js';
+import { lstatOrUndefined, notIgnoredBy, onLocalFileSystem, parentOf, stillSame } from './watched-paths.js';
 import { isInside } from '../fs/contained-path.js';
 
 /** A file whose mtime is this close to (or after) the scan that recorded its stat is not trusted by stat alone. */
 export const RACY_MS = 2000;
 const MAX_WATCHED_DIRS = 50_000;
-/** statfs magic numbers of local file systems, where every write on this machine reaches inotify. */
-const LOCAL_FILE_SYSTEMS = new Set([
-  0xef53, // ext2/3/4
-  0x58465342, // xfs
-  0x9123683e, // btrfs
-  0x01021994, // tmpfs
-  0x2fc12fc1, // zfs
-  0xf2f52010, // f2fs
-  0x794c7630, // overlayfs
-]);
 
 export type QuickScan = { ok: true; image: Image; copiedBytes: number };
 
@@ -151,7 +141,8 @@ export class WatchedTree {
       for (const rel of Object.keys(previous))
         if (!gitListed.has(rel) && rel in (image ?? previous)) delete edit()[rel];
     }
-    const dirs = await this.notIgnored(
+    const dirs = await notIgnoredBy(
+      this.root,
       newDirs.filter((dir) => !this.ignoredDirs.has(dir)),
       signal,
     );
@@ -164,7 +155,7 @@ export class WatchedTree {
     }
     const explored = await this.explore(watch, dirs, new Set(), signal);
     if (typeof explored === 'string') return this.giveUp(explored);
-    const fresh = await this.notIgnored([...unknown, ...explored.files], signal);
+    const fresh = await notIgnoredBy(this.root, [...unknown, ...explored.files], signal);
     if (fresh === undefined) return this.giveUp();
     for (const rel of fresh) {
       const info = lstatOrUndefined(join(this.root, rel));
@@ -236,43 +227,38 @@ export class WatchedTree {
 
   /**
    * Before a full scan: (re)starts the watches on every directory git does not ignore, so a change after the full
-   * scan looked at a file is an event for the next scan. `tracked`: the project-relative paths git's index holds,
-   * when known.
+   * scan looked at a file is an event for the next scan; answers the files found in the watched directories
+   * (undefined when not watching). `tracked`: the project-relative paths git's index holds,
+   * when known; `where`: the repository's layout (git-where.ts), when the caller already asked.
    */
-  async prepare(signal: AbortSignal, tracked?: Promise<Iterable<string> | undefined>): Promise<void> {
+  async prepare(
+    signal: AbortSignal,
+    tracked?: Promise<Iterable<string> | undefined>,
+    where?: Promise<GitWhere>,
+  ): Promise<string[] | undefined> {
     this.close();
     this.ignoredDirs = new Set();
-    if (this.off !== undefined) return;
-    if (process.platform !== 'linux') return this.disable('not Linux');
-    try {
-      if (!LOCAL_FILE_SYSTEMS.has(statfsSync(this.root).type)) return this.disable('not a local file system');
-    } catch {
-      return this.disable('statfs failed');
-    }
-    const meta = await runGit(['rev-parse', '--show-toplevel', '--git-path', 'index', '--git-path', 'info/exclude'], {
-      cwd: this.root,
-      maxBytes: 64 * 1024,
-      deadlineMs: SCAN_DEADLINE_MS,
-      signal,
-    });
+    if (this.off !== undefined) return undefined;
+    if (process.platform !== 'linux') return this.stop('not Linux');
+    const local = onLocalFileSystem(this.root);
+    if (local !== true) return this.stop(local);
+    const meta = await (where ?? gitWhere(this.root, SCAN_DEADLINE_MS, signal));
     if (!meta.ok) {
       if (meta.final !== true) this.disable('not a git work tree');
-      return;
+      return undefined;
     }
-    const [top = '', index = '', exclude = ''] = meta.stdout.toString('utf8').split('\n');
+    const { top, index: indexPath, infoExclude: excludePath } = meta;
     const watch = new TreeWatch(this.root, this.barrierDir);
     if (!watch.barrierWatched) {
       watch.close();
-      return this.disable(`could not watch ${this.barrierDir}`);
+      return this.stop(`could not watch ${this.barrierDir}`);
     }
     // git's index: a change (git add, commit, checkout) has the next scan list the tracked files again.
-    const indexPath = resolve(this.root, index);
     if (!watch.watchOther(dirname(indexPath), () => undefined, [basename(indexPath)], true)) {
       watch.close();
-      return this.disable(`could not watch ${dirname(indexPath)}`);
+      return this.stop(`could not watch ${dirname(indexPath)}`);
     }
     const rules: Array<[string, string]> = [];
-    const excludePath = resolve(this.root, exclude);
     rules.push(existsSync(dirname(excludePath)) ? [excludePath, ''] : [dirname(excludePath), '']);
     // The project may be a subdirectory of its repository: the .gitignore files above it count too.
     for (let dir = this.root; dir !== top && isInside(top, dirname(dir)) && dirname(dir) !== dir; dir = dirname(dir)) {
@@ -281,7 +267,7 @@ export class WatchedTree {
     for (const [path] of rules) {
       if (!watch.watchOther(dirname(path), () => undefined, [basename(path)])) {
         watch.close();
-        return this.disable(`could not watch ${dirname(path)}`);
+        return this.stop(`could not watch ${dirname(path)}`);
       }
     }
     const info = lstatOrUndefined(this.root);
@@ -297,11 +283,38 @@ export class WatchedTree {
       // Interrupted: try again next time; anything else (a nested repository, too many directories, the system's
       // watch limit) would fail the same way on every call.
       if (!signal.aborted) this.disable(explored);
-      return;
+      return undefined;
     }
     this.watch = watch;
     live.push(this);
     if (live.length > MAX_LIVE_TREES) live[0]?.close();
+    return explored.files;
+  }
+
+  /** `disable`, answering undefined (prepare's "not watching"). */
+  private stop(reason: string): undefined {
+    this.disable(reason);
+    return undefined;
+  }
+
+  /**
+   * The files among `seen` (what prepare's listing of the watched directories found) that `listed` (git's listing,
+   * which may have run before the watches started) lacks and git does not ignore: files made between the two, which
+   * no event will name. Undefined when git cannot say (the watch is then stopped: the next scan is a full one).
+   */
+  async unlisted(
+    listed: readonly string[],
+    seen: readonly string[],
+    signal: AbortSignal,
+  ): Promise<string[] | undefined> {
+    const known = new Set(listed);
+    const missed = await notIgnoredBy(
+      this.root,
+      seen.filter((rel) => !known.has(rel)),
+      signal,
+    );
+    if (missed === undefined) this.close();
+    return missed;
   }
 
   /**
@@ -334,22 +347,6 @@ export class WatchedTree {
       if (info?.isDirectory() !== true || !watch.watchDir(link, info.ino)) return false;
     }
     return true;
-  }
-
-  /** The directories and files among `paths` git does not ignore; undefined when git could not say. */
-  private async notIgnored(paths: readonly string[], signal: AbortSignal): Promise<string[] | undefined> {
-    if (paths.length === 0) return [];
-    const answer = await runGit(['check-ignore', '-z', '--stdin'], {
-      cwd: this.root,
-      input: `${paths.join('\0')}\0`,
-      maxBytes: 64 * 1024 * 1024,
-      deadlineMs: SCAN_DEADLINE_MS,
-      signal,
-      okCodes: [0, 1],
-    });
-    if (!answer.ok) return undefined;
-    const ignored = new Set(answer.stdout.toString('utf8').split('\0'));
-    return paths.filter((path) => !ignored.has(path));
   }
 
   /**
@@ -391,7 +388,7 @@ export class WatchedTree {
         }
       }
       if (unknown.length === 0 || signal.aborted) break;
-      const kept = await this.notIgnored(unknown, signal);
+      const kept = await notIgnoredBy(this.root, unknown, signal);
       if (kept === undefined) return 'git check-ignore failed';
       for (const dir of unknown) if (!kept.includes(dir)) this.ignoredDirs.add(dir);
       level = kept;
