@@ -57,6 +57,8 @@ export interface ScratchpadStep {
   tool?: string;
   /** Native tool use: the reply and call of this step, so the turn renders as real assistant/user messages. */
   native?: NativeStep;
+  /** The full result's reference in tool memory, when it was stored there. */
+  ref?: string;
   /** The result's images: sent (and counted) only while the step's observation is shown in full. */
   images?: readonly ImagePart[];
 }
@@ -129,6 +131,12 @@ function stepForm(step: ScratchpadStep, slot: number, make: () => string): strin
   let forms = stepForms.get(step);
   if (forms === undefined) stepForms.set(step, (forms = []));
   return (forms[slot] ??= make());
+}
+
+/** Forgets a step's full forms: it shows a shorter form for the rest of its turn (live-rounds.ts `releaseShrunk`). */
+export function forgetFullForms(step: ScratchpadStep): void {
+  const forms = stepForms.get(step);
+  if (forms !== undefined) forms[1] = forms[3] = undefined;
 }
 
 /** One scratchpad step: the model's text, then its observation (full, or compressed JSON when degraded). */

@@ -240,6 +240,7 @@ export class ContextEngine {
       compressed,
       tool: action.tool,
       ...(observation.native ? { native: observation.native } : {}),
+      ...(ref !== undefined ? { ref } : {}),
       ...(observation.envelope.images?.length
         ? { images: observation.envelope.images.slice(0, MAX_IMAGES_PER_MESSAGE) }
         : {}),
@@ -344,6 +345,7 @@ export class ContextEngine {
       this.inTurn,
     );
     this.inTurn = result.state;
+    this.live.releaseShrunk(this.scratchpad, this.inTurn.shrunkSteps);
     return result;
   }
 

@@ -50,6 +50,14 @@ export class FullResultCache {
     }
   }
 
+  /** Drops `ref`'s copy (tool memory still has the text; the next `get` says undefined). */
+  delete(ref: string): void {
+    const old = this.entries.get(ref);
+    if (old === undefined) return;
+    this.entries.delete(ref);
+    this.heldChars -= sizeOf(old);
+  }
+
   /** Characters held now (tests and the bench). */
   get chars(): number {
     return this.heldChars;

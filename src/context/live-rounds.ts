@@ -11,7 +11,7 @@
  */
 import type { TurnMessage } from '../providers/types.js';
 import type { ToolMemory } from '../tools/memory/tool-memory.js';
-import type { BuiltContext, LiveRound } from './context-builder.js';
+import { forgetFullForms, type BuiltContext, type LiveRound, type ScratchpadStep } from './context-builder.js';
 import type { HistoryManager } from './history-manager.js';
 import type { Message } from './message.js';
 import { FullResultCache } from './full-result-cache.js';
@@ -22,6 +22,9 @@ export class LiveRounds {
   /** null marks a reference tool memory does not know (asked once while cached). */
   private readonly fullTexts: FullResultCache;
   private readonly rounds = new Map<Message, LiveRound>();
+  /** The turn's scratchpad whose first `releasedSteps` steps hold their full text no more (`releaseShrunk`). */
+  private releasedOf: readonly ScratchpadStep[] | undefined;
+  private releasedSteps = 0;
   /** This turn's user message, until its round is settled. */
   private turnUser: Message | undefined;
   readonly fullResults: FullResults;
@@ -43,6 +46,33 @@ export class LiveRounds {
   /** A full result as the model saw it, under the reference tool memory gave it. */
   remember(ref: string, full: string): void {
     this.fullTexts.set(ref, full);
+  }
+
+  /**
+   * The turn's first `shrunkSteps` steps show a shorter form for the rest of the turn (the in-turn ladder only
+   * tightens): each one's full text is then held by tool memory alone (issue 42: a long turn held every result
+   * twice, the full text here and in the cache, the compressed form in history). The step still answers
+   * `observation` with the same text, read back by reference (a measure of the whole turn at full size needs it).
+   * A step without a reference keeps its text.
+   */
+  releaseShrunk(steps: readonly ScratchpadStep[], shrunkSteps: number): void {
+    if (this.releasedOf !== steps) {
+      this.releasedOf = steps;
+      this.releasedSteps = 0;
+    }
+    const end = Math.min(shrunkSteps, steps.length);
+    for (; this.releasedSteps < end; this.releasedSteps += 1) {
+      const step = steps[this.releasedSteps] as ScratchpadStep;
+      const ref = step.ref;
+      if (ref === undefined || step.observation === undefined) continue;
+      forgetFullForms(step);
+      this.fullTexts.delete(ref);
+      Object.defineProperty(step, 'observation', {
+        get: () => this.fullResults.get(ref),
+        enumerable: false,
+        configurable: true,
+      });
+    }
   }
 
   /** The current turn's user message: its round settles once it has closed. */

@@ -55,7 +55,13 @@ const oneLineSteps = new WeakMap<ScratchpadStep, ScratchpadStep>();
 function oneLineStep(step: ScratchpadStep, compressed: string): ScratchpadStep {
   const known = oneLineSteps.get(step);
   if (known !== undefined) return known;
-  const shrunk = { ...step, compressed: shrinkToolMessage(compressed, step.tool ?? 'unknown') };
+  // Not the full observation: a one-line step never shows it, and the turn holds it once (live-rounds.ts).
+  const { assistant, tool, native, images, ref } = step;
+  const shrunk: ScratchpadStep = { assistant, compressed: shrinkToolMessage(compressed, tool ?? 'unknown') };
+  if (tool !== undefined) shrunk.tool = tool;
+  if (native !== undefined) shrunk.native = native;
+  if (images !== undefined) shrunk.images = images;
+  if (ref !== undefined) shrunk.ref = ref;
   oneLineSteps.set(step, shrunk);
   return shrunk;
 }

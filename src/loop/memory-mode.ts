@@ -5,6 +5,7 @@
  * Measured in the 1,000-step soak with requests made of the previous step's parts (BENCHMARKS.md, issue 42 round four
  * (2)): RSS at the end 1.14–1.34× its value at step 100 with the flag, 1.56–1.89× without; CPU per step in the last
  * 100 steps 0.96–1.07× the first 100 with it, 0.76–0.93× without. Short runs never switch, so start-up is untouched.
+ * Checked again once a long turn held each result once (one copy per result): without it 1.64–1.77× in one turn.
  * The flag is process-wide; V8 reads it at each collection.
  */
 import { setFlagsFromString } from 'node:v8';
