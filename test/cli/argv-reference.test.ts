@@ -5,11 +5,12 @@
  * makes of each argv (or the one error line it throws). Regenerate only on purpose: MCA_UPDATE_ARGV_GOLDEN=1.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseCliArgs } from '../../src/cli/program.js';
 import { runMca } from '../helpers/run-mca.js';
+import { tempProjectWithUserHome } from '../helpers/temp-project.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const UPDATE = process.env['MCA_UPDATE_ARGV_GOLDEN'] === '1';
@@ -67,6 +68,26 @@ const BINARY_CASES: string[][] = [
   ['mcp', 'add', 'x', 'y', '-t', 'ftp'],
   ['mcp', 'remove', 'x', '-s', 'galaxy'],
   ['mcp', 'list', '--bogus'],
+  ['mcp', 'help'],
+  ['mcp', 'help', 'add'],
+  ['mcp', 'help', 'bogus'],
+  ['mcp', '-h'],
+  ['mcp', '--bogus'],
+  ['mcp', 'list', '--help'],
+  ['mcp', 'get', '--help'],
+  ['mcp', 'login', '--help'],
+  ['mcp', 'logout', '-h'],
+  ['mcp', 'lst'],
+  ['mcp', 'ad'],
+  ['mcp', 'add'],
+  ['mcp', 'add', 'x'],
+  ['mcp', 'add', 'x', 'y', '--scpe', 'user'],
+  ['mcp', 'add', '-s'],
+  ['mcp', 'remove'],
+  ['mcp', 'list', 'extra'],
+  ['mcp', 'add-json', 'x'],
+  ['mcp', 'add-json', 'x', '{', 'y'],
+  ['mcp', 'get', 'x', '--', '--help'],
   ['plugin', '--help'],
   ['plugins', '--help'],
   ['doctor', '--help'],
@@ -199,6 +220,39 @@ describe('the command line as users see it', () => {
       };
     }
     golden('argv-binary.json', results);
+  }, 120_000);
+
+  it('`mca mcp` adds, shows and removes servers from the same words', async () => {
+    const made = tempProjectWithUserHome('mca-argv-mcp-');
+    const steps: string[][] = [
+      ['mcp', 'add', 'one', '--', 'node', 'server.js', '-x', '--y'],
+      ['mcp', 'add', '-s', 'project', '-e', 'A=1', '-e', 'B=2', 'two', 'cmd', 'arg'],
+      ['mcp', 'add', 'three', '-t', 'http', 'https://example.test/mcp', '-H', 'X-A: 1', '--client-id', 'cid'],
+      ['mcp', 'add', '--transport=sse', 'four', 'https://example.test/sse', '--header', 'Y: 2', '--callback-port=8123'],
+      ['mcp', 'add-json', 'five', '{"type":"stdio","command":"x","args":["-v"]}', '-s', 'user'],
+      ['mcp', 'add', '--scope=user', 'six', 'cmd', '--', '-a'],
+      ['mcp', 'get', 'one'],
+      ['mcp', 'get', 'two'],
+      ['mcp', 'get', 'three'],
+      ['mcp', 'get', 'four'],
+      ['mcp', 'get', 'five'],
+      ['mcp', 'get', 'six'],
+      ['mcp', 'add', 'one', 'x'],
+      ['mcp', 'add', '-e', 'BAD', 'seven', 'cmd'],
+      ['mcp', 'add-json', 'eight', '[1]'],
+      ['mcp', 'remove', 'five'],
+      ['mcp', 'remove', '-s', 'local', 'one'],
+      ['mcp', 'remove', 'nope'],
+      ['mcp', 'get', 'one'],
+    ];
+    const results: Record<string, { stdout: string; stderr: string; code: number | null }> = {};
+    const base = dirname(made.root);
+    for (const args of steps) {
+      const run = await runMca(args, { cwd: made.root, env: { MCA_HOME: made.home, HOME: made.userHome } });
+      const clean = (text: string): string => text.split(base).join('<tmp>');
+      results[JSON.stringify(args)] = { stdout: clean(run.stdout), stderr: clean(run.stderr), code: run.code };
+    }
+    golden('argv-mcp.json', results);
   }, 120_000);
 
   it('parseCliArgs makes the same options of each argv, or throws the same line', () => {
