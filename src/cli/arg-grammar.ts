@@ -189,23 +189,27 @@ export function parseArgv(
   return { values, operands, unknown };
 }
 
-/** `\n(Did you mean --model?)` for a mistyped long flag, or '' (one to three edits, as close as the best). */
-export function suggestFlag(flag: string, candidates: readonly string[]): string {
-  if (!flag.startsWith('--')) return '';
-  const word = flag.slice(2);
+/**
+ * `\n(Did you mean --model?)` for a mistyped long flag or subcommand name, or '' (at most three edits, only the
+ * closest; a short flag gets none). The caller's error keeps only its first line on screen (printError).
+ */
+export function suggestSimilar(word: string, candidates: readonly string[]): string {
+  if (word.startsWith('-') && !word.startsWith('--')) return '';
+  const flags = word.startsWith('--');
+  const bare = flags ? word.slice(2) : word;
   let best = 3;
   let similar: string[] = [];
-  for (const candidate of new Set(candidates.map((long) => long.slice(2)))) {
+  for (const candidate of new Set(candidates.map((name) => (flags ? name.slice(2) : name)))) {
     if (candidate.length <= 1) continue;
-    const distance = editDistance(word, candidate);
-    const length = Math.max(word.length, candidate.length);
+    const distance = editDistance(bare, candidate);
+    const length = Math.max(bare.length, candidate.length);
     if ((length - distance) / length <= 0.4) continue;
     if (distance < best) {
       best = distance;
       similar = [candidate];
     } else if (distance === best) similar.push(candidate);
   }
-  similar = similar.sort((a, b) => a.localeCompare(b)).map((candidate) => `--${candidate}`);
+  similar = similar.sort((a, b) => a.localeCompare(b)).map((candidate) => (flags ? `--${candidate}` : candidate));
   if (similar.length > 1) return `\n(Did you mean one of ${similar.join(', ')}?)`;
   return similar.length === 1 ? `\n(Did you mean ${similar[0]}?)` : '';
 }

@@ -13,6 +13,8 @@ export interface HelpPage {
   /** `[term, description]` of each argument. */
   arguments: ReadonlyArray<readonly [string, string]>;
   options: readonly Option[];
+  /** `[term, description]` of each subcommand (`add [options] <name>`). */
+  commands?: ReadonlyArray<readonly [string, string]>;
   width: number;
 }
 
@@ -29,13 +31,15 @@ export function optionDescription(option: Option): string {
 export function formatHelp(page: HelpPage): string {
   const visible = page.options.filter((option) => option.description !== undefined);
   const items: Array<readonly [string, string]> = visible.map((option) => [option.flags, optionDescription(option)]);
-  const termWidth = Math.max(0, ...page.arguments.map(([term]) => term.length), ...items.map(([term]) => term.length));
+  const commands = page.commands ?? [];
+  const termWidth = Math.max(0, ...[...page.arguments, ...items, ...commands].map(([term]) => term.length));
   const item = ([term, description]: readonly [string, string]): string =>
     formatItem(term, termWidth, description, page.width);
   const output = [`Usage: ${page.usage}`, ''];
   if (page.description) output.push(boxWrap(page.description, page.width), '');
   if (page.arguments.length > 0) output.push('Arguments:', ...page.arguments.map(item), '');
   if (items.length > 0) output.push('Options:', ...items.map(item), '');
+  if (commands.length > 0) output.push('Commands:', ...commands.map(item), '');
   return output.join('\n');
 }
 

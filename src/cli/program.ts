@@ -5,7 +5,7 @@
 import { PERMISSION_MODES, TOOL_PROTOCOLS } from '../config/config-choices.js';
 import { DEFAULT_MODEL } from '../config/model-catalog.js';
 import type { PermissionMode, ToolProtocol } from '../config/config-choices.js';
-import { defineOption, InvalidArgumentError, parseArgv, suggestFlag } from './arg-grammar.js';
+import { defineOption, InvalidArgumentError, parseArgv, suggestSimilar } from './arg-grammar.js';
 import type { Option, OptionSpec } from './arg-grammar.js';
 import { checkClaudeCodeCombination, claudeCodeFlagSpecs, claudeCodeOptions } from './claude-code-flags.js';
 import { CliError, EXIT_AGENT_FAILURE, EXIT_OK, EXIT_USAGE, printError } from './exit-codes.js';
@@ -174,7 +174,7 @@ function readLine(
   const flag = parsed.unknown[0];
   if (flag !== undefined) {
     const longs = [...options, HELP_OPTION].filter((option) => option.description !== undefined && option.long);
-    const suggestion = suggestFlag(
+    const suggestion = suggestSimilar(
       flag,
       longs.map((option) => option.long as string),
     );

@@ -45,8 +45,6 @@ const NOT_ON_PRINT_PATH = [
   '@modelcontextprotocol/client',
   // The ACP SDK: loaded only by `mca --acp`.
   '@agentclientprotocol/sdk',
-  // The main command line is read by src/cli/arg-grammar.ts; only `mca mcp …` still parses with commander.
-  'commander',
 ];
 
 /**
@@ -226,12 +224,6 @@ describe('modules loaded on the start path (built binary)', () => {
 });
 
 describe('each lazy module loads when something needs it', () => {
-  it('commander: for `mca mcp`, not for the main command line', async () => {
-    const loaded = await loadedBy(['mcp', '--help']);
-    expect(loaded.run.code, loaded.run.stderr).toBe(0);
-    expect(loaded.packages).toContain('commander');
-  });
-
   it('yaml: for a custom command with frontmatter, not for one without', async () => {
     const plain = project({ '.mca/commands/plain.md': 'Say $ARGUMENTS\n' });
     const withoutFront = await loadedBy(['-p', '/plain hi'], { project: plain });
