@@ -1,13 +1,12 @@
 /**
  * Claude Code's flags for scripts and the Agent SDK (issue 24 item 2), added to mca's command line. Flags mca
  * implements carry Claude Code's meaning; flags it does not implement are accepted with one warning line when they
- * cannot change what a tool may do (SAFE_UNSUPPORTED), and refused when they could (REFUSED). Commander takes both
- * `--flag value` and `--flag=value`.
+ * cannot change what a tool may do (SAFE_UNSUPPORTED), and refused when they could (REFUSED). The grammar
+ * (arg-grammar.ts) takes both `--flag value` and `--flag=value`.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
-import { InvalidArgumentError, Option } from 'commander';
+import { InvalidArgumentError, type OptionSpec } from './arg-grammar.js';
 import { CliError } from './exit-codes.js';
 
 export const INPUT_FORMATS = ['text', 'stream-json'] as const;
@@ -89,8 +88,8 @@ function uuidArgument(value: string): string {
   return value.toLowerCase();
 }
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
+function collect(value: string, previous: unknown): string[] {
+  return [...(previous as string[]), value];
 }
 
 /** Comma- or space-separated names; `""` means none. */
@@ -98,49 +97,97 @@ function nameList(values: readonly string[]): string[] {
   return values.flatMap((value) => value.split(/[\s,]+/)).filter((name) => name !== '');
 }
 
-export function addClaudeCodeFlags(command: Command): Command {
-  command
-    .option('--verbose', 'with -p --output-format stream-json: every message as it happens (required there)')
-    .option('--max-turns <n>', 'maximum model replies per turn (same as --max-steps); ends with error_max_turns')
-    .option('--system-prompt <text>', "replace mca's system prompt (its tool and safety parts stay)")
-    .option('--system-prompt-file <file>', 'like --system-prompt, read from a file')
-    .option('--append-system-prompt <text>', 'add text at the end of the system prompt')
-    .option('--append-system-prompt-file <file>', 'like --append-system-prompt, read from a file')
-    .option('--session-id <uuid>', 'the id of the new session (a UUID)', uuidArgument)
-    .option('--fork-session', 'with --resume or --continue: continue in a new session id, leaving the old one')
-    .addOption(
-      new Option('--input-format <format>', 'stdin of -p: text, or stream-json (NDJSON messages)')
-        .choices([...INPUT_FORMATS])
-        .default('text'),
-    )
-    .option('--include-partial-messages', 'stream-json: also the streaming events of each reply (stream_event)')
-    .option('--max-budget-usd <usd>', 'stop before the next model request once the cost reached this (USD)')
-    .option('--no-session-persistence', 'do not keep the session file (it cannot be resumed)')
-    .option('--agent <name>', 'run the conversation as this subagent definition (.claude/agents/<name>.md)')
-    .option('--json-schema <schema>', 'answer as JSON matching this JSON Schema (result.structured_output)')
-    .option('--include-hook-events', 'stream-json: a hook_started and a hook_response line for each hook run')
-    .option('--replay-user-messages', 'stream-json input: echo each user message (with its uuid) on stdout')
-    .option('--permission-prompt-tool <tool>', '"stdio": ask the SDK host (can_use_tool) when a call needs a yes')
-    .option('--setting-sources <sources>', 'which settings files to read: user,project,local (comma-separated)')
-    .option('--add-dir <dirs...>', 'more directories the tools may use', collect, [])
-    .option('--plugin-dir <dirs...>', 'a Claude Code plugin folder', collect, [])
-    .option('--tools <tools...>', 'built-in tools to offer: "default" (all), "" (none) or names ("Bash,Read")')
-    .option('--fallback-model <model>', 'model to use when the main one is overloaded or not found (after retries)')
-    .option('--allow-dangerously-skip-permissions', 'let the SDK host switch to bypassPermissions later');
-  // The MCP client adds its own --mcp-config / --strict-mcp-config; they are defined here only while it has not.
-  if (!command.options.some((option) => option.long === '--mcp-config')) {
-    command.option('--mcp-config <configs...>', 'MCP servers (JSON files or inline JSON)', collect, []);
+/** Claude Code's flags, after mca's own (`defined`): the ones `defined` already has are not added again. */
+export function claudeCodeFlagSpecs(defined: readonly OptionSpec[]): OptionSpec[] {
+  const specs: OptionSpec[] = [
+    {
+      flags: '--verbose',
+      description: 'with -p --output-format stream-json: every message as it happens (required there)',
+    },
+    {
+      flags: '--max-turns <n>',
+      description: 'maximum model replies per turn (same as --max-steps); ends with error_max_turns',
+    },
+    { flags: '--system-prompt <text>', description: "replace mca's system prompt (its tool and safety parts stay)" },
+    { flags: '--system-prompt-file <file>', description: 'like --system-prompt, read from a file' },
+    { flags: '--append-system-prompt <text>', description: 'add text at the end of the system prompt' },
+    { flags: '--append-system-prompt-file <file>', description: 'like --append-system-prompt, read from a file' },
+    { flags: '--session-id <uuid>', description: 'the id of the new session (a UUID)', parse: uuidArgument },
+    {
+      flags: '--fork-session',
+      description: 'with --resume or --continue: continue in a new session id, leaving the old one',
+    },
+    {
+      flags: '--input-format <format>',
+      description: 'stdin of -p: text, or stream-json (NDJSON messages)',
+      choices: INPUT_FORMATS,
+      default: 'text',
+    },
+    {
+      flags: '--include-partial-messages',
+      description: 'stream-json: also the streaming events of each reply (stream_event)',
+    },
+    {
+      flags: '--max-budget-usd <usd>',
+      description: 'stop before the next model request once the cost reached this (USD)',
+    },
+    { flags: '--no-session-persistence', description: 'do not keep the session file (it cannot be resumed)' },
+    {
+      flags: '--agent <name>',
+      description: 'run the conversation as this subagent definition (.claude/agents/<name>.md)',
+    },
+    {
+      flags: '--json-schema <schema>',
+      description: 'answer as JSON matching this JSON Schema (result.structured_output)',
+    },
+    {
+      flags: '--include-hook-events',
+      description: 'stream-json: a hook_started and a hook_response line for each hook run',
+    },
+    {
+      flags: '--replay-user-messages',
+      description: 'stream-json input: echo each user message (with its uuid) on stdout',
+    },
+    {
+      flags: '--permission-prompt-tool <tool>',
+      description: '"stdio": ask the SDK host (can_use_tool) when a call needs a yes',
+    },
+    {
+      flags: '--setting-sources <sources>',
+      description: 'which settings files to read: user,project,local (comma-separated)',
+    },
+    { flags: '--add-dir <dirs...>', description: 'more directories the tools may use', parse: collect, default: [] },
+    { flags: '--plugin-dir <dirs...>', description: 'a Claude Code plugin folder', parse: collect, default: [] },
+    {
+      flags: '--tools <tools...>',
+      description: 'built-in tools to offer: "default" (all), "" (none) or names ("Bash,Read")',
+    },
+    {
+      flags: '--fallback-model <model>',
+      description: 'model to use when the main one is overloaded or not found (after retries)',
+    },
+    {
+      flags: '--allow-dangerously-skip-permissions',
+      description: 'let the SDK host switch to bypassPermissions later',
+    },
+  ];
+  // mca's own --mcp-config / --strict-mcp-config come first; these stand in only while it has none.
+  const has = (long: string): boolean => defined.some((spec) => spec.flags.split(/[ |,]+/).includes(long));
+  if (!has('--mcp-config')) {
+    specs.push({
+      flags: '--mcp-config <configs...>',
+      description: 'MCP servers (JSON files or inline JSON)',
+      parse: collect,
+      default: [],
+    });
   }
-  if (!command.options.some((option) => option.long === '--strict-mcp-config')) {
-    command.option('--strict-mcp-config', 'only the MCP servers of --mcp-config');
-  }
-  for (const [flag, takesValue] of Object.entries(SAFE_UNSUPPORTED)) {
-    const option = new Option(takesValue ? `${flag} [value]` : flag).hideHelp();
-    if (flag.startsWith('--no-')) option.default(undefined);
-    command.addOption(option);
-  }
-  for (const flag of Object.keys(REFUSED)) command.addOption(new Option(`${flag} [value]`).hideHelp());
-  return command;
+  if (!has('--strict-mcp-config'))
+    specs.push({ flags: '--strict-mcp-config', description: 'only the MCP servers of --mcp-config' });
+  // Hidden: no description.
+  for (const [flag, takesValue] of Object.entries(SAFE_UNSUPPORTED))
+    specs.push({ flags: takesValue ? `${flag} [value]` : flag });
+  for (const flag of Object.keys(REFUSED)) specs.push({ flags: `${flag} [value]` });
+  return specs;
 }
 
 export interface RawClaudeCodeOptions {
@@ -217,8 +264,10 @@ function parseJsonSchema(value: string | undefined): Record<string, unknown> | u
 }
 
 /** Turns the raw values into ClaudeCodeOptions; throws CliError for a refused flag or a bad value. */
-export function claudeCodeOptions(command: Command): ClaudeCodeOptions & { maxTurns: number | undefined } {
-  const raw = command.opts<RawClaudeCodeOptions & Record<string, unknown>>();
+export function claudeCodeOptions(
+  values: Readonly<Record<string, unknown>>,
+): ClaudeCodeOptions & { maxTurns: number | undefined } {
+  const raw = values as RawClaudeCodeOptions & Record<string, unknown>;
   for (const [flag, why] of Object.entries(REFUSED)) {
     if (raw[camel(flag)] !== undefined) throw new CliError(`${flag} is not supported by mca: ${why}`);
   }

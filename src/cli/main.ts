@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The program's entry (the `mca` command starts in launcher.ts, which imports this for anything but --version).
- * Kept tiny so `mca --version` answers before anything heavy loads; the program (commander, the providers, Ink) is
+ * Kept tiny so `mca --version` answers before anything heavy loads; the program (the command line, the providers, Ink) is
  * imported only once we know it is needed.
  */
 import * as nodeModule from 'node:module';

@@ -4,7 +4,6 @@
  * in the local (default), user or project scope (config-writer.ts says which file each is), and sign in to or out
  * of a remote server (mcp-login-command.ts).
  */
-import { Command, CommanderError, Option } from 'commander';
 import { resolveMcaHome } from '../../config/config.js';
 import { gateOf, readApprovals } from '../../mcp/approval.js';
 import { loadMcpConfig } from '../../mcp/config-sources.js';
@@ -16,7 +15,9 @@ import { trustChoice } from '../../permissions/trust-store.js';
 import { mcpLimits } from '../../runtime/mcp-servers.js';
 import { neutralizeControlSequences } from '../../text/terminal-safe.js';
 import { resolveProjectRoot } from '../bootstrap.js';
+import type { OptionSpec } from '../arg-grammar.js';
 import { CliError, EXIT_OK, EXIT_USAGE, printError } from '../exit-codes.js';
+import { runCommandGroup, type SubcommandSpec } from '../subcommands.js';
 import { login, logout } from './mcp-login-command.js';
 
 const out = (line: string): void => void process.stdout.write(`${neutralizeControlSequences(line)}\n`);
@@ -154,139 +155,161 @@ function remove(name: string, scope: WritableScope | undefined): number {
   return EXIT_OK;
 }
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
+function collect(value: string, previous: unknown): string[] {
+  return [...(previous as string[]), value];
 }
 
-const scopeOption = (): Option =>
-  new Option('-s, --scope <scope>', 'local (this project, yours), user (every project) or project (.mcp.json)').choices(
-    [...WRITABLE_SCOPES],
-  );
+const scopeOption = (withDefault: boolean): OptionSpec => ({
+  flags: '-s, --scope <scope>',
+  description: 'local (this project, yours), user (every project) or project (.mcp.json)',
+  choices: WRITABLE_SCOPES,
+  ...(withDefault ? { default: 'local' } : {}),
+});
 
-function buildCommand(result: { run?: () => number | Promise<number> }): Command {
-  const mcp = new Command('mca mcp').description('Configure and check MCP servers').exitOverride();
-  mcp.configureOutput({ writeOut: (text) => process.stdout.write(text), writeErr: () => undefined });
-  mcp
-    .command('list')
-    .description('list the configured servers and check each one')
-    .action(() => {
-      result.run = list;
-    });
-  mcp
-    .command('get <name>')
-    .description('show one server')
-    .action((name: string) => {
-      result.run = () => get(name);
-    });
-  mcp
-    .command('add <name> <commandOrUrl> [args...]')
-    .description('add a server: mca mcp add name -- command args…, or -t http name https://…')
-    .addOption(scopeOption().default('local'))
-    .addOption(
-      new Option('-t, --transport <type>', 'stdio, http or sse').choices(['stdio', 'http', 'sse']).default('stdio'),
-    )
-    .option('-e, --env <NAME=value>', 'an environment variable of a stdio server (repeatable)', collect, [])
-    .option('-H, --header <header>', 'a header of an http or sse server, "Name: value" (repeatable)', collect, [])
-    .option('--client-id <id>', 'a pre-registered OAuth client id (http/sse; its secret: MCP_CLIENT_SECRET at login)')
-    .option('--callback-port <port>', 'a fixed OAuth callback port (http://localhost:PORT/callback)')
-    .action(
-      (
-        name: string,
-        target: string,
-        args: string[],
-        options: {
-          scope: WritableScope;
-          transport: string;
-          env?: string[];
-          header?: string[];
-          clientId?: string;
-          callbackPort?: string;
+interface AddOptions {
+  scope: WritableScope;
+  transport: string;
+  env: string[];
+  header: string[];
+  clientId?: string;
+  callbackPort?: string;
+}
+
+function addEntry(target: string, args: string[], options: AddOptions): Record<string, unknown> {
+  const oauth = {
+    ...(options.clientId ? { clientId: options.clientId } : {}),
+    ...(options.callbackPort ? { callbackPort: Number(options.callbackPort) } : {}),
+  };
+  return options.transport === 'stdio'
+    ? {
+        type: 'stdio',
+        command: target,
+        args,
+        ...(options.env.length > 0 ? { env: pairs(options.env, /=/, '--env') } : {}),
+      }
+    : {
+        type: options.transport,
+        url: target,
+        ...(options.header.length > 0 ? { headers: pairs(options.header, /:\s*/, '--header') } : {}),
+        ...(Object.keys(oauth).length > 0 ? { oauth } : {}),
+      };
+}
+
+function parseServerJson(json: string): Record<string, unknown> {
+  let entry: unknown;
+  try {
+    entry = JSON.parse(json);
+  } catch (error) {
+    throw new CliError(`the server JSON is not valid JSON (${(error as Error).message})`, EXIT_USAGE);
+  }
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
+    throw new CliError('the server JSON must be an object', EXIT_USAGE);
+  }
+  return entry as Record<string, unknown>;
+}
+
+function signIn(name: string, how: typeof login): () => Promise<number> | number {
+  return () => {
+    const ctx = context();
+    return how({ mcaHome: ctx.mcaHome, servers: configured(ctx).servers }, name);
+  };
+}
+
+function subcommands(result: { run?: () => number | Promise<number> }): SubcommandSpec[] {
+  return [
+    {
+      name: 'list',
+      arguments: [],
+      description: 'list the configured servers and check each one',
+      action: () => void (result.run = list),
+    },
+    {
+      name: 'get',
+      arguments: ['<name>'],
+      description: 'show one server',
+      action: ([name]) => void (result.run = () => get(name as string)),
+    },
+    {
+      name: 'add',
+      arguments: ['<name>', '<commandOrUrl>', '[args...]'],
+      description: 'add a server: mca mcp add name -- command args…, or -t http name https://…',
+      options: [
+        scopeOption(true),
+        {
+          flags: '-t, --transport <type>',
+          description: 'stdio, http or sse',
+          choices: ['stdio', 'http', 'sse'],
+          default: 'stdio',
         },
-      ) => {
-        const oauth = {
-          ...(options.clientId ? { clientId: options.clientId } : {}),
-          ...(options.callbackPort ? { callbackPort: Number(options.callbackPort) } : {}),
-        };
-        const entry =
-          options.transport === 'stdio'
-            ? {
-                type: 'stdio',
-                command: target,
-                args,
-                ...(options.env && options.env.length > 0 ? { env: pairs(options.env, /=/, '--env') } : {}),
-              }
-            : {
-                type: options.transport,
-                url: target,
-                ...(options.header && options.header.length > 0
-                  ? { headers: pairs(options.header, /:\s*/, '--header') }
-                  : {}),
-                ...(Object.keys(oauth).length > 0 ? { oauth } : {}),
-              };
-        result.run = () => save(name, options.scope, entry);
+        {
+          flags: '-e, --env <NAME=value>',
+          description: 'an environment variable of a stdio server (repeatable)',
+          parse: collect,
+          default: [],
+        },
+        {
+          flags: '-H, --header <header>',
+          description: 'a header of an http or sse server, "Name: value" (repeatable)',
+          parse: collect,
+          default: [],
+        },
+        {
+          flags: '--client-id <id>',
+          description: 'a pre-registered OAuth client id (http/sse; its secret: MCP_CLIENT_SECRET at login)',
+        },
+        {
+          flags: '--callback-port <port>',
+          description: 'a fixed OAuth callback port (http://localhost:PORT/callback)',
+        },
+      ],
+      action: ([name, target, args], values) => {
+        const options = values as unknown as AddOptions;
+        const entry = addEntry(target as string, args as string[], options);
+        result.run = () => save(name as string, options.scope, entry);
       },
-    );
-  mcp
-    .command('add-json <name> <json>')
-    .description('add a server from its JSON, as it would stand in .mcp.json')
-    .addOption(scopeOption().default('local'))
-    .action((name: string, json: string, options: { scope: WritableScope }) => {
-      let entry: unknown;
-      try {
-        entry = JSON.parse(json);
-      } catch (error) {
-        throw new CliError(`the server JSON is not valid JSON (${(error as Error).message})`, EXIT_USAGE);
-      }
-      if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
-        throw new CliError('the server JSON must be an object', EXIT_USAGE);
-      }
-      result.run = () => save(name, options.scope, entry as Record<string, unknown>);
-    });
-  mcp
-    .command('login <name>')
-    .description('sign in to a remote (http or sse) server with your browser; tokens are kept under MCA_HOME')
-    .action((name: string) => {
-      result.run = () => {
-        const ctx = context();
-        return login({ mcaHome: ctx.mcaHome, servers: configured(ctx).servers }, name);
-      };
-    });
-  mcp
-    .command('logout <name>')
-    .description("delete a remote server's stored sign-in")
-    .action((name: string) => {
-      result.run = () => {
-        const ctx = context();
-        return logout({ mcaHome: ctx.mcaHome, servers: configured(ctx).servers }, name);
-      };
-    });
-  mcp
-    .command('remove <name>')
-    .description('remove a server (from the one scope that has it, or from -s)')
-    .addOption(scopeOption())
-    .action((name: string, options: { scope?: WritableScope }) => {
-      result.run = () => remove(name, options.scope);
-    });
-  return mcp;
+    },
+    {
+      name: 'add-json',
+      arguments: ['<name>', '<json>'],
+      description: 'add a server from its JSON, as it would stand in .mcp.json',
+      options: [scopeOption(true)],
+      action: ([name, json], values) => {
+        const entry = parseServerJson(json as string);
+        result.run = () => save(name as string, values['scope'] as WritableScope, entry);
+      },
+    },
+    {
+      name: 'login',
+      arguments: ['<name>'],
+      description: 'sign in to a remote (http or sse) server with your browser; tokens are kept under MCA_HOME',
+      action: ([name]) => void (result.run = signIn(name as string, login)),
+    },
+    {
+      name: 'logout',
+      arguments: ['<name>'],
+      description: "delete a remote server's stored sign-in",
+      action: ([name]) => void (result.run = signIn(name as string, logout)),
+    },
+    {
+      name: 'remove',
+      arguments: ['<name>'],
+      description: 'remove a server (from the one scope that has it, or from -s)',
+      options: [scopeOption(false)],
+      action: ([name], values) =>
+        void (result.run = () => remove(name as string, values['scope'] as WritableScope | undefined)),
+    },
+  ];
 }
 
 export async function runMcpCommand(args: readonly string[]): Promise<number> {
   const result: { run?: () => number | Promise<number> } = {};
-  const command = buildCommand(result);
-  for (const sub of command.commands)
-    sub.exitOverride().configureOutput({ writeOut: (text) => process.stdout.write(text), writeErr: () => undefined });
-  try {
-    await command.parseAsync([...args], { from: 'user' });
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.help') return EXIT_OK;
-      throw new CliError(`${error.message.replace(/^error:\s*/i, '')} (see mca mcp --help)`, EXIT_USAGE);
-    }
-    throw error;
-  }
-  if (!result.run) {
-    process.stdout.write(command.helpInformation());
-    return EXIT_OK;
-  }
+  const group = {
+    name: 'mca mcp',
+    description: 'Configure and check MCP servers',
+    subcommands: subcommands(result),
+    seeHelp: ' (see mca mcp --help)',
+  };
+  const code = runCommandGroup(group, args);
+  if (code !== undefined || !result.run) return code ?? EXIT_OK;
   return await result.run();
 }
