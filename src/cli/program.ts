@@ -239,11 +239,11 @@ export async function runCli(args: readonly string[], version: string): Promise<
     }
     if (args[0] === 'trust') {
       const { runTrustCommand } = await import('./admin/trust-command.js');
-      return runTrustCommand(args.slice(1));
+      return await runTrustCommand(args.slice(1));
     }
     if (args[0] === 'doctor') {
       const { runDoctorCommand } = await import('./admin/doctor-command.js');
-      return runDoctorCommand(args.slice(1));
+      return await runDoctorCommand(args.slice(1));
     }
     if (args[0] === 'rewind') {
       const { runRewindCommand } = await import('./admin/rewind-command.js');

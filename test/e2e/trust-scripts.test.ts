@@ -82,6 +82,26 @@ describe('-p in an untrusted project', () => {
 });
 
 describe('mca trust', () => {
+  it('--help prints its usage and exits 0; a bad flag is one usage line and exit 2, never a stack trace', async () => {
+    const project = tempProject('mca-trust-help-', {});
+    const help = await runMca(['trust', '--help'], {
+      cwd: project.root,
+      env: env(project),
+      ...(ENTRY ? { entry: ENTRY } : {}),
+    });
+    expect(help.code, help.stderr).toBe(0);
+    expect(help.stdout).toContain('usage: mca trust [--revoke] [dir]');
+    expect(help.stderr).toBe('');
+    const bad = await runMca(['trust', '--bogus'], {
+      cwd: project.root,
+      env: env(project),
+      ...(ENTRY ? { entry: ENTRY } : {}),
+    });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toEqual([expect.stringContaining('usage: mca trust [--revoke] [dir]')]);
+    expect(bad.stderr).not.toMatch(/\bat .*\.js:\d+/);
+  });
+
   it('lists what it turns on, env and headers included, and names the servers still to approve', async () => {
     const project = tempProject('mca-trust-cmd-', FILES);
     const result = await runMca(['trust'], {

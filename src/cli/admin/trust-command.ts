@@ -23,6 +23,9 @@ import { askMcpApprovalOnce } from '../mcp-approval-question.js';
 import { trustQuestionLines } from '../modes/trust-question.js';
 
 const USAGE = 'usage: mca trust [--revoke] [dir]';
+const HELP =
+  'Trusts the project (this directory, or dir): its settings, hooks, MCP servers and plugins take effect, and what\n' +
+  'that turns on is listed. --revoke takes the trust back.';
 
 /** What the plugins only the project's settings enable would switch on (src/plugins; read only when there are). */
 async function projectPluginItems(projectRoot: string, mcaHome: string): Promise<TrustItem[]> {
@@ -35,6 +38,10 @@ async function projectPluginItems(projectRoot: string, mcaHome: string): Promise
 }
 
 export async function runTrustCommand(args: readonly string[]): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(`${USAGE}\n\n${HELP}\n`);
+    return EXIT_OK;
+  }
   const revoke = args.includes('--revoke');
   const rest = args.filter((arg) => arg !== '--revoke');
   if (rest.some((arg) => arg.startsWith('-')) || rest.length > 1) throw new CliError(USAGE);
