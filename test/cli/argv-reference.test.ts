@@ -247,10 +247,15 @@ describe('the command line as users see it', () => {
     ];
     const results: Record<string, { stdout: string; stderr: string; code: number | null }> = {};
     const base = dirname(made.root);
-    for (const args of steps) {
+    for (const [index, args] of steps.entries()) {
       const run = await runMca(args, { cwd: made.root, env: { MCA_HOME: made.home, HOME: made.userHome } });
       const clean = (text: string): string => text.split(base).join('<tmp>');
-      results[JSON.stringify(args)] = { stdout: clean(run.stdout), stderr: clean(run.stderr), code: run.code };
+      // Keyed by step as well: the same words run twice (`mca mcp get one` before and after its removal).
+      results[`${index + 1} ${JSON.stringify(args)}`] = {
+        stdout: clean(run.stdout),
+        stderr: clean(run.stderr),
+        code: run.code,
+      };
     }
     golden('argv-mcp.json', results);
   }, 120_000);
