@@ -8,19 +8,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -29,31 +17,15 @@ import { limitsFromEnv } from '../../src/checkpoints/limits.js';
 import { SessionStore } from '../../src/store/session-store.js';
 import { bashTool } from '../../src/tools/processes/bash.js';
 import type { ToolDefinition } from '../../src/tools/registry/define-tool.js';
+import { commitAll, git, tempFolders } from './support/git-repos.js';
 
-const dirs: string[] = [];
+const folders = tempFolders('mca-checkpoints-git-');
 const savedPath = process.env.PATH;
 afterEach(() => {
   process.env.PATH = savedPath;
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  folders.removeAll();
 });
-
-function temp(): { root: string; home: string; base: string } {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), 'mca-checkpoints-git-')));
-  dirs.push(base);
-  const root = join(base, 'project');
-  mkdirSync(root);
-  return { root, home: join(base, 'home'), base };
-}
-
-function git(root: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'gc.auto=0', ...args], { cwd: root, encoding: 'utf8' }).trim();
-}
-
-function commitAll(root: string): void {
-  git(root, 'init', '-q');
-  git(root, 'add', '-A');
-  git(root, '-c', 'user.email=t@e.st', '-c', 'user.name=t', 'commit', '-qm', 'base');
-}
+const temp = () => folders.project();
 
 function sha256(bytes: Buffer | string): string {
   return createHash('sha256').update(bytes).digest('hex');

@@ -6,18 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  statSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readIndexFile } from '../../src/checkpoints/index-file.js';
@@ -28,15 +17,10 @@ import { WatchedTree } from '../../src/checkpoints/watched-scan.js';
 import { SessionStore } from '../../src/store/session-store.js';
 import { bashTool } from '../../src/tools/processes/bash.js';
 import type { ToolDefinition } from '../../src/tools/registry/define-tool.js';
+import { commitAll, git, tempFolders, writeTree } from './support/git-repos.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function git(root: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'gc.auto=0', ...args], { cwd: root, encoding: 'utf8' }).trim();
-}
+const folders = tempFolders('mca-index-file-');
+afterEach(() => folders.removeAll());
 
 const TREE: Record<string, string> = {
   '.gitignore': '*.log\n',
@@ -50,18 +34,9 @@ const TREE: Record<string, string> = {
 
 /** A committed repository whose files' mtimes are 10 s old (so the index may vouch for them). */
 function repository(): { base: string; root: string } {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), 'mca-index-file-')));
-  dirs.push(base);
-  const root = join(base, 'repo');
-  for (const [path, text] of Object.entries(TREE)) {
-    mkdirSync(join(root, path, '..'), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  git(root, 'init', '-q');
-  const then = Date.now() / 1000 - 10;
-  for (const path of Object.keys(TREE)) utimesSync(join(root, path), then, then);
-  git(root, 'add', '-A');
-  git(root, '-c', 'user.email=t@e.st', '-c', 'user.name=t', 'commit', '-qm', 'base');
+  const { base, root } = folders.project();
+  writeTree(root, TREE);
+  commitAll(root, { agedSeconds: 10 });
   return { base, root };
 }
 

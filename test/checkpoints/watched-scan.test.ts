@@ -13,16 +13,13 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
-  realpathSync,
   rmSync,
   statSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BlobStore } from '../../src/checkpoints/blob-store.js';
@@ -34,41 +31,13 @@ import { WatchedTree } from '../../src/checkpoints/watched-scan.js';
 import { SessionStore } from '../../src/store/session-store.js';
 import { bashTool } from '../../src/tools/processes/bash.js';
 import type { ToolDefinition } from '../../src/tools/registry/define-tool.js';
+import { commitAll, git, tempFolders, writeTree } from './support/git-repos.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function temp(): { root: string; home: string; base: string } {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), 'mca-checkpoints-watch-')));
-  dirs.push(base);
-  const root = join(base, 'project');
-  mkdirSync(root);
-  return { root, home: join(base, 'home'), base };
-}
-
-function git(root: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'gc.auto=0', ...args], { cwd: root, encoding: 'utf8' }).trim();
-}
-
-function files(root: string, tree: Record<string, string>): void {
-  for (const [path, text] of Object.entries(tree)) {
-    mkdirSync(join(root, path, '..'), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-}
-
-/** Every file's mtime 10 s back, then committed: git's index caches stats old enough to vouch for. */
-function commitAged(root: string): void {
-  git(root, 'init', '-q');
-  const then = Date.now() / 1000 - 10;
-  for (const path of git(root, 'ls-files', '--others', '--cached', '--exclude-standard').split('\n')) {
-    if (path !== '') utimesSync(join(root, path), then, then);
-  }
-  git(root, 'add', '-A');
-  git(root, '-c', 'user.email=t@e.st', '-c', 'user.name=t', 'commit', '-qm', 'base');
-}
+const folders = tempFolders('mca-checkpoints-watch-');
+afterEach(() => folders.removeAll());
+const temp = () => folders.project();
+const files = writeTree;
+const commitAged = (root: string): void => commitAll(root, { agedSeconds: 10 });
 
 /** Bytes (hex) and mode of each path, or "absent". */
 function state(root: string, paths: readonly string[]): Record<string, string> {
