@@ -3,7 +3,7 @@
  * command, a custom command, a `!` shell line, or a prompt for the model), queues lines submitted while it is busy
  * and runs them in order, interrupts, holds the conversation's permission mode and model (through the session
  * manager's one shared copy: no front keeps its own), runs compactions and switches sessions. Front ends subscribe
- * to its events and send it what the person does; it imports nothing of Ink, React, commander or stdout.
+ * to its events and send it what the person does; it imports nothing of Ink, React or stdout.
  */
 import { pendingTaskNotices } from '../tools/processes/task-notices.js';
 import type { AgentController, SessionInfo } from '../loop/controller.js';
