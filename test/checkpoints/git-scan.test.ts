@@ -17,15 +17,13 @@ import { limitsFromEnv } from '../../src/checkpoints/limits.js';
 import { SessionStore } from '../../src/store/session-store.js';
 import { bashTool } from '../../src/tools/processes/bash.js';
 import type { ToolDefinition } from '../../src/tools/registry/define-tool.js';
-import { commitAll, git, tempFolders } from './support/git-repos.js';
+import { commitAll, git, tempRepo } from './support/git-repos.js';
 
-const folders = tempFolders('mca-checkpoints-git-');
 const savedPath = process.env.PATH;
 afterEach(() => {
   process.env.PATH = savedPath;
-  folders.removeAll();
 });
-const temp = () => folders.project();
+const temp = () => tempRepo('mca-checkpoints-git-');
 
 function sha256(bytes: Buffer | string): string {
   return createHash('sha256').update(bytes).digest('hex');

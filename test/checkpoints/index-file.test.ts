@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readIndexFile } from '../../src/checkpoints/index-file.js';
 import { readIndexView } from '../../src/checkpoints/index-stat.js';
 import { limitsFromEnv } from '../../src/checkpoints/limits.js';
@@ -17,10 +17,7 @@ import { WatchedTree } from '../../src/checkpoints/watched-scan.js';
 import { SessionStore } from '../../src/store/session-store.js';
 import { bashTool } from '../../src/tools/processes/bash.js';
 import type { ToolDefinition } from '../../src/tools/registry/define-tool.js';
-import { commitAll, git, tempFolders, writeTree } from './support/git-repos.js';
-
-const folders = tempFolders('mca-index-file-');
-afterEach(() => folders.removeAll());
+import { commitAll, git, tempRepo } from './support/git-repos.js';
 
 const TREE: Record<string, string> = {
   '.gitignore': '*.log\n',
@@ -34,8 +31,7 @@ const TREE: Record<string, string> = {
 
 /** A committed repository whose files' mtimes are 10 s old (so the index may vouch for them). */
 function repository(): { base: string; root: string } {
-  const { base, root } = folders.project();
-  writeTree(root, TREE);
+  const { base, root } = tempRepo('mca-index-file-', TREE);
   commitAll(root, { agedSeconds: 10 });
   return { base, root };
 }

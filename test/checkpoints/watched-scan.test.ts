@@ -21,7 +21,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BlobStore } from '../../src/checkpoints/blob-store.js';
 import { limitsFromEnv } from '../../src/checkpoints/limits.js';
 import { ProjectCheckpoints } from '../../src/checkpoints/project-checkpoints.js';
@@ -31,12 +31,9 @@ import { WatchedTree } from '../../src/checkpoints/watched-scan.js';
 import { SessionStore } from '../../src/store/session-store.js';
 import { bashTool } from '../../src/tools/processes/bash.js';
 import type { ToolDefinition } from '../../src/tools/registry/define-tool.js';
-import { commitAll, git, tempFolders, writeTree } from './support/git-repos.js';
+import { commitAll, git, tempRepo } from './support/git-repos.js';
 
-const folders = tempFolders('mca-checkpoints-watch-');
-afterEach(() => folders.removeAll());
-const temp = () => folders.project();
-const files = writeTree;
+const temp = (files: Record<string, string> = {}) => tempRepo('mca-checkpoints-watch-', files);
 const commitAged = (root: string): void => commitAll(root, { agedSeconds: 10 });
 
 /** Bytes (hex) and mode of each path, or "absent". */
@@ -101,8 +98,7 @@ const PATHS = [
 
 describe('the Bash snapshot from change events', () => {
   it("a file the user changed between two calls, in a directory nothing else changed, is the user's after a rewind", async () => {
-    const { root, home } = temp();
-    files(root, TREE);
+    const { root, home } = temp(TREE);
     commitAged(root);
     const s = await session(root, home);
     await s.prompt('first');
@@ -118,8 +114,7 @@ describe('the Bash snapshot from change events', () => {
   });
 
   it('restores a rename, a delete, a replaced directory and new directories; leaves ignored files alone', async () => {
-    const { root, home } = temp();
-    files(root, TREE);
+    const { root, home } = temp(TREE);
     commitAged(root);
     const s = await session(root, home);
     await s.prompt('warm up');
@@ -149,8 +144,7 @@ describe('the Bash snapshot from change events', () => {
   });
 
   it('covers a file git starts tracking between two calls (an ignored file force-added), and forgets one it drops', async () => {
-    const { root, home } = temp();
-    files(root, { ...TREE, 'tracked.log': 'tracked log\n' });
+    const { root, home } = temp({ ...TREE, 'tracked.log': 'tracked log\n' });
     git(root, 'init', '-q');
     git(root, 'add', '-A');
     git(root, 'add', '-f', 'tracked.log');
@@ -172,8 +166,7 @@ describe('the Bash snapshot from change events', () => {
   });
 
   it('never reads through a directory a command swapped for a symlink out of the project', async () => {
-    const { root, home, base } = temp();
-    files(root, TREE);
+    const { root, home, base } = temp(TREE);
     commitAged(root);
     mkdirSync(join(base, 'outside'));
     writeFileSync(join(base, 'outside', 'd.sh'), 'outside secret\n');
@@ -192,8 +185,7 @@ describe('the Bash snapshot from change events', () => {
   });
 
   it('reads a racy file again: same stat as the scan recorded, other bytes', async () => {
-    const { root, base } = temp();
-    files(root, { 'racy.txt': 'new bytes\n' });
+    const { root, base } = temp({ 'racy.txt': 'new bytes\n' });
     git(root, 'init', '-q');
     const blobs = new BlobStore(join(base, 'blobs'));
     const stat = statKey(lstatSync(join(root, 'racy.txt')));
@@ -234,8 +226,7 @@ describe('the Bash snapshot from change events', () => {
 
 describe('the first scan of a session', () => {
   it("refers to tracked files git's index vouches for, copying none, and restores them exactly", async () => {
-    const { root, home } = temp();
-    files(root, TREE);
+    const { root, home } = temp(TREE);
     commitAged(root);
     const s = await session(root, home);
     const blobs = (await s.checkpoints.session(s.id)).blobs;
@@ -264,8 +255,7 @@ describe('the first scan of a session', () => {
     ['a CRLF checkout by core.autocrlf', (root: string) => git(root, 'config', 'core.autocrlf', 'true')],
   ] as const) {
     it(`never lets the index vouch for ${name}: the bytes on disk are restored`, async () => {
-      const { root, home } = temp();
-      files(root, { 'crlf.txt': 'one\ntwo\n' });
+      const { root, home } = temp({ 'crlf.txt': 'one\ntwo\n' });
       git(root, 'init', '-q');
       setup(root);
       git(root, 'add', '-A');
@@ -287,10 +277,9 @@ describe('the first scan of a session', () => {
   }
 
   it('stores an uncommitted tree in one pack file, not a file per copy, and restores it from there', async () => {
-    const { root, home } = temp();
     const tree: Record<string, string> = {};
     for (let index = 0; index < 60; index += 1) tree[`d${index % 6}/f${index}.txt`] = `file ${index}\n`;
-    files(root, tree);
+    const { root, home } = temp(tree);
     git(root, 'init', '-q');
     const paths = Object.keys(tree);
     const before = state(root, paths);

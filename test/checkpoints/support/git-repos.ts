@@ -1,43 +1,24 @@
 /**
- * Real git repositories in temp directories for the checkpoint tests: a project folder with a home beside it, files
- * written from a tree, and a first commit (optionally with every file's mtime aged, so git's index may vouch for it).
+ * Real git repositories for the checkpoint tests: a temp project (test/helpers/temp-project.ts) with its folder, and
+ * a first commit (optionally with every file's mtime aged, so git's index may vouch for it).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { utimesSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { tempProject } from '../../helpers/temp-project.js';
 
 /** Runs git in `root` (no automatic gc) and returns its trimmed stdout. */
 export function git(root: string, ...args: string[]): string {
   return execFileSync('git', ['-c', 'gc.auto=0', ...args], { cwd: root, encoding: 'utf8' }).trim();
 }
 
-/** Temp folders named `prefix…`, each removed by `removeAll()` (call it in afterEach). */
-export function tempFolders(prefix: string): {
-  project(): { root: string; home: string; base: string };
-  removeAll(): void;
-} {
-  const made: string[] = [];
-  return {
-    project() {
-      const base = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-      made.push(base);
-      const root = join(base, 'project');
-      mkdirSync(root);
-      return { root, home: join(base, 'home'), base };
-    },
-    removeAll() {
-      for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** Writes each path of `tree` under `root`, making its folders. */
-export function writeTree(root: string, tree: Record<string, string>): void {
-  for (const [path, text] of Object.entries(tree)) {
-    mkdirSync(join(root, path, '..'), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
+/** tempProject's project and home, with `base`: the folder holding both (room for things outside the project). */
+export function tempRepo(
+  prefix: string,
+  files: Record<string, string> = {},
+): { root: string; home: string; base: string } {
+  const { root, home } = tempProject(prefix, files);
+  return { root, home, base: dirname(root) };
 }
 
 /**
